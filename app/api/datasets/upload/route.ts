@@ -1,0 +1,60 @@
+import { getDb } from "@/lib/db/client";
+import { createDatasetSink } from "@/lib/db/datasetWrites";
+import { describeRowIssue } from "@/lib/ingest/errors";
+import { ingestUpload } from "@/lib/ingest/ingestUpload";
+import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
+import { uploadQuerySchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
+import { firstIssue } from "@/lib/ingest/normalizeRequest";
+import { logServerError } from "@/lib/server/logError";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/**
+ * Streams an uploaded file (the raw request body) into a new dataset. The body
+ * is read piece by piece and rows are written in batches, so memory stays
+ * bounded whatever the file size. Progress and the result go back as NDJSON.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const query = uploadQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!query.success) return resultResponse({ fileError: `Bad upload request: ${firstIssue(query.error)}` }, 400);
+
+  const limits = limitsFromEnv();
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limits.maxFileBytes) {
+    return resultResponse({ fileError: `The file is ${formatBytes(declared)}, over the ${formatBytes(limits.maxFileBytes)} limit.` }, 413);
+  }
+  if (!request.body) return resultResponse({ fileError: "The file is empty." }, 400);
+  const body = request.body as unknown as AsyncIterable<Uint8Array>;
+
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: UploadEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      try {
+        const result = await ingestUpload({
+          chunks: body,
+          filename: query.data.filename,
+          name: query.data.name,
+          mode: query.data.mode,
+          sink: createDatasetSink(getDb()),
+          limits,
+          onProgress: (progress) => send({ type: "progress", ...progress }),
+        });
+        send({ type: "result", ...result, issues: result.issues.map(describeRowIssue) });
+      } catch (error) {
+        const ref = logServerError("dataset upload failed", error);
+        send({ type: "result", ok: false, fileError: `The upload failed on the server and nothing was stored (ref ${ref}).`, issues: [], issueCount: 0, warnings: [] });
+      } finally {
+        controller.close();
+      }
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+}
+
+function resultResponse(partial: { fileError: string }, status: number): Response {
+  const event: UploadEvent = { type: "result", ok: false, issues: [], issueCount: 0, warnings: [], ...partial };
+  return new Response(`${JSON.stringify(event)}\n`, { status, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
+}

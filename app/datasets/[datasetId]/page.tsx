@@ -1,0 +1,71 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { DatasetRowsTable } from "@/components/datasets/DatasetRowsTable";
+import { InputCoverageCard } from "@/components/datasets/InputCoverageCard";
+import { MetricAvailabilityCard } from "@/components/datasets/MetricAvailabilityCard";
+import { CardSkeleton } from "@/components/ui/Skeleton";
+import { formatDateTime } from "@/components/ui/format";
+import { getDb } from "@/lib/db/client";
+import { getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
+import { parseDatasetRowQuery } from "@/lib/db/datasetRowQuerySchema";
+import { metricAvailability } from "@/lib/metrics/availability";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const dataset = await getDataset(getDb(), (await params).datasetId);
+  return { title: dataset?.name ?? "Dataset not found" };
+}
+
+export default async function DatasetPage({ params, searchParams }: Props) {
+  const { datasetId } = await params;
+  const dataset = await getDataset(getDb(), datasetId);
+  if (!dataset) notFound();
+  const query = parseDatasetRowQuery(await searchParams);
+
+  return (
+    <div className="space-y-5">
+      <div>
+        <p className="text-xs text-slate-500"><Link href="/datasets" className="hover:underline">Datasets</Link> /</p>
+        <h1 className="text-xl font-semibold tracking-tight">{dataset.name}</h1>
+        <p className="mt-0.5 text-sm text-slate-500">
+          <span className="font-medium text-slate-800" data-testid="row-count">{dataset.rowCount.toLocaleString("en-US")} rows</span>
+          {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded {formatDateTime(dataset.createdAt)}
+        </p>
+      </div>
+
+      {dataset.warnings.length > 0 && (
+        <ul className="space-y-1 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {dataset.warnings.map((warning) => <li key={warning}>{warning}</li>)}
+        </ul>
+      )}
+
+      <Suspense fallback={<div className="grid gap-4 lg:grid-cols-[2fr_3fr]"><CardSkeleton /><CardSkeleton /></div>}>
+        <CoverageSection datasetId={dataset.id} />
+      </Suspense>
+
+      <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
+        <RowsSection datasetId={dataset.id} query={query} />
+      </Suspense>
+    </div>
+  );
+}
+
+async function CoverageSection({ datasetId }: { datasetId: string }) {
+  const coverage = await getInputCoverage(getDb(), datasetId);
+  return (
+    <div className="grid gap-4 lg:grid-cols-[2fr_3fr]">
+      <InputCoverageCard columns={coverage.columns} rowCount={coverage.rowCount} />
+      <MetricAvailabilityCard availability={metricAvailability(coverage)} />
+    </div>
+  );
+}
+
+async function RowsSection({ datasetId, query }: { datasetId: string; query: ReturnType<typeof parseDatasetRowQuery> }) {
+  const page = await listDatasetRows(getDb(), datasetId, query);
+  return <DatasetRowsTable datasetId={datasetId} page={page} query={query} />;
+}

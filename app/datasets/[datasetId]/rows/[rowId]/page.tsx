@@ -1,0 +1,109 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ChatTranscript } from "@/components/content/ChatTranscript";
+import { ChunkList } from "@/components/content/ChunkList";
+import { InertMarkdown } from "@/components/content/InertMarkdown";
+import { Card } from "@/components/ui/Card";
+import { KeyboardNav } from "@/components/ui/KeyboardNav";
+import { formatCount, formatSeconds } from "@/components/ui/format";
+import { getDb } from "@/lib/db/client";
+import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasetQueries";
+import { decodeFacts, decodeMessages, prettyJson, summarizeTrace } from "@/lib/db/rowView";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ datasetId: string; rowId: string }> };
+
+export const metadata: Metadata = { title: "Row" };
+
+export default async function DatasetRowPage({ params }: Props) {
+  const { datasetId, rowId } = await params;
+  const db = getDb();
+  const [dataset, row] = await Promise.all([getDataset(db, datasetId), getDatasetRow(db, datasetId, rowId)]);
+  if (!dataset || !row) notFound();
+  const { previousId, nextId } = await getNeighbourRows(db, datasetId, row.rowNumber);
+  const base = `/datasets/${datasetId}`;
+  const rowHref = (id: string | null) => (id ? `${base}/rows/${id}` : null);
+
+  const messages = decodeMessages(row.messages);
+  const facts = decodeFacts(row.expectedFacts);
+  const expectedDocs = row.chunks.filter((chunk) => chunk.kind === "expected");
+  const expectedUris = new Set(expectedDocs.map((chunk) => chunk.docUri));
+  const retrieved = row.chunks.filter((chunk) => chunk.kind === "retrieved");
+  const trace = summarizeTrace(row.trace);
+
+  return (
+    <div className="space-y-4">
+      <KeyboardNav nextHref={rowHref(nextId)} previousHref={rowHref(previousId)} />
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <p className="text-xs text-slate-500">
+            <Link href="/datasets" className="hover:underline">Datasets</Link> / <Link href={base} className="hover:underline">{dataset.name}</Link> /
+          </p>
+          <h1 className="text-xl font-semibold tracking-tight">Row {row.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{row.requestId}</code></h1>
+        </div>
+        <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
+          {previousId ? <Link href={rowHref(previousId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd></Link> : null}
+          {nextId ? <Link href={rowHref(nextId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →</Link> : null}
+        </nav>
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
+        <div className="space-y-4">
+          <Card title="Request" subtitle={`${row.requestFormat === "string" ? "plain string" : row.requestFormat === "messages" ? "OpenAI chat messages" : "query + history"} · ${messages.length} turn${messages.length === 1 ? "" : "s"}`}>
+            <ChatTranscript messages={messages} />
+          </Card>
+          <Card title="Response" subtitle={row.responseSource === "trace" ? "derived from the trace's root span" : row.response === null ? undefined : "from the response column"} testId="response">
+            {row.response === null ? <p className="text-sm text-slate-400">No response. A run can generate one with a chat model.</p> : <InertMarkdown text={row.response} />}
+          </Card>
+        </div>
+        <div className="space-y-4">
+          <Card title="Ground truth">
+            {row.expectedResponse !== null && (
+              <div>
+                <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">expected_response</h3>
+                <InertMarkdown text={row.expectedResponse} />
+              </div>
+            )}
+            {facts && (
+              <div>
+                <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">expected_facts</h3>
+                <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm">{facts.map((fact, i) => <li key={i}>{fact}</li>)}</ul>
+              </div>
+            )}
+            {expectedDocs.length > 0 && (
+              <div className="mt-3">
+                <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">expected_retrieved_context</h3>
+                <ul className="mt-1 space-y-0.5">{expectedDocs.map((doc) => <li key={doc.id}><code className="break-all font-mono text-xs">{doc.docUri}</code></li>)}</ul>
+              </div>
+            )}
+            {row.expectedResponse === null && !facts && expectedDocs.length === 0 && <p className="text-sm text-slate-400">No ground truth on this row: correctness, context sufficiency and document recall will be skipped.</p>}
+          </Card>
+          <Card title="Agent" subtitle={trace ? "from the MLflow trace" : "no trace on this row"}>
+            <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+              <dt className="text-slate-500">Latency</dt><dd className="tabular-nums">{formatSeconds(row.latencySeconds)}</dd>
+              <dt className="text-slate-500">Total tokens</dt><dd className="tabular-nums">{formatCount(row.totalTokenCount)}</dd>
+              <dt className="text-slate-500">Input tokens</dt><dd className="tabular-nums">{formatCount(row.inputTokenCount)}</dd>
+              <dt className="text-slate-500">Output tokens</dt><dd className="tabular-nums">{formatCount(row.outputTokenCount)}</dd>
+              {trace && <><dt className="text-slate-500">Spans</dt><dd>{trace.spans} ({Object.entries(trace.types).map(([type, n]) => `${n} ${type}`).join(", ")})</dd></>}
+            </dl>
+          </Card>
+        </div>
+      </div>
+
+      <Card title={`Retrieved context (${retrieved.length})`} subtitle={retrieved[0]?.source === "trace" ? "from the trace's last retriever span" : undefined} testId="retrieved-context">
+        <ChunkList
+          chunks={retrieved.map((chunk) => ({ position: chunk.position, docUri: chunk.docUri, content: chunk.content, expected: expectedDocs.length > 0 ? expectedUris.has(chunk.docUri) : undefined }))}
+          emptyText="No retrieved context on this row."
+        />
+      </Card>
+
+      <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+        <summary className="cursor-pointer font-semibold">Raw request{row.trace ? " and trace" : ""}</summary>
+        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.requestRaw)}</pre>
+        {row.trace && <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.trace)}</pre>}
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { UploadPanel } from "@/components/datasets/UploadPanel";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { formatDateTime } from "@/components/ui/format";
+import { getDb } from "@/lib/db/client";
+import { listDatasets } from "@/lib/db/datasetQueries";
+import { limitsFromEnv } from "@/lib/ingest/limits";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Datasets" };
+
+export default async function DatasetsPage() {
+  const datasets = await listDatasets(getDb());
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-xl font-semibold tracking-tight">Datasets</h1>
+        <p className="text-sm text-slate-500">Evaluation sets: requests, responses, ground truth and retrieved context, one row per question.</p>
+      </div>
+      <UploadPanel maxBytes={limitsFromEnv().maxFileBytes} />
+      {datasets.length === 0 ? (
+        <EmptyState title="No datasets yet" body="Upload a CSV, JSON or JSONL evaluation set above to get started." />
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+          <table className="w-full text-sm" data-testid="datasets-table">
+            <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+              <tr>
+                <th className="px-3 py-2">Name</th>
+                <th className="px-3 py-2 text-right">Rows</th>
+                <th className="px-3 py-2">Source</th>
+                <th className="px-3 py-2 text-right">Runs</th>
+                <th className="px-3 py-2">Uploaded</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {datasets.map((dataset) => (
+                <tr key={dataset.id} className="hover:bg-slate-50">
+                  <td className="px-3 py-2">
+                    <Link href={`/datasets/${dataset.id}`} className="font-medium text-indigo-700 hover:underline">{dataset.name}</Link>
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{dataset.rowCount.toLocaleString()}</td>
+                  <td className="px-3 py-2 text-slate-600">
+                    {dataset.sourceFilename ?? "—"} {dataset.sourceFormat && <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] uppercase text-slate-500">{dataset.sourceFormat}</span>}
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{dataset._count.runs}</td>
+                  <td className="px-3 py-2 text-slate-600">{formatDateTime(dataset.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import ReactMarkdown, { type Components } from "react-markdown";
+
+/**
+ * Renders uploaded content (plain text, Markdown or HTML, seed 004) so that
+ * nothing in it runs or loads. Markdown formatting is rendered; raw HTML is
+ * turned into literal text, so a reviewer sees `<script>` rather than losing
+ * it or running it; images become links that are never fetched; link targets
+ * go through react-markdown's URL filter (no javascript: URLs).
+ */
+export function InertMarkdown({ text, className = "" }: { text: string; className?: string }) {
+  return (
+    <div className={`inert-markdown ${className}`}>
+      <ReactMarkdown remarkPlugins={[rawHtmlAsText]} components={COMPONENTS} skipHtml={false}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+}
+
+type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+/** A remark plugin: every raw HTML node becomes a text node with the same characters. */
+function rawHtmlAsText() {
+  const visit = (node: MdNode) => {
+    if (node.type === "html") node.type = "text";
+    node.children?.forEach(visit);
+  };
+  return (tree: MdNode) => visit(tree);
+}
+
+const COMPONENTS: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">{children}</a>
+  ),
+  img: ({ src, alt }) => (
+    <span className="rounded bg-slate-100 px-1 text-xs text-slate-600">[image: {alt || "no alt text"}{typeof src === "string" ? ` — ${src}` : ""}]</span>
+  ),
+};

@@ -1,0 +1,43 @@
+import type { MetricAvailability } from "@/lib/metrics/availability";
+
+const STATUS_STYLE = {
+  all: "bg-emerald-50 text-emerald-800 border-emerald-200",
+  some: "bg-amber-50 text-amber-800 border-amber-200",
+  none: "bg-slate-50 text-slate-500 border-slate-200",
+} as const;
+
+/** Seed 004's table applied to this dataset: which metrics a run can compute, on how many rows, and why not on the rest. */
+export function MetricAvailabilityCard({ availability }: { availability: MetricAvailability[] }) {
+  return (
+    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="metrics-heading">
+      <h2 id="metrics-heading" className="text-sm font-semibold">Metrics these rows allow</h2>
+      <p className="text-xs text-slate-500">A run computes each metric on the rows that carry its inputs and skips the rest, with the reason.</p>
+      <table className="mt-3 w-full text-sm" data-testid="metric-availability">
+        <tbody className="divide-y divide-slate-100">
+          {availability.map(({ metric, rows, rowCount, status, missing }) => (
+            <tr key={metric.name} className="align-top">
+              <td className="py-1.5 pr-2">
+                <div className="font-medium text-slate-800">{metric.label}</div>
+                <code className="font-mono text-[11px] text-slate-500">{metric.name}</code>
+              </td>
+              <td className="py-1.5 pr-2 text-right">
+                <span className={`inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs tabular-nums ${STATUS_STYLE[status]}`}>
+                  {rows.toLocaleString("en-US")} / {rowCount.toLocaleString("en-US")} rows
+                </span>
+              </td>
+              <td className="py-1.5 text-xs text-slate-500">
+                {status === "all" ? (
+                  <span className="text-emerald-700">every row</span>
+                ) : (
+                  missing.map((entry) => (
+                    <div key={entry.input}>needs {entry.description}{entry.rowsWithout < rowCount ? ` (${entry.rowsWithout.toLocaleString("en-US")} rows lack it)` : ""}</div>
+                  ))
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

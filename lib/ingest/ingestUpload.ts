@@ -1,0 +1,114 @@
+import { decodeUtf8Text, type ByteCounter } from "./decodeText";
+import { describeRowIssue, FileError, type RowIssue } from "./errors";
+import { detectFormat, type UploadFormat } from "./formats";
+import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
+import type { RawRecord } from "./readers/rawRecord";
+import { readCsv } from "./readers/readCsv";
+import { readJsonArray } from "./readers/readJsonArray";
+import { readJsonLines } from "./readers/readJsonLines";
+import type { NormalizedRow } from "./types";
+import { newValidationState, validateRecord } from "./validateRecord";
+
+/** Where validated rows go. The database implementation lives in lib/db; tests may pass their own. */
+export type DatasetSink = {
+  begin(meta: { name: string; sourceFilename: string; sourceFormat: UploadFormat }): Promise<string>;
+  writeRows(datasetId: string, rows: NormalizedRow[]): Promise<void>;
+  commit(datasetId: string, summary: { rowCount: number; warnings: string[] }): Promise<void>;
+  discard(datasetId: string): Promise<void>;
+};
+
+/** strict: any row error stores nothing. validRowsOnly: store the valid rows, list the skipped ones. */
+export type ImportMode = "strict" | "validRowsOnly";
+
+export type IngestProgress = { bytes: number; rows: number; issues: number };
+
+export type IngestResult =
+  | { ok: true; datasetId: string; rowCount: number; skippedRows: number; warnings: string[]; issues: RowIssue[]; issueCount: number }
+  | { ok: false; fileError: string | null; issues: RowIssue[]; issueCount: number; rowsRead: number; validRows: number; warnings: string[] };
+
+export type IngestOptions = {
+  chunks: AsyncIterable<Uint8Array>;
+  filename: string;
+  name?: string;
+  mode: ImportMode;
+  sink: DatasetSink;
+  limits?: IngestLimits;
+  onProgress?: (progress: IngestProgress) => void;
+};
+
+/**
+ * Streams an uploaded file into a dataset: decode, read records, validate,
+ * and write in batches. The dataset stays invisible ("importing") until
+ * commit, and is discarded on any failure, so nothing is ever half-written.
+ */
+export async function ingestUpload(options: IngestOptions): Promise<IngestResult> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const counter: ByteCounter = { bytes: 0 };
+  const warnings: string[] = [];
+  const issues: RowIssue[] = [];
+  let issueCount = 0;
+  let rowsRead = 0;
+  let validRows = 0;
+  let datasetId: string | null = null;
+  let batch: NormalizedRow[] = [];
+
+  const failed = async (fileError: string | null): Promise<IngestResult> => {
+    if (datasetId) await options.sink.discard(datasetId);
+    return { ok: false, fileError, issues, issueCount, rowsRead, validRows, warnings };
+  };
+
+  try {
+    const format = detectFormat(options.filename);
+    const texts = decodeUtf8Text(options.chunks, limits.maxFileBytes, counter);
+    const records = readRecords(format, texts, limits.maxRowBytes);
+    const state = newValidationState();
+    datasetId = await options.sink.begin({ name: datasetName(options), sourceFilename: options.filename, sourceFormat: format });
+
+    for await (const record of records) {
+      rowsRead += 1;
+      const result = "issue" in record ? { row: null, issues: [record.issue], newUnknownColumns: [] } : validateRecord(record, state, limits);
+      for (const column of result.newUnknownColumns) warnings.push(`Unknown column "${column}" was ignored (seed 004 columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`);
+      for (const issue of result.issues) {
+        issueCount += 1;
+        if (issues.length < limits.maxReportedErrors) issues.push(issue);
+      }
+      if (!result.row) continue;
+      validRows += 1;
+      // In strict mode a row error means nothing will be kept; stop writing, keep reading to list every error.
+      if (options.mode === "strict" && issueCount > 0) continue;
+      batch.push(result.row);
+      if (batch.length >= limits.batchSize) {
+        await options.sink.writeRows(datasetId, batch);
+        batch = [];
+        options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
+      }
+    }
+    if (rowsRead === 0) return await failed("The file has no rows.");
+    if (options.mode === "strict" && issueCount > 0) return await failed(null);
+    if (validRows === 0) return await failed("No row is valid, so nothing was imported.");
+    if (batch.length > 0) await options.sink.writeRows(datasetId, batch);
+    const skippedRows = rowsRead - validRows;
+    if (skippedRows > 0) warnings.push(`${skippedRows} invalid row${skippedRows === 1 ? " was" : "s were"} skipped at upload.`);
+    await options.sink.commit(datasetId, { rowCount: validRows, warnings });
+    options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
+    return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings, issues, issueCount };
+  } catch (error) {
+    if (error instanceof FileError) return await failed(error.message);
+    if (datasetId) await options.sink.discard(datasetId).catch(() => undefined);
+    throw error;
+  }
+}
+
+function readRecords(format: UploadFormat, texts: AsyncIterable<string>, maxRowChars: number): AsyncIterable<RawRecord> {
+  if (format === "csv") return readCsv(texts, maxRowChars);
+  if (format === "json") return readJsonArray(texts, maxRowChars);
+  return readJsonLines(texts, maxRowChars);
+}
+
+function datasetName(options: IngestOptions): string {
+  const given = options.name?.trim();
+  if (given) return given.slice(0, 200);
+  return options.filename.replace(/\.[^.]+$/, "").slice(0, 200) || "Untitled dataset";
+}
+
+export { describeRowIssue };

@@ -1,0 +1,33 @@
+/**
+ * Upload limits. They bound server memory: a row is never buffered past
+ * MAX_ROW_BYTES, and the whole file is never held at once.
+ */
+export type IngestLimits = {
+  maxFileBytes: number;
+  maxRowBytes: number;
+  maxCellBytes: number;
+  /** Errors beyond this are counted but not listed, so a broken 20,000-row file still answers quickly. */
+  maxReportedErrors: number;
+  batchSize: number;
+};
+
+const MB = 1024 * 1024;
+
+export const DEFAULT_LIMITS: IngestLimits = {
+  maxFileBytes: 64 * MB,
+  maxRowBytes: 8 * MB,
+  maxCellBytes: 2 * MB,
+  maxReportedErrors: 500,
+  batchSize: 500,
+};
+
+export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): IngestLimits {
+  const mb = Number(env.ASSAY_MAX_UPLOAD_MB);
+  return Number.isFinite(mb) && mb > 0 ? { ...DEFAULT_LIMITS, maxFileBytes: Math.round(mb * MB) } : DEFAULT_LIMITS;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= MB) return `${(bytes / MB).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,42 @@
+/** The evaluation input schema of seed 004, after validation and normalisation. */
+export type ChatMessage = { role: string; content: string };
+
+export type ContextItem = { content: string | null; docUri: string };
+
+export type RequestFormat = "string" | "messages" | "query_history";
+
+export type TokenCounts = { total: number; input: number; output: number };
+
+export type NormalizedRow = {
+  rowNumber: number;
+  requestId: string;
+  /** The request exactly as uploaded (a string or an object). */
+  requestRaw: unknown;
+  requestFormat: RequestFormat;
+  messages: ChatMessage[];
+  /** The last user turn: what tables show and search. */
+  requestText: string;
+  response: string | null;
+  responseSource: "column" | "trace" | null;
+  expectedResponse: string | null;
+  expectedFacts: string[] | null;
+  retrievedContext: ContextItem[] | null;
+  retrievedContextSource: "column" | "trace" | null;
+  expectedRetrievedContext: ContextItem[] | null;
+  trace: unknown | null;
+  tokens: TokenCounts | null;
+  latencySeconds: number | null;
+};
+
+/** Column names exactly as seed 004 spells them. */
+export const INPUT_COLUMNS = [
+  "request_id",
+  "request",
+  "response",
+  "expected_facts",
+  "expected_response",
+  "expected_retrieved_context",
+  "retrieved_context",
+  "trace",
+] as const;
+export type InputColumn = (typeof INPUT_COLUMNS)[number];

@@ -1,0 +1,157 @@
+import type { z } from "zod";
+import { contextArraySchema, expectedFactsSchema, requestIdSchema, textColumnSchema, toContextItems } from "./columnSchemas";
+import type { RowIssue } from "./errors";
+import { formatBytes, type IngestLimits } from "./limits";
+import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
+import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
+import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "./types";
+
+/** State that spans rows: request_id uniqueness and the unknown columns already warned about. */
+export type ValidationState = { requestIds: Map<string, number>; unknownColumns: Set<string> };
+
+export function newValidationState(): ValidationState {
+  return { requestIds: new Map(), unknownColumns: new Set() };
+}
+
+type RecordInput = { row: number; line: number; format: "json" | "csv"; value: unknown };
+type Result = { row: NormalizedRow | null; issues: RowIssue[]; newUnknownColumns: string[] };
+
+/** CSV cells that hold JSON; the other columns stay text. */
+const JSON_CELL_COLUMNS = new Set<InputColumn>(["expected_facts", "retrieved_context", "expected_retrieved_context", "trace"]);
+const KNOWN = new Set<string>(INPUT_COLUMNS);
+
+/** Validates one record against seed 004's input schema and normalises it. Every problem in the row is reported. */
+export function validateRecord(record: RecordInput, state: ValidationState, limits: IngestLimits): Result {
+  const issues: RowIssue[] = [];
+  const issue = (column: string | undefined, message: string) =>
+    issues.push({ row: record.row, line: record.line, ...(column ? { column } : {}), message });
+
+  const value = record.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    issue(undefined, `expected an object with columns such as request and response, got ${describeType(value)}`);
+    return { row: null, issues, newUnknownColumns: [] };
+  }
+  const newUnknownColumns = Object.keys(value).filter((key) => !KNOWN.has(key) && !state.unknownColumns.has(key));
+  newUnknownColumns.forEach((key) => state.unknownColumns.add(key));
+
+  const cells: Partial<Record<InputColumn, unknown>> = {};
+  for (const column of INPUT_COLUMNS) {
+    let cell = (value as Record<string, unknown>)[column];
+    if (cell === undefined || cell === null || cell === "") continue;
+    if (typeof cell === "string" && cell.length > limits.maxCellBytes) {
+      issue(column, `the cell is ${formatBytes(cell.length)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
+      continue;
+    }
+    if (record.format === "csv" && typeof cell === "string") {
+      const decoded = decodeCsvCell(column, cell);
+      if ("error" in decoded) { issue(column, decoded.error); continue; }
+      cell = decoded.value;
+    }
+    cells[column] = cell;
+  }
+  const oversized = findOversizedString(cells, limits.maxCellBytes);
+  if (oversized) issue(oversized.column, `a text in this cell is ${formatBytes(oversized.length)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
+
+  const request = cells.request === undefined ? { error: "request is required" } : normalizeRequest(cells.request);
+  if ("error" in request) issue("request", request.error);
+
+  const requestId = parseColumn(requestIdSchema, cells.request_id, "request_id", issue);
+  const response = parseColumn(textColumnSchema, cells.response, "response", issue);
+  const expectedResponse = parseColumn(textColumnSchema, cells.expected_response, "expected_response", issue);
+  const expectedFacts = parseColumn(expectedFactsSchema, cells.expected_facts, "expected_facts", issue);
+  const retrieved = parseColumn(contextArraySchema, cells.retrieved_context, "retrieved_context", issue);
+  const expectedRetrieved = parseColumn(contextArraySchema, cells.expected_retrieved_context, "expected_retrieved_context", issue);
+  if (cells.expected_facts !== undefined && cells.expected_response !== undefined) {
+    issue("expected_facts", "expected_facts and expected_response are both set; keep one");
+  }
+
+  let trace: unknown = null;
+  let traceFacts: TraceFacts | null = null;
+  if (cells.trace !== undefined) {
+    try {
+      trace = typeof cells.trace === "string" ? JSON.parse(cells.trace) : cells.trace;
+      traceFacts = extractTraceFacts(trace);
+    } catch (error) {
+      issue("trace", error instanceof TraceFormatError ? error.message : "the trace is not valid JSON");
+    }
+  }
+
+  const finalId = requestId ?? `auto-${record.row}`;
+  if (requestId === "") issue("request_id", "request_id is blank");
+  const firstRow = state.requestIds.get(finalId);
+  if (firstRow !== undefined) issue("request_id", `request_id "${finalId}" is also used by row ${firstRow}`);
+
+  if (issues.length > 0 || "error" in request) return { row: null, issues, newUnknownColumns };
+  state.requestIds.set(finalId, record.row);
+
+  const traceResponse = traceFacts?.response ?? null;
+  const traceContext = traceFacts?.retrievedContext ?? null;
+  return {
+    issues,
+    newUnknownColumns,
+    row: {
+      rowNumber: record.row,
+      requestId: finalId,
+      requestRaw: cells.request,
+      requestFormat: request.format,
+      messages: request.messages,
+      requestText: request.text,
+      response: response ?? traceResponse,
+      responseSource: response !== undefined ? "column" : traceResponse !== null ? "trace" : null,
+      expectedResponse: expectedResponse ?? null,
+      expectedFacts: expectedFacts ?? null,
+      retrievedContext: retrieved ? toContextItems(retrieved) : traceContext,
+      retrievedContextSource: retrieved ? "column" : traceContext ? "trace" : null,
+      expectedRetrievedContext: expectedRetrieved ? toContextItems(expectedRetrieved) : null,
+      trace,
+      tokens: traceFacts?.tokens ?? null,
+      latencySeconds: traceFacts?.latencySeconds ?? null,
+    },
+  };
+}
+
+function parseColumn<T extends z.ZodType>(
+  schema: T,
+  cell: unknown,
+  column: InputColumn,
+  issue: (column: string, message: string) => void,
+): z.output<T> | undefined {
+  if (cell === undefined) return undefined;
+  const parsed = schema.safeParse(cell);
+  if (parsed.success) return parsed.data;
+  issue(column, firstIssue(parsed.error));
+  return undefined;
+}
+
+/** A CSV cell is text; structured columns carry JSON, and a request may be a JSON object. */
+function decodeCsvCell(column: InputColumn, cell: string): { value: unknown } | { error: string } {
+  const trimmed = cell.trim();
+  const looksJson = trimmed.startsWith("{") || trimmed.startsWith("[");
+  if (!JSON_CELL_COLUMNS.has(column) && !(column === "request" && trimmed.startsWith("{"))) return { value: cell };
+  if (!looksJson) {
+    return { error: column === "trace" ? "expected an MLflow trace as a JSON object" : "expected a JSON array in this cell" };
+  }
+  try {
+    return { value: JSON.parse(trimmed) };
+  } catch {
+    return { error: "the cell looks like JSON but does not parse" };
+  }
+}
+
+/** Nested strings (a chunk's content, a message) obey the cell limit too. */
+function findOversizedString(cells: Partial<Record<InputColumn, unknown>>, max: number): { column: string; length: number } | null {
+  for (const [column, cell] of Object.entries(cells)) {
+    if (typeof cell === "string") continue;
+    const length = longestString(cell, 0);
+    if (length > max) return { column, length };
+  }
+  return null;
+}
+
+function longestString(value: unknown, depth: number): number {
+  if (typeof value === "string") return value.length;
+  if (depth > 20 || value === null || typeof value !== "object") return 0;
+  let longest = 0;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) longest = Math.max(longest, longestString(item, depth + 1));
+  return longest;
+}

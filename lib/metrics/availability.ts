@@ -1,0 +1,30 @@
+import { INPUT_DESCRIPTIONS, METRICS, type MetricDefinition, type RowInput } from "./metricCatalog";
+
+/** How many of a dataset's rows carry each input; computed in SQL (lib/db/datasetQueries.ts). */
+export type InputCoverage = { rowCount: number; inputs: Record<RowInput, number>; metrics: Record<string, number> };
+
+export type MetricAvailability = {
+  metric: MetricDefinition;
+  rows: number;
+  rowCount: number;
+  status: "all" | "some" | "none";
+  /** Why the other rows cannot compute it: the inputs they lack. */
+  missing: { input: RowInput; description: string; rowsWithout: number }[];
+};
+
+/**
+ * Seed 004's table of which metrics each input allows, applied to a dataset.
+ * A run that generates responses supplies the response and agent/* inputs itself.
+ */
+export function metricAvailability(coverage: InputCoverage, options: { generatesResponses?: boolean } = {}): MetricAvailability[] {
+  const supplied = new Set<RowInput>(options.generatesResponses ? ["response", "trace_tokens", "trace_latency"] : []);
+  return METRICS.map((metric) => {
+    const needs = metric.requires.filter((input) => !supplied.has(input));
+    const rows = needs.length === metric.requires.length ? coverage.metrics[metric.name] ?? 0 : Math.min(...needs.map((input) => coverage.inputs[input]), coverage.rowCount);
+    const missing = needs
+      .map((input) => ({ input, description: INPUT_DESCRIPTIONS[input], rowsWithout: coverage.rowCount - coverage.inputs[input] }))
+      .filter((entry) => entry.rowsWithout > 0);
+    const status = rows === 0 ? "none" : rows === coverage.rowCount ? "all" : "some";
+    return { metric, rows, rowCount: coverage.rowCount, status, missing };
+  });
+}

@@ -1,0 +1,41 @@
+// Runs before the server starts (npm start / npm run dev): applies pending
+// migrations, clears uploads a killed server left half-way, and on a brand-new
+// database loads the sample dataset so a newcomer has something to open.
+import path from "node:path";
+import { createDb } from "../lib/db/client";
+import { resolveDatabaseUrl, sqliteFilePath } from "../lib/db/databaseUrl";
+import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasetWrites";
+import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
+import { readMigrationsDirectory } from "../lib/db/migrations/migrationsDirectory";
+import { ingestFile } from "../lib/ingest/ingestFile";
+
+const SAMPLE_FILE = path.join("prisma", "sample", "sample-eval-set.jsonl");
+const SAMPLE_NAME = "Northwind support assistant (sample)";
+
+async function main(): Promise<void> {
+  const url = resolveDatabaseUrl();
+  const { applied } = await applyPendingMigrations(url);
+  const total = readMigrationsDirectory().migrationDirectories.length;
+  const fresh = applied.length > 0 && applied.length === total;
+  console.log(applied.length > 0 ? `[assay] database ${sqliteFilePath(url)}: applied ${applied.length} migration(s)` : `[assay] database ${sqliteFilePath(url)} is up to date`);
+
+  const db = createDb(url);
+  try {
+    // WAL lets pages read while an upload or a run writes; the setting persists in the file.
+    await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    const removed = await deleteAbandonedImports(db, new Date());
+    if (removed > 0) console.log(`[assay] removed ${removed} upload(s) interrupted by a previous shutdown`);
+    if (fresh || process.env.ASSAY_LOAD_SAMPLE === "1") {
+      const result = await ingestFile(SAMPLE_FILE, { name: SAMPLE_NAME, mode: "strict", sink: createDatasetSink(db) });
+      if (!result.ok) throw new Error(`the sample dataset did not import: ${result.fileError ?? result.issues.map((i) => i.message).join("; ")}`);
+      console.log(`[assay] loaded the sample dataset (${result.rowCount} rows)`);
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`[assay] could not prepare the database: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
