@@ -1,0 +1,77 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** Builds (unless told not to) and starts the production app on a fresh temp database, on 127.0.0.1. */
+export async function startServerForBench(options: { skipBuild?: boolean } = {}) {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  if (!options.skipBuild) {
+    console.log("building the app (set BENCH_SKIP_BUILD=1 to reuse .next)…");
+    const build = spawnSync("npm", ["run", "build"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+    if (build.status !== 0) throw new Error("npm run build failed");
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-"));
+  const databaseUrl = `file:${path.join(dir, "bench.db")}`;
+  const serverEnv = { ...env, DATABASE_URL: databaseUrl, ASSAY_MAX_UPLOAD_MB: "100" };
+  const prepare = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/prepare-db.ts"], { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+  if (prepare.status !== 0) throw new Error("prepare-db failed");
+  const port = await freePort();
+  const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/datasets`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    baseUrl,
+    databaseUrl,
+    pid: server.pid!,
+    stop: () => {
+      server.kill("SIGTERM");
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
+/** Resident memory of a process and its children, in bytes, from /proc (Linux). */
+export function processTreeRss(pid: number): number {
+  let total = 0;
+  for (const id of [pid, ...childPids(pid)]) {
+    try {
+      const status = fs.readFileSync(`/proc/${id}/status`, "utf8");
+      const match = /VmRSS:\s+(\d+) kB/.exec(status);
+      if (match) total += Number(match[1]) * 1024;
+    } catch {
+      // process ended
+    }
+  }
+  return total;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.flatMap((child) => [child, ...childPids(child)]);
+  } catch {
+    return [];
+  }
+}
