@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 240_000,
     pool: "forks",
+    globalSetup: ["tests/e2e/globalSetup.ts"],
   },
 });

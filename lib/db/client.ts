@@ -4,11 +4,22 @@ import { ensureDatabaseDirectory, resolveDatabaseUrl } from "./databaseUrl";
 
 export type Db = PrismaClient;
 
+const urls = new WeakMap<Db, string>();
+
 /** Opens a Prisma client on a SQLite file. Tests pass their own URL; the app uses getDb(). */
 export function createDb(url: string = resolveDatabaseUrl()): Db {
   ensureDatabaseDirectory(url);
-  const adapter = new PrismaBetterSqlite3({ url });
-  return new PrismaClient({ adapter });
+  const adapter = new PrismaBetterSqlite3({ url, timeout: 10_000 });
+  const db = new PrismaClient({ adapter });
+  urls.set(db, url);
+  return db;
+}
+
+/** The file a client was opened on; bulk writers open their own connection to it. */
+export function databaseUrlOf(db: Db): string {
+  const url = urls.get(db);
+  if (!url) throw new Error("this Prisma client was not created by createDb()");
+  return url;
 }
 
 const globalForDb = globalThis as unknown as { assayDb?: Db };

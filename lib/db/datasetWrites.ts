@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
-import type { Db } from "./client";
+import { bulkInsert } from "./bulkInsert";
+import { databaseUrlOf, type Db } from "./client";
 
 /** The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction. */
 export function createDatasetSink(db: Db): DatasetSink {
@@ -25,20 +26,31 @@ export function createDatasetSink(db: Db): DatasetSink {
   };
 }
 
+const ROW_COLUMNS = [
+  "id", "datasetId", "rowNumber", "requestId", "requestRaw", "requestFormat", "messages", "requestText",
+  "response", "responseSource", "expectedResponse", "expectedFacts", "trace",
+  "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds",
+  "hasResponse", "hasExpectedResponse", "hasExpectedFacts", "hasRetrievedContext", "hasRetrievedContent",
+  "hasExpectedRetrievedContext", "hasTrace", "retrievedChunkCount",
+] as const;
+const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
+
+/** Writes one batch of rows and their chunks in a single transaction. */
 export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[]): Promise<void> {
-  const rowData = rows.map((row) => ({ id: randomUUID(), ...toRowColumns(datasetId, row) }));
-  const chunkData = rows.flatMap((row, index) => [
-    ...(row.retrievedContext ?? []).map((chunk, position) => ({
-      id: randomUUID(), rowId: rowData[index].id, kind: "retrieved", position, content: chunk.content, docUri: chunk.docUri,
-      source: row.retrievedContextSource ?? "column",
-    })),
-    ...(row.expectedRetrievedContext ?? []).map((chunk, position) => ({
-      id: randomUUID(), rowId: rowData[index].id, kind: "expected", position, content: chunk.content, docUri: chunk.docUri, source: "column",
-    })),
-  ]);
-  await db.$transaction([
-    db.datasetRow.createMany({ data: rowData }),
-    db.contextChunk.createMany({ data: chunkData }),
+  const rowValues: (string | number | boolean | null)[][] = [];
+  const chunkValues: (string | number | null)[][] = [];
+  for (const row of rows) {
+    const id = randomUUID();
+    const columns = toRowColumns(datasetId, row);
+    rowValues.push([id, ...ROW_COLUMNS.slice(1).map((column) => columns[column as keyof typeof columns])]);
+    (row.retrievedContext ?? []).forEach((chunk, position) =>
+      chunkValues.push([randomUUID(), id, "retrieved", position, chunk.content, chunk.docUri, row.retrievedContextSource ?? "column"]));
+    (row.expectedRetrievedContext ?? []).forEach((chunk, position) =>
+      chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]));
+  }
+  bulkInsert(databaseUrlOf(db), [
+    { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
+    { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
   ]);
 }
 

@@ -1,0 +1,51 @@
+import Database from "better-sqlite3";
+import { sqliteFilePath } from "./databaseUrl";
+
+type SqlValue = string | number | null | boolean;
+export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
+
+const connections = new Map<string, Database.Database>();
+
+/**
+ * Bulk writes (upload batches, run set-up) go through a plain better-sqlite3
+ * connection with prepared statements, on the same file Prisma uses. Measured
+ * on a 20,000-row × 5-chunk upload: Prisma's createMany and raw multi-row
+ * INSERTs through the driver adapter peaked at 500+ MB of server RSS, growing
+ * with the file; prepared statements stay flat near 230 MB and run 2–3× faster.
+ * Table and column names are constants from lib/db; every value is bound.
+ */
+export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
+  const connection = connectionFor(databaseUrl);
+  const statements = tables.map(({ table, columns }) =>
+    connection.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`),
+  );
+  connection.transaction(() => {
+    tables.forEach(({ rows }, index) => {
+      for (const row of rows) statements[index].run(...row.map(toSqlite));
+    });
+  })();
+}
+
+function connectionFor(databaseUrl: string): Database.Database {
+  let connection = connections.get(databaseUrl);
+  if (!connection) {
+    connection = new Database(sqliteFilePath(databaseUrl));
+    connection.pragma("journal_mode = WAL");
+    // WAL + NORMAL cannot corrupt the file; at worst a power cut loses the last commits.
+    connection.pragma("synchronous = NORMAL");
+    connection.pragma("busy_timeout = 10000");
+    connection.pragma("foreign_keys = ON");
+    connections.set(databaseUrl, connection);
+  }
+  return connection;
+}
+
+/** Closes the bulk connection for a database (tests delete their files afterwards). */
+export function closeBulkConnection(databaseUrl: string): void {
+  connections.get(databaseUrl)?.close();
+  connections.delete(databaseUrl);
+}
+
+function toSqlite(value: SqlValue): string | number | null {
+  return typeof value === "boolean" ? (value ? 1 : 0) : value;
+}

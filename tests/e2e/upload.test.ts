@@ -1,0 +1,188 @@
+// Browser tests: uploading a valid evaluation set as CSV, JSON and JSONL, and
+// browsing the result (search, sort, row detail, j/k navigation).
+import fs from "node:fs";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/lib/db/client";
+import { launchChromium } from "../support/chromium";
+import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
+import { startAppServer, type AppServer } from "./appServer";
+import {
+  chooseFile, expectNoCrashText, requestTextOf, screenshot, storedRows, tableRequestIds, tableRowTexts,
+  tempDir, uploadThroughPage, VALID_ROWS, waitForHydration, watchPage, writeFile,
+} from "./helpers";
+
+let server: AppServer;
+let browser: { context: BrowserContext; close: () => Promise<void> };
+let db: Db;
+let page: Page;
+let problems: string[];
+const files = tempDir();
+const uploaded: Record<"csv" | "json" | "jsonl", string> = { csv: "", json: "", jsonl: "" };
+const ids = VALID_ROWS.map((row) => String(row.request_id));
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchChromium();
+  db = createDb(server.databaseUrl);
+  page = await browser.context.newPage();
+  problems = watchPage(page);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await browser?.close();
+  await server?.stop();
+  fs.rmSync(files, { recursive: true, force: true });
+});
+
+describe("uploading a valid CSV through the page", () => {
+  it("shows the sample dataset and the upload panel on /datasets", async () => {
+    await page.goto(`${server.baseUrl}/datasets`);
+    await expect.poll(() => page.locator("[data-testid=datasets-table] tbody tr").allInnerTexts()).toEqual([expect.stringContaining("Northwind support assistant (sample)")]);
+    await expect.poll(() => page.getByRole("heading", { name: "Upload an evaluation set" }).isVisible()).toBe(true);
+    await screenshot(page, "01-datasets-with-upload-panel");
+    await chooseFile(page, server.baseUrl, writeFile(files, "preview.csv", toCsv(VALID_ROWS)));
+    await expect.poll(() => page.getByLabel("Dataset name").inputValue()).toBe("preview");
+    await screenshot(page, "02-datasets-file-chosen");
+  });
+
+  it("imports the CSV and opens the dataset page with every row", async () => {
+    const id = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.csv", toCsv(VALID_ROWS)), "Support set (CSV)");
+    uploaded.csv = id;
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Support set (CSV)");
+    expect(await page.locator("[data-testid=row-count]").innerText()).toBe("12 rows");
+    expect(await page.locator("body").innerText()).toContain("from support-set.csv");
+    expect(await tableRequestIds(page)).toEqual(ids);
+    const texts = await tableRowTexts(page);
+    VALID_ROWS.forEach((row, i) => {
+      expect(texts[i]).toContain(requestTextOf(row));
+      expect(texts[i]).toContain(String(row.response));
+    });
+    // Every row has a request, a response, ground truth and chunks; six of twelve have expected_facts.
+    const coverage = await page.locator("[data-testid=input-coverage]").innerText();
+    expect(coverage).toMatch(/request\s+12 \/ 12/);
+    expect(coverage).toMatch(/expected_facts\s+6 \/ 12/);
+    expect(coverage).toMatch(/expected_response\s+6 \/ 12/);
+    expect(coverage).toMatch(/trace\s+0 \/ 12/);
+    expect(await page.locator("[data-testid=metric-availability] tr").count()).toBeGreaterThan(0);
+    expect(await page.locator("[data-testid=metric-availability]").innerText()).toContain("12 / 12 rows");
+    await expectNoCrashText(page);
+    await screenshot(page, "03-dataset-page-1280");
+    await page.setViewportSize({ width: 768, height: 900 });
+    await screenshot(page, "04-dataset-page-768");
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("narrows the rows with a search, kept in the URL", async () => {
+    const term = "bucket";
+    const expected = VALID_ROWS.filter((row) =>
+      [requestTextOf(row), row.response, row.request_id, row.expected_response].some((field) => typeof field === "string" && field.toLowerCase().includes(term)),
+    ).map((row) => String(row.request_id));
+    expect(expected.length).toBeGreaterThan(1);
+    expect(expected.length).toBeLessThan(ids.length);
+
+    await page.getByRole("searchbox").fill(term);
+    await page.getByRole("searchbox").press("Enter");
+    await page.waitForURL((url) => url.searchParams.get("q") === term);
+    await expect.poll(() => tableRequestIds(page)).toEqual(expected);
+    expect(await page.locator("body").innerText()).toContain(`1–${expected.length} of ${expected.length}`);
+
+    await page.getByRole("searchbox").fill("no-such-words-anywhere");
+    await page.getByRole("searchbox").press("Enter");
+    await expect.poll(() => tableRowTexts(page)).toEqual(["No row matches “no-such-words-anywhere”."]);
+  });
+
+  it("sorts by a header click, in the URL, both ways", async () => {
+    await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
+    await waitForHydration(page, "[data-testid=rows-table] thead button");
+    const byText = [...VALID_ROWS].sort((a, b) => (requestTextOf(a) < requestTextOf(b) ? -1 : 1)).map((row) => String(row.request_id));
+    expect(byText).not.toEqual(ids);
+    const header = page.locator("[data-testid=rows-table] thead").getByRole("button", { name: "Request", exact: true });
+
+    await header.click();
+    await page.waitForURL((url) => url.searchParams.get("sort") === "requestText");
+    const first = new URL(page.url()).searchParams.get("dir");
+    expect(["asc", "desc"]).toContain(first);
+    await expect.poll(() => tableRequestIds(page)).toEqual(first === "asc" ? byText : [...byText].reverse());
+    expect(await page.locator("th[aria-sort]").innerText()).toContain("Request");
+
+    await header.click();
+    const second = first === "asc" ? "desc" : "asc";
+    await page.waitForURL((url) => url.searchParams.get("sort") === "requestText" && url.searchParams.get("dir") === second);
+    await expect.poll(() => tableRequestIds(page)).toEqual(second === "asc" ? byText : [...byText].reverse());
+    expect(await page.locator(`th[aria-sort=${second === "asc" ? "ascending" : "descending"}]`).count()).toBe(1);
+  });
+
+  it("opens a chat row with its transcript and chunks, and moves with j / k", async () => {
+    await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
+    await page.getByRole("link", { name: "q-05", exact: true }).click();
+    await page.waitForURL(/\/rows\//);
+    await page.locator("[data-testid=chat-transcript]").waitFor();
+    const row = VALID_ROWS[4];
+    const messages = (row.request as { messages: { role: string; content: string }[] }).messages;
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 5\s+q-05$/);
+
+    const turns = page.locator("[data-testid=chat-transcript] > li");
+    expect(await turns.count()).toBe(messages.length);
+    for (const [i, message] of messages.entries()) {
+      const text = await turns.nth(i).innerText();
+      expect(text.toLowerCase()).toContain(message.role);
+      expect(text).toContain(message.content);
+    }
+    expect(await turns.last().innerText()).toContain("evaluated turn");
+    expect(await page.locator("[data-testid=response]").innerText()).toContain(String(row.response));
+
+    const expectedChunks = row.retrieved_context as { content: string; doc_uri: string }[];
+    const chunks = page.locator("[data-testid=retrieved-context] [data-testid=chunk]");
+    expect(await chunks.count()).toBe(expectedChunks.length);
+    for (const [i, chunk] of expectedChunks.entries()) {
+      const text = await chunks.nth(i).innerText();
+      expect(text).toContain(`#${i + 1}`);
+      expect(text).toContain(chunk.doc_uri);
+      expect(text).toContain(chunk.content);
+    }
+    await expectNoCrashText(page);
+    await screenshot(page, "05-row-page");
+
+    await waitForHydration(page, "nav[aria-label='Row navigation'] a");
+    await page.keyboard.press("j");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 6\s+q-06$/);
+    await page.keyboard.press("k");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 5\s+q-05$/);
+    await page.keyboard.press("k");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 4\s+q-04$/);
+  });
+});
+
+describe("the same rows as JSON and JSONL", () => {
+  it("store and show exactly what the CSV did", async () => {
+    uploaded.json = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.json", toJsonArray(VALID_ROWS)), "Support set (JSON)");
+    const jsonTable = await tableRowTexts(page);
+    uploaded.jsonl = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.jsonl", toJsonl(VALID_ROWS)), "Support set (JSONL)");
+    const jsonlTable = await tableRowTexts(page);
+    await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
+    const csvTable = await tableRowTexts(page);
+
+    expect(csvTable).toHaveLength(12);
+    expect(jsonTable).toEqual(csvTable);
+    expect(jsonlTable).toEqual(csvTable);
+
+    const [csv, json, jsonl] = await Promise.all([uploaded.csv, uploaded.json, uploaded.jsonl].map((id) => storedRows(db, id)));
+    expect(csv).toHaveLength(12);
+    expect(json).toEqual(csv);
+    expect(jsonl).toEqual(csv);
+    expect(csv.map((row) => row.requestId)).toEqual(ids);
+    expect(csv[1].messages).toEqual((VALID_ROWS[1].request as { messages: unknown[] }).messages);
+    expect(csv[0].expectedFacts).toEqual(VALID_ROWS[0].expected_facts);
+    expect(csv[2].chunks.map((chunk) => chunk.docUri)).toEqual((VALID_ROWS[2].retrieved_context as { doc_uri: string }[]).map((c) => c.doc_uri));
+
+    const formats = await db.dataset.findMany({ where: { id: { in: Object.values(uploaded) } }, select: { sourceFormat: true, rowCount: true, status: true } });
+    expect(formats.map((d) => d.sourceFormat).sort()).toEqual(["csv", "json", "jsonl"]);
+    expect(formats.every((d) => d.rowCount === 12 && d.status === "ready")).toBe(true);
+  });
+
+  it("raised no page error, server error or dialog along the way", () => {
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,193 @@
+// Browser tests: uploads that fail. Row errors are listed by row number and
+// nothing is stored until the user asks for the valid rows only; whole-file
+// problems (empty, binary, wrong type, too large) get one plain message.
+import fs from "node:fs";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/lib/db/client";
+import { launchChromium } from "../support/chromium";
+import { toJsonl } from "../support/evalFiles";
+import { startAppServer, type AppServer } from "./appServer";
+import { chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, watchPage, writeFile } from "./helpers";
+
+const files = tempDir();
+const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e221bc330000000049454e44ae426082", "hex");
+
+/** 20 JSONL rows; row 5 is not JSON, row 9 is not an object, row 17 has both kinds of ground truth. */
+function brokenJsonl(): string {
+  const lines = toJsonl(Array.from({ length: 20 }, (_, i) => ({
+    request_id: `b-${i + 1}`,
+    request: `Broken-file question ${i + 1}`,
+    response: `Answer ${i + 1}`,
+    expected_facts: [`fact ${i + 1}`],
+    ...(i === 16 ? { expected_response: "Also a reference answer" } : {}),
+  }))).trimEnd().split("\n");
+  lines[4] = '{"request_id": "b-5", "request": "unterminated';
+  lines[8] = '"just a string"';
+  return lines.join("\n") + "\n";
+}
+
+describe("upload errors (default limits)", () => {
+  let server: AppServer;
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  let db: Db;
+  let page: Page;
+  let problems: string[];
+  const uploadRequests: string[] = [];
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchChromium();
+    db = createDb(server.databaseUrl);
+    page = await browser.context.newPage();
+    problems = watchPage(page);
+    page.on("request", (request) => { if (request.url().includes("/api/datasets/upload")) uploadRequests.push(request.url()); });
+  });
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const errorBox = () => page.locator("[data-testid=upload-errors]");
+  const uploadPanel = () => page.locator("section[aria-labelledby=upload-heading]");
+  /** The /datasets list as seen in a second tab, so the upload page keeps its state. */
+  const datasetsList = async () => {
+    const other = await browser.context.newPage();
+    await other.goto(`${server.baseUrl}/datasets`);
+    const rows = await other.locator("[data-testid=datasets-table] tbody tr").allInnerTexts();
+    await other.close();
+    return rows;
+  };
+
+  it("lists every row error by row number, stores nothing, then imports only the valid rows", async () => {
+    const countBefore = await db.dataset.count();
+    const listBefore = await datasetsList();
+    expect(listBefore).toHaveLength(1);
+
+    await chooseFile(page, server.baseUrl, writeFile(files, "broken.jsonl", brokenJsonl()));
+    await clickUpload(page, "Broken set");
+    await errorBox().waitFor();
+    const items = await errorBox().locator("li").allInnerTexts();
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatch(/^row 5: invalid JSON on line 5 \(.+\)$/);
+    expect(items[1]).toBe("row 9: expected an object with columns such as request and response, got a string");
+    expect(items[2]).toBe("row 17, column expected_facts: expected_facts and expected_response are both set; keep one");
+    expect(await errorBox().innerText()).toContain("3 problems in 20 rows. Nothing was stored.");
+    const importValid = errorBox().getByRole("button", { name: "Import only the 17 valid rows" });
+    expect(await importValid.isVisible()).toBe(true);
+    await expectNoCrashText(page);
+    await screenshot(page, "06-upload-errors");
+
+    expect(await db.dataset.count()).toBe(countBefore);
+    expect(await db.datasetRow.count({ where: { requestId: { startsWith: "b-" } } })).toBe(0);
+    expect(await datasetsList()).toEqual(listBefore);
+
+    await page.getByLabel("Dataset name").fill("Broken set, valid rows");
+    await importValid.click();
+    await page.waitForURL(/\/datasets\/[^/?]+$/);
+    await page.locator("[data-testid=rows-table]").waitFor();
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Broken set, valid rows");
+    expect(await page.locator("[data-testid=row-count]").innerText()).toBe("17 rows");
+    expect(await page.locator("main").innerText()).toContain("3 invalid rows were skipped at upload.");
+
+    const datasetId = new URL(page.url()).pathname.split("/").at(-1)!;
+    const keep = Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => ![5, 9, 17].includes(n));
+    const rows = await db.datasetRow.findMany({ where: { datasetId }, orderBy: { rowNumber: "asc" }, select: { rowNumber: true, requestId: true, requestText: true } });
+    expect(rows).toEqual(keep.map((n) => ({ rowNumber: n, requestId: `b-${n}`, requestText: `Broken-file question ${n}` })));
+    expect(await db.dataset.count()).toBe(countBefore + 1);
+    expect(await datasetsList()).toEqual([expect.stringContaining("Broken set, valid rows"), ...listBefore]);
+  });
+
+  it("says an empty file is empty", async () => {
+    await chooseFile(page, server.baseUrl, writeFile(files, "empty.jsonl", ""));
+    await clickUpload(page, "Empty");
+    await errorBox().waitFor();
+    expect((await errorBox().innerText()).trim()).toBe("The file is empty.");
+    expect(await errorBox().getByRole("button").count()).toBe(0);
+    await expectNoCrashText(page);
+  });
+
+  it("says a binary file is not text, whatever its extension", async () => {
+    await chooseFile(page, server.baseUrl, writeFile(files, "scan.csv", PNG));
+    await clickUpload(page, "Binary");
+    await errorBox().waitFor();
+    expect((await errorBox().innerText()).trim()).toBe("This looks like a binary file, not UTF-8 text. Upload a .csv, .json or .jsonl text file.");
+    await expectNoCrashText(page);
+  });
+
+  it("refuses an unknown extension before uploading anything", async () => {
+    const before = uploadRequests.length;
+    const datasets = await db.dataset.count();
+    for (const [name, content] of [["results.xlsx", Buffer.from("PK\u0003\u0004 not really a workbook")], ["scan.png", PNG]] as const) {
+      await chooseFile(page, server.baseUrl, writeFile(files, name, content));
+      const ext = name.slice(name.lastIndexOf("."));
+      await expect.poll(() => uploadPanel().getByRole("alert").allInnerTexts()).toEqual([`Unsupported file type (${ext}). Upload a .csv, .json (an array of objects) or .jsonl file.`]);
+      expect(await page.getByRole("button", { name: "Upload", exact: true }).count()).toBe(0);
+      await expectNoCrashText(page);
+    }
+    expect(uploadRequests.length).toBe(before);
+    expect(await db.dataset.count()).toBe(datasets);
+  });
+
+  it("raised no page error, server error or dialog along the way", () => {
+    expect(problems).toEqual([]);
+    expect(server.output()).not.toMatch(/\berror\b/i);
+  });
+});
+
+describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
+  let server: AppServer;
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  let db: Db;
+  let page: Page;
+  // About 1.5 MB of valid rows.
+  const big = toJsonl(Array.from({ length: 1500 }, (_, i) => ({ request_id: `big-${i}`, request: `Question ${i}`, response: "x".repeat(1000) })));
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { ASSAY_MAX_UPLOAD_MB: "1" } });
+    browser = await launchChromium();
+    db = createDb(server.databaseUrl);
+    page = await browser.context.newPage();
+  });
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    await browser?.close();
+    await server?.stop();
+    fs.rmSync(files, { recursive: true, force: true });
+  });
+
+  it("tells the user in the page, before sending", async () => {
+    const problems = watchPage(page);
+    expect(Buffer.byteLength(big)).toBeGreaterThan(1.4 * 1024 * 1024);
+    await chooseFile(page, server.baseUrl, writeFile(files, "big.jsonl", big));
+    const uploadPanel = () => page.locator("section[aria-labelledby=upload-heading]");
+    expect(await uploadPanel().innerText()).toContain("Up to 1.0 MB.");
+    await expect.poll(() => uploadPanel().getByRole("alert").allInnerTexts()).toEqual(["big.jsonl is 1.5 MB, over the 1.0 MB upload limit."]);
+    expect(await page.getByRole("button", { name: "Upload", exact: true }).count()).toBe(0);
+    await expectNoCrashText(page);
+    expect(problems).toEqual([]);
+  });
+
+  it("is enforced by the server too, by declared length and while streaming", async () => {
+    const url = `${server.baseUrl}/api/datasets/upload?filename=big.jsonl&name=big`;
+    const declared = await fetch(url, { method: "POST", body: big });
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(await declared.text())).toMatchObject({ type: "result", ok: false, fileError: "The file is 1.5 MB, over the 1.0 MB limit." });
+
+    // No content-length (chunked): the limit must still hold as the bytes arrive.
+    const bytes = new TextEncoder().encode(big);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let offset = 0; offset < bytes.length; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(url, { method: "POST", body, duplex: "half" } as RequestInit);
+    const events = (await streamed.text()).trim().split("\n").map((line) => JSON.parse(line) as { type: string; ok?: boolean; fileError?: string });
+    expect(events.at(-1)).toMatchObject({ type: "result", ok: false, fileError: "The file is larger than the 1.0 MB limit." });
+    expect(await db.dataset.count()).toBe(1);
+  });
+});
