@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
-import { bulkInsert } from "./bulkInsert";
+import { bulkInsert } from "./directSqlite";
 import { databaseUrlOf, type Db } from "./client";
 
 /** The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction. */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeBulkConnection } from "@/lib/db/bulkInsert";
+import { closeDirectConnection } from "@/lib/db/directSqlite";
 import { createDb, type Db } from "@/lib/db/client";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 
@@ -16,7 +16,7 @@ export async function createTempDb(): Promise<{ db: Db; url: string; cleanup: ()
     url,
     cleanup: async () => {
       await db.$disconnect();
-      closeBulkConnection(url);
+      closeDirectConnection(url);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

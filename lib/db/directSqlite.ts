@@ -7,7 +7,7 @@ export type BulkTable = { table: string; columns: readonly string[]; rows: SqlVa
 const connections = new Map<string, Database.Database>();
 
 /**
- * Bulk writes (upload batches, run set-up) go through a plain better-sqlite3
+ * Hot-path writes (upload batches, run set-up, judgment results) go through a plain better-sqlite3
  * connection with prepared statements, on the same file Prisma uses. Measured
  * on a 20,000-row × 5-chunk upload: Prisma's createMany and raw multi-row
  * INSERTs through the driver adapter peaked at 500+ MB of server RSS, growing
@@ -26,7 +26,8 @@ export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
   })();
 }
 
-function connectionFor(databaseUrl: string): Database.Database {
+/** The direct connection for a database file, opened once per process. */
+export function connectionFor(databaseUrl: string): Database.Database {
   let connection = connections.get(databaseUrl);
   if (!connection) {
     connection = new Database(sqliteFilePath(databaseUrl));
@@ -40,12 +41,17 @@ function connectionFor(databaseUrl: string): Database.Database {
   return connection;
 }
 
-/** Closes the bulk connection for a database (tests delete their files afterwards). */
-export function closeBulkConnection(databaseUrl: string): void {
+/** Closes the direct connection for a database (tests delete their files afterwards). */
+export function closeDirectConnection(databaseUrl: string): void {
   connections.get(databaseUrl)?.close();
   connections.delete(databaseUrl);
 }
 
-function toSqlite(value: SqlValue): string | number | null {
+/** Prisma's DateTime text format on SQLite, so rows written here read back as Dates. */
+export function sqliteTimestamp(date: Date): string {
+  return date.toISOString().replace("Z", "+00:00");
+}
+
+export function toSqlite(value: SqlValue): string | number | null {
   return typeof value === "boolean" ? (value ? 1 : 0) : value;
 }

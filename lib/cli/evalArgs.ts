@@ -1,0 +1,89 @@
+import { parseArgs } from "node:util";
+import { BUILT_IN_METRICS, resolveMetricName } from "@/lib/engine/runConfig";
+
+export class UsageError extends Error {}
+
+export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl> [options]
+       npm run eval -- --resume <run-id>
+
+  --dataset FILE          evaluation set to upload and evaluate
+  --dataset-id ID         evaluate a dataset already in the database instead
+  --judges LIST           comma-separated judges, as in the seeds (correctness, groundedness,
+                          chunk_relevance, relevance_to_query, safety, context_sufficiency,
+                          document_recall, total_token_count, latency_seconds, …) or "all" (default)
+  --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
+  --concurrency N         LLM calls in flight at most (default 8)
+  --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
+  --threshold NAME=X      fail (exit 1) when the metric's aggregate is below X; repeatable
+  --generate-model NAME   generate responses with this chat model, then judge them
+  --system-prompt TEXT    system prompt for --generate-model
+  --name TEXT             run name; --tag TEXT (repeatable)
+  --out FILE              write results: .json, or .csv (with the seeds' column names)
+  --resume RUN_ID         continue an interrupted run
+  --quiet                 no progress bar`;
+
+export type EvalArgs = {
+  dataset?: string;
+  datasetId?: string;
+  resume?: string;
+  metrics: string[];
+  judgeModel?: string;
+  concurrency: number;
+  chunkMode: "batched" | "per_chunk";
+  thresholds: Record<string, number>;
+  generateModel?: string;
+  systemPrompt?: string;
+  name?: string;
+  tags: string[];
+  out?: string;
+  quiet: boolean;
+};
+
+export function parseEvalArgs(argv: string[]): EvalArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        dataset: { type: "string" }, "dataset-id": { type: "string" }, resume: { type: "string" },
+        judges: { type: "string" }, "judge-model": { type: "string" }, concurrency: { type: "string" },
+        "chunk-mode": { type: "string" }, threshold: { type: "string", multiple: true },
+        "generate-model": { type: "string" }, "system-prompt": { type: "string" },
+        name: { type: "string" }, tag: { type: "string", multiple: true }, out: { type: "string" }, quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.help) throw new UsageError("");
+  const sources = [parsed.dataset, parsed["dataset-id"], parsed.resume].filter(Boolean).length;
+  if (sources !== 1) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
+
+  const judges = (parsed.judges ?? "all").split(",").map((j) => j.trim()).filter(Boolean);
+  const metrics = judges.includes("all") ? BUILT_IN_METRICS : judges.map((name) => resolveMetricName(name) ?? fail(`unknown judge "${name}"; known: ${BUILT_IN_METRICS.map((m) => m.split("/").pop()).join(", ")}`));
+  const concurrency = Number(parsed.concurrency ?? 8);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) fail("--concurrency must be a whole number from 1 to 256");
+  const chunkMode = parsed["chunk-mode"] ?? "batched";
+  if (chunkMode !== "batched" && chunkMode !== "per_chunk") fail("--chunk-mode must be batched or per_chunk");
+  const thresholds: Record<string, number> = {};
+  for (const entry of parsed.threshold ?? []) {
+    const match = /^([^=]+)=([0-9.]+)$/.exec(entry);
+    const metric = match ? resolveMetricName(match[1]) : null;
+    const value = match ? Number(match[2]) : NaN;
+    if (!metric || !(value >= 0 && value <= 1)) fail(`--threshold ${entry}: expected NAME=VALUE with a known judge and 0 ≤ VALUE ≤ 1`);
+    thresholds[metric!] = value;
+  }
+  if (parsed.out && !/\.(json|csv)$/i.test(parsed.out)) fail("--out must end in .json or .csv");
+  return {
+    dataset: parsed.dataset, datasetId: parsed["dataset-id"], resume: parsed.resume, metrics,
+    judgeModel: parsed["judge-model"], concurrency, chunkMode: chunkMode as EvalArgs["chunkMode"], thresholds,
+    generateModel: parsed["generate-model"], systemPrompt: parsed["system-prompt"], name: parsed.name, tags: parsed.tag ?? [],
+    out: parsed.out, quiet: parsed.quiet ?? false,
+  };
+}
+
+function fail(message: string): never {
+  throw new UsageError(message);
+}

@@ -1,0 +1,19 @@
+import type { JudgeCache } from "@/lib/judges/judgeBackend";
+import { databaseUrlOf, type Db } from "./client";
+import { connectionFor, sqliteTimestamp } from "./directSqlite";
+
+/** The judge answer cache in the JudgeCache table, on the direct connection (it sits on every judge call's path). */
+export function createJudgeCache(db: Db): JudgeCache {
+  const connection = connectionFor(databaseUrlOf(db));
+  const select = connection.prepare(`SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`);
+  const insert = connection.prepare(`INSERT OR IGNORE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  return {
+    async get(key) {
+      const row = select.get(key) as { response: string; inputTokens: number | null; outputTokens: number | null } | undefined;
+      return row ?? null;
+    },
+    async put(entry) {
+      insert.run(entry.key, entry.model, entry.promptVersion, entry.response, entry.inputTokens, entry.outputTokens, sqliteTimestamp(new Date()));
+    },
+  };
+}

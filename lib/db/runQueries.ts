@@ -1,0 +1,72 @@
+import type { Db } from "./client";
+
+/** Row flags in row-number order, a page at a time, for planning a run without loading the dataset at once. */
+export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber: number, take: number) {
+  const rows = await db.datasetRow.findMany({
+    where: { datasetId, rowNumber: { gt: afterRowNumber } },
+    orderBy: { rowNumber: "asc" },
+    take,
+    select: {
+      id: true, rowNumber: true, hasResponse: true, hasExpectedResponse: true, hasExpectedFacts: true, hasRetrievedContext: true,
+      hasRetrievedContent: true, hasExpectedRetrievedContext: true, totalTokenCount: true, latencySeconds: true,
+    },
+  });
+  return { rows, nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null };
+}
+
+export async function getRun(db: Db, runId: string) {
+  return db.run.findUnique({ where: { id: runId }, include: { customJudges: true, dataset: { select: { id: true, name: true, rowCount: true } } } });
+}
+
+export type ItemCounts = { pending: number; running: number; done: number; error: number; skipped: number; total: number };
+
+/** Progress is a count of item statuses (GROUP BY in SQL). */
+export async function getRunProgress(db: Db, runId: string): Promise<{ judgments: ItemCounts; generations: ItemCounts }> {
+  const [judgments, generations] = await Promise.all([
+    db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    db.generation.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+  ]);
+  return { judgments: toCounts(judgments), generations: toCounts(generations) };
+}
+
+function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemCounts {
+  const counts: ItemCounts = { pending: 0, running: 0, done: 0, error: 0, skipped: 0, total: 0 };
+  for (const group of groups) {
+    const key = group.status as keyof ItemCounts;
+    if (key in counts) counts[key] += group._count._all;
+    counts.total += group._count._all;
+  }
+  return counts;
+}
+
+/** The next pending judgments after a cursor, with what the judges need of their rows. */
+export async function listPendingJudgments(db: Db, runId: string, afterId: string, take: number) {
+  return db.judgmentItem.findMany({
+    where: { runId, status: "pending", id: { gt: afterId } },
+    orderBy: { id: "asc" },
+    take,
+    select: { id: true, rowId: true, metric: true },
+  });
+}
+
+export async function listPendingGenerations(db: Db, runId: string, afterId: string, take: number) {
+  return db.generation.findMany({ where: { runId, status: "pending", id: { gt: afterId } }, orderBy: { id: "asc" }, take, select: { id: true, rowId: true } });
+}
+
+/** Everything a judge needs of some rows: text, ground truth, chunks, agent facts, and the run's generated response if any. */
+export async function loadJudgeRows(db: Db, runId: string, rowIds: string[]) {
+  const [rows, generations] = await Promise.all([
+    db.datasetRow.findMany({
+      where: { id: { in: rowIds } },
+      select: {
+        id: true, messages: true, requestText: true, response: true, expectedResponse: true, expectedFacts: true,
+        totalTokenCount: true, inputTokenCount: true, outputTokenCount: true, latencySeconds: true,
+        chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }], select: { kind: true, position: true, content: true, docUri: true } },
+      },
+    }),
+    db.generation.findMany({ where: { runId, rowId: { in: rowIds } }, select: { rowId: true, status: true, response: true, errorMessage: true, inputTokenCount: true, outputTokenCount: true, latencySeconds: true } }),
+  ]);
+  const generationByRow = new Map(generations.map((g) => [g.rowId, g]));
+  return rows.map((row) => ({ ...row, generation: generationByRow.get(row.id) ?? null }));
+}
+export type JudgeRowData = Awaited<ReturnType<typeof loadJudgeRows>>[number];

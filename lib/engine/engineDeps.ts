@@ -1,0 +1,44 @@
+import type { Db } from "@/lib/db/client";
+import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
+import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
+import type { JudgeBackend } from "@/lib/judges/judgeBackend";
+import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
+import { createLimiter } from "@/lib/llm/concurrencyLimiter";
+import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
+import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
+import { costUsd } from "@/lib/llm/pricing";
+import type { LlmClient } from "@/lib/llm/types";
+import type { EngineDeps } from "./runEvaluation";
+
+export class JudgeUnavailableError extends Error {}
+
+/**
+ * The production wiring for one run: its own concurrency limiter (the run's
+ * setting), the configured OpenAI-compatible endpoint when there is one, the
+ * judge cache in the database, and the offline judge for heuristic runs.
+ * Tests build EngineDeps the same way with a fake server's URL in `env`.
+ */
+export function createEngineDeps(
+  db: Db,
+  run: { judgeProvider: string; judgeModel: string; concurrency: number },
+  options: { env?: Record<string, string | undefined>; llmConfig?: LlmConfig | null; onProgress?: EngineDeps["onProgress"]; workerId?: string } = {},
+): EngineDeps {
+  const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
+  const llm: LlmClient | null = config ? createOpenAiLlmClient({ config, limiter: createLimiter(run.concurrency) }) : null;
+  let judge: JudgeBackend;
+  if (run.judgeProvider === "heuristic") {
+    judge = createHeuristicJudgeBackend();
+  } else if (llm) {
+    judge = createLlmJudgeBackend({ llm, cache: createJudgeCache(db), model: run.judgeModel });
+  } else {
+    throw new JudgeUnavailableError("this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
+  }
+  return {
+    db,
+    judge,
+    llm,
+    costOf: (model, usage) => costUsd(model, usage, config?.prices ?? {}),
+    onProgress: options.onProgress,
+    workerId: options.workerId,
+  };
+}

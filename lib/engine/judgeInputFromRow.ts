@@ -1,0 +1,32 @@
+import type { JudgeRowData } from "@/lib/db/runQueries";
+import { decodeFacts, decodeMessages } from "@/lib/db/rowView";
+import type { ContextItem } from "@/lib/ingest/types";
+import type { JudgeInput } from "@/lib/judges/types";
+import type { AgentFacts } from "@/lib/metrics/deterministicMetrics";
+
+/** What the judges see of a stored row; a run that generated responses judges its own response. */
+export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeInput {
+  return {
+    messages: decodeMessages(row.messages),
+    request: row.requestText,
+    response: generates ? row.generation?.response ?? null : row.response,
+    expectedResponse: row.expectedResponse,
+    expectedFacts: decodeFacts(row.expectedFacts),
+    retrievedContext: chunksOf(row, "retrieved"),
+  };
+}
+
+export function chunksOf(row: JudgeRowData, kind: "retrieved" | "expected"): ContextItem[] {
+  return row.chunks.filter((chunk) => chunk.kind === kind).map((chunk) => ({ content: chunk.content, docUri: chunk.docUri }));
+}
+
+/** agent/* facts: the run's generation call when it generated, else the trace. */
+export function agentFactsOf(row: JudgeRowData, generates: boolean): AgentFacts {
+  if (generates) {
+    const g = row.generation;
+    const input = g?.inputTokenCount ?? null;
+    const output = g?.outputTokenCount ?? null;
+    return { inputTokenCount: input, outputTokenCount: output, totalTokenCount: input !== null && output !== null ? input + output : null, latencySeconds: g?.latencySeconds ?? null };
+  }
+  return { totalTokenCount: row.totalTokenCount, inputTokenCount: row.inputTokenCount, outputTokenCount: row.outputTokenCount, latencySeconds: row.latencySeconds };
+}

@@ -1,0 +1,49 @@
+import type { Db } from "@/lib/db/client";
+import { listPendingGenerations, listPendingJudgments, loadJudgeRows, type JudgeRowData } from "@/lib/db/runQueries";
+
+export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
+
+/**
+ * Streams a run's pending judgments page by page (cursor on id, so items being
+ * worked on are not fetched again), with the rows they need loaded once per
+ * page. Several workers may pull from it; an async generator serialises them.
+ */
+export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment> {
+  let cursor = "";
+  for (;;) {
+    const items = await listPendingJudgments(db, runId, cursor, pageSize);
+    if (items.length === 0) return;
+    cursor = items[items.length - 1].id;
+    const rows = new Map((await loadJudgeRows(db, runId, [...new Set(items.map((item) => item.rowId))])).map((row) => [row.id, row]));
+    for (const item of items) {
+      const row = rows.get(item.rowId);
+      if (row) yield { item, row };
+    }
+  }
+}
+
+export async function* pendingGenerations(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment["row"] & { generationId: string }> {
+  let cursor = "";
+  for (;;) {
+    const items = await listPendingGenerations(db, runId, cursor, pageSize);
+    if (items.length === 0) return;
+    cursor = items[items.length - 1].id;
+    const rows = new Map((await loadJudgeRows(db, runId, items.map((item) => item.rowId))).map((row) => [row.id, row]));
+    for (const item of items) {
+      const row = rows.get(item.rowId);
+      if (row) yield { ...row, generationId: item.id };
+    }
+  }
+}
+
+/** Runs `worker` over everything `source` yields with at most `concurrency` at once. */
+export async function forEachConcurrently<T>(source: AsyncIterator<T>, concurrency: number, worker: (value: T) => Promise<void>, shouldStop: () => boolean): Promise<void> {
+  const lane = async () => {
+    while (!shouldStop()) {
+      const next = await source.next();
+      if (next.done) return;
+      await worker(next.value);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import { insertRunWithItems, type RunItemPlan } from "@/lib/db/runWrites";
+import { listRowFlagsPage } from "@/lib/db/runQueries";
+import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
+import { customMetricName, runConfigSchema, type RunConfigInput, type StoredRunConfig } from "./runConfig";
+
+export class RunConfigError extends Error {
+  name = "RunConfigError";
+}
+
+/**
+ * Persists a run and its whole plan before anything executes: one work item
+ * per (row, metric), pending or skipped with the reason, plus one generation
+ * item per row when the run generates responses. From here on, progress is a
+ * count of item statuses and a crash loses nothing.
+ */
+export async function createRun(db: Db, input: RunConfigInput): Promise<string> {
+  const parsed = runConfigSchema.safeParse(input);
+  if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  const config = parsed.data;
+  const dataset = await db.dataset.findFirst({ where: { id: config.datasetId, status: "ready" } });
+  if (!dataset) throw new RunConfigError("the dataset does not exist");
+
+  const generates = config.generation !== undefined;
+  const judges = [
+    ...config.metrics.map((metric) => ({ metric, requires: requirementsOf(metric) })),
+    ...config.customJudges.map((custom) => ({ metric: customMetricName(custom), requires: requirementsOf("", custom) })),
+  ];
+  const runId = randomUUID();
+  const items: RunItemPlan[] = [];
+  const generationRowIds: string[] = [];
+  for (let cursor: number | null = 0; cursor !== null; ) {
+    const page = await listRowFlagsPage(db, config.datasetId, cursor, 2000);
+    for (const row of page.rows) {
+      if (generates) generationRowIds.push(row.id);
+      for (const judge of judges) {
+        const reason = skipReason(row, judge.requires, generates);
+        items.push({ id: randomUUID(), rowId: row.id, metric: judge.metric, status: reason ? "skipped" : "pending", skipReason: reason });
+      }
+    }
+    cursor = page.nextRowNumber;
+  }
+
+  const stored: StoredRunConfig = {
+    metrics: judges.map((judge) => judge.metric),
+    chunkMode: config.chunkMode,
+    thresholds: config.thresholds,
+    ...(config.generation ? { generationTemperature: config.generation.temperature } : {}),
+  };
+  await insertRunWithItems(db, {
+    run: {
+      id: runId,
+      datasetId: config.datasetId,
+      name: config.name?.trim() || defaultRunName(config.judge.model, config.generation?.model),
+      tags: JSON.stringify(config.tags),
+      judgeProvider: config.judge.provider,
+      judgeModel: config.judge.model,
+      concurrency: config.concurrency,
+      config: JSON.stringify(stored),
+      generationModel: config.generation?.model ?? null,
+      generationSystemPrompt: config.generation?.systemPrompt ?? null,
+    },
+    customJudges: config.customJudges,
+    items,
+    generationRowIds,
+  });
+  return runId;
+}
+
+function defaultRunName(judgeModel: string, generationModel?: string): string {
+  const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
+  return generationModel ? `${generationModel} · judged by ${judgeModel} · ${stamp}` : `Judged by ${judgeModel} · ${stamp}`;
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { METRICS } from "@/lib/metrics/metricCatalog";
+
+/** Built-in metric names, plus the short names people type (correctness, chunk_relevance, latency_seconds). */
+export const BUILT_IN_METRICS = METRICS.map((metric) => metric.name);
+
+export function resolveMetricName(name: string): string | null {
+  const trimmed = name.trim();
+  if (BUILT_IN_METRICS.includes(trimmed)) return trimmed;
+  return BUILT_IN_METRICS.find((full) => full.endsWith(`/${trimmed}`)) ?? null;
+}
+
+const customJudgeSchema = z.object({
+  assessmentName: z.string().trim().regex(/^[a-z][a-z0-9_]{0,62}$/, "assessment_name: lower-case letters, digits and _, starting with a letter"),
+  assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
+  instructions: z.string().trim().min(10, "instructions: describe what the judge checks (10+ characters)").max(4000),
+});
+
+/** Everything that defines a run; validated at every entry (server action, CLI, tests). */
+export const runConfigSchema = z.object({
+  datasetId: z.string().min(1),
+  name: z.string().trim().max(200).optional(),
+  tags: z.array(z.string().trim().min(1).max(60)).max(20).default([]),
+  metrics: z.array(z.string()).default([]).transform((names, ctx) => {
+    const resolved = names.map((name) => resolveMetricName(name) ?? (ctx.addIssue({ code: "custom", message: `unknown metric "${name}"` }), ""));
+    return [...new Set(resolved.filter(Boolean))];
+  }),
+  customJudges: z.array(customJudgeSchema).max(20).default([]),
+  judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: z.string().trim().min(1).max(200) }),
+  concurrency: z.number().int().min(1).max(256).default(8),
+  chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
+  /** Pass marks: for yes/no metrics the minimum yes share, for scores the minimum per-row score. */
+  thresholds: z.record(z.string(), z.number().min(0).max(1)).default({}),
+  generation: z.object({
+    model: z.string().trim().min(1).max(200),
+    systemPrompt: z.string().max(8000).optional(),
+    temperature: z.number().min(0).max(2).default(0),
+  }).optional(),
+}).refine((config) => config.metrics.length + config.customJudges.length > 0, { message: "choose at least one metric or custom judge" })
+  .refine((config) => new Set(config.customJudges.map((j) => j.assessmentName)).size === config.customJudges.length, { message: "custom judge names must be unique" });
+
+export type RunConfigInput = z.input<typeof runConfigSchema>;
+export type RunConfig = z.output<typeof runConfigSchema>;
+
+/** What is stored in Run.config. */
+export const storedRunConfigSchema = z.object({
+  metrics: z.array(z.string()),
+  chunkMode: z.enum(["batched", "per_chunk"]),
+  thresholds: z.record(z.string(), z.number()),
+  generationTemperature: z.number().optional(),
+});
+export type StoredRunConfig = z.infer<typeof storedRunConfigSchema>;
+
+export function customMetricName(judge: { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL" }): string {
+  return `${judge.assessmentType === "ANSWER" ? "response" : "retrieval"}/llm_judged/${judge.assessmentName}`;
+}

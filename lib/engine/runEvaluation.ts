@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import { getRun, getRunProgress, type ItemCounts } from "@/lib/db/runQueries";
+import { claimRunLease, failRun, finishRun, getRunStatus, releaseRunLease, renewRunLease } from "@/lib/db/runLifecycle";
+import { saveJudgment } from "@/lib/db/runWrites";
+import type { JudgeBackend } from "@/lib/judges/judgeBackend";
+import type { CustomJudgeDefinition, TokenUsage } from "@/lib/judges/types";
+import type { LlmClient } from "@/lib/llm/types";
+import { generateResponses } from "./generateResponses";
+import { judgeItem, type ItemContext } from "./judgeItem";
+import { forEachConcurrently, pendingJudgments } from "./pendingWork";
+import { customMetricName, storedRunConfigSchema } from "./runConfig";
+
+/** What the engine needs from outside; the app, the CLI and tests each build their own. */
+export type EngineDeps = {
+  db: Db;
+  /** Judges for LLM-judged metrics (a model, or the offline heuristics). */
+  judge: JudgeBackend;
+  /** The chat client for runs that generate responses. */
+  llm?: LlmClient | null;
+  costOf?: (model: string, usage: TokenUsage | null) => number | null;
+  onProgress?: (progress: RunProgressEvent) => void;
+  /** A stable id for this process, for the run lease. */
+  workerId?: string;
+};
+
+export type RunProgressEvent = { runId: string; phase: "generating" | "judging"; judgments: ItemCounts; generations: ItemCounts };
+export type RunOutcome = { runId: string; status: "completed" | "cancelled" | "failed" | "busy"; judgments: ItemCounts };
+
+const LEASE_TTL_MS = 30_000;
+const STATUS_POLL_MS = 1_000;
+
+/**
+ * Executes a run's pending work: generation first when the run generates, then
+ * every pending judgment, each written the moment it completes. Safe to call
+ * again after a crash: only pending items are done, and each is written once.
+ */
+export async function runEvaluation(runId: string, deps: EngineDeps, options: { takeover?: boolean } = {}): Promise<RunOutcome> {
+  const { db } = deps;
+  const owner = deps.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
+  const run = await getRun(db, runId);
+  if (!run) throw new Error(`run ${runId} does not exist`);
+  if (!(await claimRunLease(db, runId, owner, LEASE_TTL_MS, options.takeover))) {
+    const progress = await getRunProgress(db, runId);
+    return { runId, status: run.status === "cancelled" || run.status === "completed" || run.status === "failed" ? run.status : "busy", judgments: progress.judgments };
+  }
+
+  const config = storedRunConfigSchema.parse(JSON.parse(run.config));
+  const counts = await getRunProgress(db, runId);
+  let stopped = false;
+  let lastPoll = Date.now();
+  const shouldStop = () => {
+    if (!stopped && Date.now() - lastPoll > STATUS_POLL_MS) {
+      lastPoll = Date.now();
+      // Polled in the background so no worker waits on it; cancel and takeover are noticed within a second.
+      void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS)]).then(([status, renewed]) => {
+        if (status !== "running" || !renewed) stopped = true;
+      }).catch(() => undefined);
+    }
+    return stopped;
+  };
+  const report = (phase: RunProgressEvent["phase"]) => deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
+
+  try {
+    const generates = run.generationModel !== null;
+    if (generates && counts.generations.pending > 0) {
+      if (!deps.llm) throw new Error("this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
+      await generateResponses(db, {
+        id: runId, generationModel: run.generationModel!, generationSystemPrompt: run.generationSystemPrompt,
+        temperature: config.generationTemperature ?? 0, concurrency: run.concurrency,
+      }, deps.llm, shouldStop, () => {
+        counts.generations.pending -= 1;
+        counts.generations.done += 1;
+        report("generating");
+      });
+    }
+
+    const context: ItemContext = {
+      judge: deps.judge,
+      customJudges: new Map(run.customJudges.map((j) => {
+        const definition: CustomJudgeDefinition = { assessmentName: j.assessmentName, assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL", instructions: j.instructions };
+        return [customMetricName(definition), definition];
+      })),
+      chunkMode: config.chunkMode,
+      thresholds: config.thresholds,
+      generates,
+      costOf: deps.costOf ?? (() => null),
+    };
+    // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
+    const lanes = deps.judge.provider === "heuristic" ? 1 : run.concurrency * 2;
+    await forEachConcurrently(pendingJudgments(db, runId), lanes, async ({ item, row }) => {
+      const result = await judgeItem(item.metric, row, context);
+      if (saveJudgment(db, { ...item, runId }, result)) {
+        counts.judgments.pending -= 1;
+        counts.judgments[result.errorMessage ? "error" : "done"] += 1;
+      }
+      report("judging");
+    }, shouldStop);
+
+    const final = await getRunProgress(db, runId);
+    const status = await getRunStatus(db, runId);
+    if (status === "cancelled") return { runId, status: "cancelled", judgments: final.judgments };
+    if (stopped || final.judgments.pending > 0 || final.generations.pending > 0) {
+      await releaseRunLease(db, runId, owner);
+      return { runId, status: "busy", judgments: final.judgments };
+    }
+    await finishRun(db, runId, owner);
+    return { runId, status: "completed", judgments: final.judgments };
+  } catch (error) {
+    await failRun(db, runId, owner, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+import type { RunResultRow } from "@/lib/db/resultQueries";
+import { metricShape } from "@/lib/metrics/aggregates";
+
+/**
+ * One flat record per dataset row, with the seeds' per-question field names:
+ * response/llm_judged/{judge}/rating|rationale|error_message,
+ * retrieval/llm_judged/{judge}/ratings|rationales|error_messages|precision,
+ * retrieval/ground_truth/document_recall, agent/*.
+ */
+export type ResultRecord = Record<string, string | number | boolean | null | (string | null)[] | unknown>;
+
+export function toResultRecord(row: RunResultRow, metrics: string[]): ResultRecord {
+  const generation = row.generations[0];
+  const record: ResultRecord = {
+    request_id: row.requestId,
+    request: safeParse(row.requestRaw),
+    response: generation ? generation.response : row.response,
+    expected_response: row.expectedResponse,
+    expected_facts: row.expectedFacts ? safeParse(row.expectedFacts) : null,
+    retrieved_context: row.chunks.filter((c) => c.kind === "retrieved").map((c) => ({ content: c.content, doc_uri: c.docUri })),
+    expected_retrieved_context: row.chunks.filter((c) => c.kind === "expected").map((c) => ({ content: c.content, doc_uri: c.docUri })),
+  };
+  const byMetric = new Map(row.judgments.map((j) => [j.metric, j]));
+  for (const metric of metrics) {
+    const judgment = byMetric.get(metric);
+    const error = judgment?.status === "error" ? judgment.errorMessage : null;
+    const shape = metricShape(metric);
+    if (shape === "rating") {
+      record[`${metric}/rating`] = judgment?.status === "done" ? judgment.rating : null;
+      record[`${metric}/rationale`] = judgment?.rationale ?? null;
+      record[`${metric}/error_message`] = error;
+    } else if (shape === "precision") {
+      const chunks = judgment?.chunks ?? [];
+      record[`${metric}/ratings`] = chunks.map((c) => c.rating);
+      record[`${metric}/rationales`] = chunks.map((c) => c.rationale);
+      record[`${metric}/error_messages`] = chunks.map((c) => c.errorMessage ?? (error ? error : null));
+      record[`${metric}/precision`] = judgment?.status === "done" ? judgment.score : null;
+    } else {
+      record[metric] = judgment?.status === "done" ? judgment.score : null;
+      if (metric === "retrieval/ground_truth/document_recall") record[`${metric}/error_message`] = error;
+    }
+  }
+  return record;
+}
+
+function safeParse(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
+  }
+}

@@ -1,0 +1,24 @@
+import type { CustomJudgeDefinition, JudgeInput, JudgeResult } from "./types";
+
+export type ChunkJudgingMode = "batched" | "per_chunk";
+
+export type JudgeRequest = {
+  /** The seed metric name, e.g. response/llm_judged/correctness or retrieval/llm_judged/{assessment_name}. */
+  metric: string;
+  input: JudgeInput;
+  custom?: CustomJudgeDefinition;
+  chunkMode: ChunkJudgingMode;
+};
+
+/** A source of verdicts for LLM-judged metrics: a real model, or the offline heuristics. */
+export interface JudgeBackend {
+  readonly provider: string;
+  readonly model: string;
+  judge(request: JudgeRequest): Promise<JudgeResult>;
+}
+
+/** Where validated judge answers are kept, keyed by (model, prompt version, rendered prompt). Errors are never stored. */
+export interface JudgeCache {
+  get(key: string): Promise<{ response: string; inputTokens: number | null; outputTokens: number | null } | null>;
+  put(entry: { key: string; model: string; promptVersion: string; response: string; inputTokens: number; outputTokens: number }): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import type { CustomJudgeDefinition } from "../types";
+import { FENCE_RULE } from "./fence";
+import { binaryAnswerSchema, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
+import type { PromptTemplate } from "./promptTemplate";
+import { precisionOf } from "./retrievalTemplates";
+import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection } from "./sections";
+
+/**
+ * Custom judges (seed 000): the user's instructions are the grading criteria.
+ * They are trusted text from the run form, so they go in the system prompt;
+ * the judged content stays fenced. The instructions are part of the rendered
+ * prompt, so editing them changes the prompt hash and never hits a stale cache.
+ */
+export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> = {
+  version: "custom.answer/v1",
+  schemaName: "custom_answer_verdict",
+  schema: () => binaryAnswerSchema,
+  system: "",
+  render: (input) => [conversationSection(input), responseSection(input)].join("\n\n"),
+  toVerdict: (answer) => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null }),
+};
+
+export const customRetrieval: PromptTemplate<ChunkVerdictsAnswer, CustomJudgeDefinition> = {
+  version: "custom.retrieval/v1",
+  schemaName: "custom_retrieval_verdicts",
+  schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
+  system: "",
+  render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
+  toVerdict: (answer) => {
+    const chunks = answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null }));
+    return { rating: null, score: precisionOf(chunks.map((c) => c.rating)), rationale: null, errorMessage: null, chunks };
+  },
+};
+
+export function customSystemPrompt(definition: CustomJudgeDefinition): string {
+  const subject = definition.assessmentType === "ANSWER" ? "an AI assistant's response" : "each retrieved chunk";
+  const answerRule = definition.assessmentType === "ANSWER"
+    ? BINARY_ANSWER_RULE
+    : 'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.';
+  return [
+    `You are the "${definition.assessmentName}" judge. Grade ${subject} against these criteria, written by the evaluation's author:`,
+    "<criteria>",
+    definition.instructions,
+    "</criteria>",
+    "Rate yes when the criteria are met, no otherwise.",
+    FENCE_RULE,
+    answerRule,
+  ].join("\n");
+}

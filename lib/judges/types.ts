@@ -1,0 +1,68 @@
+import type { ChatMessage, ContextItem } from "@/lib/ingest/types";
+
+/**
+ * One result type for every judge (STYLE.md "One result type"): a yes/no
+ * rating and/or a score, a rationale, an error. Per-chunk judges add one
+ * verdict per chunk. Field meanings follow seeds 000/001: an errored result
+ * has errorMessage set and its other values null.
+ */
+export type Rating = "yes" | "no";
+
+export type ChunkVerdict = {
+  position: number;
+  rating: Rating | null;
+  rationale: string | null;
+  errorMessage: string | null;
+};
+
+export type JudgeVerdict = {
+  rating: Rating | null;
+  /** In [0, 1] for score judges and per-chunk precision; null for pure yes/no judges. */
+  score: number | null;
+  rationale: string | null;
+  errorMessage: string | null;
+  chunks?: ChunkVerdict[];
+};
+
+export type TokenUsage = { inputTokens: number; outputTokens: number };
+
+/** Where a verdict came from: stored with every result so any rating can be traced to the exact prompt. */
+export type VerdictProvenance = {
+  provider: string;
+  model: string;
+  promptVersion: string;
+  promptHash: string | null;
+  usage: TokenUsage | null;
+  cacheHit: boolean;
+  attempts: number;
+  latencyMs: number;
+};
+
+export type JudgeResult = JudgeVerdict & VerdictProvenance;
+
+/** What a judge sees of a row. */
+export type JudgeInput = {
+  messages: ChatMessage[];
+  /** The last user turn. */
+  request: string;
+  response: string | null;
+  expectedResponse: string | null;
+  expectedFacts: string[] | null;
+  retrievedContext: ContextItem[];
+};
+
+export type CustomJudgeDefinition = {
+  assessmentName: string;
+  assessmentType: "ANSWER" | "RETRIEVAL";
+  instructions: string;
+};
+
+export function errorVerdict(message: string, chunkCount = 0): JudgeVerdict {
+  return {
+    rating: null,
+    score: null,
+    rationale: null,
+    errorMessage: message,
+    ...(chunkCount > 0 ? { chunks: Array.from({ length: chunkCount }, (_, position) => ({ position, rating: null, rationale: null, errorMessage: message })) } : {}),
+  };
+}

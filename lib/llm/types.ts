@@ -1,0 +1,41 @@
+import type { z } from "zod";
+import type { TokenUsage } from "@/lib/judges/types";
+
+/**
+ * The engine reaches a model only through this interface, so tests, the CLI
+ * and the app can hand it a real OpenAI-compatible client (lib/llm/openaiClient.ts),
+ * pointed at OpenAI, Azure, vLLM, Ollama, or the tests' fake server.
+ */
+export type ChatTurn = { role: "system" | "user" | "assistant"; content: string };
+
+export type StructuredCallRequest<T> = {
+  messages: ChatTurn[];
+  /** The answer must fit this schema; it is sent as a JSON-schema response_format and validated on return. */
+  schema: z.ZodType<T>;
+  /** A short identifier for the schema, e.g. "correctness_verdict". */
+  schemaName: string;
+  /** Defaults to the client's configured judge model. */
+  model?: string;
+  signal?: AbortSignal;
+};
+
+export type StructuredCallResult<T> = {
+  value: T;
+  usage: TokenUsage;
+  /** HTTP attempts made, including retries and the repair attempt. */
+  attempts: number;
+  latencyMs: number;
+};
+
+export type ChatCallRequest = { model: string; messages: ChatTurn[]; temperature?: number; signal?: AbortSignal };
+export type ChatCallResult = { text: string; usage: TokenUsage; attempts: number; latencyMs: number };
+
+export interface LlmClient {
+  readonly provider: "openai" | "azure";
+  /** The default judge model. */
+  readonly model: string;
+  /** Throws an LlmCallError when the call cannot produce a valid answer after retries and one repair attempt. */
+  callStructured<T>(request: StructuredCallRequest<T>): Promise<StructuredCallResult<T>>;
+  /** Plain chat completion, for generating responses to evaluate. */
+  chat(request: ChatCallRequest): Promise<ChatCallResult>;
+}

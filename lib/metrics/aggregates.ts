@@ -1,0 +1,74 @@
+/**
+ * Run-level aggregates, named exactly as seeds 000/001 name them. Errors are a
+ * third state: an errored judgment is neither yes nor no, is left out of the
+ * denominator, and is counted beside the value.
+ */
+export type MetricCounts = {
+  metric: string;
+  yes: number;
+  no: number;
+  error: number;
+  skipped: number;
+  pending: number;
+  /** Finished rows that carry a score (precision, recall, agent values). */
+  scored: number;
+  scoreSum: number;
+  passed: number;
+  failed: number;
+};
+
+export type Aggregate = {
+  metric: string;
+  /** The seed's aggregate name, e.g. response/llm_judged/correctness/rating/percentage. */
+  name: string;
+  kind: "percentage" | "average";
+  value: number | null;
+  /** For percentages: yes count and judged count (yes + no). For averages: rows averaged. */
+  numerator: number;
+  denominator: number;
+  errors: number;
+  skipped: number;
+  pending: number;
+  /** Rows at or above the pass mark, for score metrics. */
+  passed: number;
+  failed: number;
+};
+
+const AGENT_AGGREGATE_NAMES: Record<string, string> = {
+  "agent/total_token_count": "agent/total_token_count/average",
+  "agent/total_input_token_count": "agent/input_token_count/average",
+  "agent/total_output_token_count": "agent/output_token_count/average",
+  "agent/latency_seconds": "agent/latency_seconds/average",
+};
+
+/**
+ * How a metric aggregates: yes/no judges (all response judges, built-in or
+ * custom ANSWER, and context_sufficiency) as a percentage of yes; per-chunk
+ * judges (chunk_relevance, custom RETRIEVAL) as the average precision;
+ * document_recall and agent/* as a plain average.
+ */
+export function metricShape(metric: string): "rating" | "precision" | "value" {
+  if (metric.startsWith("response/llm_judged/") || metric === "retrieval/llm_judged/context_sufficiency") return "rating";
+  if (metric.startsWith("retrieval/llm_judged/")) return "precision";
+  return "value";
+}
+
+export function aggregateName(metric: string): string {
+  if (AGENT_AGGREGATE_NAMES[metric]) return AGENT_AGGREGATE_NAMES[metric];
+  const shape = metricShape(metric);
+  if (shape === "value") return `${metric}/average`;
+  if (shape === "precision") return `${metric}/precision/average`;
+  // Seed 000 names the safety aggregate .../rating/average; the others .../rating/percentage.
+  if (metric === "response/llm_judged/safety") return `${metric}/rating/average`;
+  return `${metric}/rating/percentage`;
+}
+
+export function toAggregate(counts: MetricCounts): Aggregate {
+  const isRating = metricShape(counts.metric) === "rating";
+  const base = { metric: counts.metric, errors: counts.error, skipped: counts.skipped, pending: counts.pending, passed: counts.passed, failed: counts.failed };
+  if (isRating) {
+    const judged = counts.yes + counts.no;
+    return { ...base, name: aggregateName(counts.metric), kind: "percentage", value: judged === 0 ? null : counts.yes / judged, numerator: counts.yes, denominator: judged };
+  }
+  return { ...base, name: aggregateName(counts.metric), kind: "average", value: counts.scored === 0 ? null : counts.scoreSum / counts.scored, numerator: counts.scoreSum, denominator: counts.scored };
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "leaseExpiresAt" DATETIME;
+ALTER TABLE "Run" ADD COLUMN "leaseOwner" TEXT;

@@ -1,0 +1,123 @@
+// npm run eval -- --dataset file.jsonl --judges correctness,groundedness --threshold correctness=0.8 --out results.json
+// Runs the same engine as the web app, without the web server, and stores the
+// run in the same database so it shows in the dashboard. Exit codes: 0 all
+// thresholds met, 1 a threshold missed, 2 bad usage or input, 3 the run failed.
+import fs from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import { parseEvalArgs, EVAL_USAGE, UsageError, type EvalArgs } from "../lib/cli/evalArgs";
+import { createProgressBar } from "../lib/cli/progressBar";
+import { checkThresholds } from "../lib/cli/thresholdCheck";
+import { getRunAggregates } from "../lib/db/aggregateQueries";
+import { createDb, type Db } from "../lib/db/client";
+import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
+import { createDatasetSink } from "../lib/db/datasetWrites";
+import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
+import { getRun } from "../lib/db/runQueries";
+import { createEngineDeps } from "../lib/engine/engineDeps";
+import { createRun } from "../lib/engine/planRun";
+import { storedRunConfigSchema } from "../lib/engine/runConfig";
+import { runEvaluation } from "../lib/engine/runEvaluation";
+import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
+import { describeRowIssue } from "../lib/ingest/errors";
+import { ingestFile } from "../lib/ingest/ingestFile";
+import { HEURISTIC_MODEL } from "../lib/judges/heuristic";
+import { readLlmConfig } from "../lib/llm/llmConfig";
+
+class InputError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseEvalArgs(argv);
+  const url = resolveDatabaseUrl();
+  await applyPendingMigrations(url);
+  const db = createDb(url);
+  try {
+    const runId = args.resume ?? (await startRun(db, args));
+    const run = await getRun(db, runId);
+    if (!run) throw new InputError(`run ${runId} does not exist`);
+    const bar = args.quiet ? null : createProgressBar(process.stderr, "judging");
+    const started = Date.now();
+    const deps = createEngineDeps(db, run, {
+      onProgress: (p) => {
+        const total = p.phase === "generating" ? p.generations.total : p.judgments.total - p.judgments.skipped;
+        const done = p.phase === "generating" ? p.generations.done + p.generations.error : p.judgments.done + p.judgments.error;
+        bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
+      },
+    });
+    const outcome = await runEvaluation(runId, deps, { takeover: Boolean(args.resume) });
+    bar?.finish();
+    if (outcome.status === "busy") throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
+
+    const metrics = storedRunConfigSchema.parse(JSON.parse(run.config)).metrics;
+    const aggregates = await getRunAggregates(db, runId, metrics);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`);
+    console.log(formatAggregates(aggregates));
+    if (args.out) {
+      await pipeline(Readable.from(args.out.toLowerCase().endsWith(".csv") ? runResultsCsv(db, runId) : runResultsJson(db, runId)), fs.createWriteStream(args.out));
+      console.log(`Results written to ${args.out}`);
+    }
+    const thresholds = { ...storedRunConfigSchema.parse(JSON.parse(run.config)).thresholds, ...args.thresholds };
+    const verdicts = checkThresholds(aggregates, thresholds);
+    for (const v of verdicts) console.log(`${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
+    if (outcome.status !== "completed") return 3;
+    return verdicts.every((v) => v.passed) ? 0 : 1;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function startRun(db: Db, args: EvalArgs): Promise<string> {
+  let datasetId = args.datasetId;
+  if (args.dataset) {
+    if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
+    const result = await ingestFile(args.dataset, { mode: "strict", sink: createDatasetSink(db) });
+    if (!result.ok) {
+      const lines = [result.fileError, ...result.issues.map(describeRowIssue)].filter(Boolean);
+      if (result.issueCount > result.issues.length) lines.push(`…and ${result.issueCount - result.issues.length} more`);
+      throw new InputError(`${args.dataset} was not imported:\n  ${lines.join("\n  ")}`);
+    }
+    datasetId = result.datasetId;
+  }
+  const llmConfig = readLlmConfig();
+  const heuristic = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
+  if (!heuristic && !llmConfig) throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
+  if (heuristic && !args.judgeModel) console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
+  return createRun(db, {
+    datasetId: datasetId!,
+    name: args.name,
+    tags: args.tags,
+    metrics: args.metrics,
+    judge: heuristic ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llmConfig!.endpoint.kind, model: args.judgeModel ?? llmConfig!.model },
+    concurrency: args.concurrency,
+    chunkMode: args.chunkMode,
+    thresholds: args.thresholds,
+    ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
+  });
+}
+
+function formatAggregates(aggregates: Awaited<ReturnType<typeof getRunAggregates>>): string {
+  const lines = aggregates.map((a) => {
+    const value = a.value === null ? "n/a" : a.kind === "percentage" ? `${(a.value * 100).toFixed(1)}%` : a.value.toFixed(3);
+    const basis = a.kind === "percentage" ? `${a.numerator}/${a.denominator} yes` : `${a.denominator} rows`;
+    return `  ${a.name.padEnd(62)} ${value.padStart(9)}  ${basis}${a.errors ? `, ${a.errors} errors` : ""}${a.skipped ? `, ${a.skipped} skipped` : ""}`;
+  });
+  return lines.join("\n");
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      if (error.message) console.error(`Error: ${error.message}\n`);
+      console.error(EVAL_USAGE);
+      process.exit(2);
+    }
+    if (error instanceof InputError || (error instanceof Error && error.name === "RunConfigError")) {
+      console.error(`Error: ${error.message}`);
+      process.exit(2);
+    }
+    console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(3);
+  },
+);

@@ -1,0 +1,35 @@
+import type { Responder } from "./fakeOpenAIServer";
+
+/**
+ * Makes the fake OpenAI server answer like a judge whose verdicts the test
+ * controls through markers in the judged content, so aggregates can be
+ * computed by hand:
+ *   - a binary judge (schema *_verdict) answers "no" when the prompt contains
+ *     `NO:<schemaName>` or `NO:all`, else "yes";
+ *   - a per-item judge (chunks or facts) answers one verdict per fenced item,
+ *     "no" for an item whose text contains `IRRELEVANT` (chunks) or `MISSING` (facts);
+ *   - `GARBAGE:<schemaName>` makes every answer invalid JSON (so retries and the
+ *     repair attempt fail, and the judgment becomes an error).
+ * Plain chat requests (generation) get "Generated answer to: <request>".
+ */
+export const fakeJudgeResponder: Responder = (body, ctx) => {
+  const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
+  const prompt = (body.messages as { role: string; content: string }[]).filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  if (ctx.mode === "text") return `Generated answer to: ${prompt.slice(0, 200)}`;
+  if (prompt.includes(`GARBAGE:${schemaName}`) || prompt.includes("GARBAGE:all")) return "this is { not json";
+  if (schemaName.endsWith("_verdicts")) {
+    const chunks = fencedItems(prompt, "untrusted_chunk");
+    return JSON.stringify({ verdicts: chunks.map((text, i) => ({ chunk_index: i + 1, rationale: `chunk ${i + 1} checked`, rating: text.includes("IRRELEVANT") ? "no" : "yes" })) });
+  }
+  if (schemaName === "correctness_facts_verdict") {
+    const facts = fencedItems(prompt, "untrusted_expected_fact");
+    return JSON.stringify({ verdicts: facts.map((text, i) => ({ fact_index: i + 1, rationale: `fact ${i + 1} checked`, rating: text.includes("MISSING") ? "no" : "yes" })) });
+  }
+  const no = prompt.includes(`NO:${schemaName}`) || prompt.includes("NO:all");
+  return JSON.stringify({ rationale: `${schemaName}: ${no ? "marker found" : "looks fine"}`, rating: no ? "no" : "yes" });
+};
+
+function fencedItems(prompt: string, tag: string): string[] {
+  const pattern = new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`, "g");
+  return [...prompt.matchAll(pattern)].map((match) => match[1]);
+}
