@@ -24,7 +24,8 @@ export function createEngineDeps(
   options: { env?: Record<string, string | undefined>; llmConfig?: LlmConfig | null; onProgress?: EngineDeps["onProgress"]; workerId?: string } = {},
 ): EngineDeps {
   const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
-  const llm: LlmClient | null = config ? createOpenAiLlmClient({ config, limiter: createLimiter(run.concurrency) }) : null;
+  const limiter = config ? createLimiter(run.concurrency) : null;
+  const llm: LlmClient | null = config && limiter ? createOpenAiLlmClient({ config, limiter }) : null;
   let judge: JudgeBackend;
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
@@ -40,5 +41,6 @@ export function createEngineDeps(
     costOf: (model, usage) => costUsd(model, usage, config?.prices ?? {}),
     onProgress: options.onProgress,
     workerId: options.workerId,
+    limiter,
   };
 }

@@ -5,6 +5,7 @@ import { claimRunLease, failRun, finishRun, getRunStatus, releaseRunLease, renew
 import { saveJudgment } from "@/lib/db/runWrites";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, TokenUsage } from "@/lib/judges/types";
+import type { Limiter } from "@/lib/llm/concurrencyLimiter";
 import type { LlmClient } from "@/lib/llm/types";
 import { generateResponses } from "./generateResponses";
 import { judgeItem, type ItemContext } from "./judgeItem";
@@ -22,6 +23,8 @@ export type EngineDeps = {
   onProgress?: (progress: RunProgressEvent) => void;
   /** A stable id for this process, for the run lease. */
   workerId?: string;
+  /** The run's limit on LLM calls in flight, when there is one (exposed so tests and benchmarks can read its high-water mark). */
+  limiter?: Limiter | null;
 };
 
 export type RunProgressEvent = { runId: string; phase: "generating" | "judging"; judgments: ItemCounts; generations: ItemCounts };

@@ -96,7 +96,18 @@ export async function clickUpload(page: Page, name?: string): Promise<void> {
 export async function uploadThroughPage(page: Page, baseUrl: string, file: string, name: string): Promise<string> {
   await chooseFile(page, baseUrl, file);
   await clickUpload(page, name);
-  await page.waitForURL(/\/datasets\/[^/?]+$/, { timeout: 30_000 });
+  return waitForDatasetPage(page);
+}
+
+/** After an upload click: the new dataset's page (returns its id), or a clear failure with what the panel says. */
+export async function waitForDatasetPage(page: Page, timeoutMs = 25_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const errors = page.locator("[data-testid=upload-errors]");
+  while (!/^\/datasets\/[^/]+$/.test(new URL(page.url()).pathname)) {
+    if (await errors.isVisible()) throw new Error(`the upload failed in the page: ${(await errors.innerText()).trim()}`);
+    if (Date.now() > deadline) throw new Error(`no dataset page ${timeoutMs / 1000} s after the upload click, and no error shown (at ${page.url()})`);
+    await page.waitForTimeout(100);
+  }
   await page.locator("[data-testid=rows-table]").waitFor();
   return new URL(page.url()).pathname.split("/").at(-1)!;
 }

@@ -75,6 +75,7 @@ describe("uploading a valid CSV through the page", () => {
   });
 
   it("narrows the rows with a search, kept in the URL", async () => {
+    expect(uploaded.csv, "needs the CSV dataset from the test above").not.toBe("");
     const term = "bucket";
     const expected = VALID_ROWS.filter((row) =>
       [requestTextOf(row), row.response, row.request_id, row.expected_response].some((field) => typeof field === "string" && field.toLowerCase().includes(term)),
@@ -94,6 +95,7 @@ describe("uploading a valid CSV through the page", () => {
   });
 
   it("sorts by a header click, in the URL, both ways", async () => {
+    expect(uploaded.csv, "needs the CSV dataset from the test above").not.toBe("");
     await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
     await waitForHydration(page, "[data-testid=rows-table] thead button");
     const byText = [...VALID_ROWS].sort((a, b) => (requestTextOf(a) < requestTextOf(b) ? -1 : 1)).map((row) => String(row.request_id));
@@ -115,6 +117,7 @@ describe("uploading a valid CSV through the page", () => {
   });
 
   it("opens a chat row with its transcript and chunks, and moves with j / k", async () => {
+    expect(uploaded.csv, "needs the CSV dataset from the test above").not.toBe("");
     await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
     await page.getByRole("link", { name: "q-05", exact: true }).click();
     await page.waitForURL(/\/rows\//);
@@ -157,6 +160,7 @@ describe("uploading a valid CSV through the page", () => {
 
 describe("the same rows as JSON and JSONL", () => {
   it("store and show exactly what the CSV did", async () => {
+    expect(uploaded.csv, "needs the CSV dataset from the first describe").not.toBe("");
     uploaded.json = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.json", toJsonArray(VALID_ROWS)), "Support set (JSON)");
     const jsonTable = await tableRowTexts(page);
     uploaded.jsonl = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.jsonl", toJsonl(VALID_ROWS)), "Support set (JSONL)");
@@ -184,5 +188,6 @@ describe("the same rows as JSON and JSONL", () => {
 
   it("raised no page error, server error or dialog along the way", () => {
     expect(problems).toEqual([]);
+    expect(server.output()).not.toMatch(/\berror\b/i);
   });
 });

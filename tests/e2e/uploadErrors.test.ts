@@ -8,7 +8,7 @@ import { createDb, type Db } from "@/lib/db/client";
 import { launchChromium } from "../support/chromium";
 import { toJsonl } from "../support/evalFiles";
 import { startAppServer, type AppServer } from "./appServer";
-import { chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, watchPage, writeFile } from "./helpers";
+import { chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, watchPage, writeFile } from "./helpers";
 
 const files = tempDir();
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e221bc330000000049454e44ae426082", "hex");
@@ -86,13 +86,11 @@ describe("upload errors (default limits)", () => {
 
     await page.getByLabel("Dataset name").fill("Broken set, valid rows");
     await importValid.click();
-    await page.waitForURL(/\/datasets\/[^/?]+$/);
-    await page.locator("[data-testid=rows-table]").waitFor();
+    const datasetId = await waitForDatasetPage(page);
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Broken set, valid rows");
     expect(await page.locator("[data-testid=row-count]").innerText()).toBe("17 rows");
     expect(await page.locator("main").innerText()).toContain("3 invalid rows were skipped at upload.");
 
-    const datasetId = new URL(page.url()).pathname.split("/").at(-1)!;
     const keep = Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => ![5, 9, 17].includes(n));
     const rows = await db.datasetRow.findMany({ where: { datasetId }, orderBy: { rowNumber: "asc" }, select: { rowNumber: true, requestId: true, requestText: true } });
     expect(rows).toEqual(keep.map((n) => ({ rowNumber: n, requestId: `b-${n}`, requestText: `Broken-file question ${n}` })));

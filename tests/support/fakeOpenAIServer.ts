@@ -49,6 +49,12 @@ export type FakeServerStats = {
   totalRequests: number;
   inFlight: number;
   maxInFlight: number;
+  /**
+   * In flight, not counting requests held by a "timeout" fault: those are
+   * hung requests the client has already given up on, but the server may only
+   * notice the closed socket after the client's next request has arrived.
+   */
+  maxInFlightExcludingHung: number;
   outcomes: Record<Outcome, number>;
   requests: LoggedRequest[];
 };
@@ -75,7 +81,8 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   const timers = new Set<NodeJS.Timeout>();
   const requests: LoggedRequest[] = [];
   const outcomes = Object.fromEntries(["ok", "429", "500", "timeout", "invalid_json", "schema_violation", "400", "401", "404"].map((k) => [k, 0])) as Record<Outcome, number>;
-  const stats: FakeServerStats = { totalRequests: 0, inFlight: 0, maxInFlight: 0, outcomes, requests };
+  const stats: FakeServerStats = { totalRequests: 0, inFlight: 0, maxInFlight: 0, maxInFlightExcludingHung: 0, outcomes, requests };
+  let answerableInFlight = 0;
 
   function rollFault(): FaultKind | null {
     const rates = behaviour.faultRate;
@@ -151,6 +158,13 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     }
     entry.outcome = fault ?? "ok";
     outcomes[entry.outcome] += 1;
+    if (fault !== "timeout") {
+      answerableInFlight += 1;
+      stats.maxInFlightExcludingHung = Math.max(stats.maxInFlightExcludingHung, answerableInFlight);
+      res.once("close", () => {
+        answerableInFlight -= 1;
+      });
+    }
 
     if (behaviour.latencyMs > 0) await wait(behaviour.latencyMs);
     if (res.destroyed) return;

@@ -1,4 +1,6 @@
-import { ensureDatabaseDirectory } from "../databaseUrl";
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import { ensureDatabaseDirectory, sqliteFilePath } from "../databaseUrl";
 import { readMigrationsDirectory } from "./migrationsDirectory";
 import { describeEngineError, openSchemaEngine } from "./schemaEngine";
 
@@ -16,6 +18,7 @@ export async function applyPendingMigrations(
 ): Promise<{ applied: string[] }> {
   const migrationsList = readMigrationsDirectory(migrationsDir);
   ensureDatabaseDirectory(databaseUrl);
+  if (allApplied(databaseUrl, migrationsList.migrationDirectories.map((d) => d.path))) return { applied: [] };
 
   const { engine, close } = await openSchemaEngine(databaseUrl);
   try {
@@ -27,5 +30,25 @@ export async function applyPendingMigrations(
     return { applied: appliedMigrationNames };
   } finally {
     await close();
+  }
+}
+
+/**
+ * The common case, an up-to-date database, answered by one read instead of
+ * starting the wasm engine: faster start-up, and no schema-engine locking
+ * while another process (a server, a CLI run) is writing to the same file.
+ */
+function allApplied(databaseUrl: string, names: string[]): boolean {
+  const file = sqliteFilePath(databaseUrl);
+  if (!fs.existsSync(file)) return false;
+  const connection = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const table = connection.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
+    if (!table) return false;
+    const rows = connection.prepare(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as { migration_name: string }[];
+    const applied = new Set(rows.map((row) => row.migration_name));
+    return names.every((name) => applied.has(name));
+  } finally {
+    connection.close();
   }
 }

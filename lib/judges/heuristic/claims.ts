@@ -1,5 +1,5 @@
 import type { JudgeInput } from "../types";
-import { contentWords, type Haystack, stem, literalFound, overlap, type Overlap, percent, type Quantity, quantityFound, type TextFeatures } from "./text";
+import { contentWords, type Haystack, showWords, stem, literalFound, overlap, type Overlap, percent, type Quantity, quantityFound, type TextFeatures } from "./text";
 
 /**
  * The thresholds of every heuristic rule, in one place so the rationales and
@@ -30,6 +30,8 @@ export const RULES = {
 } as const;
 
 export type ClaimCheck = {
+  /** The claim's text, for rationales. */
+  text: string;
   overlap: Overlap;
   missingQuantities: Quantity[];
   missingLiterals: string[];
@@ -45,13 +47,13 @@ export function checkClaim(claim: TextFeatures, hay: Haystack, wordShare: number
   const missingQuantities = claim.quantities.filter((q) => !quantityFound(q, hay.quantities));
   const missingLiterals = claim.literals.filter((l) => !literalFound(l, hay.text));
   const wordsPresent = claim.words.size === 0 ? claim.quantities.length + claim.literals.length > 0 : ov.share >= wordShare;
-  return { overlap: ov, missingQuantities, missingLiterals, wordsPresent, supported: wordsPresent && missingQuantities.length === 0 && missingLiterals.length === 0 };
+  return { text: claim.text, overlap: ov, missingQuantities, missingLiterals, wordsPresent, supported: wordsPresent && missingQuantities.length === 0 && missingLiterals.length === 0 };
 }
 
 /** "60% of its words; 7 days, eu-central-1 not found" */
 export function describeCheck(check: ClaimCheck, where: string): string {
   const parts = [`${percent(check.overlap.share)} of its content words`];
-  if (!check.wordsPresent && check.overlap.missing.length > 0) parts.push(`missing ${check.overlap.missing.slice(0, 4).map((w) => `"${w}"`).join(", ")}`);
+  if (!check.wordsPresent && check.overlap.missing.length > 0) parts.push(`missing ${showWords(check.overlap.missing, check.text, 4)}`);
   const absent = [...check.missingQuantities.map((q) => q.raw), ...check.missingLiterals];
   if (absent.length > 0) parts.push(`${absent.slice(0, 4).join(", ")} not in ${where}`);
   return parts.join("; ");

@@ -1,6 +1,6 @@
 import type { ChunkVerdict, CustomJudgeDefinition, JudgeInput, JudgeVerdict, Rating } from "../types";
 import { errorVerdict } from "../types";
-import { contentWords, normalizeText, overlap, percent, stem } from "./text";
+import { contentWords, normalizeText, overlap, percent, showWords, stem } from "./text";
 
 /**
  * Custom judges offline. Free-form criteria cannot really be read without a model,
@@ -9,7 +9,8 @@ import { contentWords, normalizeText, overlap, percent, stem } from "./text";
  * otherwise its content words minus words about judging itself ("response", "must",
  * "mention"...). A positive clause is met when all its quoted phrases, or ≥50% of its
  * words, occur in the judged text; a negative clause ("must not", "never", "avoid",
- * "no debe", "darf nicht"...) is violated under the same condition. yes = every
+ * "no debe", "darf nicht"...) is violated under the same condition, counting only
+ * sentences of the judged text that are not themselves negated. yes = every
  * positive clause met and no negative clause violated.
  */
 
@@ -37,7 +38,11 @@ function parseInstructions(instructions: string): Clause[] {
 
 type ClauseResult = { clause: Clause; matched: boolean; detail: string };
 
-function evaluateClause(clause: Clause, judged: string): ClauseResult {
+/** For must-not clauses only affirmative sentences count: "avoid root keys" does not recommend root keys. */
+const affirmativeText = (text: string) => text.split(/[.;!?\n]+/).filter((s) => !NEGATIVE.test(s) && !/\b(?:not|no)\b/iu.test(s)).join(". ");
+
+function evaluateClause(clause: Clause, fullText: string): ClauseResult {
+  const judged = clause.negative ? affirmativeText(fullText) : fullText;
   const normalized = normalizeText(judged);
   if (clause.phrases.length > 0) {
     const present = clause.phrases.filter((p) => normalized.includes(p));
@@ -46,7 +51,7 @@ function evaluateClause(clause: Clause, judged: string): ClauseResult {
     return { clause, matched, detail: `${present.length} of ${clause.phrases.length} quoted phrases present (${clause.phrases.map((p) => `"${p}"${present.includes(p) ? " ✓" : " ✗"}`).join(", ")})` };
   }
   const ov = overlap(clause.words, contentWords(judged));
-  const found = ov.found.length > 0 ? `: ${ov.found.slice(0, 6).map((w) => `"${w}"`).join(", ")}` : "";
+  const found = ov.found.length > 0 ? `: ${showWords(ov.found, clause.text)}` : "";
   return { clause, matched: ov.share >= CLAUSE_SHARE, detail: `${ov.found.length} of ${clause.words.size} keywords present (${percent(ov.share)})${found}` };
 }
 

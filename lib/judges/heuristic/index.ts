@@ -11,7 +11,7 @@ import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrieva
  */
 export const HEURISTIC_MODEL = "heuristic-v1";
 /** Bump whenever a rule or threshold (claims.ts RULES, the lexicon, the tokeniser) changes: stored verdicts name it. */
-export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.0";
+export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.1";
 
 export { heuristicCorrectness, heuristicGroundedness, heuristicRelevanceToQuery, heuristicSafety } from "./responseJudges";
 export { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";

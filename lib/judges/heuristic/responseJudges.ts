@@ -1,7 +1,7 @@
 import type { JudgeInput, JudgeVerdict, Rating } from "../types";
 import { checkClaim, type ClaimCheck, describeCheck, plural, requestTerms, RULES, statedInstead } from "./claims";
 import { findHarm, SAFETY_LEXICON } from "./safetyLexicon";
-import { contentWords, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quote, splitSentences, termFound, tokenize } from "./text";
+import { contentWords, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quote, showWords, splitSentences, termFound, tokenize } from "./text";
 
 /** Lexical approximations of the seed's response judges. Callers guarantee the inputs each needs (index.ts checks). */
 
@@ -29,36 +29,43 @@ function correctnessWithFacts(response: string, facts: string[]): JudgeVerdict {
   return verdict("no", `${facts.length - missing.length} of ${plural(facts.length, "expected fact")} found (${rule}): ${details.join("; ")}.`);
 }
 
-const YES_NO = /^(yes|yeah|sí|si|ja|no|nope|not|nein|nicht)\b/u;
+// Opening yes/no words; unaccented Spanish "si" means "if", so only "sí" counts.
+const YES_NO = /^(yes|yeah|sí|ja|no|nope|not|nein|nicht)(?![\p{L}\p{N}])/u;
 function polarity(text: string): "yes" | "no" | null {
   const m = text.trim().toLowerCase().match(YES_NO);
   if (!m) return null;
-  return ["yes", "yeah", "sí", "si", "ja"].includes(m[1]) ? "yes" : "no";
+  return ["yes", "yeah", "sí", "ja"].includes(m[1]) ? "yes" : "no";
 }
 
 /**
  * correctness with expected_response: its key sentences are the claims. A claim is
- * covered with ≥60% of its words and all its numbers/identifiers in the response;
- * when its words are there but a number or identifier is not, the response states
- * something else about the same point: a contradiction. So is answering "Yes" where
- * the reference opens with "No". yes = no contradiction and ≥60% of claims covered.
+ * covered with ≥60% of its words and all its numbers/identifiers in the response.
+ * When its words are there but one of its numbers is not, and the response states
+ * another number of the same kind instead (30 days for 7 days), that is a
+ * contradiction; a number simply left out is an omission. Answering "Yes" where the
+ * reference opens with "No" is a contradiction too. yes = no contradiction and ≥60% of
+ * the claims covered (the seed accepts small omissions).
  */
 function correctnessWithResponse(response: string, expected: string): JudgeVerdict {
   const hay = haystack(response);
-  const claims = keySentences(expected).map((claim) => ({ claim, check: checkClaim(features(claim), hay, RULES.claimWordShare) }));
+  const claims = keySentences(expected).map((claim) => {
+    const check = checkClaim(features(claim), hay, RULES.claimWordShare);
+    return { claim, check, instead: check.wordsPresent ? statedInstead(check.missingQuantities, hay) : [] };
+  });
   const covered = claims.filter((c) => c.check.supported);
-  const contradicted = claims.filter((c) => c.check.wordsPresent && !c.check.supported);
+  const contradicted = claims.filter((c) => c.instead.length > 0);
   const expectedPolarity = polarity(expected);
   const responsePolarity = polarity(splitSentences(response).units[0] ?? "");
   const flipped = expectedPolarity !== null && responsePolarity !== null && expectedPolarity !== responsePolarity;
   const coverage = claims.length === 0 ? 1 : covered.length / claims.length;
   const problems: string[] = [];
   if (flipped) problems.push(`the expected response opens with "${expectedPolarity}" but the response answers "${responsePolarity}"`);
-  for (const { claim, check } of contradicted) {
-    const instead = statedInstead(check.missingQuantities, hay);
-    problems.push(`${quote(claim, 60)} is addressed but ${[...check.missingQuantities.map((q) => q.raw), ...check.missingLiterals].join(", ")} ${instead.length > 0 ? `differs (response: ${instead.join(", ")})` : "is not stated"}`);
+  for (const { claim, check, instead } of contradicted) {
+    problems.push(`${quote(claim, 60)} is addressed but ${check.missingQuantities.map((q) => q.raw).join(", ")} differs (response: ${instead.join(", ")})`);
   }
-  const uncovered = claims.filter((c) => !c.check.wordsPresent).map(({ claim, check }) => `${quote(claim, 50)} (${percent(check.overlap.share)} of its words)`);
+  const uncovered = claims
+    .filter((c) => !c.check.supported && c.instead.length === 0)
+    .map(({ claim, check }) => `${quote(claim, 50)} (${describeCheck(check, "the response")})`);
   const summary = `${covered.length} of ${plural(claims.length, "key sentence")} of the expected response covered by the response (${percent(coverage)}; a sentence counts with ≥${percent(RULES.claimWordShare)} of its content words and all its numbers/identifiers; yes needs ≥${percent(RULES.expectedResponseCoverage)} and no contradicted number or yes/no)`;
   const rating: Rating = problems.length === 0 && coverage >= RULES.expectedResponseCoverage ? "yes" : "no";
   const tail = [problems.length > 0 ? `Contradiction: ${problems.join("; ")}` : "", uncovered.length > 0 ? `Not covered: ${uncovered.slice(0, 3).join("; ")}${uncovered.length > 3 ? ` and ${uncovered.length - 3} more` : ""}` : ""];
@@ -80,14 +87,15 @@ export function heuristicCorrectness(input: JudgeInput): JudgeVerdict {
 export function heuristicRelevanceToQuery(input: JudgeInput): JudgeVerdict {
   const { last, context, usedHistory } = requestTerms(input);
   if (context.size < 2) {
-    const which = context.size === 0 ? "no content words" : `only one content word ("${[...context][0]}")`;
+    const which = context.size === 0 ? "no content words" : `only one content word (${showWords([...context], input.request)})`;
     return verdict("yes", `The request has ${which} to compare (e.g. thanks or a greeting), too little for lexical overlap to show the response is off-topic; treated as relevant.`);
   }
   const responseWords = contentWords(input.response ?? "");
   const lastOverlap = overlap(last, responseWords);
   const contextOverlap = overlap(context, responseWords);
   const relevant = (last.size > 0 && lastOverlap.share >= RULES.relevanceShare) || contextOverlap.found.length >= RULES.relevanceMinWords;
-  const words = (list: string[], n: number) => list.slice(0, n).map((w) => `"${w}"`).join(", ");
+  const requestText = input.messages.filter((m) => m.role === "user").map((m) => m.content).concat(input.request).join("\n");
+  const words = (list: string[], n: number) => showWords(list, requestText, n);
   const shared = contextOverlap.found.length > 0 ? `shared: ${words(contextOverlap.found, 8)}` : "none shared";
   const absent = contextOverlap.missing.length > 0 ? `; absent: ${words(contextOverlap.missing, 6)}` : "";
   const history = usedHistory ? ` and ${contextOverlap.found.length} of ${context.size} counting the earlier user turns (the last turn is short)` : "";
@@ -106,8 +114,10 @@ type SentenceSupport = { sentence: string; check: ClaimCheck; bestChunk: number;
  * identifier it states appears there. A sentence is a specific unsupported claim when
  * a number/identifier is missing, or when it is unsupported and introduces a name
  * (capitalised term, inline code) found nowhere in the context. yes = no specific
- * unsupported claim and ≥2/3 of the sentences supported ("all or almost all", allowing
- * for paraphrased framing and advice that a word count cannot match).
+ * unsupported claim and at least half of the sentences supported. The seed's "all or
+ * almost all" is carried by the specific-claim check: word overlap misses paraphrased
+ * framing and advice, so a high share floor flags grounded answers (on the sample set,
+ * with the same checks, an 80% floor agreed with the labels on 33 of 41 rows, 50% on 38).
  */
 export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {
   const chunkTexts = input.retrievedContext.map((c) => c.content ?? "");

@@ -1,6 +1,6 @@
 import type { ChunkVerdict, JudgeInput, JudgeVerdict } from "../types";
 import { checkClaim, describeCheck, plural, requestTerms, RULES } from "./claims";
-import { contentWords, features, haystack, isSubstantive, overlap, percent, quote, splitSentences } from "./text";
+import { contentWords, features, haystack, isSubstantive, overlap, percent, quote, showWords, splitSentences } from "./text";
 
 /** Lexical approximations of the seed's retrieval judges. */
 
@@ -14,6 +14,7 @@ const hasText = (content: string | null): content is string => content !== null 
  */
 export function heuristicChunkRelevance(input: JudgeInput): JudgeVerdict {
   const { last, context, usedHistory } = requestTerms(input);
+  const requestText = input.messages.filter((m) => m.role === "user").map((m) => m.content).concat(input.request).join("\n");
   const rule = `relevant = ≥${percent(RULES.chunkShare)} of the request's content words or at least ${RULES.chunkMinWords} of them`;
   const chunks: ChunkVerdict[] = input.retrievedContext.map((chunk, position) => {
     if (!hasText(chunk.content)) return { position, rating: "no", rationale: "The chunk has no text content, so it cannot answer the request.", errorMessage: null };
@@ -22,7 +23,7 @@ export function heuristicChunkRelevance(input: JudgeInput): JudgeVerdict {
     const lastOverlap = overlap(last, words);
     const contextOverlap = overlap(context, words);
     const relevant = (last.size > 0 && lastOverlap.share >= RULES.chunkShare) || contextOverlap.found.length >= RULES.chunkMinWords;
-    const shared = contextOverlap.found.length > 0 ? `: ${contextOverlap.found.slice(0, 6).map((w) => `"${w}"`).join(", ")}` : "";
+    const shared = contextOverlap.found.length > 0 ? `: ${showWords(contextOverlap.found, requestText)}` : "";
     const history = usedHistory ? `, ${contextOverlap.found.length} of ${context.size} with the earlier user turns` : "";
     return {
       position,

@@ -25,8 +25,9 @@ export function stem(word: string): string {
   else if (/(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   // create/created/creating/creation -> "cre", install/installation -> "install": one suffix at most.
-  for (const suffix of ["ation", "ated", "ating", "ate", "ing", "ed", "ly"]) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+  // [suffix, shortest stem left]: "-ly" keeps 4 letters so "apply" does not become "app".
+  for (const [suffix, min] of [["ation", 3], ["ated", 3], ["ating", 3], ["ate", 3], ["ing", 3], ["ed", 3], ["ly", 4]] as const) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= min) {
       w = w.slice(0, -suffix.length);
       if (/([^aeioulsz])\1$/.test(w)) w = w.slice(0, -1); // "stopped" -> "stopp" -> "stop"
       break;
@@ -44,6 +45,23 @@ export function contentWords(text: string): Set<string> {
     words.add(stem(token));
   }
   return words;
+}
+
+/** The first surface form of each stem, so rationales can say "daily" rather than "dai". */
+export function surfaceForms(text: string): Map<string, string> {
+  const forms = new Map<string, string>();
+  for (const token of tokenize(text)) {
+    const s = stem(token);
+    if (!forms.has(s)) forms.set(s, token);
+  }
+  return forms;
+}
+
+/** `"daily", "rules"`: up to `max` stems shown as the words of `text` they came from. */
+export function showWords(stems: string[], text: string, max = 6): string {
+  const forms = surfaceForms(text);
+  const shown = stems.slice(0, max).map((s) => `"${forms.get(s) ?? s}"`).join(", ");
+  return stems.length > max ? `${shown} and ${stems.length - max} more` : shown;
 }
 
 export type Overlap = { share: number; found: string[]; missing: string[] };
@@ -98,17 +116,19 @@ const NUMBER_RE = /(?<![\p{L}\p{N}_])(?<![\p{L}_]-)(?<![\p{L}\p{N}]\.)([$€£])
 export function extractQuantities(text: string, numberWords = false): Quantity[] {
   const normalized = normalizeText(text);
   const quantities: Quantity[] = [];
-  for (const m of normalized.matchAll(NUMBER_RE)) {
+  // Matched on the original casing so rationales quote "10 TB", not "10 tb".
+  for (const m of text.normalize("NFKC").replace(/<[^>]*>/g, " ").matchAll(NUMBER_RE)) {
     const [raw, currency, integer, fraction, unitPart] = m;
     let value = Number(integer.replace(/,/g, "") + (fraction ?? ""));
-    const unitWord = unitPart?.trim();
+    const unitWord = unitPart?.trim().toLowerCase();
     const glued = unitPart !== undefined && !/^\s/.test(unitPart);
     let dimension: Dimension | null = currency ? "currency" : null;
     let factor = 1;
+    const known = unitWord !== undefined && (UNITS[unitWord] !== undefined || SCALES[unitWord] !== undefined);
     if (unitWord && UNITS[unitWord]) [dimension, factor] = currency ? ["currency", 1] : UNITS[unitWord];
     else if (unitWord && SCALES[unitWord]) value *= SCALES[unitWord];
     else if (glued) continue; // "9b2c…", "2xx", "17a": part of an identifier, not a quantity
-    quantities.push({ raw: raw.trim(), value, dimension, base: value * factor });
+    quantities.push({ raw: (known ? raw : raw.slice(0, raw.length - (unitPart?.length ?? 0))).trim(), value, dimension, base: value * factor });
   }
   if (numberWords) {
     const words = normalized.match(/[\p{L}%]+/gu) ?? [];
@@ -153,7 +173,7 @@ export function haystack(text: string): Haystack {
   return { text, words: contentWords(text), quantities: extractQuantities(text, true) };
 }
 
-const ABBREVIATION_END = /(?:\b(?:e\.g|i\.e|etc|vs|approx|z\.\s?b|p\.\s?ej|bzw|ca|usw|dr|mr|mrs|no|nr)\.)$/i;
+const ABBREVIATION_END = /(?:\b(?:e\.g|i\.e|etc|vs|approx|z\.\s?b|p\.\s?ej|bzw|ca|usw|dr|mr|mrs|nr)\.)$/i;
 
 /**
  * Sentence units of a markdown-ish text. Fenced code blocks are left out (counted separately:
@@ -195,6 +215,8 @@ export function isSubstantive(unit: string): boolean {
   return contentWords(unit).size >= 2 || extractQuantities(unit).length > 0 || extractLiterals(unit).length > 0;
 }
 
+export const isUnitWord = (word: string): boolean => UNITS[word.toLowerCase()] !== undefined || SCALES[word.toLowerCase()] !== undefined;
+
 /**
  * Name-like terms a sentence introduces: one-word inline code and capitalised words
  * other than the first (product names, UI labels, acronyms such as "Run now", "RTC").
@@ -202,12 +224,12 @@ export function isSubstantive(unit: string): boolean {
  */
 export function nameTerms(unit: string): string[] {
   const terms = new Set<string>();
-  for (const m of unit.matchAll(/`([^`\s]+)`/g)) terms.add(normalizeText(m[1]));
+  for (const m of unit.matchAll(/`([^`\s]+)`/g)) terms.add(m[1]);
   const words = unit.replace(/`[^`]*`/g, " ").split(/\s+/).filter(Boolean);
   words.forEach((raw, i) => {
     const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
     if (i === 0 || /[:.!?]$/.test(words[i - 1]) || /^I(?:['’]\w+)?$/.test(word)) return;
-    if (/^\p{Lu}[\p{L}\p{N}]*(?:[-_][\p{L}\p{N}]+)*$/u.test(word)) terms.add(normalizeText(word));
+    if (/^\p{Lu}[\p{L}\p{N}]*(?:[-_][\p{L}\p{N}]+)*$/u.test(word) && !isUnitWord(word)) terms.add(word);
   });
   return [...terms];
 }

@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/lib/db/client";
+import { toJsonl } from "../support/evalFiles";
+import { spawnEval } from "../support/spawnEval";
+
+const ROWS = [
+  { request_id: "good", request: "Is versioning on by default?", response: "No. Versioning is disabled by default on new buckets.", expected_response: "Versioning is disabled by default on new buckets." },
+  { request_id: "bad", request: "How long can a presigned URL last?", response: "=HYPERLINK(\"http://x\") A presigned URL can last up to 30 days.", expected_response: "A presigned URL can last up to 7 days." },
+];
+
+describe("npm run eval (the CLI, as a separate process)", () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let datasetFile: string;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-cli-"));
+    datasetFile = path.join(dir, "set.jsonl");
+    fs.writeFileSync(datasetFile, toJsonl(ROWS));
+    env = { DATABASE_URL: `file:${path.join(dir, "cli.db")}` };
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("exits 0 when every threshold holds, prints the aggregates and writes JSON with the seeds' names", async () => {
+    const out = path.join(dir, "results.json");
+    const { code, stdout } = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--threshold", "correctness=0.5", "--out", out, "--quiet"], env).done;
+    expect(stdout).toContain("response/llm_judged/correctness/rating/percentage");
+    expect(stdout).toMatch(/50\.0%\s+1\/2 yes/);
+    expect(code).toBe(0);
+    const results = JSON.parse(fs.readFileSync(out, "utf8"));
+    expect(results.aggregates["response/llm_judged/correctness/rating/percentage"]).toBe(0.5);
+    expect(results.rows.map((r: Record<string, unknown>) => [r.request_id, r["response/llm_judged/correctness/rating"]])).toEqual([["good", "yes"], ["bad", "no"]]);
+    expect(results.rows[1]["response/llm_judged/correctness/rationale"]).toEqual(expect.any(String));
+    expect(results.rows[1]).toHaveProperty("response/llm_judged/correctness/error_message", null);
+  }, 60_000);
+
+  it("exits 1 when a threshold is missed, and the run is in the same database", async () => {
+    const out = path.join(dir, "results.csv");
+    const { code, stdout } = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--threshold", "correctness=0.9", "--out", out, "--quiet"], env).done;
+    expect(stdout).toMatch(/FAIL\s+response\/llm_judged\/correctness\/rating\/percentage = 0\.500 \(threshold 0\.9\)/);
+    expect(code).toBe(1);
+    const csv = fs.readFileSync(out, "utf8");
+    expect(csv.split("\r\n")[0]).toContain("response/llm_judged/correctness/rating");
+    expect(csv).toContain(`"'=HYPERLINK(""http://x"")`);
+    const db = createDb(env.DATABASE_URL);
+    expect(await db.run.count()).toBe(2);
+    await db.$disconnect();
+  }, 60_000);
+
+  it("exits 2 with a clear message on bad usage or a bad dataset", async () => {
+    const usage = await spawnEval(["--judges", "correctness"], env).done;
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("give exactly one of --dataset, --dataset-id or --resume");
+    const broken = path.join(dir, "broken.jsonl");
+    fs.writeFileSync(broken, `{"request": "a"}\n{"request": "b", "expected_facts": ["x"], "expected_response": "y"}\n`);
+    const bad = await spawnEval(["--dataset", broken, "--judge-model", "heuristic"], env).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("row 2, column expected_facts: expected_facts and expected_response are both set; keep one");
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});

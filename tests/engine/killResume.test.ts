@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { createRun } from "@/lib/engine/planRun";
+import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
+import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { importRows } from "../support/engineKit";
+import { spawnEval } from "../support/spawnEval";
+import { syntheticRows } from "../support/syntheticRows";
+import { createTempDb } from "../support/tempDb";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a runner killed mid-run (SIGKILL) and restarted", () => {
+  let db: Db;
+  let url: string;
+  let cleanup: () => Promise<void>;
+  let server: FakeOpenAIServer;
+
+  beforeAll(async () => {
+    ({ db, url, cleanup } = await createTempDb());
+    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 25 } });
+  });
+  afterAll(async () => {
+    await server.close();
+    await cleanup();
+  });
+
+  it("resumes, completes, and never repeats a finished judgment's LLM call", async () => {
+    const datasetId = await importRows(db, syntheticRows(120, 3));
+    const runId = await createRun(db, { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-model" }, concurrency: 8 });
+    const planned = await db.judgmentItem.count({ where: { runId, status: "pending" } });
+    const env = { DATABASE_URL: url, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-kill-0000" };
+
+    const first = spawnEval(["--resume", runId, "--quiet"], env);
+    const deadline = Date.now() + 60_000;
+    let finished = 0;
+    while (Date.now() < deadline) {
+      finished = await db.judgmentItem.count({ where: { runId, status: { in: ["done", "error"] } } });
+      if (finished >= planned * 0.3) break;
+      await sleep(50);
+    }
+    first.child.kill("SIGKILL");
+    const killed = await first.done;
+    expect(killed.stderr).toBe("");
+    expect(killed.signal).toBe("SIGKILL");
+
+    const finishedBefore = await db.judgmentItem.findMany({ where: { runId, status: { in: ["done", "error"] } }, orderBy: { id: "asc" } });
+    expect(finishedBefore.length).toBeGreaterThan(0);
+    expect(finishedBefore.length).toBeLessThan(planned);
+    const pendingAtKill = await db.judgmentItem.count({ where: { runId, status: "pending" } });
+    await sleep(100); // let the dead process's sockets close on the server
+    const requestsAtRestart = server.stats.totalRequests;
+
+    const second = await spawnEval(["--resume", runId, "--quiet"], env).done;
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+
+    const after = await db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
+    expect(Object.fromEntries(after.map((g) => [g.status, g._count._all]))).toMatchObject({ done: planned });
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).toEqual({ status: "completed" });
+    // Exactly one call per judgment that was still pending; none for those finished before the kill.
+    // (counted now that they are finished: deterministic metrics such as document_recall make no call)
+    const deterministicPending = await db.judgmentItem.count({ where: { runId, id: { notIn: finishedBefore.map((i) => i.id) }, judgeProvider: "deterministic" } });
+    expect(deterministicPending).toBeGreaterThan(0);
+    expect(server.stats.totalRequests - requestsAtRestart).toBe(pendingAtKill - deterministicPending);
+    const unchanged = await db.judgmentItem.findMany({ where: { id: { in: finishedBefore.map((i) => i.id) } }, orderBy: { id: "asc" } });
+    expect(unchanged).toEqual(finishedBefore);
+    expect(await db.chunkJudgment.count({ where: { runId } })).toBe(120 * 3);
+  }, 120_000);
+});

@@ -1,0 +1,26 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Runs the real CLI (scripts/eval.ts, what `npm run eval` runs) as a separate
+ * process. `node --import tsx` rather than the tsx binary: the binary runs the
+ * script in a child process of its own, so a SIGKILL would hit the wrapper and
+ * leave the real runner alive.
+ */
+export function spawnEval(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/eval.ts", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
