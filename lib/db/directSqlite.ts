@@ -16,12 +16,12 @@ const connections = new Map<string, Database.Database>();
  */
 export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
   const connection = connectionFor(databaseUrl);
-  const statements = tables.map(({ table, columns }) =>
-    connection.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`),
+  const inserts = tables.map(({ table, columns }) =>
+    preparedStatement(connection, `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`),
   );
   connection.transaction(() => {
     tables.forEach(({ rows }, index) => {
-      for (const row of rows) statements[index].run(...row.map(toSqlite));
+      for (const row of rows) inserts[index].run(...row.map(toSqlite));
     });
   })();
 }
@@ -39,6 +39,17 @@ export function connectionFor(databaseUrl: string): Database.Database {
     connections.set(databaseUrl, connection);
   }
   return connection;
+}
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per connection and reused (the judgment write path runs thousands of times). */
+export function preparedStatement(connection: Database.Database, sql: string): Database.Statement {
+  let byText = statements.get(connection);
+  if (!byText) statements.set(connection, (byText = new Map()));
+  let statement = byText.get(sql);
+  if (!statement) byText.set(sql, (statement = connection.prepare(sql)));
+  return statement;
 }
 
 /** Closes the direct connection for a database (tests delete their files afterwards). */

@@ -1,12 +1,12 @@
 import type { JudgeCache } from "@/lib/judges/judgeBackend";
 import { databaseUrlOf, type Db } from "./client";
-import { connectionFor, sqliteTimestamp } from "./directSqlite";
+import { connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
 
 /** The judge answer cache in the JudgeCache table, on the direct connection (it sits on every judge call's path). */
 export function createJudgeCache(db: Db): JudgeCache {
   const connection = connectionFor(databaseUrlOf(db));
-  const select = connection.prepare(`SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`);
-  const insert = connection.prepare(`INSERT OR IGNORE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const select = preparedStatement(connection, `SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`);
+  const insert = preparedStatement(connection, `INSERT OR IGNORE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
   return {
     async get(key) {
       const row = select.get(key) as { response: string; inputTokens: number | null; outputTokens: number | null } | undefined;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JudgeResult } from "@/lib/judges/types";
 import { databaseUrlOf, type Db } from "./client";
-import { bulkInsert, connectionFor, sqliteTimestamp } from "./directSqlite";
+import { bulkInsert, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
 
 export type RunItemPlan = { id: string; rowId: string; metric: string; status: "pending" | "skipped"; skipReason: string | null };
 
@@ -56,12 +56,12 @@ export type SavedJudgment = Omit<JudgeResult, "chunks" | "usage"> & {
  */
 export function saveJudgment(db: Db, item: { id: string; runId: string; rowId: string; metric: string }, result: SavedJudgment): boolean {
   const connection = connectionFor(databaseUrlOf(db));
-  const update = connection.prepare(`UPDATE "JudgmentItem" SET
+  const update = preparedStatement(connection, `UPDATE "JudgmentItem" SET
     "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?,
     "judgeProvider" = ?, "judgeModel" = ?, "promptVersion" = ?, "promptHash" = ?, "cacheHit" = ?, "attempts" = ?,
     "inputTokens" = ?, "outputTokens" = ?, "costUsd" = ?, "latencyMs" = ?, "finishedAt" = ?
     WHERE "id" = ? AND "status" = 'pending'`);
-  const insertChunk = connection.prepare(`INSERT INTO "ChunkJudgment" ("id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertChunk = preparedStatement(connection, `INSERT INTO "ChunkJudgment" ("id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   return connection.transaction(() => {
     const changed = update.run(
       result.errorMessage ? "error" : "done", result.rating, result.score, result.threshold, bool(result.passed), result.rationale, result.errorMessage,
@@ -83,7 +83,7 @@ export function saveGeneration(
   result: { response: string | null; errorMessage: string | null; inputTokenCount: number | null; outputTokenCount: number | null; latencySeconds: number | null },
 ): boolean {
   const connection = connectionFor(databaseUrlOf(db));
-  const changes = connection.prepare(`UPDATE "Generation" SET "status" = ?, "response" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?, "finishedAt" = ?
+  const changes = preparedStatement(connection, `UPDATE "Generation" SET "status" = ?, "response" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?, "finishedAt" = ?
     WHERE "id" = ? AND "status" = 'pending'`).run(
     result.errorMessage ? "error" : "done", result.response, result.errorMessage, result.inputTokenCount, result.outputTokenCount, result.latencySeconds, sqliteTimestamp(new Date()), generationId,
   ).changes;

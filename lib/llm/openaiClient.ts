@@ -6,6 +6,7 @@ import type { ChatCallRequest, ChatCallResult, LlmClient, StructuredCallRequest,
 import type { LlmConfig } from "./llmConfig";
 import type { Limiter } from "./concurrencyLimiter";
 import { LlmCallError, redactSecrets, type LlmCallErrorKind } from "./llmErrors";
+import { nodeHttpFetch } from "./nodeHttpFetch";
 import { classifyFailure, defaultSleep, retryDelayMs, type FailureClass, type Random, type Sleep } from "./retryPolicy";
 import { buildStructuredRequest, extractAnswer, parseAnswer, repairTurns, toMessageParams, toWireSchema, type JsonSchema } from "./structuredFormat";
 
@@ -141,7 +142,8 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
  * validated config, e.g. both set would make AzureOpenAI throw.
  */
 function createSdk(config: LlmConfig): OpenAI {
-  const common = { apiKey: config.apiKey ?? PLACEHOLDER_KEY, timeout: config.timeoutMs, maxRetries: 0 };
+  // nodeHttpFetch: keep-alive node:http instead of the built-in fetch; see that file for the measurements.
+  const common = { apiKey: config.apiKey ?? PLACEHOLDER_KEY, timeout: config.timeoutMs, maxRetries: 0, fetch: nodeHttpFetch };
   if (config.endpoint.kind === "azure") {
     // No `deployment`: AzureOpenAI then routes each request to /deployments/<model>,
     // so the per-request model (judge vs generator) picks the deployment.

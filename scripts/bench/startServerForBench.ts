@@ -6,7 +6,8 @@ import path from "node:path";
 
 /** Builds (unless told not to) and starts the production app on a fresh temp database, on 127.0.0.1. */
 export async function startServerForBench(options: { skipBuild?: boolean } = {}) {
-  const root = path.resolve(import.meta.dirname, "../..");
+  // npm runs scripts from the project root (this file may run bundled from elsewhere).
+  const root = process.cwd();
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   if (!options.skipBuild) {
     console.log("building the app (set BENCH_SKIP_BUILD=1 to reuse .next)…");

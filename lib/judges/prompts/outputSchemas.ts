@@ -7,18 +7,31 @@ const rating = z.enum(["yes", "no"]);
 export const binaryAnswerSchema = z.strictObject({ rationale, rating });
 export type BinaryAnswer = z.infer<typeof binaryAnswerSchema>;
 
+/**
+ * Schemas are memoised per item count: the client caches each schema's JSON
+ * form by identity, and building it anew per call showed up in the engine's CPU profile.
+ */
+function memoByCount<T>(build: (count: number) => T): (count: number) => T {
+  const cache = new Map<number, T>();
+  return (count) => {
+    let schema = cache.get(count);
+    if (!schema) cache.set(count, (schema = build(count)));
+    return schema;
+  };
+}
+
 /** One verdict per retrieved chunk, each chunk exactly once, in order. */
-export function chunkVerdictsSchema(count: number) {
+export const chunkVerdictsSchema = memoByCount((count: number) => {
   return z
     .strictObject({ verdicts: z.array(z.strictObject({ chunk_index: z.number().int().min(1).max(count), rationale, rating })).length(count) })
     .refine((answer) => answer.verdicts.every((v, i) => v.chunk_index === i + 1), { message: `verdicts must list chunk_index 1 to ${count} exactly once, in order` });
-}
+});
 export type ChunkVerdictsAnswer = z.infer<ReturnType<typeof chunkVerdictsSchema>>;
 
 /** One verdict per expected fact, each fact exactly once, in order. */
-export function factVerdictsSchema(count: number) {
+export const factVerdictsSchema = memoByCount((count: number) => {
   return z
     .strictObject({ verdicts: z.array(z.strictObject({ fact_index: z.number().int().min(1).max(count), rationale, rating })).length(count) })
     .refine((answer) => answer.verdicts.every((v, i) => v.fact_index === i + 1), { message: `verdicts must list fact_index 1 to ${count} exactly once, in order` });
-}
+});
 export type FactVerdictsAnswer = z.infer<ReturnType<typeof factVerdictsSchema>>;

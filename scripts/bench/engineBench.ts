@@ -1,0 +1,93 @@
+// npm run bench — the engine against a fake OpenAI server with a fixed 200 ms
+// latency: 200 rows × 4 chunks, the full judge suite, at concurrency 16 and 64,
+// then a re-run that must make 0 calls. Prints the figures; asserts nothing.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { closeDirectConnection } from "../../lib/db/directSqlite";
+import { createDb } from "../../lib/db/client";
+import { createDatasetSink } from "../../lib/db/datasetWrites";
+import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
+import { createEngineDeps } from "../../lib/engine/engineDeps";
+import { createRun } from "../../lib/engine/planRun";
+import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
+import { runEvaluation } from "../../lib/engine/runEvaluation";
+import { ingestUpload } from "../../lib/ingest/ingestUpload";
+import { readLlmConfig } from "../../lib/llm/llmConfig";
+import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
+import { syntheticRows } from "../../tests/support/syntheticRows";
+
+const ROWS = 200;
+const CHUNKS = 4;
+const LATENCY_S = 0.2;
+
+type ServerStats = { totalRequests: number; maxInFlight: number };
+
+async function main(): Promise<void> {
+  // npm runs scripts from the project root (this file may run bundled from elsewhere).
+  const root = process.cwd();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const { url, control } = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve)));
+  const stats = async (): Promise<ServerStats> => (await fetch(`${control}/stats`)).json() as Promise<ServerStats>;
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-engine-"));
+  const dbUrl = `file:${path.join(dir, "bench.db")}`;
+  await applyPendingMigrations(dbUrl);
+  const db = createDb(dbUrl);
+  const imported = await ingestUpload({ chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS)), 65536), filename: "bench.jsonl", mode: "strict", sink: createDatasetSink(db) });
+  if (!imported.ok) throw new Error("bench dataset did not import");
+  const llmConfig = readLlmConfig({ OPENAI_API_KEY: "sk-bench-0000", OPENAI_BASE_URL: url });
+
+  console.log(`process RSS before the first run: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
+  console.log(`engine benchmark: ${ROWS} rows × ${CHUNKS} chunks, full judge suite (${BUILT_IN_METRICS.length} metrics), fake server latency ${LATENCY_S * 1000} ms\n`);
+  const runOnce = async (label: string, concurrency: number, model: string, quiet = false) => {
+    await fetch(`${control}/reset`);
+    const before = await stats();
+    const runId = await createRun(db, { datasetId: imported.datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model }, concurrency });
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const deps = createEngineDeps(db, run, { llmConfig });
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const outcome = await runEvaluation(runId, deps);
+    const wall = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const after = await stats();
+    const calls = after.totalRequests - before.totalRequests;
+    const judgedMetrics = await db.judgmentItem.groupBy({ by: ["metric"], where: { runId, judgeProvider: "openai" }, _count: { _all: true } });
+    const llmItems = judgedMetrics.reduce((sum, m) => sum + m._count._all, 0);
+    const ideal = (calls * LATENCY_S) / concurrency;
+    if (quiet) return;
+    console.log(`${label}`);
+    console.log(`  status              ${outcome.status} (${outcome.judgments.done} done, ${outcome.judgments.error} errors, ${outcome.judgments.skipped} skipped)`);
+    console.log(`  wall time           ${wall.toFixed(2)} s`);
+    console.log(`  LLM calls           ${calls}`);
+    console.log(`  calls per row       ${(calls / ROWS).toFixed(2)}`);
+    console.log(`  calls per metric    ${llmItems === 0 ? "n/a" : (calls / llmItems).toFixed(2)} (per LLM-judged metric per row; ${judgedMetrics.length} LLM-judged metrics)`);
+    console.log(`  max in flight       ${after.maxInFlight} (server's count; limit ${concurrency}; client limiter high-water ${deps.limiter?.maxObserved ?? 0})`);
+    if (calls > 0) {
+      console.log(`  ideal time          ${ideal.toFixed(2)} s (calls × ${LATENCY_S} s / ${concurrency})`);
+      console.log(`  efficiency          ${(ideal / wall).toFixed(3)}`);
+      console.log(`  engine CPU per call ${((cpu.user + cpu.system) / 1000 / calls).toFixed(3)} ms`);
+    }
+    const mem = process.memoryUsage();
+    console.log(`  peak RSS            ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (now: heap ${(mem.heapUsed / 1048576).toFixed(0)} of ${(mem.heapTotal / 1048576).toFixed(0)} MB, external ${(mem.external / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB)\n`);
+  };
+
+  // Warm-up: the first calls pay for loading and compiling the SDK and the engine; the figures below are steady-state.
+  await runOnce("warm-up", 16, "bench-warm-up", true);
+  await runOnce("concurrency 16", 16, "bench-judge-16");
+  await runOnce("concurrency 64", 64, "bench-judge-64");
+  await runOnce("re-run of the concurrency-16 configuration (cache)", 16, "bench-judge-16");
+
+  await db.$disconnect();
+  closeDirectConnection(dbUrl);
+  child.kill("SIGTERM");
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+// A fake OpenAI-compatible server in its own process, so the engine benchmark
+// measures the engine's CPU and memory, not the server's. Prints one JSON line
+// {url, control} on stdout; GET <control>/stats returns the server's counters.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fakeJudgeResponder } from "../../tests/support/fakeJudgeResponder";
+import { startFakeOpenAIServer } from "../../tests/support/fakeOpenAIServer";
+
+const latencyMs = Number(process.argv[2] ?? 200);
+const server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs } });
+const control = http.createServer((req, res) => {
+  if (req.url === "/reset") {
+    server.stats.maxInFlight = 0;
+    res.end("{}");
+    return;
+  }
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ totalRequests: server.stats.totalRequests, maxInFlight: server.stats.maxInFlight, outcomes: server.stats.outcomes }));
+});
+control.listen(0, "127.0.0.1", () => {
+  console.log(JSON.stringify({ url: server.url, control: `http://127.0.0.1:${(control.address() as AddressInfo).port}` }));
+});
+process.on("SIGTERM", () => process.exit(0));
