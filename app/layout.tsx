@@ -21,6 +21,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </a>
             <nav className="flex items-center gap-1 text-sm">
               <NavLink href="/datasets">Datasets</NavLink>
+              <NavLink href="/runs">Runs</NavLink>
             </nav>
             <div className="ml-auto">
               <JudgeBadge />

@@ -36,6 +36,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`[assay] could not prepare the database: ${error instanceof Error ? error.message : String(error)}`);
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+  const hint = /SocketTimeout|database is locked|SQLITE_BUSY/i.test(message)
+    ? " The database file is busy: is another Assay server or CLI run using it? Stop it and start again."
+    : "";
+  console.error(`[assay] could not prepare the database: ${message}.${hint}`);
   process.exit(1);
 });

@@ -77,8 +77,15 @@ export async function resetJudgmentsForRejudge(db: Db, runId: string, which: "er
       });
     }
     if (ids.length > 0) {
-      await tx.run.update({ where: { id: runId }, data: { status: "pending", finishedAt: null, leaseOwner: null, leaseExpiresAt: null } });
+      const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { config: true } });
+      const config = which === "errored_or_failed" ? JSON.stringify({ ...JSON.parse(run.config), refreshCache: true }) : run.config;
+      await tx.run.update({ where: { id: runId }, data: { status: "pending", finishedAt: null, leaseOwner: null, leaseExpiresAt: null, config } });
     }
     return ids.length;
   });
+}
+
+/** Marks a run failed before any runner took it (e.g. its judge endpoint is not configured any more). */
+export async function markRunFailed(db: Db, runId: string, message: string): Promise<void> {
+  await db.run.updateMany({ where: { id: runId, status: { in: ["pending", "running"] } }, data: { status: "failed", errorMessage: message, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null } });
 }

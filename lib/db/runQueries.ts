@@ -70,3 +70,20 @@ export async function loadJudgeRows(db: Db, runId: string, rowIds: string[]) {
   return rows.map((row) => ({ ...row, generation: generationByRow.get(row.id) ?? null }));
 }
 export type JudgeRowData = Awaited<ReturnType<typeof loadJudgeRows>>[number];
+
+/** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
+export async function listRuns(db: Db, take = 200) {
+  const runs = await db.run.findMany({
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { id: true, name: true, tags: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, startedAt: true, finishedAt: true, dataset: { select: { id: true, name: true } } },
+  });
+  const counts = await db.judgmentItem.groupBy({ by: ["runId", "status"], where: { runId: { in: runs.map((r) => r.id) } }, _count: { _all: true } });
+  const byRun = new Map<string, Record<string, number>>();
+  for (const c of counts) {
+    const entry = byRun.get(c.runId) ?? {};
+    entry[c.status] = c._count._all;
+    byRun.set(c.runId, entry);
+  }
+  return runs.map((run) => ({ ...run, counts: byRun.get(run.id) ?? {} }));
+}

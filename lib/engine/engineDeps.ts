@@ -8,6 +8,7 @@ import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
 import { costUsd } from "@/lib/llm/pricing";
 import type { LlmClient } from "@/lib/llm/types";
+import { storedRunConfigSchema } from "./runConfig";
 import type { EngineDeps } from "./runEvaluation";
 
 export class JudgeUnavailableError extends Error {}
@@ -20,7 +21,7 @@ export class JudgeUnavailableError extends Error {}
  */
 export function createEngineDeps(
   db: Db,
-  run: { judgeProvider: string; judgeModel: string; concurrency: number },
+  run: { judgeProvider: string; judgeModel: string; concurrency: number; config?: string },
   options: { env?: Record<string, string | undefined>; llmConfig?: LlmConfig | null; onProgress?: EngineDeps["onProgress"]; workerId?: string } = {},
 ): EngineDeps {
   const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
@@ -30,7 +31,8 @@ export function createEngineDeps(
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
   } else if (llm) {
-    judge = createLlmJudgeBackend({ llm, cache: createJudgeCache(db), model: run.judgeModel });
+    const refreshCache = run.config ? storedRunConfigSchema.safeParse(JSON.parse(run.config)).data?.refreshCache === true : false;
+    judge = createLlmJudgeBackend({ llm, cache: createJudgeCache(db), model: run.judgeModel, readCache: !refreshCache });
   } else {
     throw new JudgeUnavailableError("this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
   }

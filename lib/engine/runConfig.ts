@@ -48,6 +48,8 @@ export const storedRunConfigSchema = z.object({
   chunkMode: z.enum(["batched", "per_chunk"]),
   thresholds: z.record(z.string(), z.number()),
   generationTemperature: z.number().optional(),
+  /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
+  refreshCache: z.boolean().optional(),
 });
 export type StoredRunConfig = z.infer<typeof storedRunConfigSchema>;
 

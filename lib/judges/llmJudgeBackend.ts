@@ -15,7 +15,7 @@ type CallOutcome = { verdict: JudgeVerdict; usage: TokenUsage; attempts: number;
  * injected client. A failed call becomes an error verdict: never a crash,
  * never cached.
  */
-export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache; model?: string }): JudgeBackend {
+export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache; model?: string; readCache?: boolean }): JudgeBackend {
   const model = deps.model ?? deps.llm.model;
 
   async function callTemplate(template: AnyTemplate, input: JudgeInput, context: unknown): Promise<CallOutcome> {
@@ -23,7 +23,7 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     const schema = template.schema(input, context);
     const key = createHash("sha256").update(`${model}\u0000${template.version}\u0000${rendered.hash}`).digest("hex");
     const base = { promptHash: rendered.hash, promptVersion: template.version };
-    const cached = await deps.cache.get(key);
+    const cached = deps.readCache === false ? null : await deps.cache.get(key);
     if (cached) {
       const parsed = schema.safeParse(JSON.parse(cached.response));
       if (parsed.success) {

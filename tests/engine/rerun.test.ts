@@ -65,6 +65,18 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
     expect(untouchedAfter).toEqual(untouchedBefore);
   });
 
+  it("re-judging failed rows asks the model again instead of reusing the cached verdict", async () => {
+    const rows = [{ request: "q", response: "NO:safety_verdict" }, { request: "q2", response: "fine" }];
+    const failingDataset = await importRows(db, rows);
+    const { runId } = await runToCompletion(db, { datasetId: failingDataset, metrics: ["safety"], judge: { ...judge, model: "judge-model-e" }, concurrency: 2 }, server.url);
+    const before = server.stats.totalRequests;
+    expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed")).toBe(1);
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    expect(server.stats.totalRequests - before).toBe(1);
+    expect(await db.judgmentItem.count({ where: { runId, cacheHit: true } })).toBe(0);
+  });
+
   it("judges chunks one call per chunk when asked (the Databricks way), with the same precision", async () => {
     const before = server.stats.totalRequests;
     const { runId } = await runToCompletion(db, { datasetId, metrics: ["chunk_relevance"], judge: { ...judge, model: "judge-model-c" }, chunkMode: "per_chunk", concurrency: 8 }, server.url);

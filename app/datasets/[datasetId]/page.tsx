@@ -29,6 +29,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
 
   return (
     <div className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
       <div>
         <p className="text-xs text-slate-500"><Link href="/datasets" className="hover:underline">Datasets</Link> /</p>
         <h1 className="text-xl font-semibold tracking-tight">{dataset.name}</h1>
@@ -36,6 +37,8 @@ export default async function DatasetPage({ params, searchParams }: Props) {
           <span className="font-medium text-slate-800" data-testid="row-count">{dataset.rowCount.toLocaleString("en-US")} rows</span>
           {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded {formatDateTime(dataset.createdAt)}
         </p>
+      </div>
+      <Link href={`/datasets/${dataset.id}/runs/new`} className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">New run</Link>
       </div>
 
       {dataset.warnings.length > 0 && (

@@ -1,0 +1,67 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { createRun, RunConfigError } from "@/lib/engine/planRun";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { readLlmConfig } from "@/lib/llm/llmConfig";
+import { logServerError } from "@/lib/server/logError";
+import { executeRunInBackground } from "@/lib/server/runScheduler";
+
+export type StartRunState = { message: string | null; errors: string[] };
+
+const formSchema = z.object({
+  datasetId: z.string().min(1),
+  name: z.string().trim().max(200).optional(),
+  tags: z.string().max(1000).optional(),
+  metrics: z.array(z.string()).default([]),
+  judge: z.enum(["heuristic", "model"]),
+  judgeModel: z.string().trim().max(200).optional(),
+  concurrency: z.coerce.number().int().min(1).max(64),
+  chunkMode: z.enum(["batched", "per_chunk"]),
+  generate: z.literal("on").optional(),
+  generationModel: z.string().trim().max(200).optional(),
+  systemPrompt: z.string().max(8000).optional(),
+  customJudges: z.string().max(100_000).optional(),
+});
+
+const customJudgesSchema = z.array(z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }));
+
+/** Starts a run from the run form: validates, persists the plan, starts executing it, and opens the run page. */
+export async function startRun(_previous: StartRunState, formData: FormData): Promise<StartRunState> {
+  const parsed = formSchema.safeParse({
+    ...Object.fromEntries([...formData.entries()].filter(([key]) => key !== "metrics")),
+    metrics: formData.getAll("metrics").map(String),
+  });
+  if (!parsed.success) return { message: "Check the form.", errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
+  const form = parsed.data;
+  const custom = customJudgesSchema.safeParse(JSON.parse(form.customJudges || "[]"));
+  if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
+
+  const llm = readLlmConfig();
+  const needsModel = form.judge === "model" || form.generate === "on";
+  if (needsModel && !llm) return { message: "No model endpoint is configured.", errors: ["Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation."] };
+  if (form.generate === "on" && !form.generationModel) return { message: "Check the form.", errors: ["Generation needs a model name."] };
+
+  let runId: string;
+  try {
+    runId = await createRun(getDb(), {
+      datasetId: form.datasetId,
+      name: form.name,
+      tags: (form.tags ?? "").split(",").map((tag) => tag.trim()).filter(Boolean),
+      metrics: form.metrics,
+      customJudges: custom.data,
+      judge: form.judge === "heuristic" ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llm!.endpoint.kind, model: form.judgeModel || llm!.model },
+      concurrency: form.concurrency,
+      chunkMode: form.chunkMode,
+      ...(form.generate === "on" ? { generation: { model: form.generationModel!, systemPrompt: form.systemPrompt || undefined } } : {}),
+    });
+  } catch (error) {
+    if (error instanceof RunConfigError) return { message: "The run could not start.", errors: error.message.split("; ") };
+    const ref = logServerError("start run", error);
+    return { message: `The run could not start because of a server error (ref ${ref}).`, errors: [] };
+  }
+  executeRunInBackground(runId);
+  redirect(`/runs/${runId}`);
+}

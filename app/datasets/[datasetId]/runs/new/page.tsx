@@ -1,0 +1,44 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { RunForm } from "@/components/runs/RunForm";
+import { describeJudgeProvider } from "@/lib/config/env";
+import { getDb } from "@/lib/db/client";
+import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
+import { metricAvailability } from "@/lib/metrics/availability";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "New run" };
+
+export default async function NewRunPage({ params }: { params: Promise<{ datasetId: string }> }) {
+  const { datasetId } = await params;
+  const db = getDb();
+  const dataset = await getDataset(db, datasetId);
+  if (!dataset) notFound();
+  const coverage = await getInputCoverage(db, datasetId);
+  const toOption = (generates: boolean) =>
+    metricAvailability(coverage, { generatesResponses: generates }).map((a) => ({
+      name: a.metric.name, label: a.metric.label, question: a.metric.question, kind: a.metric.kind, rows: a.rows, rowCount: a.rowCount,
+      missing: a.missing.map((m) => `needs ${m.description}`),
+    }));
+  const judge = describeJudgeProvider();
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <p className="text-xs text-slate-500">
+          <Link href="/datasets" className="hover:underline">Datasets</Link> / <Link href={`/datasets/${datasetId}`} className="hover:underline">{dataset.name}</Link> /
+        </p>
+        <h1 className="text-xl font-semibold tracking-tight">New run</h1>
+        <p className="text-sm text-slate-500">Choose the judges and the judge model. Each metric runs on the rows that carry its inputs; the others are skipped with the reason.</p>
+      </div>
+      <RunForm
+        datasetId={datasetId}
+        rowCount={dataset.rowCount}
+        metricsAsUploaded={toOption(false)}
+        metricsWithGeneration={toOption(true)}
+        judge={judge.provider === "openai" ? { configured: true, defaultModel: judge.model, endpoint: judge.endpoint } : { configured: false }}
+      />
+    </div>
+  );
+}

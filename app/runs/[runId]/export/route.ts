@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { getRun } from "@/lib/db/runQueries";
+import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
+import { logServerError } from "@/lib/server/logError";
+
+export const dynamic = "force-dynamic";
+
+/** Streams a run's results as JSON or CSV with the seeds' column names (?format=json|csv). */
+export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
+  const { runId } = await params;
+  const format = z.enum(["json", "csv"]).catch("json").parse(new URL(request.url).searchParams.get("format"));
+  const db = getDb();
+  const run = await getRun(db, runId);
+  if (!run) return new Response("No such run.", { status: 404 });
+  const pieces = format === "csv" ? runResultsCsv(db, runId) : runResultsJson(db, runId);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await pieces.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        logServerError(`export of run ${runId}`, error);
+        controller.error(new Error("export failed"));
+      }
+    },
+  });
+  const filename = `${run.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "run"}.${format}`;
+  return new Response(body, {
+    headers: {
+      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "no-store",
+    },
+  });
+}

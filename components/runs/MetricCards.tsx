@@ -1,0 +1,46 @@
+import type { Aggregate } from "@/lib/metrics/aggregates";
+import { findMetric } from "@/lib/metrics/metricCatalog";
+
+/** One card per metric: the seed's aggregate name, the value in words, and what it was computed over. */
+export function MetricCards({ aggregates }: { aggregates: Aggregate[] }) {
+  if (aggregates.length === 0) return null;
+  return (
+    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
+      {aggregates.map((aggregate) => (
+        <section key={aggregate.metric} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-metric={aggregate.metric}>
+          <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
+          <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
+          <p className="text-xs text-slate-600">{basis(aggregate)}</p>
+          <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
+            {aggregate.errors > 0 && <span className="text-red-700">{aggregate.errors} error{aggregate.errors === 1 ? "" : "s"} (not counted)</span>}
+            {aggregate.skipped > 0 && <span className="text-slate-500">{aggregate.skipped} skipped</span>}
+            {aggregate.pending > 0 && <span className="text-indigo-700">{aggregate.pending} pending</span>}
+          </p>
+          <code className="mt-2 block truncate font-mono text-[11px] text-slate-400" title={aggregate.name}>{aggregate.name}</code>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+export function metricLabel(metric: string): string {
+  const known = findMetric(metric);
+  if (known) return known.label;
+  const name = metric.split("/").pop() ?? metric;
+  return `${name} (custom ${metric.startsWith("retrieval/") ? "retrieval" : "answer"} judge)`;
+}
+
+function headline(a: Aggregate): string {
+  if (a.value === null) return "—";
+  if (a.kind === "percentage") return `${(a.value * 100).toFixed(0)}% yes`;
+  if (a.metric === "agent/latency_seconds") return `${a.value.toFixed(2)} s`;
+  if (a.metric.startsWith("agent/")) return `${Math.round(a.value).toLocaleString("en-US")} tokens`;
+  return `${(a.value * 100).toFixed(0)}%`;
+}
+
+function basis(a: Aggregate): string {
+  if (a.value === null) return a.pending > 0 ? "not computed yet" : "no row could be judged";
+  if (a.kind === "percentage") return `${a.numerator} of ${a.denominator} judged rows`;
+  const what = a.metric === "retrieval/ground_truth/document_recall" ? "recall" : a.metric.startsWith("agent/") ? "value" : "precision";
+  return `mean ${what} over ${a.denominator} rows${a.failed > 0 && !a.metric.startsWith("agent/") ? `, ${a.failed} below the pass mark` : ""}`;
+}

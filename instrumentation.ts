@@ -1,0 +1,7 @@
+// Next.js calls register() once when a server process starts: runs that were
+// in progress when the last server stopped (or was killed) resume here.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const { startRunResumer } = await import("./lib/server/runScheduler");
+  startRunResumer();
+}

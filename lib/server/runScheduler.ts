@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import { listResumableRuns, markRunFailed } from "@/lib/db/runLifecycle";
+import { getRun } from "@/lib/db/runQueries";
+import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
+import { runEvaluation } from "@/lib/engine/runEvaluation";
+import { logServerError } from "./logError";
+
+/**
+ * Executes runs inside the web server process, in the background of the
+ * request that started them. State that matters lives in the database (work
+ * items and the run lease), so this map only stops one process from running
+ * the same run twice; after a restart the resumer picks up whatever was left.
+ */
+type SchedulerState = { active: Map<string, Promise<void>>; workerId: string; resumer: NodeJS.Timeout | null };
+const state: SchedulerState = ((globalThis as unknown as { assayScheduler?: SchedulerState }).assayScheduler ??= {
+  active: new Map(),
+  workerId: `web-${randomUUID().slice(0, 8)}`,
+  resumer: null,
+});
+
+export function executeRunInBackground(runId: string): void {
+  if (state.active.has(runId)) return;
+  const task = (async () => {
+    const db = getDb();
+    const run = await getRun(db, runId);
+    if (!run) return;
+    const deps = createEngineDeps(db, run, { workerId: state.workerId });
+    await runEvaluation(runId, deps);
+  })()
+    .catch(async (error: unknown) => {
+      if (error instanceof JudgeUnavailableError) await markRunFailed(getDb(), runId, error.message);
+      else logServerError(`run ${runId} stopped`, error);
+    })
+    .finally(() => state.active.delete(runId));
+  state.active.set(runId, task);
+}
+
+export function isRunActiveHere(runId: string): boolean {
+  return state.active.has(runId);
+}
+
+/** Resumes interrupted runs at start-up, then keeps looking for runs whose runner died (lapsed lease). */
+export function startRunResumer(intervalMs = 15_000): void {
+  if (state.resumer) return;
+  const sweep = async () => {
+    try {
+      for (const runId of await listResumableRuns(getDb())) executeRunInBackground(runId);
+    } catch (error) {
+      logServerError("run resumer", error);
+    }
+  };
+  void sweep();
+  state.resumer = setInterval(sweep, intervalMs);
+  state.resumer.unref();
+}
