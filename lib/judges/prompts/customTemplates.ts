@@ -1,8 +1,8 @@
 import type { CustomJudgeDefinition } from "../types";
 import { FENCE_RULE } from "./fence";
-import { binaryAnswerSchema, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
+import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
 import type { PromptTemplate } from "./promptTemplate";
-import { precisionOf } from "./retrievalTemplates";
+import { chunkVerdicts } from "./retrievalTemplates";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection } from "./sections";
 
 /**
@@ -17,7 +17,7 @@ export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> =
   schema: () => binaryAnswerSchema,
   system: "",
   render: (input) => [conversationSection(input), responseSection(input)].join("\n\n"),
-  toVerdict: (answer) => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null }),
+  toVerdict: binaryVerdict,
 };
 
 export const customRetrieval: PromptTemplate<ChunkVerdictsAnswer, CustomJudgeDefinition> = {
@@ -26,10 +26,7 @@ export const customRetrieval: PromptTemplate<ChunkVerdictsAnswer, CustomJudgeDef
   schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
   system: "",
   render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
-  toVerdict: (answer) => {
-    const chunks = answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null }));
-    return { rating: null, score: precisionOf(chunks.map((c) => c.rating)), rationale: null, errorMessage: null, chunks };
-  },
+  toVerdict: chunkVerdicts,
 };
 
 export function customSystemPrompt(definition: CustomJudgeDefinition): string {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { JudgeVerdict } from "../types";
 
 /** The answer shapes judges are forced into. Rationale comes first so the model reasons before it rates. */
 const rationale = z.string().min(1);
@@ -6,6 +7,9 @@ const rating = z.enum(["yes", "no"]);
 
 export const binaryAnswerSchema = z.strictObject({ rationale, rating });
 export type BinaryAnswer = z.infer<typeof binaryAnswerSchema>;
+
+/** The verdict of every single yes/no judge: the model's rating and rationale as they are. */
+export const binaryVerdict = (answer: BinaryAnswer): JudgeVerdict => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null });
 
 /**
  * Schemas are memoised per item count: the client caches each schema's JSON

@@ -1,11 +1,9 @@
-import type { JudgeVerdict } from "../types";
 import { FENCE_RULE } from "./fence";
-import { binaryAnswerSchema, factVerdictsSchema, type BinaryAnswer, type FactVerdictsAnswer } from "./outputSchemas";
+import { binaryAnswerSchema, binaryVerdict, factVerdictsSchema, type BinaryAnswer, type FactVerdictsAnswer } from "./outputSchemas";
 import type { PromptTemplate } from "./promptTemplate";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, factsSection, groundTruthSection, responseSection } from "./sections";
 
 /** Judges of the response (seed 000 "response judges"). Each maps its answer to a yes/no verdict. */
-const binaryVerdict = (answer: BinaryAnswer): JudgeVerdict => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null });
 
 export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
   version: "correctness.expected_response/v1",

@@ -1,6 +1,6 @@
-import type { Rating } from "../types";
+import type { JudgeVerdict, Rating } from "../types";
 import { FENCE_RULE, fence } from "./fence";
-import { binaryAnswerSchema, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
+import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
 import type { PromptTemplate } from "./promptTemplate";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, groundTruthSection } from "./sections";
 
@@ -9,6 +9,12 @@ const CHUNK_RELEVANCE_RULES = [
   "You grade whether retrieved chunks are relevant to the user's request.",
   "A chunk is relevant (yes) when it contains information that helps answer the request. It is not relevant (no) when it is about something else, even if it shares words with the request.",
 ];
+
+/** A per-chunk answer as a verdict: one rating per chunk, and precision = yes / judged chunks. */
+export function chunkVerdicts(answer: ChunkVerdictsAnswer): JudgeVerdict {
+  const chunks = answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null }));
+  return { rating: null, score: precisionOf(chunks.map((c) => c.rating)), rationale: null, errorMessage: null, chunks };
+}
 
 export function precisionOf(ratings: (Rating | null)[]): number | null {
   const judged = ratings.filter((r) => r !== null);
@@ -27,10 +33,7 @@ export const chunkRelevanceBatched: PromptTemplate<ChunkVerdictsAnswer> = {
     'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.',
   ].join("\n"),
   render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
-  toVerdict: (answer) => {
-    const chunks = answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null }));
-    return { rating: null, score: precisionOf(chunks.map((c) => c.rating)), rationale: null, errorMessage: null, chunks };
-  },
+  toVerdict: chunkVerdicts,
 };
 
 /** The Databricks way: one call per chunk. Context: the chunk's position. */
@@ -43,7 +46,7 @@ export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: numb
     const chunk = input.retrievedContext[position];
     return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join("\n\n");
   },
-  toVerdict: (answer) => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null }),
+  toVerdict: binaryVerdict,
 };
 
 export const contextSufficiency: PromptTemplate<BinaryAnswer> = {
@@ -58,5 +61,5 @@ export const contextSufficiency: PromptTemplate<BinaryAnswer> = {
     BINARY_ANSWER_RULE,
   ].join("\n"),
   render: (input) => [conversationSection(input), chunksSection(input), groundTruthSection(input)].join("\n\n"),
-  toVerdict: (answer) => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null }),
+  toVerdict: binaryVerdict,
 };
