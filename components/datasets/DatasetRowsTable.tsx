@@ -80,7 +80,7 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
     <section className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-labelledby="rows-heading">
       <div className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
         <h2 id="rows-heading" className="text-sm font-semibold">Rows</h2>
-        <SearchBox action={pathname} q={query.q} keep={{ sort: query.sort, dir: query.dir, pageSize: query.pageSize }} placeholder="Search request, response, request_id" />
+        <SearchBox action={pathname} q={query.q} keep={{ sort: query.sort, dir: query.dir, pageSize: query.pageSize }} placeholder="Search rows" />
       </div>
       <div className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="rows-table">
