@@ -46,7 +46,7 @@ export default async function RunPage({ params }: Props) {
             {tags.map((tag) => <span key={tag} className="rounded bg-slate-100 px-1.5 py-0.5">{tag}</span>)}
             <span>started {run.startedAt ? formatDateTime(run.startedAt) : "—"}</span>
             {duration !== null && <span>· {formatSeconds(duration)}</span>}
-            <span>· {run.concurrency} calls in flight · chunks {config.chunkMode === "batched" ? "batched per row" : "one call each"}</span>
+            {run.judgeProvider !== "heuristic" && <span>· up to {run.concurrency} LLM calls in flight · chunks {config.chunkMode === "batched" ? "batched per row" : "one call each"}</span>}
           </div>
           {run.errorMessage && <p role="alert" className="mt-2 rounded border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800">{run.errorMessage}</p>}
         </div>

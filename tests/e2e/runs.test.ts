@@ -1,0 +1,102 @@
+// Browser tests: starting a run from a dataset on the offline heuristic judge,
+// watching it complete, reading the seed-named metric cards, exporting, and the
+// server picking up a run it did not start itself (the resume path).
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/lib/db/client";
+import { createRun } from "@/lib/engine/planRun";
+import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
+import { launchChromium } from "../support/chromium";
+import { startAppServer, type AppServer } from "./appServer";
+import { expectNoCrashText, screenshot, waitForHydration, watchPage } from "./helpers";
+
+let server: AppServer;
+let browser: { context: BrowserContext; close: () => Promise<void> };
+let db: Db;
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchChromium();
+  db = createDb(server.databaseUrl);
+  page = await browser.context.newPage();
+  problems = watchPage(page);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("a run on the offline heuristic judge, from the browser", () => {
+  let runUrl = "";
+
+  it("shows on the run form how many rows each judge will run on", async () => {
+    const dataset = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+    await page.goto(`${server.baseUrl}/datasets/${dataset.id}`);
+    await page.getByRole("link", { name: "New run" }).click();
+    await page.waitForURL(/\/runs\/new$/);
+    await waitForHydration(page, "[data-testid=run-form] button[type=submit]");
+    const correctness = page.locator("tr", { has: page.getByText("response/llm_judged/correctness", { exact: true }) });
+    await expect.poll(() => correctness.innerText()).toContain("40 / 50 rows");
+    await expect.poll(() => correctness.innerText()).toContain("needs expected_response or expected_facts");
+    await expect.poll(() => page.getByLabel("Offline heuristic judge").isChecked()).toBe(true);
+  });
+
+  it("starts the run with a custom judge and shows it complete, labelled as heuristic", async () => {
+    await page.getByRole("button", { name: "+ Add a custom judge" }).click();
+    await page.getByPlaceholder("cites_sources").fill("mentions_cli");
+    await page.getByPlaceholder("The response cites the documentation page it relies on.").fill("The response must mention the nwcli command line tool.");
+    await page.getByPlaceholder("gpt-4.1 + reranker v2").fill("Browser heuristic run");
+    await page.getByRole("button", { name: "Start run" }).click();
+    await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
+    runUrl = page.url();
+    await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    await page.waitForLoadState("networkidle");
+    await expect.poll(() => page.locator("h1").innerText()).toContain("Browser heuristic run");
+    expect(await page.getByText("Offline heuristic judge · heuristic-v1").count()).toBeGreaterThan(0);
+    const cards = await page.locator("[data-testid=metric-cards]").innerText();
+    for (const name of ["response/llm_judged/correctness/rating/percentage", "response/llm_judged/safety/rating/average", "retrieval/llm_judged/chunk_relevance/precision/average", "retrieval/ground_truth/document_recall/average", "agent/latency_seconds/average", "response/llm_judged/mentions_cli/rating/percentage"]) {
+      expect(cards).toContain(name);
+    }
+    const runId = runUrl.split("/").at(-1)!;
+    const correct = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", rating: "yes" } });
+    const judged = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", status: "done" } });
+    const card = await page.locator('[data-metric="response/llm_judged/correctness"]').innerText();
+    expect(card).toContain(`${Math.round((correct / judged) * 100)}% yes`);
+    expect(card).toContain(`${correct} of ${judged} judged rows`);
+    await expectNoCrashText(page);
+    await screenshot(page, "08-run-page");
+  });
+
+  it("exports the run as CSV with the seeds' column names", async () => {
+    const response = await page.request.get(`${runUrl}/export?format=csv`);
+    expect(response.status()).toBe(200);
+    const header = (await response.text()).split("\r\n")[0].split(",");
+    expect(header).toEqual(expect.arrayContaining(["request_id", "response/llm_judged/correctness/rating", "retrieval/llm_judged/chunk_relevance/ratings", "retrieval/llm_judged/chunk_relevance/precision", "retrieval/ground_truth/document_recall", "agent/latency_seconds"]));
+  });
+
+  it("lists the run with its progress on /runs", async () => {
+    await page.goto(`${server.baseUrl}/runs`);
+    const row = page.locator("[data-testid=runs-table] tr", { hasText: "Browser heuristic run" });
+    await expect.poll(() => row.innerText()).toContain("completed");
+    expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
+    await screenshot(page, "09-runs-list");
+    expect(problems).toEqual([]);
+  });
+
+  it("executes a run it did not start (how interrupted runs resume after a restart)", async () => {
+    const dataset = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+    const runId = await createRun(db, { datasetId: dataset.id, metrics: BUILT_IN_METRICS, judge: { provider: "heuristic", model: "heuristic-v1" } });
+    const deadline = Date.now() + 40_000;
+    let status = "pending";
+    while (Date.now() < deadline && status !== "completed") {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = (await db.run.findUniqueOrThrow({ where: { id: runId } })).status;
+    }
+    expect(status).toBe("completed");
+    expect(await db.judgmentItem.count({ where: { runId, status: "pending" } })).toBe(0);
+  }, 60_000);
+});
