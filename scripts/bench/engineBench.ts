@@ -3,6 +3,7 @@
 // then a re-run that must make 0 calls. Prints the figures; asserts nothing.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
   const root = process.cwd();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   const { url, control } = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve)));
-  const stats = async (): Promise<ServerStats> => (await fetch(`${control}/stats`)).json() as Promise<ServerStats>;
+  // node:http rather than fetch: the global fetch would load undici into the measured process, which the engine never does.
+  const stats = () => getJson<ServerStats>(`${control}/stats`);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-engine-"));
   const dbUrl = `file:${path.join(dir, "bench.db")}`;
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   console.log(`process RSS before the first run: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
   console.log(`engine benchmark: ${ROWS} rows × ${CHUNKS} chunks, full judge suite (${BUILT_IN_METRICS.length} metrics), fake server latency ${LATENCY_S * 1000} ms\n`);
   const runOnce = async (label: string, concurrency: number, model: string, quiet = false) => {
-    await fetch(`${control}/reset`);
+    await getJson(`${control}/reset`);
     const before = await stats();
     const runId = await createRun(db, { datasetId: imported.datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model }, concurrency });
     const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
@@ -85,6 +87,16 @@ async function main(): Promise<void> {
   closeDirectConnection(dbUrl);
   child.kill("SIGTERM");
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+function getJson<T>(url: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    http.get(url, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => resolve(JSON.parse(body) as T));
+    }).on("error", reject);
+  });
 }
 
 main().catch((error: unknown) => {
