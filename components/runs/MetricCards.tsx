@@ -1,13 +1,15 @@
+import Link from "next/link";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 
 /** One card per metric: the seed's aggregate name, the value in words, and what it was computed over. */
-export function MetricCards({ aggregates }: { aggregates: Aggregate[] }) {
+export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; runId: string }) {
   if (aggregates.length === 0) return null;
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
       {aggregates.map((aggregate) => (
-        <section key={aggregate.metric} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-metric={aggregate.metric}>
+        <Link key={aggregate.metric} href={`/runs/${runId}?filter=failed&metric=${encodeURIComponent(aggregate.metric)}#rows`} title="Show the rows that failed this metric"
+          className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow" data-metric={aggregate.metric}>
           <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
           <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
           <p className="text-xs text-slate-600">{basis(aggregate)}</p>
@@ -17,7 +19,7 @@ export function MetricCards({ aggregates }: { aggregates: Aggregate[] }) {
             {aggregate.pending > 0 && <span className="text-indigo-700">{aggregate.pending} pending</span>}
           </p>
           <code className="mt-2 block truncate font-mono text-[11px] text-slate-400" title={aggregate.name}>{aggregate.name}</code>
-        </section>
+        </Link>
       ))}
     </div>
   );

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
-/** j / k move to the next / previous item; ignored while typing in a field. */
-export function KeyboardNav({ nextHref, previousHref }: { nextHref: string | null; previousHref: string | null }) {
+/** j / k move to the next / previous item, n to the next failed one; ignored while typing in a field. */
+export function KeyboardNav({ nextHref, previousHref, nextFailedHref = null }: { nextHref: string | null; previousHref: string | null; nextFailedHref?: string | null }) {
   const router = useRouter();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -12,9 +12,10 @@ export function KeyboardNav({ nextHref, previousHref }: { nextHref: string | nul
       if (event.metaKey || event.ctrlKey || event.altKey || target?.closest("input, textarea, select, [contenteditable=true]")) return;
       if (event.key === "j" && nextHref) router.push(nextHref);
       if (event.key === "k" && previousHref) router.push(previousHref);
+      if (event.key === "n" && nextFailedHref) router.push(nextFailedHref);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [router, nextHref, previousHref]);
+  }, [router, nextHref, previousHref, nextFailedHref]);
   return null;
 }

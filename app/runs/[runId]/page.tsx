@@ -1,28 +1,34 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { cancelRun } from "@/app/actions/cancelRun";
 import { rejudgeRun } from "@/app/actions/rejudgeRun";
 import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
 import { LiveProgress } from "@/components/runs/LiveProgress";
 import { MetricCards } from "@/components/runs/MetricCards";
+import { RunRowFilters } from "@/components/runs/RunRowFilters";
+import { RunRowsTable } from "@/components/runs/RunRowsTable";
+import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatSeconds } from "@/components/ui/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
+import { listRunRows, parseRunRowQuery, type RunRowQuery } from "@/lib/db/runRowQueries";
 import { storedRunConfigSchema } from "@/lib/engine/runConfig";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ runId: string }> };
+type Props = { params: Promise<{ runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const run = await getRun(getDb(), (await params).runId);
   return { title: run?.name ?? "Run not found" };
 }
 
-export default async function RunPage({ params }: Props) {
+export default async function RunPage({ params, searchParams }: Props) {
   const { runId } = await params;
+  const query = parseRunRowQuery(await searchParams);
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
@@ -66,7 +72,23 @@ export default async function RunPage({ params }: Props) {
       </div>
 
       <LiveProgress runId={run.id} initial={{ status: run.status, ...progress }} />
-      <MetricCards aggregates={aggregates} />
+      <MetricCards aggregates={aggregates} runId={run.id} />
+
+      <section id="rows" className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-label="Rows">
+        <RunRowFilters runId={run.id} query={query} metrics={metricColumns(config.metrics)} />
+        <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
+          <RunRowsSection run={run} query={query} metrics={config.metrics} />
+        </Suspense>
+      </section>
     </div>
   );
+}
+
+async function RunRowsSection({ run, query, metrics }: { run: { id: string; datasetId: string }; query: RunRowQuery; metrics: string[] }) {
+  const page = await listRunRows(getDb(), run, query);
+  return <RunRowsTable runId={run.id} page={page} query={query} metrics={metricColumns(metrics)} />;
+}
+
+function metricColumns(metrics: string[]) {
+  return metrics.map((name) => ({ name, short: name.split("/").pop() ?? name }));
 }

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import type { Db } from "./client";
+import type { Prisma } from "./generated/client";
+import { paginationSchema, toPage } from "./pagination";
+
+/**
+ * The failed-rows table of a run: dataset rows filtered by their judgments in
+ * this run, paged and sorted in SQL (EXISTS subqueries on the judgment index).
+ * Filter state lives in the URL, parsed here with safe defaults.
+ */
+export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed"] as const;
+
+export const runRowQuerySchema = paginationSchema.extend({
+  filter: z.enum(RUN_ROW_FILTERS).catch("all"),
+  /** With filter=failed: only rows that failed this metric. */
+  metric: z.string().max(300).optional().catch(undefined),
+  q: z.string().max(200).catch(""),
+  sort: z.enum(["rowNumber", "requestId"]).catch("rowNumber"),
+  dir: z.enum(["asc", "desc"]).catch("asc"),
+});
+export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
+
+export function parseRunRowQuery(searchParams: Record<string, string | string[] | undefined>): RunRowQuery {
+  const flat = Object.fromEntries(Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
+  return runRowQuerySchema.parse({ ...flat, q: flat.q ?? "" });
+}
+
+export function runRowWhere(runId: string, datasetId: string, query: Pick<RunRowQuery, "filter" | "metric" | "q">): Prisma.DatasetRowWhereInput {
+  const q = query.q.trim();
+  const judged: Prisma.JudgmentItemWhereInput = { runId, ...(query.metric ? { metric: query.metric } : {}) };
+  const byFilter: Record<RunRowQuery["filter"], Prisma.DatasetRowWhereInput> = {
+    all: {},
+    failed: { judgments: { some: { ...judged, status: "done", passed: false } } },
+    errored: { judgments: { some: { ...judged, status: "error" } } },
+    passed: { AND: [{ judgments: { some: { runId, status: "done" } } }, { judgments: { none: { runId, OR: [{ status: "error" }, { status: "done", passed: false }] } } }] },
+  };
+  return {
+    datasetId,
+    ...byFilter[query.filter],
+    ...(q ? { OR: [{ requestText: { contains: q } }, { response: { contains: q } }, { requestId: { contains: q } }] } : {}),
+  };
+}
+
+export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+  const where = runRowWhere(run.id, run.datasetId, query);
+  const [rows, total] = await Promise.all([
+    db.datasetRow.findMany({
+      where,
+      orderBy: [{ [query.sort]: query.dir }, { rowNumber: "asc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true, generations: { where: { runId: run.id }, select: { response: true } } },
+    }),
+    db.datasetRow.count({ where }),
+  ]);
+  const judgments = await db.judgmentItem.findMany({
+    where: { runId: run.id, rowId: { in: rows.map((r) => r.id) } },
+    select: { rowId: true, metric: true, status: true, rating: true, score: true, passed: true },
+  });
+  const byRow = new Map<string, typeof judgments>();
+  for (const j of judgments) byRow.set(j.rowId, [...(byRow.get(j.rowId) ?? []), j]);
+  const items = rows.map((row) => ({
+    id: row.id,
+    rowNumber: row.rowNumber,
+    requestId: row.requestId,
+    requestText: clip(row.requestText),
+    response: clip(row.generations[0]?.response ?? row.response),
+    verdicts: Object.fromEntries((byRow.get(row.id) ?? []).map((j) => [j.metric, { status: j.status, rating: j.rating, score: j.score, passed: j.passed }])),
+  }));
+  return toPage(items, total, query);
+}
+export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][number];
+
+/** The rows before and after one in the current filter (for j / k), and the next failed row after it (for n). */
+export async function getRunRowNeighbours(db: Db, run: { id: string; datasetId: string }, rowNumber: number, query: Pick<RunRowQuery, "filter" | "metric" | "q">) {
+  const where = runRowWhere(run.id, run.datasetId, query);
+  const failed = runRowWhere(run.id, run.datasetId, { filter: "failed", q: "" });
+  const [previous, next, nextFailed] = await Promise.all([
+    db.datasetRow.findFirst({ where: { ...where, rowNumber: { lt: rowNumber } }, orderBy: { rowNumber: "desc" }, select: { id: true } }),
+    db.datasetRow.findFirst({ where: { ...where, rowNumber: { gt: rowNumber } }, orderBy: { rowNumber: "asc" }, select: { id: true } }),
+    db.datasetRow.findFirst({ where: { ...failed, rowNumber: { gt: rowNumber } }, orderBy: { rowNumber: "asc" }, select: { id: true } }),
+  ]);
+  return { previousId: previous?.id ?? null, nextId: next?.id ?? null, nextFailedId: nextFailed?.id ?? null };
+}
+
+/** One row of a run with everything the drill-down shows: chunks, judgments with rationales and provenance, per-chunk verdicts. */
+export async function getRunRowDetail(db: Db, runId: string, rowId: string) {
+  return db.datasetRow.findFirst({
+    where: { id: rowId, judgments: { some: { runId } } },
+    include: {
+      chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] },
+      judgments: { where: { runId }, orderBy: { metric: "asc" }, include: { chunks: { orderBy: { position: "asc" } } } },
+      generations: { where: { runId } },
+    },
+  });
+}
+
+function clip(text: string | null, max = 240): string | null {
+  if (text === null || text.length <= max) return text;
+  return `${text.slice(0, max)}…`;
+}

@@ -1,0 +1,60 @@
+/**
+ * Exact McNemar test for paired yes/no outcomes (same rows, baseline vs
+ * candidate). Only discordant rows carry information: under "no difference"
+ * each one is equally likely to have flipped either way, so the smaller count
+ * is Binomial(b + c, 1/2). Exact rather than chi-squared because eval diffs
+ * often have a handful of discordant rows, where the approximation is poor.
+ *
+ * b: baseline yes, candidate no.  c: baseline no, candidate yes.
+ */
+export function exactMcNemar(b: number, c: number): { pValue: number; b: number; c: number } {
+  for (const [name, value] of [["b", b], ["c", c]] as const) {
+    if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  }
+  const n = b + c;
+  if (n === 0) return { pValue: 1, b, c };
+  const k = Math.min(b, c);
+  // Two-sided by doubling the smaller tail; Binomial(n, 1/2) is symmetric, so
+  // this equals summing every outcome at least as extreme. Capped at 1 because
+  // the two tails overlap in the middle term when b = c.
+  const pValue = Math.min(1, 2 * Math.exp(logBinomialHalfLowerTail(n, k)));
+  return { pValue, b, c };
+}
+
+/**
+ * log P(X ≤ k) for X ~ Binomial(n, 1/2) with k ≤ n/2. Direct sums overflow
+ * (C(20000, 10000) ≈ 10^6018) and 2^-n underflows, so the largest term, pmf(k),
+ * is taken in log space and the rest are summed as ratios to it, which all
+ * lie in (0, 1]; pmf(i−1)/pmf(i) = i/(n−i+1).
+ */
+function logBinomialHalfLowerTail(n: number, k: number): number {
+  const logPmfK = logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) - n * Math.LN2;
+  let term = 1;
+  let sum = 1;
+  for (let i = k; i > 0; i--) {
+    term *= i / (n - i + 1);
+    sum += term;
+    // Terms shrink monotonically; once one no longer changes the sum, none will.
+    if (term < sum * 1e-17) break;
+  }
+  return logPmfK + Math.log(sum);
+}
+
+// Lanczos approximation (g = 7, 9 terms): ~15 significant digits, so even at
+// n = 100,000 (lgamma ≈ 1e6) the log-pmf is off by ~1e-10, i.e. a relative
+// p-value error of ~1e-10.
+const LANCZOS_G = 7;
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/** log Γ(x) for x ≥ 1 (all this file needs: factorials of counts). */
+function logGamma(x: number): number {
+  const shifted = x - 1;
+  let series = LANCZOS[0];
+  for (let i = 1; i < LANCZOS.length; i++) series += LANCZOS[i] / (shifted + i);
+  const t = shifted + LANCZOS_G + 0.5;
+  return HALF_LOG_2PI + (shifted + 0.5) * Math.log(t) - t + Math.log(series);
+}

@@ -1,0 +1,78 @@
+/**
+ * Turns a test result into a verdict and one sentence a non-statistician can
+ * act on. "Likely noise" rather than "no difference": failing to reject says
+ * the data cannot tell, not that the runs are equal.
+ */
+
+export type DeltaInput =
+  /** Yes/no metric: delta in percentage points of the yes-rate (+8.0 = 8 points better); pValue from exactMcNemar. */
+  | { kind: "binary"; pValue: number; delta: number }
+  /** Scored metric: delta in score units, with a (1 − alpha) interval for it, e.g. from pairedBootstrapMeanDiff. */
+  | { kind: "score"; low: number; high: number; delta: number };
+
+export type Verdict = "better" | "worse" | "noise";
+
+const MINUS = "\u2212"; // typographic minus: a hyphen reads as a dash in prose
+
+export function describeDelta(input: DeltaInput, alpha = 0.05): { verdict: Verdict; words: string } {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!Number.isFinite(input.delta)) throw new RangeError(`delta must be finite, got ${input.delta}`);
+
+  if (input.kind === "binary") {
+    const { pValue, delta } = input;
+    if (!(pValue >= 0 && pValue <= 1)) throw new RangeError(`pValue must be in [0, 1], got ${pValue}`);
+    // Strictly below alpha, the usual convention; a zero delta is never "real" whatever p says.
+    const verdict: Verdict = pValue < alpha && delta !== 0 ? (delta > 0 ? "better" : "worse") : "noise";
+    const digits = verdict === "noise" ? 1 : digitsKeepingNonZero([delta], 1);
+    const amount = `${signed(delta, digits, true)} points`;
+    // The test is named only when it is the reason to believe the change.
+    const test = verdict === "noise" ? "p" : "McNemar p";
+    return { verdict, words: `${prefix(verdict)}: ${amount} (${test} ${formatP(pValue)})` };
+  }
+
+  const { low, high, delta } = input;
+  if (!(Number.isFinite(low) && Number.isFinite(high) && low <= high)) {
+    throw new RangeError(`interval must be finite with low ≤ high, got [${low}, ${high}]`);
+  }
+  // Real only when the interval excludes 0; touching it counts as noise.
+  const verdict: Verdict = low > 0 ? "better" : high < 0 ? "worse" : "noise";
+  // Two decimals read well on 0–1 and 1–5 scales; more only when a real result's
+  // bound nearest zero would otherwise print as 0.00 and contradict the verdict.
+  const digits = verdict === "noise" ? 2 : digitsKeepingNonZero([low, high], 2);
+  const ci = `${formatLevel(1 - alpha)}% CI ${signed(low, digits)} to ${signed(high, digits)}`;
+  return { verdict, words: `${prefix(verdict)}: ${signed(delta, digits, true)} (${ci})` };
+}
+
+function prefix(verdict: Verdict): string {
+  return verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
+}
+
+function roundsToZero(value: number, digits: number): boolean {
+  return Number(Math.abs(value).toFixed(digits)) === 0;
+}
+
+/** Fewest decimals, from `min` up to 6, at which none of the values prints as zero. */
+function digitsKeepingNonZero(values: number[], min: number): number {
+  let digits = min;
+  while (digits < 6 && values.some((value) => roundsToZero(value, digits))) digits++;
+  return digits;
+}
+
+/** Fixed decimals with a typographic minus; no sign at all when it rounds to zero ("−0.0" reads as a loss). */
+function signed(value: number, digits: number, plus = false): string {
+  const magnitude = Math.abs(value).toFixed(digits);
+  if (roundsToZero(value, digits)) return magnitude;
+  return value < 0 ? `${MINUS}${magnitude}` : plus ? `+${magnitude}` : magnitude;
+}
+
+/** "= 0.62", "= 0.049", "= 0.003", "< 0.001": two significant digits, three decimals at most (more is false precision). */
+function formatP(p: number): string {
+  if (p < 0.001) return "< 0.001";
+  if (p < 0.01) return `= ${p.toFixed(3)}`;
+  return p >= 0.995 ? "= 1" : `= ${p.toPrecision(2)}`;
+}
+
+/** 0.95 → "95", 0.999 → "99.9" (toFixed trims the float noise of 1 − alpha). */
+function formatLevel(confidence: number): string {
+  return String(Number((confidence * 100).toFixed(4)));
+}
