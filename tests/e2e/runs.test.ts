@@ -71,6 +71,28 @@ describe("a run on the offline heuristic judge, from the browser", () => {
     await screenshot(page, "08-run-page");
   });
 
+  it("opens a metric's failures from its card, then a failed row with the judge's rationale", async () => {
+    await page.locator('[data-metric="response/llm_judged/correctness"]').click();
+    await page.waitForURL((url) => url.searchParams.get("filter") === "failed" && url.searchParams.get("metric") === "response/llm_judged/correctness");
+    const runId = runUrl.split("/").at(-1)!;
+    const failed = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", passed: false } });
+    const table = page.locator("[data-testid=run-rows-table] tbody tr");
+    await expect.poll(() => table.count()).toBe(failed);
+    const chips = await page.locator("[data-testid=run-rows-table] tbody tr td:nth-child(5)").allInnerTexts();
+    expect(chips.every((chip) => chip.trim() === "no")).toBe(true);
+    await waitForHydration(page, "[data-testid=run-rows-table] tbody tr");
+    await table.first().click();
+    await page.waitForURL((url) => url.pathname.includes("/rows/"));
+    const correctness = page.locator('[data-testid=judgment][data-metric="response/llm_judged/correctness"]');
+    await expect.poll(() => correctness.innerText()).toMatch(/expected facts|expected response/i);
+    expect(await correctness.locator("[data-testid=rationale]").innerText()).not.toBe("");
+    await screenshot(page, "10-run-row");
+    const before = page.url();
+    await page.keyboard.press("n");
+    await page.waitForURL((url) => url.href !== before);
+    expect(new URL(page.url()).searchParams.get("filter")).toBe("failed");
+  });
+
   it("exports the run as CSV with the seeds' column names", async () => {
     const response = await page.request.get(`${runUrl}/export?format=csv`);
     expect(response.status()).toBe(200);
