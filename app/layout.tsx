@@ -22,6 +22,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <nav className="flex items-center gap-1 text-sm">
               <NavLink href="/datasets">Datasets</NavLink>
               <NavLink href="/runs">Runs</NavLink>
+              <NavLink href="/compare">Compare</NavLink>
             </nav>
             <div className="ml-auto">
               <JudgeBadge />

@@ -87,3 +87,12 @@ export async function listRuns(db: Db, take = 200) {
   }
   return runs.map((run) => ({ ...run, counts: byRun.get(run.id) ?? {} }));
 }
+
+/** Runs to offer in the compare picker: finished or running, newest first. */
+export async function listRunsForPicker(db: Db) {
+  return db.run.findMany({
+    orderBy: { createdAt: "desc" },
+    take: 200,
+    select: { id: true, name: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, dataset: { select: { id: true, name: true } } },
+  });
+}

@@ -1,0 +1,83 @@
+import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import type { Db } from "@/lib/db/client";
+import { getPairedCounts, getScorePairs } from "@/lib/db/compareQueries";
+import { getRun } from "@/lib/db/runQueries";
+import { storedRunConfigSchema } from "@/lib/engine/runConfig";
+import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
+import { describeDelta, exactMcNemar, pairedBootstrapMeanDiff, wilsonInterval } from "@/lib/stats";
+
+export type CompareRun = { id: string; name: string; datasetId: string; datasetName: string; judgeProvider: string; judgeModel: string; generationModel: string | null; status: string };
+
+export type MetricCell = { aggregate: Aggregate | null; interval: { low: number; high: number } | null };
+export type MetricDelta = { delta: number | null; verdict: "better" | "worse" | "noise" | "n/a"; words: string; pValue?: number; pairs: number; flips?: { regressions: number; improvements: number }; unpaired: number };
+
+export type Comparison = {
+  runs: CompareRun[];
+  baselineId: string;
+  sameDataset: boolean;
+  metrics: { metric: string; shape: "rating" | "precision" | "value"; cells: Record<string, MetricCell>; deltas: Record<string, MetricDelta> }[];
+};
+
+/**
+ * Compares runs against a baseline: every metric's aggregate per run with its
+ * 95% interval, and for runs on the baseline's dataset a paired significance
+ * test of each delta (exact McNemar on yes/no rows both runs judged, a paired
+ * bootstrap of the mean difference for scores). Runs on other datasets are
+ * compared on aggregates only.
+ */
+export async function compareRuns(db: Db, runIds: string[], baselineId: string): Promise<Comparison | null> {
+  const loaded = await Promise.all(runIds.map((id) => getRun(db, id)));
+  if (loaded.some((run) => !run)) return null;
+  const runs = loaded.map((run) => run!);
+  const baseline = runs.find((run) => run.id === baselineId) ?? runs[0];
+  const configs = new Map(runs.map((run) => [run.id, storedRunConfigSchema.parse(JSON.parse(run.config))]));
+  const metricOrder = [...new Set(runs.flatMap((run) => configs.get(run.id)!.metrics))];
+  const aggregates = new Map(await Promise.all(runs.map(async (run) => [run.id, await getRunAggregates(db, run.id, metricOrder)] as const)));
+
+  const metrics = await Promise.all(metricOrder.map(async (metric) => {
+    const shape = metricShape(metric);
+    const cells: Record<string, MetricCell> = {};
+    for (const run of runs) {
+      const aggregate = aggregates.get(run.id)!.find((a) => a.metric === metric) ?? null;
+      cells[run.id] = { aggregate, interval: aggregate && aggregate.kind === "percentage" ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null };
+    }
+    const deltas: Record<string, MetricDelta> = {};
+    for (const run of runs) {
+      if (run.id === baseline.id) continue;
+      const base = cells[baseline.id].aggregate?.value ?? null;
+      const value = cells[run.id].aggregate?.value ?? null;
+      const delta = base === null || value === null ? null : value - base;
+      if (run.datasetId !== baseline.datasetId || delta === null) {
+        deltas[run.id] = { delta, verdict: "n/a", words: run.datasetId !== baseline.datasetId ? "different dataset: aggregate only" : "not computed in both runs", pairs: 0, unpaired: 0 };
+        continue;
+      }
+      deltas[run.id] = shape === "rating" ? await binaryDelta(db, baseline.id, run.id, metric, delta) : await scoreDelta(db, baseline.id, run.id, metric, delta);
+    }
+    return { metric, shape, cells, deltas };
+  }));
+
+  return {
+    runs: runs.map((run) => ({ id: run.id, name: run.name, datasetId: run.datasetId, datasetName: run.dataset.name, judgeProvider: run.judgeProvider, judgeModel: run.judgeModel, generationModel: run.generationModel, status: run.status })),
+    baselineId: baseline.id,
+    sameDataset: runs.every((run) => run.datasetId === baseline.datasetId),
+    metrics,
+  };
+}
+
+async function binaryDelta(db: Db, baselineId: string, runId: string, metric: string, delta: number): Promise<MetricDelta> {
+  const counts = (await getPairedCounts(db, baselineId, runId)).find((c) => c.metric === metric);
+  if (!counts || counts.both === 0) return { delta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
+  const { pValue } = exactMcNemar(counts.yesNo, counts.noYes);
+  const described = describeDelta({ kind: "binary", pValue, delta: delta * 100 });
+  return { delta, verdict: described.verdict, words: described.words, pValue, pairs: counts.both, flips: { regressions: counts.yesNo, improvements: counts.noYes }, unpaired: counts.onlyBaseline + counts.onlyCandidate };
+}
+
+async function scoreDelta(db: Db, baselineId: string, runId: string, metric: string, delta: number): Promise<MetricDelta> {
+  const pairs = await getScorePairs(db, baselineId, runId, metric);
+  const interval = pairedBootstrapMeanDiff(pairs.baseline, pairs.candidate, { seed: 20261122 });
+  if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
+  // Agent metrics (tokens, seconds) are not proportions; lower is better for them, so "better" flips sign.
+  const lowerIsBetter = metric.startsWith("agent/");
+  const described = describeDelta({ kind: "score", low: lowerIsBetter ? -interval.high : interval.low, high: lowerIsBetter ? -interval.low : interval.high, delta: lowerIsBetter ? -delta : delta });
+  return { delta, verdict: described.verdict, words: described.words, pairs: pairs.baseline.length, unpaired: 0 };
+}
