@@ -23,7 +23,8 @@ async function main(): Promise<void> {
   try {
     // WAL lets pages read while an upload or a run writes; the setting persists in the file.
     await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-    const removed = await deleteAbandonedImports(db, new Date());
+    // An hour's grace: a CLI upload may be streaming into the same file right now.
+    const removed = await deleteAbandonedImports(db, new Date(Date.now() - 60 * 60 * 1000));
     if (removed > 0) console.log(`[assay] removed ${removed} upload(s) interrupted by a previous shutdown`);
     if (fresh || process.env.ASSAY_LOAD_SAMPLE === "1") {
       const result = await ingestFile(SAMPLE_FILE, { name: SAMPLE_NAME, mode: "strict", sink: createDatasetSink(db) });

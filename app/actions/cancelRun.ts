@@ -5,9 +5,12 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { cancelRun as cancelRunInDb } from "@/lib/db/runLifecycle";
 
+const inputSchema = z.object({ runId: z.string().min(1).max(100) });
+
 /** Cancels a pending or running run; its runner notices within a second and stops taking new work. */
 export async function cancelRun(formData: FormData): Promise<void> {
-  const runId = z.string().min(1).parse(formData.get("runId"));
-  await cancelRunInDb(getDb(), runId);
-  revalidatePath(`/runs/${runId}`);
+  const input = inputSchema.safeParse({ runId: formData.get("runId") });
+  if (!input.success) return;
+  await cancelRunInDb(getDb(), input.data.runId);
+  revalidatePath(`/runs/${input.data.runId}`);
 }

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/planRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
-import { logServerError } from "@/lib/server/logError";
+import { logServerError, redactServerText } from "@/lib/server/logError";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
 
 export type StartRunState = { message: string | null; errors: string[] };
@@ -36,10 +36,15 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   });
   if (!parsed.success) return { message: "Check the form.", errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
   const form = parsed.data;
-  const custom = customJudgesSchema.safeParse(JSON.parse(form.customJudges || "[]"));
+  const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
 
-  const llm = readLlmConfig();
+  let llm: ReturnType<typeof readLlmConfig>;
+  try {
+    llm = readLlmConfig();
+  } catch (error) {
+    return { message: "The model endpoint is misconfigured on the server.", errors: [redactServerText(error instanceof Error ? error.message : String(error))] };
+  }
   const needsModel = form.judge === "model" || form.generate === "on";
   if (needsModel && !llm) return { message: "No model endpoint is configured.", errors: ["Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation."] };
   if (form.generate === "on" && !form.generationModel) return { message: "Check the form.", errors: ["Generation needs a model name."] };
@@ -64,4 +69,12 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   }
   executeRunInBackground(runId);
   redirect(`/runs/${runId}`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

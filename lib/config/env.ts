@@ -1,37 +1,35 @@
-import { z } from "zod";
+import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 
 /**
- * Server environment, validated once. The API key is read here and nowhere
- * else; what the UI may see goes through describeJudgeProvider(), which never
- * includes the key.
+ * What the UI may know about the judge endpoint: provider, default model and
+ * host. Built from the one validated LLM configuration (lib/llm/llmConfig.ts),
+ * so OpenAI, OpenAI-compatible servers and Azure are all seen; never the key.
  */
-const envSchema = z.object({
-  OPENAI_API_KEY: z.string().trim().min(1).optional().catch(undefined),
-  OPENAI_BASE_URL: z.url({ error: "OPENAI_BASE_URL must be a URL, e.g. http://localhost:11434/v1" }).optional(),
-  ASSAY_JUDGE_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
-});
-
-export type ServerEnv = z.infer<typeof envSchema>;
-
-export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
-  const parsed = envSchema.safeParse({
-    OPENAI_API_KEY: env.OPENAI_API_KEY || undefined,
-    OPENAI_BASE_URL: env.OPENAI_BASE_URL || undefined,
-    ASSAY_JUDGE_MODEL: env.ASSAY_JUDGE_MODEL || undefined,
-  });
-  if (!parsed.success) throw new Error(`Invalid environment: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-  return parsed.data;
-}
-
 export type JudgeProviderInfo =
   | { provider: "heuristic"; model: "heuristic-v1"; label: string }
-  | { provider: "openai"; model: string; endpoint: string; label: string };
+  | { provider: "openai" | "azure"; model: string; endpoint: string; label: string };
 
-/** What the UI shows about the judge: provider, model and endpoint host, never the key. */
-export function describeJudgeProvider(env: ServerEnv = readServerEnv()): JudgeProviderInfo {
-  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
-    return { provider: "heuristic", model: "heuristic-v1", label: "Offline heuristic judge (no API key set)" };
+export function describeJudgeProvider(config: LlmConfig | null = safeReadLlmConfig()): JudgeProviderInfo {
+  if (!config) return { provider: "heuristic", model: "heuristic-v1", label: "Offline heuristic judge (no API key set)" };
+  const url = config.endpoint.kind === "azure" ? config.endpoint.endpoint : config.endpoint.baseURL ?? "https://api.openai.com";
+  const endpoint = hostOf(url);
+  return { provider: config.endpoint.kind, model: config.model, endpoint, label: `${config.model} via ${endpoint}` };
+}
+
+/** A misconfigured environment shows as "no judge configured" in the UI; the server log says what is wrong. */
+function safeReadLlmConfig(): LlmConfig | null {
+  try {
+    return readLlmConfig();
+  } catch (error) {
+    console.error(`[assay] ${error instanceof Error ? error.message : String(error)}`);
+    return null;
   }
-  const endpoint = env.OPENAI_BASE_URL ? new URL(env.OPENAI_BASE_URL).host : "api.openai.com";
-  return { provider: "openai", model: env.ASSAY_JUDGE_MODEL, endpoint, label: `${env.ASSAY_JUDGE_MODEL} via ${endpoint}` };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the configured endpoint";
+  }
 }

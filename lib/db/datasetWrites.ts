@@ -76,7 +76,8 @@ function toRowColumns(datasetId: string, row: NormalizedRow) {
     hasResponse: row.response !== null,
     hasExpectedResponse: row.expectedResponse !== null,
     hasExpectedFacts: row.expectedFacts !== null,
-    hasRetrievedContext: retrieved.length > 0,
+    // An empty retrieval still carries the column: recall is 0 there, not skipped (skipping would flatter the retriever).
+    hasRetrievedContext: row.retrievedContext !== null,
     hasRetrievedContent: retrieved.some((chunk) => chunk.content !== null && chunk.content.trim() !== ""),
     hasExpectedRetrievedContext: (row.expectedRetrievedContext?.length ?? 0) > 0,
     hasTrace: row.trace !== null,

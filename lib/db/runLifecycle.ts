@@ -66,6 +66,11 @@ export async function resetJudgmentsForRejudge(db: Db, runId: string, which: "er
     ? { runId, status: "error" }
     : { runId, OR: [{ status: "error" }, { status: "done", OR: [{ rating: "no" }, { passed: false }] }] };
   return db.$transaction(async (tx) => {
+    // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
+    const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
+    if (run.status === "cancelled" || run.status === "pending" || run.status === "running") return 0;
+    // Failed generations are retried too, or their rows would only reproduce "generation failed".
+    await tx.generation.updateMany({ where: { runId, status: "error" }, data: { status: "pending", errorMessage: null, finishedAt: null } });
     const items = await tx.judgmentItem.findMany({ where, select: { id: true } });
     const ids = items.map((item) => item.id);
     for (let i = 0; i < ids.length; i += 500) {
@@ -77,15 +82,9 @@ export async function resetJudgmentsForRejudge(db: Db, runId: string, which: "er
       });
     }
     if (ids.length > 0) {
-      const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { config: true } });
       const config = which === "errored_or_failed" ? JSON.stringify({ ...JSON.parse(run.config), refreshCache: true }) : run.config;
       await tx.run.update({ where: { id: runId }, data: { status: "pending", finishedAt: null, leaseOwner: null, leaseExpiresAt: null, config } });
     }
     return ids.length;
   });
-}
-
-/** Marks a run failed before any runner took it (e.g. its judge endpoint is not configured any more). */
-export async function markRunFailed(db: Db, runId: string, message: string): Promise<void> {
-  await db.run.updateMany({ where: { id: runId, status: { in: ["pending", "running"] } }, data: { status: "failed", errorMessage: message, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null } });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
+import { getDataset } from "@/lib/db/datasetQueries";
 import { insertRunWithItems, type RunItemPlan } from "@/lib/db/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runQueries";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
@@ -19,7 +20,7 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
   const parsed = runConfigSchema.safeParse(input);
   if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const config = parsed.data;
-  const dataset = await db.dataset.findFirst({ where: { id: config.datasetId, status: "ready" } });
+  const dataset = await getDataset(db, config.datasetId);
   if (!dataset) throw new RunConfigError("the dataset does not exist");
 
   const generates = config.generation !== undefined;

@@ -10,8 +10,12 @@ export function resolveMetricName(name: string): string | null {
   return BUILT_IN_METRICS.find((full) => full.endsWith(`/${trimmed}`)) ?? null;
 }
 
+const BUILT_IN_SHORT_NAMES = new Set(METRICS.map((metric) => metric.name.split("/").pop()));
+
 const customJudgeSchema = z.object({
-  assessmentName: z.string().trim().regex(/^[a-z][a-z0-9_]{0,62}$/, "assessment_name: lower-case letters, digits and _, starting with a letter"),
+  assessmentName: z.string().trim()
+    .regex(/^[a-z][a-z0-9_]{0,62}$/, "assessment_name: lower-case letters, digits and _, starting with a letter")
+    .refine((name) => !BUILT_IN_SHORT_NAMES.has(name), { message: "assessment_name: that name belongs to a built-in judge; choose another" }),
   assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
   instructions: z.string().trim().min(10, "instructions: describe what the judge checks (10+ characters)").max(4000),
 });

@@ -25,12 +25,15 @@ export type EngineDeps = {
   workerId?: string;
   /** The run's limit on LLM calls in flight, when there is one (exposed so tests and benchmarks can read its high-water mark). */
   limiter?: Limiter | null;
+  /** Lease length; renewed every second while the runner lives. Tests shorten it. */
+  leaseTtlMs?: number;
 };
 
 export type RunProgressEvent = { runId: string; phase: "generating" | "judging"; judgments: ItemCounts; generations: ItemCounts };
 export type RunOutcome = { runId: string; status: "completed" | "cancelled" | "failed" | "busy"; judgments: ItemCounts };
 
-const LEASE_TTL_MS = 30_000;
+const DEFAULT_LEASE_TTL_MS = 30_000;
+/** Cancel and takeover are noticed within this; the lease is renewed as often. */
 const STATUS_POLL_MS = 1_000;
 
 /**
@@ -41,6 +44,7 @@ const STATUS_POLL_MS = 1_000;
 export async function runEvaluation(runId: string, deps: EngineDeps, options: { takeover?: boolean } = {}): Promise<RunOutcome> {
   const { db } = deps;
   const owner = deps.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
+  const LEASE_TTL_MS = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const run = await getRun(db, runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
   if (!(await claimRunLease(db, runId, owner, LEASE_TTL_MS, options.takeover))) {
@@ -51,17 +55,14 @@ export async function runEvaluation(runId: string, deps: EngineDeps, options: { 
   const config = storedRunConfigSchema.parse(JSON.parse(run.config));
   const counts = await getRunProgress(db, runId);
   let stopped = false;
-  let lastPoll = Date.now();
-  const shouldStop = () => {
-    if (!stopped && Date.now() - lastPoll > STATUS_POLL_MS) {
-      lastPoll = Date.now();
-      // Polled in the background so no worker waits on it; cancel and takeover are noticed within a second.
-      void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS)]).then(([status, renewed]) => {
-        if (status !== "running" || !renewed) stopped = true;
-      }).catch(() => undefined);
-    }
-    return stopped;
-  };
+  // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
+  // and a lapsed lease would let another process take over a run that is alive.
+  const heartbeat = setInterval(() => {
+    void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS)]).then(([status, renewed]) => {
+      if (status !== "running" || !renewed) stopped = true;
+    }).catch(() => undefined);
+  }, STATUS_POLL_MS);
+  const shouldStop = () => stopped;
   const report = (phase: RunProgressEvent["phase"]) => deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
 
   try {
@@ -110,7 +111,11 @@ export async function runEvaluation(runId: string, deps: EngineDeps, options: { 
     await finishRun(db, runId, owner);
     return { runId, status: "completed", judgments: final.judgments };
   } catch (error) {
-    await failRun(db, runId, owner, error instanceof Error ? error.message : String(error));
-    throw error;
+    // The user sees a reference, the log has the detail (database errors are not for the UI).
+    const ref = randomUUID().slice(0, 8);
+    await failRun(db, runId, owner, `The run stopped because of an internal error (ref ${ref}).`);
+    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { ref });
+  } finally {
+    clearInterval(heartbeat);
   }
 }

@@ -32,7 +32,7 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     }
     try {
       const result = await deps.llm.callStructured({ messages: rendered.messages, schema, schemaName: template.schemaName, model });
-      await deps.cache.put({ key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage });
+      await deps.cache.put({ key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage }, { replace: deps.readCache === false });
       return { ...base, verdict: template.toVerdict(result.value, input, context), usage: result.usage, attempts: result.attempts, cacheHit: false };
     } catch (error) {
       if (!(error instanceof LlmCallError)) throw error;

@@ -29,7 +29,8 @@ export type OpenAiLlmClientOptions = {
 /** Sent to keyless local servers (Ollama, vLLM without --api-key): the SDK refuses to start without some key. */
 const PLACEHOLDER_KEY = "no-key-configured";
 
-type Tally = { attempts: number; usage: TokenUsage };
+/** lastAttemptMs: duration of the attempt that succeeded, without slot waits or backoff (what generation latency reports). */
+type Tally = { attempts: number; usage: TokenUsage; lastAttemptMs?: number };
 
 export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClient {
   const { config, limiter } = options;
@@ -62,7 +63,9 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
       let failure: FailureClass;
       tally.attempts += 1;
       try {
+        const attemptStarted = performance.now();
         const completion = await sdk.chat.completions.create(body, { signal });
+        tally.lastAttemptMs = performance.now() - attemptStarted;
         addUsage(tally.usage, completion);
         return completion;
       } catch (caught) {
@@ -125,7 +128,8 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
     };
     const completion = await send("generation call", body, request.signal, tally);
     const text = completion.choices[0]?.message?.content ?? "";
-    return { text, usage: { ...tally.usage }, attempts: tally.attempts, latencyMs: Math.round(performance.now() - started) };
+    // The model's own latency: the successful attempt, not our queueing or retry waits.
+    return { text, usage: { ...tally.usage }, attempts: tally.attempts, latencyMs: Math.round(tally.lastAttemptMs ?? performance.now() - started) };
   }
 
   return {

@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { redactSecrets } from "@/lib/llm/llmErrors";
 
-const SECRET_PATTERNS = [/sk-[A-Za-z0-9_-]{8,}/g, /Bearer\s+[A-Za-z0-9._-]+/gi];
-
-/** Strips anything shaped like an API key before text reaches a log or a user. */
-export function redactSecrets(text: string): string {
-  let out = text;
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, "[redacted]");
-  const key = process.env.OPENAI_API_KEY;
-  if (key && key.length >= 8) out = out.split(key).join("[redacted]");
-  return out;
+/** Strips the configured keys, and anything shaped like a key, before text reaches a log or a user. */
+export function redactServerText(text: string): string {
+  return redactSecrets(text, [process.env.OPENAI_API_KEY, process.env.AZURE_OPENAI_API_KEY]);
 }
 
 /**
@@ -16,8 +11,9 @@ export function redactSecrets(text: string): string {
  * reference, so the user sees "ref abc123" instead of a stack trace.
  */
 export function logServerError(context: string, error: unknown): string {
-  const ref = randomUUID().slice(0, 8);
+  const ref = (error as { ref?: unknown })?.ref;
+  const reference = typeof ref === "string" ? ref : randomUUID().slice(0, 8);
   const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
-  console.error(`[assay] ${context} (ref ${ref}): ${redactSecrets(detail)}`);
-  return ref;
+  console.error(`[assay] ${context} (ref ${reference}): ${redactServerText(detail)}`);
+  return reference;
 }

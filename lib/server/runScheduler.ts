@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
-import { listResumableRuns, markRunFailed } from "@/lib/db/runLifecycle";
+import { listResumableRuns } from "@/lib/db/runLifecycle";
 import { getRun } from "@/lib/db/runQueries";
 import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
@@ -12,11 +12,12 @@ import { logServerError } from "./logError";
  * items and the run lease), so this map only stops one process from running
  * the same run twice; after a restart the resumer picks up whatever was left.
  */
-type SchedulerState = { active: Map<string, Promise<void>>; workerId: string; resumer: NodeJS.Timeout | null };
+type SchedulerState = { active: Map<string, Promise<void>>; workerId: string; resumer: NodeJS.Timeout | null; unservable: Set<string> };
 const state: SchedulerState = ((globalThis as unknown as { assayScheduler?: SchedulerState }).assayScheduler ??= {
   active: new Map(),
   workerId: `web-${randomUUID().slice(0, 8)}`,
   resumer: null,
+  unservable: new Set(),
 });
 
 export function executeRunInBackground(runId: string): void {
@@ -28,9 +29,15 @@ export function executeRunInBackground(runId: string): void {
     const deps = createEngineDeps(db, run, { workerId: state.workerId });
     await runEvaluation(runId, deps);
   })()
-    .catch(async (error: unknown) => {
-      if (error instanceof JudgeUnavailableError) await markRunFailed(getDb(), runId, error.message);
-      else logServerError(`run ${runId} stopped`, error);
+    .catch((error: unknown) => {
+      // A run this process cannot serve (its model endpoint is not configured here) is left alone:
+      // it may belong to a CLI run with its own key. Said once, not every sweep.
+      if (error instanceof JudgeUnavailableError) {
+        if (!state.unservable.has(runId)) console.warn(`[assay] run ${runId} is waiting for a model endpoint this server does not have: ${error.message}`);
+        state.unservable.add(runId);
+      } else {
+        logServerError(`run ${runId} stopped`, error);
+      }
     })
     .finally(() => state.active.delete(runId));
   state.active.set(runId, task);
@@ -45,7 +52,7 @@ export function startRunResumer(intervalMs = 15_000): void {
   if (state.resumer) return;
   const sweep = async () => {
     try {
-      for (const runId of await listResumableRuns(getDb())) executeRunInBackground(runId);
+      for (const runId of await listResumableRuns(getDb())) if (!state.unservable.has(runId)) executeRunInBackground(runId);
     } catch (error) {
       logServerError("run resumer", error);
     }

@@ -168,10 +168,16 @@ describe("ingestUpload: bad input", () => {
     expect(messages).toEqual(['row 2, column request_id: request_id "a" is also used by row 1']);
   });
 
-  it("reports CSV structure problems with the line number", async () => {
-    const csv = 'request,response\n"q1",a\n"q2",b,extra\n"q3",c\n';
-    const { messages } = await ingest("set.csv", csv);
-    expect(messages).toEqual(["row 2 (line 3): has 3 cells but the header has 2 columns"]);
+  it("reports CSV structure problems with the line number, and keeps counting rows after them", async () => {
+    const csv = 'request,response\n"q1",a\n"q2",b,extra\n"q3",c\n"q4\nspans two lines",d\n"q5",e,f\n"q6",g\n';
+    const { messages, result } = await ingest("set.csv", csv, "validRowsOnly");
+    expect(messages).toEqual([]);
+    expect(result.ok && result.issues.map(describeRowIssue)).toEqual([
+      "row 2 (line 3): has 3 cells but the header has 2 columns",
+      "row 5 (line 7): has 3 cells but the header has 2 columns",
+    ]);
+    const { state } = await ingest("set.csv", csv, "validRowsOnly");
+    expect(state.rows.map((r) => [r.rowNumber, r.requestText])).toEqual([[1, "q1"], [3, "q3"], [4, "q4\nspans two lines"], [6, "q6"]]);
   });
 
   it("rejects a CSV JSON cell that does not parse", async () => {

@@ -60,10 +60,10 @@ export default async function RunPage({ params, searchParams }: Props) {
           {active && (
             <form action={cancelRun}><input type="hidden" name="runId" value={run.id} /><button className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Cancel run</button></form>
           )}
-          {!active && progress.judgments.error > 0 && (
+          {(run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
             <form action={rejudgeRun}><input type="hidden" name="runId" value={run.id} /><input type="hidden" name="which" value="errored" /><button className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Re-judge {progress.judgments.error} errored</button></form>
           )}
-          {!active && (
+          {(run.status === "completed" || run.status === "failed") && (
             <form action={rejudgeRun}><input type="hidden" name="runId" value={run.id} /><input type="hidden" name="which" value="errored_or_failed" /><button className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Re-judge errored and failed</button></form>
           )}
           <a href={`/runs/${run.id}/export?format=csv`} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Export CSV</a>

@@ -3,69 +3,73 @@ import { CsvError, parse, type Options } from "csv-parse";
 import { FileError, type RowIssue } from "../errors";
 import type { RawRecord } from "./rawRecord";
 
+type Numbered = { cells: string[]; row: number; line: number };
+
 /**
  * CSV with a header row. Records stream through csv-parse; a malformed
  * record becomes a row issue and the reader goes on, so every problem is
- * listed at once. Row 1 is the first record after the header.
+ * listed at once. Row 1 is the first record after the header. Row and line
+ * numbers are assigned in csv-parse's own hooks, which run synchronously in
+ * file order (ahead of this loop's reads), so skipped records are counted too.
  */
 export async function* readCsv(texts: AsyncIterable<string>, maxRowChars: number): AsyncGenerator<RawRecord> {
   const skipped: RowIssue[] = [];
   let header: string[] | null = null;
-  // Set synchronously by csv-parse's hooks, which run ahead of this loop's reads.
   let headerLength = 0;
-  let previousEndLine = 0;
+  let ordinal = 0; // records seen so far, header included, good or skipped
+  let lastEndLine = 0;
 
   const parser = parse({
     bom: true,
     columns: false,
     skip_empty_lines: true,
-    info: true,
     max_record_size: maxRowChars,
     skip_records_with_error: true,
-    on_record: (record: unknown, context: { records: number }) => {
-      // With info: true the hook sees { record, info } rather than the bare cells.
-      const cells = Array.isArray(record) ? record : (record as { record: string[] }).record;
-      if (context.records === 1) headerLength = cells.length;
-      return record;
+    on_record: (record: string[], context: { lines: number }): Numbered => {
+      ordinal += 1;
+      if (ordinal === 1) headerLength = record.length;
+      const numbered = { cells: record, row: ordinal - 1, line: lastEndLine + 1 };
+      lastEndLine = context.lines;
+      return numbered;
     },
     on_skip: (error) => {
       if (!error) return undefined;
-      const context = error as CsvError & { lines?: number; records?: number };
-      // records counts the header and the good records before this one.
-      const row = context.records ?? 1;
-      const line = context.lines ?? row + 1;
-      skipped.push({ row, line, message: describeCsvError(error, headerLength, maxRowChars) });
+      ordinal += 1;
+      const end = (error as CsvError & { lines?: number }).lines ?? lastEndLine + 1;
+      skipped.push({ row: ordinal - 1, line: lastEndLine + 1, message: describeCsvError(error, headerLength, maxRowChars) });
+      lastEndLine = end;
       return undefined;
     },
-  } as Options);
+  } as unknown as Options);
   Readable.from(texts).on("error", (error) => parser.destroy(error)).pipe(parser);
 
+  const flushSkippedBefore = function* (row: number): Generator<RawRecord> {
+    while (skipped.length > 0 && skipped[0].row < row) {
+      const issue = skipped.shift()!;
+      yield { row: issue.row, line: issue.line ?? issue.row, issue };
+    }
+  };
+
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; records: number } }>) {
-      while (skipped.length > 0) {
-        const issue = skipped.shift()!;
-        yield { row: issue.row, line: issue.line ?? issue.row, issue };
-      }
-      const startLine = previousEndLine + 1;
-      previousEndLine = info.lines;
-      if (header === null) {
-        header = readHeader(record);
+    for await (const record of parser as AsyncIterable<Numbered>) {
+      yield* flushSkippedBefore(record.row);
+      if (record.row === 0) {
+        header = readHeader(record.cells);
         continue;
       }
-      const row = info.records - 1;
       const value: Record<string, string> = {};
-      header.forEach((column, index) => {
-        const cell = record[index];
+      header!.forEach((column, index) => {
+        const cell = record.cells[index];
         if (cell !== undefined && cell !== "") value[column] = cell;
       });
-      yield { row, line: startLine, format: "csv", value };
+      yield { row: record.row, line: record.line, format: "csv", value };
     }
   } catch (error) {
     if (error instanceof FileError) throw error;
     if (error instanceof CsvError) throw new FileError(`The CSV could not be read: ${describeCsvError(error, headerLength, maxRowChars)}.`);
     throw error;
   }
-  for (const issue of skipped) yield { row: issue.row, line: issue.line ?? issue.row, issue };
+  yield* flushSkippedBefore(Number.POSITIVE_INFINITY);
   if (header === null) throw new FileError("The file is empty.");
 }
 

@@ -12,7 +12,9 @@ export function fence(name: string, content: string, attributes: Record<string, 
 }
 
 export function defuse(content: string): string {
-  return content.replace(/<(\/?)\s*untrusted_/gi, "<$1untrusted-");
+  // Every occurrence, not only well-formed tags: "< /untrusted_x>", look-alike brackets or
+  // zero-width tricks around the name all lose the name itself.
+  return content.replace(/untrusted_/gi, "untrusted-");
 }
 
 export const FENCE_RULE =

@@ -37,7 +37,7 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
         rowCount={dataset.rowCount}
         metricsAsUploaded={toOption(false)}
         metricsWithGeneration={toOption(true)}
-        judge={judge.provider === "openai" ? { configured: true, defaultModel: judge.model, endpoint: judge.endpoint } : { configured: false }}
+        judge={judge.provider === "heuristic" ? { configured: false } : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint }}
       />
     </div>
   );
