@@ -32,7 +32,7 @@ export async function* readCsv(texts: AsyncIterable<string>, maxRowChars: number
       lastEndLine = context.lines;
       return numbered;
     },
-    on_skip: (error) => {
+    on_skip: (error: CsvError | undefined) => {
       if (!error) return undefined;
       ordinal += 1;
       const end = (error as CsvError & { lines?: number }).lines ?? lastEndLine + 1;
