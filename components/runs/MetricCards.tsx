@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { findMetric } from "@/lib/metrics/metricCatalog";
+import { wilsonInterval } from "@/lib/stats";
 
 /** One card per metric: the seed's aggregate name, the value in words, and what it was computed over. */
 export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; runId: string }) {
@@ -13,6 +14,7 @@ export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; ru
           <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
           <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
           <p className="text-xs text-slate-600">{basis(aggregate)}</p>
+          {aggregate.kind === "percentage" && <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>}
           <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
             {aggregate.errors > 0 && <span className="text-red-700">{aggregate.errors} error{aggregate.errors === 1 ? "" : "s"} (not counted)</span>}
             {aggregate.skipped > 0 && <span className="text-slate-500">{aggregate.skipped} skipped</span>}
@@ -45,4 +47,10 @@ function basis(a: Aggregate): string {
   if (a.kind === "percentage") return `${a.numerator} of ${a.denominator} judged rows`;
   const what = a.metric === "retrieval/ground_truth/document_recall" ? "recall" : a.metric.startsWith("agent/") ? "value" : "precision";
   return `mean ${what} over ${a.denominator} rows${a.failed > 0 && !a.metric.startsWith("agent/") ? `, ${a.failed} below the pass mark` : ""}`;
+}
+
+/** The 95% Wilson interval of a yes-rate: honest about how much 40 rows can tell. */
+function intervalText(a: Aggregate): string {
+  const interval = wilsonInterval(a.numerator, a.denominator);
+  return interval ? `95% CI ${(interval.low * 100).toFixed(0)}–${(interval.high * 100).toFixed(0)}%` : "";
 }

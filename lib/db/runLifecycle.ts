@@ -88,3 +88,13 @@ export async function resetJudgmentsForRejudge(db: Db, runId: string, which: "er
     return ids.length;
   });
 }
+
+export async function renameRun(db: Db, runId: string, name: string, tags: string[]): Promise<void> {
+  await db.run.updateMany({ where: { id: runId }, data: { name, tags: JSON.stringify(tags) } });
+}
+
+/** Deletes a run; its judgments, per-chunk verdicts and generations go with it (cascade). A running run is cancelled first. */
+export async function deleteRun(db: Db, runId: string): Promise<void> {
+  await cancelRun(db, runId);
+  await db.run.deleteMany({ where: { id: runId } });
+}

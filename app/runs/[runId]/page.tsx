@@ -9,6 +9,7 @@ import { LiveProgress } from "@/components/runs/LiveProgress";
 import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
+import { RunSettings } from "@/components/runs/RunSettings";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatSeconds } from "@/components/ui/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
@@ -72,6 +73,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       </div>
 
       <LiveProgress runId={run.id} initial={{ status: run.status, ...progress }} />
+      <RunSettings runId={run.id} name={run.name} tags={tags} />
       <MetricCards aggregates={aggregates} runId={run.id} />
 
       <section id="rows" className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-label="Rows">

@@ -1,0 +1,16 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { deleteRun as deleteRunInDb } from "@/lib/db/runLifecycle";
+
+const inputSchema = z.object({ runId: z.string().min(1).max(100), confirm: z.literal("delete") });
+
+/** Deletes a run and all its results; the form must carry confirm=delete (the page asks first). */
+export async function deleteRun(formData: FormData): Promise<void> {
+  const input = inputSchema.safeParse({ runId: formData.get("runId"), confirm: formData.get("confirm") });
+  if (!input.success) return;
+  await deleteRunInDb(getDb(), input.data.runId);
+  redirect("/runs");
+}
