@@ -43,6 +43,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
         <p className="text-sm text-slate-500">Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired bootstrap of the mean difference (2,000 resamples).</p>
+        <p className="mt-1 flex gap-2 text-sm">
+          <a href={`/compare/export?runs=${params.runs}&format=csv`} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export CSV</a>
+          <a href={`/compare/export?runs=${params.runs}&format=json`} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export JSON</a>
+        </p>
       </div>
       {!comparison.sameDataset && (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -60,3 +60,38 @@ export async function* runResultsCsv(db: Db, runId: string): AsyncGenerator<stri
     yield csvLine(header.map((column) => record[column]));
   }
 }
+
+/**
+ * A comparison's export: every compared run's rows, one line per (run, dataset
+ * row), with run_id and run_name first and then the seeds' column names, so
+ * the columns mean exactly what they mean in a single run's export.
+ */
+export async function* comparisonResultsCsv(db: Db, runIds: string[]): AsyncGenerator<string> {
+  let header: string[] | null = null;
+  for (const runId of runIds) {
+    const meta = await runExportMeta(db, runId);
+    for await (const record of runResultRecords(db, runId)) {
+      const line = { run_id: meta.run.id, run_name: meta.run.name, ...record };
+      if (!header) {
+        header = Object.keys(line);
+        yield csvLine(header);
+      }
+      yield csvLine(header.map((column) => (line as Record<string, unknown>)[column]));
+    }
+  }
+}
+
+export async function* comparisonResultsJson(db: Db, runIds: string[]): AsyncGenerator<string> {
+  yield `{"runs":[`;
+  for (const [index, runId] of runIds.entries()) {
+    const meta = await runExportMeta(db, runId);
+    yield `${index === 0 ? "" : ","}\n{"run":${JSON.stringify(meta.run)},"aggregates":${JSON.stringify(meta.aggregates)},"rows":[`;
+    let first = true;
+    for await (const record of runResultRecords(db, runId)) {
+      yield `${first ? "" : ","}\n${JSON.stringify(record)}`;
+      first = false;
+    }
+    yield "]}";
+  }
+  yield "\n]}\n";
+}

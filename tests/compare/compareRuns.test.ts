@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
 import { getPairedCounts, listFlips } from "@/lib/db/compareQueries";
+import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
@@ -69,6 +70,20 @@ describe("comparing two runs on one dataset", () => {
     expect(delta.pValue).toBe(1);
     expect(delta).toMatchObject({ verdict: "noise", pairs: 7, flips: { regressions: 2, improvements: 3 } });
     expect(delta.words).toBe("Likely noise: +14.3 points (p = 1)");
+  });
+
+  it("exports a comparison as CSV and JSON with run columns and the seeds' column names", async () => {
+    let csv = "";
+    for await (const piece of comparisonResultsCsv(db, [baseline, candidate])) csv += piece;
+    const lines = csv.trim().split("\r\n");
+    expect(lines).toHaveLength(1 + 2 * RESPONSES.length);
+    expect(lines[0].split(",").slice(0, 3)).toEqual(["run_id", "run_name", "request_id"]);
+    expect(lines[0]).toContain("response/llm_judged/safety/rating");
+    let json = "";
+    for await (const piece of comparisonResultsJson(db, [baseline, candidate])) json += piece;
+    const parsed = JSON.parse(json);
+    expect(parsed.runs.map((r: { rows: unknown[] }) => r.rows.length)).toEqual([7, 7]);
+    expect(parsed.runs[1].aggregates["response/llm_judged/safety/rating/average"]).toBeCloseTo(4 / 7, 12);
   });
 
   it("compares runs on different datasets by their aggregates only", async () => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
-import { logServerError } from "@/lib/server/logError";
+import { downloadResponse } from "@/lib/server/streamText";
 
 export const dynamic = "force-dynamic";
 
@@ -13,26 +13,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ runI
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) return new Response("No such run.", { status: 404 });
-  const pieces = format === "csv" ? runResultsCsv(db, runId) : runResultsJson(db, runId);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await pieces.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
-      } catch (error) {
-        logServerError(`export of run ${runId}`, error);
-        controller.error(new Error("export failed"));
-      }
-    },
-  });
-  const filename = `${run.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "run"}.${format}`;
-  return new Response(body, {
-    headers: {
-      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-      "content-disposition": `attachment; filename="${filename}"`,
-      "cache-control": "no-store",
-    },
+  return downloadResponse(format === "csv" ? runResultsCsv(db, runId) : runResultsJson(db, runId), {
+    filename: `${run.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "run"}.${format}`,
+    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+    context: `export of run ${runId}`,
   });
 }
