@@ -34,7 +34,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const candidates = comparison.runs.filter((run) => run.id !== baselineId && run.datasetId === comparison.runs.find((r) => r.id === baselineId)!.datasetId);
   const candidateId = query.candidate && candidates.some((c) => c.id === query.candidate) ? query.candidate : candidates[0]?.id;
   const flips = candidateId
-    ? await listFlips(db, baselineId, candidateId, { metric: query.metric, direction: query.direction, offset: (query.page - 1) * FLIPS_PER_PAGE, limit: FLIPS_PER_PAGE })
+    ? await listFlips(db, baselineId, candidateId, { metric: query.metric, direction: query.direction, offset: (query.page - 1) * FLIPS_PER_PAGE, limit: FLIPS_PER_PAGE, paired: comparison.paired?.[candidateId] })
     : null;
   const params = { runs: query.runs.join(","), baseline: baselineId, candidate: candidateId, metric: query.metric, direction: query.direction, page: query.page };
 
@@ -42,7 +42,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     <div className="space-y-5">
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
-        <p className="text-sm text-slate-500">Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired bootstrap of the mean difference (2,000 resamples).</p>
+        <p className="text-sm text-slate-500">Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired bootstrap of the mean difference (1,000 resamples).</p>
         <p className="mt-1 flex gap-2 text-sm">
           <a href={`/compare/export?runs=${params.runs}&format=csv`} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export CSV</a>
           <a href={`/compare/export?runs=${params.runs}&format=json`} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export JSON</a>

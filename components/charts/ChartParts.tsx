@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+
+/** The tooltip box every chart uses: a small white card with a heading and lines of exact numbers. */
+export function TooltipBox({ heading, children }: { heading: string; children: ReactNode }) {
+  return (
+    <div className="max-w-xs rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-xs shadow-md">
+      <p className="font-medium text-slate-800">{heading}</p>
+      <div className="mt-0.5 space-y-0.5 tabular-nums text-slate-600">{children}</div>
+    </div>
+  );
+}
+
+/** A row of colour swatches with labels, drawn in HTML so it wraps on narrow screens. */
+export function SwatchLegend({ items, label }: { items: { label: string; color: string }[]; label: string }) {
+  return (
+    <ul aria-label={label} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-slate-600">
+      {items.map((item) => (
+        <li key={item.label} className="flex items-center gap-1">
+          <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-sm" style={{ backgroundColor: item.color }} />
+          {item.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ChartEmpty({ children }: { children: ReactNode }) {
+  return <p className="rounded border border-dashed border-slate-200 px-3 py-6 text-center text-xs text-slate-500">{children}</p>;
+}
+
+/** Axis tick style shared by the recharts leaves (11 px slate, like the tables' small print). */
+export const AXIS_TICK = { fontSize: 11, fill: "#475569" } as const;

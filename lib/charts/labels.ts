@@ -1,0 +1,23 @@
+import { findMetric } from "@/lib/metrics/metricCatalog";
+
+export type MetricLabeller = (metric: string) => string;
+
+/**
+ * A short label for a chart axis: the catalogue's label for built-in metrics,
+ * the judge's own name for custom ones (axes have no room for the longer
+ * "(custom answer judge)" wording the metric cards use).
+ */
+export function chartMetricLabel(metric: string): string {
+  return findMetric(metric)?.label ?? `${metric.split("/").pop() ?? metric} (custom)`;
+}
+
+/** Yes/no and score metrics whose values are proportions in [0, 1]; agent/* values are seconds and tokens. */
+export function isProportionMetric(metric: string): boolean {
+  return !metric.startsWith("agent/");
+}
+
+/** Room for the longest label on a category axis, in pixels, at the 11 px tick font. */
+export function categoryAxisWidth(labels: string[], { min = 80, max = 190 } = {}): number {
+  const longest = labels.reduce((n, label) => Math.max(n, label.length), 0);
+  return Math.min(max, Math.max(min, Math.ceil(longest * 6.2) + 12));
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import { createDb } from "../../lib/db/client";
+import { createDatasetSink } from "../../lib/db/datasetWrites";
+import { bulkInsert, sqliteTimestamp } from "../../lib/db/directSqlite";
+import { ingestUpload } from "../../lib/ingest/ingestUpload";
+import { mulberry32 } from "../../lib/stats";
+import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
+import { syntheticRows } from "../../tests/support/syntheticRows";
+
+const METRICS = [
+  "response/llm_judged/correctness", "response/llm_judged/relevance_to_query", "response/llm_judged/groundedness", "response/llm_judged/safety",
+  "retrieval/llm_judged/chunk_relevance", "retrieval/llm_judged/context_sufficiency", "retrieval/ground_truth/document_recall",
+];
+
+/**
+ * Seeds a store for the UI benchmark: one dataset of `rows` rows with
+ * `chunks` chunks each, and two finished runs over it with a judgment per
+ * (row, metric) and a verdict per chunk, written straight to the tables (the
+ * benchmark measures reading, not judging). Verdicts are seeded-random with
+ * a yes-rate per run so the runs differ like two model versions would.
+ */
+export async function seedLargeRuns(databaseUrl: string, rows: number, chunks: number): Promise<{ datasetId: string; runIds: string[] }> {
+  const db = createDb(databaseUrl);
+  const imported = await ingestUpload({ chunks: byteChunks(toJsonl(syntheticRows(rows, chunks)), 1 << 20), filename: "ui-bench.jsonl", mode: "strict", sink: createDatasetSink(db), limits: { maxFileBytes: 1 << 30, maxRowBytes: 1 << 23, maxCellBytes: 1 << 21, maxReportedErrors: 100, batchSize: 1000 } });
+  if (!imported.ok) throw new Error("seed dataset did not import");
+  const rowIds = (await db.datasetRow.findMany({ where: { datasetId: imported.datasetId }, orderBy: { rowNumber: "asc" }, select: { id: true } })).map((r) => r.id);
+  const runIds: string[] = [];
+  for (const [index, yesRate] of [0.72, 0.78].entries()) {
+    const runId = randomUUID();
+    runIds.push(runId);
+    const random = mulberry32(index + 1);
+    const now = sqliteTimestamp(new Date());
+    const config = JSON.stringify({ metrics: METRICS, chunkMode: "batched", thresholds: {} });
+    bulkInsert(databaseUrl, [{
+      table: "Run",
+      columns: ["id", "datasetId", "name", "tags", "status", "judgeProvider", "judgeModel", "concurrency", "config", "createdAt", "startedAt", "finishedAt"],
+      rows: [[runId, imported.datasetId, `UI bench run ${index + 1}`, "[]", "completed", "openai", `bench-model-${index + 1}`, 16, config, now, now, now]],
+    }]);
+    for (let start = 0; start < rowIds.length; start += 1000) {
+      const items: (string | number | null)[][] = [];
+      const chunkRows: (string | number | null)[][] = [];
+      for (const rowId of rowIds.slice(start, start + 1000)) {
+        for (const metric of METRICS) {
+          const id = randomUUID();
+          if (metric.endsWith("chunk_relevance") || metric.endsWith("document_recall")) {
+            const ratings = Array.from({ length: chunks }, () => (random() < yesRate ? "yes" : "no"));
+            const score = metric.endsWith("document_recall") ? (random() < yesRate ? 1 : 0) : ratings.filter((r) => r === "yes").length / chunks;
+            items.push([id, runId, rowId, metric, "done", null, score, 0.5, score >= 0.5 ? 1 : 0, "bench rationale", null, "openai", "bench", "v1", "hash", 0, 1, 100, 20, now, now]);
+            if (metric.endsWith("chunk_relevance")) ratings.forEach((rating, position) => chunkRows.push([randomUUID(), id, runId, rowId, metric, position, rating, "bench chunk rationale", null]));
+          } else {
+            const draw = random();
+            const status = draw < 0.01 ? "error" : "done";
+            const rating = status === "error" ? null : draw < yesRate ? "yes" : "no";
+            items.push([id, runId, rowId, metric, status, rating, null, null, rating === null ? null : rating === "yes" ? 1 : 0, rating ? "bench rationale" : null, status === "error" ? "judge call failed after 5 attempts: 429" : null, "openai", "bench", "v1", "hash", 0, 1, 100, 20, now, now]);
+          }
+        }
+      }
+      bulkInsert(databaseUrl, [
+        { table: "JudgmentItem", columns: ["id", "runId", "rowId", "metric", "status", "rating", "score", "threshold", "passed", "rationale", "errorMessage", "judgeProvider", "judgeModel", "promptVersion", "promptHash", "cacheHit", "attempts", "inputTokens", "outputTokens", "createdAt", "finishedAt"], rows: items },
+        { table: "ChunkJudgment", columns: ["id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage"], rows: chunkRows },
+      ]);
+    }
+  }
+  await db.$disconnect();
+  return { datasetId: imported.datasetId, runIds };
+}
