@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunPicker } from "@/components/compare/RunPicker";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { parseCompareQuery } from "@/lib/compare/compareQuerySchema";
 import { getDb } from "@/lib/db/client";
@@ -54,6 +56,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         </p>
       )}
       <MetricComparisonTable comparison={comparison} />
+      <CompareBars data={prepareCompareBars(comparison)} />
       {flips && candidateId && (
         <>
           {candidates.length > 1 && (

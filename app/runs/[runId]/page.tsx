@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { cancelRun } from "@/app/actions/cancelRun";
 import { rejudgeRun } from "@/app/actions/rejudgeRun";
+import { RunChartsSection } from "@/components/charts/RunChartsSection";
 import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
 import { LiveProgress } from "@/components/runs/LiveProgress";
 import { MetricCards } from "@/components/runs/MetricCards";
@@ -75,6 +76,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       <LiveProgress runId={run.id} initial={{ status: run.status, ...progress }} />
       <RunSettings runId={run.id} name={run.name} tags={tags} />
       <MetricCards aggregates={aggregates} runId={run.id} />
+      <RunChartsSection runId={run.id} metrics={config.metrics} />
 
       <section id="rows" className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-label="Rows">
         <RunRowFilters runId={run.id} query={query} metrics={metricColumns(config.metrics)} />
