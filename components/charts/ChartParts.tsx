@@ -28,5 +28,10 @@ export function ChartEmpty({ children }: { children: ReactNode }) {
   return <p className="rounded border border-dashed border-slate-200 px-3 py-6 text-center text-xs text-slate-500">{children}</p>;
 }
 
-/** Axis tick style shared by the recharts leaves (11 px slate, like the tables' small print). */
-export const AXIS_TICK = { fontSize: 11, fill: "#475569" } as const;
+/**
+ * Axis tick style shared by the recharts leaves (11 px slate, like the tables' small print).
+ * The size is repeated in `style` because recharts measures tick words with
+ * the style object only; without it, labels are measured at the page's 16 px
+ * and wrap although they fit.
+ */
+export const AXIS_TICK = { fontSize: 11, fill: "#475569", style: { fontSize: "11px" } };

@@ -35,7 +35,8 @@ export function ChunkHeatmap({ model }: { model: HeatmapModel }) {
             {row.href
               ? <Link href={row.href} className="w-20 shrink-0 truncate font-mono text-slate-600 hover:text-indigo-700 hover:underline">{row.label} <span className="text-slate-400">{row.requestId}</span></Link>
               : <span className="w-20 shrink-0 truncate font-mono text-slate-600">{row.label} <span className="text-slate-400">{row.requestId}</span></span>}
-            <span className="grid shrink-0" style={{ gridTemplateColumns: `repeat(${model.columnCount}, ${SQUARE}px)`, gap: `${GAP}px` }}>
+            {row.noChunks && <span className="shrink-0 overflow-hidden whitespace-nowrap text-slate-400" style={{ width: squaresWidth - GAP }}>none</span>}
+            <span className={row.noChunks ? "hidden" : "grid shrink-0"} style={{ gridTemplateColumns: `repeat(${model.columnCount}, ${SQUARE}px)`, gap: `${GAP}px` }}>
               {row.cells.map((cell) => cell.color === null
                 ? <span key={cell.position} aria-hidden style={{ width: SQUARE, height: SQUARE }} />
                 : (

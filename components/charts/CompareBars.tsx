@@ -44,7 +44,7 @@ function CompareTooltip({ active, payload, data }: TooltipContentProps & { data:
       {data.series.map((s) => (
         <p key={s.runId} className="flex items-start gap-1.5">
           <span aria-hidden className="mt-1 inline-block h-2 w-2 shrink-0 rounded-sm" style={{ backgroundColor: s.color }} />
-          <span><span className="font-medium text-slate-800">{s.name}</span>: {String(row[s.textKey])}</span>
+          <span><span className="font-medium text-slate-800">{s.name}{s.baseline ? " (baseline)" : ""}</span>: {String(row[s.textKey])}</span>
         </p>
       ))}
     </TooltipBox>

@@ -8,9 +8,9 @@ export function formatInteger(value: number): string {
   return Math.round(value).toLocaleString("en-US");
 }
 
-/** Dollars with enough decimals to show judge costs of a fraction of a cent. */
+/** Dollars: four decimals under $1, so judge costs of a fraction of a cent line up and stay distinct; cents above. */
 export function formatUsd(value: number): string {
   if (value === 0) return "$0.00";
-  if (Math.abs(value) < 0.01) return `$${value.toFixed(4)}`;
+  if (Math.abs(value) < 1) return `$${value.toFixed(4)}`;
   return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }

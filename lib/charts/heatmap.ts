@@ -25,6 +25,8 @@ export type HeatmapRow = {
   precisionText: string;
   recallText: string;
   title: string;
+  /** The row retrieved nothing: say so instead of drawing an empty line. */
+  noChunks: boolean;
   cells: HeatmapCell[];
 };
 
@@ -57,9 +59,7 @@ function stateOf(verdict: ChunkVerdict): Exclude<HeatmapCellState, "none"> {
  * and recall as text. Rows keep the order the query returned (row number).
  */
 export function prepareHeatmap(heatmap: ChunkHeatmap, options: { runId?: string } = {}): HeatmapModel {
-  const legend = [
-    ...Object.values(STATE_STYLE).map(({ color, words }) => ({ label: words, color })),
-  ];
+  const legend = Object.values(STATE_STYLE).map(({ color, words }) => ({ label: words, color }));
   const columnCount = heatmap.maxPosition + 1;
   if (heatmap.rows.length === 0 || columnCount === 0) {
     return {
@@ -96,7 +96,8 @@ export function prepareHeatmap(heatmap: ChunkHeatmap, options: { runId?: string 
       label,
       precisionText,
       recallText,
-      title: `Row ${row.rowNumber} (${row.requestId}): precision ${precisionText}, document recall ${recallText}`,
+      title: `Row ${row.rowNumber} (${row.requestId}): ${row.cells.length === 0 ? "no retrieved chunks" : `precision ${precisionText}, document recall ${recallText}`}`,
+      noChunks: row.cells.length === 0,
       cells,
     };
   });

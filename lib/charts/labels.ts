@@ -17,7 +17,8 @@ export function isProportionMetric(metric: string): boolean {
 }
 
 /** Room for the longest label on a category axis, in pixels, at the 11 px tick font. */
-export function categoryAxisWidth(labels: string[], { min = 80, max = 190 } = {}): number {
+export function categoryAxisWidth(labels: string[], { min = 80, max = 200 } = {}): number {
   const longest = labels.reduce((n, label) => Math.max(n, label.length), 0);
-  return Math.min(max, Math.max(min, Math.ceil(longest * 6.2) + 12));
+  // ~6 px per character of the 11 px system font, plus the tick mark and margin recharts keeps.
+  return Math.min(max, Math.max(min, Math.ceil(longest * 6) + 16));
 }

@@ -15,12 +15,13 @@ export const HISTOGRAM_METRICS = ["agent/latency_seconds", "agent/total_token_co
 const MAX_BUCKETS = 100;
 
 /**
- * Equal-width buckets over [min, max] of a metric's finished per-row values.
- * The last bucket is closed ([from, to]) so the maximum lands in it. Null when
- * no row has a value; one bucket when every value is the same.
+ * Equal-width buckets over [min, max] of a metric's finished per-row values:
+ * `bucketCount` of them, or one per value when there are fewer values (six
+ * traced rows in twelve buckets would be mostly gaps). The last bucket is
+ * closed ([from, to]) so the maximum lands in it. Null when no row has a
+ * value; one bucket when every value is the same.
  */
 export async function getValueHistogram(db: Db, runId: string, metric: string, bucketCount: number): Promise<ValueHistogram | null> {
-  const buckets = Math.min(MAX_BUCKETS, Math.max(1, Math.floor(bucketCount)));
   const where = `"runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL`;
   const [range] = await db.$queryRawUnsafe<{ min: number | null; max: number | null; n: number | bigint }[]>(
     `SELECT MIN("score") AS "min", MAX("score") AS "max", COUNT(*) AS "n" FROM "JudgmentItem" WHERE ${where}`,
@@ -30,6 +31,7 @@ export async function getValueHistogram(db: Db, runId: string, metric: string, b
   const min = Number(range.min);
   const max = Number(range.max);
   if (min === max) return { min, max, buckets: [{ from: min, to: max, count: Number(range.n) }] };
+  const buckets = Math.min(MAX_BUCKETS, Number(range.n), Math.max(1, Math.floor(bucketCount)));
 
   const width = (max - min) / buckets;
   // Integer division by the bucket width; the maximum (and any float overshoot) is clamped into the last bucket.

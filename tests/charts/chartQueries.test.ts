@@ -100,6 +100,12 @@ describe("chart queries on a real SQLite file", () => {
     });
   });
 
+  it("uses no more buckets than there are values", async () => {
+    // 4 values asked for 8 buckets → 4 buckets of (2.0 − 0.5)/4 = 0.375: [0.5, 0.875) 0.5; [0.875, 1.25) 0.9 and 1.0; [1.25, 1.625) none; [1.625, 2.0] 2.0.
+    const histogram = await getValueHistogram(db, "run1", LATENCY, 8);
+    expect(histogram!.buckets.map((b) => [b.from, b.to, b.count])).toEqual([[0.5, 0.875, 1], [0.875, 1.25, 2], [1.25, 1.625, 0], [1.625, 2, 1]]);
+  });
+
   it("returns one bucket when every value is the same, and null when there are none", async () => {
     expect(await getValueHistogram(db, "run1", TOKENS, 10)).toEqual({ min: 1200, max: 1200, buckets: [{ from: 1200, to: 1200, count: 3 }] });
     expect(await getValueHistogram(db, "other", LATENCY, 10)).toBeNull();

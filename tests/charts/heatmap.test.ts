@@ -13,6 +13,7 @@ describe("prepareHeatmap", () => {
         { position: 2, verdict: "error" as const, expected: false },
       ] },
       { rowId: "b", rowNumber: 2, requestId: "q-2", precision: null, recall: null, cells: [{ position: 0, verdict: null, expected: false }] },
+      { rowId: "c", rowNumber: 3, requestId: "q-3", precision: null, recall: null, cells: [] },
     ],
   };
 
@@ -26,6 +27,9 @@ describe("prepareHeatmap", () => {
     ]);
     // Row 2 retrieved one chunk, not judged: a light grey square, then two positions with no chunk at all.
     expect(model.rows[1].cells.map((c) => [c.state, c.color])).toEqual([["unjudged", CHART_COLORS.verdictAbsent], ["none", null], ["none", null]]);
+    // Row 3 retrieved nothing: flagged, so the grid can say so instead of drawing a blank line.
+    expect(model.rows.map((row) => row.noChunks)).toEqual([false, false, true]);
+    expect(model.rows[2].title).toBe("Row 3 (q-3): no retrieved chunks");
   });
 
   it("writes titles, precision and recall text, links and a caption", () => {
@@ -35,7 +39,7 @@ describe("prepareHeatmap", () => {
     expect(model.rows[1].cells[2].title).toBe("Row 2 (q-2), chunk #3: not retrieved");
     expect(model.rows[0]).toMatchObject({ label: "#1", precisionText: "50%", recallText: "100%", href: "/runs/run1/rows/a" });
     expect(model.rows[1]).toMatchObject({ precisionText: "—", recallText: "—" });
-    expect(model.caption).toBe("Rows 1–2 of 120, by row number");
+    expect(model.caption).toBe("Rows 1–3 of 120, by row number");
     expect(model.emptyMessage).toBeNull();
     expect(prepareHeatmap(heatmap).rows[0].href).toBeNull();
   });

@@ -44,6 +44,8 @@ describe("preparePassRateChart", () => {
     expect(data.bars[0].error![1]).toBe(0);
     expect(data.bars[0].error![0]).toBeGreaterThan(40);
     expect(data.height).toBe(36 + 2 * 30);
+    // Longest label "Document recall" (15 characters): 15 × 6 + 16 = 106 px.
+    expect(data.labelWidth).toBe(106);
   });
 
   it("puts the band edges at exactly 80% and 60%", () => {
