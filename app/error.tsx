@@ -1,0 +1,20 @@
+"use client";
+
+import Link from "next/link";
+
+/** Any server error on a page: no stack trace, a reference the server log also has, and a way on. */
+export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  return (
+    <div className="mx-auto max-w-lg rounded-lg border border-red-200 bg-white p-6 text-center shadow-sm" role="alert">
+      <h1 className="text-lg font-semibold text-red-800">Something went wrong on this page</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        Nothing you uploaded or judged was lost: results are saved as they complete. Try again; if it keeps happening, the server log has the details
+        {error.digest ? <> under reference <code className="font-mono">{error.digest}</code></> : null}.
+      </p>
+      <div className="mt-4 flex justify-center gap-2 text-sm">
+        <button type="button" onClick={reset} className="rounded bg-indigo-600 px-3 py-1.5 text-white hover:bg-indigo-700">Try again</button>
+        <Link href="/datasets" className="rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-50">Datasets</Link>
+      </div>
+    </div>
+  );
+}
