@@ -36,13 +36,23 @@ export async function* pendingGenerations(db: Db, runId: string, pageSize = 400)
   }
 }
 
-/** Runs `worker` over everything `source` yields with at most `concurrency` at once. */
+/**
+ * Runs `worker` over everything `source` yields with at most `concurrency` at
+ * once. Work that never waits on I/O (the offline judge, cache hits) would
+ * otherwise run as one unbroken chain of microtasks and starve the web server
+ * that hosts the run; so the lanes hand the event loop back every few ms.
+ */
 export async function forEachConcurrently<T>(source: AsyncIterator<T>, concurrency: number, worker: (value: T) => Promise<void>, shouldStop: () => boolean): Promise<void> {
+  let lastYield = performance.now();
   const lane = async () => {
     while (!shouldStop()) {
       const next = await source.next();
       if (next.done) return;
       await worker(next.value);
+      if (performance.now() - lastYield > 10) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
