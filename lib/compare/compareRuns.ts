@@ -30,8 +30,10 @@ export type Comparison = {
 export async function compareRuns(db: Db, runIds: string[], baselineId: string): Promise<Comparison | null> {
   const loaded = await Promise.all(runIds.map((id) => getRun(db, id)));
   if (loaded.some((run) => !run)) return null;
-  const runs = loaded.map((run) => run!);
-  const baseline = runs.find((run) => run.id === baselineId) ?? runs[0];
+  const found = loaded.map((run) => run!);
+  const baseline = found.find((run) => run.id === baselineId) ?? found[0];
+  // The baseline leads every table and chart; the others keep the order they were picked in.
+  const runs = [baseline, ...found.filter((run) => run.id !== baseline.id)];
   const configs = new Map(runs.map((run) => [run.id, storedRunConfigSchema.parse(JSON.parse(run.config))]));
   const metricOrder = [...new Set(runs.flatMap((run) => configs.get(run.id)!.metrics))];
   const aggregates = new Map(await Promise.all(runs.map(async (run) => [run.id, await getRunAggregates(db, run.id, metricOrder)] as const)));
