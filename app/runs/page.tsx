@@ -24,7 +24,7 @@ export default async function RunsPage() {
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
           <table className="w-full text-sm" data-testid="runs-table">
             <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-              <tr><th className="px-3 py-2">Run</th><th className="px-3 py-2">Dataset</th><th className="px-3 py-2">Judge</th><th className="px-3 py-2 w-56">Progress</th><th className="px-3 py-2">Started</th><th className="px-3 py-2 text-right">Duration</th></tr>
+              <tr><th className="px-3 py-2">Run</th><th className="px-3 py-2">Dataset</th><th className="px-3 py-2">Judge</th><th className="px-3 py-2 w-56">Progress</th><th className="px-3 py-2">Pass rates</th><th className="px-3 py-2">Started</th><th className="px-3 py-2 text-right">Duration</th></tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {runs.map((run) => {
@@ -43,6 +43,15 @@ export default async function RunsPage() {
                     <td className="px-3 py-2">
                       <ProgressBar value={toJudge === 0 ? 1 : judged / toJudge} label={`Progress of ${run.name}`} tone={run.status === "running" || run.status === "pending" ? "indigo" : "emerald"} />
                       <div className="mt-0.5 text-xs tabular-nums text-slate-500">{judged} / {toJudge}{c.error ? <span className="text-red-700"> · {c.error} errors</span> : null}</div>
+                    </td>
+                    <td className="px-3 py-2 text-xs">
+                      <div className="flex max-w-xs flex-wrap gap-x-3 gap-y-0.5">
+                        {run.headlines.slice(0, 4).map((h) => (
+                          <span key={h.metric} className="whitespace-nowrap tabular-nums" title={`${h.metric}: ${h.judged} judged rows`}>
+                            {h.metric.split("/").pop()} <b className={h.rate >= 0.8 ? "text-emerald-700" : h.rate >= 0.6 ? "text-amber-700" : "text-rose-700"}>{Math.round(h.rate * 100)}%</b>
+                          </span>
+                        ))}
+                      </div>
                     </td>
                     <td className="px-3 py-2 text-slate-600">{run.startedAt ? formatDateTime(run.startedAt) : "—"}</td>
                     <td className="px-3 py-2 text-right tabular-nums text-slate-600">{formatSeconds(duration)}</td>

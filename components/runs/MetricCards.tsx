@@ -46,7 +46,9 @@ function basis(a: Aggregate): string {
   if (a.value === null) return a.pending > 0 ? "not computed yet" : "no row could be judged";
   if (a.kind === "percentage") return `${a.numerator} of ${a.denominator} judged rows`;
   const what = a.metric === "retrieval/ground_truth/document_recall" ? "recall" : a.metric.startsWith("agent/") ? "value" : "precision";
-  return `mean ${what} over ${a.denominator} rows${a.failed > 0 && !a.metric.startsWith("agent/") ? `, ${a.failed} below the pass mark` : ""}`;
+  const judged = a.passed + a.failed;
+  const passRate = judged > 0 && !a.metric.startsWith("agent/") ? `; ${Math.round((a.passed / judged) * 100)}% of rows pass (${a.passed} of ${judged})` : "";
+  return `mean ${what} over ${a.denominator} rows${passRate}`;
 }
 
 /** The 95% Wilson interval of a yes-rate: honest about how much 40 rows can tell. */

@@ -78,14 +78,32 @@ export async function listRuns(db: Db, take = 200) {
     take,
     select: { id: true, name: true, tags: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, startedAt: true, finishedAt: true, dataset: { select: { id: true, name: true } } },
   });
-  const counts = await db.judgmentItem.groupBy({ by: ["runId", "status"], where: { runId: { in: runs.map((r) => r.id) } }, _count: { _all: true } });
+  const runIds = runs.map((r) => r.id);
+  const [counts, yesCounts] = await Promise.all([
+    db.judgmentItem.groupBy({ by: ["runId", "status"], where: { runId: { in: runIds } }, _count: { _all: true } }),
+    // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
+    db.judgmentItem.groupBy({ by: ["runId", "metric", "rating"], where: { runId: { in: runIds }, status: "done", rating: { not: null } }, _count: { _all: true } }),
+  ]);
+  const headlines = new Map<string, Map<string, { yes: number; judged: number }>>();
+  for (const c of yesCounts) {
+    const perRun = headlines.get(c.runId) ?? new Map<string, { yes: number; judged: number }>();
+    const entry = perRun.get(c.metric) ?? { yes: 0, judged: 0 };
+    entry.judged += c._count._all;
+    if (c.rating === "yes") entry.yes += c._count._all;
+    perRun.set(c.metric, entry);
+    headlines.set(c.runId, perRun);
+  }
   const byRun = new Map<string, Record<string, number>>();
   for (const c of counts) {
     const entry = byRun.get(c.runId) ?? {};
     entry[c.status] = c._count._all;
     byRun.set(c.runId, entry);
   }
-  return runs.map((run) => ({ ...run, counts: byRun.get(run.id) ?? {} }));
+  return runs.map((run) => ({
+    ...run,
+    counts: byRun.get(run.id) ?? {},
+    headlines: [...(headlines.get(run.id) ?? new Map()).entries()].map(([metric, v]) => ({ metric, rate: v.yes / v.judged, judged: v.judged })),
+  }));
 }
 
 /** Runs to offer in the compare picker: finished or running, newest first. */
