@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
+import { AutoRefresh } from "@/components/ui/AutoRefresh";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { formatDateTime, formatSeconds } from "@/components/ui/format";
@@ -14,6 +15,7 @@ export default async function RunsPage() {
   const runs = await listRuns(getDb());
   return (
     <div className="space-y-4">
+      <AutoRefresh active={runs.some((run) => run.status === "running" || run.status === "pending")} />
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Runs</h1>
         <p className="text-sm text-slate-500">Every evaluation run, newest first. Start one from a dataset.</p>

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { Pager } from "@/components/table/Pager";
 import { SearchBox } from "@/components/table/SearchBox";
+import { SortableHeaderCell } from "@/components/table/SortableHeaderCell";
 import { withParams } from "@/components/table/urlState";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import type { DatasetRowQuery, DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
@@ -87,21 +88,11 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
           <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const sorted = header.column.getIsSorted();
-                  return (
-                    <th key={header.id} className="whitespace-nowrap px-3 py-2" aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
-                      {header.column.getCanSort() ? (
-                        <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-slate-900">
-                          <table.FlexRender header={header} />
-                          <span aria-hidden className="text-[10px]">{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
-                        </button>
-                      ) : (
-                        <table.FlexRender header={header} />
-                      )}
-                    </th>
-                  );
-                })}
+                {group.headers.map((header) => (
+                  <SortableHeaderCell key={header.id} sorted={header.column.getIsSorted()} canSort={header.column.getCanSort()} onToggle={header.column.getToggleSortingHandler()}>
+                    <table.FlexRender header={header} />
+                  </SortableHeaderCell>
+                ))}
               </tr>
             ))}
           </thead>

@@ -4,6 +4,7 @@ import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type So
 import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { Pager } from "@/components/table/Pager";
+import { SortableHeaderCell } from "@/components/table/SortableHeaderCell";
 import { withParams } from "@/components/table/urlState";
 import type { Page } from "@/lib/db/pagination";
 import { PAGE_SIZES } from "@/lib/db/pagination";
@@ -55,13 +56,9 @@ export function RunRowsTable({ runId, page, query, metrics }: { runId: string; p
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => (
-                  <th key={header.id} className="whitespace-nowrap px-2 py-2">
-                    {header.column.getCanSort() ? (
-                      <button type="button" onClick={header.column.getToggleSortingHandler()} className="hover:text-slate-900">
-                        <table.FlexRender header={header} /> {header.column.getIsSorted() === "asc" ? "▲" : header.column.getIsSorted() === "desc" ? "▼" : "↕"}
-                      </button>
-                    ) : <table.FlexRender header={header} />}
-                  </th>
+                  <SortableHeaderCell key={header.id} className="px-2 py-2" sorted={header.column.getIsSorted()} canSort={header.column.getCanSort()} onToggle={header.column.getToggleSortingHandler()}>
+                    <table.FlexRender header={header} />
+                  </SortableHeaderCell>
                 ))}
               </tr>
             ))}

@@ -3,6 +3,8 @@
  * the same request always gets the same answer, so judge tests can assert
  * exact verdicts without a model.
  */
+
+import { mulberry32 } from "@/lib/stats/prng";
 export type JsonSchemaNode = Record<string, unknown>;
 
 /** Lets a test choose the value at one path (e.g. force "rating" to "no"); undefined keeps the default. */
@@ -18,16 +20,9 @@ export function hashString(text: string): number {
   return hash >>> 0;
 }
 
-/** mulberry32: a seeded PRNG so "10% of requests fail" picks the same requests every run. */
+/** A seeded PRNG (the stats library's mulberry32) so "10% of requests fail" picks the same requests every run. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 export function synthesize(root: JsonSchemaNode, seed: string, decide?: DecideHook): unknown {
