@@ -64,7 +64,7 @@ describe("a run on the offline heuristic judge, from the browser", () => {
     const runId = runUrl.split("/").at(-1)!;
     const correct = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", rating: "yes" } });
     const judged = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", status: "done" } });
-    const card = await page.locator('[data-metric="response/llm_judged/correctness"]').innerText();
+    const card = await page.locator('a[data-metric="response/llm_judged/correctness"]').innerText();
     expect(card).toContain(`${Math.round((correct / judged) * 100)}% yes`);
     expect(card).toContain(`${correct} of ${judged} judged rows`);
     await expectNoCrashText(page);
@@ -72,7 +72,7 @@ describe("a run on the offline heuristic judge, from the browser", () => {
   });
 
   it("opens a metric's failures from its card, then a failed row with the judge's rationale", async () => {
-    await page.locator('[data-metric="response/llm_judged/correctness"]').click();
+    await page.locator('a[data-metric="response/llm_judged/correctness"]').click();
     await page.waitForURL((url) => url.searchParams.get("filter") === "failed" && url.searchParams.get("metric") === "response/llm_judged/correctness");
     const runId = runUrl.split("/").at(-1)!;
     const failed = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", passed: false } });
