@@ -67,7 +67,7 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
           <label className={`flex items-start gap-2 text-sm ${judge.configured ? "" : "text-slate-400"}`}>
             <input type="radio" name="judge" value="model" defaultChecked={judge.configured} disabled={!judge.configured} className="mt-1" />
             <span className="flex-1">
-              LLM judge {judge.configured ? <>via {judge.endpoint}</> : "(set OPENAI_API_KEY or OPENAI_BASE_URL on the server)"}
+              LLM judge {judge.configured ? <>via {judge.endpoint}</> : "(configure an OpenAI-compatible endpoint on the server; see the README)"}
               {judge.configured && <input name="judgeModel" defaultValue={judge.defaultModel} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm" aria-label="Judge model" />}
             </span>
           </label>
