@@ -74,6 +74,19 @@ describe("run lifecycle edge cases", () => {
     expect(scores).toEqual([{ status: "done", score: 1 }, { status: "done", score: 0 }]);
   });
 
+  it("records tokens on every judgment and their cost when prices are configured", async () => {
+    const datasetId = await importRows(db, [{ request: "q9", response: "a9" }]);
+    const runId = await createRun(db, { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "priced-judge" } });
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const prices = JSON.stringify({ "priced-judge": { input: 2, output: 8 } });
+    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_PRICES: prices }) }));
+    const item = await db.judgmentItem.findFirstOrThrow({ where: { runId } });
+    expect(item.inputTokens).toBeGreaterThan(0);
+    expect(item.outputTokens).toBeGreaterThan(0);
+    // $2 per million input tokens, $8 per million output tokens.
+    expect(item.costUsd).toBeCloseTo((item.inputTokens! * 2 + item.outputTokens! * 8) / 1e6, 12);
+  });
+
   it("rejects a custom judge named like a built-in one, with a message", async () => {
     const datasetId = await importRows(db, [{ request: "q8", response: "a8" }]);
     await expect(createRun(db, { datasetId, metrics: ["safety"], customJudges: [{ assessmentName: "safety", assessmentType: "ANSWER", instructions: "Is it safe for children?" }], judge })).rejects.toThrow(RunConfigError);
