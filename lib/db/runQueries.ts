@@ -72,8 +72,9 @@ export async function loadJudgeRows(db: Db, runId: string, rowIds: string[]) {
 export type JudgeRowData = Awaited<ReturnType<typeof loadJudgeRows>>[number];
 
 /** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
-export async function listRuns(db: Db, take = 200) {
+export async function listRuns(db: Db, take = 200, datasetId?: string) {
   const runs = await db.run.findMany({
+    where: datasetId ? { datasetId } : {},
     orderBy: { createdAt: "desc" },
     take,
     select: { id: true, name: true, tags: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, startedAt: true, finishedAt: true, dataset: { select: { id: true, name: true } } },

@@ -5,10 +5,12 @@ import { Suspense } from "react";
 import { DatasetRowsTable } from "@/components/datasets/DatasetRowsTable";
 import { InputCoverageCard } from "@/components/datasets/InputCoverageCard";
 import { MetricAvailabilityCard } from "@/components/datasets/MetricAvailabilityCard";
+import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
+import { listRuns } from "@/lib/db/runQueries";
 import { parseDatasetRowQuery } from "@/lib/db/datasetRowQuerySchema";
 import { metricAvailability } from "@/lib/metrics/availability";
 
@@ -51,6 +53,10 @@ export default async function DatasetPage({ params, searchParams }: Props) {
         <CoverageSection datasetId={dataset.id} />
       </Suspense>
 
+      <Suspense fallback={<CardSkeleton />}>
+        <DatasetRunsSection datasetId={dataset.id} />
+      </Suspense>
+
       <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
         <RowsSection datasetId={dataset.id} query={query} />
       </Suspense>
@@ -65,6 +71,33 @@ async function CoverageSection({ datasetId }: { datasetId: string }) {
       <InputCoverageCard columns={coverage.columns} rowCount={coverage.rowCount} />
       <MetricAvailabilityCard availability={metricAvailability(coverage)} />
     </div>
+  );
+}
+
+/** The runs on this dataset, newest first, with a link to compare the latest two. */
+async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
+  const runs = await listRuns(getDb(), 20, datasetId);
+  if (runs.length === 0) return null;
+  return (
+    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="runs-heading">
+      <div className="flex items-center justify-between">
+        <h2 id="runs-heading" className="text-sm font-semibold">Runs on this dataset</h2>
+        {runs.length >= 2 && <Link href={`/compare?runs=${runs[1].id},${runs[0].id}&baseline=${runs[1].id}`} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
+      </div>
+      <ul className="mt-2 divide-y divide-slate-100 text-sm">
+        {runs.map((run) => (
+          <li key={run.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
+            <Link href={`/runs/${run.id}`} className="font-medium text-indigo-700 hover:underline">{run.name}</Link>
+            <RunStatusBadge status={run.status} />
+            <JudgeLabel provider={run.judgeProvider} model={run.judgeModel} />
+            <span className="text-xs text-slate-500">{formatDateTime(run.createdAt)}</span>
+            <span className="ml-auto flex flex-wrap gap-x-3 text-xs tabular-nums">
+              {run.headlines.slice(0, 4).map((h) => <span key={h.metric}>{h.metric.split("/").pop()} <b>{Math.round(h.rate * 100)}%</b></span>)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
