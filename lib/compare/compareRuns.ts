@@ -85,8 +85,17 @@ async function scoreDelta(db: Db, baselineId: string, runId: string, metric: str
   // 1,000 resamples: at the sizes where it matters the percentile interval is stable to the second decimal, at half the cost of 2,000.
   const interval = pairedBootstrapMeanDiff(pairs.baseline, pairs.candidate, { seed: 20261122, iterations: 1000 });
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
-  // Agent metrics (tokens, seconds) are not proportions; lower is better for them, so "better" flips sign.
-  const lowerIsBetter = metric.startsWith("agent/");
-  const described = describeDelta({ kind: "score", low: lowerIsBetter ? -interval.high : interval.low, high: lowerIsBetter ? -interval.low : interval.high, delta: lowerIsBetter ? -delta : delta });
+  if (metric.startsWith("agent/")) return agentDelta(metric, delta, interval, pairs.baseline.length);
+  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta });
   return { delta, verdict: described.verdict, words: described.words, pairs: pairs.baseline.length, unpaired: 0 };
+}
+
+/** Tokens and seconds: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */
+function agentDelta(metric: string, delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
+  const unit = metric === "agent/latency_seconds" ? " s" : " tokens";
+  const digits = metric === "agent/latency_seconds" ? 2 : 0;
+  const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(digits)}`;
+  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
+  return { delta, verdict, words: `${label}: ${fmt(delta)}${unit} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`, pairs, unpaired: 0 };
 }

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { getPairedCounts, listFlips } from "@/lib/db/compareQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { importRows, runToCompletion } from "../support/engineKit";
+import { importRows, importSample, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
 
 /**
@@ -84,6 +84,17 @@ describe("comparing two runs on one dataset", () => {
     const parsed = JSON.parse(json);
     expect(parsed.runs.map((r: { rows: unknown[] }) => r.rows.length)).toEqual([7, 7]);
     expect(parsed.runs[1].aggregates["response/llm_judged/safety/rating/average"]).toBeCloseTo(4 / 7, 12);
+  });
+
+  it("words agent deltas with their unit, lower being better", async () => {
+    const sample = await importSample(db);
+    const heuristic = { provider: "heuristic" as const, model: "heuristic-v1" };
+    const { runId: first } = await runToCompletion(db, { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic }, null);
+    const { runId: second } = await runToCompletion(db, { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic }, null);
+    const comparison = (await compareRuns(db, [first, second], first))!;
+    const words = Object.fromEntries(comparison.metrics.map((m) => [m.metric, m.deltas[second].words]));
+    expect(words["agent/latency_seconds"]).toBe("Likely noise: 0.00 s (95% CI 0.00 to 0.00 s; lower is better)");
+    expect(words["agent/total_token_count"]).toBe("Likely noise: 0 tokens (95% CI 0 to 0 tokens; lower is better)");
   });
 
   it("compares runs on different datasets by their aggregates only", async () => {
