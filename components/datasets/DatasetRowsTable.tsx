@@ -1,11 +1,12 @@
 "use client";
 
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper, rowSortingFeature, tableFeatures, useTable } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { Pager } from "@/components/table/Pager";
 import { SearchBox } from "@/components/table/SearchBox";
+import { serverSorting } from "@/components/table/serverSorting";
 import { SortableHeaderCell } from "@/components/table/SortableHeaderCell";
 import { withParams } from "@/components/table/urlState";
 import { formatCount, formatSeconds } from "@/components/ui/format";
@@ -25,7 +26,6 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
   const router = useRouter();
   const pathname = `/datasets/${datasetId}`;
   const params = { page: query.page, pageSize: query.pageSize, sort: query.sort, dir: query.dir, q: query.q };
-  const sorting: SortingState = [{ id: query.sort, desc: query.dir === "desc" }];
 
   const columns = useMemo(() => column.columns([
     column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
@@ -67,14 +67,7 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
     columns,
     data: page.items,
     getRowId: (row) => row.id,
-    manualSorting: true,
-    enableSortingRemoval: false,
-    state: { sorting },
-    onSortingChange: (updater) => {
-      const next = typeof updater === "function" ? updater(sorting) : updater;
-      const first = next[0];
-      if (first) router.push(withParams(pathname, params, { sort: first.id, dir: first.desc ? "desc" : "asc", page: 1 }));
-    },
+    ...serverSorting(query, (sort, dir) => router.push(withParams(pathname, params, { sort, dir, page: 1 }))),
   });
 
   return (

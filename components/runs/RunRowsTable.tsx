@@ -1,9 +1,10 @@
 "use client";
 
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper, rowSortingFeature, tableFeatures, useTable } from "@tanstack/react-table";
 import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { Pager } from "@/components/table/Pager";
+import { serverSorting } from "@/components/table/serverSorting";
 import { SortableHeaderCell } from "@/components/table/SortableHeaderCell";
 import { withParams } from "@/components/table/urlState";
 import type { Page } from "@/lib/db/pagination";
@@ -20,7 +21,6 @@ export function RunRowsTable({ runId, page, query, metrics }: { runId: string; p
   const pathname = `/runs/${runId}`;
   const params = { filter: query.filter, metric: query.metric, q: query.q, sort: query.sort, dir: query.dir, page: query.page, pageSize: query.pageSize };
   const rowHref = (rowId: string) => withParams(`${pathname}/rows/${rowId}`, {}, { filter: query.filter, metric: query.metric, q: query.q });
-  const sorting: SortingState = [{ id: query.sort, desc: query.dir === "desc" }];
 
   const columns = useMemo(() => column.columns([
     column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
@@ -39,13 +39,7 @@ export function RunRowsTable({ runId, page, query, metrics }: { runId: string; p
     columns,
     data: page.items,
     getRowId: (row) => row.id,
-    manualSorting: true,
-    enableSortingRemoval: false,
-    state: { sorting },
-    onSortingChange: (updater) => {
-      const next = (typeof updater === "function" ? updater(sorting) : updater)[0];
-      if (next) router.push(withParams(pathname, params, { sort: next.id, dir: next.desc ? "desc" : "asc", page: 1 }) + "#rows");
-    },
+    ...serverSorting(query, (sort, dir) => router.push(withParams(pathname, params, { sort, dir, page: 1 }) + "#rows")),
   });
 
   return (

@@ -3,11 +3,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import type { Db } from "@/lib/db/client";
+import { createDb, type Db } from "@/lib/db/client";
+import { launchChromium } from "../support/chromium";
 import type { EvalObject } from "../support/evalFiles";
-import { ROOT } from "./appServer";
+import { ROOT, startAppServer, type AppServer, type AppServerOptions } from "./appServer";
 
 export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
 
@@ -145,4 +146,31 @@ export async function storedRows(db: Db, datasetId: string) {
     expectedFacts: row.expectedFacts === null ? null : (JSON.parse(row.expectedFacts) as unknown),
     chunks: chunks.map(({ id: _chunkId, rowId: _rowId, ...chunk }) => chunk),
   }));
+}
+
+export type OpenedApp = {
+  server: AppServer;
+  browser: { context: BrowserContext; close: () => Promise<void> };
+  db: Db;
+  page: Page;
+  /** What must never happen on the page (see watchPage). */
+  problems: string[];
+  close: () => Promise<void>;
+};
+
+/** The built app on a fresh database, Chromium, a database client on the same file, and one watched page. */
+export async function openApp(options: AppServerOptions = {}): Promise<OpenedApp> {
+  const server = await startAppServer(options);
+  const browser = await launchChromium();
+  const db = createDb(server.databaseUrl);
+  const page = await browser.context.newPage();
+  return {
+    server, browser, db, page,
+    problems: watchPage(page),
+    close: async () => {
+      await db.$disconnect();
+      await browser.close();
+      await server.stop();
+    },
+  };
 }

@@ -5,13 +5,14 @@
 // the fake OpenAI server on 127.0.0.1), compare the two, and open a flipped row.
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../support/chromium";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { ROOT, startAppServer, type AppServer } from "./appServer";
-import { chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, waitForHydration, watchPage, writeFile } from "./helpers";
+import { ROOT, type AppServer } from "./appServer";
+import {
+  chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, waitForHydration, writeFile, openApp, type OpenedApp,
+} from "./helpers";
 
 /**
  * The sample dataset, sixty times over with distinct request ids: the offline
@@ -21,23 +22,20 @@ import { chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitFo
 const COPIES = 60;
 
 let fake: FakeOpenAIServer;
+let app: OpenedApp;
 let server: AppServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
 let page: Page;
 let problems: string[];
 const files = tempDir();
 
 beforeAll(async () => {
   fake = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 5 } });
-  server = await startAppServer({ env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" } });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  problems = watchPage(page);
+  app = await openApp({ env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" } });
+  ({ server, page, problems } = app);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await app?.close();
   await fake?.close();
   fs.rmSync(files, { recursive: true, force: true });
 });

@@ -3,12 +3,13 @@
 // server picking up a run it did not start itself (the resume path).
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { createRun } from "@/lib/engine/planRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
-import { launchChromium } from "../support/chromium";
-import { startAppServer, type AppServer } from "./appServer";
-import { expectNoCrashText, screenshot, waitForHydration, watchPage } from "./helpers";
+import type { AppServer } from "./appServer";
+import {
+  expectNoCrashText, screenshot, waitForHydration, openApp, type OpenedApp,
+} from "./helpers";
 
 let server: AppServer;
 let browser: { context: BrowserContext; close: () => Promise<void> };
@@ -16,19 +17,14 @@ let db: Db;
 let page: Page;
 let problems: string[];
 
+let app: OpenedApp;
+
 beforeAll(async () => {
-  server = await startAppServer();
-  browser = await launchChromium();
-  db = createDb(server.databaseUrl);
-  page = await browser.context.newPage();
-  problems = watchPage(page);
+  app = await openApp();
+  ({ server, browser, db, page, problems } = app);
 });
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(async () => app?.close());
 
 describe("a run on the offline heuristic judge, from the browser", () => {
   let runUrl = "";

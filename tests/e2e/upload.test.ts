@@ -3,13 +3,11 @@
 import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/lib/db/client";
-import { launchChromium } from "../support/chromium";
+import type { Db } from "@/lib/db/client";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
-import { startAppServer, type AppServer } from "./appServer";
+import type { AppServer } from "./appServer";
 import {
-  chooseFile, expectNoCrashText, requestTextOf, screenshot, storedRows, tableRequestIds, tableRowTexts,
-  tempDir, uploadThroughPage, VALID_ROWS, waitForHydration, watchPage, writeFile,
+  chooseFile, expectNoCrashText, requestTextOf, screenshot, storedRows, tableRequestIds, tableRowTexts, tempDir, uploadThroughPage, VALID_ROWS, waitForHydration, writeFile, openApp, type OpenedApp,
 } from "./helpers";
 
 let server: AppServer;
@@ -21,18 +19,15 @@ const files = tempDir();
 const uploaded: Record<"csv" | "json" | "jsonl", string> = { csv: "", json: "", jsonl: "" };
 const ids = VALID_ROWS.map((row) => String(row.request_id));
 
+let app: OpenedApp;
+
 beforeAll(async () => {
-  server = await startAppServer();
-  browser = await launchChromium();
-  db = createDb(server.databaseUrl);
-  page = await browser.context.newPage();
-  problems = watchPage(page);
+  app = await openApp();
+  ({ server, browser, db, page, problems } = app);
 });
 
 afterAll(async () => {
-  await db?.$disconnect();
-  await browser?.close();
-  await server?.stop();
+  await app?.close();
   fs.rmSync(files, { recursive: true, force: true });
 });
 

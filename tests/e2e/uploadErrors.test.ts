@@ -4,11 +4,12 @@
 import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/lib/db/client";
-import { launchChromium } from "../support/chromium";
+import type { Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
-import { startAppServer, type AppServer } from "./appServer";
-import { chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, watchPage, writeFile } from "./helpers";
+import type { AppServer } from "./appServer";
+import {
+  chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, watchPage, writeFile, openApp, type OpenedApp,
+} from "./helpers";
 
 const files = tempDir();
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e221bc330000000049454e44ae426082", "hex");
@@ -35,20 +36,15 @@ describe("upload errors (default limits)", () => {
   let problems: string[];
   const uploadRequests: string[] = [];
 
+  let app: OpenedApp;
+
   beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchChromium();
-    db = createDb(server.databaseUrl);
-    page = await browser.context.newPage();
-    problems = watchPage(page);
+    app = await openApp();
+    ({ server, browser, db, page, problems } = app);
     page.on("request", (request) => { if (request.url().includes("/api/datasets/upload")) uploadRequests.push(request.url()); });
   });
 
-  afterAll(async () => {
-    await db?.$disconnect();
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(async () => app?.close());
 
   const errorBox = () => page.locator("[data-testid=upload-errors]");
   const uploadPanel = () => page.locator("section[aria-labelledby=upload-heading]");
@@ -143,17 +139,15 @@ describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
   // About 1.5 MB of valid rows.
   const big = toJsonl(Array.from({ length: 1500 }, (_, i) => ({ request_id: `big-${i}`, request: `Question ${i}`, response: "x".repeat(1000) })));
 
+  let app: OpenedApp;
+
   beforeAll(async () => {
-    server = await startAppServer({ env: { ASSAY_MAX_UPLOAD_MB: "1" } });
-    browser = await launchChromium();
-    db = createDb(server.databaseUrl);
-    page = await browser.context.newPage();
+    app = await openApp({ env: { ASSAY_MAX_UPLOAD_MB: "1" } });
+    ({ server, browser, db, page } = app);
   });
 
   afterAll(async () => {
-    await db?.$disconnect();
-    await browser?.close();
-    await server?.stop();
+    await app?.close();
     fs.rmSync(files, { recursive: true, force: true });
   });
 

@@ -4,10 +4,11 @@
 import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../support/chromium";
 import { toJsonl } from "../support/evalFiles";
-import { startAppServer, type AppServer } from "./appServer";
-import { expectNoCrashText, screenshot, tempDir, uploadThroughPage, watchPage, writeFile } from "./helpers";
+import type { AppServer } from "./appServer";
+import {
+  expectNoCrashText, screenshot, tempDir, uploadThroughPage, writeFile, openApp, type OpenedApp,
+} from "./helpers";
 
 const SCRIPT = "<script>window.__xss=1</script>";
 const IMG = '<img src=x onerror="window.__xss=2">';
@@ -48,16 +49,15 @@ let page: Page;
 let problems: string[];
 const files = tempDir();
 
+let app: OpenedApp;
+
 beforeAll(async () => {
-  server = await startAppServer();
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  problems = watchPage(page);
+  app = await openApp();
+  ({ server, browser, page, problems } = app);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await app?.close();
   fs.rmSync(files, { recursive: true, force: true });
 });
 
