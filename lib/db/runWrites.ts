@@ -80,12 +80,17 @@ export function saveJudgment(db: Db, item: { id: string; runId: string; rowId: s
 export function saveGeneration(
   db: Db,
   generationId: string,
-  result: { response: string | null; errorMessage: string | null; inputTokenCount: number | null; outputTokenCount: number | null; latencySeconds: number | null },
+  result: {
+    response: string | null; errorMessage: string | null; inputTokenCount: number | null; outputTokenCount: number | null; latencySeconds: number | null;
+    templateVersion: string; templateHash: string; promptHash: string;
+  },
 ): boolean {
   const connection = connectionFor(databaseUrlOf(db));
-  const changes = preparedStatement(connection, `UPDATE "Generation" SET "status" = ?, "response" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?, "finishedAt" = ?
+  const changes = preparedStatement(connection, `UPDATE "Generation" SET "status" = ?, "response" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
+    "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?
     WHERE "id" = ? AND "status" = 'pending'`).run(
-    result.errorMessage ? "error" : "done", result.response, result.errorMessage, result.inputTokenCount, result.outputTokenCount, result.latencySeconds, sqliteTimestamp(new Date()), generationId,
+    result.errorMessage ? "error" : "done", result.response, result.errorMessage, result.inputTokenCount, result.outputTokenCount, result.latencySeconds,
+    result.templateVersion, result.templateHash, result.promptHash, sqliteTimestamp(new Date()), generationId,
   ).changes;
   return changes > 0;
 }
