@@ -3,14 +3,19 @@
 import { useActionState, useState } from "react";
 import { startRun, type StartRunState } from "@/app/actions/startRun";
 import { CustomJudgesEditor } from "./CustomJudgesEditor";
+import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 
-type Props = { datasetId: string; rowCount: number; metricsAsUploaded: MetricOption[]; metricsWithGeneration: MetricOption[]; judge: JudgeOption };
+type Props = {
+  datasetId: string; rowCount: number; metricsAsUploaded: MetricOption[]; metricsWithGeneration: MetricOption[]; judge: JudgeOption;
+  /** Rows with retrieved text, which a generating run sends the model through the RAG-answer template. */
+  rowsWithRetrievedContext: number; answerTemplates: AnswerTemplatesInfo;
+};
 
 const KIND_LABEL: Record<string, string> = { llm_judged: "LLM judge", ground_truth: "deterministic", agent: "from the trace" };
 
 /** The run form: judges with how many rows each will run on, the judge model, concurrency, generation, custom judges. */
-export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGeneration, judge }: Props) {
+export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGeneration, judge, rowsWithRetrievedContext, answerTemplates }: Props) {
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
   const [customJudges, setCustomJudges] = useState<CustomJudgeDraft[]>([]);
@@ -102,7 +107,8 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
           <input type="checkbox" name="generate" checked={generate} onChange={(e) => setGenerate(e.target.checked)} disabled={!judge.configured} />
           Generate responses with a chat model, then judge them
         </label>
-        <p className="text-xs text-slate-500">Compare model versions on one dataset: each row's request goes to the model; latency and tokens are recorded.</p>
+        <p className="text-xs text-slate-500">Compare model versions on one dataset: each row's conversation goes to the model; latency and tokens are recorded.</p>
+        {generate && <GenerationPromptNote rowsWithContext={rowsWithRetrievedContext} rowCount={rowCount} templates={answerTemplates} />}
         {generate && (
           <div className="mt-2 grid gap-3 md:grid-cols-2">
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">

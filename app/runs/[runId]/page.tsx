@@ -11,10 +11,12 @@ import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
 import { RunSettings } from "@/components/runs/RunSettings";
+import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatSeconds } from "@/components/ui/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
+import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
 import { listRunRows, parseRunRowQuery, type RunRowQuery } from "@/lib/db/runRowQueries";
 import { storedRunConfigSchema } from "@/lib/engine/runConfig";
@@ -35,7 +37,9 @@ export default async function RunPage({ params, searchParams }: Props) {
   const run = await getRun(db, runId);
   if (!run) notFound();
   const config = storedRunConfigSchema.parse(JSON.parse(run.config));
-  const [aggregates, progress] = await Promise.all([getRunAggregates(db, runId, config.metrics), getRunProgress(db, runId)]);
+  const [aggregates, progress, generationTemplates] = await Promise.all([
+    getRunAggregates(db, runId, config.metrics), getRunProgress(db, runId), run.generationModel ? listGenerationTemplates(db, runId) : null,
+  ]);
   const active = run.status === "pending" || run.status === "running";
   const tags = JSON.parse(run.tags) as string[];
   const duration = run.startedAt ? ((run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime()) / 1000 : null;
@@ -56,6 +60,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             {duration !== null && <span>· {formatSeconds(duration)}</span>}
             {run.judgeProvider !== "heuristic" && <span>· up to {run.concurrency} LLM calls in flight · chunks {config.chunkMode === "batched" ? "batched per row" : "one call each"}</span>}
           </div>
+          {generationTemplates && <GenerationTemplates templates={generationTemplates} />}
           {run.errorMessage && <p role="alert" className="mt-2 rounded border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800">{run.errorMessage}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm">

@@ -5,6 +5,7 @@ import { RunForm } from "@/components/runs/RunForm";
 import { describeJudgeProvider } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
+import { messagesOnlyTemplate, ragAnswerTemplate, shortHash } from "@/lib/engine/generation/answerTemplates";
 import { metricAvailability } from "@/lib/metrics/availability";
 
 export const dynamic = "force-dynamic";
@@ -38,6 +39,8 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
         metricsAsUploaded={toOption(false)}
         metricsWithGeneration={toOption(true)}
         judge={judge.provider === "heuristic" ? { configured: false } : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint }}
+        rowsWithRetrievedContext={coverage.inputs.retrieved_context_content}
+        answerTemplates={{ rag: { version: ragAnswerTemplate.version, shortHash: shortHash(ragAnswerTemplate.hash) }, messagesOnly: { version: messagesOnlyTemplate.version } }}
       />
     </div>
   );
