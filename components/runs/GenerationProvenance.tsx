@@ -8,8 +8,9 @@ function describeTemplate(version: string | null): string {
   return "";
 }
 
-function Hash({ hash, label }: { hash: string; label: string }) {
-  return <code className="font-mono" title={`${label}: ${hash}`}>#{shortHash(hash)}</code>;
+/** A short hash, whole on hover; "#" marks a template's own hash, a prompt hash reads like the judges' ("hash 4ec6…"). */
+function Hash({ hash, label, mark = "#" }: { hash: string; label: string; mark?: string }) {
+  return <code className="font-mono" title={`${label}: ${hash}`}>{mark}{shortHash(hash)}</code>;
 }
 
 /** Run page: which answer templates the generating model was sent, each with its hash and row count. */
@@ -36,7 +37,7 @@ export function GenerationPrompt({ generation }: { generation: { status: string;
     <p className="mt-2 text-[11px] text-slate-500" data-testid="generation-prompt">
       {generation.status === "error" ? "Prompt sent" : "Generated"} {describeTemplate(generation.templateVersion)} · template <code className="font-mono">{generation.templateVersion}</code>
       {generation.templateHash && <> <Hash hash={generation.templateHash} label="template hash" /></>}
-      {generation.promptHash && <> · prompt hash <Hash hash={generation.promptHash} label="sha256 of the template version and the exact messages sent" /></>}
+      {generation.promptHash && <> · prompt hash <Hash hash={generation.promptHash} label="sha256 of the template version and the exact messages sent" mark="" /></>}
     </p>
   );
 }
