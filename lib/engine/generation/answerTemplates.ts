@@ -58,8 +58,6 @@ export const messagesOnlyTemplate: AnswerTemplate = defineTemplate("messages_onl
   "[chat messages] {the conversation, every turn}",
 ].join("\n\n"));
 
-export const ANSWER_TEMPLATES: readonly AnswerTemplate[] = [ragAnswerTemplate, messagesOnlyTemplate];
-
 /** The RAG-answer template when the row has retrieved text to answer from; the messages alone otherwise. */
 export function renderAnswerPrompt(input: AnswerPromptInput): RenderedAnswerPrompt {
   // Rank is the chunk's place in the retriever's output; a chunk without content has nothing
