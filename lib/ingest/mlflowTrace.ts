@@ -1,3 +1,7 @@
+import { agentOutputText } from "./agentOutputText";
+import { measureJsonValue } from "./jsonShape";
+import { MAX_JSON_NESTING_DEPTH } from "./limits";
+import { describeType } from "./normalizeRequest";
 import type { ContextItem, TokenCounts } from "./types";
 
 /**
@@ -17,6 +21,8 @@ export type TraceFacts = {
 };
 
 type Span = {
+  index: number;
+  name: string | null;
   id: string | null;
   parentId: string | null;
   start: number | null; // nanoseconds
@@ -25,6 +31,7 @@ type Span = {
   attributes: Record<string, unknown>;
 };
 
+/** Seed 001 counts tokens over "all LLM spans in the trace": these two span types, never tool, retriever, chain or agent spans. */
 const LLM_SPAN_TYPES = new Set(["LLM", "CHAT_MODEL"]);
 
 export class TraceFormatError extends Error {}
@@ -45,11 +52,13 @@ export function extractTraceFacts(trace: unknown): TraceFacts {
 }
 
 function readSpan(raw: unknown, index: number): Span {
-  if (!isRecord(raw)) throw new TraceFormatError(`span ${index} is not an object`);
+  if (!isRecord(raw)) throw new TraceFormatError(`data.spans[${index}] is not an object`);
   const context = isRecord(raw.context) ? raw.context : {};
   const attributes = isRecord(raw.attributes) ? raw.attributes : {};
-  const type = decodeAttribute(attributes["mlflow.spanType"]) ?? raw.span_type;
+  const type = decodeAttribute(attributes["mlflow.spanType"], `data.spans[${index}] attribute mlflow.spanType`) ?? raw.span_type;
   return {
+    index,
+    name: typeof raw.name === "string" ? raw.name : null,
     id: asId(raw.span_id ?? context.span_id),
     parentId: asId(raw.parent_span_id ?? raw.parent_id),
     start: asNanos(raw.start_time_unix_nano ?? raw.start_time_ns ?? raw.start_time),
@@ -60,72 +69,101 @@ function readSpan(raw: unknown, index: number): Span {
 }
 
 function readResponse(root: Span | null, data: Record<string, unknown>): string | null {
-  const fromRoot = root ? textOfOutput(decodeAttribute(root.attributes["mlflow.spanOutputs"])) : null;
+  const fromRoot = root ? agentOutputText(spanOutputs(root)) : null;
   if (fromRoot) return fromRoot;
-  return textOfOutput(decodeAttribute(data.response));
+  return agentOutputText(decodeAttribute(data.response, "data.response"));
 }
 
-/** An agent's output may be a string, a ChatCompletion, a {messages} list, or {content}. */
-function textOfOutput(output: unknown): string | null {
-  if (typeof output === "string") return output.trim() === "" ? null : output;
-  if (!isRecord(output)) return null;
-  if (Array.isArray(output.choices) && isRecord(output.choices[0])) {
-    const choice = output.choices[0];
-    if (isRecord(choice.message) && typeof choice.message.content === "string") return choice.message.content;
-    if (typeof choice.text === "string") return choice.text;
-  }
-  if (Array.isArray(output.messages)) {
-    const last = output.messages[output.messages.length - 1];
-    if (isRecord(last) && typeof last.content === "string") return last.content;
-  }
-  for (const key of ["content", "output", "response", "answer"]) {
-    if (typeof output[key] === "string") return output[key] as string;
-  }
-  return null;
-}
-
+/**
+ * The chunks of the chronologically last RETRIEVER span. Seed 004 makes
+ * doc_uri required for every chunk, so a chunk without one is an error of the
+ * row, never patched with another field (an id, metadata.source) nor dropped.
+ */
 function readLastRetrieval(spans: Span[]): ContextItem[] | null {
   const retrievers = spans.filter((span) => span.type === "RETRIEVER");
   if (retrievers.length === 0) return null;
   // "the last retrieval step, chronologically in the trace" (seed 004)
   const last = retrievers.reduce((a, b) => ((b.start ?? 0) >= (a.start ?? 0) ? b : a));
-  const output = decodeAttribute(last.attributes["mlflow.spanOutputs"]);
+  const output = spanOutputs(last);
   if (!Array.isArray(output)) return [];
-  return output.flatMap((doc): ContextItem[] => {
-    if (!isRecord(doc)) return [];
+  const items: ContextItem[] = [];
+  const problems: string[] = [];
+  output.forEach((doc, position) => {
+    const where = `data.spans[${last.index}].outputs[${position}]`;
+    if (!isRecord(doc)) {
+      problems.push(`${where}: expected a retrieved chunk object ({"page_content": ..., "metadata": {"doc_uri": ...}}), got ${describeType(doc)}`);
+      return;
+    }
     const metadata = isRecord(doc.metadata) ? doc.metadata : {};
-    const docUri = metadata.doc_uri ?? doc.doc_uri ?? metadata.source ?? doc.id ?? null;
+    const docUri = metadata.doc_uri ?? doc.doc_uri;
     const content = doc.page_content ?? doc.content ?? null;
-    if (typeof docUri !== "string" || docUri === "") return [];
-    return [{ docUri, content: typeof content === "string" ? content : null }];
+    if (typeof docUri !== "string" || docUri.trim() === "") {
+      problems.push(`${where}: this chunk of the last RETRIEVER span${last.name ? ` ("${last.name}")` : ""} has no doc_uri; every retrieved chunk needs one, in metadata.doc_uri`);
+      return;
+    }
+    items.push({ docUri, content: typeof content === "string" ? content : null });
   });
+  if (problems.length > 0) {
+    const more = problems.length - 1;
+    throw new TraceFormatError(more > 0 ? `${problems[0]} (and ${more} more chunk${more === 1 ? "" : "s"} like it)` : problems[0]);
+  }
+  return items;
 }
 
+/**
+ * Sums the usage of LLM and CHAT_MODEL spans. Each span's usage is read from
+ * one place only (the first of mlflow.chat.tokenUsage, its outputs' usage,
+ * OpenInference llm.token_count.*, OpenTelemetry gen_ai.usage.*), and a span
+ * whose descendants already report usage is skipped: a framework's chat-model
+ * span around an autologged client span describes the same call twice.
+ */
 function readTokens(spans: Span[]): TokenCounts | null {
+  const usages = new Map<Span, { input: number; output: number }>();
+  for (const span of spans) {
+    if (span.type === null || !LLM_SPAN_TYPES.has(span.type)) continue;
+    const usage = tokenUsageOf(span);
+    if (usage) usages.set(span, usage);
+  }
+  if (usages.size === 0) return null;
+
+  const byId = new Map(spans.filter((span) => span.id !== null).map((span) => [span.id!, span]));
+  const coveredByDescendant = new Set<Span>();
+  for (const span of usages.keys()) {
+    let parent = span.parentId === null ? undefined : byId.get(span.parentId);
+    for (let steps = 0; parent && steps < spans.length; steps += 1) {
+      coveredByDescendant.add(parent);
+      parent = parent.parentId === null ? undefined : byId.get(parent.parentId);
+    }
+  }
   let input = 0;
   let output = 0;
-  let found = false;
-  for (const span of spans) {
-    const usage = tokenUsageOf(span);
-    if (!usage) continue;
-    found = true;
+  for (const [span, usage] of usages) {
+    if (coveredByDescendant.has(span)) continue;
     input += usage.input;
     output += usage.output;
   }
-  return found ? { input, output, total: input + output } : null;
+  return { input, output, total: input + output };
 }
 
 function tokenUsageOf(span: Span): { input: number; output: number } | null {
-  const attribute = decodeAttribute(span.attributes["mlflow.chat.tokenUsage"]);
-  if (isRecord(attribute)) {
-    return { input: asCount(attribute.input_tokens), output: asCount(attribute.output_tokens) };
-  }
-  if (span.type === null || !LLM_SPAN_TYPES.has(span.type)) return null;
-  const outputs = decodeAttribute(span.attributes["mlflow.spanOutputs"]);
+  const where = `data.spans[${span.index}]`;
+  const attribute = decodeAttribute(span.attributes["mlflow.chat.tokenUsage"], `${where} attribute mlflow.chat.tokenUsage`);
+  if (isRecord(attribute)) return { input: asCount(attribute.input_tokens), output: asCount(attribute.output_tokens) };
+  const outputs = spanOutputs(span);
   if (isRecord(outputs) && isRecord(outputs.usage)) {
-    return { input: asCount(outputs.usage.prompt_tokens ?? outputs.usage.input_tokens), output: asCount(outputs.usage.completion_tokens ?? outputs.usage.output_tokens) };
+    const usage = outputs.usage;
+    return { input: asCount(usage.prompt_tokens ?? usage.input_tokens), output: asCount(usage.completion_tokens ?? usage.output_tokens) };
+  }
+  for (const [inputKey, outputKey] of [["llm.token_count.prompt", "llm.token_count.completion"], ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"]]) {
+    const inputCount = decodeAttribute(span.attributes[inputKey], `${where} attribute ${inputKey}`);
+    const outputCount = decodeAttribute(span.attributes[outputKey], `${where} attribute ${outputKey}`);
+    if (typeof inputCount === "number" || typeof outputCount === "number") return { input: asCount(inputCount), output: asCount(outputCount) };
   }
   return null;
+}
+
+function spanOutputs(span: Span): unknown {
+  return decodeAttribute(span.attributes["mlflow.spanOutputs"], `data.spans[${span.index}] attribute mlflow.spanOutputs`);
 }
 
 function readLatency(root: Span | null, info: Record<string, unknown>): number | null {
@@ -138,14 +176,21 @@ function readLatency(root: Span | null, info: Record<string, unknown>): number |
   return null;
 }
 
-/** MLflow stores attribute values json.dumps'ed; decode when possible, else keep the value. */
-function decodeAttribute(value: unknown): unknown {
+/**
+ * MLflow stores attribute values json.dumps'ed; decode when possible, else
+ * keep the value. A JSON string inside the trace is a second value the
+ * upload's depth check has not seen, so it gets the same limit here.
+ */
+function decodeAttribute(value: unknown, where: string): unknown {
   if (typeof value !== "string") return value;
+  let decoded: unknown;
   try {
-    return JSON.parse(value);
+    decoded = JSON.parse(value);
   } catch {
     return value;
   }
+  if (measureJsonValue(decoded).tooDeep) throw new TraceFormatError(`${where} is nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
+  return decoded;
 }
 
 function asId(value: unknown): string | null {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { contextArraySchema, expectedFactsSchema, requestIdSchema, textColumnSchema, toContextItems } from "./columnSchemas";
 import type { RowIssue } from "./errors";
+import { measureJsonValue, tooDeepMessage } from "./jsonShape";
 import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
@@ -35,25 +36,32 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   newUnknownColumns.forEach((key) => state.unknownColumns.add(key));
 
   const cells: Partial<Record<InputColumn, unknown>> = {};
+  const rejected = new Set<InputColumn>(); // present, but already reported
   for (const column of INPUT_COLUMNS) {
     let cell = (value as Record<string, unknown>)[column];
     if (cell === undefined || cell === null || cell === "") continue;
     if (typeof cell === "string" && cell.length > limits.maxCellBytes) {
       issue(column, `the cell is ${formatBytes(cell.length)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
+      rejected.add(column);
       continue;
     }
     if (record.format === "csv" && typeof cell === "string") {
       const decoded = decodeCsvCell(column, cell);
-      if ("error" in decoded) { issue(column, decoded.error); continue; }
+      if ("error" in decoded) { issue(column, decoded.error); rejected.add(column); continue; }
       cell = decoded.value;
+    }
+    // Before anything recursive (zod, storing, rendering) sees the value.
+    const shape = measureJsonValue(cell);
+    if (shape.tooDeep) { issue(column, tooDeepMessage()); rejected.add(column); continue; }
+    // Nested strings (a chunk's content, a message) obey the cell limit too.
+    if (typeof cell !== "string" && shape.longestString > limits.maxCellBytes) {
+      issue(column, `a text in this cell is ${formatBytes(shape.longestString)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
     }
     cells[column] = cell;
   }
-  const oversized = findOversizedString(cells, limits.maxCellBytes);
-  if (oversized) issue(oversized.column, `a text in this cell is ${formatBytes(oversized.length)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
 
   const request = cells.request === undefined ? { error: "request is required" } : normalizeRequest(cells.request);
-  if ("error" in request) issue("request", request.error);
+  if ("error" in request && !rejected.has("request")) issue("request", request.error);
 
   const requestId = parseColumn(requestIdSchema, cells.request_id, "request_id", issue);
   const response = parseColumn(textColumnSchema, cells.response, "response", issue);
@@ -68,11 +76,16 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   let trace: unknown = null;
   let traceFacts: TraceFacts | null = null;
   if (cells.trace !== undefined) {
-    try {
-      trace = typeof cells.trace === "string" ? JSON.parse(cells.trace) : cells.trace;
-      traceFacts = extractTraceFacts(trace);
-    } catch (error) {
-      issue("trace", error instanceof TraceFormatError ? error.message : "the trace is not valid JSON");
+    const parsed = typeof cells.trace === "string" ? parseTraceText(cells.trace) : { value: cells.trace };
+    if ("error" in parsed) {
+      issue("trace", parsed.error);
+    } else {
+      try {
+        trace = parsed.value;
+        traceFacts = extractTraceFacts(trace);
+      } catch (error) {
+        issue("trace", error instanceof TraceFormatError ? error.message : "the trace could not be read");
+      }
     }
   }
 
@@ -138,20 +151,13 @@ function decodeCsvCell(column: InputColumn, cell: string): { value: unknown } | 
   }
 }
 
-/** Nested strings (a chunk's content, a message) obey the cell limit too. */
-function findOversizedString(cells: Partial<Record<InputColumn, unknown>>, max: number): { column: string; length: number } | null {
-  for (const [column, cell] of Object.entries(cells)) {
-    if (typeof cell === "string") continue;
-    const length = longestString(cell, 0);
-    if (length > max) return { column, length };
+/** In a JSON file a trace may also be given as a JSON-encoded string (as MLflow's Trace.to_json() returns it). */
+function parseTraceText(text: string): { value: unknown } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { error: "the trace is not valid JSON" };
   }
-  return null;
-}
-
-function longestString(value: unknown, depth: number): number {
-  if (typeof value === "string") return value.length;
-  if (depth > 20 || value === null || typeof value !== "object") return 0;
-  let longest = 0;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) longest = Math.max(longest, longestString(item, depth + 1));
-  return longest;
+  return measureJsonValue(value).tooDeep ? { error: tooDeepMessage() } : { value };
 }

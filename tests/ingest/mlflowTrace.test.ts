@@ -61,6 +61,21 @@ describe("extractTraceFacts", () => {
   });
 
   it.each([
+    ["a ResponsesAgent response in a one-item predict list", [{ output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Listed." }] }] }], "Listed."],
+    ["a ResponsesAgent response that only calls tools", { output: [{ type: "function_call", call_id: "c", name: "f", arguments: "{}" }] }, null],
+    ["a ChatCompletion with content parts", { choices: [{ message: { role: "assistant", content: [{ type: "text", text: "Part one." }, { type: "text", text: "Part two." }] } }] }, "Part one.\nPart two."],
+    ["a ChatAgent message list", { messages: [{ role: "user", content: "q" }, { role: "assistant", content: "Last." }] }, "Last."],
+  ])("reads the response from %s", (_label, outputs, expected) => {
+    const span = { span_id: "1", parent_span_id: null, attributes: { "mlflow.spanType": j("AGENT"), "mlflow.spanOutputs": j(outputs) } };
+    expect(extractTraceFacts({ info: {}, data: { spans: [span] } }).response).toBe(expected);
+  });
+
+  it("counts no tokens from a TOOL span, even with mlflow.chat.tokenUsage", () => {
+    const span = { span_id: "1", parent_span_id: null, attributes: { "mlflow.spanType": j("TOOL"), "mlflow.chat.tokenUsage": j({ input_tokens: 5, output_tokens: 1 }) } };
+    expect(extractTraceFacts({ info: {}, data: { spans: [span] } }).tokens).toBeNull();
+  });
+
+  it.each([
     ["a string", "not a trace"],
     ["an object without data.spans", { info: {} }],
     ["a span that is not an object", { data: { spans: [1] } }],

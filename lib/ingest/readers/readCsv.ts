@@ -1,80 +1,58 @@
-import { Readable } from "node:stream";
-import { CsvError, parse, type Options } from "csv-parse";
 import { FileError, type RowIssue } from "../errors";
+import { parseCsvCells } from "./csvCells";
 import type { RawRecord } from "./rawRecord";
-
-type Numbered = { cells: string[]; row: number; line: number };
+import { splitCsvRecords, type CsvRecordText } from "./splitCsvRecords";
+import { oversizedRowMessage } from "./splitLines";
 
 /**
- * CSV with a header row. Records stream through csv-parse; a malformed
- * record becomes a row issue and the reader goes on, so every problem is
- * listed at once. Row 1 is the first record after the header. Row and line
- * numbers are assigned in csv-parse's own hooks, which run synchronously in
- * file order (ahead of this loop's reads), so skipped records are counted too.
+ * CSV with a header row. splitCsvRecords finds each record and the line it
+ * starts on; parseCsvCells then reads that one record's cells, so a malformed
+ * record is a row issue that cannot disturb the records after it, and every
+ * problem in the file is listed at once. Row 1 is the first record after the
+ * header; a malformed record still counts as a row.
  */
 export async function* readCsv(texts: AsyncIterable<string>, maxRowChars: number): AsyncGenerator<RawRecord> {
-  const skipped: RowIssue[] = [];
   let header: string[] | null = null;
-  let headerLength = 0;
-  let ordinal = 0; // records seen so far, header included, good or skipped
-  let lastEndLine = 0;
-
-  const parser = parse({
-    bom: true,
-    columns: false,
-    skip_empty_lines: true,
-    max_record_size: maxRowChars,
-    skip_records_with_error: true,
-    on_record: (record: string[], context: { lines: number }): Numbered => {
-      ordinal += 1;
-      if (ordinal === 1) headerLength = record.length;
-      const numbered = { cells: record, row: ordinal - 1, line: lastEndLine + 1 };
-      lastEndLine = context.lines;
-      return numbered;
-    },
-    on_skip: (error: CsvError | undefined) => {
-      if (!error) return undefined;
-      ordinal += 1;
-      const end = (error as CsvError & { lines?: number }).lines ?? lastEndLine + 1;
-      skipped.push({ row: ordinal - 1, line: lastEndLine + 1, message: describeCsvError(error, headerLength, maxRowChars) });
-      lastEndLine = end;
-      return undefined;
-    },
-  } as unknown as Options);
-  Readable.from(texts).on("error", (error) => parser.destroy(error)).pipe(parser);
-
-  const flushSkippedBefore = function* (row: number): Generator<RawRecord> {
-    while (skipped.length > 0 && skipped[0].row < row) {
-      const issue = skipped.shift()!;
-      yield { row: issue.row, line: issue.line ?? issue.row, issue };
+  let row = 0;
+  for await (const found of splitCsvRecords(texts, maxRowChars)) {
+    if (header === null) {
+      // Blank-looking lines (spaces only) before the header are not the header.
+      if (found.kind === "record" && found.text.trim() === "") continue;
+      header = readHeader(found, maxRowChars);
+      continue;
     }
-  };
-
-  try {
-    for await (const record of parser as AsyncIterable<Numbered>) {
-      yield* flushSkippedBefore(record.row);
-      if (record.row === 0) {
-        header = readHeader(record.cells);
-        continue;
-      }
-      const value: Record<string, string> = {};
-      header!.forEach((column, index) => {
-        const cell = record.cells[index];
-        if (cell !== undefined && cell !== "") value[column] = cell;
-      });
-      yield { row: record.row, line: record.line, format: "csv", value };
+    row += 1;
+    const record = readRecord(found, header, maxRowChars);
+    if ("message" in record) {
+      const issue: RowIssue = { row, line: found.line, ...(record.column ? { column: record.column } : {}), message: record.message };
+      yield { row, line: found.line, issue };
+      continue;
     }
-  } catch (error) {
-    if (error instanceof FileError) throw error;
-    if (error instanceof CsvError) throw new FileError(`The CSV could not be read: ${describeCsvError(error, headerLength, maxRowChars)}.`);
-    throw error;
+    const value: Record<string, string> = {};
+    header.forEach((column, index) => {
+      const cell = record.cells[index];
+      if (cell !== undefined && cell !== "") value[column] = cell;
+    });
+    yield { row, line: found.line, format: "csv", value };
   }
-  yield* flushSkippedBefore(Number.POSITIVE_INFINITY);
   if (header === null) throw new FileError("The file is empty.");
 }
 
-function readHeader(record: string[]): string[] {
-  const header = record.map((cell) => cell.trim());
+function readRecord(found: CsvRecordText, header: string[], maxRowChars: number): { cells: string[] } | { message: string; column?: string } {
+  if (found.kind === "oversized") return { message: oversizedRowMessage(found.chars, maxRowChars) };
+  if (found.kind === "unclosedQuote") return { message: unclosedQuoteMessage(found), column: header[found.cellIndex] };
+  const cells = parseCells(found);
+  if ("message" in cells) return cells;
+  if (cells.cells.length !== header.length) return { message: `has ${cells.cells.length} cells but the header has ${header.length} columns` };
+  return cells;
+}
+
+function readHeader(found: CsvRecordText, maxRowChars: number): string[] {
+  if (found.kind === "oversized") throw new FileError(`The CSV header row is over the limit for one row (${oversizedRowMessage(found.chars, maxRowChars)}).`);
+  if (found.kind === "unclosedQuote") throw new FileError(`The CSV header could not be read: ${unclosedQuoteMessage(found)}.`);
+  const cells = parseCells(found);
+  if ("message" in cells) throw new FileError(`The CSV header could not be read: ${cells.message}.`);
+  const header = cells.cells.map((cell) => cell.trim());
   const seen = new Set<string>();
   for (const column of header) {
     if (column === "") throw new FileError("The CSV header has an empty column name.");
@@ -84,20 +62,11 @@ function readHeader(record: string[]): string[] {
   return header;
 }
 
-function describeCsvError(error: CsvError, headerLength: number, maxRowChars: number): string {
-  const e = error as CsvError & { record?: unknown[]; lines?: number };
-  switch (error.code) {
-    case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
-    case "CSV_RECORD_INCONSISTENT_COLUMNS":
-      return `has ${e.record?.length ?? "a different number of"} cells but the header has ${headerLength} columns`;
-    case "CSV_MAX_RECORD_SIZE":
-      return `the row is over the ${Math.round(maxRowChars / 1024 / 1024)} MB limit for one row`;
-    case "CSV_QUOTE_NOT_CLOSED":
-      return `a quoted cell opened near line ${e.lines ?? "?"} is never closed`;
-    case "CSV_INVALID_CLOSING_QUOTE":
-    case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
-      return `a quote inside a cell is not escaped (write "" for a literal quote) near line ${e.lines ?? "?"}`;
-    default:
-      return error.message.split("\n")[0];
-  }
+function parseCells(found: Extract<CsvRecordText, { kind: "record" }>): { cells: string[] } | { message: string } {
+  const parsed = parseCsvCells(found.text, found.line);
+  return "error" in parsed ? { message: parsed.error } : parsed;
+}
+
+function unclosedQuoteMessage(found: Extract<CsvRecordText, { kind: "unclosedQuote" }>): string {
+  return `a quoted cell opened on line ${found.quoteLine} is never closed (the quote runs to the end of the file; write "" for a literal quote)`;
 }
