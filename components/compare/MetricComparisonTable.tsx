@@ -1,6 +1,7 @@
 import { metricLabel } from "@/components/runs/MetricCards";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/metrics/aggregates";
+import { formatMetricValue } from "@/components/ui/format";
 
 const VERDICT_STYLE = { better: "bg-emerald-100 text-emerald-800", worse: "bg-rose-100 text-rose-800", noise: "bg-slate-100 text-slate-600", "n/a": "bg-slate-50 text-slate-400" } as const;
 
@@ -50,9 +51,7 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
 function formatValue(aggregate: Aggregate | null): string {
   if (!aggregate || aggregate.value === null) return "—";
   if (aggregate.kind === "percentage") return `${pct(aggregate.value)} yes (${aggregate.numerator}/${aggregate.denominator})`;
-  if (aggregate.metric === "agent/latency_seconds") return `${aggregate.value.toFixed(2)} s`;
-  if (aggregate.metric.startsWith("agent/")) return `${Math.round(aggregate.value).toLocaleString("en-US")} tokens`;
-  return pct(aggregate.value);
+  return formatMetricValue(aggregate.metric, aggregate.value, { percentDigits: 1, tokenUnit: true });
 }
 
 function pct(value: number): string {

@@ -13,7 +13,7 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
   return (
     <li className="rounded-md border border-slate-200 bg-white p-3" data-testid="judgment" data-metric={judgment.metric}>
       <div className="flex flex-wrap items-center gap-2">
-        <VerdictChip verdict={judgment} />
+        <VerdictChip verdict={judgment} metric={judgment.metric} />
         <span className="font-medium">{metricLabel(judgment.metric)}</span>
         <code className="font-mono text-[11px] text-slate-400">{judgment.metric}</code>
         {judgment.threshold !== null && judgment.score !== null && <span className="text-xs text-slate-500">pass mark {Math.round(judgment.threshold * 100)}%</span>}

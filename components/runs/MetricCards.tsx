@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import { wilsonInterval } from "@/lib/stats";
+import { formatMetricValue } from "@/components/ui/format";
 
 /** One card per metric: the seed's aggregate name, the value in words, and what it was computed over. */
 export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; runId: string }) {
@@ -37,9 +38,7 @@ export function metricLabel(metric: string): string {
 function headline(a: Aggregate): string {
   if (a.value === null) return "—";
   if (a.kind === "percentage") return `${(a.value * 100).toFixed(0)}% yes`;
-  if (a.metric === "agent/latency_seconds") return `${a.value.toFixed(2)} s`;
-  if (a.metric.startsWith("agent/")) return `${Math.round(a.value).toLocaleString("en-US")} tokens`;
-  return `${(a.value * 100).toFixed(0)}%`;
+  return formatMetricValue(a.metric, a.value, { tokenUnit: true });
 }
 
 function basis(a: Aggregate): string {

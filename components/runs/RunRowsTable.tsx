@@ -30,7 +30,7 @@ export function RunRowsTable({ runId, page, query, metrics }: { runId: string; p
     ...metrics.map((metric) => column.display({
       id: metric.name,
       header: () => <span title={metric.name}>{metric.short}</span>,
-      cell: (info) => <VerdictChip verdict={info.row.original.verdicts[metric.name]} title={metric.name} />,
+      cell: (info) => <VerdictChip verdict={info.row.original.verdicts[metric.name]} metric={metric.name} title={metric.name} />,
     })),
   ]), [metrics]);
 
