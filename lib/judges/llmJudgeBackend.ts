@@ -16,9 +16,19 @@ type CallOutcome = {
   promptVersion: string;
   /** Why the call produced no answer, when it did not. */
   failure: LlmCallErrorKind | null;
+  /** The judge-cache key of the call (empty for composed outcomes). */
+  key: string;
 };
 
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+/**
+ * Cached under a batched prompt's key once its row was judged chunk by chunk
+ * instead: a re-run goes straight to the (cached) per-chunk answers rather
+ * than paying again for a batched answer known to come back malformed. It
+ * fits no answer schema, so nothing else can mistake it for a verdict.
+ */
+const FELL_BACK_TO_PER_CHUNK = JSON.stringify({ assay_fallback: "per_chunk" });
 
 /**
  * LLM judges: render the versioned prompt, reuse a cached answer for the
@@ -35,19 +45,22 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     const key = createHash("sha256").update(`${model}\u0000${template.version}\u0000${rendered.hash}`).digest("hex");
     const base = { promptHash: rendered.hash, promptVersion: template.version };
     const cached = deps.readCache === false ? null : await deps.cache.get(key);
+    if (cached?.response === FELL_BACK_TO_PER_CHUNK) {
+      return { ...base, verdict: errorVerdict("the batched answer was malformed on an earlier run", chunkCount), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: "malformed_output", key };
+    }
     if (cached) {
       const parsed = schema.safeParse(JSON.parse(cached.response));
       if (parsed.success) {
-        return { ...base, verdict: template.toVerdict(parsed.data, input, context), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: null };
+        return { ...base, verdict: template.toVerdict(parsed.data, input, context), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: null, key };
       }
     }
     try {
       const result = await deps.llm.callStructured({ messages: rendered.messages, schema, schemaName: template.schemaName, model });
       await deps.cache.put({ key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage }, { replace: deps.readCache === false });
-      return { ...base, verdict: template.toVerdict(result.value, input, context), usage: result.usage, attempts: result.attempts, cacheHit: false, failure: null };
+      return { ...base, verdict: template.toVerdict(result.value, input, context), usage: result.usage, attempts: result.attempts, cacheHit: false, failure: null, key };
     } catch (error) {
       if (!(error instanceof LlmCallError)) throw error;
-      return { ...base, verdict: errorVerdict(error.message, chunkCount), usage: error.usage, attempts: error.attempts, cacheHit: false, failure: error.kind };
+      return { ...base, verdict: errorVerdict(error.message, chunkCount), usage: error.usage, attempts: error.attempts, cacheHit: false, failure: error.kind, key };
     }
   }
 
@@ -82,19 +95,23 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
   async function judgeOnce(request: JudgeRequest, single: AnyTemplate | null): Promise<CallOutcome> {
     const chosen = templateForMetric(request.metric, request.input, request.custom);
     if (!chosen) {
-      return { verdict: errorVerdict(`no LLM judge is defined for ${request.metric}`), usage: { ...NO_USAGE }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none", failure: "fatal" };
+      return { verdict: errorVerdict(`no LLM judge is defined for ${request.metric}`), usage: { ...NO_USAGE }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none", failure: "fatal", key: "" };
     }
     const chunkCount = single ? request.input.retrievedContext.length : 0;
     const batched = await callTemplate(chosen.template, request.input, chosen.context, chunkCount);
     if (!single || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
     const perChunk = await judgeChunksOneByOne(single, request.input);
+    // Only a fallback that judged every chunk is remembered: errors are never cached.
+    if (perChunk.failure === null && !batched.cacheHit) {
+      await deps.cache.put({ key: batched.key, model, promptVersion: chosen.template.version, response: FELL_BACK_TO_PER_CHUNK, ...batched.usage }, { replace: deps.readCache === false });
+    }
     const note = `The batched answer for all ${chunkCount} chunks was malformed even after a repair attempt, so each chunk was judged in its own call (${single.version}). Batched call: ${batched.verdict.errorMessage}`;
     return {
       ...perChunk,
       verdict: { ...perChunk.verdict, rationale: note },
       usage: addUsage(batched.usage, perChunk.usage),
       attempts: batched.attempts + perChunk.attempts,
-      cacheHit: false,
+      cacheHit: batched.cacheHit && perChunk.cacheHit,
       promptVersion: `${single.version} (fallback from ${chosen.template.version})`,
     };
   }
@@ -111,6 +128,7 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
       promptHash: createHash("sha256").update(outcomes.map((o) => o.promptHash).join(",")).digest("hex"),
       promptVersion: single.version,
       failure: outcomes.find((o) => o.failure !== null)?.failure ?? null,
+      key: "",
     };
   }
 }

@@ -74,5 +74,16 @@ describe("malformed batched chunk answers fall back to one call per chunk", () =
       expect(item.outputTokens).toBe(requests.reduce((sum, r) => sum + completionTokens.get(r.index)!, 0));
     }
     expect(server.stats.totalRequests).toBe(10);
+
+    // A re-run asks nothing: the per-chunk answers are cached, and so is the fact that this row's batch fell back.
+    const again = await runToCompletion(db, {
+      datasetId, metrics: ["chunk_relevance"], judge: { provider: "openai", model: "judge-fallback" }, concurrency: 2,
+      customJudges: [{ assessmentName: "mentions_keys", assessmentType: "RETRIEVAL", instructions: "Does the chunk talk about access keys?" }],
+    }, server.url);
+    expect(server.stats.totalRequests).toBe(10);
+    const cached = await db.judgmentItem.findMany({ where: { runId: again.runId }, include: { chunks: { orderBy: { position: "asc" } } } });
+    expect(cached.map((item) => [item.status, item.score, item.cacheHit, item.attempts, item.chunks.map((c) => c.rating).join(",")])).toEqual([
+      ["done", 2 / 3, true, 0, "yes,no,yes"], ["done", 2 / 3, true, 0, "yes,no,yes"],
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { renderPrompt } from "@/lib/judges/prompts/promptTemplate";
 import { relevanceToQuery } from "@/lib/judges/prompts/responseTemplates";
 import { chunkRelevanceBatched } from "@/lib/judges/prompts/retrievalTemplates";
+import type { AnyTemplate } from "@/lib/judges/prompts/templateForMetric";
 import type { JudgeInput } from "@/lib/judges/types";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
@@ -26,7 +27,7 @@ function inputOf(messages: { role: string; content: string }[]): JudgeInput {
 
 describe("how the judge sees a conversation", () => {
   it("shows a conversation that ends with an assistant turn as it is: every turn once, in order, nothing repeated after it", () => {
-    for (const template of [relevanceToQuery, chunkRelevanceBatched]) {
+    for (const template of [relevanceToQuery, chunkRelevanceBatched] as AnyTemplate[]) {
       const prompt = renderPrompt(template, inputOf(ENDS_WITH_ASSISTANT), undefined).messages[1].content;
       for (const turn of ENDS_WITH_ASSISTANT) expect(count(prompt, turn.content)).toBe(1);
       const positions = ENDS_WITH_ASSISTANT.map((turn) => prompt.indexOf(turn.content));
