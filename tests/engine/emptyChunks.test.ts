@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { getInputCoverage } from "@/lib/db/datasetQueries";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { metricAvailability } from "@/lib/metrics/availability";
+import { requirementsOf, skipReason, WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, runToCompletion } from "../support/engineKit";
@@ -80,6 +81,16 @@ describe("rows with a retrieved chunk that has no content", () => {
       expect(sent.some((text) => /<untrusted_chunk[^>]*>\\n\\n<\/untrusted_chunk>/.test(text))).toBe(false);
     });
   }
+
+  it("names both reasons when a row also lacks another input, and agrees with trim() on what whitespace is", () => {
+    const flags = { hasResponse: true, hasExpectedResponse: false, hasExpectedFacts: false, hasRetrievedContext: true, hasRetrievedContent: true, hasExpectedRetrievedContext: false, totalTokenCount: null, latencySeconds: null, firstEmptyRetrievedChunk: 2 };
+    expect(skipReason(flags, requirementsOf("retrieval/llm_judged/context_sufficiency"), false)).toBe("needs expected_response or expected_facts; retrieved chunk 3 has no content");
+    expect(skipReason(flags, requirementsOf("retrieval/ground_truth/document_recall"), false)).toBe("needs expected_retrieved_context[].doc_uri");
+    expect(skipReason({ ...flags, firstEmptyRetrievedChunk: null }, requirementsOf("retrieval/llm_judged/chunk_relevance"), false)).toBeNull();
+    // The planner's SQL trims exactly these characters: every one that String.prototype.trim() removes.
+    const trimmed = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter((ch) => ch.trim() === "");
+    expect([...WHITESPACE].sort()).toEqual(trimmed.sort());
+  });
 
   it("counts such rows out of the content judges' availability", async () => {
     const availability = metricAvailability(await getInputCoverage(db, datasetId));
