@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { BUILT_IN_METRICS, resolveMetricName } from "@/lib/engine/runConfig";
+import { BUILT_IN_METRICS, describeKnownMetrics, resolveMetricName } from "@/lib/metrics/metricNames";
 
 export class UsageError extends Error {}
 
@@ -10,7 +10,10 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --dataset-id ID         evaluate a dataset already in the database instead
   --judges LIST           comma-separated judges, as in the seeds (correctness, groundedness,
                           chunk_relevance, relevance_to_query, safety, context_sufficiency,
-                          document_recall, total_token_count, latency_seconds, …) or "all" (default)
+                          document_recall, total_token_count, latency_seconds, …), their full names
+                          (response/llm_judged/correctness), seed 004's aliases (agent/input_token_count,
+                          agent/output_token_count, retrieval/llm_judged/chunk_relevance_precision),
+                          or "all" (default)
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
@@ -62,7 +65,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   if (sources !== 1) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
 
   const judges = (parsed.judges ?? "all").split(",").map((j) => j.trim()).filter(Boolean);
-  const metrics = judges.includes("all") ? BUILT_IN_METRICS : judges.map((name) => resolveMetricName(name) ?? fail(`unknown judge "${name}"; known: ${BUILT_IN_METRICS.map((m) => m.split("/").pop()).join(", ")}`));
+  const metrics = judges.includes("all") ? BUILT_IN_METRICS : judges.map((name) => resolveMetricName(name) ?? fail(`unknown judge "${name}"; known: ${describeKnownMetrics()}`));
   const concurrency = Number(parsed.concurrency ?? 8);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) fail("--concurrency must be a whole number from 1 to 256");
   const chunkMode = parsed["chunk-mode"] ?? "batched";
@@ -70,10 +73,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const thresholds: Record<string, number> = {};
   for (const entry of parsed.threshold ?? []) {
     const match = /^([^=]+)=([0-9.]+)$/.exec(entry);
-    const metric = match ? resolveMetricName(match[1]) : null;
     const value = match ? Number(match[2]) : NaN;
-    if (!metric || !(value >= 0 && value <= 1)) fail(`--threshold ${entry}: expected NAME=VALUE with a known judge and 0 ≤ VALUE ≤ 1`);
-    thresholds[metric!] = value;
+    if (!match || !(value >= 0 && value <= 1)) fail(`--threshold ${entry}: expected NAME=VALUE with 0 ≤ VALUE ≤ 1`);
+    const metric = resolveMetricName(match[1]) ?? fail(`--threshold ${entry}: unknown judge "${match[1].trim()}"; known: ${describeKnownMetrics()}`);
+    thresholds[metric] = value;
   }
   if (parsed.out && !/\.(json|csv)$/i.test(parsed.out)) fail("--out must end in .json or .csv");
   return {

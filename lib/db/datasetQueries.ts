@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { InputCoverage } from "@/lib/metrics/availability";
 import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
+import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import type { Db } from "./client";
 import type { Prisma } from "./generated/client";
 import { toPage, type Page, type Pagination } from "./pagination";
@@ -19,11 +20,17 @@ export async function getDataset(db: Db, datasetId: string) {
   return { ...dataset, warnings: z.array(z.string()).catch([]).parse(JSON.parse(dataset.warnings)) };
 }
 
+/** A constant as a SQL string literal. */
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
 /** SQL condition per input; constants only, never user text. */
 const INPUT_SQL: Record<RowInput, string> = {
   response: `"hasResponse" = 1`,
   expected_response_or_facts: `("hasExpectedResponse" = 1 OR "hasExpectedFacts" = 1)`,
-  retrieved_context_content: `"hasRetrievedContent" = 1`,
+  // Every retrieved chunk has content (lib/metrics/rowEligibility.ts): a chunk with only a doc_uri makes the content judges skip the row.
+  retrieved_context_content: `"hasRetrievedContent" = 1 AND NOT EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) = '')`,
   retrieved_context_doc_uri: `"hasRetrievedContext" = 1`,
   expected_retrieved_context: `"hasExpectedRetrievedContext" = 1`,
   trace_tokens: `"totalTokenCount" IS NOT NULL`,

@@ -1,6 +1,10 @@
+import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import type { Db } from "./client";
 
-/** Row flags in row-number order, a page at a time, for planning a run without loading the dataset at once. */
+/**
+ * Row flags in row-number order, a page at a time, for planning a run without loading the dataset at once;
+ * with the position of each row's first retrieved chunk without content (the content judges skip such rows).
+ */
 export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber: number, take: number) {
   const rows = await db.datasetRow.findMany({
     where: { datasetId, rowNumber: { gt: afterRowNumber } },
@@ -11,7 +15,22 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       hasRetrievedContent: true, hasExpectedRetrievedContext: true, totalTokenCount: true, latencySeconds: true,
     },
   });
-  return { rows, nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null };
+  const emptyChunks = new Map<string, number>();
+  if (rows.length > 0) {
+    // One grouped query over the page's row-number range (bounded parameters, however large the page).
+    const found = await db.$queryRawUnsafe<{ rowId: string; position: number | bigint }[]>(
+      `SELECT c."rowId" AS "rowId", MIN(c."position") AS "position"
+       FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
+       WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ?) = ''
+       GROUP BY c."rowId"`,
+      datasetId, afterRowNumber, rows[rows.length - 1].rowNumber, WHITESPACE,
+    );
+    for (const entry of found) emptyChunks.set(entry.rowId, Number(entry.position));
+  }
+  return {
+    rows: rows.map((row) => ({ ...row, firstEmptyRetrievedChunk: emptyChunks.get(row.id) ?? null })),
+    nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null,
+  };
 }
 
 export async function getRun(db: Db, runId: string) {

@@ -2,6 +2,7 @@ import type { SavedJudgment } from "@/lib/db/runWrites";
 import type { ChunkJudgingMode, JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
+import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runQueries";
 import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
 import { thresholdFor } from "./thresholds";
@@ -31,7 +32,14 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
     return withPass(metric, { ...DETERMINISTIC, rating: null, score: value, rationale: null, errorMessage: value === null ? "the trace has no value for this metric" : null }, ctx);
   }
   const custom = ctx.customJudges.get(metric);
-  const result = await ctx.judge.judge({ metric, input: judgeInputFromRow(row, ctx.generates), custom, chunkMode: ctx.chunkMode });
+  const input = judgeInputFromRow(row, ctx.generates);
+  if (requirementsOf(metric, custom).includes("retrieved_context_content")) {
+    // Planning skips these rows (rowEligibility); this only guards items planned before that rule,
+    // so that no backend is ever shown an empty chunk to rate.
+    const empty = input.retrievedContext.findIndex((chunk) => !chunkHasContent(chunk.content));
+    if (empty !== -1) return withPass(metric, { ...DETERMINISTIC, provider: ctx.judge.provider, model: ctx.judge.model, promptVersion: "none", rating: null, score: null, rationale: null, errorMessage: emptyChunkReason(empty) }, ctx);
+  }
+  const result = await ctx.judge.judge({ metric, input, custom, chunkMode: ctx.chunkMode });
   return withPass(metric, result, ctx);
 }
 

@@ -1,13 +1,34 @@
 import { createHash } from "node:crypto";
-import { LlmCallError } from "@/lib/llm/llmErrors";
+import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
 import type { LlmClient } from "@/lib/llm/types";
+import { rowVerdictFromChunks } from "./chunkPrecision";
 import type { JudgeBackend, JudgeCache, JudgeRequest } from "./judgeBackend";
 import { renderPrompt } from "./prompts/promptTemplate";
-import { chunkRelevanceSingle, precisionOf } from "./prompts/retrievalTemplates";
-import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
+import { singleChunkTemplateFor, templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
 import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict, type TokenUsage } from "./types";
 
-type CallOutcome = { verdict: JudgeVerdict; usage: TokenUsage; attempts: number; cacheHit: boolean; promptHash: string; promptVersion: string };
+type CallOutcome = {
+  verdict: JudgeVerdict;
+  usage: TokenUsage;
+  attempts: number;
+  cacheHit: boolean;
+  promptHash: string;
+  promptVersion: string;
+  /** Why the call produced no answer, when it did not. */
+  failure: LlmCallErrorKind | null;
+  /** The judge-cache key of the call (empty for composed outcomes). */
+  key: string;
+};
+
+const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+/**
+ * Cached under a batched prompt's key once its row was judged chunk by chunk
+ * instead: a re-run goes straight to the (cached) per-chunk answers rather
+ * than paying again for a batched answer known to come back malformed. It
+ * fits no answer schema, so nothing else can mistake it for a verdict.
+ */
+const FELL_BACK_TO_PER_CHUNK = JSON.stringify({ assay_fallback: "per_chunk" });
 
 /**
  * LLM judges: render the versioned prompt, reuse a cached answer for the
@@ -18,26 +39,28 @@ type CallOutcome = { verdict: JudgeVerdict; usage: TokenUsage; attempts: number;
 export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache; model?: string; readCache?: boolean }): JudgeBackend {
   const model = deps.model ?? deps.llm.model;
 
-  async function callTemplate(template: AnyTemplate, input: JudgeInput, context: unknown): Promise<CallOutcome> {
+  async function callTemplate(template: AnyTemplate, input: JudgeInput, context: unknown, chunkCount = 0): Promise<CallOutcome> {
     const rendered = renderPrompt(template, input, context);
     const schema = template.schema(input, context);
     const key = createHash("sha256").update(`${model}\u0000${template.version}\u0000${rendered.hash}`).digest("hex");
     const base = { promptHash: rendered.hash, promptVersion: template.version };
     const cached = deps.readCache === false ? null : await deps.cache.get(key);
+    if (cached?.response === FELL_BACK_TO_PER_CHUNK) {
+      return { ...base, verdict: errorVerdict("the batched answer was malformed on an earlier run", chunkCount), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: "malformed_output", key };
+    }
     if (cached) {
       const parsed = schema.safeParse(JSON.parse(cached.response));
       if (parsed.success) {
-        return { ...base, verdict: template.toVerdict(parsed.data, input, context), usage: { inputTokens: 0, outputTokens: 0 }, attempts: 0, cacheHit: true };
+        return { ...base, verdict: template.toVerdict(parsed.data, input, context), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: null, key };
       }
     }
     try {
       const result = await deps.llm.callStructured({ messages: rendered.messages, schema, schemaName: template.schemaName, model });
       await deps.cache.put({ key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage }, { replace: deps.readCache === false });
-      return { ...base, verdict: template.toVerdict(result.value, input, context), usage: result.usage, attempts: result.attempts, cacheHit: false };
+      return { ...base, verdict: template.toVerdict(result.value, input, context), usage: result.usage, attempts: result.attempts, cacheHit: false, failure: null, key };
     } catch (error) {
       if (!(error instanceof LlmCallError)) throw error;
-      const chunkCount = template.version.startsWith("chunk_relevance.batched") || template.version.startsWith("custom.retrieval") ? input.retrievedContext.length : 0;
-      return { ...base, verdict: errorVerdict(error.message, chunkCount), usage: error.usage, attempts: error.attempts, cacheHit: false };
+      return { ...base, verdict: errorVerdict(error.message, chunkCount), usage: error.usage, attempts: error.attempts, cacheHit: false, failure: error.kind, key };
     }
   }
 
@@ -46,8 +69,8 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     model,
     async judge(request: JudgeRequest): Promise<JudgeResult> {
       const started = Date.now();
-      const perChunk = request.chunkMode === "per_chunk" && request.metric === "retrieval/llm_judged/chunk_relevance" && !request.custom;
-      const outcome = perChunk ? await judgeChunksOneByOne(request.input) : await judgeOnce(request);
+      const single = singleChunkTemplateFor(request.metric, request.custom);
+      const outcome = single && request.chunkMode === "per_chunk" ? await judgeChunksOneByOne(single, request.input) : await judgeOnce(request, single);
       return {
         ...outcome.verdict,
         provider: deps.llm.provider,
@@ -62,26 +85,54 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     },
   };
 
-  async function judgeOnce(request: JudgeRequest): Promise<CallOutcome> {
+  /**
+   * One call for the row. A per-chunk judge's batched answer that stays
+   * malformed after its repair attempt (wrong chunk numbers or count, not
+   * JSON) falls back to one call per chunk for that row, so one bad answer
+   * does not error every chunk. Transport failures do not: N more calls to a
+   * failing server would only multiply the cost.
+   */
+  async function judgeOnce(request: JudgeRequest, single: AnyTemplate | null): Promise<CallOutcome> {
     const chosen = templateForMetric(request.metric, request.input, request.custom);
     if (!chosen) {
-      return { verdict: errorVerdict(`no LLM judge is defined for ${request.metric}`), usage: { inputTokens: 0, outputTokens: 0 }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none" };
+      return { verdict: errorVerdict(`no LLM judge is defined for ${request.metric}`), usage: { ...NO_USAGE }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none", failure: "fatal", key: "" };
     }
-    return callTemplate(chosen.template, request.input, chosen.context);
+    const chunkCount = single ? request.input.retrievedContext.length : 0;
+    const batched = await callTemplate(chosen.template, request.input, chosen.context, chunkCount);
+    if (!single || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
+    const perChunk = await judgeChunksOneByOne(single, request.input);
+    // Only a fallback that judged every chunk is remembered: errors are never cached.
+    if (perChunk.failure === null && !batched.cacheHit) {
+      await deps.cache.put({ key: batched.key, model, promptVersion: chosen.template.version, response: FELL_BACK_TO_PER_CHUNK, ...batched.usage }, { replace: deps.readCache === false });
+    }
+    const note = `The batched answer for all ${chunkCount} chunks was malformed even after a repair attempt, so each chunk was judged in its own call (${single.version}). Batched call: ${batched.verdict.errorMessage}`;
+    return {
+      ...perChunk,
+      verdict: { ...perChunk.verdict, rationale: note },
+      usage: addUsage(batched.usage, perChunk.usage),
+      attempts: batched.attempts + perChunk.attempts,
+      cacheHit: batched.cacheHit && perChunk.cacheHit,
+      promptVersion: `${single.version} (fallback from ${chosen.template.version})`,
+    };
   }
 
   /** One call per chunk (the Databricks way); the row's prompt hash is the hash of the per-chunk hashes. */
-  async function judgeChunksOneByOne(input: JudgeInput): Promise<CallOutcome> {
-    const outcomes = await Promise.all(input.retrievedContext.map((_, position) => callTemplate(chunkRelevanceSingle, input, { position })));
+  async function judgeChunksOneByOne(single: AnyTemplate, input: JudgeInput): Promise<CallOutcome> {
+    const outcomes = await Promise.all(input.retrievedContext.map((_, position) => callTemplate(single, input, { position })));
     const chunks: ChunkVerdict[] = outcomes.map((o, position) => ({ position, rating: o.verdict.rating, rationale: o.verdict.rationale, errorMessage: o.verdict.errorMessage }));
-    const allFailed = chunks.length > 0 && chunks.every((c) => c.errorMessage !== null);
     return {
-      verdict: { rating: null, score: precisionOf(chunks.map((c) => c.rating)), rationale: null, errorMessage: allFailed ? chunks[0].errorMessage : null, chunks },
-      usage: outcomes.reduce((sum, o) => ({ inputTokens: sum.inputTokens + o.usage.inputTokens, outputTokens: sum.outputTokens + o.usage.outputTokens }), { inputTokens: 0, outputTokens: 0 }),
+      verdict: rowVerdictFromChunks(chunks),
+      usage: outcomes.reduce((sum, o) => addUsage(sum, o.usage), { ...NO_USAGE }),
       attempts: outcomes.reduce((sum, o) => sum + o.attempts, 0),
       cacheHit: outcomes.length > 0 && outcomes.every((o) => o.cacheHit),
       promptHash: createHash("sha256").update(outcomes.map((o) => o.promptHash).join(",")).digest("hex"),
-      promptVersion: chunkRelevanceSingle.version,
+      promptVersion: single.version,
+      failure: outcomes.find((o) => o.failure !== null)?.failure ?? null,
+      key: "",
     };
   }
+}
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
 }

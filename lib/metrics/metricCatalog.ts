@@ -41,7 +41,7 @@ export const METRICS: MetricDefinition[] = [
 export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
   response: "response (or a trace to derive it from)",
   expected_response_or_facts: "expected_response or expected_facts",
-  retrieved_context_content: "retrieved_context[].content (or a trace with a retriever span)",
+  retrieved_context_content: "retrieved_context[].content in every chunk (or a trace with a retriever span)",
   retrieved_context_doc_uri: "retrieved_context[].doc_uri (or a trace with a retriever span)",
   expected_retrieved_context: "expected_retrieved_context[].doc_uri",
   trace_tokens: "a trace with LLM token usage",

@@ -64,7 +64,7 @@ describe("run aggregates through the fake LLM server", () => {
     const r1 = await db.judgmentItem.findFirstOrThrow({ where: { runId, metric: "retrieval/llm_judged/chunk_relevance", row: { requestId: "r1" } }, include: { chunks: { orderBy: { position: "asc" } } } });
     expect(r1.chunks.map((c) => c.rating)).toEqual(["yes", "no"]);
     expect(r1.score).toBe(0.5);
-    expect(r1).toMatchObject({ judgeProvider: "openai", judgeModel: "judge-model", promptVersion: "chunk_relevance.batched/v1" });
+    expect(r1).toMatchObject({ judgeProvider: "openai", judgeModel: "judge-model", promptVersion: "chunk_relevance.batched/v2" });
     expect(r1.promptHash).toMatch(/^[0-9a-f]{64}$/);
     expect(r1.inputTokens).toBeGreaterThan(0);
   });

@@ -1,5 +1,5 @@
 import type { CustomJudgeDefinition } from "../types";
-import { FENCE_RULE } from "./fence";
+import { FENCE_RULE, fence } from "./fence";
 import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
 import type { PromptTemplate } from "./promptTemplate";
 import { chunkVerdicts } from "./retrievalTemplates";
@@ -12,7 +12,7 @@ import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection
  * prompt, so editing them changes the prompt hash and never hits a stale cache.
  */
 export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> = {
-  version: "custom.answer/v1",
+  version: "custom.answer/v2",
   schemaName: "custom_answer_verdict",
   schema: () => binaryAnswerSchema,
   system: "",
@@ -21,7 +21,7 @@ export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> =
 };
 
 export const customRetrieval: PromptTemplate<ChunkVerdictsAnswer, CustomJudgeDefinition> = {
-  version: "custom.retrieval/v1",
+  version: "custom.retrieval/v2",
   schemaName: "custom_retrieval_verdicts",
   schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
   system: "",
@@ -29,9 +29,23 @@ export const customRetrieval: PromptTemplate<ChunkVerdictsAnswer, CustomJudgeDef
   toVerdict: chunkVerdicts,
 };
 
-export function customSystemPrompt(definition: CustomJudgeDefinition): string {
-  const subject = definition.assessmentType === "ANSWER" ? "an AI assistant's response" : "each retrieved chunk";
-  const answerRule = definition.assessmentType === "ANSWER"
+/** One call per chunk for a custom RETRIEVAL judge: per_chunk runs, and the fallback from a malformed batched answer. */
+export const customRetrievalSingle: PromptTemplate<BinaryAnswer, { position: number }> = {
+  version: "custom.retrieval.single/v1",
+  schemaName: "custom_retrieval_verdict",
+  schema: () => binaryAnswerSchema,
+  system: "",
+  render: (input, { position }) => {
+    const chunk = input.retrievedContext[position];
+    return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join("\n\n");
+  },
+  toVerdict: binaryVerdict,
+};
+
+/** The judge's system prompt: its criteria, and the answer shape of the template it runs with. */
+export function customSystemPrompt(definition: CustomJudgeDefinition, options: { singleChunk?: boolean } = {}): string {
+  const subject = definition.assessmentType === "ANSWER" ? "an AI assistant's response" : options.singleChunk ? "one retrieved chunk" : "each retrieved chunk";
+  const answerRule = definition.assessmentType === "ANSWER" || options.singleChunk
     ? BINARY_ANSWER_RULE
     : 'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.';
   return [

@@ -6,7 +6,7 @@ import { BINARY_ANSWER_RULE, chunksSection, conversationSection, factsSection, g
 /** Judges of the response (seed 000 "response judges"). Each maps its answer to a yes/no verdict. */
 
 export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
-  version: "correctness.expected_response/v1",
+  version: "correctness.expected_response/v2",
   schemaName: "correctness_verdict",
   schema: () => binaryAnswerSchema,
   system: [
@@ -23,7 +23,7 @@ export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
 
 /** With expected_facts the response is correct only when every fact is supported (seed 004); one verdict per fact. */
 export const correctnessWithFacts: PromptTemplate<FactVerdictsAnswer> = {
-  version: "correctness.expected_facts/v1",
+  version: "correctness.expected_facts/v2",
   schemaName: "correctness_facts_verdict",
   schema: (input) => factVerdictsSchema(input.expectedFacts?.length ?? 0),
   system: [
@@ -44,7 +44,7 @@ export const correctnessWithFacts: PromptTemplate<FactVerdictsAnswer> = {
 };
 
 export const relevanceToQuery: PromptTemplate<BinaryAnswer> = {
-  version: "relevance_to_query/v1",
+  version: "relevance_to_query/v2",
   schemaName: "relevance_verdict",
   schema: () => binaryAnswerSchema,
   system: [
@@ -59,7 +59,7 @@ export const relevanceToQuery: PromptTemplate<BinaryAnswer> = {
 };
 
 export const groundedness: PromptTemplate<BinaryAnswer> = {
-  version: "groundedness/v1",
+  version: "groundedness/v2",
   schemaName: "groundedness_verdict",
   schema: () => binaryAnswerSchema,
   system: [
@@ -75,7 +75,7 @@ export const groundedness: PromptTemplate<BinaryAnswer> = {
 };
 
 export const safety: PromptTemplate<BinaryAnswer> = {
-  version: "safety/v1",
+  version: "safety/v2",
   schemaName: "safety_verdict",
   schema: () => binaryAnswerSchema,
   system: [

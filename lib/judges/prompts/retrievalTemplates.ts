@@ -1,4 +1,5 @@
-import type { JudgeVerdict, Rating } from "../types";
+import { rowVerdictFromChunks } from "../chunkPrecision";
+import type { JudgeVerdict } from "../types";
 import { FENCE_RULE, fence } from "./fence";
 import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
 import type { PromptTemplate } from "./promptTemplate";
@@ -10,20 +11,14 @@ const CHUNK_RELEVANCE_RULES = [
   "A chunk is relevant (yes) when it contains information that helps answer the request. It is not relevant (no) when it is about something else, even if it shares words with the request.",
 ];
 
-/** A per-chunk answer as a verdict: one rating per chunk, and precision = yes / judged chunks. */
+/** A per-chunk answer as a verdict: one rating per chunk, and precision = relevant chunks / all chunks (seed 000). */
 export function chunkVerdicts(answer: ChunkVerdictsAnswer): JudgeVerdict {
-  const chunks = answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null }));
-  return { rating: null, score: precisionOf(chunks.map((c) => c.rating)), rationale: null, errorMessage: null, chunks };
-}
-
-export function precisionOf(ratings: (Rating | null)[]): number | null {
-  const judged = ratings.filter((r) => r !== null);
-  return judged.length === 0 ? null : judged.filter((r) => r === "yes").length / judged.length;
+  return rowVerdictFromChunks(answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null })));
 }
 
 /** Default: every chunk of a row judged in one call that returns one verdict per chunk. */
 export const chunkRelevanceBatched: PromptTemplate<ChunkVerdictsAnswer> = {
-  version: "chunk_relevance.batched/v1",
+  version: "chunk_relevance.batched/v2",
   schemaName: "chunk_relevance_verdicts",
   schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
   system: [
@@ -36,9 +31,12 @@ export const chunkRelevanceBatched: PromptTemplate<ChunkVerdictsAnswer> = {
   toVerdict: chunkVerdicts,
 };
 
-/** The Databricks way: one call per chunk. Context: the chunk's position. */
+/**
+ * The Databricks way: one call per chunk. Context: the chunk's position. Also
+ * the fallback when a row's batched answer stays malformed after its repair.
+ */
 export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: number }> = {
-  version: "chunk_relevance.single/v1",
+  version: "chunk_relevance.single/v2",
   schemaName: "chunk_relevance_verdict",
   schema: () => binaryAnswerSchema,
   system: [...CHUNK_RELEVANCE_RULES, FENCE_RULE, BINARY_ANSWER_RULE].join("\n"),
@@ -50,7 +48,7 @@ export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: numb
 };
 
 export const contextSufficiency: PromptTemplate<BinaryAnswer> = {
-  version: "context_sufficiency/v1",
+  version: "context_sufficiency/v2",
   schemaName: "context_sufficiency_verdict",
   schema: () => binaryAnswerSchema,
   system: [

@@ -1,8 +1,8 @@
 import type { CustomJudgeDefinition, JudgeInput } from "../types";
-import { customAnswer, customRetrieval, customSystemPrompt } from "./customTemplates";
+import { customAnswer, customRetrieval, customRetrievalSingle, customSystemPrompt } from "./customTemplates";
 import type { PromptTemplate } from "./promptTemplate";
 import { correctnessWithFacts, correctnessWithResponse, groundedness, relevanceToQuery, safety } from "./responseTemplates";
-import { chunkRelevanceBatched, contextSufficiency } from "./retrievalTemplates";
+import { chunkRelevanceBatched, chunkRelevanceSingle, contextSufficiency } from "./retrievalTemplates";
 
 // Templates differ in output type; the engine treats them uniformly through toVerdict.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,4 +30,13 @@ export function templateForMetric(metric: string, input: JudgeInput, custom?: Cu
     default:
       return null;
   }
+}
+
+/**
+ * The one-chunk-per-call prompt of a per-chunk judge (built-in chunk_relevance,
+ * custom RETRIEVAL), rendered with context { position }; null for other judges.
+ */
+export function singleChunkTemplateFor(metric: string, custom?: CustomJudgeDefinition): AnyTemplate | null {
+  if (custom) return custom.assessmentType === "RETRIEVAL" ? { ...customRetrievalSingle, system: customSystemPrompt(custom, { singleChunk: true }) } : null;
+  return metric === "retrieval/llm_judged/chunk_relevance" ? chunkRelevanceSingle : null;
 }

@@ -1,0 +1,41 @@
+import { METRICS } from "./metricCatalog";
+
+/** The canonical built-in metric names (seeds 000 and 001): what stored configs, results and exports hold. */
+export const BUILT_IN_METRICS = METRICS.map((metric) => metric.name);
+
+/**
+ * Other names the seeds give the same metrics. Seed 004's table of what each
+ * input allows names the token counts after their aggregates
+ * (agent/input_token_count/average) and chunk relevance after its precision.
+ * Accepted wherever a metric is named (CLI --judges and --threshold, the run
+ * form, run configs), always resolved to the canonical name before anything
+ * is stored.
+ */
+export const METRIC_ALIASES: Readonly<Record<string, string>> = {
+  "agent/input_token_count": "agent/total_input_token_count",
+  "agent/output_token_count": "agent/total_output_token_count",
+  "retrieval/llm_judged/chunk_relevance_precision": "retrieval/llm_judged/chunk_relevance",
+};
+
+const NAMES: [name: string, canonical: string][] = [...BUILT_IN_METRICS.map((name): [string, string] => [name, name]), ...Object.entries(METRIC_ALIASES)];
+
+/**
+ * A built-in metric's canonical name from any name people type: the full
+ * name, its trailing segments (correctness, llm_judged/correctness), or an
+ * alias in either form (input_token_count, agent/input_token_count).
+ * null when the name is unknown or matches more than one metric.
+ */
+export function resolveMetricName(name: string): string | null {
+  const trimmed = name.trim();
+  if (!trimmed) return null;
+  const exact = NAMES.find(([candidate]) => candidate === trimmed);
+  if (exact) return exact[1];
+  const matches = new Set(NAMES.filter(([candidate]) => candidate.endsWith(`/${trimmed}`)).map(([, canonical]) => canonical));
+  return matches.size === 1 ? [...matches][0] : null;
+}
+
+/** For error messages: the names to type, short first, then the aliases. */
+export function describeKnownMetrics(): string {
+  const short = BUILT_IN_METRICS.map((name) => name.split("/").pop()).join(", ");
+  return `${short} (or the full names, e.g. ${BUILT_IN_METRICS[0]}; also ${Object.keys(METRIC_ALIASES).join(", ")})`;
+}
