@@ -164,7 +164,13 @@ export function literalFound(literal: string, haystackText: string): boolean {
 /** Everything a claim is checked on, computed once per text. */
 export type TextFeatures = { text: string; words: Set<string>; quantities: Quantity[]; literals: string[] };
 export function features(text: string): TextFeatures {
-  return { text, words: contentWords(text), quantities: extractQuantities(text), literals: extractLiterals(text) };
+  const words = contentWords(text);
+  const quantities = extractQuantities(text);
+  const literals = extractLiterals(text);
+  // Letters too short to be words ("F.E.A.R.", "U.S."): the text itself must appear as written.
+  const acronym = normalizeText(text).trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+  if (words.size === 0 && quantities.length === 0 && literals.length === 0 && /\p{L}/u.test(acronym)) literals.push(acronym);
+  return { text, words, quantities, literals };
 }
 
 /** The text a claim is searched in: its words, its quantities (spelled-out numbers included) and its raw text for literals. */
