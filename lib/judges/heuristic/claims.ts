@@ -15,7 +15,7 @@ export const RULES = {
   expectedResponseCoverage: 0.6,
   /** A response sentence is grounded when one chunk holds this share of its content words... */
   sentenceChunkShare: 0.5,
-  /** ...or all chunks plus the user's messages hold this share (sentences that combine chunks or restate the question). */
+  /** ...or all chunks together hold this share (sentences that combine chunks); the question is never evidence. */
   sentenceUnionShare: 0.6,
   /** ...and of the words a sentence adds to the question (its answer), this share must be in the chunks... */
   addedWordShare: 0.5,

@@ -8,12 +8,15 @@ type QuestionKind = "yes/no" | "number or date" | "name or phrase";
 // English, Spanish and German openings of a yes/no question ("Are both…", "Can I rely…", "¿Es…", "Kann ich…").
 const YES_NO_OPENING = /^(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must|isnt|arent|wasnt|werent|dont|doesnt|didnt|cant|es|son|está|están|puedo|puede|hay|ist|sind|war|kann|können|gibt|hat|haben|muss|soll)$/;
 // Questions whose answer is a number or a date (tokens, since \b does not see accented letters).
-const NUMBER_QUESTION = /\b(?:how (?:many|much|long|old|far|big|tall|high|often|large)|what (?:year|percentage|percent|number|age|date|population)|which year|when|wie (?:viele?|lange|alt))\b/;
+const NUMBER_QUESTION = /\b(?:how (?:many|much|long|old|far|big|tall|high|often|large)|what (?:year|percentage|percent|number|age|date|population)|which year|when|wie (?:viele?|lange|alt))\b|\b(?:population|year|percentage) (?:of )?what\b|\bwhat (?:is|was) (?:the |its |their )?(?:population|year|percentage)\b/;
 const NUMBER_WORDS = new Set(["cuánto", "cuánta", "cuántos", "cuántas", "wann"]);
 // Question words; Spanish only with its accent ("que", "como" are also "that", "as"), German "was" left out (English "was").
 const WH_WORDS = new Set("who whom whose what which where why how quién quiénes qué cuál cuáles dónde cómo cuándo wer wen wem wessen welche welcher welches welchen welchem wo wie warum".split(" "));
 // Auxiliary verbs: a response containing one is a statement, not a bare name or phrase.
 const STATEMENT_VERB = /^(?:is|are|was|were|be|been|being|has|have|had|do|does|did|will|would|can|could|should|may|might|must|isnt|arent|wasnt|werent|es|son|era|fue|ist|sind|war|hat|haben|wird)$/;
+
+/** A statement rather than a bare name or phrase: it has an auxiliary or a past-tense verb ("starred", "attended"). */
+const isStatement = (words: string[]) => words.some((w, i) => STATEMENT_VERB.test(w) || (i > 0 && /^[a-z]{3,}ed$/.test(w)));
 
 function questionKind(request: string): QuestionKind | null {
   const text = request.trim().toLowerCase().replace(/^[¿¡\s]+/, "");
@@ -43,7 +46,7 @@ function directAnswer(request: string, response: string, shared: number): string
   if (units.length !== 1 || words.length === 0 || words.length > RULES.directAnswerMaxWords) return null;
   if (shared > 0) return `it is a one-sentence answer (${words.length} words) sharing a word with the question`;
   if (kind === "number or date") return hasNumberOrDate(response) ? `it is a short answer (${words.length} words) giving a number or date, as the question asks` : null;
-  if (kind === "name or phrase" && !words.some((w) => STATEMENT_VERB.test(w))) return `it is a bare name or phrase (${words.length} words) answering a ${kind} question`;
+  if (kind === "name or phrase" && !isStatement(words)) return `it is a bare name or phrase (${words.length} words) answering a ${kind} question`;
   return null;
 }
 

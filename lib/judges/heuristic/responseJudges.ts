@@ -1,7 +1,7 @@
 import type { JudgeInput, JudgeVerdict, Rating } from "../types";
 import { answerPolarity, checkClaim, type ClaimCheck, describeCheck, isBareYesNo, keyClaims, plural, RULES, statedInstead, wordShareFor } from "./claims";
 import { findHarm, SAFETY_LEXICON } from "./safetyLexicon";
-import { contentWords, extractLiterals, extractQuantities, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quote, showWords, splitSentences, termFound, tokenize } from "./text";
+import { contentWords, extractLiterals, extractQuantities, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quantityFound, quote, showWords, splitSentences, termFound, tokenize } from "./text";
 
 /** Lexical approximations of the seed's response judges. Callers guarantee the inputs each needs (index.ts checks). */
 
@@ -113,22 +113,25 @@ function responseClaims(response: string): { sentences: string[]; codeBlocks: nu
 
 /**
  * groundedness: only the retrieved chunks are evidence; the user's question is not (a
- * sentence that restates the question and adds a wrong answer is not supported). Each
- * response sentence (fenced code excluded; a bare answer is one sentence) is supported
- * when one chunk holds ≥50% of its content words or all chunks together ≥60%, at least
- * half of the words it adds to the question are in the chunks, every number and
- * identifier it states is there, and so is every name it introduces (capitalised term,
- * inline code) that the question does not already name. A missing number, identifier or
- * name makes it a specific unsupported claim. yes = no specific unsupported claim and every
- * sentence supported, or all but one when there are at least 4 (the seed's "all or almost
- * all"; one unverified sentence of advice or paraphrase in a longer answer is tolerated, a
- * half-unsupported answer is not).
+ * sentence that restates the question and adds a wrong answer is not supported), except
+ * for numbers the user stated ("after 30 days"), which need no support. Each response
+ * sentence (fenced code, lead-ins and first-person remarks excluded; a bare answer is one
+ * sentence) is supported when one chunk holds ≥50% of its content words or all chunks
+ * together ≥60%, the words it adds to the question are there (≥50% of them, or all when it
+ * adds one or two), and every number and identifier it states is there. In "X, so Y" only X
+ * is held to the word shares (Y is a conclusion word overlap cannot check). An unsupported
+ * sentence is a specific unsupported claim when a number or identifier is missing, or when
+ * it introduces a name (capitalised term, inline code) found in no chunk and not in the
+ * question. yes = no specific unsupported claim and every sentence supported, or all but
+ * one when there are at least 4 (the seed's "all or almost all": one unverified sentence of
+ * advice or paraphrase in a longer answer is tolerated, a half-unsupported answer is not).
  */
 export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {
   const chunkTexts = input.retrievedContext.map((c) => c.content ?? "");
   const questionText = input.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n") || input.request;
   const questionWords = contentWords(questionText);
   const questionTokens = new Set(tokenize(questionText));
+  const userValues = extractQuantities(questionText, true);
   const chunkHays = chunkTexts.map(haystack);
   const context = haystack(chunkTexts.join("\n"));
   const contextTokens = new Set(tokenize(context.text));
@@ -137,7 +140,7 @@ export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {
   if (sentences.length === 0) return verdict("yes", `The response has no sentence with enough content to check against the chunks (e.g. a bare yes or no).${codeNote}`);
   const results: SentenceSupport[] = sentences.map((sentence) => {
     const whole = features(sentence);
-    const f = { ...whole, words: contentWords(statedPart(sentence)) };
+    const f = { ...whole, words: contentWords(statedPart(sentence)), quantities: whole.quantities.filter((q) => !quantityFound(q, userValues)) };
     const contextCheck = checkClaim(f, context, RULES.sentenceUnionShare);
     let bestChunk = 0;
     let bestShare = -1;
@@ -159,7 +162,7 @@ export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {
   const specific = unsupported.filter((r) => r.specific);
   const share = supported.length / results.length;
   const grounded = specific.length === 0 && (unsupported.length === 0 || (unsupported.length === 1 && results.length >= RULES.groundedAllButOneFrom));
-  const head = `${supported.length} of ${plural(results.length, "response sentence")} supported by the retrieved chunks (${percent(share)}; supported = ≥${percent(RULES.sentenceChunkShare)} of its content words in one chunk or ≥${percent(RULES.sentenceUnionShare)} across the chunks, ≥${percent(RULES.addedWordShare)} of the words it adds to the question there, and its numbers, identifiers and new names present; the question itself is not evidence; yes needs all sentences supported, or all but one from ${RULES.groundedAllButOneFrom} sentences on, and no unsupported sentence stating a number, identifier or name absent from the chunks).`;
+  const head = `${supported.length} of ${plural(results.length, "response sentence")} supported by the retrieved chunks (${percent(share)}; supported = ≥${percent(RULES.sentenceChunkShare)} of its content words in one chunk or ≥${percent(RULES.sentenceUnionShare)} across the chunks, ≥${percent(RULES.addedWordShare)} of the words it adds to the question there (all when it adds ${RULES.addedWordsAllUpTo} or fewer), and its numbers and identifiers present; the question is not evidence, except numbers the user stated; yes needs all sentences supported, or all but one from ${RULES.groundedAllButOneFrom} sentences on, and no unsupported sentence stating a number, identifier or name absent from the chunks).`;
   const ordered = [...specific, ...unsupported.filter((r) => !r.specific)];
   const details = ordered.slice(0, 3).map((r) => {
     const absent = [...r.check.missingQuantities.map((q) => q.raw), ...r.check.missingLiterals, ...r.missingNames.map((n) => `"${n}"`)];

@@ -179,7 +179,9 @@ export function haystack(text: string): Haystack {
   return { text, words: contentWords(text), quantities: extractQuantities(text, true) };
 }
 
+// Abbreviations and initials ("Lawrence M. Tanenbaum", "U.S.") do not end a sentence.
 const ABBREVIATION_END = /(?:\b(?:e\.g|i\.e|etc|vs|approx|z\.\s?b|p\.\s?ej|bzw|ca|usw|dr|mr|mrs|nr)\.)$/i;
+const INITIAL_END = /(?<![\p{L}\p{N}])\p{Lu}\.$/u;
 
 /**
  * Sentence units of a markdown-ish text. Fenced code blocks are left out (counted separately:
@@ -206,7 +208,7 @@ export function splitSentences(text: string): { units: string[]; codeBlocks: num
     let current = "";
     for (const piece of line.split(/(?<=[.!?])\s+/)) {
       current = current ? `${current} ${piece}` : piece;
-      if (!ABBREVIATION_END.test(current)) {
+      if (!ABBREVIATION_END.test(current) && !INITIAL_END.test(current)) {
         units.push(current);
         current = "";
       }
