@@ -1,5 +1,5 @@
 import type { JudgeInput } from "../types";
-import { contentWords, type Haystack, showWords, stem, literalFound, overlap, type Overlap, percent, type Quantity, quantityFound, type TextFeatures } from "./text";
+import { contentWords, extractQuantities, type Haystack, isSubstantive, showWords, splitSentences, stem, literalFound, overlap, type Overlap, percent, type Quantity, quantityFound, type TextFeatures } from "./text";
 
 /**
  * The thresholds of every heuristic rule, in one place so the rationales and
@@ -7,20 +7,28 @@ import { contentWords, type Haystack, showWords, stem, literalFound, overlap, ty
  * HEURISTIC_PROMPT_VERSION in index.ts.
  */
 export const RULES = {
-  /** A fact / expected claim is present when this share of its content words is (plus all its numbers and identifiers). */
+  /** A fact / expected claim is present when this share of its content words is (plus all its numbers and identifiers)... */
   claimWordShare: 0.6,
+  /** ...all of them when it has at most this many (a name or short answer). */
+  shortClaimWords: 3,
   /** correctness with expected_response: share of its key sentences the response must cover. */
   expectedResponseCoverage: 0.6,
   /** A response sentence is grounded when one chunk holds this share of its content words... */
   sentenceChunkShare: 0.5,
-  /** ...or all chunks plus the user's messages hold this share (sentences that combine chunks or restate the question). */
+  /** ...or all chunks together hold this share (sentences that combine chunks); the question is never evidence. */
   sentenceUnionShare: 0.6,
-  /** groundedness: share of sentences that must be supported ("all or almost all", minus paraphrased framing). */
-  groundedShare: 0.5,
+  /** ...and of the words a sentence adds to the question (its answer), this share must be in the chunks... */
+  addedWordShare: 0.5,
+  /** ...or all of them when it adds this many or fewer ("Mumbai", "Santa Fe"). */
+  addedWordsAllUpTo: 2,
+  /** groundedness, the seed's "all or almost all": every sentence supported, or all but one from this many sentences on. */
+  groundedAllButOneFrom: 4,
   /** relevance_to_query: share of the request's content words the response must use... */
   relevanceShare: 0.5,
-  /** ...or at least this many of them. */
+  /** ...or at least this many of them... */
   relevanceMinWords: 2,
+  /** ...or, for a question, a direct answer of at most this many words (a name, a number, a date, yes/no). */
+  directAnswerMaxWords: 12,
   /** chunk_relevance: share of the request's content words a chunk must contain... */
   chunkShare: 0.5,
   /** ...or at least this many of them. */
@@ -88,5 +96,39 @@ export function requestTerms(input: JudgeInput): { last: Set<string>; context: S
   for (const m of earlier) for (const w of questionWords(m.content)) context.add(w);
   return { last, context, usedHistory: earlier.length > 0 };
 }
+
+// Opening yes/no words; unaccented Spanish "si" means "if", so only "sí" counts.
+const YES_NO = /^(yes|yeah|sí|ja|no|nope|not|nein|nicht)(?![\p{L}\p{N}])/u;
+
+/** Whether a text opens with a yes or a no ("No. Delivery is at-least-once…"). */
+export function answerPolarity(text: string): "yes" | "no" | null {
+  const m = text.trim().toLowerCase().match(YES_NO);
+  if (!m) return null;
+  return ["yes", "yeah", "sí", "ja"].includes(m[1]) ? "yes" : "no";
+}
+
+/** "Yes.", "no": a yes/no with nothing else in it to check. */
+export const isBareYesNo = (text: string): boolean => answerPolarity(text) !== null && contentWords(text).size === 0 && extractQuantities(text).length === 0;
+
+/**
+ * The claims of a reference text: its substantive sentence units (code fences read as text).
+ * A short text without such a unit, such as a bare name, number or date ("Delhi", "1988",
+ * "alcohol"), is one claim itself; only a bare yes/no (or nothing) has no claim.
+ */
+export function keyClaims(text: string): string[] {
+  const units = splitSentences(text.replace(/```|~~~/g, "\n")).units.filter(isSubstantive);
+  if (units.length > 0) return units;
+  const whole = text.trim();
+  return /[\p{L}\p{N}]/u.test(whole) && !isBareYesNo(whole) ? [whole] : [];
+}
+
+/**
+ * The share of a claim's words that must be present: a short claim without numbers (a
+ * name such as "Albuquerque, New Mexico", "Pan American Games") is wrong with one word
+ * changed, so all of its words are needed; longer claims, and claims about a quantity
+ * (whose number is checked by value), allow paraphrase.
+ */
+export const wordShareFor = (claim: TextFeatures, share: number): number =>
+  claim.words.size <= RULES.shortClaimWords && claim.quantities.length === 0 ? 1 : share;
 
 export const plural = (n: number, word: string, pluralWord = `${word}s`): string => `${n} ${n === 1 ? word : pluralWord}`;

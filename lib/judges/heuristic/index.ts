@@ -1,7 +1,8 @@
 import type { CustomJudgeDefinition, JudgeInput, JudgeVerdict } from "../types";
 import { errorVerdict } from "../types";
 import { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";
-import { heuristicCorrectness, heuristicGroundedness, heuristicRelevanceToQuery, heuristicSafety } from "./responseJudges";
+import { heuristicRelevanceToQuery } from "./relevanceJudge";
+import { heuristicCorrectness, heuristicGroundedness, heuristicSafety } from "./responseJudges";
 import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
 
 /**
@@ -11,9 +12,10 @@ import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrieva
  */
 export const HEURISTIC_MODEL = "heuristic-v1";
 /** Bump whenever a rule or threshold (claims.ts RULES, the lexicon, the tokeniser) changes: stored verdicts name it. */
-export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.1";
+export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.2";
 
-export { heuristicCorrectness, heuristicGroundedness, heuristicRelevanceToQuery, heuristicSafety } from "./responseJudges";
+export { heuristicCorrectness, heuristicGroundedness, heuristicSafety } from "./responseJudges";
+export { heuristicRelevanceToQuery } from "./relevanceJudge";
 export { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
 export { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";
 

@@ -1,16 +1,11 @@
 import type { JudgeInput, JudgeVerdict, Rating } from "../types";
-import { checkClaim, type ClaimCheck, describeCheck, plural, requestTerms, RULES, statedInstead } from "./claims";
+import { answerPolarity, checkClaim, type ClaimCheck, describeCheck, isBareYesNo, keyClaims, plural, RULES, statedInstead, wordShareFor } from "./claims";
 import { findHarm, SAFETY_LEXICON } from "./safetyLexicon";
-import { contentWords, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quote, showWords, splitSentences, termFound, tokenize } from "./text";
+import { contentWords, extractLiterals, extractQuantities, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quantityFound, quote, showWords, splitSentences, termFound, tokenize } from "./text";
 
 /** Lexical approximations of the seed's response judges. Callers guarantee the inputs each needs (index.ts checks). */
 
 const verdict = (rating: Rating, rationale: string): JudgeVerdict => ({ rating, score: null, rationale, errorMessage: null });
-
-/** The key sentences of a reference text: substantive sentence units, code blocks included as text. */
-function keySentences(text: string): string[] {
-  return splitSentences(text.replace(/```|~~~/g, "\n")).units.filter(isSubstantive);
-}
 
 /**
  * correctness with expected_facts: every fact must be present, i.e. ≥60% of its
@@ -18,9 +13,9 @@ function keySentences(text: string): string[] {
  */
 function correctnessWithFacts(response: string, facts: string[]): JudgeVerdict {
   const hay = haystack(response);
-  const checks = facts.map((fact) => ({ fact, check: checkClaim(features(fact), hay, RULES.claimWordShare) }));
+  const checks = facts.map((fact) => ({ fact, check: checkClaim(features(fact), hay, wordShareFor(features(fact), RULES.claimWordShare)) }));
   const missing = checks.filter((c) => !c.check.supported);
-  const rule = `a fact counts when ≥${percent(RULES.claimWordShare)} of its content words and all of its numbers/identifiers appear in the response`;
+  const rule = `a fact counts when ≥${percent(RULES.claimWordShare)} of its content words (all of them for a fact of up to ${RULES.shortClaimWords}) and all of its numbers/identifiers appear in the response`;
   if (missing.length === 0) return verdict("yes", `All ${plural(facts.length, "expected fact")} found (${rule}).`);
   const details = missing.map(({ fact, check }) => {
     const instead = statedInstead(check.missingQuantities, hay);
@@ -29,44 +24,54 @@ function correctnessWithFacts(response: string, facts: string[]): JudgeVerdict {
   return verdict("no", `${facts.length - missing.length} of ${plural(facts.length, "expected fact")} found (${rule}): ${details.join("; ")}.`);
 }
 
-// Opening yes/no words; unaccented Spanish "si" means "if", so only "sí" counts.
-const YES_NO = /^(yes|yeah|sí|ja|no|nope|not|nein|nicht)(?![\p{L}\p{N}])/u;
-function polarity(text: string): "yes" | "no" | null {
-  const m = text.trim().toLowerCase().match(YES_NO);
-  if (!m) return null;
-  return ["yes", "yeah", "sí", "ja"].includes(m[1]) ? "yes" : "no";
+/** "…, not US 60": the response names the expected short answer only to deny it. */
+function deniesAnswer(response: string, answer: string): boolean {
+  const words = answer.trim().replace(/[.!?]+$/, "");
+  if (words === "" || words.split(/\s+/).length > 6) return false;
+  const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:not|never|isn't|wasn't|rather than|instead of)\\s+(?:the\\s+|a\\s+)?${escaped}(?![\\p{L}\\p{N}])`, "iu").test(response);
 }
 
 /**
- * correctness with expected_response: its key sentences are the claims. A claim is
- * covered with ≥60% of its words and all its numbers/identifiers in the response.
- * When its words are there but one of its numbers is not, and the response states
- * another number of the same kind instead (30 days for 7 days), that is a
- * contradiction; a number simply left out is an omission. Answering "Yes" where the
- * reference opens with "No" is a contradiction too. yes = no contradiction and ≥60% of
- * the claims covered (the seed accepts small omissions).
+ * correctness with expected_response: its key claims are the claims (its substantive
+ * sentences; a bare name, number or date is one claim). A claim is covered with ≥60% of
+ * its words and all its numbers/identifiers in the response. When its words are there
+ * but one of its numbers is not, and the response states another number of the same kind
+ * instead (30 days for 7 days), that is a contradiction; a number simply left out is an
+ * omission. Answering "Yes" where the reference opens with "No" is a contradiction, and so
+ * is denying a short expected answer ("…, not US 60"). A bare yes/no reference needs the
+ * response to open with the same word. yes = no contradiction and ≥60% of the claims
+ * covered (the seed accepts small omissions).
  */
 function correctnessWithResponse(response: string, expected: string): JudgeVerdict {
+  const expectedPolarity = answerPolarity(expected);
+  const responsePolarity = answerPolarity(splitSentences(response).units[0] ?? "");
+  if (isBareYesNo(expected)) {
+    const same = responsePolarity === expectedPolarity;
+    const said = responsePolarity === null ? "opens with neither yes nor no, so the answer cannot be confirmed" : `answers "${responsePolarity}"`;
+    return verdict(same ? "yes" : "no", `The expected response is a bare "${expectedPolarity}"; the response ${said}. Rule: a yes/no reference needs a response that opens with the same word.`);
+  }
   const hay = haystack(response);
-  const claims = keySentences(expected).map((claim) => {
-    const check = checkClaim(features(claim), hay, RULES.claimWordShare);
+  const claims = keyClaims(expected).map((claim) => {
+    const f = features(claim);
+    const check = checkClaim(f, hay, wordShareFor(f, RULES.claimWordShare));
     return { claim, check, instead: check.wordsPresent ? statedInstead(check.missingQuantities, hay) : [] };
   });
   const covered = claims.filter((c) => c.check.supported);
   const contradicted = claims.filter((c) => c.instead.length > 0);
-  const expectedPolarity = polarity(expected);
-  const responsePolarity = polarity(splitSentences(response).units[0] ?? "");
   const flipped = expectedPolarity !== null && responsePolarity !== null && expectedPolarity !== responsePolarity;
+  const denied = claims.length === 1 && deniesAnswer(response, claims[0].claim);
   const coverage = claims.length === 0 ? 1 : covered.length / claims.length;
   const problems: string[] = [];
   if (flipped) problems.push(`the expected response opens with "${expectedPolarity}" but the response answers "${responsePolarity}"`);
+  if (denied) problems.push(`the response denies the expected answer ${quote(claims[0].claim, 40)}`);
   for (const { claim, check, instead } of contradicted) {
     problems.push(`${quote(claim, 60)} is addressed but ${check.missingQuantities.map((q) => q.raw).join(", ")} differs (response: ${instead.join(", ")})`);
   }
   const uncovered = claims
     .filter((c) => !c.check.supported && c.instead.length === 0)
     .map(({ claim, check }) => `${quote(claim, 50)} (${describeCheck(check, "the response")})`);
-  const summary = `${covered.length} of ${plural(claims.length, "key sentence")} of the expected response covered by the response (${percent(coverage)}; a sentence counts with ≥${percent(RULES.claimWordShare)} of its content words and all its numbers/identifiers; yes needs ≥${percent(RULES.expectedResponseCoverage)} and no contradicted number or yes/no)`;
+  const summary = `${covered.length} of ${plural(claims.length, "key sentence")} of the expected response covered by the response (${percent(coverage)}; a sentence counts with ≥${percent(RULES.claimWordShare)} of its content words (all of them for a short answer of up to ${RULES.shortClaimWords}) and all its numbers/identifiers; yes needs ≥${percent(RULES.expectedResponseCoverage)} and no contradicted number or yes/no)`;
   const rating: Rating = problems.length === 0 && coverage >= RULES.expectedResponseCoverage ? "yes" : "no";
   const tail = [problems.length > 0 ? `Contradiction: ${problems.join("; ")}` : "", uncovered.length > 0 ? `Not covered: ${uncovered.slice(0, 3).join("; ")}${uncovered.length > 3 ? ` and ${uncovered.length - 3} more` : ""}` : ""];
   return verdict(rating, [`${summary}.`, ...tail.filter(Boolean).map((t) => `${t}.`)].join(" "));
@@ -78,61 +83,64 @@ export function heuristicCorrectness(input: JudgeInput): JudgeVerdict {
   return correctnessWithResponse(response, input.expectedResponse ?? "");
 }
 
+type SentenceSupport = { sentence: string; check: ClaimCheck; bestChunk: number; bestShare: number; addedMissing: string[]; missingNames: string[]; specific: boolean };
+
+// A lead-in such as "It depends on the tier you choose:" introduces what follows; it states nothing itself.
+const isLeadIn = (unit: string) => /:\s*$/.test(unit) && extractQuantities(unit).length === 0 && extractLiterals(unit).length === 0;
+
 /**
- * relevance_to_query: the response must reuse the request's vocabulary: ≥50% of the
- * last turn's content words, or at least 2 of them (with the earlier user turns
- * when the last one is a short follow-up). Purely lexical: a relevant answer in
- * other words (a poem, a translation) scores "no".
+ * The part of a sentence that states facts: "X, so Y" and "X, which means Y" draw a
+ * conclusion Y from X, which word overlap cannot check, so the word shares are measured on
+ * X (Y's numbers, identifiers and names are still checked).
  */
-export function heuristicRelevanceToQuery(input: JudgeInput): JudgeVerdict {
-  const { last, context, usedHistory } = requestTerms(input);
-  if (context.size < 2) {
-    const which = context.size === 0 ? "no content words" : `only one content word (${showWords([...context], input.request)})`;
-    return verdict("yes", `The request has ${which} to compare (e.g. thanks or a greeting), too little for lexical overlap to show the response is off-topic; treated as relevant.`);
-  }
-  const responseWords = contentWords(input.response ?? "");
-  const lastOverlap = overlap(last, responseWords);
-  const contextOverlap = overlap(context, responseWords);
-  const relevant = (last.size > 0 && lastOverlap.share >= RULES.relevanceShare) || contextOverlap.found.length >= RULES.relevanceMinWords;
-  const requestText = input.messages.filter((m) => m.role === "user").map((m) => m.content).concat(input.request).join("\n");
-  const words = (list: string[], n: number) => showWords(list, requestText, n);
-  const shared = contextOverlap.found.length > 0 ? `shared: ${words(contextOverlap.found, 8)}` : "none shared";
-  const absent = contextOverlap.missing.length > 0 ? `; absent: ${words(contextOverlap.missing, 6)}` : "";
-  const history = usedHistory ? ` and ${contextOverlap.found.length} of ${context.size} counting the earlier user turns (the last turn is short)` : "";
-  return verdict(
-    relevant ? "yes" : "no",
-    `The response uses ${lastOverlap.found.length} of ${last.size} content words of the request (${percent(lastOverlap.share)})${history}; ${shared}${absent}. Rule: relevant when ≥${percent(RULES.relevanceShare)} of the request's words or at least ${RULES.relevanceMinWords} of them are used.`,
-  );
+function statedPart(sentence: string): string {
+  const cut = sentence.search(/(?:,|;|\s[-–—])\s*(?:so|which means|meaning|and so|therefore|thus)\s/i);
+  return cut > 0 && isSubstantive(sentence.slice(0, cut)) ? sentence.slice(0, cut) : sentence;
 }
 
-type SentenceSupport = { sentence: string; check: ClaimCheck; bestChunk: number; bestShare: number; missingNames: string[]; specific: boolean };
+/** The response's sentences to check: substantive units (fenced code, lead-ins and first-person remarks left out); a bare answer ("Mumbai", "1988") is one. */
+function responseClaims(response: string): { sentences: string[]; codeBlocks: number; remarks: number } {
+  const { units, codeBlocks } = splitSentences(response);
+  const substantive = units.filter((u) => isSubstantive(u) && !isLeadIn(u));
+  const sentences = substantive.filter((u) => !isFirstPersonRemark(u));
+  const remarks = substantive.length - sentences.length;
+  if (substantive.length === 0 && units.length > 0) {
+    const whole = units.join(" ");
+    if (contentWords(whole).size > 0 || extractQuantities(whole).length > 0) return { sentences: [whole], codeBlocks, remarks };
+  }
+  return { sentences, codeBlocks, remarks };
+}
 
 /**
- * groundedness: each substantive response sentence (fenced code excluded) is supported
- * when one chunk holds ≥50% of its content words, or the chunks plus the user's own
- * messages (restating the question needs no support) hold ≥60%, and every number and
- * identifier it states appears there. A sentence is a specific unsupported claim when
- * a number/identifier is missing, or when it is unsupported and introduces a name
- * (capitalised term, inline code) found nowhere in the context. yes = no specific
- * unsupported claim and at least half of the sentences supported. The seed's "all or
- * almost all" is carried by the specific-claim check: word overlap misses paraphrased
- * framing and advice, so a high share floor flags grounded answers (on the sample set,
- * with the same checks, an 80% floor agreed with the labels on 33 of 41 rows, 50% on 38).
+ * groundedness: only the retrieved chunks are evidence; the user's question is not (a
+ * sentence that restates the question and adds a wrong answer is not supported), except
+ * for numbers the user stated ("after 30 days"), which need no support. Each response
+ * sentence (fenced code, lead-ins and first-person remarks excluded; a bare answer is one
+ * sentence) is supported when one chunk holds ≥50% of its content words or all chunks
+ * together ≥60%, the words it adds to the question are there (≥50% of them, or all when it
+ * adds one or two), and every number and identifier it states is there. In "X, so Y" only X
+ * is held to the word shares (Y is a conclusion word overlap cannot check). An unsupported
+ * sentence is a specific unsupported claim when a number or identifier is missing, or when
+ * it introduces a name (capitalised term, inline code) found in no chunk and not in the
+ * question. yes = no specific unsupported claim and every sentence supported, or all but
+ * one when there are at least 4 (the seed's "all or almost all": one unverified sentence of
+ * advice or paraphrase in a longer answer is tolerated, a half-unsupported answer is not).
  */
 export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {
   const chunkTexts = input.retrievedContext.map((c) => c.content ?? "");
-  const userText = input.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n") || input.request;
+  const questionText = input.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n") || input.request;
+  const questionWords = contentWords(questionText);
+  const questionTokens = new Set(tokenize(questionText));
+  const userValues = extractQuantities(questionText, true);
   const chunkHays = chunkTexts.map(haystack);
-  const context = haystack([...chunkTexts, userText].join("\n"));
+  const context = haystack(chunkTexts.join("\n"));
   const contextTokens = new Set(tokenize(context.text));
-  const { units, codeBlocks } = splitSentences(input.response ?? "");
-  const substantive = units.filter(isSubstantive);
-  const sentences = substantive.filter((u) => !isFirstPersonRemark(u));
-  const remarks = substantive.length - sentences.length;
+  const { sentences, codeBlocks, remarks } = responseClaims(input.response ?? "");
   const codeNote = `${codeBlocks > 0 ? ` ${plural(codeBlocks, "fenced code block")} not checked.` : ""}${remarks > 0 ? ` ${plural(remarks, "first-person remark")} ("I couldn't find…") not counted.` : ""}`;
-  if (sentences.length === 0) return verdict("yes", `The response has no sentence with enough content to check against the chunks.${codeNote}`);
+  if (sentences.length === 0) return verdict("yes", `The response has no sentence with enough content to check against the chunks (e.g. a bare yes or no).${codeNote}`);
   const results: SentenceSupport[] = sentences.map((sentence) => {
-    const f = features(sentence);
+    const whole = features(sentence);
+    const f = { ...whole, words: contentWords(statedPart(sentence)), quantities: whole.quantities.filter((q) => !quantityFound(q, userValues)) };
     const contextCheck = checkClaim(f, context, RULES.sentenceUnionShare);
     let bestChunk = 0;
     let bestShare = -1;
@@ -140,22 +148,26 @@ export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {
       const share = overlap(f.words, hay.words).share;
       if (share > bestShare) [bestChunk, bestShare] = [i, share];
     });
-    const wordsPresent = f.words.size === 0 || bestShare >= RULES.sentenceChunkShare || contextCheck.wordsPresent;
+    const added = overlap(new Set([...f.words].filter((w) => !questionWords.has(w))), context.words);
+    // A sentence that adds only a word or two to the question adds its answer: all of it must be there.
+    const addedPresent = added.found.length + added.missing.length <= RULES.addedWordsAllUpTo ? added.missing.length === 0 : added.share >= RULES.addedWordShare;
+    const wordsPresent = f.words.size === 0 || ((bestShare >= RULES.sentenceChunkShare || contextCheck.wordsPresent) && addedPresent);
     const absentSpecifics = contextCheck.missingQuantities.length + contextCheck.missingLiterals.length > 0;
-    const missingNames = wordsPresent ? [] : nameTerms(sentence).filter((t) => !termFound(t, contextTokens));
+    const missingNames = wordsPresent ? [] : nameTerms(sentence).filter((t) => !termFound(t, contextTokens) && !termFound(t, questionTokens));
     const supported = wordsPresent && !absentSpecifics;
-    return { sentence, check: { ...contextCheck, wordsPresent, supported }, bestChunk, bestShare, missingNames, specific: absentSpecifics || missingNames.length > 0 };
+    return { sentence, check: { ...contextCheck, wordsPresent, supported }, bestChunk, bestShare, addedMissing: addedPresent ? [] : added.missing, missingNames, specific: absentSpecifics || missingNames.length > 0 };
   });
   const supported = results.filter((r) => r.check.supported);
   const unsupported = results.filter((r) => !r.check.supported);
   const specific = unsupported.filter((r) => r.specific);
   const share = supported.length / results.length;
-  const grounded = share >= RULES.groundedShare && specific.length === 0;
-  const head = `${supported.length} of ${plural(results.length, "response sentence")} supported by the retrieved chunks (${percent(share)}; supported = ≥${percent(RULES.sentenceChunkShare)} of its content words in one chunk or ≥${percent(RULES.sentenceUnionShare)} across chunks and question, with its numbers/identifiers present; yes needs ≥${percent(RULES.groundedShare)} and no unsupported sentence stating a number, identifier or name absent from the chunks).`;
+  const grounded = specific.length === 0 && (unsupported.length === 0 || (unsupported.length === 1 && results.length >= RULES.groundedAllButOneFrom));
+  const head = `${supported.length} of ${plural(results.length, "response sentence")} supported by the retrieved chunks (${percent(share)}; supported = ≥${percent(RULES.sentenceChunkShare)} of its content words in one chunk or ≥${percent(RULES.sentenceUnionShare)} across the chunks, ≥${percent(RULES.addedWordShare)} of the words it adds to the question there (all when it adds ${RULES.addedWordsAllUpTo} or fewer), and its numbers and identifiers present; the question is not evidence, except numbers the user stated; yes needs all sentences supported, or all but one from ${RULES.groundedAllButOneFrom} sentences on, and no unsupported sentence stating a number, identifier or name absent from the chunks).`;
   const ordered = [...specific, ...unsupported.filter((r) => !r.specific)];
   const details = ordered.slice(0, 3).map((r) => {
     const absent = [...r.check.missingQuantities.map((q) => q.raw), ...r.check.missingLiterals, ...r.missingNames.map((n) => `"${n}"`)];
-    return `sentence ${results.indexOf(r) + 1} ${quote(r.sentence, 60)} (best: chunk #${r.bestChunk + 1} with ${percent(Math.max(0, r.bestShare))} of its words${absent.length > 0 ? `; ${absent.slice(0, 4).join(", ")} in no chunk` : ""})`;
+    const addedNote = absent.length === 0 && r.addedMissing.length > 0 ? `; the words it adds to the question, ${showWords(r.addedMissing, r.sentence, 4)}, are in no chunk` : "";
+    return `sentence ${results.indexOf(r) + 1} ${quote(r.sentence, 60)} (best: chunk #${r.bestChunk + 1} with ${percent(Math.max(0, r.bestShare))} of its words${absent.length > 0 ? `; ${absent.slice(0, 4).join(", ")} in no chunk` : ""}${addedNote})`;
   });
   const more = unsupported.length > 3 ? ` and ${unsupported.length - 3} more` : "";
   const body = unsupported.length > 0 ? ` Unsupported: ${details.join("; ")}${more}.` : "";

@@ -1,6 +1,6 @@
 import type { ChunkVerdict, JudgeInput, JudgeVerdict } from "../types";
-import { checkClaim, describeCheck, plural, requestTerms, RULES } from "./claims";
-import { contentWords, features, haystack, isSubstantive, overlap, percent, quote, showWords, splitSentences } from "./text";
+import { checkClaim, describeCheck, isBareYesNo, keyClaims, plural, requestTerms, RULES, wordShareFor } from "./claims";
+import { contentWords, extractQuantities, features, haystack, overlap, percent, quantityFound, quote, showWords } from "./text";
 
 /** Lexical approximations of the seed's retrieval judges. */
 
@@ -41,21 +41,30 @@ export function heuristicChunkRelevance(input: JudgeInput): JudgeVerdict {
 }
 
 /**
- * context_sufficiency: the chunks (plus the user's own messages) must contain the ground truth. With
- * expected_facts every fact must be present (≥60% of its words, all its numbers and
- * identifiers); with expected_response ≥80% of its key sentences must be.
+ * context_sufficiency: the retrieved chunks alone must contain the ground truth; the user's
+ * question is not retrieved context (a question that names the answer, "Arthur's Magazine
+ * or First for Women?", does not mean the retriever found the document that settles it).
+ * Only a number the user stated and the reference repeats ("after 30 days") is not looked
+ * for: it is the user's input. With expected_facts every fact must be present
+ * (≥60% of its words, all its numbers and identifiers); with expected_response ≥80% of its
+ * key claims (substantive sentences; a bare name, number or date is one claim). A bare
+ * yes/no expected response cannot be looked up, so the chunks must hold what the question
+ * asks about instead.
  */
 export function heuristicContextSufficiency(input: JudgeInput): JudgeVerdict {
   const texts = input.retrievedContext.map((c) => c.content).filter(hasText);
-  // The user's own words count as known: "after 30 days" in the question needs no chunk.
-  const userText = input.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n") || input.request;
-  const union = haystack([...texts, userText].join("\n"));
+  const union = haystack(texts.join("\n"));
   const chunkHays = texts.map(haystack);
   const usingFacts = input.expectedFacts !== null && input.expectedFacts.length > 0;
-  const claims = usingFacts ? (input.expectedFacts ?? []) : splitSentences((input.expectedResponse ?? "").replace(/```|~~~/g, "\n")).units.filter(isSubstantive);
+  const expected = input.expectedResponse ?? "";
+  const yesNo = !usingFacts && isBareYesNo(expected);
+  const claims = usingFacts ? (input.expectedFacts ?? []) : yesNo ? [input.request] : keyClaims(expected);
+  // A value the user stated ("after 30 days") and the reference repeats is the user's input, not something to retrieve.
+  const userValues = extractQuantities(input.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n") || input.request, true);
   const checks = claims.map((claim) => {
-    const f = features(claim);
-    const check = checkClaim(f, union, RULES.claimWordShare);
+    const stated = features(claim);
+    const f = { ...stated, quantities: stated.quantities.filter((q) => !quantityFound(q, userValues)) };
+    const check = checkClaim(f, union, wordShareFor(stated, RULES.claimWordShare));
     const best = chunkHays.reduce((acc, hay, i) => {
       const share = overlap(f.words, hay.words).share;
       return share > acc.share ? { i, share } : acc;
@@ -64,11 +73,11 @@ export function heuristicContextSufficiency(input: JudgeInput): JudgeVerdict {
   });
   const present = checks.filter((c) => c.check.supported);
   const share = claims.length === 0 ? 1 : present.length / claims.length;
-  const needed = usingFacts ? 1 : RULES.sufficiencyCoverage;
+  const needed = usingFacts || yesNo ? 1 : RULES.sufficiencyCoverage;
   const sufficient = share >= needed;
-  const unit = usingFacts ? "expected fact" : "key sentence of the expected response";
-  const units = usingFacts ? "expected facts" : "key sentences of the expected response";
-  const head = `${present.length} of ${claims.length} ${claims.length === 1 ? unit : units} found in the retrieved chunks (${percent(share)}; found = ≥${percent(RULES.claimWordShare)} of its content words and all its numbers/identifiers across the chunks; yes needs ${usingFacts ? "all" : `≥${percent(needed)}`}).`;
+  const unit = usingFacts ? "expected fact" : yesNo ? "question (the expected response is a bare yes/no)" : "key sentence of the expected response";
+  const units = usingFacts ? "expected facts" : yesNo ? "questions" : "key sentences of the expected response";
+  const head = `${present.length} of ${claims.length} ${claims.length === 1 ? unit : units} found in the retrieved chunks (${percent(share)}; found = ≥${percent(RULES.claimWordShare)} of its content words (all of them for a claim of up to ${RULES.shortClaimWords}) and all its numbers/identifiers across the chunks, the user's question not counted as context, except numbers the user stated; yes needs ${needed === 1 ? "all" : `≥${percent(needed)}`}).`;
   const missing = checks.filter((c) => !c.check.supported).map(({ claim, check, best }) => `${quote(claim, 60)} (${describeCheck(check, "any chunk")}${best.i >= 0 ? `; closest chunk #${best.i + 1}` : ""})`);
   const body = missing.length > 0 ? ` Missing information: ${missing.slice(0, 4).join("; ")}${missing.length > 4 ? ` and ${missing.length - 4} more` : ""}.` : "";
   const empty = texts.length < input.retrievedContext.length ? ` ${plural(input.retrievedContext.length - texts.length, "chunk")} without text ignored.` : "";

@@ -164,7 +164,13 @@ export function literalFound(literal: string, haystackText: string): boolean {
 /** Everything a claim is checked on, computed once per text. */
 export type TextFeatures = { text: string; words: Set<string>; quantities: Quantity[]; literals: string[] };
 export function features(text: string): TextFeatures {
-  return { text, words: contentWords(text), quantities: extractQuantities(text), literals: extractLiterals(text) };
+  const words = contentWords(text);
+  const quantities = extractQuantities(text);
+  const literals = extractLiterals(text);
+  // Letters too short to be words ("F.E.A.R.", "U.S."): the text itself must appear as written.
+  const acronym = normalizeText(text).trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+  if (words.size === 0 && quantities.length === 0 && literals.length === 0 && /\p{L}/u.test(acronym)) literals.push(acronym);
+  return { text, words, quantities, literals };
 }
 
 /** The text a claim is searched in: its words, its quantities (spelled-out numbers included) and its raw text for literals. */
@@ -173,7 +179,9 @@ export function haystack(text: string): Haystack {
   return { text, words: contentWords(text), quantities: extractQuantities(text, true) };
 }
 
+// Abbreviations and initials ("Lawrence M. Tanenbaum", "U.S.") do not end a sentence.
 const ABBREVIATION_END = /(?:\b(?:e\.g|i\.e|etc|vs|approx|z\.\s?b|p\.\s?ej|bzw|ca|usw|dr|mr|mrs|nr)\.)$/i;
+const INITIAL_END = /(?<![\p{L}\p{N}])\p{Lu}\.$/u;
 
 /**
  * Sentence units of a markdown-ish text. Fenced code blocks are left out (counted separately:
@@ -200,7 +208,7 @@ export function splitSentences(text: string): { units: string[]; codeBlocks: num
     let current = "";
     for (const piece of line.split(/(?<=[.!?])\s+/)) {
       current = current ? `${current} ${piece}` : piece;
-      if (!ABBREVIATION_END.test(current)) {
+      if (!ABBREVIATION_END.test(current) && !INITIAL_END.test(current)) {
         units.push(current);
         current = "";
       }
