@@ -81,6 +81,15 @@ export async function waitForHydration(page: Page, selector: string): Promise<vo
   }, selector);
 }
 
+/**
+ * After a client-side navigation shows its new content, waits for a frame and a
+ * task so React has also run the new page's effects (its key listeners): a key
+ * pressed in between would still act on the previous page's targets.
+ */
+export async function waitForEffects(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
 /** Opens /datasets and picks a file in the upload panel, through the hidden file input. */
 export async function chooseFile(page: Page, baseUrl: string, file: string): Promise<void> {
   await page.goto(`${baseUrl}/datasets`);
