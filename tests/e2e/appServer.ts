@@ -38,7 +38,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await startNext(env, databaseUrl, serverRegistry, () => fs.rmSync(dbDir, { recursive: true, force: true }));
+        return await startNext(env, databaseUrl, serverRegistry, dbDir);
       } catch (error) {
         // Another process may grab the port between probing and listening; try a new one.
         if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error;
@@ -62,7 +62,7 @@ function registryDir(): string {
   return path.join(runDir, "servers");
 }
 
-async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegistry: string, cleanup: () => void): Promise<AppServer> {
+async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegistry: string, dbDir: string): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Detached: the server leads its own process group, so stop() can end it and anything it spawned, by its id.
@@ -70,7 +70,7 @@ async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegi
   // Three nets, innermost first: stop() below; this process ending (exit or signal); the run's teardown.
   const untrack = endWithThisProcess(child, { group: true });
   const registryFile = path.join(serverRegistry, String(child.pid));
-  fs.writeFileSync(registryFile, "");
+  fs.writeFileSync(registryFile, dbDir); // what the teardown removes if this file is still here
   let output = "";
   child.stdout!.on("data", (data) => { output += data; });
   child.stderr!.on("data", (data) => { output += data; });
@@ -96,7 +96,7 @@ async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegi
   };
   const stop = async () => {
     await end();
-    cleanup();
+    fs.rmSync(dbDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + READY_TIMEOUT_MS;

@@ -69,14 +69,19 @@ async function buildApp(): Promise<void> {
   console.log(`[e2e] built the app in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** Each file in the registry names the process group of a server that was started and not stopped. */
+/**
+ * Each file in the registry is named after the process group of a server that
+ * was started and not stopped, and holds the path of its temporary database folder.
+ */
 function stopLeftoverServers(serverRegistry: string): void {
   for (const name of fs.readdirSync(serverRegistry)) {
     try {
       process.kill(-Number(name), "SIGKILL");
       console.warn(`[e2e] stopped app server ${name}, which its test file left running`);
     } catch {
-      // already gone
+      // already gone (its worker's exit handler ended it)
     }
+    const dbDir = fs.readFileSync(path.join(serverRegistry, name), "utf8");
+    if (dbDir.startsWith(os.tmpdir())) fs.rmSync(dbDir, { recursive: true, force: true });
   }
 }
