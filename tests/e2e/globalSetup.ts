@@ -1,11 +1,14 @@
-// Vitest globalSetup: gives every e2e file of this run one shared scratch
-// folder. The first startAppServer() of the run builds the app there under a
-// lock (see appServer.ts), the others wait for it, so a run builds at most
-// once, and a run without e2e files never builds at all.
+// Vitest globalSetup of the e2e project (vitest.config.ts). Vitest calls it
+// once per run, before any worker starts, and only when e2e files are queued:
+// `npm run test:unit` never builds. It unpacks the npm Chromium, builds the app
+// once for every browser test file, and at the end stops any app server a test
+// file could not stop itself (a worker killed hard never runs its own cleanup).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { prepareChromium } from "../support/chromium";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,8 +16,72 @@ declare module "vitest" {
   }
 }
 
-export default function setup(project: TestProject) {
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BUILD_TIMEOUT_MS = 5 * 60_000;
+
+export default async function setup(project: TestProject) {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-run-"));
-  project.provide("assayE2eRunDir", runDir);
-  return () => fs.rmSync(runDir, { recursive: true, force: true });
+  const serverRegistry = path.join(runDir, "servers");
+  fs.mkdirSync(serverRegistry);
+  const teardown = () => {
+    stopLeftoverServers(serverRegistry);
+    fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  try {
+    const browser = await prepareChromium();
+    console.log(`[e2e] browser: ${browser.source} (${browser.executablePath})`);
+    await buildApp();
+    project.provide("assayE2eRunDir", runDir);
+  } catch (error) {
+    teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+/**
+ * `next build` of this checkout into its .next, as `npm start` does, so the
+ * tests run exactly the files in front of them. A running `next dev` is not
+ * disturbed (Next 16 keeps its output in .next/dev). ASSAY_E2E_SKIP_BUILD=1
+ * uses the build already in .next.
+ */
+async function buildApp(): Promise<void> {
+  if (process.env.ASSAY_E2E_SKIP_BUILD === "1") {
+    if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("ASSAY_E2E_SKIP_BUILD=1 but there is no build in .next; run npm run build first");
+    console.log("[e2e] ASSAY_E2E_SKIP_BUILD=1: using the existing build in .next");
+    return;
+  }
+  const started = Date.now();
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let text = "";
+    child.stdout.on("data", (data) => { text += data; });
+    child.stderr.on("data", (data) => { text += data; });
+    const timer = setTimeout(() => { child.kill("SIGKILL"); text += `\n[killed after ${BUILD_TIMEOUT_MS / 1000} s]`; }, BUILD_TIMEOUT_MS);
+    child.once("error", (error) => { clearTimeout(timer); reject(error); });
+    child.once("close", (exitCode) => { clearTimeout(timer); resolve({ code: exitCode, output: text }); });
+  });
+  if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output}`);
+  console.log(`[e2e] built the app in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Each file in the registry is named after the process group of a server that
+ * was started and not stopped, and holds the path of its temporary database folder.
+ */
+function stopLeftoverServers(serverRegistry: string): void {
+  for (const name of fs.readdirSync(serverRegistry)) {
+    try {
+      process.kill(-Number(name), "SIGKILL");
+      console.warn(`[e2e] stopped app server ${name}, which its test file left running`);
+    } catch {
+      // already gone (its worker's exit handler ended it)
+    }
+    const dbDir = fs.readFileSync(path.join(serverRegistry, name), "utf8");
+    if (dbDir.startsWith(os.tmpdir())) fs.rmSync(dbDir, { recursive: true, force: true });
+  }
 }

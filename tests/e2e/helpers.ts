@@ -81,6 +81,15 @@ export async function waitForHydration(page: Page, selector: string): Promise<vo
   }, selector);
 }
 
+/**
+ * After a client-side navigation shows its new content, waits for a frame and a
+ * task so React has also run the new page's effects (its key listeners): a key
+ * pressed in between would still act on the previous page's targets.
+ */
+export async function waitForEffects(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
 /** Opens /datasets and picks a file in the upload panel, through the hidden file input. */
 export async function chooseFile(page: Page, baseUrl: string, file: string): Promise<void> {
   await page.goto(`${baseUrl}/datasets`);
@@ -158,19 +167,30 @@ export type OpenedApp = {
   close: () => Promise<void>;
 };
 
-/** The built app on a fresh database, Chromium, a database client on the same file, and one watched page. */
+/**
+ * The built app on a fresh database, Chromium, a database client on the same
+ * file, and one watched page. If any step fails, what was already started is
+ * stopped before the error reaches the test file (whose afterAll has nothing to
+ * close then). The browser starts first: it is the quickest to fail.
+ */
 export async function openApp(options: AppServerOptions = {}): Promise<OpenedApp> {
-  const server = await startAppServer(options);
-  const browser = await launchChromium();
-  const db = createDb(server.databaseUrl);
-  const page = await browser.context.newPage();
-  return {
-    server, browser, db, page,
-    problems: watchPage(page),
-    close: async () => {
-      await db.$disconnect();
-      await browser.close();
-      await server.stop();
-    },
+  const started: (() => Promise<void>)[] = [];
+  const closeStarted = async () => {
+    const errors: unknown[] = [];
+    for (const close of started.splice(0).reverse()) await close().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
   };
+  try {
+    const browser = await launchChromium();
+    started.push(browser.close);
+    const server = await startAppServer(options);
+    started.push(server.stop);
+    const db = createDb(server.databaseUrl);
+    started.push(() => db.$disconnect());
+    const page = await browser.context.newPage();
+    return { server, browser, db, page, problems: watchPage(page), close: closeStarted };
+  } catch (error) {
+    await closeStarted().catch(() => {});
+    throw error;
+  }
 }

@@ -60,8 +60,11 @@ describe("a run on the offline heuristic judge, from the browser", () => {
     const runId = runUrl.split("/").at(-1)!;
     const correct = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", rating: "yes" } });
     const judged = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", status: "done" } });
-    const card = await page.locator('a[data-metric="response/llm_judged/correctness"]').innerText();
-    expect(card).toContain(`${Math.round((correct / judged) * 100)}% yes`);
+    const cardLink = page.locator('a[data-metric="response/llm_judged/correctness"]');
+    // The cards re-render through router.refresh() after the status flips to completed; networkidle
+    // above may already have been reached before that refresh started, so wait for it here.
+    await expect.poll(() => cardLink.innerText(), { timeout: 15_000 }).toContain(`${Math.round((correct / judged) * 100)}% yes`);
+    const card = await cardLink.innerText();
     expect(card).toContain(`${correct} of ${judged} judged rows`);
     await expectNoCrashText(page);
     await screenshot(page, "08-run-page");

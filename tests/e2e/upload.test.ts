@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
 import {
-  chooseFile, expectNoCrashText, requestTextOf, screenshot, storedRows, tableRequestIds, tableRowTexts, tempDir, uploadThroughPage, VALID_ROWS, waitForHydration, writeFile, openApp, type OpenedApp,
+  chooseFile, expectNoCrashText, requestTextOf, screenshot, storedRows, tableRequestIds, tableRowTexts, tempDir, uploadThroughPage, VALID_ROWS, waitForEffects, waitForHydration, writeFile, openApp, type OpenedApp,
 } from "./helpers";
 
 let server: AppServer;
@@ -146,8 +146,10 @@ describe("uploading a valid CSV through the page", () => {
     await waitForHydration(page, "nav[aria-label='Row navigation'] a");
     await page.keyboard.press("j");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 6\s+q-06$/);
+    await waitForEffects(page);
     await page.keyboard.press("k");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 5\s+q-05$/);
+    await waitForEffects(page);
     await page.keyboard.press("k");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Row 4\s+q-04$/);
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { endWithThisProcess } from "./processCleanup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -15,12 +16,17 @@ export function spawnEval(args: string[], env: Record<string, string>): { child:
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A test that fails or times out before `done` must not leave the CLI running.
+  const untrack = endWithThisProcess(child, { group: false });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on("exit", (code, signal) => {
+      untrack();
+      resolve({ code, signal, stdout, stderr });
+    });
   });
   return { child, done };
 }
