@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { listPendingGenerations, listPendingJudgments, loadJudgeRows, type JudgeRowData } from "@/lib/db/runQueries";
+import { listPendingGenerationsWithRows, listPendingJudgmentsWithRows, type JudgeRowData } from "@/lib/db/pendingWorkQueries";
 
 export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
 
@@ -11,10 +11,9 @@ export type PendingJudgment = { item: { id: string; rowId: string; metric: strin
 export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment> {
   let cursor = "";
   for (;;) {
-    const items = await listPendingJudgments(db, runId, cursor, pageSize);
+    const { items, rows } = await listPendingJudgmentsWithRows(db, runId, cursor, pageSize);
     if (items.length === 0) return;
     cursor = items[items.length - 1].id;
-    const rows = new Map((await loadJudgeRows(db, runId, [...new Set(items.map((item) => item.rowId))])).map((row) => [row.id, row]));
     for (const item of items) {
       const row = rows.get(item.rowId);
       if (row) yield { item, row };
@@ -25,10 +24,9 @@ export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): 
 export async function* pendingGenerations(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment["row"] & { generationId: string }> {
   let cursor = "";
   for (;;) {
-    const items = await listPendingGenerations(db, runId, cursor, pageSize);
+    const { items, rows } = await listPendingGenerationsWithRows(db, runId, cursor, pageSize);
     if (items.length === 0) return;
     cursor = items[items.length - 1].id;
-    const rows = new Map((await loadJudgeRows(db, runId, items.map((item) => item.rowId))).map((row) => [row.id, row]));
     for (const item of items) {
       const row = rows.get(item.rowId);
       if (row) yield { ...row, generationId: item.id };
