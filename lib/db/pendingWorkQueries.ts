@@ -10,45 +10,41 @@ export type JudgeRowData = {
 };
 export type PendingItem = { id: string; rowId: string; metric: string };
 
+const MAX_PAGE_ITEMS = 1000;
+
 /**
  * A page of a run's pending work (cursor on id, so items being worked on are
- * not fetched again) with the rows it needs. The rows, their chunks and the
- * run's generations are selected by joining to the same page of items (the
- * page's SELECT as a subquery), never by a list of row ids: every query binds
- * the same few values whatever the page size. The reads run in one read
- * transaction, so each sees the same page even while other processes judge.
+ * not fetched again) with the rows it needs. The page's row ids reach SQLite
+ * as ONE bound JSON array (json_each), never as a value per id, so every query
+ * binds the same few values; the array is as long as the page, which the
+ * caller fixes (400 items), not as the run.
  */
-function pendingPage(table: "JudgmentItem" | "Generation"): string {
-  return `SELECT "rowId" FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' AND "id" > ? ORDER BY "id" LIMIT ?`;
-}
-
 function loadPage<I extends { rowId: string }>(db: Db, table: "JudgmentItem" | "Generation", itemColumns: string, runId: string, afterId: string, take: number): { items: I[]; rows: Map<string, JudgeRowData> } {
+  if (take > MAX_PAGE_ITEMS) throw new Error(`a page of pending work has at most ${MAX_PAGE_ITEMS} items`);
   const connection = connectionFor(databaseUrlOf(db));
-  const page = [runId, afterId, take] as const;
-  return connection.transaction(() => {
-    const items = preparedStatement(connection,
-      `SELECT ${itemColumns} FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' AND "id" > ? ORDER BY "id" LIMIT ?`,
-    ).all(...page) as I[];
-    if (items.length === 0) return { items, rows: new Map<string, JudgeRowData>() };
-    const rows = preparedStatement(connection,
-      `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds"
-       FROM "DatasetRow" WHERE "id" IN (${pendingPage(table)})`,
-    ).all(...page) as Omit<JudgeRowData, "chunks" | "generation">[];
-    const byId = new Map<string, JudgeRowData>(rows.map((row) => [row.id, { ...row, chunks: [], generation: null }]));
-    const chunks = preparedStatement(connection,
-      `SELECT "rowId", "kind", "position", "content", "docUri" FROM "ContextChunk" WHERE "rowId" IN (${pendingPage(table)}) ORDER BY "rowId", "kind", "position"`,
-    ).all(...page) as (JudgeRowData["chunks"][number] & { rowId: string })[];
-    for (const { rowId, ...chunk } of chunks) byId.get(rowId)?.chunks.push(chunk);
-    const generations = preparedStatement(connection,
-      `SELECT "rowId", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
-       FROM "Generation" WHERE "runId" = ? AND "rowId" IN (${pendingPage(table)})`,
-    ).all(runId, ...page) as NonNullable<JudgeRowData["generation"]>[];
-    for (const generation of generations) {
-      const row = byId.get(generation.rowId);
-      if (row) row.generation = generation;
-    }
-    return { items, rows: byId };
-  })();
+  const items = preparedStatement(connection,
+    `SELECT ${itemColumns} FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' AND "id" > ? ORDER BY "id" LIMIT ?`,
+  ).all(runId, afterId, take) as I[];
+  if (items.length === 0) return { items, rows: new Map<string, JudgeRowData>() };
+  const rowIds = JSON.stringify([...new Set(items.map((item) => item.rowId))]);
+  const rows = preparedStatement(connection,
+    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds"
+     FROM "DatasetRow" WHERE "id" IN (SELECT value FROM json_each(?))`,
+  ).all(rowIds) as Omit<JudgeRowData, "chunks" | "generation">[];
+  const byId = new Map<string, JudgeRowData>(rows.map((row) => [row.id, { ...row, chunks: [], generation: null }]));
+  const chunks = preparedStatement(connection,
+    `SELECT "rowId", "kind", "position", "content", "docUri" FROM "ContextChunk" WHERE "rowId" IN (SELECT value FROM json_each(?)) ORDER BY "rowId", "kind", "position"`,
+  ).all(rowIds) as (JudgeRowData["chunks"][number] & { rowId: string })[];
+  for (const { rowId, ...chunk } of chunks) byId.get(rowId)?.chunks.push(chunk);
+  const generations = preparedStatement(connection,
+    `SELECT "rowId", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
+     FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
+  ).all(runId, rowIds) as NonNullable<JudgeRowData["generation"]>[];
+  for (const generation of generations) {
+    const row = byId.get(generation.rowId);
+    if (row) row.generation = generation;
+  }
+  return { items, rows: byId };
 }
 
 /** The next pending judgments after a cursor, with what the judges need of their rows. */

@@ -13,6 +13,8 @@ import { connectionFor, preparedStatement } from "./directSqlite";
  * `CROSS JOIN` makes SQLite drive each join from the page's rows (the
  * (datasetId, rowNumber) index), then reach the run's judgments by their
  * (runId, rowId, …) indexes, so a page costs the same at row 100 or 100,000.
+ * (INDEXED BY for the chunk verdicts: left to itself SQLite picks the
+ * (runId, metric, rating) index and scans the whole run once per row.)
  */
 export type RunResultChunk = { kind: string; position: number; content: string | null; docUri: string };
 export type RunResultChunkJudgment = { position: number; rating: string | null; rationale: string | null; errorMessage: string | null };
@@ -72,7 +74,7 @@ export async function listRunResultsPage(db: Db, runId: string, datasetId: strin
 
   const chunkJudgments = preparedStatement(connection,
     `SELECT cj."judgmentId" AS "judgmentId", cj."position" AS "position", cj."rating" AS "rating", cj."rationale" AS "rationale", cj."errorMessage" AS "errorMessage"
-     FROM ${pageRowsJoined(`"ChunkJudgment" cj ON cj."runId" = ? AND cj."rowId" = r."id"`)}
+     FROM ${pageRowsJoined(`"ChunkJudgment" cj INDEXED BY "ChunkJudgment_runId_rowId_idx" ON cj."runId" = ? AND cj."rowId" = r."id"`)}
      ORDER BY r."rowNumber", cj."metric", cj."position"`,
   ).all(runId, ...range) as (RunResultChunkJudgment & { judgmentId: string })[];
   for (const { judgmentId, ...verdict } of chunkJudgments) judgmentById.get(judgmentId)?.chunks.push({ ...verdict, position: Number(verdict.position) });
