@@ -100,16 +100,26 @@ export async function getRunRowNeighbours(db: Db, run: { id: string; datasetId: 
   return { previousId: previous?.id ?? null, nextId: next?.id ?? null, nextFailedId: nextFailed?.id ?? null };
 }
 
-/** One row of a run with everything the drill-down shows: chunks, judgments with rationales and provenance, per-chunk verdicts. */
+/**
+ * One row of a run with everything the drill-down shows: chunks, judgments with rationales and provenance, per-chunk verdicts.
+ * The per-chunk verdicts are read by (run, row) and attached here, not loaded as a relation of the judgments (one bound value per judgment).
+ */
 export async function getRunRowDetail(db: Db, runId: string, rowId: string) {
-  return db.datasetRow.findFirst({
-    where: { id: rowId, judgments: { some: { runId } } },
-    include: {
-      chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] },
-      judgments: { where: { runId }, orderBy: { metric: "asc" }, include: { chunks: { orderBy: { position: "asc" } } } },
-      generations: { where: { runId } },
-    },
-  });
+  const [row, verdicts] = await Promise.all([
+    db.datasetRow.findFirst({
+      where: { id: rowId, judgments: { some: { runId } } },
+      include: {
+        chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] },
+        judgments: { where: { runId }, orderBy: { metric: "asc" } },
+        generations: { where: { runId } },
+      },
+    }),
+    db.chunkJudgment.findMany({ where: { runId, rowId }, orderBy: [{ judgmentId: "asc" }, { position: "asc" }] }),
+  ]);
+  if (!row) return null;
+  const byJudgment = new Map<string, typeof verdicts>();
+  for (const verdict of verdicts) byJudgment.set(verdict.judgmentId, [...(byJudgment.get(verdict.judgmentId) ?? []), verdict]);
+  return { ...row, judgments: row.judgments.map((judgment) => ({ ...judgment, chunks: byJudgment.get(judgment.id) ?? [] })) };
 }
 
 function clip(text: string | null, max = 240): string | null {
