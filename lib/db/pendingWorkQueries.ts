@@ -8,23 +8,28 @@ export type JudgeRowData = {
   chunks: { kind: string; position: number; content: string | null; docUri: string }[];
   generation: { rowId: string; status: string; response: string | null; errorMessage: string | null; inputTokenCount: number | null; outputTokenCount: number | null; latencySeconds: number | null } | null;
 };
-export type PendingItem = { id: string; rowId: string; metric: string };
+export type PendingItem = { id: string; rowId: string; metric: string; position: number };
 
 const MAX_PAGE_ITEMS = 1000;
 
 /**
- * A page of a run's pending work (cursor on id, so items being worked on are
- * not fetched again) with the rows it needs. The page's row ids reach SQLite
+ * A page of a run's pending work with the rows it needs. The cursor is the
+ * item's rowid (`position`), so items being worked on are not fetched again:
+ * the (runId, status) index holds its entries in rowid order, so a page is a
+ * range scan of that index. (On the text id, SQLite sorted every pending item
+ * of the run for every page: 88 ms a page on a 20,000-row run, a third of its
+ * judging time.) Items were written in row order, so a page also covers few rows.
+ * `_rowid_`, not `rowid`: SQLite names are case-insensitive, and "rowid" is the "rowId" column here. The page's row ids reach SQLite
  * as ONE bound JSON array (json_each), never as a value per id, so every query
  * binds the same few values; the array is as long as the page, which the
  * caller fixes (400 items), not as the run.
  */
-function loadPage<I extends { rowId: string }>(db: Db, table: "JudgmentItem" | "Generation", itemColumns: string, runId: string, afterId: string, take: number): { items: I[]; rows: Map<string, JudgeRowData> } {
+function loadPage<I extends { rowId: string; position: number }>(db: Db, table: "JudgmentItem" | "Generation", itemColumns: string, runId: string, afterPosition: number, take: number): { items: I[]; rows: Map<string, JudgeRowData> } {
   if (take > MAX_PAGE_ITEMS) throw new Error(`a page of pending work has at most ${MAX_PAGE_ITEMS} items`);
   const connection = connectionFor(databaseUrlOf(db));
   const items = preparedStatement(connection,
-    `SELECT ${itemColumns} FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' AND "id" > ? ORDER BY "id" LIMIT ?`,
-  ).all(runId, afterId, take) as I[];
+    `SELECT ${itemColumns}, "_rowid_" AS "position" FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' AND "_rowid_" > ? ORDER BY "_rowid_" LIMIT ?`,
+  ).all(runId, afterPosition, take) as I[];
   if (items.length === 0) return { items, rows: new Map<string, JudgeRowData>() };
   const rowIds = JSON.stringify([...new Set(items.map((item) => item.rowId))]);
   const rows = preparedStatement(connection,
@@ -48,11 +53,11 @@ function loadPage<I extends { rowId: string }>(db: Db, table: "JudgmentItem" | "
 }
 
 /** The next pending judgments after a cursor, with what the judges need of their rows. */
-export async function listPendingJudgmentsWithRows(db: Db, runId: string, afterId: string, take: number) {
-  return loadPage<PendingItem>(db, "JudgmentItem", `"id", "rowId", "metric"`, runId, afterId, take);
+export async function listPendingJudgmentsWithRows(db: Db, runId: string, afterPosition: number, take: number) {
+  return loadPage<PendingItem>(db, "JudgmentItem", `"id", "rowId", "metric"`, runId, afterPosition, take);
 }
 
 /** The next pending generations after a cursor, with their rows. */
-export async function listPendingGenerationsWithRows(db: Db, runId: string, afterId: string, take: number) {
-  return loadPage<{ id: string; rowId: string }>(db, "Generation", `"id", "rowId"`, runId, afterId, take);
+export async function listPendingGenerationsWithRows(db: Db, runId: string, afterPosition: number, take: number) {
+  return loadPage<{ id: string; rowId: string; position: number }>(db, "Generation", `"id", "rowId"`, runId, afterPosition, take);
 }
