@@ -4,9 +4,9 @@ import { listPendingGenerationsWithRows, listPendingJudgmentsWithRows, type Judg
 export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
 
 /**
- * Streams a run's pending judgments page by page (cursor on the item's position, so items being
- * worked on are not fetched again), with the rows they need loaded once per
- * page. Several workers may pull from it; an async generator serialises them.
+ * Streams a run's pending judgments page by page (cursor on the item's
+ * position, so items being worked on are not fetched again), with the rows
+ * they need loaded once per page. Several workers may pull from it; an async generator serialises them.
  */
 export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment> {
   let cursor = 0;
