@@ -1,10 +1,9 @@
 // npm run eval -- --dataset file.jsonl --judges correctness,groundedness --threshold correctness=0.8 --out results.json
 // Runs the same engine as the web app, without the web server, and stores the
 // run in the same database so it shows in the dashboard. Exit codes: 0 all
-// thresholds met, 1 a threshold missed, 2 bad usage or input, 3 the run failed.
+// thresholds met, 1 a threshold missed, 2 bad usage or input, 3 the run failed
+// or its results could not be written to --out (the file is then left absent, never half-written).
 import fs from "node:fs";
-import { pipeline } from "node:stream/promises";
-import { Readable } from "node:stream";
 import { parseEvalArgs, EVAL_USAGE, UsageError, type EvalArgs } from "../lib/cli/evalArgs";
 import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
@@ -19,6 +18,7 @@ import { createRun } from "../lib/engine/planRun";
 import { storedRunConfigSchema } from "../lib/engine/runConfig";
 import { runEvaluation } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
+import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
 import { describeRowIssue } from "../lib/ingest/errors";
 import { ingestFile } from "../lib/ingest/ingestFile";
 import { HEURISTIC_MODEL } from "../lib/judges/heuristic";
@@ -53,14 +53,23 @@ async function main(argv: string[]): Promise<number> {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`);
     console.log(formatAggregates(aggregates));
+    let exportFailed = false;
     if (args.out) {
-      await pipeline(Readable.from(args.out.toLowerCase().endsWith(".csv") ? runResultsCsv(db, runId) : runResultsJson(db, runId)), fs.createWriteStream(args.out));
-      console.log(`Results written to ${args.out}`);
+      const exportStarted = Date.now();
+      try {
+        await writeExportFile(args.out, args.out.toLowerCase().endsWith(".csv") ? runResultsCsv(db, runId) : runResultsJson(db, runId));
+        console.log(`Results written to ${args.out} in ${((Date.now() - exportStarted) / 1000).toFixed(1)} s`);
+      } catch (error) {
+        if (!(error instanceof ExportWriteError)) throw error;
+        // The run itself is stored; only the file is missing. Said plainly, and the exit code says it too.
+        console.error(`Error: ${error.message}. The run is stored (${runId}); export it again with --resume ${runId} --out FILE.`);
+        exportFailed = true;
+      }
     }
     const thresholds = { ...storedRunConfigSchema.parse(JSON.parse(run.config)).thresholds, ...args.thresholds };
     const verdicts = checkThresholds(aggregates, thresholds);
     for (const v of verdicts) console.log(`${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
-    if (outcome.status !== "completed") return 3;
+    if (outcome.status !== "completed" || exportFailed) return 3;
     return verdicts.every((v) => v.passed) ? 0 : 1;
   } finally {
     await db.$disconnect();

@@ -103,14 +103,16 @@ export async function getChunkHeatmap(db: Db, runId: string, options: { metric: 
   if (rows.length === 0) return { rows: [], maxPosition: -1, totalRows: Number(total?.n ?? 0) };
 
   const rowIds = rows.map((row) => row.rowId);
+  // The page is a row-number range, so its chunks are selected by that range, not by a list of its row ids.
   const cells = await db.$queryRawUnsafe<{ rowId: string; position: number | bigint; rating: string | null; judged: number | bigint; expected: number | bigint }[]>(
     `SELECT c."rowId" AS "rowId", c."position" AS "position", j."rating" AS "rating", (j."id" IS NOT NULL) AS "judged",
        EXISTS (SELECT 1 FROM "ContextChunk" e WHERE e."rowId" = c."rowId" AND e."kind" = 'expected' AND e."docUri" = c."docUri") AS "expected"
-     FROM "ContextChunk" c
+     FROM "DatasetRow" r
+     CROSS JOIN "ContextChunk" c ON c."rowId" = r."id" AND c."kind" = 'retrieved'
      LEFT JOIN "ChunkJudgment" j ON j."runId" = ? AND j."rowId" = c."rowId" AND j."metric" = ? AND j."position" = c."position"
-     WHERE c."kind" = 'retrieved' AND c."rowId" IN (${rowIds.map(() => "?").join(", ")})
+     WHERE r."datasetId" = ? AND r."rowNumber" BETWEEN ? AND ?
      ORDER BY c."rowId", c."position"`,
-    runId, options.metric, ...rowIds,
+    runId, options.metric, run.datasetId, Number(rows[0].rowNumber), Number(rows[rows.length - 1].rowNumber),
   );
 
   const byRow = new Map<string, ChunkHeatmapRow["cells"]>(rowIds.map((id) => [id, []]));

@@ -1,4 +1,5 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { guardBoundParameters } from "./boundParameters";
 import { PrismaClient } from "./generated/client";
 import { ensureDatabaseDirectory, resolveDatabaseUrl } from "./databaseUrl";
 
@@ -10,7 +11,7 @@ const urls: WeakMap<Db, string> = ((globalThis as unknown as { assayDbUrls?: Wea
 /** Opens a Prisma client on a SQLite file. Tests pass their own URL; the app uses getDb(). */
 export function createDb(url: string = resolveDatabaseUrl()): Db {
   ensureDatabaseDirectory(url);
-  const adapter = new PrismaBetterSqlite3({ url, timeout: 10_000 });
+  const adapter = guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: 10_000 }));
   const db = new PrismaClient({ adapter });
   urls.set(db, url);
   return db;

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { assertBoundParameterCount, placeholderCount } from "./boundParameters";
 import { sqliteFilePath } from "./databaseUrl";
 
 type SqlValue = string | number | null | boolean;
@@ -48,7 +49,11 @@ export function preparedStatement(connection: Database.Database, sql: string): D
   let byText = statements.get(connection);
   if (!byText) statements.set(connection, (byText = new Map()));
   let statement = byText.get(sql);
-  if (!statement) byText.set(sql, (statement = connection.prepare(sql)));
+  if (!statement) {
+    // A statement's text is fixed by construction; one that grows a placeholder per item would also grow this cache without end.
+    assertBoundParameterCount(placeholderCount(sql), sql);
+    byText.set(sql, (statement = connection.prepare(sql)));
+  }
   return statement;
 }
 

@@ -71,21 +71,17 @@ export async function resetJudgmentsForRejudge(db: Db, runId: string, which: "er
     if (run.status === "cancelled" || run.status === "pending" || run.status === "running") return 0;
     // Failed generations are retried too, or their rows would only reproduce "generation failed".
     await tx.generation.updateMany({ where: { runId, status: "error" }, data: { status: "pending", errorMessage: null, finishedAt: null } });
-    const items = await tx.judgmentItem.findMany({ where, select: { id: true } });
-    const ids = items.map((item) => item.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const slice = ids.slice(i, i + 500);
-      await tx.chunkJudgment.deleteMany({ where: { judgmentId: { in: slice } } });
-      await tx.judgmentItem.updateMany({
-        where: { id: { in: slice } },
-        data: { status: "pending", rating: null, score: null, passed: null, rationale: null, errorMessage: null, cacheHit: false, attempts: 0, inputTokens: null, outputTokens: null, costUsd: null, latencyMs: null, finishedAt: null },
-      });
-    }
-    if (ids.length > 0) {
+    // Keyed by the same filter, never by a list of the chosen ids: the verdicts first, while the items still match it.
+    await tx.chunkJudgment.deleteMany({ where: { judgment: where } });
+    const { count } = await tx.judgmentItem.updateMany({
+      where,
+      data: { status: "pending", rating: null, score: null, passed: null, rationale: null, errorMessage: null, cacheHit: false, attempts: 0, inputTokens: null, outputTokens: null, costUsd: null, latencyMs: null, finishedAt: null },
+    });
+    if (count > 0) {
       const config = which === "errored_or_failed" ? JSON.stringify({ ...JSON.parse(run.config), refreshCache: true }) : run.config;
       await tx.run.update({ where: { id: runId }, data: { status: "pending", finishedAt: null, leaseOwner: null, leaseExpiresAt: null, config } });
     }
-    return ids.length;
+    return count;
   });
 }
 

@@ -1,5 +1,6 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
-import type { Db } from "./client";
+import { databaseUrlOf, type Db } from "./client";
+import { connectionFor, preparedStatement } from "./directSqlite";
 
 /**
  * Row flags in row-number order, a page at a time, for planning a run without loading the dataset at once;
@@ -58,65 +59,53 @@ function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemC
   return counts;
 }
 
-/** The next pending judgments after a cursor, with what the judges need of their rows. */
-export async function listPendingJudgments(db: Db, runId: string, afterId: string, take: number) {
-  return db.judgmentItem.findMany({
-    where: { runId, status: "pending", id: { gt: afterId } },
-    orderBy: { id: "asc" },
-    take,
-    select: { id: true, rowId: true, metric: true },
-  });
-}
+export type { JudgeRowData } from "./pendingWorkQueries";
 
-export async function listPendingGenerations(db: Db, runId: string, afterId: string, take: number) {
-  return db.generation.findMany({ where: { runId, status: "pending", id: { gt: afterId } }, orderBy: { id: "asc" }, take, select: { id: true, rowId: true } });
-}
+const RUN_LIST_SELECT = { id: true, name: true, tags: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, startedAt: true, finishedAt: true, datasetId: true } as const;
 
-/** Everything a judge needs of some rows: text, ground truth, chunks, agent facts, and the run's generated response if any. */
-export async function loadJudgeRows(db: Db, runId: string, rowIds: string[]) {
-  const [rows, generations] = await Promise.all([
-    db.datasetRow.findMany({
-      where: { id: { in: rowIds } },
-      select: {
-        id: true, messages: true, requestText: true, response: true, expectedResponse: true, expectedFacts: true,
-        totalTokenCount: true, inputTokenCount: true, outputTokenCount: true, latencySeconds: true,
-        chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }], select: { kind: true, position: true, content: true, docUri: true } },
-      },
-    }),
-    db.generation.findMany({ where: { runId, rowId: { in: rowIds } }, select: { rowId: true, status: true, response: true, errorMessage: true, inputTokenCount: true, outputTokenCount: true, latencySeconds: true } }),
+/**
+ * Runs newest first with their dataset's id and name. The datasets come from a
+ * flat query filtered like the runs, not from a nested relation load (which
+ * Prisma sends as one bound value per dataset id).
+ */
+async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
+  const where = datasetId ? { datasetId } : {};
+  const [runs, datasets] = await Promise.all([
+    db.run.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take, select: RUN_LIST_SELECT }),
+    db.dataset.findMany({ where: { runs: { some: where } }, select: { id: true, name: true } }),
   ]);
-  const generationByRow = new Map(generations.map((g) => [g.rowId, g]));
-  return rows.map((row) => ({ ...row, generation: generationByRow.get(row.id) ?? null }));
+  const byId = new Map(datasets.map((dataset) => [dataset.id, dataset]));
+  return runs.map(({ datasetId: id, ...run }) => ({ ...run, dataset: byId.get(id) ?? { id, name: "" } }));
 }
-export type JudgeRowData = Awaited<ReturnType<typeof loadJudgeRows>>[number];
 
 /** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
 export async function listRuns(db: Db, take = 200, datasetId?: string) {
-  const runs = await db.run.findMany({
-    where: datasetId ? { datasetId } : {},
-    orderBy: { createdAt: "desc" },
-    take,
-    select: { id: true, name: true, tags: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, startedAt: true, finishedAt: true, dataset: { select: { id: true, name: true } } },
-  });
-  const runIds = runs.map((r) => r.id);
-  const [counts, yesCounts] = await Promise.all([
-    db.judgmentItem.groupBy({ by: ["runId", "status"], where: { runId: { in: runIds } }, _count: { _all: true } }),
-    // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
-    db.judgmentItem.groupBy({ by: ["runId", "metric", "rating"], where: { runId: { in: runIds }, status: "done", rating: { not: null } }, _count: { _all: true } }),
-  ]);
+  const runs = await listRunsWithDataset(db, take, datasetId);
+  // The same newest-first window as a subquery, so the counts bind the same two values for 2 runs or 200.
+  const window = `SELECT "id" FROM "Run" WHERE (? IS NULL OR "datasetId" = ?) ORDER BY "createdAt" DESC, "id" ASC LIMIT ?`;
+  const connection = connectionFor(databaseUrlOf(db));
+  const windowArgs = [datasetId ?? null, datasetId ?? null, take] as const;
+  const counts = preparedStatement(connection,
+    `SELECT "runId", "status", COUNT(*) AS "n" FROM "JudgmentItem" WHERE "runId" IN (${window}) GROUP BY "runId", "status"`,
+  ).all(...windowArgs) as { runId: string; status: string; n: number }[];
+  // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
+  const yesCounts = preparedStatement(connection,
+    `SELECT "runId", "metric", "rating", COUNT(*) AS "n" FROM "JudgmentItem"
+     WHERE "runId" IN (${window}) AND "status" = 'done' AND "rating" IS NOT NULL GROUP BY "runId", "metric", "rating"`,
+  ).all(...windowArgs) as { runId: string; metric: string; rating: string; n: number }[];
   const headlines = new Map<string, Map<string, { yes: number; judged: number }>>();
   for (const c of yesCounts) {
     const perRun = headlines.get(c.runId) ?? new Map<string, { yes: number; judged: number }>();
     const entry = perRun.get(c.metric) ?? { yes: 0, judged: 0 };
-    entry.judged += c._count._all;
-    if (c.rating === "yes") entry.yes += c._count._all;
+    entry.judged += c.n;
+    if (c.rating === "yes") entry.yes += c.n;
     perRun.set(c.metric, entry);
     headlines.set(c.runId, perRun);
   }
   const byRun = new Map<string, Record<string, number>>();
   for (const c of counts) {
     const entry = byRun.get(c.runId) ?? {};
-    entry[c.status] = c._count._all;
+    entry[c.status] = c.n;
     byRun.set(c.runId, entry);
   }
   return runs.map((run) => ({
@@ -126,11 +115,7 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
   }));
 }
 
-/** Runs to offer in the compare picker: finished or running, newest first. */
+/** Runs to offer in the compare picker: newest first. */
 export async function listRunsForPicker(db: Db) {
-  return db.run.findMany({
-    orderBy: { createdAt: "desc" },
-    take: 200,
-    select: { id: true, name: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, dataset: { select: { id: true, name: true } } },
-  });
+  return listRunsWithDataset(db, 200);
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { Db } from "./client";
+import { databaseUrlOf, type Db } from "./client";
+import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
-import { paginationSchema, toPage } from "./pagination";
+import { PAGE_SIZES, paginationSchema, toPage } from "./pagination";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
@@ -49,14 +50,11 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
       orderBy: [{ [query.sort]: query.dir }, { rowNumber: "asc" }],
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
-      select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true, generations: { where: { runId: run.id }, select: { response: true } } },
+      select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true },
     }),
     db.datasetRow.count({ where }),
   ]);
-  const judgments = await db.judgmentItem.findMany({
-    where: { runId: run.id, rowId: { in: rows.map((r) => r.id) } },
-    select: { rowId: true, metric: true, status: true, rating: true, score: true, passed: true },
-  });
+  const { judgments, generated } = pageVerdicts(db, run.id, rows.map((row) => row.id));
   const byRow = new Map<string, typeof judgments>();
   for (const j of judgments) byRow.set(j.rowId, [...(byRow.get(j.rowId) ?? []), j]);
   const items = rows.map((row) => ({
@@ -64,10 +62,29 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
     rowNumber: row.rowNumber,
     requestId: row.requestId,
     requestText: clip(row.requestText),
-    response: clip(row.generations[0]?.response ?? row.response),
-    verdicts: Object.fromEntries((byRow.get(row.id) ?? []).map((j) => [j.metric, { status: j.status, rating: j.rating, score: j.score, passed: j.passed }])),
+    response: clip(generated.get(row.id) ?? row.response),
+    verdicts: Object.fromEntries((byRow.get(row.id) ?? []).map((j) => [j.metric, { status: j.status, rating: j.rating, score: j.score, passed: j.passed === null ? null : Number(j.passed) === 1 }])),
   }));
   return toPage(items, total, query);
+}
+
+/**
+ * The verdicts and generated responses of one table page's rows. The page is
+ * sorted and filtered arbitrarily, so it is not a row-number range: its ids go
+ * to SQLite as ONE bound JSON array (json_each), never as a value per id. That
+ * is only for a page, whose size the pagination schema caps (PAGE_SIZES).
+ */
+function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
+  if (rowIds.length > Math.max(...PAGE_SIZES)) throw new Error(`a table page has at most ${Math.max(...PAGE_SIZES)} rows`);
+  const connection = connectionFor(databaseUrlOf(db));
+  const ids = JSON.stringify(rowIds);
+  const judgments = preparedStatement(connection,
+    `SELECT "rowId", "metric", "status", "rating", "score", "passed" FROM "JudgmentItem" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
+  ).all(runId, ids) as { rowId: string; metric: string; status: string; rating: string | null; score: number | null; passed: number | null }[];
+  const generations = preparedStatement(connection,
+    `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
+  ).all(runId, ids) as { rowId: string; response: string | null }[];
+  return { judgments, generated: new Map(generations.map((g) => [g.rowId, g.response])) };
 }
 export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][number];
 
@@ -83,16 +100,26 @@ export async function getRunRowNeighbours(db: Db, run: { id: string; datasetId: 
   return { previousId: previous?.id ?? null, nextId: next?.id ?? null, nextFailedId: nextFailed?.id ?? null };
 }
 
-/** One row of a run with everything the drill-down shows: chunks, judgments with rationales and provenance, per-chunk verdicts. */
+/**
+ * One row of a run with everything the drill-down shows: chunks, judgments with rationales and provenance, per-chunk verdicts.
+ * The per-chunk verdicts are read by (run, row) and attached here, not loaded as a relation of the judgments (one bound value per judgment).
+ */
 export async function getRunRowDetail(db: Db, runId: string, rowId: string) {
-  return db.datasetRow.findFirst({
-    where: { id: rowId, judgments: { some: { runId } } },
-    include: {
-      chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] },
-      judgments: { where: { runId }, orderBy: { metric: "asc" }, include: { chunks: { orderBy: { position: "asc" } } } },
-      generations: { where: { runId } },
-    },
-  });
+  const [row, verdicts] = await Promise.all([
+    db.datasetRow.findFirst({
+      where: { id: rowId, judgments: { some: { runId } } },
+      include: {
+        chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] },
+        judgments: { where: { runId }, orderBy: { metric: "asc" } },
+        generations: { where: { runId } },
+      },
+    }),
+    db.chunkJudgment.findMany({ where: { runId, rowId }, orderBy: [{ judgmentId: "asc" }, { position: "asc" }] }),
+  ]);
+  if (!row) return null;
+  const byJudgment = new Map<string, typeof verdicts>();
+  for (const verdict of verdicts) byJudgment.set(verdict.judgmentId, [...(byJudgment.get(verdict.judgmentId) ?? []), verdict]);
+  return { ...row, judgments: row.judgments.map((judgment) => ({ ...judgment, chunks: byJudgment.get(judgment.id) ?? [] })) };
 }
 
 function clip(text: string | null, max = 240): string | null {

@@ -1,34 +1,32 @@
 import type { Db } from "@/lib/db/client";
-import { listPendingGenerations, listPendingJudgments, loadJudgeRows, type JudgeRowData } from "@/lib/db/runQueries";
+import { listPendingGenerationsWithRows, listPendingJudgmentsWithRows, type JudgeRowData } from "@/lib/db/pendingWorkQueries";
 
 export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
 
 /**
- * Streams a run's pending judgments page by page (cursor on id, so items being
- * worked on are not fetched again), with the rows they need loaded once per
- * page. Several workers may pull from it; an async generator serialises them.
+ * Streams a run's pending judgments page by page (cursor on the item's
+ * position, so items being worked on are not fetched again), with the rows
+ * they need loaded once per page. Several workers may pull from it; an async generator serialises them.
  */
 export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment> {
-  let cursor = "";
+  let cursor = 0;
   for (;;) {
-    const items = await listPendingJudgments(db, runId, cursor, pageSize);
+    const { items, rows } = await listPendingJudgmentsWithRows(db, runId, cursor, pageSize);
     if (items.length === 0) return;
-    cursor = items[items.length - 1].id;
-    const rows = new Map((await loadJudgeRows(db, runId, [...new Set(items.map((item) => item.rowId))])).map((row) => [row.id, row]));
+    cursor = items[items.length - 1].position;
     for (const item of items) {
       const row = rows.get(item.rowId);
-      if (row) yield { item, row };
+      if (row) yield { item: { id: item.id, rowId: item.rowId, metric: item.metric }, row };
     }
   }
 }
 
 export async function* pendingGenerations(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment["row"] & { generationId: string }> {
-  let cursor = "";
+  let cursor = 0;
   for (;;) {
-    const items = await listPendingGenerations(db, runId, cursor, pageSize);
+    const { items, rows } = await listPendingGenerationsWithRows(db, runId, cursor, pageSize);
     if (items.length === 0) return;
-    cursor = items[items.length - 1].id;
-    const rows = new Map((await loadJudgeRows(db, runId, items.map((item) => item.rowId))).map((row) => [row.id, row]));
+    cursor = items[items.length - 1].position;
     for (const item of items) {
       const row = rows.get(item.rowId);
       if (row) yield { ...row, generationId: item.id };

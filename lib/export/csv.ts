@@ -1,14 +1,21 @@
 /**
  * CSV cells, escaped twice over: RFC 4180 quoting, and spreadsheet formula
- * neutralising. A text cell starting with =, +, -, @ (or a tab/CR that some
- * spreadsheets skip) gets a leading apostrophe, so an uploaded
- * "=HYPERLINK(...)" cannot run when the export is opened in Excel or Sheets.
+ * neutralising. A text cell whose first visible character is =, +, - or @
+ * gets a leading apostrophe, so an uploaded "=HYPERLINK(...)" cannot run when
+ * the export is opened in Excel or Sheets. "First visible" skips what a
+ * spreadsheet may strip or not render before parsing the cell: any Unicode
+ * space (tab, NBSP U+00A0, U+2000–U+200A, U+3000, …) and invisible format
+ * characters (zero-width U+200B–U+200D, word joiner U+2060, BOM U+FEFF, bidi
+ * marks, soft hyphen). A cell starting with a tab or CR is escaped too.
+ * Numbers and booleans are values, never text: a score of -0.5 stays -0.5.
  */
+const FORMULA_START = /^(?:[\t\r]|[\s\p{Cf}]*[=+\-@])/u;
+
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   let text = typeof value === "string" ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -43,6 +43,13 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
   return record;
 }
 
+const NO_ROW: RunResultRow = { id: "", rowNumber: 0, requestId: "", requestRaw: "null", response: null, expectedResponse: null, expectedFacts: null, chunks: [], judgments: [], generations: [] };
+
+/** The columns toResultRecord writes for a run with these metrics, in its order (known before any row is read). */
+export function resultColumnNames(metrics: string[]): string[] {
+  return Object.keys(toResultRecord(NO_ROW, metrics));
+}
+
 function safeParse(json: string): unknown {
   try {
     return JSON.parse(json);

@@ -5,93 +5,152 @@ import { getRun } from "@/lib/db/runQueries";
 import { storedRunConfigSchema } from "@/lib/engine/runConfig";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { csvLine } from "./csv";
-import { toResultRecord, type ResultRecord } from "./resultColumns";
+import { resultColumnNames, toResultRecord, type ResultRecord } from "./resultColumns";
 
 export type RunExportMeta = {
   run: { id: string; name: string; status: string; judge_provider: string; judge_model: string; generation_model: string | null; dataset: string };
   aggregates: Record<string, number | null>;
   aggregate_details: Aggregate[];
+  /** The per-row columns of this run's export, in order. */
+  columns: string[];
 };
 
-/** The run's rows as result records, a page at a time. */
-export async function* runResultRecords(db: Db, runId: string): AsyncGenerator<ResultRecord> {
+/** Rows per page read from the database: memory stays bounded by one page whatever the run's size. */
+const PAGE_ROWS = 500;
+/** Text handed to the writer at once: records are batched so a 20,000-row export is not 20,000 tiny writes. */
+const PIECE_CHARS = 64 * 1024;
+
+type ExportedRun = { id: string; datasetId: string; metrics: string[] };
+
+async function loadExportedRun(db: Db, runId: string) {
   const run = await getRun(db, runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
-  const metrics = storedRunConfigSchema.parse(JSON.parse(run.config)).metrics;
+  return { run, exported: { id: run.id, datasetId: run.datasetId, metrics: storedRunConfigSchema.parse(JSON.parse(run.config)).metrics } satisfies ExportedRun };
+}
+
+/** The run's rows as result records, a page at a time. */
+export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerator<ResultRecord> {
   for (let cursor: number | null = 0; cursor !== null; ) {
-    const page = await listRunResultsPage(db, runId, run.datasetId, cursor, 500);
-    for (const row of page.rows) yield toResultRecord(row, metrics);
+    const page = await listRunResultsPage(db, run.id, run.datasetId, cursor, PAGE_ROWS);
+    for (const row of page.rows) yield toResultRecord(row, run.metrics);
     cursor = page.nextRowNumber;
   }
 }
 
-export async function runExportMeta(db: Db, runId: string): Promise<RunExportMeta> {
-  const run = await getRun(db, runId);
-  if (!run) throw new Error(`run ${runId} does not exist`);
-  const metrics = storedRunConfigSchema.parse(JSON.parse(run.config)).metrics;
-  const aggregates = await getRunAggregates(db, runId, metrics);
+export async function runExportMeta(db: Db, runId: string): Promise<RunExportMeta & { exported: ExportedRun }> {
+  const { run, exported } = await loadExportedRun(db, runId);
+  const aggregates = await getRunAggregates(db, runId, exported.metrics);
   return {
     run: { id: run.id, name: run.name, status: run.status, judge_provider: run.judgeProvider, judge_model: run.judgeModel, generation_model: run.generationModel, dataset: run.dataset.name },
     aggregates: Object.fromEntries(aggregates.map((a) => [a.name, a.value])),
     aggregate_details: aggregates,
+    columns: resultColumnNames(exported.metrics),
+    exported,
   };
 }
 
-/** JSON export: {run, aggregates, rows}, streamed as text pieces. */
-export async function* runResultsJson(db: Db, runId: string): AsyncGenerator<string> {
-  const meta = await runExportMeta(db, runId);
-  yield `{"run":${JSON.stringify(meta.run)},"aggregates":${JSON.stringify(meta.aggregates)},"aggregate_details":${JSON.stringify(meta.aggregate_details)},"rows":[`;
-  let first = true;
-  for await (const record of runResultRecords(db, runId)) {
-    yield `${first ? "\n" : ",\n"}${JSON.stringify(record)}`;
-    first = false;
-  }
-  yield "\n]}\n";
+/**
+ * Reads the first value of a generator before handing it on, so a failure on
+ * the first page surfaces before a single byte of the export is written (the
+ * web route can then answer 500 instead of a truncated 200).
+ */
+async function primed<T>(source: AsyncGenerator<T>): Promise<AsyncGenerator<T>> {
+  const first = await source.next();
+  return (async function* () {
+    if (first.done) return;
+    yield first.value;
+    yield* source;
+  })();
 }
 
-/** CSV export: one line per dataset row, the seeds' column names as the header. */
-export async function* runResultsCsv(db: Db, runId: string): AsyncGenerator<string> {
-  let header: string[] | null = null;
-  for await (const record of runResultRecords(db, runId)) {
-    if (!header) {
-      header = Object.keys(record);
-      yield csvLine(header);
+/** JSON export: {run, aggregates, aggregate_details, rows}, streamed as text pieces. */
+export async function* runResultsJson(db: Db, runId: string): AsyncGenerator<string> {
+  const { exported, ...meta } = await runExportMeta(db, runId);
+  const records = await primed(runResultRecords(db, exported));
+  let piece = `{"run":${JSON.stringify(meta.run)},"aggregates":${JSON.stringify(meta.aggregates)},"aggregate_details":${JSON.stringify(meta.aggregate_details)},"rows":[`;
+  let first = true;
+  for await (const record of records) {
+    piece += `${first ? "\n" : ",\n"}${JSON.stringify(record)}`;
+    first = false;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = "";
     }
-    yield csvLine(header.map((column) => record[column]));
   }
+  yield `${piece}\n]}\n`;
+}
+
+/** CSV export: one line per dataset row, the seeds' column names as the header (written even for a run without rows). */
+export async function* runResultsCsv(db: Db, runId: string): AsyncGenerator<string> {
+  const { exported } = await loadExportedRun(db, runId);
+  const header = resultColumnNames(exported.metrics);
+  const records = await primed(runResultRecords(db, exported));
+  let piece = csvLine(header);
+  for await (const record of records) {
+    piece += csvLine(header.map((column) => record[column]));
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = "";
+    }
+  }
+  yield piece;
+}
+
+/**
+ * The columns of a comparison: run_id and run_name, then the union of the
+ * compared runs' columns in the order first seen (the row columns every run
+ * has, then each run's metric columns), so a metric only a later run has is
+ * not dropped.
+ */
+export function comparisonColumns(runColumns: string[][]): string[] {
+  return [...new Set(["run_id", "run_name", ...runColumns.flat()])];
 }
 
 /**
  * A comparison's export: every compared run's rows, one line per (run, dataset
  * row), with run_id and run_name first and then the seeds' column names, so
- * the columns mean exactly what they mean in a single run's export.
+ * the columns mean exactly what they mean in a single run's export. A cell of
+ * a metric the line's run did not evaluate is empty.
  */
 export async function* comparisonResultsCsv(db: Db, runIds: string[]): AsyncGenerator<string> {
-  let header: string[] | null = null;
-  for (const runId of runIds) {
-    const meta = await runExportMeta(db, runId);
-    for await (const record of runResultRecords(db, runId)) {
-      const line = { run_id: meta.run.id, run_name: meta.run.name, ...record };
-      if (!header) {
-        header = Object.keys(line);
-        yield csvLine(header);
+  const metas = [];
+  for (const runId of runIds) metas.push(await runExportMeta(db, runId));
+  const header = comparisonColumns(metas.map((meta) => meta.columns));
+  let piece = "";
+  for (const [index, meta] of metas.entries()) {
+    const records = await primed(runResultRecords(db, meta.exported));
+    if (index === 0) piece = csvLine(header);
+    for await (const record of records) {
+      const line: ResultRecord = { ...record, run_id: meta.run.id, run_name: meta.run.name };
+      piece += csvLine(header.map((column) => line[column]));
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = "";
       }
-      yield csvLine(header.map((column) => (line as Record<string, unknown>)[column]));
     }
   }
+  yield piece;
 }
 
+/** JSON comparison: {columns, runs: [{run, aggregates, rows}]}; every row carries every column of the comparison (null where its run has no such metric). */
 export async function* comparisonResultsJson(db: Db, runIds: string[]): AsyncGenerator<string> {
-  yield `{"runs":[`;
-  for (const [index, runId] of runIds.entries()) {
-    const meta = await runExportMeta(db, runId);
-    yield `${index === 0 ? "" : ","}\n{"run":${JSON.stringify(meta.run)},"aggregates":${JSON.stringify(meta.aggregates)},"rows":[`;
+  const metas = [];
+  for (const runId of runIds) metas.push(await runExportMeta(db, runId));
+  const columns = comparisonColumns(metas.map((meta) => meta.columns)).filter((column) => column !== "run_id" && column !== "run_name");
+  let piece = `{"columns":${JSON.stringify(columns)},"runs":[`;
+  for (const [index, meta] of metas.entries()) {
+    const records = await primed(runResultRecords(db, meta.exported));
+    piece += `${index === 0 ? "" : ","}\n{"run":${JSON.stringify(meta.run)},"aggregates":${JSON.stringify(meta.aggregates)},"rows":[`;
     let first = true;
-    for await (const record of runResultRecords(db, runId)) {
-      yield `${first ? "" : ","}\n${JSON.stringify(record)}`;
+    for await (const record of records) {
+      piece += `${first ? "" : ","}\n${JSON.stringify(Object.fromEntries(columns.map((column) => [column, record[column] ?? null])))}`;
       first = false;
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = "";
+      }
     }
-    yield "]}";
+    piece += "]}";
   }
-  yield "\n]}\n";
+  yield `${piece}\n]}\n`;
 }

@@ -61,4 +61,29 @@ describe("npm run eval (the CLI, as a separate process)", () => {
     expect(bad.stderr).toContain("row 2, column expected_facts: expected_facts and expected_response are both set; keep one");
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
+
+  it("exits 3 when the results cannot be written, says so without a stack trace, and leaves no file that looks complete", async () => {
+    // A folder where the file should be: every row is written to the temporary file, then the final rename fails.
+    const taken = path.join(dir, "taken.json");
+    fs.mkdirSync(taken);
+    const blocked = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--out", taken, "--quiet"], env).done;
+    expect(blocked.code).toBe(3);
+    expect(blocked.stderr).toMatch(/^Error: the results could not be written to .*taken\.json: .*The run is stored \(\S+\); export it again with --resume \S+ --out FILE\.\n$/s);
+    expect(blocked.stderr).not.toMatch(/\n\s+at /);
+    expect(blocked.stdout).not.toContain("Results written");
+    expect(fs.readdirSync(dir).filter((name) => name.includes("partial"))).toEqual([]);
+    expect(fs.statSync(taken).isDirectory()).toBe(true);
+
+    const missingFolder = path.join(dir, "no-such-folder", "results.csv");
+    const missing = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--out", missingFolder, "--quiet"], env).done;
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain(`the results could not be written to ${missingFolder}`);
+    expect(fs.existsSync(missingFolder)).toBe(false);
+
+    // The stored run exports again once the path is writable.
+    const runId = /--resume (\S+) --out FILE/.exec(blocked.stderr)![1];
+    const again = path.join(dir, "again.json");
+    expect((await spawnEval(["--resume", runId, "--out", again, "--quiet"], env).done).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(again, "utf8")).rows).toHaveLength(ROWS.length);
+  }, 60_000);
 });
