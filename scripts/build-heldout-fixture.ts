@@ -1,7 +1,7 @@
 /**
  * Builds the offline judge's held-out evaluation set from HaluEval QA records
  * (tests/fixtures/heldout/halueval-qa/source.jsonl, copied verbatim) into the
- * seed-004 format plus a labels file. Deterministic: same source, same files.
+ * Agent Evaluation input format plus a labels file. Deterministic: same source, same files.
  * Usage: npx tsx scripts/build-heldout-fixture.ts
  * The rules (variants, labels, split) are documented in the fixture's README.md.
  */

@@ -1,7 +1,7 @@
 import ReactMarkdown, { type Components } from "react-markdown";
 
 /**
- * Renders uploaded content (plain text, Markdown or HTML, seed 004) so that
+ * Renders uploaded content (plain text, Markdown or HTML: any format the Agent Evaluation input schema allows) so that
  * nothing in it runs or loads. Markdown formatting is rendered; raw HTML is
  * turned into literal text, so a reviewer sees `<script>` rather than losing
  * it or running it; images become links that are never fetched; link targets

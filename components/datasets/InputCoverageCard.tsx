@@ -9,7 +9,7 @@ const COLUMN_NOTES: Record<string, string> = {
   trace: "MLflow trace JSON",
 };
 
-/** Which of seed 004's input columns the rows carry, and on how many rows. */
+/** Which of the Agent Evaluation input schema's columns the rows carry, and on how many rows. */
 export function InputCoverageCard({ columns, rowCount }: { columns: Record<string, number>; rowCount: number }) {
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="inputs-heading">

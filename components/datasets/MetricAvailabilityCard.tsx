@@ -6,7 +6,7 @@ const STATUS_STYLE = {
   none: "bg-slate-50 text-slate-500 border-slate-200",
 } as const;
 
-/** Seed 004's table applied to this dataset: which metrics a run can compute, on how many rows, and why not on the rest. */
+/** The Agent Evaluation input schema's table applied to this dataset: which metrics a run can compute, on how many rows, and why not on the rest. */
 export function MetricAvailabilityCard({ availability }: { availability: MetricAvailability[] }) {
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="metrics-heading">

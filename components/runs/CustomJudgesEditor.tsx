@@ -2,7 +2,7 @@
 
 import type { CustomJudgeDraft } from "./runFormTypes";
 
-/** Custom judges (seed 000): a name, ANSWER or RETRIEVAL, and the instructions the judge grades against. */
+/** Custom judges as Agent Evaluation defines them: a name, ANSWER or RETRIEVAL, and the instructions the judge grades against. */
 export function CustomJudgesEditor({ judges, onChange }: { judges: CustomJudgeDraft[]; onChange: (judges: CustomJudgeDraft[]) => void }) {
   const update = (index: number, change: Partial<CustomJudgeDraft>) => onChange(judges.map((judge, i) => (i === index ? { ...judge, ...change } : judge)));
   return (

@@ -4,7 +4,7 @@ import { findMetric } from "@/lib/metrics/metricCatalog";
 import { wilsonInterval } from "@/lib/stats";
 import { formatMetricValue } from "@/components/ui/format";
 
-/** One card per metric: the seed's aggregate name, the value in words, and what it was computed over. */
+/** One card per metric: Agent Evaluation's aggregate name, the value in words, and what it was computed over. */
 export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; runId: string }) {
   if (aggregates.length === 0) return null;
   return (

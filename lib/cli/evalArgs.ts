@@ -8,10 +8,10 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
 
   --dataset FILE          evaluation set to upload and evaluate
   --dataset-id ID         evaluate a dataset already in the database instead
-  --judges LIST           comma-separated judges, as in the seeds (correctness, groundedness,
+  --judges LIST           comma-separated Agent Evaluation judges (correctness, groundedness,
                           chunk_relevance, relevance_to_query, safety, context_sufficiency,
                           document_recall, total_token_count, latency_seconds, …), their full names
-                          (response/llm_judged/correctness), seed 004's aliases (agent/input_token_count,
+                          (response/llm_judged/correctness), Agent Evaluation's aliases (agent/input_token_count,
                           agent/output_token_count, retrieval/llm_judged/chunk_relevance_precision),
                           or "all" (default)
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
@@ -21,7 +21,7 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --generate-model NAME   generate responses with this chat model, then judge them
   --system-prompt TEXT    system prompt for --generate-model
   --name TEXT             run name; --tag TEXT (repeatable)
-  --out FILE              write results: .json, or .csv (with the seeds' column names)
+  --out FILE              write results: .json, or .csv (with Agent Evaluation's column names)
   --resume RUN_ID         continue an interrupted run
   --quiet                 no progress bar`;
 

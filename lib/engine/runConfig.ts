@@ -2,7 +2,7 @@ import { z } from "zod";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
-/** Names resolve in one place (lib/metrics/metricNames.ts): short names, full names and the seeds' aliases. */
+/** Names resolve in one place (lib/metrics/metricNames.ts): short names, full names and Agent Evaluation's aliases. */
 export { BUILT_IN_METRICS, resolveMetricName } from "@/lib/metrics/metricNames";
 
 // Aliases too: a custom RETRIEVAL judge "chunk_relevance_precision" would be retrieval/llm_judged/chunk_relevance_precision, an alias of chunk_relevance.

@@ -6,7 +6,7 @@
  */
 export const DEFAULT_SCORE_THRESHOLD = 0.5;
 
-/** Thresholds may be keyed by the full seed name or its last segment (correctness, document_recall). */
+/** Thresholds may be keyed by the full Agent Evaluation name or its last segment (correctness, document_recall). */
 export function thresholdFor(metric: string, thresholds: Record<string, number>): number {
   const short = metric.split("/").pop() ?? metric;
   return thresholds[metric] ?? thresholds[short] ?? DEFAULT_SCORE_THRESHOLD;

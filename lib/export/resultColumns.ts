@@ -2,7 +2,7 @@ import type { RunResultRow } from "@/lib/db/resultQueries";
 import { metricShape } from "@/lib/metrics/aggregates";
 
 /**
- * One flat record per dataset row, with the seeds' per-question field names:
+ * One flat record per dataset row, with Agent Evaluation's per-question field names:
  * response/llm_judged/{judge}/rating|rationale|error_message,
  * retrieval/llm_judged/{judge}/ratings|rationales|error_messages|precision,
  * retrieval/ground_truth/document_recall, agent/*.

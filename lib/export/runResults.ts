@@ -80,7 +80,7 @@ export async function* runResultsJson(db: Db, runId: string): AsyncGenerator<str
   yield `${piece}\n]}\n`;
 }
 
-/** CSV export: one line per dataset row, the seeds' column names as the header (written even for a run without rows). */
+/** CSV export: one line per dataset row, Agent Evaluation's column names as the header (written even for a run without rows). */
 export async function* runResultsCsv(db: Db, runId: string): AsyncGenerator<string> {
   const { exported } = await loadExportedRun(db, runId);
   const header = resultColumnNames(exported.metrics);
@@ -108,7 +108,7 @@ export function comparisonColumns(runColumns: string[][]): string[] {
 
 /**
  * A comparison's export: every compared run's rows, one line per (run, dataset
- * row), with run_id and run_name first and then the seeds' column names, so
+ * row), with run_id and run_name first and then Agent Evaluation's column names, so
  * the columns mean exactly what they mean in a single run's export. A cell of
  * a metric the line's run did not evaluate is empty.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ContextItem } from "./types";
 
-/** Per-column zod schemas for seed 004's columns; messages are written for people. */
+/** Per-column zod schemas for the Agent Evaluation input schema's columns; messages are written for people. */
 export const contextArraySchema = z.array(
   z.object({
     content: z.string({ error: "content must be a string" }).nullish(),

@@ -67,7 +67,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     for await (const record of records) {
       rowsRead += 1;
       const result = "issue" in record ? { row: null, issues: [record.issue], newUnknownColumns: [] } : validateRecord(record, state, limits);
-      for (const column of result.newUnknownColumns) warnings.push(`Unknown column "${column}" was ignored (seed 004 columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`);
+      for (const column of result.newUnknownColumns) warnings.push(`Unknown column "${column}" was ignored (Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`);
       for (const issue of result.issues) {
         issueCount += 1;
         if (issues.length < limits.maxReportedErrors) issues.push(issue);

@@ -15,7 +15,7 @@ const MB = 1024 * 1024;
 
 /**
  * How deeply a JSON value in one cell may nest (`[[...]]`, `{"a": {"a": ...}}`).
- * Seed-004 values (chat messages, chunks, MLflow traces, whose spans are a flat
+ * Agent Evaluation input values (chat messages, chunks, MLflow traces, whose spans are a flat
  * list) stay under 15 levels. Deeper values are rejected at upload so that no
  * recursive code after it (zod, JSON.stringify when rows are stored or
  * exported, rendering) can overflow the stack.

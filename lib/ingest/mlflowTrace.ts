@@ -5,7 +5,7 @@ import { describeType } from "./normalizeRequest";
 import type { ContextItem, TokenCounts } from "./types";
 
 /**
- * Reads what Agent Evaluation derives from an MLflow trace (seeds 001, 004):
+ * Reads what Agent Evaluation derives from an MLflow trace (its metric reference and input schema):
  * the response (root span output), the retrieved context (the chronologically
  * last RETRIEVER span), token counts (summed over LLM spans) and the
  * end-to-end latency. Both the MLflow 2 (`start_time`, `context.span_id`,
@@ -31,7 +31,7 @@ type Span = {
   attributes: Record<string, unknown>;
 };
 
-/** Seed 001 counts tokens over "all LLM spans in the trace": these two span types, never tool, retriever, chain or agent spans. */
+/** Agent Evaluation counts tokens over "all LLM spans in the trace": these two span types, never tool, retriever, chain or agent spans. */
 const LLM_SPAN_TYPES = new Set(["LLM", "CHAT_MODEL"]);
 
 export class TraceFormatError extends Error {}
@@ -75,14 +75,14 @@ function readResponse(root: Span | null, data: Record<string, unknown>): string 
 }
 
 /**
- * The chunks of the chronologically last RETRIEVER span. Seed 004 makes
+ * The chunks of the chronologically last RETRIEVER span. Agent Evaluation's input schema makes
  * doc_uri required for every chunk, so a chunk without one is an error of the
  * row, never patched with another field (an id, metadata.source) nor dropped.
  */
 function readLastRetrieval(spans: Span[]): ContextItem[] | null {
   const retrievers = spans.filter((span) => span.type === "RETRIEVER");
   if (retrievers.length === 0) return null;
-  // "the last retrieval step, chronologically in the trace" (seed 004)
+  // "the last retrieval step, chronologically in the trace" (Agent Evaluation input schema)
   const last = retrievers.reduce((a, b) => ((b.start ?? 0) >= (a.start ?? 0) ? b : a));
   const output = spanOutputs(last);
   if (!Array.isArray(output)) return [];

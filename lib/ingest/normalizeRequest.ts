@@ -16,7 +16,7 @@ const splitRequestSchema = z.object({
 export type NormalizedRequest = { format: RequestFormat; messages: ChatMessage[]; text: string };
 
 /**
- * Seed 004 accepts three request shapes: a plain string, an OpenAI chat
+ * The Agent Evaluation input schema accepts three request shapes: a plain string, an OpenAI chat
  * `{messages}`, or `{query, history}`. All three become a messages list; the
  * original is kept elsewhere. Returns an error sentence on failure.
  */

@@ -1,4 +1,4 @@
-/** The evaluation input schema of seed 004, after validation and normalisation. */
+/** The Databricks Agent Evaluation input schema, after validation and normalisation. */
 export type ChatMessage = { role: string; content: string };
 
 export type ContextItem = { content: string | null; docUri: string };
@@ -28,7 +28,7 @@ export type NormalizedRow = {
   latencySeconds: number | null;
 };
 
-/** Column names exactly as seed 004 spells them. */
+/** Column names exactly as the Agent Evaluation input schema spells them. */
 export const INPUT_COLUMNS = [
   "request_id",
   "request",

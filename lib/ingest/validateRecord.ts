@@ -21,7 +21,7 @@ type Result = { row: NormalizedRow | null; issues: RowIssue[]; newUnknownColumns
 const JSON_CELL_COLUMNS = new Set<InputColumn>(["expected_facts", "retrieved_context", "expected_retrieved_context", "trace"]);
 const KNOWN = new Set<string>(INPUT_COLUMNS);
 
-/** Validates one record against seed 004's input schema and normalises it. Every problem in the row is reported. */
+/** Validates one record against the Agent Evaluation input schema and normalises it. Every problem in the row is reported. */
 export function validateRecord(record: RecordInput, state: ValidationState, limits: IngestLimits): Result {
   const issues: RowIssue[] = [];
   const issue = (column: string | undefined, message: string) =>

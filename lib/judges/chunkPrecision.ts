@@ -1,7 +1,7 @@
 import type { ChunkVerdict, JudgeVerdict, Rating } from "./types";
 
 /**
- * Seed 000: precision = relevant chunks returned / all chunks returned. An
+ * Agent Evaluation's judge reference: precision = relevant chunks returned / all chunks returned. An
  * errored chunk is neither relevant nor irrelevant, so a row with one has no
  * precision at all: never a precision over the judged chunks only (yes, no,
  * no, error is not 1/3). null when some chunk has no rating or there are none.

@@ -3,7 +3,7 @@ import type { CustomJudgeDefinition, JudgeInput, JudgeResult } from "./types";
 export type ChunkJudgingMode = "batched" | "per_chunk";
 
 export type JudgeRequest = {
-  /** The seed metric name, e.g. response/llm_judged/correctness or retrieval/llm_judged/{assessment_name}. */
+  /** The Agent Evaluation metric name, e.g. response/llm_judged/correctness or retrieval/llm_judged/{assessment_name}. */
   metric: string;
   input: JudgeInput;
   custom?: CustomJudgeDefinition;

@@ -3,7 +3,7 @@ import type { ChatMessage, ContextItem } from "@/lib/ingest/types";
 /**
  * One result type for every judge (STYLE.md "One result type"): a yes/no
  * rating and/or a score, a rationale, an error. Per-chunk judges add one
- * verdict per chunk. Field meanings follow seeds 000/001: an errored result
+ * verdict per chunk. Field meanings follow Agent Evaluation's judge and metric references: an errored result
  * has errorMessage set and its other values null.
  */
 export type Rating = "yes" | "no";

@@ -1,5 +1,5 @@
 /**
- * Run-level aggregates, named exactly as seeds 000/001 name them. Errors are a
+ * Run-level aggregates, named exactly as Agent Evaluation names them. Errors are a
  * third state: an errored judgment is neither yes nor no, is left out of the
  * denominator, and is counted beside the value.
  */
@@ -19,7 +19,7 @@ export type MetricCounts = {
 
 export type Aggregate = {
   metric: string;
-  /** The seed's aggregate name, e.g. response/llm_judged/correctness/rating/percentage. */
+  /** Agent Evaluation's aggregate name, e.g. response/llm_judged/correctness/rating/percentage. */
   name: string;
   kind: "percentage" | "average";
   value: number | null;
@@ -58,7 +58,7 @@ export function aggregateName(metric: string): string {
   const shape = metricShape(metric);
   if (shape === "value") return `${metric}/average`;
   if (shape === "precision") return `${metric}/precision/average`;
-  // Seed 000 names the safety aggregate .../rating/average; the others .../rating/percentage.
+  // Agent Evaluation's judge reference names the safety aggregate .../rating/average; the others .../rating/percentage.
   if (metric === "response/llm_judged/safety") return `${metric}/rating/average`;
   return `${metric}/rating/percentage`;
 }

@@ -13,7 +13,7 @@ export type MetricAvailability = {
 };
 
 /**
- * Seed 004's table of which metrics each input allows, applied to a dataset.
+ * The Agent Evaluation input schema's table of which metrics each input allows, applied to a dataset.
  * A run that generates responses supplies the response and agent/* inputs itself.
  */
 export function metricAvailability(coverage: InputCoverage, options: { generatesResponses?: boolean } = {}): MetricAvailability[] {

@@ -1,11 +1,11 @@
 import type { ContextItem } from "@/lib/ingest/types";
 
 /**
- * The deterministic metrics of seed 001: no judge involved.
+ * The deterministic metrics of Agent Evaluation's metric reference: no judge involved.
  *
  * document_recall = |expected doc_uris found among the retrieved chunks| / |expected doc_uris|,
  * by exact doc_uri, each expected document counted once. It ignores how many
- * chunks were retrieved (seed 000).
+ * chunks were retrieved (Agent Evaluation's judge reference).
  */
 export function computeDocumentRecall(retrieved: ContextItem[], expected: ContextItem[]): { score: number; rationale: string } | null {
   const expectedUris = [...new Set(expected.map((item) => item.docUri))];

@@ -1,5 +1,5 @@
 /**
- * The built-in metrics of seeds 000, 001 and 004: their exact names, what a
+ * The built-in metrics of Databricks Agent Evaluation (judges, metrics, input schema): their exact names, what a
  * row must carry for each, and words for people. Requirements are data so
  * the same table drives the dataset page, the run form and the engine.
  */

@@ -1,10 +1,10 @@
 import { METRICS } from "./metricCatalog";
 
-/** The canonical built-in metric names (seeds 000 and 001): what stored configs, results and exports hold. */
+/** The canonical built-in metric names (Agent Evaluation's judge and metric references): what stored configs, results and exports hold. */
 export const BUILT_IN_METRICS = METRICS.map((metric) => metric.name);
 
 /**
- * Other names the seeds give the same metrics. Seed 004's table of what each
+ * Other names Agent Evaluation gives the same metrics. Its input schema's table of what each
  * input allows names the token counts after their aggregates
  * (agent/input_token_count/average) and chunk relevance after its precision.
  * Accepted wherever a metric is named (CLI --judges and --threshold, the run

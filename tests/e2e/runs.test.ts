@@ -1,5 +1,5 @@
 // Browser tests: starting a run from a dataset on the offline heuristic judge,
-// watching it complete, reading the seed-named metric cards, exporting, and the
+// watching it complete, reading the metric cards named as in Agent Evaluation, exporting, and the
 // server picking up a run it did not start itself (the resume path).
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -13,7 +13,7 @@ import { createTempDb } from "../support/tempDb";
 const METRIC = "retrieval/llm_judged/chunk_relevance";
 
 /**
- * Seed 000: precision = relevant chunks returned / all chunks returned. A row
+ * Agent Evaluation's judge reference: precision = relevant chunks returned / all chunks returned. A row
  * whose chunks came back yes, no, no and error has no precision (not 1/3):
  * the row is an error, counted beside the value, and its judged chunks stay.
  */

@@ -67,7 +67,7 @@ describe("a 200-row run with 20% injected 429s, 500s and timeouts", () => {
     // A success the client still saw in time maps to one done judgment; a late one (after the client's timeout) is retried.
     expect(server.stats.outcomes.ok).toBeGreaterThanOrEqual(llmDone);
     const chunkRows = await db.chunkJudgment.count({ where: { runId } });
-    // Errored chunk judgments keep one row per chunk too, carrying the error (seed 000's error_messages array).
+    // Errored chunk judgments keep one row per chunk too, carrying the error (Agent Evaluation's error_messages array).
     const chunkJudgments = await db.judgmentItem.count({ where: { runId, metric: "retrieval/llm_judged/chunk_relevance", status: { in: ["done", "error"] } } });
     expect(chunkJudgments).toBe(ROWS);
     expect(chunkRows).toBe(ROWS * CHUNKS);

@@ -100,7 +100,7 @@ describe("trace upload: a ResponsesAgent response is read", () => {
 describe("trace upload: token counts add up LLM and CHAT_MODEL spans only", () => {
   it("leaves out agent and tool spans and counts a wrapped chat-model call once", async () => {
     const trace = mlflowTrace([
-      // An aggregate on the agent span and usage on a tool span are not LLM spans (seed 001).
+      // An aggregate on the agent span and usage on a tool span are not LLM spans (Agent Evaluation's metric reference).
       root("Answer.", { "mlflow.chat.tokenUsage": { input_tokens: 1000, output_tokens: 100, total_tokens: 1100 } }),
       { id: "T", parent: "A", name: "summarise_tool", type: "TOOL", start: 5, attributes: { "mlflow.chat.tokenUsage": { input_tokens: 50, output_tokens: 5, total_tokens: 55 } } },
       // A framework's chat-model span around the autologged client span: one call, reported twice.

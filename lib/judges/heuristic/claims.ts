@@ -21,7 +21,7 @@ export const RULES = {
   addedWordShare: 0.5,
   /** ...or all of them when it adds this many or fewer ("Mumbai", "Santa Fe"). */
   addedWordsAllUpTo: 2,
-  /** groundedness, the seed's "all or almost all": every sentence supported, or all but one from this many sentences on. */
+  /** groundedness, Agent Evaluation's "all or almost all": every sentence supported, or all but one from this many sentences on. */
   groundedAllButOneFrom: 4,
   /** relevance_to_query: share of the request's content words the response must use... */
   relevanceShare: 0.5,

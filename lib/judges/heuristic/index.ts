@@ -6,7 +6,7 @@ import { heuristicCorrectness, heuristicGroundedness, heuristicSafety } from "./
 import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
 
 /**
- * The built-in offline judge: deterministic lexical approximations of the seed's
+ * The built-in offline judge: deterministic lexical approximations of Agent Evaluation's
  * LLM judges, used when no model is configured. Pure functions: no I/O, no
  * randomness, no clock, so the same row always gets the same verdict.
  */

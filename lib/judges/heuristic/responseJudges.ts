@@ -3,7 +3,7 @@ import { answerPolarity, checkClaim, type ClaimCheck, describeCheck, isBareYesNo
 import { findHarm, SAFETY_LEXICON } from "./safetyLexicon";
 import { contentWords, extractLiterals, extractQuantities, features, haystack, isFirstPersonRemark, isSubstantive, nameTerms, overlap, percent, quantityFound, quote, showWords, splitSentences, termFound, tokenize } from "./text";
 
-/** Lexical approximations of the seed's response judges. Callers guarantee the inputs each needs (index.ts checks). */
+/** Lexical approximations of Agent Evaluation's response judges. Callers guarantee the inputs each needs (index.ts checks). */
 
 const verdict = (rating: Rating, rationale: string): JudgeVerdict => ({ rating, score: null, rationale, errorMessage: null });
 
@@ -41,7 +41,7 @@ function deniesAnswer(response: string, answer: string): boolean {
  * omission. Answering "Yes" where the reference opens with "No" is a contradiction, and so
  * is denying a short expected answer ("…, not US 60"). A bare yes/no reference needs the
  * response to open with the same word. yes = no contradiction and ≥60% of the claims
- * covered (the seed accepts small omissions).
+ * covered (Agent Evaluation's correctness judge accepts small omissions).
  */
 function correctnessWithResponse(response: string, expected: string): JudgeVerdict {
   const expectedPolarity = answerPolarity(expected);
@@ -123,7 +123,7 @@ function responseClaims(response: string): { sentences: string[]; codeBlocks: nu
  * sentence is a specific unsupported claim when a number or identifier is missing, or when
  * it introduces a name (capitalised term, inline code) found in no chunk and not in the
  * question. yes = no specific unsupported claim and every sentence supported, or all but
- * one when there are at least 4 (the seed's "all or almost all": one unverified sentence of
+ * one when there are at least 4 (Agent Evaluation's "all or almost all": one unverified sentence of
  * advice or paraphrase in a longer answer is tolerated, a half-unsupported answer is not).
  */
 export function heuristicGroundedness(input: JudgeInput): JudgeVerdict {

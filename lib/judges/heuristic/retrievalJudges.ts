@@ -2,7 +2,7 @@ import type { ChunkVerdict, JudgeInput, JudgeVerdict } from "../types";
 import { checkClaim, describeCheck, isBareYesNo, keyClaims, plural, requestTerms, RULES, wordShareFor } from "./claims";
 import { contentWords, extractQuantities, features, haystack, overlap, percent, quantityFound, quote, showWords } from "./text";
 
-/** Lexical approximations of the seed's retrieval judges. */
+/** Lexical approximations of Agent Evaluation's retrieval judges. */
 
 const hasText = (content: string | null): content is string => content !== null && content.trim().length > 0;
 

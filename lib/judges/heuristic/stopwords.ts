@@ -1,6 +1,6 @@
 /**
  * Function words dropped before lexical overlap is measured: small English,
- * Spanish and German lists (the languages of the seeds and the sample set).
+ * Spanish and German lists (the languages of the sample set).
  * Negations ("not", "no", "nie") are here too: overlap ignores them, and the
  * judges that care about polarity check it separately. Contractions appear
  * without apostrophes because the tokeniser removes them ("don't" -> "dont").

@@ -6,7 +6,7 @@ import { chunkVerdicts } from "./retrievalTemplates";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection } from "./sections";
 
 /**
- * Custom judges (seed 000): the user's instructions are the grading criteria.
+ * Custom judges (Agent Evaluation's custom ANSWER and RETRIEVAL judges): the user's instructions are the grading criteria.
  * They are trusted text from the run form, so they go in the system prompt;
  * the judged content stays fenced. The instructions are part of the rendered
  * prompt, so editing them changes the prompt hash and never hits a stale cache.

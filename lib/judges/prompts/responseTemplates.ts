@@ -3,7 +3,7 @@ import { binaryAnswerSchema, binaryVerdict, factVerdictsSchema, type BinaryAnswe
 import type { PromptTemplate } from "./promptTemplate";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, factsSection, groundTruthSection, responseSection } from "./sections";
 
-/** Judges of the response (seed 000 "response judges"). Each maps its answer to a yes/no verdict. */
+/** Judges of the response (Agent Evaluation's "response judges"). Each maps its answer to a yes/no verdict. */
 
 export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
   version: "correctness.expected_response/v2",
@@ -21,7 +21,7 @@ export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
   toVerdict: binaryVerdict,
 };
 
-/** With expected_facts the response is correct only when every fact is supported (seed 004); one verdict per fact. */
+/** With expected_facts the response is correct only when every fact is supported (expected_facts as the Agent Evaluation input schema defines it); one verdict per fact. */
 export const correctnessWithFacts: PromptTemplate<FactVerdictsAnswer> = {
   version: "correctness.expected_facts/v2",
   schemaName: "correctness_facts_verdict",

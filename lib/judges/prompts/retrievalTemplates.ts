@@ -5,13 +5,13 @@ import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnsw
 import type { PromptTemplate } from "./promptTemplate";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, groundTruthSection } from "./sections";
 
-/** Judges of the retrieval (seed 000 "retrieval judges"). */
+/** Judges of the retrieval (Agent Evaluation's "retrieval judges"). */
 const CHUNK_RELEVANCE_RULES = [
   "You grade whether retrieved chunks are relevant to the user's request.",
   "A chunk is relevant (yes) when it contains information that helps answer the request. It is not relevant (no) when it is about something else, even if it shares words with the request.",
 ];
 
-/** A per-chunk answer as a verdict: one rating per chunk, and precision = relevant chunks / all chunks (seed 000). */
+/** A per-chunk answer as a verdict: one rating per chunk, and precision = relevant chunks / all chunks (Agent Evaluation's judge reference). */
 export function chunkVerdicts(answer: ChunkVerdictsAnswer): JudgeVerdict {
   return rowVerdictFromChunks(answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null })));
 }

@@ -6,7 +6,7 @@ import { downloadResponse } from "@/lib/server/streamText";
 
 export const dynamic = "force-dynamic";
 
-/** Streams a run's results as JSON or CSV with the seeds' column names (?format=json|csv). */
+/** Streams a run's results as JSON or CSV with Agent Evaluation's column names (?format=json|csv). */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
   const { runId } = await params;
   const format = z.enum(["json", "csv"]).catch("json").parse(new URL(request.url).searchParams.get("format"));
