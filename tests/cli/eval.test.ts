@@ -24,7 +24,7 @@ describe("npm run eval (the CLI, as a separate process)", () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("exits 0 when every threshold holds, prints the aggregates and writes JSON with the seeds' names", async () => {
+  it("exits 0 when every threshold holds, prints the aggregates and writes JSON with Agent Evaluation's names", async () => {
     const out = path.join(dir, "results.json");
     const { code, stdout } = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--threshold", "correctness=0.5", "--out", out, "--quiet"], env).done;
     expect(stdout).toContain("response/llm_judged/correctness/rating/percentage");

@@ -21,7 +21,7 @@ const usageError = (argv: string[]) => {
 };
 
 describe("metric names on the command line", () => {
-  it("accepts seed 004's names as aliases of the canonical ones, in --judges and --threshold", () => {
+  it("accepts the input schema's names as aliases of the canonical ones, in --judges and --threshold", () => {
     const args = parseEvalArgs([
       ...base,
       "--judges", "agent/input_token_count,agent/output_token_count,retrieval/llm_judged/chunk_relevance_precision",

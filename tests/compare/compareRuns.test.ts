@@ -72,7 +72,7 @@ describe("comparing two runs on one dataset", () => {
     expect(delta.words).toBe("Likely noise: +14.3 points (p = 1)");
   });
 
-  it("exports a comparison as CSV and JSON with run columns and the seeds' column names", async () => {
+  it("exports a comparison as CSV and JSON with run columns and Agent Evaluation's column names", async () => {
     let csv = "";
     for await (const piece of comparisonResultsCsv(db, [baseline, candidate])) csv += piece;
     const lines = csv.trim().split("\r\n");

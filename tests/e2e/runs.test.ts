@@ -92,7 +92,7 @@ describe("a run on the offline heuristic judge, from the browser", () => {
     expect(new URL(page.url()).searchParams.get("filter")).toBe("failed");
   });
 
-  it("exports the run as CSV with the seeds' column names", async () => {
+  it("exports the run as CSV with Agent Evaluation's column names", async () => {
     const response = await page.request.get(`${runUrl}/export?format=csv`);
     expect(response.status()).toBe(200);
     const header = (await response.text()).split("\r\n")[0].split(",");

@@ -38,7 +38,7 @@ describe("run aggregates through the fake LLM server", () => {
     await cleanup();
   });
 
-  it("names every aggregate as the seeds do and matches hand-computed values", async () => {
+  it("names every aggregate as Agent Evaluation does and matches hand-computed values", async () => {
     const aggregates = Object.fromEntries((await getRunAggregates(db, runId)).map((a) => [a.name, a]));
     const value = (name: string) => aggregates[name]?.value;
     expect(value("response/llm_judged/correctness/rating/percentage")).toBeCloseTo(5 / 7, 10);

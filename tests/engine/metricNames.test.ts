@@ -18,7 +18,7 @@ describe("metric names in run configs", () => {
   });
   afterAll(() => cleanup());
 
-  it("stores seed 004's aliases, short names and full names under the canonical names", async () => {
+  it("stores Agent Evaluation's aliases, short names and full names under the canonical names", async () => {
     const runId = await createRun(db, {
       datasetId, judge,
       metrics: ["agent/input_token_count", "agent/output_token_count", "retrieval/llm_judged/chunk_relevance_precision", "correctness", "response/llm_judged/safety"],

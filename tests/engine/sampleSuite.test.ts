@@ -48,7 +48,7 @@ describe.each([
     await cleanup();
   });
 
-  it("computes every seed aggregate, plus the custom judges', with nothing left pending", async () => {
+  it("computes every Agent Evaluation aggregate, plus the custom judges', with nothing left pending", async () => {
     const aggregates = await getRunAggregates(db, runId);
     const names = aggregates.map((a) => a.name);
     for (const name of [...EXPECTED_AGGREGATES, "response/llm_judged/cites_cli/rating/percentage", "retrieval/llm_judged/official_docs/precision/average"]) {
