@@ -13,9 +13,8 @@ import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { getRun } from "../lib/db/runQueries";
+import { createRun } from "../lib/engine/createRun";
 import { createEngineDeps } from "../lib/engine/engineDeps";
-import { createRun } from "../lib/engine/planRun";
-import { storedRunConfigSchema } from "../lib/engine/runConfig";
 import { runEvaluation } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
@@ -44,11 +43,11 @@ async function main(argv: string[]): Promise<number> {
         bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
       },
     });
-    const outcome = await runEvaluation(runId, deps, { takeover: Boolean(args.resume) });
+    const outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
     bar?.finish();
     if (outcome.status === "busy") throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
 
-    const metrics = storedRunConfigSchema.parse(JSON.parse(run.config)).metrics;
+    const metrics = run.config.metrics;
     const aggregates = await getRunAggregates(db, runId, metrics);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`);
@@ -66,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
         exportFailed = true;
       }
     }
-    const thresholds = { ...storedRunConfigSchema.parse(JSON.parse(run.config)).thresholds, ...args.thresholds };
+    const thresholds = { ...run.config.thresholds, ...args.thresholds };
     const verdicts = checkThresholds(aggregates, thresholds);
     for (const v of verdicts) console.log(`${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
     if (outcome.status !== "completed" || exportFailed) return 3;
