@@ -4,9 +4,9 @@ import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runQue
 import { claimRunLease, failRun, finishRun, getRunStatus, releaseRunLease, renewRunLease } from "@/lib/db/runLifecycle";
 import { saveJudgment } from "@/lib/db/runWrites";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { CustomJudgeDefinition, TokenUsage } from "@/lib/judges/types";
+import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
-import type { LlmClient } from "@/lib/llm/types";
+import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { generateResponses } from "./generateResponses";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { forEachConcurrently, pendingJudgments } from "./pendingWork";

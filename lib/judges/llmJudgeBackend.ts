@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
-import type { LlmClient } from "@/lib/llm/types";
+import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { rowVerdictFromChunks } from "./chunkPrecision";
 import type { JudgeBackend, JudgeCache, JudgeRequest } from "./judgeBackend";
 import { renderPrompt } from "./prompts/promptTemplate";
 import { singleChunkTemplateFor, templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
-import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict, type TokenUsage } from "./types";
+import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "./types";
 
 type CallOutcome = {
   verdict: JudgeVerdict;
