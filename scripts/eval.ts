@@ -14,6 +14,7 @@ import { createDatasetSink } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { getRun } from "../lib/db/runQueries";
 import { createRun } from "../lib/engine/createRun";
+import type { RunConfigInput } from "../lib/engine/runConfig";
 import { createEngineDeps } from "../lib/engine/engineDeps";
 import { runEvaluation } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
@@ -87,16 +88,21 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     }
     datasetId = result.datasetId;
   }
+  // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
+  if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
   const llmConfig = readLlmConfig();
   const heuristic = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
-  if (!heuristic && !llmConfig) throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
   if (heuristic && !args.judgeModel) console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
+  let judge: RunConfigInput["judge"];
+  if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
+  else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
+  else throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
   return createRun(db, {
-    datasetId: datasetId!,
+    datasetId,
     name: args.name,
     tags: args.tags,
     metrics: args.metrics,
-    judge: heuristic ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llmConfig!.endpoint.kind, model: args.judgeModel ?? llmConfig!.model },
+    judge,
     concurrency: args.concurrency,
     chunkMode: args.chunkMode,
     thresholds: args.thresholds,
