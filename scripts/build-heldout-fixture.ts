@@ -8,8 +8,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 
-type SourceRecord = { knowledge: string; question: string; right_answer: string; hallucinated_answer: string };
+const sourceRecordSchema = z.object({ knowledge: z.string(), question: z.string(), right_answer: z.string(), hallucinated_answer: z.string() });
 type Label = "yes" | "no" | null;
 type Variant = "right" | "hallucinated" | "other_passage" | "other_answer";
 
@@ -18,7 +19,7 @@ const records = fs
   .readFileSync(path.join(dir, "source.jsonl"), "utf8")
   .split("\n")
   .filter((line) => line.trim())
-  .map((line, i) => ({ line: i + 1, record: JSON.parse(line) as SourceRecord }));
+  .map((line, i) => ({ line: i + 1, record: sourceRecordSchema.parse(JSON.parse(line)) }));
 
 /** The split is fixed by the question text alone: first hex digit of its SHA-256, 0–9 held-out, a–f dev. */
 const splitOf = (question: string): "heldout" | "dev" => (/^[0-9]/.test(createHash("sha256").update(question.trim()).digest("hex")) ? "heldout" : "dev");

@@ -13,9 +13,9 @@ import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { getRun } from "../lib/db/runQueries";
+import { createRun } from "../lib/engine/createRun";
+import type { RunConfigInput } from "../lib/engine/runConfig";
 import { createEngineDeps } from "../lib/engine/engineDeps";
-import { createRun } from "../lib/engine/planRun";
-import { storedRunConfigSchema } from "../lib/engine/runConfig";
 import { runEvaluation } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
@@ -44,11 +44,11 @@ async function main(argv: string[]): Promise<number> {
         bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
       },
     });
-    const outcome = await runEvaluation(runId, deps, { takeover: Boolean(args.resume) });
+    const outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
     bar?.finish();
     if (outcome.status === "busy") throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
 
-    const metrics = storedRunConfigSchema.parse(JSON.parse(run.config)).metrics;
+    const metrics = run.config.metrics;
     const aggregates = await getRunAggregates(db, runId, metrics);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`);
@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
         exportFailed = true;
       }
     }
-    const thresholds = { ...storedRunConfigSchema.parse(JSON.parse(run.config)).thresholds, ...args.thresholds };
+    const thresholds = { ...run.config.thresholds, ...args.thresholds };
     const verdicts = checkThresholds(aggregates, thresholds);
     for (const v of verdicts) console.log(`${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
     if (outcome.status !== "completed" || exportFailed) return 3;
@@ -88,16 +88,21 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     }
     datasetId = result.datasetId;
   }
+  // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
+  if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
   const llmConfig = readLlmConfig();
   const heuristic = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
-  if (!heuristic && !llmConfig) throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
   if (heuristic && !args.judgeModel) console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
+  let judge: RunConfigInput["judge"];
+  if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
+  else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
+  else throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
   return createRun(db, {
-    datasetId: datasetId!,
+    datasetId,
     name: args.name,
     tags: args.tags,
     metrics: args.metrics,
-    judge: heuristic ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llmConfig!.endpoint.kind, model: args.judgeModel ?? llmConfig!.model },
+    judge,
     concurrency: args.concurrency,
     chunkMode: args.chunkMode,
     thresholds: args.thresholds,

@@ -3,7 +3,8 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { createRun, RunConfigError } from "@/lib/engine/planRun";
+import { createRun, RunConfigError } from "@/lib/engine/createRun";
+import type { RunConfigInput } from "@/lib/engine/runConfig";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "@/lib/server/logError";
@@ -26,6 +27,8 @@ const formSchema = z.object({
   customJudges: z.string().max(100_000).optional(),
 });
 
+const NO_MODEL_ENDPOINT: StartRunState = { message: "No model endpoint is configured.", errors: ["Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation."] };
+
 const customJudgesSchema = z.array(z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }));
 
 /** Starts a run from the run form: validates, persists the plan, starts executing it, and opens the run page. */
@@ -46,8 +49,13 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     return { message: "The model endpoint is misconfigured on the server.", errors: [redactServerText(error instanceof Error ? error.message : String(error))] };
   }
   const needsModel = form.judge === "model" || form.generate === "on";
-  if (needsModel && !llm) return { message: "No model endpoint is configured.", errors: ["Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation."] };
+  if (needsModel && !llm) return NO_MODEL_ENDPOINT;
   if (form.generate === "on" && !form.generationModel) return { message: "Check the form.", errors: ["Generation needs a model name."] };
+  let judge: RunConfigInput["judge"];
+  if (form.judge === "heuristic") judge = { provider: "heuristic", model: HEURISTIC_MODEL };
+  else if (llm) judge = { provider: llm.endpoint.kind, model: form.judgeModel || llm.model };
+  else return NO_MODEL_ENDPOINT;
+  const generation = form.generate === "on" && form.generationModel ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined } : undefined;
 
   let runId: string;
   try {
@@ -57,10 +65,10 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
       tags: (form.tags ?? "").split(",").map((tag) => tag.trim()).filter(Boolean),
       metrics: form.metrics,
       customJudges: custom.data,
-      judge: form.judge === "heuristic" ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llm!.endpoint.kind, model: form.judgeModel || llm!.model },
+      judge,
       concurrency: form.concurrency,
       chunkMode: form.chunkMode,
-      ...(form.generate === "on" ? { generation: { model: form.generationModel!, systemPrompt: form.systemPrompt || undefined } } : {}),
+      ...(generation ? { generation } : {}),
     });
   } catch (error) {
     if (error instanceof RunConfigError) return { message: "The run could not start.", errors: error.message.split("; ") };

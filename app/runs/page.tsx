@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
+import { JudgeLabel } from "@/components/runs/JudgeLabel";
+import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";

@@ -1,4 +1,5 @@
-import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
+import { JudgeLabel } from "@/components/runs/JudgeLabel";
+import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { formatDateTime } from "@/components/ui/format";
 
 type PickerRun = { id: string; name: string; status: string; judgeProvider: string; judgeModel: string; generationModel: string | null; createdAt: Date; dataset: { id: string; name: string } };

@@ -1,4 +1,4 @@
-import type { UploadEvent } from "@/lib/ingest/uploadProtocol";
+import { uploadEventSchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
 
 export type UploadProgress = { sentBytes: number; totalBytes: number; rowsRead: number };
 export type UploadResult = Extract<UploadEvent, { type: "result" }>;
@@ -28,7 +28,7 @@ export function sendUpload(
       parsedUpTo = newline + 1;
       if (line) {
         try {
-          const event = JSON.parse(line) as UploadEvent;
+          const event = uploadEventSchema.parse(JSON.parse(line));
           if (event.type === "progress") rowsRead = event.rows;
           else result = event;
         } catch {

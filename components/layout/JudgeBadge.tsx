@@ -1,4 +1,4 @@
-import { describeJudgeProvider } from "@/lib/config/env";
+import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
 
 /** Shows which judge new runs will use; the offline heuristic judge is labelled as such everywhere. */
 export function JudgeBadge() {

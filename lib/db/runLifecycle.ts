@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { decodeRunConfig } from "./storedRun";
 
 /**
  * Run status and the execution lease. A runner claims a run's lease before it
@@ -78,7 +79,7 @@ export async function resetJudgmentsForRejudge(db: Db, runId: string, which: "er
       data: { status: "pending", rating: null, score: null, passed: null, rationale: null, errorMessage: null, cacheHit: false, attempts: 0, inputTokens: null, outputTokens: null, costUsd: null, latencyMs: null, finishedAt: null },
     });
     if (count > 0) {
-      const config = which === "errored_or_failed" ? JSON.stringify({ ...JSON.parse(run.config), refreshCache: true }) : run.config;
+      const config = which === "errored_or_failed" ? JSON.stringify({ ...decodeRunConfig(run.config), refreshCache: true }) : run.config;
       await tx.run.update({ where: { id: runId }, data: { status: "pending", finishedAt: null, leaseOwner: null, leaseExpiresAt: null, config } });
     }
     return count;

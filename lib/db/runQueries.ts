@@ -1,6 +1,7 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
+import { decodeRun, decodeRunTags } from "./storedRun";
 
 /**
  * Row flags in row-number order, a page at a time, for planning a run without loading the dataset at once;
@@ -34,9 +35,13 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
   };
 }
 
+/** A run with its custom judges and dataset, its config and tags decoded (validated here, once per read). */
 export async function getRun(db: Db, runId: string) {
-  return db.run.findUnique({ where: { id: runId }, include: { customJudges: true, dataset: { select: { id: true, name: true, rowCount: true } } } });
+  const run = await db.run.findUnique({ where: { id: runId }, include: { customJudges: true, dataset: { select: { id: true, name: true, rowCount: true } } } });
+  return run ? decodeRun(run) : null;
 }
+
+export type RunRecord = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 
 export type ItemCounts = { pending: number; running: number; done: number; error: number; skipped: number; total: number };
 
@@ -75,7 +80,7 @@ async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
     db.dataset.findMany({ where: { runs: { some: where } }, select: { id: true, name: true } }),
   ]);
   const byId = new Map(datasets.map((dataset) => [dataset.id, dataset]));
-  return runs.map(({ datasetId: id, ...run }) => ({ ...run, dataset: byId.get(id) ?? { id, name: "" } }));
+  return runs.map(({ datasetId: id, ...run }) => ({ ...run, tags: decodeRunTags(run.tags), dataset: byId.get(id) ?? { id, name: "" } }));
 }
 
 /** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */

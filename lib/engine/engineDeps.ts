@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
+import type { RunRecord } from "@/lib/db/runQueries";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
@@ -8,7 +9,6 @@ import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
 import { costUsd } from "@/lib/llm/pricing";
 import type { LlmClient } from "@/lib/llm/types";
-import { storedRunConfigSchema } from "./runConfig";
 import type { EngineDeps } from "./runEvaluation";
 
 export class JudgeUnavailableError extends Error {}
@@ -21,7 +21,7 @@ export class JudgeUnavailableError extends Error {}
  */
 export function createEngineDeps(
   db: Db,
-  run: { judgeProvider: string; judgeModel: string; concurrency: number; config?: string },
+  run: Pick<RunRecord, "judgeProvider" | "judgeModel" | "concurrency" | "config">,
   options: { env?: Record<string, string | undefined>; llmConfig?: LlmConfig | null; onProgress?: EngineDeps["onProgress"]; workerId?: string } = {},
 ): EngineDeps {
   const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
@@ -31,8 +31,7 @@ export function createEngineDeps(
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
   } else if (llm) {
-    const refreshCache = run.config ? storedRunConfigSchema.safeParse(JSON.parse(run.config)).data?.refreshCache === true : false;
-    judge = createLlmJudgeBackend({ llm, cache: createJudgeCache(db), model: run.judgeModel, readCache: !refreshCache });
+    judge = createLlmJudgeBackend({ llm, cache: createJudgeCache(db), model: run.judgeModel, readCache: run.config.refreshCache !== true });
   } else {
     throw new JudgeUnavailableError("this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
   }

@@ -57,17 +57,6 @@ const BUILT_IN_NAMES = new Set(METRICS.map((metric) => metric.name));
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 export type RunConfig = z.output<typeof runConfigSchema>;
 
-/** What is stored in Run.config. */
-export const storedRunConfigSchema = z.object({
-  metrics: z.array(z.string()),
-  chunkMode: z.enum(["batched", "per_chunk"]),
-  thresholds: z.record(z.string(), z.number()),
-  generationTemperature: z.number().optional(),
-  /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
-  refreshCache: z.boolean().optional(),
-});
-export type StoredRunConfig = z.infer<typeof storedRunConfigSchema>;
-
 export function customMetricName(judge: { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL" }): string {
   return `${judge.assessmentType === "ANSWER" ? "response" : "retrieval"}/llm_judged/${judge.assessmentName}`;
 }

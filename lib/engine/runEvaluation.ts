@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { getRun, getRunProgress, type ItemCounts } from "@/lib/db/runQueries";
+import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runQueries";
 import { claimRunLease, failRun, finishRun, getRunStatus, releaseRunLease, renewRunLease } from "@/lib/db/runLifecycle";
 import { saveJudgment } from "@/lib/db/runWrites";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { CustomJudgeDefinition, TokenUsage } from "@/lib/judges/types";
+import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
-import type { LlmClient } from "@/lib/llm/types";
+import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { generateResponses } from "./generateResponses";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { forEachConcurrently, pendingJudgments } from "./pendingWork";
-import { customMetricName, storedRunConfigSchema } from "./runConfig";
+import { customMetricName } from "./runConfig";
 
 /** What the engine needs from outside; the app, the CLI and tests each build their own. */
 export type EngineDeps = {
@@ -40,19 +40,20 @@ const STATUS_POLL_MS = 1_000;
  * Executes a run's pending work: generation first when the run generates, then
  * every pending judgment, each written the moment it completes. Safe to call
  * again after a crash: only pending items are done, and each is written once.
+ * The caller reads the run (lib/db/runQueries.ts getRun) and builds its deps
+ * from the same record, so a run is read once per execution.
  */
-export async function runEvaluation(runId: string, deps: EngineDeps, options: { takeover?: boolean } = {}): Promise<RunOutcome> {
+export async function runEvaluation(run: RunRecord, deps: EngineDeps, options: { takeover?: boolean } = {}): Promise<RunOutcome> {
   const { db } = deps;
+  const runId = run.id;
   const owner = deps.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
   const LEASE_TTL_MS = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const run = await getRun(db, runId);
-  if (!run) throw new Error(`run ${runId} does not exist`);
   if (!(await claimRunLease(db, runId, owner, LEASE_TTL_MS, options.takeover))) {
     const progress = await getRunProgress(db, runId);
     return { runId, status: run.status === "cancelled" || run.status === "completed" || run.status === "failed" ? run.status : "busy", judgments: progress.judgments };
   }
 
-  const config = storedRunConfigSchema.parse(JSON.parse(run.config));
+  const { config } = run;
   const counts = await getRunProgress(db, runId);
   let stopped = false;
   // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
@@ -66,11 +67,12 @@ export async function runEvaluation(runId: string, deps: EngineDeps, options: { 
   const report = (phase: RunProgressEvent["phase"]) => deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
 
   try {
-    const generates = run.generationModel !== null;
-    if (generates && counts.generations.pending > 0) {
+    const generationModel = run.generationModel;
+    const generates = generationModel !== null;
+    if (generationModel !== null && counts.generations.pending > 0) {
       if (!deps.llm) throw new Error("this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
       await generateResponses(db, {
-        id: runId, generationModel: run.generationModel!, generationSystemPrompt: run.generationSystemPrompt,
+        id: runId, generationModel, generationSystemPrompt: run.generationSystemPrompt,
         temperature: config.generationTemperature ?? 0, concurrency: run.concurrency,
       }, deps.llm, shouldStop, () => {
         counts.generations.pending -= 1;

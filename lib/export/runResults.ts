@@ -2,7 +2,6 @@ import type { Db } from "@/lib/db/client";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRun } from "@/lib/db/runQueries";
-import { storedRunConfigSchema } from "@/lib/engine/runConfig";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { csvLine } from "./csv";
 import { resultColumnNames, toResultRecord, type ResultRecord } from "./resultColumns";
@@ -25,7 +24,7 @@ type ExportedRun = { id: string; datasetId: string; metrics: string[] };
 async function loadExportedRun(db: Db, runId: string) {
   const run = await getRun(db, runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
-  return { run, exported: { id: run.id, datasetId: run.datasetId, metrics: storedRunConfigSchema.parse(JSON.parse(run.config)).metrics } satisfies ExportedRun };
+  return { run, exported: { id: run.id, datasetId: run.datasetId, metrics: run.config.metrics } satisfies ExportedRun };
 }
 
 /** The run's rows as result records, a page at a time. */

@@ -16,8 +16,8 @@ export type JsonShape = { tooDeep: true } | { tooDeep: false; longestString: num
 export function measureJsonValue(value: unknown, maxDepth: number = MAX_JSON_NESTING_DEPTH): JsonShape {
   let longestString = 0;
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: current, depth } = next;
     if (typeof current === "string") {
       if (current.length > longestString) longestString = current.length;
       continue;

@@ -11,19 +11,22 @@ export const uploadQuerySchema = z.object({
   mode: z.enum(["strict", "validRowsOnly"]).default("strict"),
 });
 
-export type UploadEvent =
-  | { type: "progress"; bytes: number; rows: number; issues: number }
-  | {
-      type: "result";
-      ok: boolean;
-      datasetId?: string;
-      rowCount?: number;
-      skippedRows?: number;
-      fileError?: string | null;
-      /** Row problems, already worded with row, line and column. */
-      issues: string[];
-      issueCount: number;
-      rowsRead?: number;
-      validRows?: number;
-      warnings: string[];
-    };
+/** The browser reads each event line through this, so a foreign line (e.g. a proxy's) is never taken for a result. */
+export const uploadEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("progress"), bytes: z.number(), rows: z.number(), issues: z.number() }),
+  z.object({
+    type: z.literal("result"),
+    ok: z.boolean(),
+    datasetId: z.string().optional(),
+    rowCount: z.number().optional(),
+    skippedRows: z.number().optional(),
+    fileError: z.string().nullable().optional(),
+    /** Row problems, already worded with row, line and column. */
+    issues: z.array(z.string()),
+    issueCount: z.number(),
+    rowsRead: z.number().optional(),
+    validRows: z.number().optional(),
+    warnings: z.array(z.string()),
+  }),
+]);
+export type UploadEvent = z.infer<typeof uploadEventSchema>;

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
-import type { LlmClient } from "@/lib/llm/types";
+import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { rowVerdictFromChunks } from "./chunkPrecision";
 import type { JudgeBackend, JudgeCache, JudgeRequest } from "./judgeBackend";
 import { renderPrompt } from "./prompts/promptTemplate";
-import { singleChunkTemplateFor, templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
-import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict, type TokenUsage } from "./types";
+import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
+import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "./types";
 
 type CallOutcome = {
   verdict: JudgeVerdict;
@@ -69,8 +69,12 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     model,
     async judge(request: JudgeRequest): Promise<JudgeResult> {
       const started = Date.now();
-      const single = singleChunkTemplateFor(request.metric, request.custom);
-      const outcome = single && request.chunkMode === "per_chunk" ? await judgeChunksOneByOne(single, request.input) : await judgeOnce(request, single);
+      const chosen = templateForMetric(request.metric, request.input, request.custom);
+      const outcome = !chosen
+        ? noJudgeFor(request.metric)
+        : chosen.template.perChunk && request.chunkMode === "per_chunk"
+          ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
+          : await judgeOnce(chosen.template, chosen.context, request.input);
       return {
         ...outcome.verdict,
         provider: deps.llm.provider,
@@ -92,18 +96,15 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
    * does not error every chunk. Transport failures do not: N more calls to a
    * failing server would only multiply the cost.
    */
-  async function judgeOnce(request: JudgeRequest, single: AnyTemplate | null): Promise<CallOutcome> {
-    const chosen = templateForMetric(request.metric, request.input, request.custom);
-    if (!chosen) {
-      return { verdict: errorVerdict(`no LLM judge is defined for ${request.metric}`), usage: { ...NO_USAGE }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none", failure: "fatal", key: "" };
-    }
-    const chunkCount = single ? request.input.retrievedContext.length : 0;
-    const batched = await callTemplate(chosen.template, request.input, chosen.context, chunkCount);
-    if (!single || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
-    const perChunk = await judgeChunksOneByOne(single, request.input);
+  async function judgeOnce(template: AnyTemplate, context: unknown, input: JudgeInput): Promise<CallOutcome> {
+    const chunkCount = template.perChunk ? input.retrievedContext.length : 0;
+    const batched = await callTemplate(template, input, context, chunkCount);
+    if (!template.perChunk || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
+    const single = template.singleChunk;
+    const perChunk = await judgeChunksOneByOne(single, input);
     // Only a fallback that judged every chunk is remembered: errors are never cached.
     if (perChunk.failure === null && !batched.cacheHit) {
-      await deps.cache.put({ key: batched.key, model, promptVersion: chosen.template.version, response: FELL_BACK_TO_PER_CHUNK, ...batched.usage }, { replace: deps.readCache === false });
+      await deps.cache.put({ key: batched.key, model, promptVersion: template.version, response: FELL_BACK_TO_PER_CHUNK, ...batched.usage }, { replace: deps.readCache === false });
     }
     const note = `The batched answer for all ${chunkCount} chunks was malformed even after a repair attempt, so each chunk was judged in its own call (${single.version}). Batched call: ${batched.verdict.errorMessage}`;
     return {
@@ -112,7 +113,7 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
       usage: addUsage(batched.usage, perChunk.usage),
       attempts: batched.attempts + perChunk.attempts,
       cacheHit: batched.cacheHit && perChunk.cacheHit,
-      promptVersion: `${single.version} (fallback from ${chosen.template.version})`,
+      promptVersion: `${single.version} (fallback from ${template.version})`,
     };
   }
 
@@ -131,6 +132,10 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
       key: "",
     };
   }
+}
+
+function noJudgeFor(metric: string): CallOutcome {
+  return { verdict: errorVerdict(`no LLM judge is defined for ${metric}`), usage: { ...NO_USAGE }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none", failure: "fatal", key: "" };
 }
 
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

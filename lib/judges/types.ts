@@ -1,4 +1,5 @@
 import type { ChatMessage, ContextItem } from "@/lib/ingest/types";
+import type { TokenUsage } from "@/lib/llm/types";
 
 /**
  * One result type for every judge (STYLE.md "One result type"): a yes/no
@@ -23,8 +24,6 @@ export type JudgeVerdict = {
   errorMessage: string | null;
   chunks?: ChunkVerdict[];
 };
-
-export type TokenUsage = { inputTokens: number; outputTokens: number };
 
 /** Where a verdict came from: stored with every result so any rating can be traced to the exact prompt. */
 export type VerdictProvenance = {

@@ -42,9 +42,11 @@ export const nodeHttpFetch: typeof fetch = async (input, init = {}) => {
       if (noBody) response.resume();
       resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: responseHeaders }));
     });
-    const onAbort = () => request.destroy(abortError(signal!));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    request.on("close", () => signal?.removeEventListener("abort", onAbort));
+    if (signal) {
+      const onAbort = () => request.destroy(abortError(signal));
+      signal.addEventListener("abort", onAbort, { once: true });
+      request.on("close", () => signal.removeEventListener("abort", onAbort));
+    }
     request.on("error", (error) => reject(signal?.aborted ? abortError(signal) : new TypeError(`fetch failed: ${error.message}`, { cause: error })));
     request.setNoDelay(true);
     request.end(body ?? undefined);

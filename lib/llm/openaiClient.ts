@@ -1,8 +1,7 @@
 import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { z } from "zod";
-import type { TokenUsage } from "@/lib/judges/types";
-import type { ChatCallRequest, ChatCallResult, LlmClient, StructuredCallRequest, StructuredCallResult } from "./types";
+import type { ChatCallRequest, ChatCallResult, LlmClient, StructuredCallRequest, StructuredCallResult, TokenUsage } from "./types";
 import type { LlmConfig } from "./llmConfig";
 import type { Limiter } from "./concurrencyLimiter";
 import { LlmCallError, redactSecrets, type LlmCallErrorKind } from "./llmErrors";

@@ -27,7 +27,7 @@ export function executeRunInBackground(runId: string): void {
     const run = await getRun(db, runId);
     if (!run) return;
     const deps = createEngineDeps(db, run, { workerId: state.workerId });
-    await runEvaluation(runId, deps);
+    await runEvaluation(run, deps);
   })()
     .catch((error: unknown) => {
       // A run this process cannot serve (its model endpoint is not configured here) is left alone:

@@ -7,12 +7,14 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { z } from "zod";
 import { closeDirectConnection } from "../../lib/db/directSqlite";
 import { createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
+import { getRun } from "../../lib/db/runQueries";
+import { createRun } from "../../lib/engine/createRun";
 import { createEngineDeps } from "../../lib/engine/engineDeps";
-import { createRun } from "../../lib/engine/planRun";
 import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { runEvaluation } from "../../lib/engine/runEvaluation";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
@@ -24,15 +26,17 @@ const ROWS = 200;
 const CHUNKS = 4;
 const LATENCY_S = 0.2;
 
-type ServerStats = { totalRequests: number; maxInFlight: number };
+const serverStatsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number() });
+/** The fake server process's first stdout line. */
+const serverAddressSchema = z.object({ url: z.string(), control: z.string() });
 
 async function main(): Promise<void> {
   // npm runs scripts from the project root (this file may run bundled from elsewhere).
   const root = process.cwd();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const { url, control } = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve)));
+  const { url, control } = serverAddressSchema.parse(JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once("line", resolve))));
   // node:http rather than fetch: the global fetch would load undici into the measured process, which the engine never does.
-  const stats = () => getJson<ServerStats>(`${control}/stats`);
+  const stats = () => getJson(`${control}/stats`, serverStatsSchema);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-engine-"));
   const dbUrl = `file:${path.join(dir, "bench.db")}`;
@@ -45,14 +49,15 @@ async function main(): Promise<void> {
   console.log(`process RSS before the first run: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
   console.log(`engine benchmark: ${ROWS} rows × ${CHUNKS} chunks, full judge suite (${BUILT_IN_METRICS.length} metrics), fake server latency ${LATENCY_S * 1000} ms\n`);
   const runOnce = async (label: string, concurrency: number, model: string, quiet = false) => {
-    await getJson(`${control}/reset`);
+    await getJson(`${control}/reset`, z.unknown());
     const before = await stats();
     const runId = await createRun(db, { datasetId: imported.datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model }, concurrency });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await getRun(db, runId);
+    if (!run) throw new Error(`run ${runId} was not stored`);
     const deps = createEngineDeps(db, run, { llmConfig });
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const outcome = await runEvaluation(runId, deps);
+    const outcome = await runEvaluation(run, deps);
     const wall = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const after = await stats();
@@ -89,12 +94,18 @@ async function main(): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-function getJson<T>(url: string): Promise<T> {
+function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     http.get(url, (response) => {
       let body = "";
       response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve(JSON.parse(body) as T));
+      response.on("end", () => {
+        try {
+          resolve(schema.parse(JSON.parse(body)));
+        } catch (error) {
+          reject(error);
+        }
+      });
     }).on("error", reject);
   });
 }

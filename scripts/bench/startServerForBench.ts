@@ -21,6 +21,8 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
   if (prepare.status !== 0) throw new Error("prepare-db failed");
   const port = await freePort();
   const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+  const pid = server.pid;
+  if (pid === undefined) throw new Error("next start did not start");
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -34,7 +36,7 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
   return {
     baseUrl,
     databaseUrl,
-    pid: server.pid!,
+    pid,
     stop: () => {
       server.kill("SIGTERM");
       fs.rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,7 @@ import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { comparisonResultsCsv, comparisonResultsJson, runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import { METRICS } from "@/lib/metrics/metricCatalog";
-import { importRows, runToCompletion } from "../support/engineKit";
+import { importRows, readRun, runToCompletion } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
 
@@ -145,8 +145,8 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
     const reset = await resetJudgmentsForRejudge(db, runA, "errored_or_failed");
     expect(reset).toBeGreaterThan(MAX_BOUND_PARAMETERS);
     expect((await getRunProgress(db, runA)).judgments.pending).toBe(reset);
-    const run = await db.run.findUniqueOrThrow({ where: { id: runA } });
-    const outcome = await runEvaluation(runA, createEngineDeps(db, run, { llmConfig: null }));
+    const run = await readRun(db, runA);
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: null }));
     expect(outcome.status).toBe("completed");
     expect(outcome.judgments.pending).toBe(0);
   }, 60_000);

@@ -4,7 +4,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createRun } from "@/lib/engine/planRun";
+import { createRun } from "@/lib/engine/createRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import type { AppServer } from "./appServer";
 import {

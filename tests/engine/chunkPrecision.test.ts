@@ -7,7 +7,7 @@ import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { precisionOf } from "@/lib/judges/chunkPrecision";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { fakeLlmConfig, importRows, runToCompletion } from "../support/engineKit";
+import { fakeLlmConfig, importRows, readRun, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
 
 const METRIC = "retrieval/llm_judged/chunk_relevance";
@@ -76,8 +76,8 @@ describe("chunk precision over every returned chunk", () => {
     flaky = false;
     const before = server.stats.totalRequests;
     expect(await resetJudgmentsForRejudge(db, runId, "errored")).toBe(1);
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect((await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }))).status).toBe("completed");
+    const run = await readRun(db, runId);
+    expect((await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }))).status).toBe("completed");
     expect(server.stats.totalRequests - before).toBe(1);
     const rejudged = await db.judgmentItem.findFirstOrThrow({ where: { id: mixed.id }, include: { chunks: { orderBy: { position: "asc" } } } });
     expect(rejudged).toMatchObject({ status: "done", score: 0.5, errorMessage: null });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
-import { createRun } from "@/lib/engine/planRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { fakeLlmConfig, importRows } from "../support/engineKit";
+import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
 
@@ -29,9 +29,9 @@ describe("a 200-row run with 20% injected 429s, 500s and timeouts", () => {
     });
     const datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
     runId = await createRun(db, { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-model" }, concurrency: CONCURRENCY });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await readRun(db, runId);
     const deps = createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "400", ASSAY_LLM_MAX_ATTEMPTS: "4" }) });
-    const outcome = await runEvaluation(runId, deps);
+    const outcome = await runEvaluation(run, deps);
     expect(outcome.status).toBe("completed");
     limiterMax = deps.limiter!.maxObserved;
   }, 120_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createRun } from "@/lib/engine/planRun";
+import { createRun } from "@/lib/engine/createRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";

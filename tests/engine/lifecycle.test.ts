@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { cancelRun, claimRunLease, resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
+import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
-import { createRun, RunConfigError } from "@/lib/engine/planRun";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { fakeLlmConfig, importRows } from "../support/engineKit";
+import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
 
 const judge = { provider: "openai" as const, model: "judge-lifecycle" };
@@ -28,9 +28,9 @@ describe("run lifecycle edge cases", () => {
   it("keeps its lease through judge calls longer than the lease, so no other process can take the run over", async () => {
     const datasetId = await importRows(db, [{ request: "q1", response: "a1" }, { request: "q2", response: "a2" }]);
     const runId = await createRun(db, { datasetId, metrics: ["safety"], judge, concurrency: 1 });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await readRun(db, runId);
     server.setBehaviour({ latencyMs: 2500 });
-    const running = runEvaluation(runId, { ...createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "10000" }) }), leaseTtlMs: 1500 });
+    const running = runEvaluation(run, { ...createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "10000" }) }), leaseTtlMs: 1500 });
     await new Promise((resolve) => setTimeout(resolve, 2000)); // past the 1.5 s lease, mid-call
     expect(await claimRunLease(db, runId, "another-process", 1500)).toBe(false);
     const outcome = await running;
@@ -50,13 +50,13 @@ describe("run lifecycle edge cases", () => {
   it("re-judging errored rows retries their failed generations", async () => {
     const datasetId = await importRows(db, [{ request: "q4" }, { request: "q5" }]);
     const runId = await createRun(db, { datasetId, metrics: ["safety"], judge, generation: { model: "gen-model" }, concurrency: 1 });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await readRun(db, runId);
     server.enqueue("401", "401"); // both generation calls fail, fatally
-    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
     expect(await db.generation.count({ where: { runId, status: "error" } })).toBe(2);
     expect(await db.judgmentItem.count({ where: { runId, status: "error" } })).toBe(2);
     expect(await resetJudgmentsForRejudge(db, runId, "errored")).toBe(2);
-    const outcome = await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
     expect(outcome.status).toBe("completed");
     expect(await db.generation.count({ where: { runId, status: "done" } })).toBe(2);
     expect(await db.judgmentItem.count({ where: { runId, status: "done" } })).toBe(2);
@@ -68,8 +68,8 @@ describe("run lifecycle edge cases", () => {
       { request: "q7", retrieved_context: [], expected_retrieved_context: [{ doc_uri: "d2" }] },
     ]);
     const runId = await createRun(db, { datasetId, metrics: ["document_recall"], judge: { provider: "heuristic", model: "heuristic-v1" } });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: null }));
+    const run = await readRun(db, runId);
+    await runEvaluation(run, createEngineDeps(db, run, { llmConfig: null }));
     const scores = await db.judgmentItem.findMany({ where: { runId }, orderBy: { row: { rowNumber: "asc" } }, select: { status: true, score: true } });
     expect(scores).toEqual([{ status: "done", score: 1 }, { status: "done", score: 0 }]);
   });
@@ -77,9 +77,9 @@ describe("run lifecycle edge cases", () => {
   it("records tokens on every judgment and their cost when prices are configured", async () => {
     const datasetId = await importRows(db, [{ request: "q9", response: "a9" }]);
     const runId = await createRun(db, { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "priced-judge" } });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await readRun(db, runId);
     const prices = JSON.stringify({ "priced-judge": { input: 2, output: 8 } });
-    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_PRICES: prices }) }));
+    await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_PRICES: prices }) }));
     const item = await db.judgmentItem.findFirstOrThrow({ where: { runId } });
     expect(item.inputTokens).toBeGreaterThan(0);
     expect(item.outputTokens).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createRun, RunConfigError } from "@/lib/engine/planRun";
+import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { importRows } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";

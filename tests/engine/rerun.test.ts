@@ -6,7 +6,7 @@ import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { fakeLlmConfig, importRows, runToCompletion } from "../support/engineKit";
+import { fakeLlmConfig, importRows, readRun, runToCompletion } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
 
@@ -47,9 +47,9 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
 
   it("re-judging errored rows touches only them", async () => {
     server.setBehaviour({ faultRate: { status500: 0.3 }, seed: 11 });
-    const runId = await (await import("@/lib/engine/planRun")).createRun(db, { datasetId, metrics: ["safety", "relevance_to_query"], judge: { ...judge, model: "judge-model-b" }, concurrency: 8 });
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_MAX_ATTEMPTS: "1" }) }));
+    const runId = await (await import("@/lib/engine/createRun")).createRun(db, { datasetId, metrics: ["safety", "relevance_to_query"], judge: { ...judge, model: "judge-model-b" }, concurrency: 8 });
+    const run = await readRun(db, runId);
+    await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_MAX_ATTEMPTS: "1" }) }));
     const errored = await db.judgmentItem.findMany({ where: { runId, status: "error" }, select: { id: true } });
     expect(errored.length).toBeGreaterThan(5);
     const untouchedBefore = await db.judgmentItem.findMany({ where: { runId, status: "done" }, orderBy: { id: "asc" } });
@@ -57,7 +57,7 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
     server.setBehaviour({ faultRate: noFaults });
     const callsBefore = server.stats.totalRequests;
     expect(await resetJudgmentsForRejudge(db, runId, "errored")).toBe(errored.length);
-    const outcome = await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
     expect(outcome.status).toBe("completed");
     expect(server.stats.totalRequests - callsBefore).toBe(errored.length);
     expect(await db.judgmentItem.count({ where: { runId, status: "error" } })).toBe(0);
@@ -71,8 +71,8 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
     const { runId } = await runToCompletion(db, { datasetId: failingDataset, metrics: ["safety"], judge: { ...judge, model: "judge-model-e" }, concurrency: 2 }, server.url);
     const before = server.stats.totalRequests;
     expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed")).toBe(1);
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    await runEvaluation(runId, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    const run = await readRun(db, runId);
+    await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
     expect(server.stats.totalRequests - before).toBe(1);
     expect(await db.judgmentItem.count({ where: { runId, cacheHit: true } })).toBe(0);
   });

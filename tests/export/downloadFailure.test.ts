@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { downloadResponse } from "@/lib/server/streamText";
+import { downloadResponse } from "@/lib/server/downloadResponse";
 import { startRouteServer, type RouteServer } from "./routeServer";
 
 /**

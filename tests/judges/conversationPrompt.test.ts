@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { normalizeRequest } from "@/lib/ingest/normalizeRequest";
 import { renderPrompt } from "@/lib/judges/prompts/promptTemplate";
 import { relevanceToQuery } from "@/lib/judges/prompts/responseTemplates";
 import { chunkRelevanceBatched } from "@/lib/judges/prompts/retrievalTemplates";
@@ -20,9 +21,10 @@ const ENDS_WITH_ASSISTANT = [
 ];
 
 function inputOf(messages: { role: string; content: string }[]): JudgeInput {
-  // requestText, as ingest stores it, is the last user turn.
-  const request = [...messages].reverse().find((m) => m.role === "user")!.content;
-  return { messages, request, response: "Business is $20 a month.", expectedResponse: null, expectedFacts: null, retrievedContext: [{ content: "Business: $20 per seat.", docUri: "prices" }] };
+  // As ingest stores a {messages} request: requestText is the last user turn.
+  const normalized = normalizeRequest({ messages });
+  if ("error" in normalized) throw new Error(normalized.error);
+  return { messages: normalized.messages, request: normalized.text, response: "Business is $20 a month.", expectedResponse: null, expectedFacts: null, retrievedContext: [{ content: "Business: $20 per seat.", docUri: "prices" }] };
 }
 
 describe("how the judge sees a conversation", () => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { normalizeRequest } from "@/lib/ingest/normalizeRequest";
 import { judgeHeuristically } from "@/lib/judges/heuristic";
 import type { JudgeInput, Rating } from "@/lib/judges/types";
 
@@ -21,16 +22,13 @@ type SampleRow = {
   expected_retrieved_context?: { doc_uri: string }[];
 };
 
-// A tiny normaliser (lib/ingest is owned elsewhere): request -> messages, last user turn.
+// The request as ingest normalises it: messages, and the last user turn as the request text.
 function toInput(row: SampleRow): JudgeInput {
-  const messages = typeof row.request === "string"
-    ? [{ role: "user", content: row.request }]
-    : "messages" in row.request
-      ? row.request.messages
-      : [...(row.request.history ?? []), { role: "user", content: row.request.query }];
+  const normalized = normalizeRequest(row.request);
+  if ("error" in normalized) throw new Error(`${row.request_id}: ${normalized.error}`);
   return {
-    messages,
-    request: [...messages].reverse().find((m) => m.role === "user")?.content ?? "",
+    messages: normalized.messages,
+    request: normalized.text,
     response: row.response ?? null,
     expectedFacts: row.expected_facts ?? null,
     expectedResponse: row.expected_response ?? null,

@@ -1,8 +1,9 @@
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import { createDatasetSink } from "@/lib/db/datasetWrites";
+import { getRun } from "@/lib/db/runQueries";
+import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
-import { createRun } from "@/lib/engine/planRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { ingestFile } from "@/lib/ingest/ingestFile";
@@ -31,11 +32,18 @@ export function fakeLlmConfig(baseUrl: string, overrides: Record<string, string>
   return config;
 }
 
+/** A run as the engine reads it (config and tags decoded); throws when it does not exist. */
+export async function readRun(db: Db, runId: string) {
+  const run = await getRun(db, runId);
+  if (!run) throw new Error(`run ${runId} does not exist`);
+  return run;
+}
+
 /** Creates and executes a run end to end, returning its id and outcome. */
 export async function runToCompletion(db: Db, config: RunConfigInput, llmBaseUrl: string | null) {
   const runId = await createRun(db, config);
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+  const run = await readRun(db, runId);
   const deps = createEngineDeps(db, run, { llmConfig: llmBaseUrl ? fakeLlmConfig(llmBaseUrl) : null });
-  const outcome = await runEvaluation(runId, deps);
+  const outcome = await runEvaluation(run, deps);
   return { runId, outcome };
 }

@@ -3,7 +3,7 @@ import { parseCompareQuery } from "@/lib/compare/compareQuerySchema";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
-import { downloadResponse } from "@/lib/server/streamText";
+import { downloadResponse } from "@/lib/server/downloadResponse";
 
 export const dynamic = "force-dynamic";
 

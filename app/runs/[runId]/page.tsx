@@ -5,7 +5,8 @@ import { Suspense } from "react";
 import { cancelRun } from "@/app/actions/cancelRun";
 import { rejudgeRun } from "@/app/actions/rejudgeRun";
 import { RunChartsSection } from "@/components/charts/RunChartsSection";
-import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
+import { JudgeLabel } from "@/components/runs/JudgeLabel";
+import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { LiveProgress } from "@/components/runs/LiveProgress";
 import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
@@ -19,7 +20,6 @@ import { getDb } from "@/lib/db/client";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
 import { listRunRows, parseRunRowQuery, type RunRowQuery } from "@/lib/db/runRowQueries";
-import { storedRunConfigSchema } from "@/lib/engine/runConfig";
 
 export const dynamic = "force-dynamic";
 
@@ -36,12 +36,11 @@ export default async function RunPage({ params, searchParams }: Props) {
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
-  const config = storedRunConfigSchema.parse(JSON.parse(run.config));
+  const { config, tags } = run;
   const [aggregates, progress, generationTemplates] = await Promise.all([
     getRunAggregates(db, runId, config.metrics), getRunProgress(db, runId), run.generationModel ? listGenerationTemplates(db, runId) : null,
   ]);
   const active = run.status === "pending" || run.status === "running";
-  const tags = JSON.parse(run.tags) as string[];
   const duration = run.startedAt ? ((run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime()) / 1000 : null;
 
   return (

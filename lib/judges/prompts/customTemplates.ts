@@ -1,7 +1,7 @@
 import type { CustomJudgeDefinition } from "../types";
 import { FENCE_RULE, fence } from "./fence";
 import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
-import type { PromptTemplate } from "./promptTemplate";
+import type { PerChunkTemplate, PromptTemplate } from "./promptTemplate";
 import { chunkVerdicts } from "./retrievalTemplates";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection } from "./sections";
 
@@ -20,15 +20,6 @@ export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> =
   toVerdict: binaryVerdict,
 };
 
-export const customRetrieval: PromptTemplate<ChunkVerdictsAnswer, CustomJudgeDefinition> = {
-  version: "custom.retrieval/v2",
-  schemaName: "custom_retrieval_verdicts",
-  schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
-  system: "",
-  render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
-  toVerdict: chunkVerdicts,
-};
-
 /** One call per chunk for a custom RETRIEVAL judge: per_chunk runs, and the fallback from a malformed batched answer. */
 export const customRetrievalSingle: PromptTemplate<BinaryAnswer, { position: number }> = {
   version: "custom.retrieval.single/v1",
@@ -40,6 +31,17 @@ export const customRetrievalSingle: PromptTemplate<BinaryAnswer, { position: num
     return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join("\n\n");
   },
   toVerdict: binaryVerdict,
+};
+
+export const customRetrieval: PerChunkTemplate<ChunkVerdictsAnswer, CustomJudgeDefinition> = {
+  version: "custom.retrieval/v2",
+  schemaName: "custom_retrieval_verdicts",
+  perChunk: true,
+  singleChunk: customRetrievalSingle,
+  schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
+  system: "",
+  render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
+  toVerdict: chunkVerdicts,
 };
 
 /** The judge's system prompt: its criteria, and the answer shape of the template it runs with. */

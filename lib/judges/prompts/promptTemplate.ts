@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { ChatTurn } from "@/lib/llm/types";
 import type { JudgeInput, JudgeVerdict } from "../types";
+import type { BinaryAnswer } from "./outputSchemas";
 
 /**
  * A judge prompt as versioned data: the template, the schema its answer is
@@ -9,8 +10,10 @@ import type { JudgeInput, JudgeVerdict } from "../types";
  * version whenever any of the three changes; every stored result names the
  * version and the hash of the exact rendered prompt.
  */
-export type PromptTemplate<TOutput, TContext = undefined> = {
-  /** e.g. "correctness.expected_response/v1" */
+export type PromptTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> & ({ perChunk?: undefined; singleChunk?: undefined } | PerChunk);
+
+type TemplateFields<TOutput, TContext> = {
+  /** e.g. "correctness.expected_response/v1"; part of the judge-cache key, so it never changes for a given prompt. */
   version: string;
   schemaName: string;
   /** Built per call because some schemas depend on the input (one verdict per chunk, per fact). */
@@ -19,6 +22,16 @@ export type PromptTemplate<TOutput, TContext = undefined> = {
   render: (input: JudgeInput, context: TContext) => string;
   toVerdict: (output: TOutput, input: JudgeInput, context: TContext) => JudgeVerdict;
 };
+
+/**
+ * A per-chunk judge (chunk relevance, custom RETRIEVAL judges) answers with one
+ * verdict per retrieved chunk, and says so: an error covers every chunk, and
+ * `singleChunk` is its one-chunk-per-call prompt (rendered with context
+ * { position }) for per_chunk runs and for a row whose batched answer stays malformed.
+ */
+type PerChunk = { perChunk: true; singleChunk: PromptTemplate<BinaryAnswer, { position: number }> };
+
+export type PerChunkTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> & PerChunk;
 
 export type RenderedPrompt = { messages: ChatTurn[]; hash: string };
 

@@ -2,7 +2,7 @@ import { rowVerdictFromChunks } from "../chunkPrecision";
 import type { JudgeVerdict } from "../types";
 import { FENCE_RULE, fence } from "./fence";
 import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
-import type { PromptTemplate } from "./promptTemplate";
+import type { PerChunkTemplate, PromptTemplate } from "./promptTemplate";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, groundTruthSection } from "./sections";
 
 /** Judges of the retrieval (Agent Evaluation's "retrieval judges"). */
@@ -15,21 +15,6 @@ const CHUNK_RELEVANCE_RULES = [
 export function chunkVerdicts(answer: ChunkVerdictsAnswer): JudgeVerdict {
   return rowVerdictFromChunks(answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null })));
 }
-
-/** Default: every chunk of a row judged in one call that returns one verdict per chunk. */
-export const chunkRelevanceBatched: PromptTemplate<ChunkVerdictsAnswer> = {
-  version: "chunk_relevance.batched/v2",
-  schemaName: "chunk_relevance_verdicts",
-  schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
-  system: [
-    ...CHUNK_RELEVANCE_RULES,
-    "Judge each chunk on its own.",
-    FENCE_RULE,
-    'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.',
-  ].join("\n"),
-  render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
-  toVerdict: chunkVerdicts,
-};
 
 /**
  * The Databricks way: one call per chunk. Context: the chunk's position. Also
@@ -45,6 +30,23 @@ export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: numb
     return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join("\n\n");
   },
   toVerdict: binaryVerdict,
+};
+
+/** Default: every chunk of a row judged in one call that returns one verdict per chunk. */
+export const chunkRelevanceBatched: PerChunkTemplate<ChunkVerdictsAnswer> = {
+  version: "chunk_relevance.batched/v2",
+  schemaName: "chunk_relevance_verdicts",
+  perChunk: true,
+  singleChunk: chunkRelevanceSingle,
+  schema: (input) => chunkVerdictsSchema(input.retrievedContext.length),
+  system: [
+    ...CHUNK_RELEVANCE_RULES,
+    "Judge each chunk on its own.",
+    FENCE_RULE,
+    'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.',
+  ].join("\n"),
+  render: (input) => [conversationSection(input), chunksSection(input)].join("\n\n"),
+  toVerdict: chunkVerdicts,
 };
 
 export const contextSufficiency: PromptTemplate<BinaryAnswer> = {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
-import { downloadResponse } from "@/lib/server/streamText";
+import { downloadResponse } from "@/lib/server/downloadResponse";
 
 export const dynamic = "force-dynamic";
 

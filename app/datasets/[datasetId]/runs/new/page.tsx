@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { RunForm } from "@/components/runs/RunForm";
-import { describeJudgeProvider } from "@/lib/config/env";
+import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
 import { messagesOnlyTemplate, ragAnswerTemplate, shortHash } from "@/lib/engine/generation/answerTemplates";

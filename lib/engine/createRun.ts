@@ -3,8 +3,9 @@ import type { Db } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasetQueries";
 import { insertRunWithItems, type RunItemPlan } from "@/lib/db/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runQueries";
+import type { StoredRunConfig } from "@/lib/db/storedRun";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
-import { customMetricName, runConfigSchema, type RunConfigInput, type StoredRunConfig } from "./runConfig";
+import { customMetricName, runConfigSchema, type RunConfigInput } from "./runConfig";
 
 export class RunConfigError extends Error {
   name = "RunConfigError";

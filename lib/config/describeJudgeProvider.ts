@@ -1,3 +1,4 @@
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 
 /**
@@ -6,11 +7,11 @@ import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
  * so OpenAI, OpenAI-compatible servers and Azure are all seen; never the key.
  */
 export type JudgeProviderInfo =
-  | { provider: "heuristic"; model: "heuristic-v1"; label: string }
+  | { provider: "heuristic"; model: typeof HEURISTIC_MODEL; label: string }
   | { provider: "openai" | "azure"; model: string; endpoint: string; label: string };
 
 export function describeJudgeProvider(config: LlmConfig | null = safeReadLlmConfig()): JudgeProviderInfo {
-  if (!config) return { provider: "heuristic", model: "heuristic-v1", label: "Offline heuristic judge (no API key set)" };
+  if (!config) return { provider: "heuristic", model: HEURISTIC_MODEL, label: "Offline heuristic judge (no API key set)" };
   const url = config.endpoint.kind === "azure" ? config.endpoint.endpoint : config.endpoint.baseURL ?? "https://api.openai.com";
   const endpoint = hostOf(url);
   return { provider: config.endpoint.kind, model: config.model, endpoint, label: `${config.model} via ${endpoint}` };

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/**
+ * A run's JSON columns (Run.config, Run.tags) as the run repository reads them:
+ * decoded and validated here once, so every reader gets typed values and
+ * nothing else parses run JSON. Here in lib/db, not lib/engine, because the
+ * repository decodes them and the engine already imports the repository.
+ */
+
+/** What is stored in Run.config. */
+export const storedRunConfigSchema = z.object({
+  metrics: z.array(z.string()),
+  chunkMode: z.enum(["batched", "per_chunk"]),
+  thresholds: z.record(z.string(), z.number()),
+  generationTemperature: z.number().optional(),
+  /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
+  refreshCache: z.boolean().optional(),
+});
+export type StoredRunConfig = z.infer<typeof storedRunConfigSchema>;
+
+const storedTagsSchema = z.array(z.string());
+
+export function decodeRunConfig(json: string): StoredRunConfig {
+  return storedRunConfigSchema.parse(JSON.parse(json));
+}
+
+export function decodeRunTags(json: string): string[] {
+  return storedTagsSchema.parse(JSON.parse(json));
+}
+
+/** A run row with its JSON columns decoded. */
+export function decodeRun<T extends { config: string; tags: string }>(run: T): Omit<T, "config" | "tags"> & { config: StoredRunConfig; tags: string[] } {
+  return { ...run, config: decodeRunConfig(run.config), tags: decodeRunTags(run.tags) };
+}
