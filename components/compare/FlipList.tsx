@@ -1,10 +1,11 @@
 import Link from "next/link";
-import { withParams } from "@/components/table/urlState";
+import { compareRowHref } from "@/lib/urlState/compareQuery";
+import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import type { Flip } from "@/lib/db/compareQueries";
 
 /** Rows whose verdict changed between baseline and candidate: regressions first. Each opens both runs side by side. */
 export function FlipList({ flips, total, page, pageSize, params, baselineId, candidateId, metrics }: {
-  flips: Flip[]; total: number; page: number; pageSize: number; params: Record<string, string | number | undefined>;
+  flips: Flip[]; total: number; page: number; pageSize: number; params: ParamValues;
   baselineId: string; candidateId: string; metrics: string[];
 }) {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -36,7 +37,7 @@ export function FlipList({ flips, total, page, pageSize, params, baselineId, can
               <td className="px-3 py-1.5 text-xs text-slate-500">{flip.metric.split("/").pop()}</td>
               <td className="px-3 py-1.5"><code className="font-mono text-xs">{flip.requestId}</code></td>
               <td className="px-3 py-1.5">
-                <Link href={withParams("/compare/row", {}, { baseline: baselineId, candidate: candidateId, row: flip.rowId, metric: flip.metric })} className="text-indigo-700 hover:underline">{flip.requestText}</Link>
+                <Link href={compareRowHref({ baseline: baselineId, candidate: candidateId, row: flip.rowId, metric: flip.metric })} className="text-indigo-700 hover:underline">{flip.requestText}</Link>
               </td>
             </tr>
           ))}

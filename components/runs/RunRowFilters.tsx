@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { SearchBox } from "@/components/table/SearchBox";
-import { withParams } from "@/components/table/urlState";
-import type { RunRowQuery } from "@/lib/db/runRowQueries";
+import { withParams } from "@/lib/urlState/withParams";
+import type { RunRowQuery } from "@/lib/urlState/runRowQuery";
 
 const LABELS: Record<RunRowQuery["filter"], string> = { all: "All rows", failed: "Failed any", errored: "Errored", passed: "Passed all" };
 

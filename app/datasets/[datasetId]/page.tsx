@@ -11,12 +11,14 @@ import { formatDateTime } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
 import { listRuns } from "@/lib/db/runQueries";
-import { parseDatasetRowQuery } from "@/lib/db/datasetRowQuerySchema";
 import { metricAvailability } from "@/lib/metrics/availability";
+import { compareHref } from "@/lib/urlState/compareQuery";
+import { parseDatasetRowQuery, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const dataset = await getDataset(getDb(), (await params).datasetId);
@@ -82,7 +84,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
     <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="runs-heading">
       <div className="flex items-center justify-between">
         <h2 id="runs-heading" className="text-sm font-semibold">Runs on this dataset</h2>
-        {runs.length >= 2 && <Link href={`/compare?runs=${runs[1].id},${runs[0].id}&baseline=${runs[1].id}`} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
+        {runs.length >= 2 && <Link href={compareHref([runs[1].id, runs[0].id], { baseline: runs[1].id })} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
       </div>
       <ul className="mt-2 divide-y divide-slate-100 text-sm">
         {runs.map((run) => (
@@ -101,7 +103,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
   );
 }
 
-async function RowsSection({ datasetId, query }: { datasetId: string; query: ReturnType<typeof parseDatasetRowQuery> }) {
+async function RowsSection({ datasetId, query }: { datasetId: string; query: DatasetRowQuery }) {
   const page = await listDatasetRows(getDb(), datasetId, query);
   return <DatasetRowsTable datasetId={datasetId} page={page} query={query} />;
 }

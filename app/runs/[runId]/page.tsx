@@ -18,12 +18,14 @@ import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
-import { listRunRows, parseRunRowQuery, type RunRowQuery } from "@/lib/db/runRowQueries";
+import { listRunRows } from "@/lib/db/runRowQueries";
 import { storedRunConfigSchema } from "@/lib/engine/runConfig";
+import { parseRunRowQuery, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ runId: string }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const run = await getRun(getDb(), (await params).runId);

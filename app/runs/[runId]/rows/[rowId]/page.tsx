@@ -7,19 +7,20 @@ import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { VerdictChip } from "@/components/runs/VerdictChip";
-import { withParams } from "@/components/table/urlState";
 import { Card } from "@/components/ui/Card";
 import { KeyboardNav } from "@/components/ui/KeyboardNav";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
-import { getRunRowDetail, getRunRowNeighbours, parseRunRowQuery } from "@/lib/db/runRowQueries";
+import { getRunRowDetail, getRunRowNeighbours } from "@/lib/db/runRowQueries";
+import { NEXT_FAILED_FILTER, parseRunRowQuery, runRowHref, runRowsHref, type RunRowFilter } from "@/lib/urlState/runRowQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Row" };
 
-type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: Promise<SearchParams> };
 
 export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
@@ -28,8 +29,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const [run, row] = await Promise.all([getRun(db, runId), getRunRowDetail(db, runId, rowId)]);
   if (!run || !row) notFound();
   const neighbours = await getRunRowNeighbours(db, run, row.rowNumber, query);
-  const keep = { filter: query.filter, metric: query.metric, q: query.q };
-  const href = (id: string | null, params = keep) => (id ? withParams(`/runs/${runId}/rows/${id}`, {}, params) : null);
+  const href = (id: string | null, filter: RunRowFilter = query) => (id ? runRowHref(runId, id, filter) : null);
 
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? generation?.response ?? null : row.response;
@@ -41,11 +41,11 @@ export default async function RunRowPage({ params, searchParams }: Props) {
 
   return (
     <div className="space-y-4">
-      <KeyboardNav nextHref={href(neighbours.nextId)} previousHref={href(neighbours.previousId)} nextFailedHref={href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" })} />
+      <KeyboardNav nextHref={href(neighbours.nextId)} previousHref={href(neighbours.previousId)} nextFailedHref={href(neighbours.nextFailedId, NEXT_FAILED_FILTER)} />
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <p className="text-xs text-slate-500">
-            <Link href="/runs" className="hover:underline">Runs</Link> / <Link href={withParams(`/runs/${runId}`, keep, {}) + "#rows"} className="hover:underline">{run.name}</Link> /
+            <Link href="/runs" className="hover:underline">Runs</Link> / <Link href={runRowsHref(runId, query)} className="hover:underline">{run.name}</Link> /
           </p>
           <h1 className="text-xl font-semibold tracking-tight">Row {row.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{row.requestId}</code></h1>
           <div className="mt-1"><JudgeLabel provider={run.judgeProvider} model={run.judgeModel} /></div>
@@ -53,7 +53,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
         <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
           {neighbours.previousId && <Link href={href(neighbours.previousId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="text-xs text-slate-400">k</kbd></Link>}
           {neighbours.nextId && <Link href={href(neighbours.nextId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="text-xs text-slate-400">j</kbd> →</Link>}
-          {neighbours.nextFailedId && <Link href={href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" })!} className="rounded border border-rose-300 bg-rose-50 px-2 py-1 text-rose-800 hover:bg-rose-100">Next failed <kbd className="text-xs">n</kbd></Link>}
+          {neighbours.nextFailedId && <Link href={href(neighbours.nextFailedId, NEXT_FAILED_FILTER)!} className="rounded border border-rose-300 bg-rose-50 px-2 py-1 text-rose-800 hover:bg-rose-100">Next failed <kbd className="text-xs">n</kbd></Link>}
         </nav>
       </div>
 
