@@ -3,6 +3,7 @@ import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunPicker } from "@/components/compare/RunPicker";
+import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
@@ -47,8 +48,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
         <p className="text-sm text-slate-500">Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired bootstrap of the mean difference (1,000 resamples).</p>
         <p className="mt-1 flex gap-2 text-sm">
-          <a href={compareExportHref(query.runs, "csv")} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export CSV</a>
-          <a href={compareExportHref(query.runs, "json")} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export JSON</a>
+          <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">Export CSV</DownloadButton>
+          <DownloadButton href={compareExportHref(query.runs, "json")} size="xs">Export JSON</DownloadButton>
         </p>
       </div>
       {!comparison.sameDataset && (

@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { Pager } from "@/components/table/Pager";
 import { SearchBox } from "@/components/table/SearchBox";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
+import { CardFrame } from "@/components/ui/Card";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import type { DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
 import { datasetRowParams, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
@@ -58,7 +59,7 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
   ]), []);
 
   return (
-    <section className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-labelledby="rows-heading">
+    <CardFrame padding="none" aria-labelledby="rows-heading">
       <div className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
         <h2 id="rows-heading" className="text-sm font-semibold">Rows</h2>
         <SearchBox action={pathname} q={query.q} keep={{ sort: query.sort, dir: query.dir, pageSize: query.pageSize }} placeholder="Search rows" />
@@ -78,6 +79,6 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
         />
       </div>
       <Pager pathname={pathname} params={params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} />
-    </section>
+    </CardFrame>
   );
 }

@@ -6,6 +6,8 @@ import { DatasetRowsTable } from "@/components/datasets/DatasetRowsTable";
 import { InputCoverageCard } from "@/components/datasets/InputCoverageCard";
 import { MetricAvailabilityCard } from "@/components/datasets/MetricAvailabilityCard";
 import { JudgeLabel, RunStatusBadge } from "@/components/runs/JudgeLabel";
+import { LinkButton } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
@@ -42,7 +44,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
           {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded {formatDateTime(dataset.createdAt)}
         </p>
       </div>
-      <Link href={`/datasets/${dataset.id}/runs/new`} className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">New run</Link>
+      <LinkButton href={`/datasets/${dataset.id}/runs/new`} variant="primary" size="xl" className="text-sm">New run</LinkButton>
       </div>
 
       {dataset.warnings.length > 0 && (
@@ -81,7 +83,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
   const runs = await listRuns(getDb(), 20, datasetId);
   if (runs.length === 0) return null;
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="runs-heading">
+    <CardFrame aria-labelledby="runs-heading">
       <div className="flex items-center justify-between">
         <h2 id="runs-heading" className="text-sm font-semibold">Runs on this dataset</h2>
         {runs.length >= 2 && <Link href={compareHref([runs[1].id, runs[0].id], { baseline: runs[1].id })} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
@@ -99,7 +101,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
           </li>
         ))}
       </ul>
-    </section>
+    </CardFrame>
   );
 }
 

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
-import { Card } from "@/components/ui/Card";
+import { Card, CardFrame } from "@/components/ui/Card";
 import { KeyboardNav } from "@/components/ui/KeyboardNav";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
@@ -99,11 +99,11 @@ export default async function DatasetRowPage({ params }: Props) {
         />
       </Card>
 
-      <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+      <CardFrame as="details" className="text-sm">
         <summary className="cursor-pointer font-semibold">Raw request{row.trace ? " and trace" : ""}</summary>
         <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.requestRaw)}</pre>
         {row.trace && <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.trace)}</pre>}
-      </details>
+      </CardFrame>
     </div>
   );
 }
