@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
+import { RowHeader } from "@/components/content/RowHeader";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
@@ -28,10 +29,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
 
   return (
     <div className="space-y-4">
-      <div>
-        <p className="text-xs text-slate-500"><Link href={compareHref([baseline, candidate], { baseline, hash: "flips" })} className="hover:underline">Compare</Link> /</p>
-        <h1 className="text-xl font-semibold tracking-tight">Row {baseRow.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{baseRow.requestId}</code></h1>
-      </div>
+      <RowHeader breadcrumb={<><Link href={compareHref([baseline, candidate], { baseline, hash: "flips" })} className="hover:underline">Compare</Link> /</>} rowNumber={baseRow.rowNumber} requestId={baseRow.requestId} />
       <Card title="Request"><ChatTranscript messages={decodeMessages(baseRow.messages)} /></Card>
       <div className="grid gap-4 lg:grid-cols-2" data-testid="side-by-side">
         {sides.map(({ run, row, label }) => {
