@@ -2,14 +2,12 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { Pager } from "@/components/table/Pager";
 import { SearchBox } from "@/components/table/SearchBox";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import { CardFrame } from "@/components/ui/Card";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import type { DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
 import { datasetRowParams, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
-import { withParams } from "@/lib/urlState/withParams";
 
 const column = createColumnHelper<ServerTableFeatures, DatasetRowSummary>();
 
@@ -21,7 +19,6 @@ const FORMAT_LABEL = { string: "text", messages: "chat", query_history: "query+h
  */
 export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string; page: Page<DatasetRowSummary>; query: DatasetRowQuery }) {
   const pathname = `/datasets/${datasetId}`;
-  const params = datasetRowParams(query);
 
   const columns = useMemo(() => column.columns([
     column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
@@ -64,21 +61,17 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
         <h2 id="rows-heading" className="text-sm font-semibold">Rows</h2>
         <SearchBox action={pathname} q={query.q} keep={{ sort: query.sort, dir: query.dir, pageSize: query.pageSize }} placeholder="Search rows" />
       </div>
-      <div className="overflow-x-auto">
-        <ServerTable
-          testId="rows-table"
-          columns={columns}
-          rows={page.items}
-          sort={query}
-          sortHref={(sort, dir) => withParams(pathname, params, { sort, dir, page: 1 })}
-          rowHref={(row) => `${pathname}/rows/${row.id}`}
-          linkColumn="requestId"
-          cellClassName="px-3 py-2"
-          empty={query.q ? `No row matches “${query.q}”.` : "This dataset has no rows."}
-          emptyClassName="px-3 py-8 text-center text-sm text-slate-500"
-        />
-      </div>
-      <Pager pathname={pathname} params={params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} />
+      <ServerTable
+        testId="rows-table"
+        columns={columns}
+        page={page}
+        view={{ pathname, params: datasetRowParams(query) }}
+        rowHref={(row) => `${pathname}/rows/${row.id}`}
+        linkColumn="requestId"
+        cellClassName="px-3 py-2"
+        empty={query.q ? `No row matches “${query.q}”.` : "This dataset has no rows."}
+        emptyClassName="px-3 py-8 text-center text-sm text-slate-500"
+      />
     </CardFrame>
   );
 }

@@ -2,21 +2,16 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { Pager } from "@/components/table/Pager";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import type { Page } from "@/lib/db/pagination";
 import type { RunRowSummary } from "@/lib/db/runRowQueries";
 import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
-import { withParams } from "@/lib/urlState/withParams";
 import { VerdictChip } from "./VerdictChip";
 
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
 
 /** A run's rows with one verdict chip per metric; filtering, sorting and paging happen on the server via the URL. */
 export function RunRowsTable({ runId, page, query, metrics }: { runId: string; page: Page<RunRowSummary>; query: RunRowQuery; metrics: { name: string; short: string }[] }) {
-  const pathname = `/runs/${runId}`;
-  const params = runRowParams(query);
-
   const columns = useMemo(() => column.columns([
     column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
     column.accessor("requestId", { header: "request_id", cell: (info) => <code className="font-mono text-xs text-indigo-700">{info.getValue()}</code> }),
@@ -31,21 +26,17 @@ export function RunRowsTable({ runId, page, query, metrics }: { runId: string; p
 
   return (
     <div>
-      <div className="overflow-x-auto">
-        <ServerTable
-          testId="run-rows-table"
-          columns={columns}
-          rows={page.items}
-          sort={query}
-          sortHref={(sort, dir) => withParams(pathname, params, { sort, dir, page: 1 }) + "#rows"}
-          rowHref={(row) => runRowHref(runId, row.id, query)}
-          headerClassName="px-2 py-2"
-          cellClassName="px-2 py-1.5"
-          empty="No row matches this filter."
-          emptyClassName="px-3 py-8 text-center text-slate-500"
-        />
-      </div>
-      <Pager pathname={pathname} params={params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} />
+      <ServerTable
+        testId="run-rows-table"
+        columns={columns}
+        page={page}
+        view={{ pathname: `/runs/${runId}`, params: runRowParams(query), hash: "#rows" }}
+        rowHref={(row) => runRowHref(runId, row.id, query)}
+        headerClassName="px-2 py-2"
+        cellClassName="px-2 py-1.5"
+        empty="No row matches this filter."
+        emptyClassName="px-3 py-8 text-center text-slate-500"
+      />
     </div>
   );
 }
