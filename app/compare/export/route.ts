@@ -1,10 +1,10 @@
+import { parseCompareQuery } from "@/lib/urlState/compareQuery";
+import { parseExportFormat } from "@/lib/urlState/exportFormat";
+import { searchParamsOf } from "@/lib/urlState/searchParams";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
 import { downloadResponse } from "@/lib/server/streamText";
-import { parseCompareQuery } from "@/lib/urlState/compareQuery";
-import { parseExportFormat } from "@/lib/urlState/exportFormat";
-import { searchParamsOf } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
+import { parseExportFormat } from "@/lib/urlState/exportFormat";
+import { searchParamsOf } from "@/lib/urlState/searchParams";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import { downloadResponse } from "@/lib/server/streamText";
-import { parseExportFormat } from "@/lib/urlState/exportFormat";
-import { searchParamsOf } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 
