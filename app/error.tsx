@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Button, LinkButton } from "@/components/ui/Button";
 
 /** Any server error on a page: no stack trace, a reference the server log also has, and a way on. */
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
@@ -12,8 +12,8 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
         {error.digest ? <> under reference <code className="font-mono">{error.digest}</code></> : null}.
       </p>
       <div className="mt-4 flex justify-center gap-2 text-sm">
-        <button type="button" onClick={reset} className="rounded bg-indigo-600 px-3 py-1.5 text-white hover:bg-indigo-700">Try again</button>
-        <Link href="/datasets" className="rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-50">Datasets</Link>
+        <Button type="button" onClick={reset} variant="primary" size="lg">Try again</Button>
+        <LinkButton href="/datasets" size="lg">Datasets</LinkButton>
       </div>
     </div>
   );

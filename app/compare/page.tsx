@@ -3,20 +3,22 @@ import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunPicker } from "@/components/compare/RunPicker";
+import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
-import { parseCompareQuery } from "@/lib/compare/compareQuerySchema";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/compareQueries";
 import { listRunsForPicker } from "@/lib/db/runQueries";
+import { compareExportHref, compareHref, compareParams, parseCompareQuery } from "@/lib/urlState/compareQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
 
 const FLIPS_PER_PAGE = 50;
 
-export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const query = parseCompareQuery(await searchParams);
   const db = getDb();
   const picker = await listRunsForPicker(db);
@@ -38,7 +40,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const flips = candidateId
     ? await listFlips(db, baselineId, candidateId, { metric: query.metric, direction: query.direction, offset: (query.page - 1) * FLIPS_PER_PAGE, limit: FLIPS_PER_PAGE, paired: comparison.paired?.[candidateId] })
     : null;
-  const params = { runs: query.runs.join(","), baseline: baselineId, candidate: candidateId, metric: query.metric, direction: query.direction, page: query.page };
+  const params = compareParams(query, baselineId, candidateId);
 
   return (
     <div className="space-y-5">
@@ -46,8 +48,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
         <p className="text-sm text-slate-500">Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired bootstrap of the mean difference (1,000 resamples).</p>
         <p className="mt-1 flex gap-2 text-sm">
-          <a href={`/compare/export?runs=${params.runs}&format=csv`} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export CSV</a>
-          <a href={`/compare/export?runs=${params.runs}&format=json`} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50">Export JSON</a>
+          <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">Export CSV</DownloadButton>
+          <DownloadButton href={compareExportHref(query.runs, "json")} size="xs">Export JSON</DownloadButton>
         </p>
       </div>
       {!comparison.sameDataset && (
@@ -61,7 +63,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <>
           {candidates.length > 1 && (
             <nav className="flex gap-1 text-sm" aria-label="Candidate run">
-              {candidates.map((c) => <a key={c.id} href={`/compare?runs=${params.runs}&baseline=${baselineId}&candidate=${c.id}#flips`} className={`rounded px-2 py-1 ${c.id === candidateId ? "bg-slate-800 text-white" : "hover:bg-slate-100"}`}>{c.name}</a>)}
+              {candidates.map((c) => <a key={c.id} href={compareHref(query.runs, { baseline: baselineId, candidate: c.id, hash: "flips" })} className={`rounded px-2 py-1 ${c.id === candidateId ? "bg-slate-800 text-white" : "hover:bg-slate-100"}`}>{c.name}</a>)}
             </nav>
           )}
           <FlipList flips={flips.items} total={flips.total} page={query.page} pageSize={FLIPS_PER_PAGE} params={params} baselineId={baselineId} candidateId={candidateId} metrics={comparison.metrics.filter((m) => m.shape === "rating").map((m) => m.metric)} />

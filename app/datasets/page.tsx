@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { UploadPanel } from "@/components/datasets/UploadPanel";
+import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { formatDateTime } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
@@ -22,7 +23,7 @@ export default async function DatasetsPage() {
       {datasets.length === 0 ? (
         <EmptyState title="No datasets yet" body="Upload a CSV, JSON or JSONL evaluation set above to get started." />
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+        <CardFrame as="div" padding="none" className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="datasets-table">
             <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
@@ -49,7 +50,7 @@ export default async function DatasetsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </CardFrame>
       )}
     </div>
   );

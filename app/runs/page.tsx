@@ -3,6 +3,8 @@ import Link from "next/link";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
+import { LinkButton } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { formatDateTime, formatSeconds } from "@/components/ui/format";
@@ -22,9 +24,9 @@ export default async function RunsPage() {
         <p className="text-sm text-slate-500">Every evaluation run, newest first. Start one from a dataset.</p>
       </div>
       {runs.length === 0 ? (
-        <EmptyState title="No runs yet" body="Open a dataset and choose “New run” to judge it." action={<Link href="/datasets" className="rounded bg-indigo-600 px-3 py-1.5 text-sm text-white">Go to datasets</Link>} />
+        <EmptyState title="No runs yet" body="Open a dataset and choose “New run” to judge it." action={<LinkButton href="/datasets" variant="primary" size="lg" className="text-sm">Go to datasets</LinkButton>} />
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+        <CardFrame as="div" padding="none" className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="runs-table">
             <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr><th className="px-3 py-2">Run</th><th className="px-3 py-2">Dataset</th><th className="px-3 py-2">Judge</th><th className="px-3 py-2 w-56">Progress</th><th className="px-3 py-2">Pass rates</th><th className="px-3 py-2">Started</th><th className="px-3 py-2 text-right">Duration</th></tr>
@@ -63,7 +65,7 @@ export default async function RunsPage() {
               })}
             </tbody>
           </table>
-        </div>
+        </CardFrame>
       )}
     </div>
   );

@@ -3,6 +3,7 @@
 import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import type { CompareBarsData, CompareRow } from "@/lib/charts/compareBars";
 import { CHART_COLORS } from "@/lib/charts/palette";
+import { CardFrame } from "@/components/ui/Card";
 import { AXIS_TICK, SwatchLegend, TooltipBox } from "./ChartParts";
 
 const PERCENT_TICKS = [0, 20, 40, 60, 80, 100];
@@ -11,7 +12,7 @@ const PERCENT_TICKS = [0, 20, 40, 60, 80, 100];
 export function CompareBars({ data, title = "Metrics by run" }: { data: CompareBarsData; title?: string }) {
   if (data.rows.length === 0) return null;
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-label={title} data-testid="compare-bars">
+    <CardFrame aria-label={title} data-testid="compare-bars">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="text-sm font-semibold">{title}</h2>
         <SwatchLegend label="Runs" items={data.series.map((s) => ({ label: s.baseline ? `${s.name} (baseline)` : s.name, color: s.color }))} />
@@ -32,7 +33,7 @@ export function CompareBars({ data, title = "Metrics by run" }: { data: CompareB
         </ResponsiveContainer>
         <figcaption className="mt-1 text-[11px] text-slate-500">Yes/no metrics: % yes with 95% Wilson interval. Precision and recall: mean per row.</figcaption>
       </figure>
-    </section>
+    </CardFrame>
   );
 }
 

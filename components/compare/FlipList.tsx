@@ -1,15 +1,18 @@
 import Link from "next/link";
-import { withParams } from "@/components/table/urlState";
+import { compareRowHref } from "@/lib/urlState/compareQuery";
+import { withParams, type ParamValues } from "@/lib/urlState/withParams";
+import { Button, LinkButton } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import type { Flip } from "@/lib/db/compareQueries";
 
 /** Rows whose verdict changed between baseline and candidate: regressions first. Each opens both runs side by side. */
 export function FlipList({ flips, total, page, pageSize, params, baselineId, candidateId, metrics }: {
-  flips: Flip[]; total: number; page: number; pageSize: number; params: Record<string, string | number | undefined>;
+  flips: Flip[]; total: number; page: number; pageSize: number; params: ParamValues;
   baselineId: string; candidateId: string; metrics: string[];
 }) {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <section className="rounded-lg border border-slate-200 bg-white shadow-sm" id="flips" data-testid="flip-list">
+    <CardFrame padding="none" id="flips" data-testid="flip-list">
       <div className="flex flex-wrap items-center gap-2 px-3 py-2">
         <h2 className="text-sm font-semibold">Flipped rows <span className="font-normal text-slate-500">({total.toLocaleString("en-US")})</span></h2>
         <form action="/compare" method="get" className="ml-auto flex items-center gap-1 text-sm">
@@ -23,7 +26,7 @@ export function FlipList({ flips, total, page, pageSize, params, baselineId, can
             <option value="regressions">regressions (yes → no)</option>
             <option value="improvements">improvements (no → yes)</option>
           </select>
-          <button className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Filter</button>
+          <Button size="sm">Filter</Button>
         </form>
       </div>
       <table className="w-full text-sm">
@@ -36,7 +39,7 @@ export function FlipList({ flips, total, page, pageSize, params, baselineId, can
               <td className="px-3 py-1.5 text-xs text-slate-500">{flip.metric.split("/").pop()}</td>
               <td className="px-3 py-1.5"><code className="font-mono text-xs">{flip.requestId}</code></td>
               <td className="px-3 py-1.5">
-                <Link href={withParams("/compare/row", {}, { baseline: baselineId, candidate: candidateId, row: flip.rowId, metric: flip.metric })} className="text-indigo-700 hover:underline">{flip.requestText}</Link>
+                <Link href={compareRowHref({ baseline: baselineId, candidate: candidateId, row: flip.rowId, metric: flip.metric })} className="text-indigo-700 hover:underline">{flip.requestText}</Link>
               </td>
             </tr>
           ))}
@@ -44,10 +47,10 @@ export function FlipList({ flips, total, page, pageSize, params, baselineId, can
         </tbody>
       </table>
       <div className="flex items-center justify-end gap-2 border-t border-slate-200 px-3 py-2 text-xs">
-        {page > 1 && <Link href={withParams("/compare", params, { page: page - 1 }) + "#flips"} className="rounded border border-slate-300 px-2 py-1">Previous</Link>}
+        {page > 1 && <LinkButton href={withParams("/compare", params, { page: page - 1 }) + "#flips"} size="sm">Previous</LinkButton>}
         <span>Page {page} of {pageCount}</span>
-        {page < pageCount && <Link href={withParams("/compare", params, { page: page + 1 }) + "#flips"} className="rounded border border-slate-300 px-2 py-1">Next</Link>}
+        {page < pageCount && <LinkButton href={withParams("/compare", params, { page: page + 1 }) + "#flips"} size="sm">Next</LinkButton>}
       </div>
-    </section>
+    </CardFrame>
   );
 }

@@ -1,6 +1,7 @@
 import { metricLabel } from "@/components/runs/MetricCards";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/metrics/aggregates";
+import { CardFrame } from "@/components/ui/Card";
 import { formatMetricValue } from "@/components/ui/format";
 
 const VERDICT_STYLE = { better: "bg-emerald-100 text-emerald-800", worse: "bg-rose-100 text-rose-800", noise: "bg-slate-100 text-slate-600", "n/a": "bg-slate-50 text-slate-400" } as const;
@@ -9,7 +10,7 @@ const VERDICT_STYLE = { better: "bg-emerald-100 text-emerald-800", worse: "bg-ro
 export function MetricComparisonTable({ comparison }: { comparison: Comparison }) {
   const { runs, baselineId } = comparison;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    <CardFrame as="div" padding="none" className="overflow-x-auto">
       <table className="w-full text-sm" data-testid="metric-comparison">
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-500">
           <tr>
@@ -44,7 +45,7 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
           ))}
         </tbody>
       </table>
-    </div>
+    </CardFrame>
   );
 }
 

@@ -1,13 +1,15 @@
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { formatDateTime } from "@/components/ui/format";
+import { Button } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 
 type PickerRun = { id: string; name: string; status: string; judgeProvider: string; judgeModel: string; generationModel: string | null; createdAt: Date; dataset: { id: string; name: string } };
 
 /** Pick two or more runs and a baseline: a plain GET form, so the comparison has a URL. */
 export function RunPicker({ runs, selected, baseline }: { runs: PickerRun[]; selected: string[]; baseline?: string }) {
   return (
-    <form action="/compare" method="get" className="rounded-lg border border-slate-200 bg-white shadow-sm" data-testid="run-picker">
+    <CardFrame as="form" padding="none" action="/compare" method="get" data-testid="run-picker">
       <table className="w-full text-sm">
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
           <tr><th className="px-3 py-2">Compare</th><th className="px-3 py-2">Baseline</th><th className="px-3 py-2">Run</th><th className="px-3 py-2">Dataset</th><th className="px-3 py-2">Judge</th><th className="px-3 py-2">Created</th></tr>
@@ -26,9 +28,9 @@ export function RunPicker({ runs, selected, baseline }: { runs: PickerRun[]; sel
         </tbody>
       </table>
       <div className="border-t border-slate-200 px-3 py-2">
-        <button type="submit" className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">Compare</button>
+        <Button type="submit" variant="primary" size="xl" className="text-sm">Compare</Button>
         <span className="ml-2 text-xs text-slate-500">Choose two or more runs; the baseline is what the others are measured against.</span>
       </div>
-    </form>
+    </CardFrame>
   );
 }

@@ -1,8 +1,12 @@
+import { VerdictChip, type VerdictView } from "@/components/runs/VerdictChip";
 import { InertMarkdown } from "./InertMarkdown";
 
-export type ChunkView = { position: number; docUri: string; content: string | null; expected?: boolean };
+/** One judge's verdict on one chunk (a run's per-chunk metrics), with its rationale or error. */
+export type ChunkVerdictView = { key: string; metric: string; verdict: VerdictView; text: string | null };
 
-/** Retrieved (or expected) chunks in rank order, each with its doc_uri; expected documents are marked. */
+export type ChunkView = { position: number; docUri: string; content: string | null; expected?: boolean; verdicts?: ChunkVerdictView[] };
+
+/** Retrieved (or expected) chunks in rank order, each with its doc_uri; expected documents are marked, and a run's per-chunk verdicts follow each chunk. */
 export function ChunkList({ chunks, emptyText }: { chunks: ChunkView[]; emptyText: string }) {
   if (chunks.length === 0) return <p className="text-sm text-slate-400">{emptyText}</p>;
   return (
@@ -21,6 +25,13 @@ export function ChunkList({ chunks, emptyText }: { chunks: ChunkView[]; emptyTex
           <div className="px-3 py-2">
             {chunk.content ? <InertMarkdown text={chunk.content} /> : <span className="text-xs italic text-slate-400">no content (doc_uri only)</span>}
           </div>
+          {chunk.verdicts?.map((verdict) => (
+            <div key={verdict.key} className="flex items-start gap-2 border-t border-slate-100 bg-slate-50 px-3 py-1.5 text-xs" data-testid="chunk-verdict">
+              <VerdictChip verdict={verdict.verdict} />
+              <span className="font-medium text-slate-600">{verdict.metric.split("/").pop()}</span>
+              <span className="text-slate-700">{verdict.text}</span>
+            </div>
+          ))}
         </li>
       ))}
     </ol>

@@ -1,20 +1,15 @@
 "use client";
 
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable } from "@tanstack/react-table";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { Pager } from "@/components/table/Pager";
 import { SearchBox } from "@/components/table/SearchBox";
-import { serverSorting } from "@/components/table/serverSorting";
-import { SortableHeaderCell } from "@/components/table/SortableHeaderCell";
-import { withParams } from "@/components/table/urlState";
+import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
+import { CardFrame } from "@/components/ui/Card";
 import { formatCount, formatSeconds } from "@/components/ui/format";
-import type { DatasetRowQuery, DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
-import { PAGE_SIZES } from "@/lib/db/pagination";
+import type { DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
+import { datasetRowParams, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
 
-const features = tableFeatures({ rowSortingFeature });
-const column = createColumnHelper<typeof features, DatasetRowSummary>();
+const column = createColumnHelper<ServerTableFeatures, DatasetRowSummary>();
 
 const FORMAT_LABEL = { string: "text", messages: "chat", query_history: "query+history" } as Record<string, string>;
 
@@ -23,9 +18,7 @@ const FORMAT_LABEL = { string: "text", messages: "chat", query_history: "query+h
  * the table only turns clicks into URL changes.
  */
 export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string; page: Page<DatasetRowSummary>; query: DatasetRowQuery }) {
-  const router = useRouter();
   const pathname = `/datasets/${datasetId}`;
-  const params = { page: query.page, pageSize: query.pageSize, sort: query.sort, dir: query.dir, q: query.q };
 
   const columns = useMemo(() => column.columns([
     column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
@@ -62,54 +55,23 @@ export function DatasetRowsTable({ datasetId, page, query }: { datasetId: string
     column.accessor("totalTokenCount", { header: "Tokens", cell: (info) => <span className="tabular-nums">{formatCount(info.getValue())}</span> }),
   ]), []);
 
-  const table = useTable({
-    features,
-    columns,
-    data: page.items,
-    getRowId: (row) => row.id,
-    ...serverSorting(query, (sort, dir) => router.push(withParams(pathname, params, { sort, dir, page: 1 }))),
-  });
-
   return (
-    <section className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-labelledby="rows-heading">
+    <CardFrame padding="none" aria-labelledby="rows-heading">
       <div className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
         <h2 id="rows-heading" className="text-sm font-semibold">Rows</h2>
         <SearchBox action={pathname} q={query.q} keep={{ sort: query.sort, dir: query.dir, pageSize: query.pageSize }} placeholder="Search rows" />
       </div>
-      <div className="overflow-x-auto">
-        <table className="w-full text-sm" data-testid="rows-table">
-          <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <SortableHeaderCell key={header.id} sorted={header.column.getIsSorted()} canSort={header.column.getCanSort()} onToggle={header.column.getToggleSortingHandler()}>
-                    <table.FlexRender header={header} />
-                  </SortableHeaderCell>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="cursor-pointer align-top hover:bg-indigo-50/40" onClick={() => router.push(`${pathname}/rows/${row.original.id}`)}>
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="px-3 py-2">
-                    {cell.column.id === "requestId" ? (
-                      <Link href={`${pathname}/rows/${row.original.id}`} onClick={(event) => event.stopPropagation()} className="text-indigo-700 hover:underline"><table.FlexRender cell={cell} /></Link>
-                    ) : (
-                      <table.FlexRender cell={cell} />
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            {page.items.length === 0 && (
-              <tr><td colSpan={columns.length} className="px-3 py-8 text-center text-sm text-slate-500">{query.q ? `No row matches “${query.q}”.` : "This dataset has no rows."}</td></tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-      <Pager pathname={pathname} params={params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} pageSizes={PAGE_SIZES} />
-    </section>
+      <ServerTable
+        testId="rows-table"
+        columns={columns}
+        page={page}
+        view={{ pathname, params: datasetRowParams(query) }}
+        rowHref={(row) => `${pathname}/rows/${row.id}`}
+        linkColumn="requestId"
+        cellClassName="px-3 py-2"
+        empty={query.q ? `No row matches “${query.q}”.` : "This dataset has no rows."}
+        emptyClassName="px-3 py-8 text-center text-sm text-slate-500"
+      />
+    </CardFrame>
   );
 }

@@ -1,3 +1,5 @@
+import { Card } from "@/components/ui/Card";
+
 const COLUMN_NOTES: Record<string, string> = {
   request_id: "given or generated",
   request: "string, messages or query + history",
@@ -12,10 +14,8 @@ const COLUMN_NOTES: Record<string, string> = {
 /** Which of the Agent Evaluation input schema's columns the rows carry, and on how many rows. */
 export function InputCoverageCard({ columns, rowCount }: { columns: Record<string, number>; rowCount: number }) {
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="inputs-heading">
-      <h2 id="inputs-heading" className="text-sm font-semibold">Inputs</h2>
-      <p className="text-xs text-slate-500">Columns of the evaluation input schema, by rows that carry them.</p>
-      <ul className="mt-3 space-y-2" data-testid="input-coverage">
+    <Card title="Inputs" titleId="inputs-heading" subtitle="Columns of the evaluation input schema, by rows that carry them.">
+      <ul className="space-y-2" data-testid="input-coverage">
         {Object.entries(columns).map(([column, count]) => {
           const share = rowCount > 0 ? count / rowCount : 0;
           return (
@@ -32,6 +32,6 @@ export function InputCoverageCard({ columns, rowCount }: { columns: Record<strin
           );
         })}
       </ul>
-    </section>
+    </Card>
   );
 }

@@ -1,3 +1,4 @@
+import { Card } from "@/components/ui/Card";
 import type { MetricAvailability } from "@/lib/metrics/availability";
 
 const STATUS_STYLE = {
@@ -9,10 +10,8 @@ const STATUS_STYLE = {
 /** The Agent Evaluation input schema's table applied to this dataset: which metrics a run can compute, on how many rows, and why not on the rest. */
 export function MetricAvailabilityCard({ availability }: { availability: MetricAvailability[] }) {
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="metrics-heading">
-      <h2 id="metrics-heading" className="text-sm font-semibold">Metrics these rows allow</h2>
-      <p className="text-xs text-slate-500">A run computes each metric on the rows that carry its inputs and skips the rest, with the reason.</p>
-      <table className="mt-3 w-full text-sm" data-testid="metric-availability">
+    <Card title="Metrics these rows allow" titleId="metrics-heading" subtitle="A run computes each metric on the rows that carry its inputs and skips the rest, with the reason.">
+      <table className="w-full text-sm" data-testid="metric-availability">
         <tbody className="divide-y divide-slate-100">
           {availability.map(({ metric, rows, rowCount, status, missing }) => (
             <tr key={metric.name} className="align-top">
@@ -38,6 +37,6 @@ export function MetricAvailabilityCard({ availability }: { availability: MetricA
           ))}
         </tbody>
       </table>
-    </section>
+    </Card>
   );
 }

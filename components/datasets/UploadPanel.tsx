@@ -2,6 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, type DragEvent } from "react";
+import { Button } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { sendUpload, type UploadProgress, type UploadResult } from "./sendUpload";
 
@@ -63,7 +65,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
 
   const busy = phase.kind === "uploading" || phase.kind === "done";
   return (
-    <section aria-labelledby="upload-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <CardFrame aria-labelledby="upload-heading">
       <h2 id="upload-heading" className="text-sm font-semibold">Upload an evaluation set</h2>
       <p className="mt-0.5 text-xs text-slate-500">
         CSV, JSON (an array of objects) or JSONL with the columns <code className="font-mono">request</code>, <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>, <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>. Up to {formatMb(maxBytes)}.
@@ -76,9 +78,9 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         className={`mt-3 flex flex-col items-center justify-center gap-2 rounded-md border-2 border-dashed px-4 py-6 text-center text-sm ${dragging ? "border-indigo-400 bg-indigo-50" : "border-slate-300 bg-slate-50"}`}
       >
         <p className="text-slate-600">{file ? <><span className="font-medium text-slate-900">{file.name}</span> · {formatMb(file.size)}</> : "Drop a file here, or"}</p>
-        <button type="button" disabled={busy} onClick={() => input.current?.click()} className="rounded border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-50">
+        <Button type="button" disabled={busy} onClick={() => input.current?.click()} className="text-sm">
           {file ? "Choose another file" : "Choose a file"}
-        </button>
+        </Button>
         <input ref={input} type="file" accept={ACCEPTED.join(",")} className="sr-only" data-testid="upload-input" onChange={(event) => choose(event.target.files?.[0])} />
       </div>
 
@@ -90,16 +92,16 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
             Dataset name
             <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} disabled={busy} className="rounded border border-slate-300 px-2 py-1.5 text-sm font-normal text-slate-900" />
           </label>
-          <button type="button" disabled={busy} onClick={() => upload("strict")} className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+          <Button type="button" disabled={busy} onClick={() => upload("strict")} variant="primary" size="xl" className="text-sm">
             Upload
-          </button>
+          </Button>
         </div>
       )}
 
       {phase.kind === "uploading" && <UploadProgressView progress={phase.progress} />}
       {phase.kind === "done" && <p className="mt-3 text-sm text-emerald-700">Imported {phase.result.rowCount?.toLocaleString()} rows. Opening the dataset…</p>}
       {phase.kind === "failed" && <UploadErrors result={phase.result} onImportValid={() => upload("validRowsOnly")} />}
-    </section>
+    </CardFrame>
   );
 }
 
@@ -135,9 +137,9 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
       )}
       {!result.fileError && validRows > 0 && (
         <div className="mt-3 flex items-center gap-3">
-          <button type="button" onClick={onImportValid} className="rounded border border-red-300 bg-white px-3 py-1 text-sm text-red-900 hover:bg-red-100">
+          <Button type="button" onClick={onImportValid} variant="danger" className="text-sm">
             Import only the {validRows.toLocaleString()} valid rows
-          </button>
+          </Button>
           <span className="text-xs text-red-800">or fix the file and upload it again.</span>
         </div>
       )}

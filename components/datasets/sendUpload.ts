@@ -1,4 +1,5 @@
 import { uploadEventSchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
+import { withParams } from "@/lib/urlState/withParams";
 
 export type UploadProgress = { sentBytes: number; totalBytes: number; rowsRead: number };
 export type UploadResult = Extract<UploadEvent, { type: "result" }>;
@@ -12,8 +13,7 @@ export function sendUpload(
   file: File,
   options: { name: string; mode: "strict" | "validRowsOnly"; onProgress: (progress: UploadProgress) => void },
 ): Promise<UploadResult> {
-  const params = new URLSearchParams({ filename: file.name, mode: options.mode });
-  if (options.name.trim()) params.set("name", options.name.trim());
+  const url = withParams("/api/datasets/upload", {}, { filename: file.name, mode: options.mode, name: options.name.trim() });
   const xhr = new XMLHttpRequest();
   let rowsRead = 0;
   let sentBytes = 0;
@@ -54,7 +54,7 @@ export function sendUpload(
       else fail(`The server answered ${xhr.status} without a result. Nothing was stored; try again.`);
     };
     xhr.onerror = () => fail("The connection to the server was lost during the upload. Nothing was stored; try again.");
-    xhr.open("POST", `/api/datasets/upload?${params}`);
+    xhr.open("POST", url);
     xhr.setRequestHeader("content-type", "application/octet-stream");
     xhr.send(file);
   });

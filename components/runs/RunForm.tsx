@@ -2,6 +2,8 @@
 
 import { useActionState, useState } from "react";
 import { startRun, type StartRunState } from "@/app/actions/startRun";
+import { Button } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
@@ -34,7 +36,7 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
       <input type="hidden" name="datasetId" value={datasetId} />
       <input type="hidden" name="customJudges" value={JSON.stringify(customJudges)} />
 
-      <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <CardFrame>
         <h2 className="text-sm font-semibold">Judges</h2>
         <p className="text-xs text-slate-500">{judgedRows.toLocaleString("en-US")} judgments will run across {rowCount.toLocaleString("en-US")} rows; the rest are skipped with their reason.</p>
         <table className="mt-2 w-full text-sm">
@@ -54,15 +56,15 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
             ))}
           </tbody>
         </table>
-      </section>
+      </CardFrame>
 
-      <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <CardFrame>
         <h2 className="text-sm font-semibold">Custom judges</h2>
         <p className="mb-2 text-xs text-slate-500">Your own yes/no criteria, graded per response (ANSWER) or per retrieved chunk (RETRIEVAL).</p>
         <CustomJudgesEditor judges={customJudges} onChange={setCustomJudges} />
-      </section>
+      </CardFrame>
 
-      <section className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:grid-cols-2">
+      <CardFrame className="grid gap-4 md:grid-cols-2">
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold">Judge model</legend>
           <label className="flex items-start gap-2 text-sm">
@@ -100,9 +102,9 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
             </label>
           </div>
         </div>
-      </section>
+      </CardFrame>
 
-      <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <CardFrame>
         <label className={`flex items-center gap-2 text-sm font-semibold ${judge.configured ? "" : "text-slate-400"}`}>
           <input type="checkbox" name="generate" checked={generate} onChange={(e) => setGenerate(e.target.checked)} disabled={!judge.configured} />
           Generate responses with a chat model, then judge them
@@ -121,7 +123,7 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
             </label>
           </div>
         )}
-      </section>
+      </CardFrame>
 
       {(state.message || state.errors.length > 0) && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
@@ -129,9 +131,9 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
           <ul className="list-disc pl-5">{state.errors.map((error) => <li key={error}>{error}</li>)}</ul>
         </div>
       )}
-      <button type="submit" disabled={pending || (selected.size === 0 && customJudges.length === 0)} className="rounded bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+      <Button type="submit" disabled={pending || (selected.size === 0 && customJudges.length === 0)} variant="primary" size="2xl" className="text-sm">
         {pending ? "Starting…" : "Start run"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { SearchBox } from "@/components/table/SearchBox";
-import { withParams } from "@/components/table/urlState";
-import type { RunRowQuery } from "@/lib/db/runRowQueries";
+import { Button } from "@/components/ui/Button";
+import { withParams } from "@/lib/urlState/withParams";
+import type { RunRowQuery } from "@/lib/urlState/runRowQuery";
 
 const LABELS: Record<RunRowQuery["filter"], string> = { all: "All rows", failed: "Failed any", errored: "Errored", passed: "Passed all" };
 
@@ -26,7 +27,7 @@ export function RunRowFilters({ runId, query, metrics }: { runId: string; query:
           <option value="">any metric</option>
           {metrics.map((m) => <option key={m.name} value={m.name}>{m.short}</option>)}
         </select>
-        <button className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Show</button>
+        <Button size="sm">Show</Button>
       </form>
       <div className="ml-auto"><SearchBox action={pathname} q={query.q} keep={{ filter: query.filter, metric: query.metric }} placeholder="Search rows" /></div>
     </div>

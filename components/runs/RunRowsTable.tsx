@@ -1,27 +1,17 @@
 "use client";
 
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable } from "@tanstack/react-table";
-import { useRouter } from "next/navigation";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { Pager } from "@/components/table/Pager";
-import { serverSorting } from "@/components/table/serverSorting";
-import { SortableHeaderCell } from "@/components/table/SortableHeaderCell";
-import { withParams } from "@/components/table/urlState";
+import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import type { Page } from "@/lib/db/pagination";
-import { PAGE_SIZES } from "@/lib/db/pagination";
-import type { RunRowQuery, RunRowSummary } from "@/lib/db/runRowQueries";
+import type { RunRowSummary } from "@/lib/db/runRowQueries";
+import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { VerdictChip } from "./VerdictChip";
 
-const features = tableFeatures({ rowSortingFeature });
-const column = createColumnHelper<typeof features, RunRowSummary>();
+const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
 
 /** A run's rows with one verdict chip per metric; filtering, sorting and paging happen on the server via the URL. */
 export function RunRowsTable({ runId, page, query, metrics }: { runId: string; page: Page<RunRowSummary>; query: RunRowQuery; metrics: { name: string; short: string }[] }) {
-  const router = useRouter();
-  const pathname = `/runs/${runId}`;
-  const params = { filter: query.filter, metric: query.metric, q: query.q, sort: query.sort, dir: query.dir, page: query.page, pageSize: query.pageSize };
-  const rowHref = (rowId: string) => withParams(`${pathname}/rows/${rowId}`, {}, { filter: query.filter, metric: query.metric, q: query.q });
-
   const columns = useMemo(() => column.columns([
     column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
     column.accessor("requestId", { header: "request_id", cell: (info) => <code className="font-mono text-xs text-indigo-700">{info.getValue()}</code> }),
@@ -34,40 +24,19 @@ export function RunRowsTable({ runId, page, query, metrics }: { runId: string; p
     })),
   ]), [metrics]);
 
-  const table = useTable({
-    features,
-    columns,
-    data: page.items,
-    getRowId: (row) => row.id,
-    ...serverSorting(query, (sort, dir) => router.push(withParams(pathname, params, { sort, dir, page: 1 }) + "#rows")),
-  });
-
   return (
     <div>
-      <div className="overflow-x-auto">
-        <table className="w-full text-sm" data-testid="run-rows-table">
-          <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <SortableHeaderCell key={header.id} className="px-2 py-2" sorted={header.column.getIsSorted()} canSort={header.column.getCanSort()} onToggle={header.column.getToggleSortingHandler()}>
-                    <table.FlexRender header={header} />
-                  </SortableHeaderCell>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="cursor-pointer align-top hover:bg-indigo-50/40" onClick={() => router.push(rowHref(row.original.id))}>
-                {row.getAllCells().map((cell) => <td key={cell.id} className="px-2 py-1.5"><table.FlexRender cell={cell} /></td>)}
-              </tr>
-            ))}
-            {page.items.length === 0 && <tr><td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500">No row matches this filter.</td></tr>}
-          </tbody>
-        </table>
-      </div>
-      <Pager pathname={pathname} params={params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} pageSizes={PAGE_SIZES} />
+      <ServerTable
+        testId="run-rows-table"
+        columns={columns}
+        page={page}
+        view={{ pathname: `/runs/${runId}`, params: runRowParams(query), hash: "#rows" }}
+        rowHref={(row) => runRowHref(runId, row.id, query)}
+        headerClassName="px-2 py-2"
+        cellClassName="px-2 py-1.5"
+        empty="No row matches this filter."
+        emptyClassName="px-3 py-8 text-center text-slate-500"
+      />
     </div>
   );
 }

@@ -3,19 +3,21 @@
 import { useActionState, useState } from "react";
 import { deleteRun } from "@/app/actions/deleteRun";
 import { updateRun, type UpdateRunState } from "@/app/actions/updateRun";
+import { Button } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 
 /** Rename, tag, or delete a run (deleting asks for confirmation). */
 export function RunSettings({ runId, name, tags }: { runId: string; name: string; tags: string[] }) {
   const [state, action, pending] = useActionState<UpdateRunState, FormData>(updateRun, { ok: false, message: null });
   const [confirming, setConfirming] = useState(false);
   return (
-    <details className="rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm">
+    <CardFrame as="details" padding="sm" className="text-sm">
       <summary className="cursor-pointer font-medium text-slate-700">Name, tags and deletion</summary>
       <form action={action} className="mt-2 flex flex-wrap items-end gap-2">
         <input type="hidden" name="runId" value={runId} />
         <label className="flex flex-col gap-1 text-xs text-slate-600">Name<input name="name" defaultValue={name} maxLength={200} className="w-72 rounded border border-slate-300 px-2 py-1 text-sm" /></label>
         <label className="flex flex-col gap-1 text-xs text-slate-600">Tags (comma-separated)<input name="tags" defaultValue={tags.join(", ")} className="w-72 rounded border border-slate-300 px-2 py-1 text-sm" /></label>
-        <button disabled={pending} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50 disabled:opacity-50">Save</button>
+        <Button disabled={pending}>Save</Button>
         {state.message && <span role="status" className={state.ok ? "text-emerald-700" : "text-red-700"}>{state.message}</span>}
       </form>
       <div className="mt-3 border-t border-slate-100 pt-2">
@@ -27,10 +29,10 @@ export function RunSettings({ runId, name, tags }: { runId: string; name: string
             <input type="hidden" name="confirm" value="delete" />
             <span className="text-red-800">Delete the run and all its judgments? This cannot be undone.</span>
             <button className="rounded bg-red-600 px-3 py-1 text-white hover:bg-red-700">Delete</button>
-            <button type="button" onClick={() => setConfirming(false)} className="rounded border border-slate-300 px-3 py-1">Keep it</button>
+            <Button type="button" onClick={() => setConfirming(false)}>Keep it</Button>
           </form>
         )}
       </div>
-    </details>
+    </CardFrame>
   );
 }

@@ -1,22 +1,24 @@
 import Link from "next/link";
-import { withParams } from "./urlState";
+import { buttonClass } from "@/components/ui/Button";
+import { PAGE_SIZES } from "@/lib/urlState/pagination";
+import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 
 type Props = {
   pathname: string;
-  params: Record<string, string | number | undefined>;
+  params: ParamValues;
   page: number;
   pageCount: number;
   pageSize: number;
   total: number;
-  pageSizes: readonly number[];
+  pageSizes?: readonly number[];
 };
 
 /** Server-side pagination controls; every state is a link, so views can be shared and reloaded. */
-export function Pager({ pathname, params, page, pageCount, pageSize, total, pageSizes }: Props) {
+export function Pager({ pathname, params, page, pageCount, pageSize, total, pageSizes = PAGE_SIZES }: Props) {
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
-  const link = (changes: Record<string, string | number | undefined>) => withParams(pathname, params, changes);
-  const button = "rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50";
+  const link = (changes: ParamValues) => withParams(pathname, params, changes);
+  const button = buttonClass({ size: "sm" });
   const disabled = "rounded border border-slate-200 px-2 py-1 text-slate-300";
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-600">

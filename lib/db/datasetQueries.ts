@@ -4,7 +4,8 @@ import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import type { Db } from "./client";
 import type { Prisma } from "./generated/client";
-import { toPage, type Page, type Pagination } from "./pagination";
+import type { DatasetRowQuery, DatasetRowSort } from "@/lib/urlState/datasetRowQuery";
+import { toPage, type Page } from "./pagination";
 
 export async function listDatasets(db: Db) {
   return db.dataset.findMany({
@@ -69,11 +70,7 @@ export async function getInputCoverage(db: Db, datasetId: string): Promise<Input
   };
 }
 
-export const DATASET_ROW_SORTS = ["rowNumber", "requestId", "requestText", "retrievedChunkCount", "latencySeconds", "totalTokenCount"] as const;
-export type DatasetRowSort = (typeof DATASET_ROW_SORTS)[number];
 const NULLABLE_SORTS = new Set<DatasetRowSort>(["latencySeconds", "totalTokenCount"]);
-
-export type DatasetRowQuery = Pagination & { sort: DatasetRowSort; dir: "asc" | "desc"; q: string };
 
 export type DatasetRowSummary = Awaited<ReturnType<typeof listDatasetRows>>["items"][number];
 

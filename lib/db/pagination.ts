@@ -1,15 +1,6 @@
-import { z } from "zod";
+import type { Pagination } from "@/lib/urlState/pagination";
 
-/** One pagination schema with hard caps, shared by every server-paged table. */
-export const PAGE_SIZES = [25, 50, 100] as const;
-
-export const paginationSchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-  pageSize: z.coerce.number().int().refine((n) => (PAGE_SIZES as readonly number[]).includes(n)).catch(25),
-});
-
-export type Pagination = z.infer<typeof paginationSchema>;
-
+/** One page of a server-paged table; the page and its size come from the URL (lib/urlState/pagination). */
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number; pageCount: number };
 
 export function toPage<T>(items: T[], total: number, pagination: Pagination): Page<T> {

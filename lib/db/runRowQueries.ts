@@ -1,32 +1,16 @@
-import { z } from "zod";
+import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
+import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
-import { PAGE_SIZES, paginationSchema, toPage } from "./pagination";
+import { toPage } from "./pagination";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
  * this run, paged and sorted in SQL (EXISTS subqueries on the judgment index).
- * Filter state lives in the URL, parsed here with safe defaults.
+ * The query comes parsed from the URL (lib/urlState/runRowQuery).
  */
-export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed"] as const;
-
-export const runRowQuerySchema = paginationSchema.extend({
-  filter: z.enum(RUN_ROW_FILTERS).catch("all"),
-  /** With filter=failed: only rows that failed this metric. */
-  metric: z.string().max(300).optional().catch(undefined),
-  q: z.string().max(200).catch(""),
-  sort: z.enum(["rowNumber", "requestId"]).catch("rowNumber"),
-  dir: z.enum(["asc", "desc"]).catch("asc"),
-});
-export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
-
-export function parseRunRowQuery(searchParams: Record<string, string | string[] | undefined>): RunRowQuery {
-  const flat = Object.fromEntries(Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
-  return runRowQuerySchema.parse({ ...flat, q: flat.q ?? "" });
-}
-
-export function runRowWhere(runId: string, datasetId: string, query: Pick<RunRowQuery, "filter" | "metric" | "q">): Prisma.DatasetRowWhereInput {
+export function runRowWhere(runId: string, datasetId: string, query: RunRowFilter): Prisma.DatasetRowWhereInput {
   const q = query.q.trim();
   const judged: Prisma.JudgmentItemWhereInput = { runId, ...(query.metric ? { metric: query.metric } : {}) };
   const byFilter: Record<RunRowQuery["filter"], Prisma.DatasetRowWhereInput> = {
@@ -72,10 +56,10 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
  * The verdicts and generated responses of one table page's rows. The page is
  * sorted and filtered arbitrarily, so it is not a row-number range: its ids go
  * to SQLite as ONE bound JSON array (json_each), never as a value per id. That
- * is only for a page, whose size the pagination schema caps (PAGE_SIZES).
+ * is only for a page, whose size the pagination schema caps (MAX_PAGE_SIZE).
  */
 function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
-  if (rowIds.length > Math.max(...PAGE_SIZES)) throw new Error(`a table page has at most ${Math.max(...PAGE_SIZES)} rows`);
+  if (rowIds.length > MAX_PAGE_SIZE) throw new Error(`a table page has at most ${MAX_PAGE_SIZE} rows`);
   const connection = connectionFor(databaseUrlOf(db));
   const ids = JSON.stringify(rowIds);
   const judgments = preparedStatement(connection,
@@ -89,7 +73,7 @@ function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
 export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][number];
 
 /** The rows before and after one in the current filter (for j / k), and the next failed row after it (for n). */
-export async function getRunRowNeighbours(db: Db, run: { id: string; datasetId: string }, rowNumber: number, query: Pick<RunRowQuery, "filter" | "metric" | "q">) {
+export async function getRunRowNeighbours(db: Db, run: { id: string; datasetId: string }, rowNumber: number, query: RunRowFilter) {
   const where = runRowWhere(run.id, run.datasetId, query);
   const failed = runRowWhere(run.id, run.datasetId, { filter: "failed", q: "" });
   const [previous, next, nextFailed] = await Promise.all([

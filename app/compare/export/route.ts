@@ -1,5 +1,6 @@
-import { z } from "zod";
-import { parseCompareQuery } from "@/lib/compare/compareQuerySchema";
+import { parseCompareQuery } from "@/lib/urlState/compareQuery";
+import { parseExportFormat } from "@/lib/urlState/exportFormat";
+import { searchParamsOf } from "@/lib/urlState/searchParams";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
@@ -9,9 +10,9 @@ export const dynamic = "force-dynamic";
 
 /** Streams the compared runs' results (?runs=a,b&format=csv|json), one line per run and dataset row. */
 export async function GET(request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const query = parseCompareQuery(Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.getAll(key)])));
-  const format = z.enum(["json", "csv"]).catch("csv").parse(url.searchParams.get("format"));
+  const searchParams = searchParamsOf(new URL(request.url));
+  const query = parseCompareQuery(searchParams);
+  const format = parseExportFormat(searchParams, "csv");
   const db = getDb();
   const runs = await Promise.all(query.runs.map((id) => getRun(db, id)));
   if (runs.length === 0 || runs.some((run) => !run)) return new Response("Unknown runs.", { status: 404 });

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { z } from "zod";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
+import { RowHeader } from "@/components/content/RowHeader";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
@@ -11,17 +11,17 @@ import { getDb } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
 import { getRunRowDetail } from "@/lib/db/runRowQueries";
+import { compareHref, parseCompareRowQuery } from "@/lib/urlState/compareQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Flipped row" };
 
-const querySchema = z.object({ baseline: z.string().min(1), candidate: z.string().min(1), row: z.string().min(1), metric: z.string().optional() });
-
 /** One row judged by two runs, side by side: both responses and both sets of rationales, the flipped metric first. */
-export default async function CompareRowPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const parsed = querySchema.safeParse(Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
-  if (!parsed.success) notFound();
-  const { baseline, candidate, row: rowId, metric } = parsed.data;
+export default async function CompareRowPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const query = parseCompareRowQuery(await searchParams);
+  if (!query) notFound();
+  const { baseline, candidate, row: rowId, metric } = query;
   const db = getDb();
   const [baseRun, candRun, baseRow, candRow] = await Promise.all([getRun(db, baseline), getRun(db, candidate), getRunRowDetail(db, baseline, rowId), getRunRowDetail(db, candidate, rowId)]);
   if (!baseRun || !candRun || !baseRow || !candRow) notFound();
@@ -29,10 +29,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
 
   return (
     <div className="space-y-4">
-      <div>
-        <p className="text-xs text-slate-500"><Link href={`/compare?runs=${baseline},${candidate}&baseline=${baseline}#flips`} className="hover:underline">Compare</Link> /</p>
-        <h1 className="text-xl font-semibold tracking-tight">Row {baseRow.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{baseRow.requestId}</code></h1>
-      </div>
+      <RowHeader breadcrumb={<><Link href={compareHref([baseline, candidate], { baseline, hash: "flips" })} className="hover:underline">Compare</Link> /</>} rowNumber={baseRow.rowNumber} requestId={baseRow.requestId} />
       <Card title="Request"><ChatTranscript messages={decodeMessages(baseRow.messages)} /></Card>
       <div className="grid gap-4 lg:grid-cols-2" data-testid="side-by-side">
         {sides.map(({ run, row, label }) => {

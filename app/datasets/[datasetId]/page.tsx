@@ -9,15 +9,19 @@ import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime } from "@/components/ui/format";
+import { LinkButton } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
 import { listRuns } from "@/lib/db/runQueries";
-import { parseDatasetRowQuery } from "@/lib/db/datasetRowQuerySchema";
 import { metricAvailability } from "@/lib/metrics/availability";
+import { compareHref } from "@/lib/urlState/compareQuery";
+import { parseDatasetRowQuery, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const dataset = await getDataset(getDb(), (await params).datasetId);
@@ -41,7 +45,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
           {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded {formatDateTime(dataset.createdAt)}
         </p>
       </div>
-      <Link href={`/datasets/${dataset.id}/runs/new`} className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">New run</Link>
+      <LinkButton href={`/datasets/${dataset.id}/runs/new`} variant="primary" size="xl" className="text-sm">New run</LinkButton>
       </div>
 
       {dataset.warnings.length > 0 && (
@@ -80,10 +84,10 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
   const runs = await listRuns(getDb(), 20, datasetId);
   if (runs.length === 0) return null;
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby="runs-heading">
+    <CardFrame aria-labelledby="runs-heading">
       <div className="flex items-center justify-between">
         <h2 id="runs-heading" className="text-sm font-semibold">Runs on this dataset</h2>
-        {runs.length >= 2 && <Link href={`/compare?runs=${runs[1].id},${runs[0].id}&baseline=${runs[1].id}`} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
+        {runs.length >= 2 && <Link href={compareHref([runs[1].id, runs[0].id], { baseline: runs[1].id })} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
       </div>
       <ul className="mt-2 divide-y divide-slate-100 text-sm">
         {runs.map((run) => (
@@ -98,11 +102,11 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
           </li>
         ))}
       </ul>
-    </section>
+    </CardFrame>
   );
 }
 
-async function RowsSection({ datasetId, query }: { datasetId: string; query: ReturnType<typeof parseDatasetRowQuery> }) {
+async function RowsSection({ datasetId, query }: { datasetId: string; query: DatasetRowQuery }) {
   const page = await listDatasetRows(getDb(), datasetId, query);
   return <DatasetRowsTable datasetId={datasetId} page={page} query={query} />;
 }

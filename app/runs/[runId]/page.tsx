@@ -13,17 +13,21 @@ import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
 import { RunSettings } from "@/components/runs/RunSettings";
 import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
+import { Button, DownloadButton } from "@/components/ui/Button";
+import { CardFrame } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatSeconds } from "@/components/ui/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
-import { listRunRows, parseRunRowQuery, type RunRowQuery } from "@/lib/db/runRowQueries";
+import { listRunRows } from "@/lib/db/runRowQueries";
+import { parseRunRowQuery, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ runId: string }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const run = await getRun(getDb(), (await params).runId);
@@ -64,16 +68,16 @@ export default async function RunPage({ params, searchParams }: Props) {
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           {active && (
-            <form action={cancelRun}><input type="hidden" name="runId" value={run.id} /><button className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Cancel run</button></form>
+            <form action={cancelRun}><input type="hidden" name="runId" value={run.id} /><Button>Cancel run</Button></form>
           )}
           {(run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
-            <form action={rejudgeRun}><input type="hidden" name="runId" value={run.id} /><input type="hidden" name="which" value="errored" /><button className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Re-judge {progress.judgments.error} errored</button></form>
+            <form action={rejudgeRun}><input type="hidden" name="runId" value={run.id} /><input type="hidden" name="which" value="errored" /><Button>Re-judge {progress.judgments.error} errored</Button></form>
           )}
           {(run.status === "completed" || run.status === "failed") && (
-            <form action={rejudgeRun}><input type="hidden" name="runId" value={run.id} /><input type="hidden" name="which" value="errored_or_failed" /><button className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Re-judge errored and failed</button></form>
+            <form action={rejudgeRun}><input type="hidden" name="runId" value={run.id} /><input type="hidden" name="which" value="errored_or_failed" /><Button>Re-judge errored and failed</Button></form>
           )}
-          <a href={`/runs/${run.id}/export?format=csv`} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Export CSV</a>
-          <a href={`/runs/${run.id}/export?format=json`} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Export JSON</a>
+          <DownloadButton href={`/runs/${run.id}/export?format=csv`}>Export CSV</DownloadButton>
+          <DownloadButton href={`/runs/${run.id}/export?format=json`}>Export JSON</DownloadButton>
         </div>
       </div>
 
@@ -82,12 +86,12 @@ export default async function RunPage({ params, searchParams }: Props) {
       <MetricCards aggregates={aggregates} runId={run.id} />
       <RunChartsSection runId={run.id} metrics={config.metrics} />
 
-      <section id="rows" className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-label="Rows">
+      <CardFrame padding="none" id="rows" aria-label="Rows">
         <RunRowFilters runId={run.id} query={query} metrics={metricColumns(config.metrics)} />
         <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
           <RunRowsSection run={run} query={query} metrics={config.metrics} />
         </Suspense>
-      </section>
+      </CardFrame>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { uploadQuerySchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
 import { firstIssue } from "@/lib/ingest/normalizeRequest";
 import { logServerError } from "@/lib/server/logError";
+import { firstValues, searchParamsOf } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -17,7 +18,7 @@ export const runtime = "nodejs";
  */
 export async function POST(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const query = uploadQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  const query = uploadQuerySchema.safeParse(firstValues(searchParamsOf(url)));
   if (!query.success) return resultResponse({ fileError: `Bad upload request: ${firstIssue(query.error)}` }, 400);
 
   const limits = limitsFromEnv();

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { parseExportFormat } from "@/lib/urlState/exportFormat";
+import { searchParamsOf } from "@/lib/urlState/searchParams";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** Streams a run's results as JSON or CSV with Agent Evaluation's column names (?format=json|csv). */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
   const { runId } = await params;
-  const format = z.enum(["json", "csv"]).catch("json").parse(new URL(request.url).searchParams.get("format"));
+  const format = parseExportFormat(searchParamsOf(new URL(request.url)), "json");
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) return new Response("No such run.", { status: 404 });

@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
-import { Card } from "@/components/ui/Card";
-import { KeyboardNav } from "@/components/ui/KeyboardNav";
+import { RowHeader } from "@/components/content/RowHeader";
+import { Card, CardFrame } from "@/components/ui/Card";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasetQueries";
@@ -35,19 +35,12 @@ export default async function DatasetRowPage({ params }: Props) {
 
   return (
     <div className="space-y-4">
-      <KeyboardNav nextHref={rowHref(nextId)} previousHref={rowHref(previousId)} />
-      <div className="flex flex-wrap items-end justify-between gap-2">
-        <div>
-          <p className="text-xs text-slate-500">
-            <Link href="/datasets" className="hover:underline">Datasets</Link> / <Link href={base} className="hover:underline">{dataset.name}</Link> /
-          </p>
-          <h1 className="text-xl font-semibold tracking-tight">Row {row.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{row.requestId}</code></h1>
-        </div>
-        <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
-          {previousId ? <Link href={rowHref(previousId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd></Link> : null}
-          {nextId ? <Link href={rowHref(nextId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →</Link> : null}
-        </nav>
-      </div>
+      <RowHeader
+        breadcrumb={<><Link href="/datasets" className="hover:underline">Datasets</Link> / <Link href={base} className="hover:underline">{dataset.name}</Link> /</>}
+        rowNumber={row.rowNumber}
+        requestId={row.requestId}
+        navigation={{ previousHref: rowHref(previousId), nextHref: rowHref(nextId) }}
+      />
 
       <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
         <div className="space-y-4">
@@ -99,11 +92,11 @@ export default async function DatasetRowPage({ params }: Props) {
         />
       </Card>
 
-      <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+      <CardFrame as="details" className="text-sm">
         <summary className="cursor-pointer font-semibold">Raw request{row.trace ? " and trace" : ""}</summary>
         <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.requestRaw)}</pre>
         {row.trace && <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.trace)}</pre>}
-      </details>
+      </CardFrame>
     </div>
   );
 }

@@ -2,24 +2,25 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
+import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
+import { RowHeader } from "@/components/content/RowHeader";
 import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
-import { VerdictChip } from "@/components/runs/VerdictChip";
-import { withParams } from "@/components/table/urlState";
 import { Card } from "@/components/ui/Card";
-import { KeyboardNav } from "@/components/ui/KeyboardNav";
 import { formatCount, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
-import { getRunRowDetail, getRunRowNeighbours, parseRunRowQuery } from "@/lib/db/runRowQueries";
+import { getRunRowDetail, getRunRowNeighbours } from "@/lib/db/runRowQueries";
+import { NEXT_FAILED_FILTER, parseRunRowQuery, runRowHref, runRowsHref, type RunRowFilter } from "@/lib/urlState/runRowQuery";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Row" };
 
-type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: Promise<SearchParams> };
 
 export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
@@ -28,8 +29,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const [run, row] = await Promise.all([getRun(db, runId), getRunRowDetail(db, runId, rowId)]);
   if (!run || !row) notFound();
   const neighbours = await getRunRowNeighbours(db, run, row.rowNumber, query);
-  const keep = { filter: query.filter, metric: query.metric, q: query.q };
-  const href = (id: string | null, params = keep) => (id ? withParams(`/runs/${runId}/rows/${id}`, {}, params) : null);
+  const href = (id: string | null, filter: RunRowFilter = query) => (id ? runRowHref(runId, id, filter) : null);
 
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? generation?.response ?? null : row.response;
@@ -41,21 +41,14 @@ export default async function RunRowPage({ params, searchParams }: Props) {
 
   return (
     <div className="space-y-4">
-      <KeyboardNav nextHref={href(neighbours.nextId)} previousHref={href(neighbours.previousId)} nextFailedHref={href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" })} />
-      <div className="flex flex-wrap items-end justify-between gap-2">
-        <div>
-          <p className="text-xs text-slate-500">
-            <Link href="/runs" className="hover:underline">Runs</Link> / <Link href={withParams(`/runs/${runId}`, keep, {}) + "#rows"} className="hover:underline">{run.name}</Link> /
-          </p>
-          <h1 className="text-xl font-semibold tracking-tight">Row {row.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{row.requestId}</code></h1>
-          <div className="mt-1"><JudgeLabel provider={run.judgeProvider} model={run.judgeModel} /></div>
-        </div>
-        <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
-          {neighbours.previousId && <Link href={href(neighbours.previousId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="text-xs text-slate-400">k</kbd></Link>}
-          {neighbours.nextId && <Link href={href(neighbours.nextId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="text-xs text-slate-400">j</kbd> →</Link>}
-          {neighbours.nextFailedId && <Link href={href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" })!} className="rounded border border-rose-300 bg-rose-50 px-2 py-1 text-rose-800 hover:bg-rose-100">Next failed <kbd className="text-xs">n</kbd></Link>}
-        </nav>
-      </div>
+      <RowHeader
+        breadcrumb={<><Link href="/runs" className="hover:underline">Runs</Link> / <Link href={runRowsHref(runId, query)} className="hover:underline">{run.name}</Link> /</>}
+        rowNumber={row.rowNumber}
+        requestId={row.requestId}
+        navigation={{ previousHref: href(neighbours.previousId), nextHref: href(neighbours.nextId), nextFailedHref: href(neighbours.nextFailedId, NEXT_FAILED_FILTER) }}
+      >
+        <div className="mt-1"><JudgeLabel provider={run.judgeProvider} model={run.judgeModel} /></div>
+      </RowHeader>
 
       <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
         <div className="space-y-4">
@@ -88,30 +81,25 @@ export default async function RunRowPage({ params, searchParams }: Props) {
       </div>
 
       <Card title={`Retrieved context (${retrieved.length})`} testId="retrieved-context">
-        <ol className="space-y-2">
-          {retrieved.map((chunk) => (
-            <li key={chunk.id} className="rounded-md border border-slate-200" data-testid="chunk">
-              <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-3 py-1.5 text-xs">
-                <span className="rounded bg-slate-800 px-1.5 py-0.5 font-mono text-white">#{chunk.position + 1}</span>
-                <code className="break-all font-mono text-slate-700">{chunk.docUri}</code>
-                {expectedUris.size > 0 && (expectedUris.has(chunk.docUri) ? <span className="rounded bg-emerald-50 px-1.5 text-emerald-800">expected document</span> : <span className="rounded bg-slate-100 px-1.5 text-slate-500">not expected</span>)}
-              </div>
-              <div className="px-3 py-2">{chunk.content ? <InertMarkdown text={chunk.content} /> : <span className="text-xs italic text-slate-400">no content</span>}</div>
-              {chunkJudgments.map((judgment) => {
-                const verdict = judgment.chunks.find((c) => c.position === chunk.position);
-                if (!verdict) return null;
-                return (
-                  <div key={judgment.id} className="flex items-start gap-2 border-t border-slate-100 bg-slate-50 px-3 py-1.5 text-xs" data-testid="chunk-verdict">
-                    <VerdictChip verdict={{ status: verdict.errorMessage ? "error" : "done", rating: verdict.rating, score: null, passed: verdict.rating === null ? null : verdict.rating === "yes" }} />
-                    <span className="font-medium text-slate-600">{judgment.metric.split("/").pop()}</span>
-                    <span className="text-slate-700">{verdict.errorMessage ?? verdict.rationale}</span>
-                  </div>
-                );
-              })}
-            </li>
-          ))}
-          {retrieved.length === 0 && <p className="text-sm text-slate-400">No retrieved context on this row.</p>}
-        </ol>
+        <ChunkList
+          chunks={retrieved.map((chunk) => ({
+            position: chunk.position,
+            docUri: chunk.docUri,
+            content: chunk.content,
+            expected: expectedUris.size > 0 ? expectedUris.has(chunk.docUri) : undefined,
+            verdicts: chunkJudgments.flatMap((judgment) => {
+              const verdict = judgment.chunks.find((c) => c.position === chunk.position);
+              if (!verdict) return [];
+              return [{
+                key: judgment.id,
+                metric: judgment.metric,
+                verdict: { status: verdict.errorMessage ? "error" : "done", rating: verdict.rating, score: null, passed: verdict.rating === null ? null : verdict.rating === "yes" },
+                text: verdict.errorMessage ?? verdict.rationale,
+              }];
+            }),
+          }))}
+          emptyText="No retrieved context on this row."
+        />
       </Card>
     </div>
   );

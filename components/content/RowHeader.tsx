@@ -1,0 +1,39 @@
+import type { ReactNode } from "react";
+import { LinkButton } from "@/components/ui/Button";
+import { KeyboardNav } from "@/components/ui/KeyboardNav";
+
+type RowNavigation = { previousHref: string | null; nextHref: string | null; nextFailedHref?: string | null };
+
+/**
+ * The top of a row drill-down: breadcrumb, "Row N request_id", anything the
+ * page adds under the title, and the previous / next (/ next failed) links
+ * that j / k (/ n) follow.
+ */
+export function RowHeader({ breadcrumb, rowNumber, requestId, children, navigation }: {
+  breadcrumb: ReactNode;
+  rowNumber: number;
+  requestId: string;
+  children?: ReactNode;
+  navigation?: RowNavigation;
+}) {
+  const title = (
+    <div>
+      <p className="text-xs text-slate-500">{breadcrumb}</p>
+      <h1 className="text-xl font-semibold tracking-tight">Row {rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code></h1>
+      {children}
+    </div>
+  );
+  if (!navigation) return title;
+  const { previousHref, nextHref, nextFailedHref = null } = navigation;
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-2">
+      <KeyboardNav nextHref={nextHref} previousHref={previousHref} nextFailedHref={nextFailedHref} />
+      {title}
+      <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
+        {previousHref && <LinkButton href={previousHref} size="sm">← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd></LinkButton>}
+        {nextHref && <LinkButton href={nextHref} size="sm">Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →</LinkButton>}
+        {nextFailedHref && <LinkButton href={nextFailedHref} variant="attention" size="sm">Next failed <kbd className="ml-1 text-xs">n</kbd></LinkButton>}
+      </nav>
+    </div>
+  );
+}

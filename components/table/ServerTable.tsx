@@ -1,0 +1,85 @@
+"use client";
+
+import { rowSortingFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { ReactNode } from "react";
+import type { Page } from "@/lib/db/pagination";
+import { withParams, type ParamValues } from "@/lib/urlState/withParams";
+import { Pager } from "./Pager";
+import { serverSorting } from "./serverSorting";
+import { SortableHeaderCell } from "./SortableHeaderCell";
+
+/** The features of a server-driven table; each table builds its columns with createColumnHelper<ServerTableFeatures, Row>(). */
+export const serverTableFeatures = tableFeatures({ rowSortingFeature });
+export type ServerTableFeatures = typeof serverTableFeatures;
+
+type Props<TRow extends { id: string }> = {
+  testId: string;
+  columns: ColumnDef<ServerTableFeatures, TRow, any>[];
+  page: Page<TRow>;
+  /** The view's URL: its path, its parameters (the parsed query), and where a re-sorted view scrolls to. */
+  view: { pathname: string; params: ParamValues & { sort: string; dir: "asc" | "desc" }; hash?: string };
+  /** Where a click on a row leads. */
+  rowHref: (row: TRow) => string;
+  /** A column whose cell is also a real link to the row (for keyboard and middle-click). */
+  linkColumn?: string;
+  headerClassName?: string;
+  cellClassName: string;
+  empty: ReactNode;
+  emptyClassName: string;
+};
+
+/**
+ * A table whose sorting, paging and filtering all happen on the server: it
+ * renders the page it is given, with its pager, and only turns clicks into
+ * URL changes (a header click asks for the view sorted another way, from page 1).
+ */
+export function ServerTable<TRow extends { id: string }>({ testId, columns, page, view, rowHref, linkColumn, headerClassName, cellClassName, empty, emptyClassName }: Props<TRow>) {
+  const router = useRouter();
+  const rows = page.items;
+  const table = useTable({
+    features: serverTableFeatures,
+    columns,
+    data: rows,
+    getRowId: (row) => row.id,
+    ...serverSorting(view.params, (sort, dir) => router.push(withParams(view.pathname, view.params, { sort, dir, page: 1 }) + (view.hash ?? ""))),
+  });
+
+  return (
+    <>
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm" data-testid={testId}>
+          <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => (
+                  <SortableHeaderCell key={header.id} className={headerClassName} sorted={header.column.getIsSorted()} canSort={header.column.getCanSort()} onToggle={header.column.getToggleSortingHandler()}>
+                    <table.FlexRender header={header} />
+                  </SortableHeaderCell>
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {table.getRowModel().rows.map((row) => (
+              <tr key={row.id} className="cursor-pointer align-top hover:bg-indigo-50/40" onClick={() => router.push(rowHref(row.original))}>
+                {row.getAllCells().map((cell) => (
+                  <td key={cell.id} className={cellClassName}>
+                    {cell.column.id === linkColumn ? (
+                      <Link href={rowHref(row.original)} onClick={(event) => event.stopPropagation()} className="text-indigo-700 hover:underline"><table.FlexRender cell={cell} /></Link>
+                    ) : (
+                      <table.FlexRender cell={cell} />
+                    )}
+                  </td>
+                ))}
+              </tr>
+            ))}
+            {rows.length === 0 && <tr><td colSpan={columns.length} className={emptyClassName}>{empty}</td></tr>}
+          </tbody>
+        </table>
+      </div>
+      <Pager pathname={view.pathname} params={view.params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} />
+    </>
+  );
+}
