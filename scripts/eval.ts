@@ -88,16 +88,17 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     }
     datasetId = result.datasetId;
   }
+  if (!datasetId) throw new InputError("give --dataset or --dataset-id");
   const llmConfig = readLlmConfig();
   const heuristic = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
   if (!heuristic && !llmConfig) throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
   if (heuristic && !args.judgeModel) console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
   return createRun(db, {
-    datasetId: datasetId!,
+    datasetId,
     name: args.name,
     tags: args.tags,
     metrics: args.metrics,
-    judge: heuristic ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llmConfig!.endpoint.kind, model: args.judgeModel ?? llmConfig!.model },
+    judge: heuristic || !llmConfig ? { provider: "heuristic", model: HEURISTIC_MODEL } : { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model },
     concurrency: args.concurrency,
     chunkMode: args.chunkMode,
     thresholds: args.thresholds,

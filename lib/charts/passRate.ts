@@ -55,9 +55,9 @@ const AXIS_HEIGHT = 36;
  */
 export function preparePassRateChart(aggregates: Aggregate[], labelFor: MetricLabeller = chartMetricLabel): PassRateChartData {
   const bars = aggregates
-    .filter((aggregate) => isProportionMetric(aggregate.metric) && aggregate.value !== null)
+    .filter((aggregate): aggregate is Aggregate & { value: number } => isProportionMetric(aggregate.metric) && aggregate.value !== null)
     .map((aggregate): PassRateBar => {
-      const value = aggregate.value!;
+      const value = aggregate.value;
       const interval = aggregate.kind === "percentage" ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null;
       const band = valueBand(value);
       return {

@@ -14,6 +14,9 @@ export type CompareQuery = z.infer<typeof compareQuerySchema>;
 export function parseCompareQuery(searchParams: Record<string, string | string[] | undefined>): CompareQuery {
   const raw = searchParams.runs;
   const runs = (Array.isArray(raw) ? raw : raw ? [raw] : []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean);
-  const one = (key: string) => (Array.isArray(searchParams[key]) ? searchParams[key]![0] : searchParams[key]) as string | undefined;
+  const one = (key: string) => {
+    const value = searchParams[key];
+    return (Array.isArray(value) ? value[0] : value) as string | undefined;
+  };
   return compareQuerySchema.parse({ runs: [...new Set(runs)], baseline: one("baseline") || undefined, candidate: one("candidate") || undefined, metric: one("metric") || undefined, direction: one("direction") || undefined, page: one("page") });
 }

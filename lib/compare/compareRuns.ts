@@ -29,13 +29,13 @@ export type Comparison = {
  */
 export async function compareRuns(db: Db, runIds: string[], baselineId: string): Promise<Comparison | null> {
   const loaded = await Promise.all(runIds.map((id) => getRun(db, id)));
-  if (loaded.some((run) => !run)) return null;
-  const found = loaded.map((run) => run!);
+  const found = loaded.filter((run) => run !== null);
+  if (found.length < loaded.length) return null;
   const baseline = found.find((run) => run.id === baselineId) ?? found[0];
   // The baseline leads every table and chart; the others keep the order they were picked in.
   const runs = [baseline, ...found.filter((run) => run.id !== baseline.id)];
   const configs = new Map(runs.map((run) => [run.id, storedRunConfigSchema.parse(JSON.parse(run.config))]));
-  const metricOrder = [...new Set(runs.flatMap((run) => configs.get(run.id)!.metrics))];
+  const metricOrder = [...new Set(runs.flatMap((run) => configs.get(run.id)?.metrics ?? []))];
   const aggregates = new Map(await Promise.all(runs.map(async (run) => [run.id, await getRunAggregates(db, run.id, metricOrder)] as const)));
   // One paired GROUP BY per candidate on the baseline's dataset, shared by all its metrics.
   const pairedByRun = new Map(await Promise.all(runs.filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
@@ -45,7 +45,7 @@ export async function compareRuns(db: Db, runIds: string[], baselineId: string):
     const shape = metricShape(metric);
     const cells: Record<string, MetricCell> = {};
     for (const run of runs) {
-      const aggregate = aggregates.get(run.id)!.find((a) => a.metric === metric) ?? null;
+      const aggregate = aggregates.get(run.id)?.find((a) => a.metric === metric) ?? null;
       cells[run.id] = { aggregate, interval: aggregate && aggregate.kind === "percentage" ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null };
     }
     const deltas: Record<string, MetricDelta> = {};

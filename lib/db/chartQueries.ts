@@ -124,7 +124,7 @@ export async function getChunkHeatmap(db: Db, runId: string, options: { metric: 
     // A chunk judgment without a rating is a per-chunk error; a row whose whole judgment errored has no chunk judgments at all.
     const verdict: ChunkVerdict = cell.rating === "yes" || cell.rating === "no" ? cell.rating
       : Number(cell.judged) === 1 || rowErrored.get(cell.rowId) ? "error" : null;
-    byRow.get(cell.rowId)!.push({ position, verdict, expected: Number(cell.expected) === 1 });
+    byRow.get(cell.rowId)?.push({ position, verdict, expected: Number(cell.expected) === 1 });
   }
   return {
     rows: rows.map((row) => ({
@@ -133,7 +133,7 @@ export async function getChunkHeatmap(db: Db, runId: string, options: { metric: 
       requestId: row.requestId,
       precision: row.precision === null ? null : Number(row.precision),
       recall: row.recall === null ? null : Number(row.recall),
-      cells: byRow.get(row.rowId)!,
+      cells: byRow.get(row.rowId) ?? [],
     })),
     maxPosition,
     totalRows: Number(total?.n ?? 0),
@@ -186,7 +186,7 @@ export async function getJudgeUsage(db: Db, runId: string): Promise<JudgeUsage> 
     total: {
       items: sum((l) => l.items), metered: sum((l) => l.metered), cacheHits: sum((l) => l.cacheHits),
       inputTokens: sum((l) => l.inputTokens), outputTokens: sum((l) => l.outputTokens),
-      costUsd: priced.length === 0 ? null : priced.reduce((total, line) => total + line.costUsd!, 0),
+      costUsd: priced.length === 0 ? null : priced.reduce((total, line) => total + (line.costUsd ?? 0), 0),
       priced: sum((l) => l.priced),
     },
     metrics,

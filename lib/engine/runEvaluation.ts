@@ -67,10 +67,10 @@ export async function runEvaluation(runId: string, deps: EngineDeps, options: { 
 
   try {
     const generates = run.generationModel !== null;
-    if (generates && counts.generations.pending > 0) {
+    if (run.generationModel !== null && counts.generations.pending > 0) {
       if (!deps.llm) throw new Error("this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
       await generateResponses(db, {
-        id: runId, generationModel: run.generationModel!, generationSystemPrompt: run.generationSystemPrompt,
+        id: runId, generationModel: run.generationModel, generationSystemPrompt: run.generationSystemPrompt,
         temperature: config.generationTemperature ?? 0, concurrency: run.concurrency,
       }, deps.llm, shouldStop, () => {
         counts.generations.pending -= 1;

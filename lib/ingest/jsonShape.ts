@@ -16,8 +16,8 @@ export type JsonShape = { tooDeep: true } | { tooDeep: false; longestString: num
 export function measureJsonValue(value: unknown, maxDepth: number = MAX_JSON_NESTING_DEPTH): JsonShape {
   let longestString = 0;
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value: current, depth } = item;
     if (typeof current === "string") {
       if (current.length > longestString) longestString = current.length;
       continue;

@@ -126,7 +126,7 @@ function readTokens(spans: Span[]): TokenCounts | null {
   }
   if (usages.size === 0) return null;
 
-  const byId = new Map(spans.filter((span) => span.id !== null).map((span) => [span.id!, span]));
+  const byId = new Map(spans.flatMap((span) => (span.id === null ? [] : [[span.id, span] as const])));
   const coveredByDescendant = new Set<Span>();
   for (const span of usages.keys()) {
     let parent = span.parentId === null ? undefined : byId.get(span.parentId);

@@ -42,7 +42,7 @@ export const nodeHttpFetch: typeof fetch = async (input, init = {}) => {
       if (noBody) response.resume();
       resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: responseHeaders }));
     });
-    const onAbort = () => request.destroy(abortError(signal!));
+    const onAbort = () => request.destroy(abortError(signal));
     signal?.addEventListener("abort", onAbort, { once: true });
     request.on("close", () => signal?.removeEventListener("abort", onAbort));
     request.on("error", (error) => reject(signal?.aborted ? abortError(signal) : new TypeError(`fetch failed: ${error.message}`, { cause: error })));
@@ -59,8 +59,8 @@ async function bodyBytes(body: RequestInit["body"]): Promise<Uint8Array | null> 
   return new Uint8Array(await new Response(body as BodyInit).arrayBuffer());
 }
 
-function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason;
+function abortError(signal: AbortSignal | undefined): Error {
+  const reason = signal?.reason;
   if (reason instanceof Error) return reason;
   const error = new Error("This operation was aborted");
   error.name = "AbortError";

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // npm runs scripts from the project root (this file may run bundled from elsewhere).
   const root = process.cwd();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const { url, control } = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve)));
+  const { url, control } = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once("line", resolve)));
   // node:http rather than fetch: the global fetch would load undici into the measured process, which the engine never does.
   const stats = () => getJson<ServerStats>(`${control}/stats`);
 

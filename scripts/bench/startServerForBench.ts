@@ -31,10 +31,11 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  if (server.pid === undefined) throw new Error("next start did not start");
   return {
     baseUrl,
     databaseUrl,
-    pid: server.pid!,
+    pid: server.pid,
     stop: () => {
       server.kill("SIGTERM");
       fs.rmSync(dir, { recursive: true, force: true });

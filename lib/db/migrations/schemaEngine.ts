@@ -71,7 +71,7 @@ function scriptTolerant(inner: SqlDriverAdapter): SqlDriverAdapter {
     },
     executeScript: (script) => inner.executeScript(script),
     startTransaction: (isolationLevel) => inner.startTransaction(isolationLevel),
-    getConnectionInfo: inner.getConnectionInfo ? () => inner.getConnectionInfo!() : undefined,
+    getConnectionInfo: inner.getConnectionInfo?.bind(inner),
     dispose: () => inner.dispose(),
   };
 }

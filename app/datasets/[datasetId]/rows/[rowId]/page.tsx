@@ -25,6 +25,8 @@ export default async function DatasetRowPage({ params }: Props) {
   const { previousId, nextId } = await getNeighbourRows(db, datasetId, row.rowNumber);
   const base = `/datasets/${datasetId}`;
   const rowHref = (id: string | null) => (id ? `${base}/rows/${id}` : null);
+  const previousHref = rowHref(previousId);
+  const nextHref = rowHref(nextId);
 
   const messages = decodeMessages(row.messages);
   const facts = decodeFacts(row.expectedFacts);
@@ -35,7 +37,7 @@ export default async function DatasetRowPage({ params }: Props) {
 
   return (
     <div className="space-y-4">
-      <KeyboardNav nextHref={rowHref(nextId)} previousHref={rowHref(previousId)} />
+      <KeyboardNav nextHref={nextHref} previousHref={previousHref} />
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <p className="text-xs text-slate-500">
@@ -44,8 +46,8 @@ export default async function DatasetRowPage({ params }: Props) {
           <h1 className="text-xl font-semibold tracking-tight">Row {row.rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{row.requestId}</code></h1>
         </div>
         <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
-          {previousId ? <Link href={rowHref(previousId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd></Link> : null}
-          {nextId ? <Link href={rowHref(nextId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →</Link> : null}
+          {previousHref ? <Link href={previousHref} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd></Link> : null}
+          {nextHref ? <Link href={nextHref} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →</Link> : null}
         </nav>
       </div>
 

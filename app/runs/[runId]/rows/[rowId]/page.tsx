@@ -30,6 +30,9 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const neighbours = await getRunRowNeighbours(db, run, row.rowNumber, query);
   const keep = { filter: query.filter, metric: query.metric, q: query.q };
   const href = (id: string | null, params = keep) => (id ? withParams(`/runs/${runId}/rows/${id}`, {}, params) : null);
+  const previousHref = href(neighbours.previousId);
+  const nextHref = href(neighbours.nextId);
+  const nextFailedHref = href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" });
 
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? generation?.response ?? null : row.response;
@@ -41,7 +44,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
 
   return (
     <div className="space-y-4">
-      <KeyboardNav nextHref={href(neighbours.nextId)} previousHref={href(neighbours.previousId)} nextFailedHref={href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" })} />
+      <KeyboardNav nextHref={nextHref} previousHref={previousHref} nextFailedHref={nextFailedHref} />
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <p className="text-xs text-slate-500">
@@ -51,9 +54,9 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           <div className="mt-1"><JudgeLabel provider={run.judgeProvider} model={run.judgeModel} /></div>
         </div>
         <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
-          {neighbours.previousId && <Link href={href(neighbours.previousId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="text-xs text-slate-400">k</kbd></Link>}
-          {neighbours.nextId && <Link href={href(neighbours.nextId)!} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="text-xs text-slate-400">j</kbd> →</Link>}
-          {neighbours.nextFailedId && <Link href={href(neighbours.nextFailedId, { filter: "failed", metric: undefined, q: "" })!} className="rounded border border-rose-300 bg-rose-50 px-2 py-1 text-rose-800 hover:bg-rose-100">Next failed <kbd className="text-xs">n</kbd></Link>}
+          {previousHref && <Link href={previousHref} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">← Previous <kbd className="text-xs text-slate-400">k</kbd></Link>}
+          {nextHref && <Link href={nextHref} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">Next <kbd className="text-xs text-slate-400">j</kbd> →</Link>}
+          {nextFailedHref && <Link href={nextFailedHref} className="rounded border border-rose-300 bg-rose-50 px-2 py-1 text-rose-800 hover:bg-rose-100">Next failed <kbd className="text-xs">n</kbd></Link>}
         </nav>
       </div>
 
