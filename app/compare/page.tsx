@@ -35,7 +35,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const baselineId = query.baseline && query.runs.includes(query.baseline) ? query.baseline : query.runs[0];
   const comparison = await compareRuns(db, query.runs, baselineId);
   if (!comparison) return <EmptyState title="A run was not found" body="One of the runs in the link no longer exists. Pick the runs again." />;
-  const candidates = comparison.runs.filter((run) => run.id !== baselineId && run.datasetId === comparison.runs.find((r) => r.id === baselineId)!.datasetId);
+  const candidates = comparison.runs.filter((run) => run.id !== baselineId && run.datasetId === comparison.runs.find((r) => r.id === baselineId)?.datasetId);
   const candidateId = query.candidate && candidates.some((c) => c.id === query.candidate) ? query.candidate : candidates[0]?.id;
   const flips = candidateId
     ? await listFlips(db, baselineId, candidateId, { metric: query.metric, direction: query.direction, offset: (query.page - 1) * FLIPS_PER_PAGE, limit: FLIPS_PER_PAGE, paired: comparison.paired?.[candidateId] })

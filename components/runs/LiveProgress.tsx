@@ -15,7 +15,8 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
   const [snapshot, setSnapshot] = useState(initial);
   useEffect(() => {
     if (!ACTIVE.has(snapshot.status)) return;
-    const timer = setTimeout(async () => {
+    // poll catches its own errors; the timer only starts it.
+    const poll = async () => {
       try {
         const response = await fetch(`/api/runs/${runId}/progress`, { cache: "no-store" });
         if (!response.ok) return;
@@ -26,7 +27,8 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
       } catch {
         // a missed poll is retried on the next tick
       }
-    }, 1000);
+    };
+    const timer = setTimeout(() => void poll(), 1000);
     return () => clearTimeout(timer);
   }, [runId, router, snapshot]);
 

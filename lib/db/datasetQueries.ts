@@ -53,7 +53,7 @@ export async function getInputCoverage(db: Db, datasetId: string): Promise<Input
   };
   const selects = [
     `COUNT(*) AS "rowCount"`,
-    ...inputEntries.map(([input, sql], i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "i${i}"`),
+    ...inputEntries.map(([, sql], i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "i${i}"`),
     ...METRICS.map((metric, i) => `SUM(CASE WHEN ${metric.requires.map((input) => INPUT_SQL[input]).join(" AND ")} THEN 1 ELSE 0 END) AS "m${i}"`),
     ...Object.values(columnSql).map((sql, i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "c${i}"`),
   ];

@@ -61,8 +61,8 @@ async function bodyBytes(body: RequestInit["body"]): Promise<Uint8Array | null> 
   return new Uint8Array(await new Response(body as BodyInit).arrayBuffer());
 }
 
-function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason;
+function abortError(signal: AbortSignal | undefined): Error {
+  const reason = signal?.reason;
   if (reason instanceof Error) return reason;
   const error = new Error("This operation was aborted");
   error.name = "AbortError";

@@ -57,7 +57,8 @@ export function startRunResumer(intervalMs = 15_000): void {
       logServerError("run resumer", error);
     }
   };
+  // sweep catches its own errors, so nothing waits on it: not start-up, not the timer.
   void sweep();
-  state.resumer = setInterval(sweep, intervalMs);
+  state.resumer = setInterval(() => void sweep(), intervalMs);
   state.resumer.unref();
 }

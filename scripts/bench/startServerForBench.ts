@@ -33,6 +33,7 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  if (server.pid === undefined) throw new Error("next start did not start");
   return {
     baseUrl,
     databaseUrl,

@@ -1,7 +1,7 @@
 // Browser tests: starting a run from a dataset on the offline heuristic judge,
 // watching it complete, reading the metric cards named as in Agent Evaluation, exporting, and the
 // server picking up a run it did not start itself (the resume path).
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createRun } from "@/lib/engine/createRun";
@@ -12,7 +12,6 @@ import {
 } from "./helpers";
 
 let server: AppServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
 let db: Db;
 let page: Page;
 let problems: string[];
@@ -21,7 +20,7 @@ let app: OpenedApp;
 
 beforeAll(async () => {
   app = await openApp();
-  ({ server, browser, db, page, problems } = app);
+  ({ server, db, page, problems } = app);
 });
 
 afterAll(async () => app?.close());

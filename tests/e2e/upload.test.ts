@@ -1,7 +1,7 @@
 // Browser tests: uploading a valid evaluation set as CSV, JSON and JSONL, and
 // browsing the result (search, sort, row detail, j/k navigation).
 import fs from "node:fs";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
@@ -11,7 +11,6 @@ import {
 } from "./helpers";
 
 let server: AppServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
 let db: Db;
 let page: Page;
 let problems: string[];
@@ -23,7 +22,7 @@ let app: OpenedApp;
 
 beforeAll(async () => {
   app = await openApp();
-  ({ server, browser, db, page, problems } = app);
+  ({ server, db, page, problems } = app);
 });
 
 afterAll(async () => {

@@ -133,7 +133,6 @@ describe("upload errors (default limits)", () => {
 
 describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
   let server: AppServer;
-  let browser: { context: BrowserContext; close: () => Promise<void> };
   let db: Db;
   let page: Page;
   // About 1.5 MB of valid rows.
@@ -143,7 +142,7 @@ describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
 
   beforeAll(async () => {
     app = await openApp({ env: { ASSAY_MAX_UPLOAD_MB: "1" } });
-    ({ server, browser, db, page } = app);
+    ({ server, db, page } = app);
   });
 
   afterAll(async () => {

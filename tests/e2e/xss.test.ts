@@ -2,7 +2,7 @@
 // carries script, event-handler, javascript: link and svg payloads; none may
 // run or become live markup, and each must still be readable as text.
 import fs from "node:fs";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
@@ -44,7 +44,6 @@ const ROWS = [
 ];
 
 let server: AppServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
 let page: Page;
 let problems: string[];
 const files = tempDir();
@@ -53,7 +52,7 @@ let app: OpenedApp;
 
 beforeAll(async () => {
   app = await openApp();
-  ({ server, browser, page, problems } = app);
+  ({ server, page, problems } = app);
 });
 
 afterAll(async () => {

@@ -57,7 +57,10 @@ describe.each([
     for (const aggregate of aggregates) {
       expect(aggregate.pending).toBe(0);
       expect(aggregate.value, aggregate.name).not.toBeNull();
-      if (aggregate.kind === "percentage") expect(aggregate.value!).toBeGreaterThanOrEqual(0), expect(aggregate.value!).toBeLessThanOrEqual(1);
+      if (aggregate.kind === "percentage") {
+        expect(aggregate.value!).toBeGreaterThanOrEqual(0);
+        expect(aggregate.value!).toBeLessThanOrEqual(1);
+      }
     }
     // The six rows with traces carry agent metrics; the 44 others are skipped with a reason.
     const latency = aggregates.find((a) => a.metric === "agent/latency_seconds")!;

@@ -12,7 +12,8 @@ export type RouteServer = { baseUrl: string; close: () => Promise<void> };
  * is what it would see from the app.
  */
 export async function startRouteServer(handle: (request: Request) => Promise<Response>): Promise<RouteServer> {
-  const server = http.createServer(async (req, res) => {
+  // serve catches its own errors, so the server need not wait on it.
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       const response = await handle(new Request(`http://127.0.0.1${req.url}`, { method: req.method }));
       res.statusCode = response.status;
@@ -26,7 +27,8 @@ export async function startRouteServer(handle: (request: Request) => Promise<Res
         res.end(String(error));
       } else if (!res.destroyed) res.destroy();
     }
-  });
+  };
+  const server = http.createServer((req, res) => void serve(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
