@@ -2,7 +2,7 @@
 // migrations, clears uploads a killed server left half-way, and on a brand-new
 // database loads the sample dataset so a newcomer has something to open.
 import path from "node:path";
-import { createDb } from "../lib/db/client";
+import { createDb, enableWriteAheadLog } from "../lib/db/client";
 import { resolveDatabaseUrl, sqliteFilePath } from "../lib/db/databaseUrl";
 import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
@@ -21,8 +21,7 @@ async function main(): Promise<void> {
 
   const db = createDb(url);
   try {
-    // WAL lets pages read while an upload or a run writes; the setting persists in the file.
-    await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    await enableWriteAheadLog(db);
     // An hour's grace: a CLI upload may be streaming into the same file right now.
     const removed = await deleteAbandonedImports(db, new Date(Date.now() - 60 * 60 * 1000));
     if (removed > 0) console.log(`[assay] removed ${removed} upload(s) interrupted by a previous shutdown`);

@@ -16,6 +16,8 @@ export type ServerTableFeatures = typeof serverTableFeatures;
 
 type Props<TRow extends { id: string }> = {
   testId: string;
+  // Columns hold cells of different value types; tanstack's own column arrays are typed this way.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   columns: ColumnDef<ServerTableFeatures, TRow, any>[];
   page: Page<TRow>;
   /** The view's URL: its path, its parameters (the parsed query), and where a re-sorted view scrolls to. */

@@ -31,3 +31,8 @@ export function getDb(): Db {
   globalForDb.assayDb ??= createDb();
   return globalForDb.assayDb;
 }
+
+/** WAL lets pages read while an upload or a run writes; the setting persists in the file. */
+export async function enableWriteAheadLog(db: Db): Promise<void> {
+  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+}

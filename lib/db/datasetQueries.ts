@@ -120,3 +120,15 @@ function clip(text: string | null, max: number): string | null {
 }
 
 export type { Page };
+
+/** How many rows and chunk rows a dataset stored (the upload benchmark checks nothing was lost). */
+export async function countDatasetContents(db: Db, datasetId: string): Promise<{ rows: number; chunks: number }> {
+  const [rows, chunks] = await Promise.all([db.datasetRow.count({ where: { datasetId } }), db.contextChunk.count({ where: { row: { datasetId } } })]);
+  return { rows, chunks };
+}
+
+/** Every row id of a dataset in row order (for seeding benchmark runs straight into the tables). */
+export async function listDatasetRowIds(db: Db, datasetId: string): Promise<string[]> {
+  const rows = await db.datasetRow.findMany({ where: { datasetId }, orderBy: { rowNumber: "asc" }, select: { id: true } });
+  return rows.map((row) => row.id);
+}

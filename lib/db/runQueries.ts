@@ -124,3 +124,15 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
 export async function listRunsForPicker(db: Db) {
   return listRunsWithDataset(db, 200);
 }
+
+/** Judgments per metric made by one judge provider (the engine benchmark's calls per LLM-judged metric). */
+export async function countJudgmentsByMetric(db: Db, runId: string, judgeProvider: string): Promise<{ metric: string; count: number }[]> {
+  const groups = await db.judgmentItem.groupBy({ by: ["metric"], where: { runId, judgeProvider }, _count: { _all: true } });
+  return groups.map((group) => ({ metric: group.metric, count: group._count._all }));
+}
+
+/** Some row that failed a metric in the run, or null (the UI benchmark opens its drill-down). */
+export async function findFailedRowId(db: Db, runId: string): Promise<string | null> {
+  const item = await db.judgmentItem.findFirst({ where: { runId, passed: false }, select: { rowId: true } });
+  return item?.rowId ?? null;
+}

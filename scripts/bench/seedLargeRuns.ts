@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createDb } from "../../lib/db/client";
+import { listDatasetRowIds } from "../../lib/db/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasetWrites";
 import { bulkInsert, sqliteTimestamp } from "../../lib/db/directSqlite";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
@@ -23,7 +24,7 @@ export async function seedLargeRuns(databaseUrl: string, rows: number, chunks: n
   const db = createDb(databaseUrl);
   const imported = await ingestUpload({ chunks: byteChunks(toJsonl(syntheticRows(rows, chunks)), 1 << 20), filename: "ui-bench.jsonl", mode: "strict", sink: createDatasetSink(db), limits: { maxFileBytes: 1 << 30, maxRowBytes: 1 << 23, maxCellBytes: 1 << 21, maxReportedErrors: 100, batchSize: 1000 } });
   if (!imported.ok) throw new Error("seed dataset did not import");
-  const rowIds = (await db.datasetRow.findMany({ where: { datasetId: imported.datasetId }, orderBy: { rowNumber: "asc" }, select: { id: true } })).map((r) => r.id);
+  const rowIds = await listDatasetRowIds(db, imported.datasetId);
   const runIds: string[] = [];
   for (const [index, yesRate] of [0.72, 0.78].entries()) {
     const runId = randomUUID();

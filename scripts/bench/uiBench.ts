@@ -5,6 +5,7 @@
 import http from "node:http";
 import { createDb } from "../../lib/db/client";
 import { closeDirectConnection } from "../../lib/db/directSqlite";
+import { findFailedRowId } from "../../lib/db/runQueries";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { seedLargeRuns } from "./seedLargeRuns";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
@@ -22,14 +23,15 @@ async function main(): Promise<void> {
     console.log(`seeded 2 runs × ${ROWS.toLocaleString("en-US")} rows × 7 metrics × 5 chunks in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     const db = createDb(server.databaseUrl);
     const [a, b] = runIds;
-    const failedRow = await db.judgmentItem.findFirstOrThrow({ where: { runId: a, passed: false }, select: { rowId: true } });
+    const failedRowId = await findFailedRowId(db, a);
+    if (!failedRowId) throw new Error("the seeded run has no failed row");
     await db.$disconnect();
 
     const pages: [string, string, number][] = [
       ["run page", `/runs/${a}`, 300],
       ["failed-rows table, filtered, page 1", `/runs/${a}?filter=failed&metric=${encodeURIComponent("response/llm_judged/correctness")}&page=1`, 300],
       ["failed-rows table, filtered, page 200", `/runs/${a}?filter=failed&page=200`, 300],
-      ["row drill-down", `/runs/${a}/rows/${failedRow.rowId}?filter=failed`, 300],
+      ["row drill-down", `/runs/${a}/rows/${failedRowId}?filter=failed`, 300],
       ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
     ];
     console.log(`\nmedian of ${REPEATS} (after one warm-up request), server response time to the full body:`);

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb } from "../../lib/db/client";
+import { countDatasetContents } from "../../lib/db/datasetQueries";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
@@ -58,8 +59,7 @@ async function main(): Promise<void> {
     const result = events.at(-1);
     if (!result?.ok) throw new Error(`upload failed: ${JSON.stringify(result).slice(0, 500)}`);
     const db = createDb(server.databaseUrl);
-    const rows = await db.datasetRow.count({ where: { datasetId: result.datasetId } });
-    const chunks = await db.contextChunk.count({ where: { row: { datasetId: result.datasetId } } });
+    const { rows, chunks } = await countDatasetContents(db, result.datasetId);
     await db.$disconnect();
 
     console.log(`progress events: ${events.length - 1}`);

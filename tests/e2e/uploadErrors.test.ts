@@ -1,6 +1,7 @@
 // Browser tests: uploads that fail. Row errors are listed by row number and
 // nothing is stored until the user asks for the valid rows only; whole-file
 // problems (empty, binary, wrong type, too large) get one plain message.
+import { uploadEventSchema } from "@/lib/ingest/uploadProtocol";
 import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -177,7 +178,7 @@ describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
       },
     });
     const streamed = await fetch(url, { method: "POST", body, duplex: "half" } as RequestInit);
-    const events = (await streamed.text()).trim().split("\n").map((line) => JSON.parse(line) as { type: string; ok?: boolean; fileError?: string });
+    const events = (await streamed.text()).trim().split("\n").map((line) => uploadEventSchema.parse(JSON.parse(line)));
     expect(events.at(-1)).toMatchObject({ type: "result", ok: false, fileError: "The file is larger than the 1.0 MB limit." });
     expect(await db.dataset.count()).toBe(1);
   });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
@@ -27,7 +28,7 @@ describe("malformed batched chunk answers fall back to one call per chunk", () =
         let answer = fakeJudgeResponder(body, ctx) as string;
         if (schemaOf(body).endsWith("_verdicts")) {
           // Every verdict numbered 1: wrong chunk numbers for any row of two or more chunks.
-          const parsed = JSON.parse(answer) as { verdicts: { chunk_index: number }[] };
+          const parsed = z.object({ verdicts: z.array(z.looseObject({ chunk_index: z.number() })) }).parse(JSON.parse(answer));
           answer = JSON.stringify({ verdicts: parsed.verdicts.map((v) => ({ ...v, chunk_index: 1 })) });
         }
         completionTokens.set(ctx.requestIndex, Math.ceil(answer.length / 4));

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,15 +13,17 @@ import type { JudgeInput, Rating } from "@/lib/judges/types";
  * look at row ids. The table is printed so regressions show up as numbers.
  */
 
-type SampleRow = {
-  request_id?: string;
-  request: string | { messages: { role: string; content: string }[] } | { query: string; history?: { role: string; content: string }[] };
-  response?: string;
-  expected_facts?: string[];
-  expected_response?: string;
-  retrieved_context?: { content?: string | null; doc_uri: string }[];
-  expected_retrieved_context?: { doc_uri: string }[];
-};
+const turnSchema = z.object({ role: z.string(), content: z.string() });
+const sampleRowSchema = z.looseObject({
+  request_id: z.string().optional(),
+  request: z.union([z.string(), z.looseObject({ messages: z.array(turnSchema) }), z.looseObject({ query: z.string(), history: z.array(turnSchema).optional() })]),
+  response: z.string().optional(),
+  expected_facts: z.array(z.string()).optional(),
+  expected_response: z.string().optional(),
+  retrieved_context: z.array(z.looseObject({ content: z.string().nullish(), doc_uri: z.string() })).optional(),
+  expected_retrieved_context: z.array(z.looseObject({ doc_uri: z.string() })).optional(),
+});
+type SampleRow = z.infer<typeof sampleRowSchema>;
 
 // The request as ingest normalises it: messages, and the last user turn as the request text.
 function toInput(row: SampleRow): JudgeInput {
@@ -41,7 +44,7 @@ const rows = fs
   .split("\n")
   .filter((line) => line.trim())
   .map((line, i) => {
-    const row = JSON.parse(line) as SampleRow;
+    const row = sampleRowSchema.parse(JSON.parse(line));
     return { id: row.request_id ?? `row-${i + 1}`, row, input: toInput(row) };
   });
 

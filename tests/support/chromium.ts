@@ -1,6 +1,7 @@
 // The browser for the browser tests: the headless Chromium that ships inside
 // the @sparticuz/chromium npm package, so `npm install` is the whole set-up.
 // CHROMIUM_PATH overrides it with another Chromium (e.g. Debian's /usr/bin/chromium).
+import { z } from "zod";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -37,7 +38,7 @@ export async function prepareChromium(): Promise<ChromiumBinary> {
     if (!fs.existsSync(override)) throw new Error(`CHROMIUM_PATH is set to ${override}, which does not exist; unset it to use the Chromium from npm (@sparticuz/chromium)`);
     return { executablePath: override, args: OVERRIDE_ARGS, source: `CHROMIUM_PATH=${override}` };
   }
-  const version = (JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")) as { version: string }).version;
+  const version = z.object({ version: z.string() }).parse(JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8"))).version;
   const dir = path.join(CACHE_DIR, version);
   const executablePath = path.join(dir, "chromium");
   if (!fs.existsSync(executablePath)) await unpackInto(dir);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { hashString, seededRandom } from "./fakeOpenAISchema";
@@ -121,7 +122,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     }
     let body: ChatBody;
     try {
-      body = JSON.parse(await readBody(req)) as ChatBody;
+      body = z.record(z.string(), z.unknown()).parse(JSON.parse(await readBody(req)));
     } catch {
       outcomes["400"] += 1;
       return sendJson(res, 400, { error: { message: "fake server: body is not JSON", type: "invalid_request_error" } });

@@ -25,8 +25,6 @@ export default async function DatasetRowPage({ params }: Props) {
   const { previousId, nextId } = await getNeighbourRows(db, datasetId, row.rowNumber);
   const base = `/datasets/${datasetId}`;
   const rowHref = (id: string | null) => (id ? `${base}/rows/${id}` : null);
-  const previousHref = rowHref(previousId);
-  const nextHref = rowHref(nextId);
 
   const messages = decodeMessages(row.messages);
   const facts = decodeFacts(row.expectedFacts);
