@@ -16,7 +16,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
           <div className="mx-auto flex h-12 max-w-7xl items-center gap-6 px-4">
             <a href="/datasets" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
-              <span aria-hidden className="grid h-6 w-6 place-items-center rounded bg-indigo-600 text-xs font-bold text-white">A</span>
+              <span
+                aria-hidden
+                className="grid h-6 w-6 place-items-center rounded bg-indigo-600 text-xs font-bold text-white"
+              >
+                A
+              </span>
               Assay
             </a>
             <nav className="flex items-center gap-1 text-sm">

@@ -5,10 +5,16 @@ export default function NotFound() {
   return (
     <CardFrame as="div" padding="lg" className="mx-auto max-w-lg text-center">
       <h1 className="text-lg font-semibold">Not found</h1>
-      <p className="mt-1 text-sm text-slate-600">This dataset, run or row does not exist. It may have been deleted, or the link is incomplete.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        This dataset, run or row does not exist. It may have been deleted, or the link is incomplete.
+      </p>
       <div className="mt-4 flex justify-center gap-2 text-sm">
-        <LinkButton href="/datasets" variant="primary" size="lg">Datasets</LinkButton>
-        <LinkButton href="/runs" size="lg">Runs</LinkButton>
+        <LinkButton href="/datasets" variant="primary" size="lg">
+          Datasets
+        </LinkButton>
+        <LinkButton href="/runs" size="lg">
+          Runs
+        </LinkButton>
       </div>
     </CardFrame>
   );

@@ -10,7 +10,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
-const sourceRecordSchema = z.object({ knowledge: z.string(), question: z.string(), right_answer: z.string(), hallucinated_answer: z.string() });
+const sourceRecordSchema = z.object({
+  knowledge: z.string(),
+  question: z.string(),
+  right_answer: z.string(),
+  hallucinated_answer: z.string(),
+});
 type Label = "yes" | "no" | null;
 type Variant = "right" | "hallucinated" | "other_passage" | "other_answer";
 
@@ -22,7 +27,8 @@ const records = fs
   .map((line, i) => ({ line: i + 1, record: sourceRecordSchema.parse(JSON.parse(line)) }));
 
 /** The split is fixed by the question text alone: first hex digit of its SHA-256, 0–9 held-out, a–f dev. */
-const splitOf = (question: string): "heldout" | "dev" => (/^[0-9]/.test(createHash("sha256").update(question.trim()).digest("hex")) ? "heldout" : "dev");
+const splitOf = (question: string): "heldout" | "dev" =>
+  /^[0-9]/.test(createHash("sha256").update(question.trim()).digest("hex")) ? "heldout" : "dev";
 
 const pad = (n: number) => String(n).padStart(4, "0");
 const docUri = (line: number) => `halueval-qa://qa_data.json/${pad(line)}/knowledge`;
@@ -36,20 +42,42 @@ for (const split of ["dev", "heldout"] as const) {
     const partner = members[(k + 1) % members.length];
     const question = record.question.trim();
     const variants: [Variant, string, { line: number; knowledge: string }, Record<string, Label>][] = [
-      ["right", record.right_answer, { line, knowledge: record.knowledge }, { correctness: "yes", groundedness: "yes", relevance_to_query: "yes", context_sufficiency: "yes" }],
-      ["hallucinated", record.hallucinated_answer, { line, knowledge: record.knowledge }, { correctness: "no", groundedness: "no", relevance_to_query: "yes", context_sufficiency: "yes" }],
-      ["other_passage", record.right_answer, { line: partner.line, knowledge: partner.record.knowledge }, { correctness: "yes", groundedness: null, relevance_to_query: "yes", context_sufficiency: "no" }],
-      ["other_answer", partner.record.hallucinated_answer, { line, knowledge: record.knowledge }, { correctness: "no", groundedness: null, relevance_to_query: "no", context_sufficiency: "yes" }],
+      [
+        "right",
+        record.right_answer,
+        { line, knowledge: record.knowledge },
+        { correctness: "yes", groundedness: "yes", relevance_to_query: "yes", context_sufficiency: "yes" },
+      ],
+      [
+        "hallucinated",
+        record.hallucinated_answer,
+        { line, knowledge: record.knowledge },
+        { correctness: "no", groundedness: "no", relevance_to_query: "yes", context_sufficiency: "yes" },
+      ],
+      [
+        "other_passage",
+        record.right_answer,
+        { line: partner.line, knowledge: partner.record.knowledge },
+        { correctness: "yes", groundedness: null, relevance_to_query: "yes", context_sufficiency: "no" },
+      ],
+      [
+        "other_answer",
+        partner.record.hallucinated_answer,
+        { line, knowledge: record.knowledge },
+        { correctness: "no", groundedness: null, relevance_to_query: "no", context_sufficiency: "yes" },
+      ],
     ];
     for (const [variant, response, context, label] of variants) {
       const requestId = `halueval-qa-${pad(line)}-${variant}`;
-      rows.push(JSON.stringify({
-        request_id: requestId,
-        request: question,
-        response: response.trim(),
-        expected_response: record.right_answer.trim(),
-        retrieved_context: [{ content: context.knowledge.trim(), doc_uri: docUri(context.line) }],
-      }));
+      rows.push(
+        JSON.stringify({
+          request_id: requestId,
+          request: question,
+          response: response.trim(),
+          expected_response: record.right_answer.trim(),
+          retrieved_context: [{ content: context.knowledge.trim(), doc_uri: docUri(context.line) }],
+        }),
+      );
       labels.push(JSON.stringify({ request_id: requestId, split, source_line: line, variant, ...label }));
     }
   });

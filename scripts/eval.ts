@@ -40,35 +40,47 @@ async function main(argv: string[]): Promise<number> {
     const deps = createEngineDeps(db, run, {
       onProgress: (p) => {
         const total = p.phase === "generating" ? p.generations.total : p.judgments.total - p.judgments.skipped;
-        const done = p.phase === "generating" ? p.generations.done + p.generations.error : p.judgments.done + p.judgments.error;
+        const done =
+          p.phase === "generating" ? p.generations.done + p.generations.error : p.judgments.done + p.judgments.error;
         bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
       },
     });
     const outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
     bar?.finish();
-    if (outcome.status === "busy") throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
+    if (outcome.status === "busy")
+      throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
 
     const metrics = run.config.metrics;
     const aggregates = await getRunAggregates(db, runId, metrics);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`);
+    console.log(
+      `\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`,
+    );
     console.log(formatAggregates(aggregates));
     let exportFailed = false;
     if (args.out) {
       const exportStarted = Date.now();
       try {
-        await writeExportFile(args.out, args.out.toLowerCase().endsWith(".csv") ? runResultsCsv(db, runId) : runResultsJson(db, runId));
+        await writeExportFile(
+          args.out,
+          args.out.toLowerCase().endsWith(".csv") ? runResultsCsv(db, runId) : runResultsJson(db, runId),
+        );
         console.log(`Results written to ${args.out} in ${((Date.now() - exportStarted) / 1000).toFixed(1)} s`);
       } catch (error) {
         if (!(error instanceof ExportWriteError)) throw error;
         // The run itself is stored; only the file is missing. Said plainly, and the exit code says it too.
-        console.error(`Error: ${error.message}. The run is stored (${runId}); export it again with --resume ${runId} --out FILE.`);
+        console.error(
+          `Error: ${error.message}. The run is stored (${runId}); export it again with --resume ${runId} --out FILE.`,
+        );
         exportFailed = true;
       }
     }
     const thresholds = { ...run.config.thresholds, ...args.thresholds };
     const verdicts = checkThresholds(aggregates, thresholds);
-    for (const v of verdicts) console.log(`${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
+    for (const v of verdicts)
+      console.log(
+        `${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`,
+      );
     if (outcome.status !== "completed" || exportFailed) return 3;
     return verdicts.every((v) => v.passed) ? 0 : 1;
   } finally {
@@ -91,12 +103,17 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
   const llmConfig = readLlmConfig();
-  const heuristic = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
-  if (heuristic && !args.judgeModel) console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
+  const heuristic =
+    args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
+  if (heuristic && !args.judgeModel)
+    console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
   let judge: RunConfigInput["judge"];
   if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
-  else throw new InputError("--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic");
+  else
+    throw new InputError(
+      "--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic",
+    );
   return createRun(db, {
     datasetId,
     name: args.name,
@@ -112,7 +129,8 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
 
 function formatAggregates(aggregates: Awaited<ReturnType<typeof getRunAggregates>>): string {
   const lines = aggregates.map((a) => {
-    const value = a.value === null ? "n/a" : a.kind === "percentage" ? `${(a.value * 100).toFixed(1)}%` : a.value.toFixed(3);
+    const value =
+      a.value === null ? "n/a" : a.kind === "percentage" ? `${(a.value * 100).toFixed(1)}%` : a.value.toFixed(3);
     const basis = a.kind === "percentage" ? `${a.numerator}/${a.denominator} yes` : `${a.denominator} rows`;
     return `  ${a.name.padEnd(62)} ${value.padStart(9)}  ${basis}${a.errors ? `, ${a.errors} errors` : ""}${a.skipped ? `, ${a.skipped} skipped` : ""}`;
   });

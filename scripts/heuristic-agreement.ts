@@ -5,7 +5,14 @@
  * Usage: npx tsx scripts/heuristic-agreement.ts [--split heldout|dev] [--by-variant] [--misses N]
  * The held-out split is the default; rules are changed looking at the dev split only.
  */
-import { HELDOUT_JUDGES, type HeldoutJudge, formatAgreement, loadHeldoutSplit, measureAgreement, type Split } from "../tests/fixtures/heldout/heldoutAgreement";
+import {
+  HELDOUT_JUDGES,
+  type HeldoutJudge,
+  formatAgreement,
+  loadHeldoutSplit,
+  measureAgreement,
+  type Split,
+} from "../tests/fixtures/heldout/heldoutAgreement";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -26,9 +33,13 @@ for (const judge of Object.keys(HELDOUT_JUDGES) as HeldoutJudge[]) {
   console.log(formatAgreement(agreement));
   if (args.includes("--by-variant")) {
     for (const variant of [...new Set(items.map((i) => i.variant))]) {
-      const part = measureAgreement(items.filter((i) => i.variant === variant), judge);
+      const part = measureAgreement(
+        items.filter((i) => i.variant === variant),
+        judge,
+      );
       if (part.n > 0) console.log(`    ${variant.padEnd(14)} ${part.agree}/${part.n}`);
     }
   }
-  for (const miss of agreement.misses.slice(0, showMisses)) console.log(`    ${miss.id} label ${miss.label}, judged ${miss.verdict}: ${miss.rationale.slice(0, 300)}`);
+  for (const miss of agreement.misses.slice(0, showMisses))
+    console.log(`    ${miss.id} label ${miss.label}, judged ${miss.verdict}: ${miss.rationale.slice(0, 300)}`);
 }

@@ -17,7 +17,11 @@ async function main(): Promise<void> {
   const { applied } = await applyPendingMigrations(url);
   const total = readMigrationsDirectory().migrationDirectories.length;
   const fresh = applied.length > 0 && applied.length === total;
-  console.log(applied.length > 0 ? `[assay] database ${sqliteFilePath(url)}: applied ${applied.length} migration(s)` : `[assay] database ${sqliteFilePath(url)} is up to date`);
+  console.log(
+    applied.length > 0
+      ? `[assay] database ${sqliteFilePath(url)}: applied ${applied.length} migration(s)`
+      : `[assay] database ${sqliteFilePath(url)} is up to date`,
+  );
 
   const db = createDb(url);
   try {
@@ -27,7 +31,10 @@ async function main(): Promise<void> {
     if (removed > 0) console.log(`[assay] removed ${removed} upload(s) interrupted by a previous shutdown`);
     if (fresh || process.env.ASSAY_LOAD_SAMPLE === "1") {
       const result = await ingestFile(SAMPLE_FILE, { name: SAMPLE_NAME, mode: "strict", sink: createDatasetSink(db) });
-      if (!result.ok) throw new Error(`the sample dataset did not import: ${result.fileError ?? result.issues.map((i) => i.message).join("; ")}`);
+      if (!result.ok)
+        throw new Error(
+          `the sample dataset did not import: ${result.fileError ?? result.issues.map((i) => i.message).join("; ")}`,
+        );
       console.log(`[assay] loaded the sample dataset (${result.rowCount} rows)`);
     }
   } finally {

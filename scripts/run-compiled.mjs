@@ -13,7 +13,20 @@ if (!entry) {
 }
 const outfile = path.resolve("node_modules", ".cache", "assay-compiled", `${path.basename(entry, ".ts")}.mjs`);
 const esbuild = path.resolve("node_modules", ".bin", "esbuild");
-const bundled = spawnSync(esbuild, [entry, "--bundle", "--platform=node", "--format=esm", "--target=node20", "--packages=external", `--outfile=${outfile}`, "--log-level=warning"], { stdio: "inherit" });
+const bundled = spawnSync(
+  esbuild,
+  [
+    entry,
+    "--bundle",
+    "--platform=node",
+    "--format=esm",
+    "--target=node20",
+    "--packages=external",
+    `--outfile=${outfile}`,
+    "--log-level=warning",
+  ],
+  { stdio: "inherit" },
+);
 if (bundled.status !== 0) process.exit(bundled.status ?? 1);
 
 const child = spawn(process.execPath, [outfile, ...args], { stdio: "inherit" });

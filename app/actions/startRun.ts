@@ -27,9 +27,16 @@ const formSchema = z.object({
   customJudges: z.string().max(100_000).optional(),
 });
 
-const NO_MODEL_ENDPOINT: StartRunState = { message: "No model endpoint is configured.", errors: ["Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation."] };
+const NO_MODEL_ENDPOINT: StartRunState = {
+  message: "No model endpoint is configured.",
+  errors: [
+    "Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation.",
+  ],
+};
 
-const customJudgesSchema = z.array(z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }));
+const customJudgesSchema = z.array(
+  z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
+);
 
 /** Starts a run from the run form: validates, persists the plan, starts executing it, and opens the run page. */
 export async function startRun(_previous: StartRunState, formData: FormData): Promise<StartRunState> {
@@ -37,7 +44,11 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     ...Object.fromEntries([...formData.entries()].filter(([key]) => key !== "metrics")),
     metrics: formData.getAll("metrics").map(String),
   });
-  if (!parsed.success) return { message: "Check the form.", errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
+  if (!parsed.success)
+    return {
+      message: "Check the form.",
+      errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    };
   const form = parsed.data;
   const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
@@ -46,23 +57,33 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   try {
     llm = readLlmConfig();
   } catch (error) {
-    return { message: "The model endpoint is misconfigured on the server.", errors: [redactServerText(error instanceof Error ? error.message : String(error))] };
+    return {
+      message: "The model endpoint is misconfigured on the server.",
+      errors: [redactServerText(error instanceof Error ? error.message : String(error))],
+    };
   }
   const needsModel = form.judge === "model" || form.generate === "on";
   if (needsModel && !llm) return NO_MODEL_ENDPOINT;
-  if (form.generate === "on" && !form.generationModel) return { message: "Check the form.", errors: ["Generation needs a model name."] };
+  if (form.generate === "on" && !form.generationModel)
+    return { message: "Check the form.", errors: ["Generation needs a model name."] };
   let judge: RunConfigInput["judge"];
   if (form.judge === "heuristic") judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llm) judge = { provider: llm.endpoint.kind, model: form.judgeModel || llm.model };
   else return NO_MODEL_ENDPOINT;
-  const generation = form.generate === "on" && form.generationModel ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined } : undefined;
+  const generation =
+    form.generate === "on" && form.generationModel
+      ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
+      : undefined;
 
   let runId: string;
   try {
     runId = await createRun(getDb(), {
       datasetId: form.datasetId,
       name: form.name,
-      tags: (form.tags ?? "").split(",").map((tag) => tag.trim()).filter(Boolean),
+      tags: (form.tags ?? "")
+        .split(",")
+        .map((tag) => tag.trim())
+        .filter(Boolean),
       metrics: form.metrics,
       customJudges: custom.data,
       judge,
@@ -71,7 +92,8 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
       ...(generation ? { generation } : {}),
     });
   } catch (error) {
-    if (error instanceof RunConfigError) return { message: "The run could not start.", errors: error.message.split("; ") };
+    if (error instanceof RunConfigError)
+      return { message: "The run could not start.", errors: error.message.split("; ") };
     const ref = logServerError("start run", error);
     return { message: `The run could not start because of a server error (ref ${ref}).`, errors: [] };
   }

@@ -26,19 +26,39 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
-        {picker.length < 2
-          ? <EmptyState title="Two runs are needed" body="Start at least two runs on a dataset (for example two judge models, or generation with two chat models), then compare them here." />
-          : <RunPicker runs={picker} selected={query.runs} baseline={query.baseline} />}
+        {picker.length < 2 ? (
+          <EmptyState
+            title="Two runs are needed"
+            body="Start at least two runs on a dataset (for example two judge models, or generation with two chat models), then compare them here."
+          />
+        ) : (
+          <RunPicker runs={picker} selected={query.runs} baseline={query.baseline} />
+        )}
       </div>
     );
   }
   const baselineId = query.baseline && query.runs.includes(query.baseline) ? query.baseline : query.runs[0];
   const comparison = await compareRuns(db, query.runs, baselineId);
-  if (!comparison) return <EmptyState title="A run was not found" body="One of the runs in the link no longer exists. Pick the runs again." />;
-  const candidates = comparison.runs.filter((run) => run.id !== baselineId && run.datasetId === comparison.runs.find((r) => r.id === baselineId)?.datasetId);
-  const candidateId = query.candidate && candidates.some((c) => c.id === query.candidate) ? query.candidate : candidates[0]?.id;
+  if (!comparison)
+    return (
+      <EmptyState
+        title="A run was not found"
+        body="One of the runs in the link no longer exists. Pick the runs again."
+      />
+    );
+  const candidates = comparison.runs.filter(
+    (run) => run.id !== baselineId && run.datasetId === comparison.runs.find((r) => r.id === baselineId)?.datasetId,
+  );
+  const candidateId =
+    query.candidate && candidates.some((c) => c.id === query.candidate) ? query.candidate : candidates[0]?.id;
   const flips = candidateId
-    ? await listFlips(db, baselineId, candidateId, { metric: query.metric, direction: query.direction, offset: (query.page - 1) * FLIPS_PER_PAGE, limit: FLIPS_PER_PAGE, paired: comparison.paired?.[candidateId] })
+    ? await listFlips(db, baselineId, candidateId, {
+        metric: query.metric,
+        direction: query.direction,
+        offset: (query.page - 1) * FLIPS_PER_PAGE,
+        limit: FLIPS_PER_PAGE,
+        paired: comparison.paired?.[candidateId],
+      })
     : null;
   const params = compareParams(query, baselineId, candidateId);
 
@@ -46,15 +66,23 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     <div className="space-y-5">
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
-        <p className="text-sm text-slate-500">Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired bootstrap of the mean difference (1,000 resamples).</p>
+        <p className="text-sm text-slate-500">
+          Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired
+          bootstrap of the mean difference (1,000 resamples).
+        </p>
         <p className="mt-1 flex gap-2 text-sm">
-          <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">Export CSV</DownloadButton>
-          <DownloadButton href={compareExportHref(query.runs, "json")} size="xs">Export JSON</DownloadButton>
+          <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">
+            Export CSV
+          </DownloadButton>
+          <DownloadButton href={compareExportHref(query.runs, "json")} size="xs">
+            Export JSON
+          </DownloadButton>
         </p>
       </div>
       {!comparison.sameDataset && (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          These runs are on different datasets, so rows cannot be paired: runs on another dataset than the baseline are compared on their aggregates only, with no significance test and no flipped rows.
+          These runs are on different datasets, so rows cannot be paired: runs on another dataset than the baseline are
+          compared on their aggregates only, with no significance test and no flipped rows.
         </p>
       )}
       <MetricComparisonTable comparison={comparison} />
@@ -63,13 +91,35 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <>
           {candidates.length > 1 && (
             <nav className="flex gap-1 text-sm" aria-label="Candidate run">
-              {candidates.map((c) => <a key={c.id} href={compareHref(query.runs, { baseline: baselineId, candidate: c.id, hash: "flips" })} className={`rounded px-2 py-1 ${c.id === candidateId ? "bg-slate-800 text-white" : "hover:bg-slate-100"}`}>{c.name}</a>)}
+              {candidates.map((c) => (
+                <a
+                  key={c.id}
+                  href={compareHref(query.runs, { baseline: baselineId, candidate: c.id, hash: "flips" })}
+                  className={`rounded px-2 py-1 ${c.id === candidateId ? "bg-slate-800 text-white" : "hover:bg-slate-100"}`}
+                >
+                  {c.name}
+                </a>
+              ))}
             </nav>
           )}
-          <FlipList flips={flips.items} total={flips.total} page={query.page} pageSize={FLIPS_PER_PAGE} params={params} baselineId={baselineId} candidateId={candidateId} metrics={comparison.metrics.filter((m) => m.shape === "rating").map((m) => m.metric)} />
+          <FlipList
+            flips={flips.items}
+            total={flips.total}
+            page={query.page}
+            pageSize={FLIPS_PER_PAGE}
+            params={params}
+            baselineId={baselineId}
+            candidateId={candidateId}
+            metrics={comparison.metrics.filter((m) => m.shape === "rating").map((m) => m.metric)}
+          />
         </>
       )}
-      <details className="text-sm"><summary className="cursor-pointer text-slate-600">Change the runs</summary><div className="mt-2"><RunPicker runs={picker} selected={query.runs} baseline={baselineId} /></div></details>
+      <details className="text-sm">
+        <summary className="cursor-pointer text-slate-600">Change the runs</summary>
+        <div className="mt-2">
+          <RunPicker runs={picker} selected={query.runs} baseline={baselineId} />
+        </div>
+      </details>
     </div>
   );
 }

@@ -17,7 +17,9 @@ export default async function DatasetsPage() {
     <div className="space-y-6">
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Datasets</h1>
-        <p className="text-sm text-slate-500">Evaluation sets: requests, responses, ground truth and retrieved context, one row per question.</p>
+        <p className="text-sm text-slate-500">
+          Evaluation sets: requests, responses, ground truth and retrieved context, one row per question.
+        </p>
       </div>
       <UploadPanel maxBytes={limitsFromEnv().maxFileBytes} />
       {datasets.length === 0 ? (
@@ -38,11 +40,18 @@ export default async function DatasetsPage() {
               {datasets.map((dataset) => (
                 <tr key={dataset.id} className="hover:bg-slate-50">
                   <td className="px-3 py-2">
-                    <Link href={`/datasets/${dataset.id}`} className="font-medium text-indigo-700 hover:underline">{dataset.name}</Link>
+                    <Link href={`/datasets/${dataset.id}`} className="font-medium text-indigo-700 hover:underline">
+                      {dataset.name}
+                    </Link>
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{dataset.rowCount.toLocaleString()}</td>
                   <td className="px-3 py-2 text-slate-600">
-                    {dataset.sourceFilename ?? "—"} {dataset.sourceFormat && <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] uppercase text-slate-500">{dataset.sourceFormat}</span>}
+                    {dataset.sourceFilename ?? "—"}{" "}
+                    {dataset.sourceFormat && (
+                      <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] uppercase text-slate-500">
+                        {dataset.sourceFormat}
+                      </span>
+                    )}
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{dataset._count.runs}</td>
                   <td className="px-3 py-2 text-slate-600">{formatDateTime(dataset.createdAt)}</td>

@@ -25,7 +25,11 @@ export function SwatchLegend({ items, label }: { items: { label: string; color: 
 }
 
 export function ChartEmpty({ children }: { children: ReactNode }) {
-  return <p className="rounded border border-dashed border-slate-200 px-3 py-6 text-center text-xs text-slate-500">{children}</p>;
+  return (
+    <p className="rounded border border-dashed border-slate-200 px-3 py-6 text-center text-xs text-slate-500">
+      {children}
+    </p>
+  );
 }
 
 /**

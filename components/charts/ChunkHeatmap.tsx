@@ -20,11 +20,16 @@ export function ChunkHeatmap({ model }: { model: HeatmapModel }) {
   return (
     <figure data-testid="chunk-heatmap">
       <figcaption className="mb-2 flex flex-wrap items-center justify-between gap-2 text-[11px] text-slate-500">
-        <span>{model.caption}. Squares are retrieved chunks #1–#{model.columnCount}, left to right. P: chunk precision, R: document recall.</span>
+        <span>
+          {model.caption}. Squares are retrieved chunks #1–#{model.columnCount}, left to right. P: chunk precision, R:
+          document recall.
+        </span>
         <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <SwatchLegend items={model.legend} label="Chunk verdicts" />
           <span className="flex items-center gap-1 text-slate-600">
-            <span aria-hidden className="grid h-2.5 w-2.5 place-items-center rounded-sm bg-slate-200"><span className="h-1 w-1 rounded-full bg-slate-900" /></span>
+            <span aria-hidden className="grid h-2.5 w-2.5 place-items-center rounded-sm bg-slate-200">
+              <span className="h-1 w-1 rounded-full bg-slate-900" />
+            </span>
             expected document
           </span>
         </span>
@@ -32,21 +37,53 @@ export function ChunkHeatmap({ model }: { model: HeatmapModel }) {
       <ol className="gap-x-6 text-[11px]" style={{ columnWidth: `${squaresWidth + 170}px` }}>
         {model.rows.map((row) => (
           <li key={row.rowId} className="flex break-inside-avoid items-center gap-2 py-px" title={row.title}>
-            {row.href
-              ? <Link href={row.href} className="w-20 shrink-0 truncate font-mono text-slate-600 hover:text-indigo-700 hover:underline">{row.label} <span className="text-slate-400">{row.requestId}</span></Link>
-              : <span className="w-20 shrink-0 truncate font-mono text-slate-600">{row.label} <span className="text-slate-400">{row.requestId}</span></span>}
-            {row.noChunks && <span className="shrink-0 overflow-hidden whitespace-nowrap text-slate-400" style={{ width: squaresWidth - GAP }}>none</span>}
-            <span className={row.noChunks ? "hidden" : "grid shrink-0"} style={{ gridTemplateColumns: `repeat(${model.columnCount}, ${SQUARE}px)`, gap: `${GAP}px` }}>
-              {row.cells.map((cell) => cell.color === null
-                ? <span key={cell.position} aria-hidden style={{ width: SQUARE, height: SQUARE }} />
-                : (
-                  <span key={cell.position} role="img" aria-label={cell.title} title={cell.title} className="grid place-items-center rounded-[2px]" style={{ width: SQUARE, height: SQUARE, backgroundColor: cell.color }}>
+            {row.href ? (
+              <Link
+                href={row.href}
+                className="w-20 shrink-0 truncate font-mono text-slate-600 hover:text-indigo-700 hover:underline"
+              >
+                {row.label} <span className="text-slate-400">{row.requestId}</span>
+              </Link>
+            ) : (
+              <span className="w-20 shrink-0 truncate font-mono text-slate-600">
+                {row.label} <span className="text-slate-400">{row.requestId}</span>
+              </span>
+            )}
+            {row.noChunks && (
+              <span
+                className="shrink-0 overflow-hidden whitespace-nowrap text-slate-400"
+                style={{ width: squaresWidth - GAP }}
+              >
+                none
+              </span>
+            )}
+            <span
+              className={row.noChunks ? "hidden" : "grid shrink-0"}
+              style={{ gridTemplateColumns: `repeat(${model.columnCount}, ${SQUARE}px)`, gap: `${GAP}px` }}
+            >
+              {row.cells.map((cell) =>
+                cell.color === null ? (
+                  <span key={cell.position} aria-hidden style={{ width: SQUARE, height: SQUARE }} />
+                ) : (
+                  <span
+                    key={cell.position}
+                    role="img"
+                    aria-label={cell.title}
+                    title={cell.title}
+                    className="grid place-items-center rounded-[2px]"
+                    style={{ width: SQUARE, height: SQUARE, backgroundColor: cell.color }}
+                  >
                     {cell.expected && <span className="h-1 w-1 rounded-full bg-slate-900" />}
                   </span>
-                ))}
+                ),
+              )}
             </span>
-            <span className="w-12 shrink-0 text-right tabular-nums text-slate-600"><span className="text-slate-400">P</span> {row.precisionText}</span>
-            <span className="w-12 shrink-0 text-right tabular-nums text-slate-600"><span className="text-slate-400">R</span> {row.recallText}</span>
+            <span className="w-12 shrink-0 text-right tabular-nums text-slate-600">
+              <span className="text-slate-400">P</span> {row.precisionText}
+            </span>
+            <span className="w-12 shrink-0 text-right tabular-nums text-slate-600">
+              <span className="text-slate-400">R</span> {row.recallText}
+            </span>
           </li>
         ))}
       </ol>

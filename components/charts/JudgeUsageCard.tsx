@@ -13,17 +13,29 @@ export async function JudgeUsageCard({ runId, labelFor }: { runId: string; label
         <table className="w-full text-xs">
           <thead className="border-b border-slate-200 text-left text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-2 font-medium">Metric</th>
-              <th scope="col" className="py-1 pr-2 text-right font-medium">Judgments</th>
-              <th scope="col" className="py-1 pr-2 text-right font-medium">Input tokens</th>
-              <th scope="col" className="py-1 pr-2 text-right font-medium">Output tokens</th>
-              <th scope="col" className="py-1 text-right font-medium">Cost</th>
+              <th scope="col" className="py-1 pr-2 font-medium">
+                Metric
+              </th>
+              <th scope="col" className="py-1 pr-2 text-right font-medium">
+                Judgments
+              </th>
+              <th scope="col" className="py-1 pr-2 text-right font-medium">
+                Input tokens
+              </th>
+              <th scope="col" className="py-1 pr-2 text-right font-medium">
+                Output tokens
+              </th>
+              <th scope="col" className="py-1 text-right font-medium">
+                Cost
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 tabular-nums">
             {table.lines.map((line) => (
               <tr key={line.metric} data-metric={line.metric}>
-                <th scope="row" className="py-1 pr-2 text-left font-normal text-slate-700">{line.label}</th>
+                <th scope="row" className="py-1 pr-2 text-left font-normal text-slate-700">
+                  {line.label}
+                </th>
                 <td className="py-1 pr-2 text-right">{line.callsText}</td>
                 <td className="py-1 pr-2 text-right">{line.inputText}</td>
                 <td className="py-1 pr-2 text-right">{line.outputText}</td>
@@ -33,7 +45,9 @@ export async function JudgeUsageCard({ runId, labelFor }: { runId: string; label
           </tbody>
           <tfoot className="border-t border-slate-300 font-semibold tabular-nums">
             <tr>
-              <th scope="row" className="py-1 pr-2 text-left">Total</th>
+              <th scope="row" className="py-1 pr-2 text-left">
+                Total
+              </th>
               <td className="py-1 pr-2 text-right">{table.total.callsText}</td>
               <td className="py-1 pr-2 text-right">{table.total.inputText}</td>
               <td className="py-1 pr-2 text-right">{table.total.outputText}</td>

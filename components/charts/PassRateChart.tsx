@@ -1,6 +1,16 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ErrorBar,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from "recharts";
 import type { PassRateBar, PassRateChartData } from "@/lib/charts/passRate";
 import { CHART_COLORS } from "@/lib/charts/palette";
 import { AXIS_TICK, ChartEmpty, SwatchLegend, TooltipBox } from "./ChartParts";
@@ -13,13 +23,39 @@ export function PassRateChart({ data, title = "Pass rate by metric" }: { data: P
   return (
     <figure data-testid="pass-rate-chart">
       <ResponsiveContainer width="100%" height={data.height}>
-        <BarChart data={data.bars} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 0 }} title={title} desc={data.description}>
+        <BarChart
+          data={data.bars}
+          layout="vertical"
+          margin={{ top: 4, right: 16, bottom: 4, left: 0 }}
+          title={title}
+          desc={data.description}
+        >
           <CartesianGrid horizontal={false} stroke={CHART_COLORS.grid} />
-          <XAxis type="number" domain={[0, 100]} ticks={PERCENT_TICKS} tickFormatter={(v: number) => `${v}%`} tick={AXIS_TICK} stroke={CHART_COLORS.grid} />
-          <YAxis type="category" dataKey="label" width={data.labelWidth} tick={AXIS_TICK} stroke={CHART_COLORS.grid} interval={0} />
+          <XAxis
+            type="number"
+            domain={[0, 100]}
+            ticks={PERCENT_TICKS}
+            tickFormatter={(v: number) => `${v}%`}
+            tick={AXIS_TICK}
+            stroke={CHART_COLORS.grid}
+          />
+          <YAxis
+            type="category"
+            dataKey="label"
+            width={data.labelWidth}
+            tick={AXIS_TICK}
+            stroke={CHART_COLORS.grid}
+            interval={0}
+          />
           <Tooltip content={PassRateTooltip} cursor={{ fill: "#f1f5f9" }} isAnimationActive={false} />
           <Bar dataKey="percent" barSize={16} radius={[0, 3, 3, 0]} isAnimationActive={false}>
-            <ErrorBar dataKey="error" width={4} stroke={CHART_COLORS.ink} strokeWidth={1.25} isAnimationActive={false} />
+            <ErrorBar
+              dataKey="error"
+              width={4}
+              stroke={CHART_COLORS.ink}
+              strokeWidth={1.25}
+              isAnimationActive={false}
+            />
           </Bar>
         </BarChart>
       </ResponsiveContainer>

@@ -17,7 +17,10 @@ import { PassRateChart } from "./PassRateChart";
 
 const HISTOGRAM_BUCKETS = 12;
 const HEATMAP_ROWS = 50;
-const HISTOGRAM_UNIT: Record<(typeof HISTOGRAM_METRICS)[number], HistogramUnit> = { "agent/latency_seconds": "seconds", "agent/total_token_count": "tokens" };
+const HISTOGRAM_UNIT: Record<(typeof HISTOGRAM_METRICS)[number], HistogramUnit> = {
+  "agent/latency_seconds": "seconds",
+  "agent/total_token_count": "tokens",
+};
 const CHUNK_RELEVANCE = "retrieval/llm_judged/chunk_relevance";
 
 /**
@@ -28,7 +31,9 @@ const CHUNK_RELEVANCE = "retrieval/llm_judged/chunk_relevance";
 export function RunChartsSection({ runId, metrics }: { runId: string; metrics: string[] }) {
   const histograms = HISTOGRAM_METRICS.filter((metric) => metrics.includes(metric));
   // Built-in chunk relevance first; otherwise the first custom per-chunk (RETRIEVAL) judge.
-  const heatmapMetric = metrics.includes(CHUNK_RELEVANCE) ? CHUNK_RELEVANCE : metrics.find((metric) => metricShape(metric) === "precision");
+  const heatmapMetric = metrics.includes(CHUNK_RELEVANCE)
+    ? CHUNK_RELEVANCE
+    : metrics.find((metric) => metricShape(metric) === "precision");
   return (
     <section aria-label="Charts" className="grid gap-3 lg:grid-cols-2" data-testid="run-charts">
       <Suspense fallback={<CardSkeleton />}>
@@ -56,26 +61,44 @@ export function RunChartsSection({ runId, metrics }: { runId: string; metrics: s
 async function PassRateWidget({ runId, metrics }: { runId: string; metrics: string[] }) {
   const data = preparePassRateChart(await getRunAggregates(getDb(), runId, metrics), chartMetricLabel);
   return (
-    <Card title="Pass rate by metric" subtitle="% yes for yes/no judges, mean per row for precision and recall" testId="pass-rate">
+    <Card
+      title="Pass rate by metric"
+      subtitle="% yes for yes/no judges, mean per row for precision and recall"
+      testId="pass-rate"
+    >
       <PassRateChart data={data} />
     </Card>
   );
 }
 
 async function HistogramWidget({ runId, metric }: { runId: string; metric: (typeof HISTOGRAM_METRICS)[number] }) {
-  const data = prepareHistogram(await getValueHistogram(getDb(), runId, metric, HISTOGRAM_BUCKETS), HISTOGRAM_UNIT[metric]);
+  const data = prepareHistogram(
+    await getValueHistogram(getDb(), runId, metric, HISTOGRAM_BUCKETS),
+    HISTOGRAM_UNIT[metric],
+  );
   const title = `${metricLabel(metric)} per row`;
   return (
-    <Card title={title} subtitle={<code className="font-mono text-[11px]">{metric}</code>} testId={`histogram-card-${HISTOGRAM_UNIT[metric]}`}>
+    <Card
+      title={title}
+      subtitle={<code className="font-mono text-[11px]">{metric}</code>}
+      testId={`histogram-card-${HISTOGRAM_UNIT[metric]}`}
+    >
       <Histogram data={data} title={title} />
     </Card>
   );
 }
 
 async function HeatmapWidget({ runId, metric }: { runId: string; metric: string }) {
-  const model = prepareHeatmap(await getChunkHeatmap(getDb(), runId, { metric, limitRows: HEATMAP_ROWS, offsetRows: 0 }), { runId });
+  const model = prepareHeatmap(
+    await getChunkHeatmap(getDb(), runId, { metric, limitRows: HEATMAP_ROWS, offsetRows: 0 }),
+    { runId },
+  );
   return (
-    <Card title={`${metricLabel(metric)}: verdict per retrieved chunk`} subtitle="Open a row for the judge's reasons" testId="chunk-heatmap-card">
+    <Card
+      title={`${metricLabel(metric)}: verdict per retrieved chunk`}
+      subtitle="Open a row for the judge's reasons"
+      testId="chunk-heatmap-card"
+    >
       <ChunkHeatmap model={model} />
     </Card>
   );

@@ -6,22 +6,61 @@ import { CardFrame } from "@/components/ui/Card";
 import type { Flip } from "@/lib/db/compareQueries";
 
 /** Rows whose verdict changed between baseline and candidate: regressions first. Each opens both runs side by side. */
-export function FlipList({ flips, total, page, pageSize, params, baselineId, candidateId, metrics }: {
-  flips: Flip[]; total: number; page: number; pageSize: number; params: ParamValues;
-  baselineId: string; candidateId: string; metrics: string[];
+export function FlipList({
+  flips,
+  total,
+  page,
+  pageSize,
+  params,
+  baselineId,
+  candidateId,
+  metrics,
+}: {
+  flips: Flip[];
+  total: number;
+  page: number;
+  pageSize: number;
+  params: ParamValues;
+  baselineId: string;
+  candidateId: string;
+  metrics: string[];
 }) {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   return (
     <CardFrame padding="none" id="flips" data-testid="flip-list">
       <div className="flex flex-wrap items-center gap-2 px-3 py-2">
-        <h2 className="text-sm font-semibold">Flipped rows <span className="font-normal text-slate-500">({total.toLocaleString("en-US")})</span></h2>
+        <h2 className="text-sm font-semibold">
+          Flipped rows <span className="font-normal text-slate-500">({total.toLocaleString("en-US")})</span>
+        </h2>
         <form action="/compare" method="get" className="ml-auto flex items-center gap-1 text-sm">
-          {Object.entries(params).filter(([key]) => !["metric", "direction", "page"].includes(key)).map(([key, value]) => value === undefined ? null : String(value).split(",").map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />))}
-          <select name="metric" defaultValue={String(params.metric ?? "")} className="rounded border border-slate-300 px-1 py-1" aria-label="Metric">
+          {Object.entries(params)
+            .filter(([key]) => !["metric", "direction", "page"].includes(key))
+            .map(([key, value]) =>
+              value === undefined
+                ? null
+                : String(value)
+                    .split(",")
+                    .map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />),
+            )}
+          <select
+            name="metric"
+            defaultValue={String(params.metric ?? "")}
+            className="rounded border border-slate-300 px-1 py-1"
+            aria-label="Metric"
+          >
             <option value="">every metric</option>
-            {metrics.map((m) => <option key={m} value={m}>{m.split("/").pop()}</option>)}
+            {metrics.map((m) => (
+              <option key={m} value={m}>
+                {m.split("/").pop()}
+              </option>
+            ))}
           </select>
-          <select name="direction" defaultValue={String(params.direction ?? "")} className="rounded border border-slate-300 px-1 py-1" aria-label="Direction">
+          <select
+            name="direction"
+            defaultValue={String(params.direction ?? "")}
+            className="rounded border border-slate-300 px-1 py-1"
+            aria-label="Direction"
+          >
             <option value="">regressions and improvements</option>
             <option value="regressions">regressions (yes → no)</option>
             <option value="improvements">improvements (no → yes)</option>
@@ -34,22 +73,54 @@ export function FlipList({ flips, total, page, pageSize, params, baselineId, can
           {flips.map((flip) => (
             <tr key={`${flip.rowId}-${flip.metric}`} className="hover:bg-slate-50">
               <td className="w-28 px-3 py-1.5">
-                <span className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${flip.baseline === "yes" ? "bg-rose-100 text-rose-800" : "bg-emerald-100 text-emerald-800"}`}>{flip.baseline} → {flip.candidate}</span>
+                <span
+                  className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${flip.baseline === "yes" ? "bg-rose-100 text-rose-800" : "bg-emerald-100 text-emerald-800"}`}
+                >
+                  {flip.baseline} → {flip.candidate}
+                </span>
               </td>
               <td className="px-3 py-1.5 text-xs text-slate-500">{flip.metric.split("/").pop()}</td>
-              <td className="px-3 py-1.5"><code className="font-mono text-xs">{flip.requestId}</code></td>
               <td className="px-3 py-1.5">
-                <Link href={compareRowHref({ baseline: baselineId, candidate: candidateId, row: flip.rowId, metric: flip.metric })} className="text-indigo-700 hover:underline">{flip.requestText}</Link>
+                <code className="font-mono text-xs">{flip.requestId}</code>
+              </td>
+              <td className="px-3 py-1.5">
+                <Link
+                  href={compareRowHref({
+                    baseline: baselineId,
+                    candidate: candidateId,
+                    row: flip.rowId,
+                    metric: flip.metric,
+                  })}
+                  className="text-indigo-700 hover:underline"
+                >
+                  {flip.requestText}
+                </Link>
               </td>
             </tr>
           ))}
-          {flips.length === 0 && <tr><td className="px-3 py-6 text-center text-slate-500">No row changed its verdict{params.metric ? " on this metric" : ""}.</td></tr>}
+          {flips.length === 0 && (
+            <tr>
+              <td className="px-3 py-6 text-center text-slate-500">
+                No row changed its verdict{params.metric ? " on this metric" : ""}.
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       <div className="flex items-center justify-end gap-2 border-t border-slate-200 px-3 py-2 text-xs">
-        {page > 1 && <LinkButton href={withParams("/compare", params, { page: page - 1 }) + "#flips"} size="sm">Previous</LinkButton>}
-        <span>Page {page} of {pageCount}</span>
-        {page < pageCount && <LinkButton href={withParams("/compare", params, { page: page + 1 }) + "#flips"} size="sm">Next</LinkButton>}
+        {page > 1 && (
+          <LinkButton href={withParams("/compare", params, { page: page - 1 }) + "#flips"} size="sm">
+            Previous
+          </LinkButton>
+        )}
+        <span>
+          Page {page} of {pageCount}
+        </span>
+        {page < pageCount && (
+          <LinkButton href={withParams("/compare", params, { page: page + 1 }) + "#flips"} size="sm">
+            Next
+          </LinkButton>
+        )}
       </div>
     </CardFrame>
   );

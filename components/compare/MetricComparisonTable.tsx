@@ -4,7 +4,12 @@ import type { Aggregate } from "@/lib/metrics/aggregates";
 import { CardFrame } from "@/components/ui/Card";
 import { formatMetricValue } from "@/components/ui/format";
 
-const VERDICT_STYLE = { better: "bg-emerald-100 text-emerald-800", worse: "bg-rose-100 text-rose-800", noise: "bg-slate-100 text-slate-600", "n/a": "bg-slate-50 text-slate-400" } as const;
+const VERDICT_STYLE = {
+  better: "bg-emerald-100 text-emerald-800",
+  worse: "bg-rose-100 text-rose-800",
+  noise: "bg-slate-100 text-slate-600",
+  "n/a": "bg-slate-50 text-slate-400",
+} as const;
 
 /** Each metric's value per run with its 95% interval; for each candidate, the delta against the baseline and whether it is real or noise. */
 export function MetricComparisonTable({ comparison }: { comparison: Comparison }) {
@@ -15,27 +20,64 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-500">
           <tr>
             <th className="px-3 py-2">Metric</th>
-            {runs.map((run) => <th key={run.id} className="px-3 py-2">{run.name}{run.id === baselineId && <span className="ml-1 rounded bg-slate-800 px-1 text-[10px] uppercase text-white">baseline</span>}</th>)}
+            {runs.map((run) => (
+              <th key={run.id} className="px-3 py-2">
+                {run.name}
+                {run.id === baselineId && (
+                  <span className="ml-1 rounded bg-slate-800 px-1 text-[10px] uppercase text-white">baseline</span>
+                )}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {comparison.metrics.map((row) => (
             <tr key={row.metric} className="align-top" data-metric={row.metric}>
-              <td className="px-3 py-2"><div className="font-medium">{metricLabel(row.metric)}</div><code className="font-mono text-[11px] text-slate-400">{row.cells[baselineId]?.aggregate?.name ?? row.metric}</code></td>
+              <td className="px-3 py-2">
+                <div className="font-medium">{metricLabel(row.metric)}</div>
+                <code className="font-mono text-[11px] text-slate-400">
+                  {row.cells[baselineId]?.aggregate?.name ?? row.metric}
+                </code>
+              </td>
               {runs.map((run) => {
                 const cell = row.cells[run.id];
                 const delta = row.deltas[run.id];
                 return (
                   <td key={run.id} className="px-3 py-2">
                     <div className="font-semibold tabular-nums">{formatValue(cell?.aggregate ?? null)}</div>
-                    {cell?.interval && <div className="text-[11px] tabular-nums text-slate-500">95% CI {pct(cell.interval.low)}–{pct(cell.interval.high)}</div>}
-                    {cell?.aggregate && cell.aggregate.errors > 0 && <div className="text-[11px] text-red-700">{cell.aggregate.errors} errors</div>}
+                    {cell?.interval && (
+                      <div className="text-[11px] tabular-nums text-slate-500">
+                        95% CI {pct(cell.interval.low)}–{pct(cell.interval.high)}
+                      </div>
+                    )}
+                    {cell?.aggregate && cell.aggregate.errors > 0 && (
+                      <div className="text-[11px] text-red-700">{cell.aggregate.errors} errors</div>
+                    )}
                     {delta && (
                       <div className="mt-1">
-                        <span className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${VERDICT_STYLE[delta.verdict]}`}>{delta.verdict === "better" ? "real improvement" : delta.verdict === "worse" ? "real regression" : delta.verdict === "noise" ? "likely noise" : "n/a"}</span>
-                        <div className="mt-0.5 text-[11px] text-slate-600" data-testid="delta-words">{delta.words}</div>
-                        {delta.flips && <div className="text-[11px] text-slate-500">{delta.flips.regressions} yes→no, {delta.flips.improvements} no→yes over {delta.pairs} paired rows</div>}
-                        {delta.unpaired > 0 && <div className="text-[11px] text-amber-700">{delta.unpaired} rows judged in only one run</div>}
+                        <span
+                          className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${VERDICT_STYLE[delta.verdict]}`}
+                        >
+                          {delta.verdict === "better"
+                            ? "real improvement"
+                            : delta.verdict === "worse"
+                              ? "real regression"
+                              : delta.verdict === "noise"
+                                ? "likely noise"
+                                : "n/a"}
+                        </span>
+                        <div className="mt-0.5 text-[11px] text-slate-600" data-testid="delta-words">
+                          {delta.words}
+                        </div>
+                        {delta.flips && (
+                          <div className="text-[11px] text-slate-500">
+                            {delta.flips.regressions} yes→no, {delta.flips.improvements} no→yes over {delta.pairs}{" "}
+                            paired rows
+                          </div>
+                        )}
+                        {delta.unpaired > 0 && (
+                          <div className="text-[11px] text-amber-700">{delta.unpaired} rows judged in only one run</div>
+                        )}
                       </div>
                     )}
                   </td>
@@ -51,7 +93,8 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
 
 function formatValue(aggregate: Aggregate | null): string {
   if (!aggregate || aggregate.value === null) return "—";
-  if (aggregate.kind === "percentage") return `${pct(aggregate.value)} yes (${aggregate.numerator}/${aggregate.denominator})`;
+  if (aggregate.kind === "percentage")
+    return `${pct(aggregate.value)} yes (${aggregate.numerator}/${aggregate.denominator})`;
   return formatMetricValue(aggregate.metric, aggregate.value, { percentDigits: 1, tokenUnit: true });
 }
 

@@ -15,12 +15,21 @@ export function ChatTranscript({ messages }: { messages: ChatMessageView[] }) {
   return (
     <ol className="space-y-2" data-testid="chat-transcript">
       {messages.map((message, index) => (
-        <li key={index} className={`rounded-md border px-3 py-2 ${ROLE_STYLE[message.role] ?? "border-slate-200 bg-slate-50"} ${message.role === "assistant" ? "ml-8" : ""}`}>
+        <li
+          key={index}
+          className={`rounded-md border px-3 py-2 ${ROLE_STYLE[message.role] ?? "border-slate-200 bg-slate-50"} ${message.role === "assistant" ? "ml-8" : ""}`}
+        >
           <div className="mb-0.5 flex items-center gap-2 text-[11px] font-medium uppercase tracking-wide text-slate-500">
             {message.role}
-            {index === lastUser && messages.length > 1 && <span className="rounded bg-sky-600 px-1 text-[10px] normal-case text-white">evaluated turn</span>}
+            {index === lastUser && messages.length > 1 && (
+              <span className="rounded bg-sky-600 px-1 text-[10px] normal-case text-white">evaluated turn</span>
+            )}
           </div>
-          {message.content ? <InertMarkdown text={message.content} /> : <span className="text-xs italic text-slate-400">(no text content)</span>}
+          {message.content ? (
+            <InertMarkdown text={message.content} />
+          ) : (
+            <span className="text-xs italic text-slate-400">(no text content)</span>
+          )}
         </li>
       ))}
     </ol>

@@ -31,8 +31,19 @@ function rawHtmlAsText() {
 const COMPONENTS: Components = {
   // react-markdown empties unsafe targets (javascript:, data:); such a link is shown as plain text, not as a link to nowhere.
   a: ({ href, children }) =>
-    href ? <a href={href} target="_blank" rel="noopener noreferrer nofollow">{children}</a> : <span className="text-slate-500" title="link removed: unsafe target">{children}</span>,
+    href ? (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+        {children}
+      </a>
+    ) : (
+      <span className="text-slate-500" title="link removed: unsafe target">
+        {children}
+      </span>
+    ),
   img: ({ src, alt }) => (
-    <span className="rounded bg-slate-100 px-1 text-xs text-slate-600">[image: {alt || "no alt text"}{typeof src === "string" ? ` — ${src}` : ""}]</span>
+    <span className="rounded bg-slate-100 px-1 text-xs text-slate-600">
+      [image: {alt || "no alt text"}
+      {typeof src === "string" ? ` — ${src}` : ""}]
+    </span>
   ),
 };

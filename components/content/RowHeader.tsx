@@ -9,7 +9,13 @@ type RowNavigation = { previousHref: string | null; nextHref: string | null; nex
  * page adds under the title, and the previous / next (/ next failed) links
  * that j / k (/ n) follow.
  */
-export function RowHeader({ breadcrumb, rowNumber, requestId, children, navigation }: {
+export function RowHeader({
+  breadcrumb,
+  rowNumber,
+  requestId,
+  children,
+  navigation,
+}: {
   breadcrumb: ReactNode;
   rowNumber: number;
   requestId: string;
@@ -19,7 +25,9 @@ export function RowHeader({ breadcrumb, rowNumber, requestId, children, navigati
   const title = (
     <div>
       <p className="text-xs text-slate-500">{breadcrumb}</p>
-      <h1 className="text-xl font-semibold tracking-tight">Row {rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code></h1>
+      <h1 className="text-xl font-semibold tracking-tight">
+        Row {rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code>
+      </h1>
       {children}
     </div>
   );
@@ -30,9 +38,21 @@ export function RowHeader({ breadcrumb, rowNumber, requestId, children, navigati
       <KeyboardNav nextHref={nextHref} previousHref={previousHref} nextFailedHref={nextFailedHref} />
       {title}
       <nav className="flex items-center gap-2 text-sm" aria-label="Row navigation">
-        {previousHref && <LinkButton href={previousHref} size="sm">← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd></LinkButton>}
-        {nextHref && <LinkButton href={nextHref} size="sm">Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →</LinkButton>}
-        {nextFailedHref && <LinkButton href={nextFailedHref} variant="attention" size="sm">Next failed <kbd className="ml-1 text-xs">n</kbd></LinkButton>}
+        {previousHref && (
+          <LinkButton href={previousHref} size="sm">
+            ← Previous <kbd className="ml-1 text-xs text-slate-400">k</kbd>
+          </LinkButton>
+        )}
+        {nextHref && (
+          <LinkButton href={nextHref} size="sm">
+            Next <kbd className="ml-1 text-xs text-slate-400">j</kbd> →
+          </LinkButton>
+        )}
+        {nextFailedHref && (
+          <LinkButton href={nextFailedHref} variant="attention" size="sm">
+            Next failed <kbd className="ml-1 text-xs">n</kbd>
+          </LinkButton>
+        )}
       </nav>
     </div>
   );

@@ -14,15 +14,23 @@ const COLUMN_NOTES: Record<string, string> = {
 /** Which of the Agent Evaluation input schema's columns the rows carry, and on how many rows. */
 export function InputCoverageCard({ columns, rowCount }: { columns: Record<string, number>; rowCount: number }) {
   return (
-    <Card title="Inputs" titleId="inputs-heading" subtitle="Columns of the evaluation input schema, by rows that carry them.">
+    <Card
+      title="Inputs"
+      titleId="inputs-heading"
+      subtitle="Columns of the evaluation input schema, by rows that carry them."
+    >
       <ul className="space-y-2" data-testid="input-coverage">
         {Object.entries(columns).map(([column, count]) => {
           const share = rowCount > 0 ? count / rowCount : 0;
           return (
             <li key={column}>
               <div className="flex items-baseline justify-between gap-2 text-sm">
-                <code className={`font-mono text-[13px] ${count === 0 ? "text-slate-400" : "text-slate-800"}`}>{column}</code>
-                <span className="tabular-nums text-xs text-slate-600">{count.toLocaleString("en-US")} / {rowCount.toLocaleString("en-US")}</span>
+                <code className={`font-mono text-[13px] ${count === 0 ? "text-slate-400" : "text-slate-800"}`}>
+                  {column}
+                </code>
+                <span className="tabular-nums text-xs text-slate-600">
+                  {count.toLocaleString("en-US")} / {rowCount.toLocaleString("en-US")}
+                </span>
               </div>
               <div className="mt-0.5 h-1.5 overflow-hidden rounded-full bg-slate-100">
                 <div className={`h-full ${count === 0 ? "" : "bg-sky-500"}`} style={{ width: `${share * 100}%` }} />

@@ -10,7 +10,11 @@ const STATUS_STYLE = {
 /** The Agent Evaluation input schema's table applied to this dataset: which metrics a run can compute, on how many rows, and why not on the rest. */
 export function MetricAvailabilityCard({ availability }: { availability: MetricAvailability[] }) {
   return (
-    <Card title="Metrics these rows allow" titleId="metrics-heading" subtitle="A run computes each metric on the rows that carry its inputs and skips the rest, with the reason.">
+    <Card
+      title="Metrics these rows allow"
+      titleId="metrics-heading"
+      subtitle="A run computes each metric on the rows that carry its inputs and skips the rest, with the reason."
+    >
       <table className="w-full text-sm" data-testid="metric-availability">
         <tbody className="divide-y divide-slate-100">
           {availability.map(({ metric, rows, rowCount, status, missing }) => (
@@ -20,7 +24,9 @@ export function MetricAvailabilityCard({ availability }: { availability: MetricA
                 <code className="font-mono text-[11px] text-slate-500">{metric.name}</code>
               </td>
               <td className="py-1.5 pr-2 text-right">
-                <span className={`inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs tabular-nums ${STATUS_STYLE[status]}`}>
+                <span
+                  className={`inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs tabular-nums ${STATUS_STYLE[status]}`}
+                >
                   {rows.toLocaleString("en-US")} / {rowCount.toLocaleString("en-US")} rows
                 </span>
               </td>
@@ -29,7 +35,12 @@ export function MetricAvailabilityCard({ availability }: { availability: MetricA
                   <span className="text-emerald-700">every row</span>
                 ) : (
                   missing.map((entry) => (
-                    <div key={entry.input}>needs {entry.description}{entry.rowsWithout < rowCount ? ` (${entry.rowsWithout.toLocaleString("en-US")} rows lack it)` : ""}</div>
+                    <div key={entry.input}>
+                      needs {entry.description}
+                      {entry.rowsWithout < rowCount
+                        ? ` (${entry.rowsWithout.toLocaleString("en-US")} rows lack it)`
+                        : ""}
+                    </div>
                   ))
                 )}
               </td>

@@ -30,7 +30,9 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
     setPhase({ kind: "idle" });
     const ext = picked.name.includes(".") ? picked.name.slice(picked.name.lastIndexOf(".")).toLowerCase() : "";
     if (!ACCEPTED.includes(ext)) {
-      setClientError(`Unsupported file type (${ext || "no extension"}). Upload a .csv, .json (an array of objects) or .jsonl file.`);
+      setClientError(
+        `Unsupported file type (${ext || "no extension"}). Upload a .csv, .json (an array of objects) or .jsonl file.`,
+      );
       setFile(null);
       return;
     }
@@ -47,7 +49,11 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
   const upload = async (mode: "strict" | "validRowsOnly") => {
     if (!file) return;
     setPhase({ kind: "uploading", progress: { sentBytes: 0, totalBytes: file.size, rowsRead: 0 } });
-    const result = await sendUpload(file, { name, mode, onProgress: (progress) => setPhase({ kind: "uploading", progress }) });
+    const result = await sendUpload(file, {
+      name,
+      mode,
+      onProgress: (progress) => setPhase({ kind: "uploading", progress }),
+    });
     if (result.ok && result.datasetId) {
       setPhase({ kind: "done", result });
       router.push(`/datasets/${result.datasetId}`);
@@ -66,40 +72,85 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
   const busy = phase.kind === "uploading" || phase.kind === "done";
   return (
     <CardFrame aria-labelledby="upload-heading">
-      <h2 id="upload-heading" className="text-sm font-semibold">Upload an evaluation set</h2>
+      <h2 id="upload-heading" className="text-sm font-semibold">
+        Upload an evaluation set
+      </h2>
       <p className="mt-0.5 text-xs text-slate-500">
-        CSV, JSON (an array of objects) or JSONL with the columns <code className="font-mono">request</code>, <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>, <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>. Up to {formatMb(maxBytes)}.
+        CSV, JSON (an array of objects) or JSONL with the columns <code className="font-mono">request</code>,{" "}
+        <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or{" "}
+        <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>,{" "}
+        <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>. Up to{" "}
+        {formatMb(maxBytes)}.
       </p>
 
       <div
-        onDragOver={(event) => { event.preventDefault(); setDragging(true); }}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         className={`mt-3 flex flex-col items-center justify-center gap-2 rounded-md border-2 border-dashed px-4 py-6 text-center text-sm ${dragging ? "border-indigo-400 bg-indigo-50" : "border-slate-300 bg-slate-50"}`}
       >
-        <p className="text-slate-600">{file ? <><span className="font-medium text-slate-900">{file.name}</span> · {formatMb(file.size)}</> : "Drop a file here, or"}</p>
+        <p className="text-slate-600">
+          {file ? (
+            <>
+              <span className="font-medium text-slate-900">{file.name}</span> · {formatMb(file.size)}
+            </>
+          ) : (
+            "Drop a file here, or"
+          )}
+        </p>
         <Button type="button" disabled={busy} onClick={() => input.current?.click()} className="text-sm">
           {file ? "Choose another file" : "Choose a file"}
         </Button>
-        <input ref={input} type="file" accept={ACCEPTED.join(",")} className="sr-only" data-testid="upload-input" onChange={(event) => choose(event.target.files?.[0])} />
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPTED.join(",")}
+          className="sr-only"
+          data-testid="upload-input"
+          onChange={(event) => choose(event.target.files?.[0])}
+        />
       </div>
 
-      {clientError && <p role="alert" className="mt-3 rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">{clientError}</p>}
+      {clientError && (
+        <p role="alert" className="mt-3 rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {clientError}
+        </p>
+      )}
 
       {file && (
         <div className="mt-3 flex flex-wrap items-end gap-3">
           <label className="flex min-w-64 flex-1 flex-col gap-1 text-xs font-medium text-slate-600">
             Dataset name
-            <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} disabled={busy} className="rounded border border-slate-300 px-2 py-1.5 text-sm font-normal text-slate-900" />
+            <input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              maxLength={200}
+              disabled={busy}
+              className="rounded border border-slate-300 px-2 py-1.5 text-sm font-normal text-slate-900"
+            />
           </label>
-          <Button type="button" disabled={busy} onClick={() => upload("strict")} variant="primary" size="xl" className="text-sm">
+          <Button
+            type="button"
+            disabled={busy}
+            onClick={() => upload("strict")}
+            variant="primary"
+            size="xl"
+            className="text-sm"
+          >
             Upload
           </Button>
         </div>
       )}
 
       {phase.kind === "uploading" && <UploadProgressView progress={phase.progress} />}
-      {phase.kind === "done" && <p className="mt-3 text-sm text-emerald-700">Imported {phase.result.rowCount?.toLocaleString()} rows. Opening the dataset…</p>}
+      {phase.kind === "done" && (
+        <p className="mt-3 text-sm text-emerald-700">
+          Imported {phase.result.rowCount?.toLocaleString()} rows. Opening the dataset…
+        </p>
+      )}
       {phase.kind === "failed" && <UploadErrors result={phase.result} onImportValid={() => upload("validRowsOnly")} />}
     </CardFrame>
   );
@@ -122,15 +173,22 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
   const hidden = result.issueCount - result.issues.length;
   const validRows = result.validRows ?? 0;
   return (
-    <div role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="upload-errors">
+    <div
+      role="alert"
+      className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+      data-testid="upload-errors"
+    >
       {result.fileError && <p className="font-medium">{result.fileError}</p>}
       {result.issueCount > 0 && (
         <>
           <p className="font-medium">
-            {result.issueCount.toLocaleString()} problem{result.issueCount === 1 ? "" : "s"} in {result.rowsRead?.toLocaleString()} rows. Nothing was stored.
+            {result.issueCount.toLocaleString()} problem{result.issueCount === 1 ? "" : "s"} in{" "}
+            {result.rowsRead?.toLocaleString()} rows. Nothing was stored.
           </p>
           <ul className="mt-2 max-h-72 list-disc space-y-0.5 overflow-y-auto pl-5 font-mono text-xs">
-            {result.issues.map((issue, index) => <li key={index}>{issue}</li>)}
+            {result.issues.map((issue, index) => (
+              <li key={index}>{issue}</li>
+            ))}
           </ul>
           {hidden > 0 && <p className="mt-1 text-xs">…and {hidden.toLocaleString()} more.</p>}
         </>
@@ -148,5 +206,7 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
 }
 
 function formatMb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

@@ -13,7 +13,11 @@ export function sendUpload(
   file: File,
   options: { name: string; mode: "strict" | "validRowsOnly"; onProgress: (progress: UploadProgress) => void },
 ): Promise<UploadResult> {
-  const url = withParams("/api/datasets/upload", {}, { filename: file.name, mode: options.mode, name: options.name.trim() });
+  const url = withParams(
+    "/api/datasets/upload",
+    {},
+    { filename: file.name, mode: options.mode, name: options.name.trim() },
+  );
   const xhr = new XMLHttpRequest();
   let rowsRead = 0;
   let sentBytes = 0;

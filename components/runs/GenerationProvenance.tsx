@@ -10,7 +10,12 @@ function describeTemplate(version: string | null): string {
 
 /** A short hash, whole on hover; "#" marks a template's own hash, a prompt hash reads like the judges' ("hash 4ec6…"). */
 function Hash({ hash, label, mark = "#" }: { hash: string; label: string; mark?: string }) {
-  return <code className="font-mono" title={`${label}: ${hash}`}>{mark}{shortHash(hash)}</code>;
+  return (
+    <code className="font-mono" title={`${label}: ${hash}`}>
+      {mark}
+      {shortHash(hash)}
+    </code>
+  );
 }
 
 /** Run page: which answer templates the generating model was sent, each with its hash and row count. */
@@ -22,8 +27,9 @@ export function GenerationTemplates({ templates }: { templates: GenerationTempla
       {templates.map((use, i) => (
         <span key={`${use.templateVersion}-${use.templateHash}`}>
           {i > 0 && " · "}
-          <code className="font-mono text-violet-800">{use.templateVersion}</code> <Hash hash={use.templateHash} label="template hash" />{" "}
-          {describeTemplate(use.templateVersion)}, {use.generations.toLocaleString("en-US")} {use.generations === 1 ? "row" : "rows"}
+          <code className="font-mono text-violet-800">{use.templateVersion}</code>{" "}
+          <Hash hash={use.templateHash} label="template hash" /> {describeTemplate(use.templateVersion)},{" "}
+          {use.generations.toLocaleString("en-US")} {use.generations === 1 ? "row" : "rows"}
         </span>
       ))}
     </p>
@@ -31,13 +37,39 @@ export function GenerationTemplates({ templates }: { templates: GenerationTempla
 }
 
 /** Row drill-down: the template and the hash of the exact prompt that produced this generated response. */
-export function GenerationPrompt({ generation }: { generation: { status: string; templateVersion: string | null; templateHash: string | null; promptHash: string | null } }) {
-  if (generation.status === "pending" || !generation.templateVersion) return <p className="mt-2 text-[11px] text-slate-400">Not generated yet.</p>;
+export function GenerationPrompt({
+  generation,
+}: {
+  generation: {
+    status: string;
+    templateVersion: string | null;
+    templateHash: string | null;
+    promptHash: string | null;
+  };
+}) {
+  if (generation.status === "pending" || !generation.templateVersion)
+    return <p className="mt-2 text-[11px] text-slate-400">Not generated yet.</p>;
   return (
     <p className="mt-2 text-[11px] text-slate-500" data-testid="generation-prompt">
-      {generation.status === "error" ? "Prompt sent" : "Generated"} {describeTemplate(generation.templateVersion)} · template <code className="font-mono">{generation.templateVersion}</code>
-      {generation.templateHash && <> <Hash hash={generation.templateHash} label="template hash" /></>}
-      {generation.promptHash && <> · prompt hash <Hash hash={generation.promptHash} label="sha256 of the template version and the exact messages sent" mark="" /></>}
+      {generation.status === "error" ? "Prompt sent" : "Generated"} {describeTemplate(generation.templateVersion)} ·
+      template <code className="font-mono">{generation.templateVersion}</code>
+      {generation.templateHash && (
+        <>
+          {" "}
+          <Hash hash={generation.templateHash} label="template hash" />
+        </>
+      )}
+      {generation.promptHash && (
+        <>
+          {" "}
+          · prompt hash{" "}
+          <Hash
+            hash={generation.promptHash}
+            label="sha256 of the template version and the exact messages sent"
+            mark=""
+          />
+        </>
+      )}
     </p>
   );
 }

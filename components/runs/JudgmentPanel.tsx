@@ -2,29 +2,61 @@ import { metricLabel } from "./MetricCards";
 import { VerdictChip } from "./VerdictChip";
 
 export type JudgmentView = {
-  metric: string; status: string; rating: string | null; score: number | null; threshold: number | null; passed: boolean | null;
-  rationale: string | null; errorMessage: string | null; skipReason: string | null;
-  judgeProvider: string | null; judgeModel: string | null; promptVersion: string | null; promptHash: string | null;
-  cacheHit: boolean; attempts: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null;
+  metric: string;
+  status: string;
+  rating: string | null;
+  score: number | null;
+  threshold: number | null;
+  passed: boolean | null;
+  rationale: string | null;
+  errorMessage: string | null;
+  skipReason: string | null;
+  judgeProvider: string | null;
+  judgeModel: string | null;
+  promptVersion: string | null;
+  promptHash: string | null;
+  cacheHit: boolean;
+  attempts: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
 };
 
 /** One judge's result on a row: verdict, rationale or error, and where it came from (provider, model, prompt version and hash). */
 export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
   return (
-    <li className="rounded-md border border-slate-200 bg-white p-3" data-testid="judgment" data-metric={judgment.metric}>
+    <li
+      className="rounded-md border border-slate-200 bg-white p-3"
+      data-testid="judgment"
+      data-metric={judgment.metric}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <VerdictChip verdict={judgment} metric={judgment.metric} />
         <span className="font-medium">{metricLabel(judgment.metric)}</span>
         <code className="font-mono text-[11px] text-slate-400">{judgment.metric}</code>
-        {judgment.threshold !== null && judgment.score !== null && <span className="text-xs text-slate-500">pass mark {Math.round(judgment.threshold * 100)}%</span>}
+        {judgment.threshold !== null && judgment.score !== null && (
+          <span className="text-xs text-slate-500">pass mark {Math.round(judgment.threshold * 100)}%</span>
+        )}
       </div>
       {judgment.status === "skipped" && <p className="mt-1 text-sm text-slate-500">Skipped: {judgment.skipReason}</p>}
-      {judgment.errorMessage && <p className="mt-1 rounded bg-red-50 px-2 py-1 text-sm text-red-800">{judgment.errorMessage}</p>}
-      {judgment.rationale && <p className="mt-1 whitespace-pre-wrap text-sm text-slate-700" data-testid="rationale">{judgment.rationale}</p>}
+      {judgment.errorMessage && (
+        <p className="mt-1 rounded bg-red-50 px-2 py-1 text-sm text-red-800">{judgment.errorMessage}</p>
+      )}
+      {judgment.rationale && (
+        <p className="mt-1 whitespace-pre-wrap text-sm text-slate-700" data-testid="rationale">
+          {judgment.rationale}
+        </p>
+      )}
       {judgment.judgeProvider && (
         <p className="mt-1.5 text-[11px] text-slate-400">
-          {judgment.judgeProvider === "heuristic" ? "offline heuristic judge" : judgment.judgeProvider} · {judgment.judgeModel} · prompt {judgment.promptVersion}
-          {judgment.promptHash && <> · hash <code title={judgment.promptHash}>{judgment.promptHash.slice(0, 12)}</code></>}
+          {judgment.judgeProvider === "heuristic" ? "offline heuristic judge" : judgment.judgeProvider} ·{" "}
+          {judgment.judgeModel} · prompt {judgment.promptVersion}
+          {judgment.promptHash && (
+            <>
+              {" "}
+              · hash <code title={judgment.promptHash}>{judgment.promptHash.slice(0, 12)}</code>
+            </>
+          )}
           {judgment.cacheHit && " · from cache"}
           {judgment.attempts > 1 && ` · ${judgment.attempts} attempts`}
           {judgment.inputTokens !== null && ` · ${judgment.inputTokens}+${judgment.outputTokens ?? 0} tokens`}

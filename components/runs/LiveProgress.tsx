@@ -23,7 +23,8 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
         const next = (await response.json()) as ProgressSnapshot;
         setSnapshot(next);
         if (!ACTIVE.has(next.status)) router.refresh();
-        else if (next.judgments.done + next.judgments.error > snapshot.judgments.done + snapshot.judgments.error) router.refresh();
+        else if (next.judgments.done + next.judgments.error > snapshot.judgments.done + snapshot.judgments.error)
+          router.refresh();
       } catch {
         // a missed poll is retried on the next tick
       }
@@ -36,7 +37,11 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
   const toJudge = judgments.total - judgments.skipped;
   const judged = judgments.done + judgments.error;
   const generating = generations.total > 0 && generations.pending > 0;
-  const fraction = generating ? (generations.total - generations.pending) / generations.total : toJudge === 0 ? 1 : judged / toJudge;
+  const fraction = generating
+    ? (generations.total - generations.pending) / generations.total
+    : toJudge === 0
+      ? 1
+      : judged / toJudge;
   return (
     <div data-testid="run-progress" aria-live="polite">
       <ProgressBar value={fraction} label="Run progress" tone={ACTIVE.has(snapshot.status) ? "indigo" : "emerald"} />
@@ -46,7 +51,8 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
           : `${judged.toLocaleString("en-US")} of ${toJudge.toLocaleString("en-US")} judgments`}
         {judgments.error > 0 && <span className="text-red-700"> · {judgments.error} errors</span>}
         {judgments.skipped > 0 && <span> · {judgments.skipped.toLocaleString("en-US")} skipped (inputs missing)</span>}
-        {" · "}<span data-testid="run-status">{snapshot.status}</span>
+        {" · "}
+        <span data-testid="run-status">{snapshot.status}</span>
       </p>
     </div>
   );

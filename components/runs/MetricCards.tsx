@@ -10,18 +10,31 @@ export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; ru
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
       {aggregates.map((aggregate) => (
-        <Link key={aggregate.metric} href={`/runs/${runId}?filter=failed&metric=${encodeURIComponent(aggregate.metric)}#rows`} title="Show the rows that failed this metric"
-          className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow" data-metric={aggregate.metric}>
+        <Link
+          key={aggregate.metric}
+          href={`/runs/${runId}?filter=failed&metric=${encodeURIComponent(aggregate.metric)}#rows`}
+          title="Show the rows that failed this metric"
+          className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow"
+          data-metric={aggregate.metric}
+        >
           <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
           <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
           <p className="text-xs text-slate-600">{basis(aggregate)}</p>
-          {aggregate.kind === "percentage" && <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>}
+          {aggregate.kind === "percentage" && (
+            <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>
+          )}
           <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
-            {aggregate.errors > 0 && <span className="text-red-700">{aggregate.errors} error{aggregate.errors === 1 ? "" : "s"} (not counted)</span>}
+            {aggregate.errors > 0 && (
+              <span className="text-red-700">
+                {aggregate.errors} error{aggregate.errors === 1 ? "" : "s"} (not counted)
+              </span>
+            )}
             {aggregate.skipped > 0 && <span className="text-slate-500">{aggregate.skipped} skipped</span>}
             {aggregate.pending > 0 && <span className="text-indigo-700">{aggregate.pending} pending</span>}
           </p>
-          <code className="mt-2 block truncate font-mono text-[11px] text-slate-400" title={aggregate.name}>{aggregate.name}</code>
+          <code className="mt-2 block truncate font-mono text-[11px] text-slate-400" title={aggregate.name}>
+            {aggregate.name}
+          </code>
         </Link>
       ))}
     </div>
@@ -44,9 +57,17 @@ function headline(a: Aggregate): string {
 function basis(a: Aggregate): string {
   if (a.value === null) return a.pending > 0 ? "not computed yet" : "no row could be judged";
   if (a.kind === "percentage") return `${a.numerator} of ${a.denominator} judged rows`;
-  const what = a.metric === "retrieval/ground_truth/document_recall" ? "recall" : a.metric.startsWith("agent/") ? "value" : "precision";
+  const what =
+    a.metric === "retrieval/ground_truth/document_recall"
+      ? "recall"
+      : a.metric.startsWith("agent/")
+        ? "value"
+        : "precision";
   const judged = a.passed + a.failed;
-  const passRate = judged > 0 && !a.metric.startsWith("agent/") ? `; ${Math.round((a.passed / judged) * 100)}% of rows pass (${a.passed} of ${judged})` : "";
+  const passRate =
+    judged > 0 && !a.metric.startsWith("agent/")
+      ? `; ${Math.round((a.passed / judged) * 100)}% of rows pass (${a.passed} of ${judged})`
+      : "";
   return `mean ${what} over ${a.denominator} rows${passRate}`;
 }
 

@@ -9,26 +9,46 @@ import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationProm
 import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 
 type Props = {
-  datasetId: string; rowCount: number; metricsAsUploaded: MetricOption[]; metricsWithGeneration: MetricOption[]; judge: JudgeOption;
+  datasetId: string;
+  rowCount: number;
+  metricsAsUploaded: MetricOption[];
+  metricsWithGeneration: MetricOption[];
+  judge: JudgeOption;
   /** Rows with retrieved text, which a generating run sends the model through the RAG-answer template. */
-  rowsWithRetrievedContext: number; answerTemplates: AnswerTemplatesInfo;
+  rowsWithRetrievedContext: number;
+  answerTemplates: AnswerTemplatesInfo;
 };
 
-const KIND_LABEL: Record<string, string> = { llm_judged: "LLM judge", ground_truth: "deterministic", agent: "from the trace" };
+const KIND_LABEL: Record<string, string> = {
+  llm_judged: "LLM judge",
+  ground_truth: "deterministic",
+  agent: "from the trace",
+};
 
 /** The run form: judges with how many rows each will run on, the judge model, concurrency, generation, custom judges. */
-export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGeneration, judge, rowsWithRetrievedContext, answerTemplates }: Props) {
+export function RunForm({
+  datasetId,
+  rowCount,
+  metricsAsUploaded,
+  metricsWithGeneration,
+  judge,
+  rowsWithRetrievedContext,
+  answerTemplates,
+}: Props) {
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
   const [customJudges, setCustomJudges] = useState<CustomJudgeDraft[]>([]);
   const metrics = generate ? metricsWithGeneration : metricsAsUploaded;
-  const [selected, setSelected] = useState<Set<string>>(() => new Set(metricsAsUploaded.filter((m) => m.rows > 0).map((m) => m.name)));
-  const toggle = (name: string) => setSelected((current) => {
-    const next = new Set(current);
-    if (next.has(name)) next.delete(name);
-    else next.add(name);
-    return next;
-  });
+  const [selected, setSelected] = useState<Set<string>>(
+    () => new Set(metricsAsUploaded.filter((m) => m.rows > 0).map((m) => m.name)),
+  );
+  const toggle = (name: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
   const judgedRows = metrics.filter((m) => selected.has(m.name)).reduce((sum, m) => sum + m.rows, 0);
 
   return (
@@ -38,19 +58,36 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
 
       <CardFrame>
         <h2 className="text-sm font-semibold">Judges</h2>
-        <p className="text-xs text-slate-500">{judgedRows.toLocaleString("en-US")} judgments will run across {rowCount.toLocaleString("en-US")} rows; the rest are skipped with their reason.</p>
+        <p className="text-xs text-slate-500">
+          {judgedRows.toLocaleString("en-US")} judgments will run across {rowCount.toLocaleString("en-US")} rows; the
+          rest are skipped with their reason.
+        </p>
         <table className="mt-2 w-full text-sm">
           <tbody className="divide-y divide-slate-100">
             {metrics.map((metric) => (
               <tr key={metric.name} className={metric.rows === 0 ? "text-slate-400" : ""}>
                 <td className="w-8 py-1.5">
-                  <input type="checkbox" name="metrics" value={metric.name} checked={selected.has(metric.name)} onChange={() => toggle(metric.name)} aria-label={metric.label} />
+                  <input
+                    type="checkbox"
+                    name="metrics"
+                    value={metric.name}
+                    checked={selected.has(metric.name)}
+                    onChange={() => toggle(metric.name)}
+                    aria-label={metric.label}
+                  />
                 </td>
                 <td className="py-1.5 pr-2">
-                  <div className="font-medium">{metric.label} <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal uppercase text-slate-500">{KIND_LABEL[metric.kind]}</span></div>
+                  <div className="font-medium">
+                    {metric.label}{" "}
+                    <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal uppercase text-slate-500">
+                      {KIND_LABEL[metric.kind]}
+                    </span>
+                  </div>
                   <code className="font-mono text-[11px] text-slate-500">{metric.name}</code>
                 </td>
-                <td className="py-1.5 pr-2 text-right tabular-nums text-xs">{metric.rows} / {metric.rowCount} rows</td>
+                <td className="py-1.5 pr-2 text-right tabular-nums text-xs">
+                  {metric.rows} / {metric.rowCount} rows
+                </td>
                 <td className="py-1.5 text-xs text-slate-500">{metric.missing.join("; ")}</td>
               </tr>
             ))}
@@ -60,7 +97,9 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
 
       <CardFrame>
         <h2 className="text-sm font-semibold">Custom judges</h2>
-        <p className="mb-2 text-xs text-slate-500">Your own yes/no criteria, graded per response (ANSWER) or per retrieved chunk (RETRIEVAL).</p>
+        <p className="mb-2 text-xs text-slate-500">
+          Your own yes/no criteria, graded per response (ANSWER) or per retrieved chunk (RETRIEVAL).
+        </p>
         <CustomJudgesEditor judges={customJudges} onChange={setCustomJudges} />
       </CardFrame>
 
@@ -69,33 +108,78 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
           <legend className="text-sm font-semibold">Judge model</legend>
           <label className="flex items-start gap-2 text-sm">
             <input type="radio" name="judge" value="heuristic" defaultChecked={!judge.configured} className="mt-1" />
-            <span>Offline heuristic judge <span className="block text-xs text-slate-500">Lexical rules, no network. Results are labelled as heuristic everywhere.</span></span>
+            <span>
+              Offline heuristic judge{" "}
+              <span className="block text-xs text-slate-500">
+                Lexical rules, no network. Results are labelled as heuristic everywhere.
+              </span>
+            </span>
           </label>
           <label className={`flex items-start gap-2 text-sm ${judge.configured ? "" : "text-slate-400"}`}>
-            <input type="radio" name="judge" value="model" defaultChecked={judge.configured} disabled={!judge.configured} className="mt-1" />
+            <input
+              type="radio"
+              name="judge"
+              value="model"
+              defaultChecked={judge.configured}
+              disabled={!judge.configured}
+              className="mt-1"
+            />
             <span className="flex-1">
-              LLM judge {judge.configured ? <>via {judge.endpoint}</> : "(configure an OpenAI-compatible endpoint on the server; see the README)"}
-              {judge.configured && <input name="judgeModel" defaultValue={judge.defaultModel} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm" aria-label="Judge model" />}
+              LLM judge{" "}
+              {judge.configured ? (
+                <>via {judge.endpoint}</>
+              ) : (
+                "(configure an OpenAI-compatible endpoint on the server; see the README)"
+              )}
+              {judge.configured && (
+                <input
+                  name="judgeModel"
+                  defaultValue={judge.defaultModel}
+                  className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                  aria-label="Judge model"
+                />
+              )}
             </span>
           </label>
         </fieldset>
         <div className="space-y-3">
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
             Run name (optional)
-            <input name="name" maxLength={200} placeholder="gpt-4.1 + reranker v2" className="rounded border border-slate-300 px-2 py-1 text-sm font-normal" />
+            <input
+              name="name"
+              maxLength={200}
+              placeholder="gpt-4.1 + reranker v2"
+              className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+            />
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
             Tags (comma-separated)
-            <input name="tags" maxLength={1000} placeholder="baseline, reranker-v2" className="rounded border border-slate-300 px-2 py-1 text-sm font-normal" />
+            <input
+              name="tags"
+              maxLength={1000}
+              placeholder="baseline, reranker-v2"
+              className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+            />
           </label>
           <div className="flex gap-3">
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               LLM calls in flight
-              <input name="concurrency" type="number" min={1} max={64} defaultValue={8} className="w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal" />
+              <input
+                name="concurrency"
+                type="number"
+                min={1}
+                max={64}
+                defaultValue={8}
+                className="w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+              />
             </label>
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               Chunk relevance
-              <select name="chunkMode" defaultValue="batched" className="rounded border border-slate-300 px-2 py-1 text-sm font-normal">
+              <select
+                name="chunkMode"
+                defaultValue="batched"
+                className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+              >
                 <option value="batched">one call per row (all chunks)</option>
                 <option value="per_chunk">one call per chunk</option>
               </select>
@@ -106,20 +190,44 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
 
       <CardFrame>
         <label className={`flex items-center gap-2 text-sm font-semibold ${judge.configured ? "" : "text-slate-400"}`}>
-          <input type="checkbox" name="generate" checked={generate} onChange={(e) => setGenerate(e.target.checked)} disabled={!judge.configured} />
+          <input
+            type="checkbox"
+            name="generate"
+            checked={generate}
+            onChange={(e) => setGenerate(e.target.checked)}
+            disabled={!judge.configured}
+          />
           Generate responses with a chat model, then judge them
         </label>
-        <p className="text-xs text-slate-500">Compare model versions on one dataset: each row's conversation goes to the model; latency and tokens are recorded.</p>
-        {generate && <GenerationPromptNote rowsWithContext={rowsWithRetrievedContext} rowCount={rowCount} templates={answerTemplates} />}
+        <p className="text-xs text-slate-500">
+          Compare model versions on one dataset: each row's conversation goes to the model; latency and tokens are
+          recorded.
+        </p>
+        {generate && (
+          <GenerationPromptNote
+            rowsWithContext={rowsWithRetrievedContext}
+            rowCount={rowCount}
+            templates={answerTemplates}
+          />
+        )}
         {generate && (
           <div className="mt-2 grid gap-3 md:grid-cols-2">
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               Model
-              <input name="generationModel" required placeholder="gpt-4.1-mini" className="rounded border border-slate-300 px-2 py-1 text-sm font-normal" />
+              <input
+                name="generationModel"
+                required
+                placeholder="gpt-4.1-mini"
+                className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+              />
             </label>
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               System prompt (optional)
-              <textarea name="systemPrompt" rows={2} className="rounded border border-slate-300 px-2 py-1 text-sm font-normal" />
+              <textarea
+                name="systemPrompt"
+                rows={2}
+                className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+              />
             </label>
           </div>
         )}
@@ -128,10 +236,20 @@ export function RunForm({ datasetId, rowCount, metricsAsUploaded, metricsWithGen
       {(state.message || state.errors.length > 0) && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           {state.message && <p className="font-medium">{state.message}</p>}
-          <ul className="list-disc pl-5">{state.errors.map((error) => <li key={error}>{error}</li>)}</ul>
+          <ul className="list-disc pl-5">
+            {state.errors.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
         </div>
       )}
-      <Button type="submit" disabled={pending || (selected.size === 0 && customJudges.length === 0)} variant="primary" size="2xl" className="text-sm">
+      <Button
+        type="submit"
+        disabled={pending || (selected.size === 0 && customJudges.length === 0)}
+        variant="primary"
+        size="2xl"
+        className="text-sm"
+      >
         {pending ? "Starting…" : "Start run"}
       </Button>
     </form>

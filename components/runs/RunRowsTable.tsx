@@ -11,18 +11,50 @@ import { VerdictChip } from "./VerdictChip";
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
 
 /** A run's rows with one verdict chip per metric; filtering, sorting and paging happen on the server via the URL. */
-export function RunRowsTable({ runId, page, query, metrics }: { runId: string; page: Page<RunRowSummary>; query: RunRowQuery; metrics: { name: string; short: string }[] }) {
-  const columns = useMemo(() => column.columns([
-    column.accessor("rowNumber", { header: "#", cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span> }),
-    column.accessor("requestId", { header: "request_id", cell: (info) => <code className="font-mono text-xs text-indigo-700">{info.getValue()}</code> }),
-    column.accessor("requestText", { header: "Request", enableSorting: false, cell: (info) => <span className="line-clamp-2 max-w-xs">{info.getValue()}</span> }),
-    column.accessor("response", { header: "Response", enableSorting: false, cell: (info) => <span className="line-clamp-2 max-w-xs text-slate-600">{info.getValue() ?? "—"}</span> }),
-    ...metrics.map((metric) => column.display({
-      id: metric.name,
-      header: () => <span title={metric.name}>{metric.short}</span>,
-      cell: (info) => <VerdictChip verdict={info.row.original.verdicts[metric.name]} metric={metric.name} title={metric.name} />,
-    })),
-  ]), [metrics]);
+export function RunRowsTable({
+  runId,
+  page,
+  query,
+  metrics,
+}: {
+  runId: string;
+  page: Page<RunRowSummary>;
+  query: RunRowQuery;
+  metrics: { name: string; short: string }[];
+}) {
+  const columns = useMemo(
+    () =>
+      column.columns([
+        column.accessor("rowNumber", {
+          header: "#",
+          cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span>,
+        }),
+        column.accessor("requestId", {
+          header: "request_id",
+          cell: (info) => <code className="font-mono text-xs text-indigo-700">{info.getValue()}</code>,
+        }),
+        column.accessor("requestText", {
+          header: "Request",
+          enableSorting: false,
+          cell: (info) => <span className="line-clamp-2 max-w-xs">{info.getValue()}</span>,
+        }),
+        column.accessor("response", {
+          header: "Response",
+          enableSorting: false,
+          cell: (info) => <span className="line-clamp-2 max-w-xs text-slate-600">{info.getValue() ?? "—"}</span>,
+        }),
+        ...metrics.map((metric) =>
+          column.display({
+            id: metric.name,
+            header: () => <span title={metric.name}>{metric.short}</span>,
+            cell: (info) => (
+              <VerdictChip verdict={info.row.original.verdicts[metric.name]} metric={metric.name} title={metric.name} />
+            ),
+          }),
+        ),
+      ]),
+    [metrics],
+  );
 
   return (
     <div>

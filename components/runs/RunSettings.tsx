@@ -15,21 +15,44 @@ export function RunSettings({ runId, name, tags }: { runId: string; name: string
       <summary className="cursor-pointer font-medium text-slate-700">Name, tags and deletion</summary>
       <form action={action} className="mt-2 flex flex-wrap items-end gap-2">
         <input type="hidden" name="runId" value={runId} />
-        <label className="flex flex-col gap-1 text-xs text-slate-600">Name<input name="name" defaultValue={name} maxLength={200} className="w-72 rounded border border-slate-300 px-2 py-1 text-sm" /></label>
-        <label className="flex flex-col gap-1 text-xs text-slate-600">Tags (comma-separated)<input name="tags" defaultValue={tags.join(", ")} className="w-72 rounded border border-slate-300 px-2 py-1 text-sm" /></label>
+        <label className="flex flex-col gap-1 text-xs text-slate-600">
+          Name
+          <input
+            name="name"
+            defaultValue={name}
+            maxLength={200}
+            className="w-72 rounded border border-slate-300 px-2 py-1 text-sm"
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-slate-600">
+          Tags (comma-separated)
+          <input
+            name="tags"
+            defaultValue={tags.join(", ")}
+            className="w-72 rounded border border-slate-300 px-2 py-1 text-sm"
+          />
+        </label>
         <Button disabled={pending}>Save</Button>
-        {state.message && <span role="status" className={state.ok ? "text-emerald-700" : "text-red-700"}>{state.message}</span>}
+        {state.message && (
+          <span role="status" className={state.ok ? "text-emerald-700" : "text-red-700"}>
+            {state.message}
+          </span>
+        )}
       </form>
       <div className="mt-3 border-t border-slate-100 pt-2">
         {!confirming ? (
-          <button type="button" onClick={() => setConfirming(true)} className="text-red-700 hover:underline">Delete this run…</button>
+          <button type="button" onClick={() => setConfirming(true)} className="text-red-700 hover:underline">
+            Delete this run…
+          </button>
         ) : (
           <form action={deleteRun} className="flex items-center gap-2">
             <input type="hidden" name="runId" value={runId} />
             <input type="hidden" name="confirm" value="delete" />
             <span className="text-red-800">Delete the run and all its judgments? This cannot be undone.</span>
             <button className="rounded bg-red-600 px-3 py-1 text-white hover:bg-red-700">Delete</button>
-            <Button type="button" onClick={() => setConfirming(false)}>Keep it</Button>
+            <Button type="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </Button>
           </form>
         )}
       </div>

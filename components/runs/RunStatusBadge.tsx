@@ -7,5 +7,9 @@ const STATUS_STYLE: Record<string, string> = {
 };
 
 export function RunStatusBadge({ status }: { status: string }) {
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100"}`}>{status}</span>;
+  return (
+    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100"}`}>
+      {status}
+    </span>
+  );
 }

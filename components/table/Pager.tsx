@@ -22,19 +22,57 @@ export function Pager({ pathname, params, page, pageCount, pageSize, total, page
   const disabled = "rounded border border-slate-200 px-2 py-1 text-slate-300";
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-600">
-      <span className="tabular-nums">{first.toLocaleString("en-US")}–{last.toLocaleString("en-US")} of {total.toLocaleString("en-US")}</span>
+      <span className="tabular-nums">
+        {first.toLocaleString("en-US")}–{last.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
+      </span>
       <div className="flex items-center gap-1.5">
         <span>Rows per page</span>
         {pageSizes.map((size) => (
-          <Link key={size} href={link({ pageSize: size, page: 1 })} className={size === pageSize ? "rounded bg-slate-800 px-1.5 py-0.5 text-white" : "rounded px-1.5 py-0.5 hover:bg-slate-100"}>{size}</Link>
+          <Link
+            key={size}
+            href={link({ pageSize: size, page: 1 })}
+            className={
+              size === pageSize
+                ? "rounded bg-slate-800 px-1.5 py-0.5 text-white"
+                : "rounded px-1.5 py-0.5 hover:bg-slate-100"
+            }
+          >
+            {size}
+          </Link>
         ))}
       </div>
       <nav aria-label="Pagination" className="flex items-center gap-1">
-        {page > 1 ? <Link href={link({ page: 1 })} className={button}>First</Link> : <span className={disabled}>First</span>}
-        {page > 1 ? <Link href={link({ page: page - 1 })} className={button} rel="prev">Previous</Link> : <span className={disabled}>Previous</span>}
-        <span className="px-2 tabular-nums">Page {page} of {pageCount}</span>
-        {page < pageCount ? <Link href={link({ page: page + 1 })} className={button} rel="next">Next</Link> : <span className={disabled}>Next</span>}
-        {page < pageCount ? <Link href={link({ page: pageCount })} className={button}>Last</Link> : <span className={disabled}>Last</span>}
+        {page > 1 ? (
+          <Link href={link({ page: 1 })} className={button}>
+            First
+          </Link>
+        ) : (
+          <span className={disabled}>First</span>
+        )}
+        {page > 1 ? (
+          <Link href={link({ page: page - 1 })} className={button} rel="prev">
+            Previous
+          </Link>
+        ) : (
+          <span className={disabled}>Previous</span>
+        )}
+        <span className="px-2 tabular-nums">
+          Page {page} of {pageCount}
+        </span>
+        {page < pageCount ? (
+          <Link href={link({ page: page + 1 })} className={button} rel="next">
+            Next
+          </Link>
+        ) : (
+          <span className={disabled}>Next</span>
+        )}
+        {page < pageCount ? (
+          <Link href={link({ page: pageCount })} className={button}>
+            Last
+          </Link>
+        ) : (
+          <span className={disabled}>Last</span>
+        )}
       </nav>
     </div>
   );

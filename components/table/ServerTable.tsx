@@ -37,7 +37,18 @@ type Props<TRow extends { id: string }> = {
  * renders the page it is given, with its pager, and only turns clicks into
  * URL changes (a header click asks for the view sorted another way, from page 1).
  */
-export function ServerTable<TRow extends { id: string }>({ testId, columns, page, view, rowHref, linkColumn, headerClassName, cellClassName, empty, emptyClassName }: Props<TRow>) {
+export function ServerTable<TRow extends { id: string }>({
+  testId,
+  columns,
+  page,
+  view,
+  rowHref,
+  linkColumn,
+  headerClassName,
+  cellClassName,
+  empty,
+  emptyClassName,
+}: Props<TRow>) {
   const router = useRouter();
   const rows = page.items;
   const table = useTable({
@@ -45,7 +56,9 @@ export function ServerTable<TRow extends { id: string }>({ testId, columns, page
     columns,
     data: rows,
     getRowId: (row) => row.id,
-    ...serverSorting(view.params, (sort, dir) => router.push(withParams(view.pathname, view.params, { sort, dir, page: 1 }) + (view.hash ?? ""))),
+    ...serverSorting(view.params, (sort, dir) =>
+      router.push(withParams(view.pathname, view.params, { sort, dir, page: 1 }) + (view.hash ?? "")),
+    ),
   });
 
   return (
@@ -56,7 +69,13 @@ export function ServerTable<TRow extends { id: string }>({ testId, columns, page
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => (
-                  <SortableHeaderCell key={header.id} className={headerClassName} sorted={header.column.getIsSorted()} canSort={header.column.getCanSort()} onToggle={header.column.getToggleSortingHandler()}>
+                  <SortableHeaderCell
+                    key={header.id}
+                    className={headerClassName}
+                    sorted={header.column.getIsSorted()}
+                    canSort={header.column.getCanSort()}
+                    onToggle={header.column.getToggleSortingHandler()}
+                  >
                     <table.FlexRender header={header} />
                   </SortableHeaderCell>
                 ))}
@@ -65,11 +84,21 @@ export function ServerTable<TRow extends { id: string }>({ testId, columns, page
           </thead>
           <tbody className="divide-y divide-slate-100">
             {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="cursor-pointer align-top hover:bg-indigo-50/40" onClick={() => router.push(rowHref(row.original))}>
+              <tr
+                key={row.id}
+                className="cursor-pointer align-top hover:bg-indigo-50/40"
+                onClick={() => router.push(rowHref(row.original))}
+              >
                 {row.getAllCells().map((cell) => (
                   <td key={cell.id} className={cellClassName}>
                     {cell.column.id === linkColumn ? (
-                      <Link href={rowHref(row.original)} onClick={(event) => event.stopPropagation()} className="text-indigo-700 hover:underline"><table.FlexRender cell={cell} /></Link>
+                      <Link
+                        href={rowHref(row.original)}
+                        onClick={(event) => event.stopPropagation()}
+                        className="text-indigo-700 hover:underline"
+                      >
+                        <table.FlexRender cell={cell} />
+                      </Link>
                     ) : (
                       <table.FlexRender cell={cell} />
                     )}
@@ -77,11 +106,24 @@ export function ServerTable<TRow extends { id: string }>({ testId, columns, page
                 ))}
               </tr>
             ))}
-            {rows.length === 0 && <tr><td colSpan={columns.length} className={emptyClassName}>{empty}</td></tr>}
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={columns.length} className={emptyClassName}>
+                  {empty}
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </div>
-      <Pager pathname={view.pathname} params={view.params} page={page.page} pageCount={page.pageCount} pageSize={page.pageSize} total={page.total} />
+      <Pager
+        pathname={view.pathname}
+        params={view.params}
+        page={page.page}
+        pageCount={page.pageCount}
+        pageSize={page.pageSize}
+        total={page.total}
+      />
     </>
   );
 }

@@ -5,7 +5,10 @@ import type { SortingState, Updater } from "@tanstack/react-table";
  * and a header click only asks for a new URL (the server sorts the page).
  * Spread into useTable({ ...serverSorting(...) }).
  */
-export function serverSorting(current: { sort: string; dir: "asc" | "desc" }, navigate: (sort: string, dir: "asc" | "desc") => void) {
+export function serverSorting(
+  current: { sort: string; dir: "asc" | "desc" },
+  navigate: (sort: string, dir: "asc" | "desc") => void,
+) {
   const sorting: SortingState = [{ id: current.sort, desc: current.dir === "desc" }];
   return {
     manualSorting: true as const,

@@ -10,7 +10,14 @@ const VARIANTS = {
   danger: "rounded border border-red-300 bg-white text-red-900 hover:bg-red-100",
 } as const;
 
-const SIZES = { xs: "px-2 py-0.5", sm: "px-2 py-1", md: "px-3 py-1", lg: "px-3 py-1.5", xl: "px-4 py-1.5", "2xl": "px-4 py-2" } as const;
+const SIZES = {
+  xs: "px-2 py-0.5",
+  sm: "px-2 py-1",
+  md: "px-3 py-1",
+  lg: "px-3 py-1.5",
+  xl: "px-4 py-1.5",
+  "2xl": "px-4 py-2",
+} as const;
 
 type Look = { variant?: keyof typeof VARIANTS; size?: keyof typeof SIZES; className?: string };
 

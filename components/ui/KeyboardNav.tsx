@@ -9,7 +9,15 @@ import { useEffect, useRef, useTransition } from "react";
  * dropped: until the next page arrives, this component still holds the
  * previous page's links, so a quick second press would land on the same row.
  */
-export function KeyboardNav({ nextHref, previousHref, nextFailedHref = null }: { nextHref: string | null; previousHref: string | null; nextFailedHref?: string | null }) {
+export function KeyboardNav({
+  nextHref,
+  previousHref,
+  nextFailedHref = null,
+}: {
+  nextHref: string | null;
+  previousHref: string | null;
+  nextFailedHref?: string | null;
+}) {
   const router = useRouter();
   const [isMoving, startMove] = useTransition();
   const moving = useRef(false);
@@ -17,8 +25,15 @@ export function KeyboardNav({ nextHref, previousHref, nextFailedHref = null }: {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (event.metaKey || event.ctrlKey || event.altKey || target?.closest("input, textarea, select, [contenteditable=true]")) return;
-      const href = event.key === "j" ? nextHref : event.key === "k" ? previousHref : event.key === "n" ? nextFailedHref : null;
+      if (
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey ||
+        target?.closest("input, textarea, select, [contenteditable=true]")
+      )
+        return;
+      const href =
+        event.key === "j" ? nextHref : event.key === "k" ? previousHref : event.key === "n" ? nextFailedHref : null;
       if (!href || moving.current) return;
       moving.current = true;
       startMove(() => router.push(href));

@@ -20,8 +20,13 @@ export function formatCount(value: number | null | undefined): string {
  * in [0, 1]) as a percentage. The unit comes from the metric's name, never
  * from the value, so a 0.05 s latency is never shown as "5%".
  */
-export function formatMetricValue(metric: string, value: number, options: { percentDigits?: number; tokenUnit?: boolean } = {}): string {
+export function formatMetricValue(
+  metric: string,
+  value: number,
+  options: { percentDigits?: number; tokenUnit?: boolean } = {},
+): string {
   if (metric === "agent/latency_seconds") return formatSeconds(value);
-  if (metric.startsWith("agent/")) return `${Math.round(value).toLocaleString("en-US")}${options.tokenUnit ? " tokens" : ""}`;
+  if (metric.startsWith("agent/"))
+    return `${Math.round(value).toLocaleString("en-US")}${options.tokenUnit ? " tokens" : ""}`;
   return `${(value * 100).toFixed(options.percentDigits ?? 0)}%`;
 }

@@ -34,7 +34,10 @@ const GROUP_PADDING = 14;
  * proportions, one bar per run with the baseline first. Yes/no metrics carry
  * their 95% Wilson interval as an error bar; averages (precision, recall) have none.
  */
-export function prepareCompareBars(comparison: Comparison, labelFor: MetricLabeller = chartMetricLabel): CompareBarsData {
+export function prepareCompareBars(
+  comparison: Comparison,
+  labelFor: MetricLabeller = chartMetricLabel,
+): CompareBarsData {
   const ordered = [
     ...comparison.runs.filter((run) => run.id === comparison.baselineId),
     ...comparison.runs.filter((run) => run.id !== comparison.baselineId),
@@ -43,7 +46,10 @@ export function prepareCompareBars(comparison: Comparison, labelFor: MetricLabel
     runId: run.id,
     name: run.name,
     baseline: run.id === comparison.baselineId,
-    color: run.id === comparison.baselineId ? BASELINE_SERIES_COLOR : CANDIDATE_SERIES_COLORS[(index - 1) % CANDIDATE_SERIES_COLORS.length],
+    color:
+      run.id === comparison.baselineId
+        ? BASELINE_SERIES_COLOR
+        : CANDIDATE_SERIES_COLORS[(index - 1) % CANDIDATE_SERIES_COLORS.length],
     valueKey: `s${index}`,
     errorKey: `s${index}Error`,
     textKey: `s${index}Text`,
@@ -67,9 +73,10 @@ export function prepareCompareBars(comparison: Comparison, labelFor: MetricLabel
       const aggregate = cell.aggregate;
       row[s.valueKey] = value * 100;
       row[s.errorKey] = cell.interval ? [(value - cell.interval.low) * 100, (cell.interval.high - value) * 100] : null;
-      row[s.textKey] = aggregate.kind === "percentage"
-        ? `${formatPercent(value)} yes (${formatInteger(aggregate.numerator)}/${formatInteger(aggregate.denominator)})${cell.interval ? ` · 95% CI ${formatPercent(cell.interval.low)}–${formatPercent(cell.interval.high)}` : ""}`
-        : `${formatPercent(value)} mean over ${formatInteger(aggregate.denominator)} rows`;
+      row[s.textKey] =
+        aggregate.kind === "percentage"
+          ? `${formatPercent(value)} yes (${formatInteger(aggregate.numerator)}/${formatInteger(aggregate.denominator)})${cell.interval ? ` · 95% CI ${formatPercent(cell.interval.low)}–${formatPercent(cell.interval.high)}` : ""}`
+          : `${formatPercent(value)} mean over ${formatInteger(aggregate.denominator)} rows`;
     }
     if (any) rows.push(row);
   }
@@ -78,6 +85,8 @@ export function prepareCompareBars(comparison: Comparison, labelFor: MetricLabel
     rows,
     height: rows.length === 0 ? 0 : AXIS_HEIGHT + rows.length * (series.length * BAR_HEIGHT + GROUP_PADDING),
     labelWidth: categoryAxisWidth(rows.map((row) => row.label)),
-    description: rows.map((row) => `${row.label}: ${series.map((s) => `${s.name} ${row[s.textKey]}`).join(", ")}`).join("; "),
+    description: rows
+      .map((row) => `${row.label}: ${series.map((s) => `${s.name} ${row[s.textKey]}`).join(", ")}`)
+      .join("; "),
   };
 }

@@ -67,7 +67,10 @@ export function prepareHeatmap(heatmap: ChunkHeatmap, options: { runId?: string 
       rows: [],
       legend,
       caption: null,
-      emptyMessage: heatmap.rows.length === 0 ? "This run's dataset has no rows on this page." : "None of these rows has retrieved chunks to show.",
+      emptyMessage:
+        heatmap.rows.length === 0
+          ? "This run's dataset has no rows on this page."
+          : "None of these rows has retrieved chunks to show.",
     };
   }
   const rows = heatmap.rows.map((row): HeatmapRow => {

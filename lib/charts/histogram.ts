@@ -51,7 +51,8 @@ export function prepareHistogram(histogram: ValueHistogram | null, unit: Histogr
   const single = histogram.min === histogram.max;
   const width = single ? 0 : (histogram.max - histogram.min) / histogram.buckets.length;
   const format = unit === "seconds" ? secondsFormatter(width) : formatInteger;
-  const countText = (count: number) => `${rowsText(count)} (${total === 0 ? "0.0" : ((count / total) * 100).toFixed(1)}%)`;
+  const countText = (count: number) =>
+    `${rowsText(count)} (${total === 0 ? "0.0" : ((count / total) * 100).toFixed(1)}%)`;
 
   const bars: HistogramBar[] = [];
   histogram.buckets.forEach((bucket, index) => {
@@ -68,7 +69,14 @@ export function prepareHistogram(histogram: ValueHistogram | null, unit: Histogr
     } else {
       tick = `${format(bucket.from)}–${format(bucket.to)}`;
     }
-    bars.push({ tick, label: `${tick}${words.suffix}`, count: bucket.count, countText: countText(bucket.count), from: bucket.from, to: bucket.to });
+    bars.push({
+      tick,
+      label: `${tick}${words.suffix}`,
+      count: bucket.count,
+      countText: countText(bucket.count),
+      from: bucket.from,
+      to: bucket.to,
+    });
   });
 
   const summary = single

@@ -24,13 +24,14 @@ export type JudgeUsageTable = {
  */
 export function prepareJudgeUsage(usage: JudgeUsage, labelFor: MetricLabeller = chartMetricLabel): JudgeUsageTable {
   const judged = usage.metrics.filter((line) => line.metric.includes("/llm_judged/") || line.metered > 0);
-  const note = usage.total.metered === 0
-    ? "No judge tokens recorded: the offline heuristic judge makes no LLM calls, and a run that has not started has none yet."
-    : usage.total.priced === 0
-      ? "No price is known for this judge model, so cost is not shown."
-      : usage.total.priced < usage.total.metered
-        ? `Cost covers ${formatInteger(usage.total.priced)} of ${formatInteger(usage.total.metered)} judge calls; the rest have no known price.`
-        : null;
+  const note =
+    usage.total.metered === 0
+      ? "No judge tokens recorded: the offline heuristic judge makes no LLM calls, and a run that has not started has none yet."
+      : usage.total.priced === 0
+        ? "No price is known for this judge model, so cost is not shown."
+        : usage.total.priced < usage.total.metered
+          ? `Cost covers ${formatInteger(usage.total.priced)} of ${formatInteger(usage.total.metered)} judge calls; the rest have no known price.`
+          : null;
   return {
     lines: judged.map((line) => ({ metric: line.metric, label: labelFor(line.metric), ...texts(line) })),
     total: texts(usage.total),

@@ -53,12 +53,19 @@ const AXIS_HEIGHT = 36;
  * percentage of yes for yes/no judges, the mean for precision and recall.
  * Agent metrics (seconds, tokens) are not proportions and get histograms instead.
  */
-export function preparePassRateChart(aggregates: Aggregate[], labelFor: MetricLabeller = chartMetricLabel): PassRateChartData {
+export function preparePassRateChart(
+  aggregates: Aggregate[],
+  labelFor: MetricLabeller = chartMetricLabel,
+): PassRateChartData {
   const bars = aggregates
-    .filter((aggregate): aggregate is Aggregate & { value: number } => isProportionMetric(aggregate.metric) && aggregate.value !== null)
+    .filter(
+      (aggregate): aggregate is Aggregate & { value: number } =>
+        isProportionMetric(aggregate.metric) && aggregate.value !== null,
+    )
     .map((aggregate): PassRateBar => {
       const value = aggregate.value;
-      const interval = aggregate.kind === "percentage" ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null;
+      const interval =
+        aggregate.kind === "percentage" ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null;
       const band = valueBand(value);
       return {
         metric: aggregate.metric,
@@ -68,11 +75,15 @@ export function preparePassRateChart(aggregates: Aggregate[], labelFor: MetricLa
         band: band.band,
         fill: band.color,
         valueText: aggregate.kind === "percentage" ? `${formatPercent(value)} yes` : `${formatPercent(value)} mean`,
-        basisText: aggregate.kind === "percentage"
-          ? `${formatInteger(aggregate.numerator)} of ${formatInteger(aggregate.denominator)} judged rows`
-          : `averaged over ${formatInteger(aggregate.denominator)} rows`,
+        basisText:
+          aggregate.kind === "percentage"
+            ? `${formatInteger(aggregate.numerator)} of ${formatInteger(aggregate.denominator)} judged rows`
+            : `averaged over ${formatInteger(aggregate.denominator)} rows`,
         intervalText: interval ? `95% CI ${formatPercent(interval.low)}–${formatPercent(interval.high)}` : null,
-        errorsText: aggregate.errors > 0 ? `${formatInteger(aggregate.errors)} error${aggregate.errors === 1 ? "" : "s"} not counted` : null,
+        errorsText:
+          aggregate.errors > 0
+            ? `${formatInteger(aggregate.errors)} error${aggregate.errors === 1 ? "" : "s"} not counted`
+            : null,
       };
     });
   return {
@@ -80,6 +91,8 @@ export function preparePassRateChart(aggregates: Aggregate[], labelFor: MetricLa
     height: bars.length === 0 ? 0 : AXIS_HEIGHT + bars.length * ROW_HEIGHT,
     labelWidth: categoryAxisWidth(bars.map((bar) => bar.label)),
     legend: VALUE_BANDS.map(({ label, color }) => ({ label, color })),
-    description: bars.map((bar) => `${bar.label}: ${bar.valueText}${bar.intervalText ? ` (${bar.intervalText})` : ""}`).join("; "),
+    description: bars
+      .map((bar) => `${bar.label}: ${bar.valueText}${bar.intervalText ? ` (${bar.intervalText})` : ""}`)
+      .join("; "),
   };
 }

@@ -49,11 +49,20 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       args: argv,
       strict: true,
       options: {
-        dataset: { type: "string" }, "dataset-id": { type: "string" }, resume: { type: "string" },
-        judges: { type: "string" }, "judge-model": { type: "string" }, concurrency: { type: "string" },
-        "chunk-mode": { type: "string" }, threshold: { type: "string", multiple: true },
-        "generate-model": { type: "string" }, "system-prompt": { type: "string" },
-        name: { type: "string" }, tag: { type: "string", multiple: true }, out: { type: "string" }, quiet: { type: "boolean" },
+        dataset: { type: "string" },
+        "dataset-id": { type: "string" },
+        resume: { type: "string" },
+        judges: { type: "string" },
+        "judge-model": { type: "string" },
+        concurrency: { type: "string" },
+        "chunk-mode": { type: "string" },
+        threshold: { type: "string", multiple: true },
+        "generate-model": { type: "string" },
+        "system-prompt": { type: "string" },
+        name: { type: "string" },
+        tag: { type: "string", multiple: true },
+        out: { type: "string" },
+        quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -64,10 +73,18 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const sources = [parsed.dataset, parsed["dataset-id"], parsed.resume].filter(Boolean).length;
   if (sources !== 1) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
 
-  const judges = (parsed.judges ?? "all").split(",").map((j) => j.trim()).filter(Boolean);
-  const metrics = judges.includes("all") ? BUILT_IN_METRICS : judges.map((name) => resolveMetricName(name) ?? fail(`unknown judge "${name}"; known: ${describeKnownMetrics()}`));
+  const judges = (parsed.judges ?? "all")
+    .split(",")
+    .map((j) => j.trim())
+    .filter(Boolean);
+  const metrics = judges.includes("all")
+    ? BUILT_IN_METRICS
+    : judges.map(
+        (name) => resolveMetricName(name) ?? fail(`unknown judge "${name}"; known: ${describeKnownMetrics()}`),
+      );
   const concurrency = Number(parsed.concurrency ?? 8);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) fail("--concurrency must be a whole number from 1 to 256");
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
+    fail("--concurrency must be a whole number from 1 to 256");
   const chunkMode = parsed["chunk-mode"] ?? "batched";
   if (chunkMode !== "batched" && chunkMode !== "per_chunk") fail("--chunk-mode must be batched or per_chunk");
   const thresholds: Record<string, number> = {};
@@ -75,15 +92,27 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     const match = /^([^=]+)=([0-9.]+)$/.exec(entry);
     const value = match ? Number(match[2]) : NaN;
     if (!match || !(value >= 0 && value <= 1)) fail(`--threshold ${entry}: expected NAME=VALUE with 0 ≤ VALUE ≤ 1`);
-    const metric = resolveMetricName(match[1]) ?? fail(`--threshold ${entry}: unknown judge "${match[1].trim()}"; known: ${describeKnownMetrics()}`);
+    const metric =
+      resolveMetricName(match[1]) ??
+      fail(`--threshold ${entry}: unknown judge "${match[1].trim()}"; known: ${describeKnownMetrics()}`);
     thresholds[metric] = value;
   }
   if (parsed.out && !/\.(json|csv)$/i.test(parsed.out)) fail("--out must end in .json or .csv");
   return {
-    dataset: parsed.dataset, datasetId: parsed["dataset-id"], resume: parsed.resume, metrics,
-    judgeModel: parsed["judge-model"], concurrency, chunkMode: chunkMode as EvalArgs["chunkMode"], thresholds,
-    generateModel: parsed["generate-model"], systemPrompt: parsed["system-prompt"], name: parsed.name, tags: parsed.tag ?? [],
-    out: parsed.out, quiet: parsed.quiet ?? false,
+    dataset: parsed.dataset,
+    datasetId: parsed["dataset-id"],
+    resume: parsed.resume,
+    metrics,
+    judgeModel: parsed["judge-model"],
+    concurrency,
+    chunkMode: chunkMode as EvalArgs["chunkMode"],
+    thresholds,
+    generateModel: parsed["generate-model"],
+    systemPrompt: parsed["system-prompt"],
+    name: parsed.name,
+    tags: parsed.tag ?? [],
+    out: parsed.out,
+    quiet: parsed.quiet ?? false,
   };
 }
 

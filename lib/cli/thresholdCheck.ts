@@ -1,7 +1,13 @@
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { resolveMetricName } from "@/lib/metrics/metricNames";
 
-export type ThresholdVerdict = { metric: string; aggregateName: string; threshold: number; value: number | null; passed: boolean };
+export type ThresholdVerdict = {
+  metric: string;
+  aggregateName: string;
+  threshold: number;
+  value: number | null;
+  passed: boolean;
+};
 
 /**
  * A threshold holds when the metric's aggregate reaches it; an aggregate with nothing judged cannot hold.
@@ -13,6 +19,12 @@ export function checkThresholds(aggregates: Aggregate[], thresholds: Record<stri
   return [...canonical].map(([metric, threshold]) => {
     const aggregate = aggregates.find((a) => a.metric === metric);
     const value = aggregate?.value ?? null;
-    return { metric, aggregateName: aggregate?.name ?? metric, threshold, value, passed: value !== null && value >= threshold };
+    return {
+      metric,
+      aggregateName: aggregate?.name ?? metric,
+      threshold,
+      value,
+      passed: value !== null && value >= threshold,
+    };
   });
 }

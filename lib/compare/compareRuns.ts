@@ -5,16 +5,38 @@ import { getRun } from "@/lib/db/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { describeDelta, exactMcNemar, pairedBootstrapMeanDiff, wilsonInterval } from "@/lib/stats";
 
-export type CompareRun = { id: string; name: string; datasetId: string; datasetName: string; judgeProvider: string; judgeModel: string; generationModel: string | null; status: string };
+export type CompareRun = {
+  id: string;
+  name: string;
+  datasetId: string;
+  datasetName: string;
+  judgeProvider: string;
+  judgeModel: string;
+  generationModel: string | null;
+  status: string;
+};
 
 export type MetricCell = { aggregate: Aggregate | null; interval: { low: number; high: number } | null };
-export type MetricDelta = { delta: number | null; verdict: "better" | "worse" | "noise" | "n/a"; words: string; pValue?: number; pairs: number; flips?: { regressions: number; improvements: number }; unpaired: number };
+export type MetricDelta = {
+  delta: number | null;
+  verdict: "better" | "worse" | "noise" | "n/a";
+  words: string;
+  pValue?: number;
+  pairs: number;
+  flips?: { regressions: number; improvements: number };
+  unpaired: number;
+};
 
 export type Comparison = {
   runs: CompareRun[];
   baselineId: string;
   sameDataset: boolean;
-  metrics: { metric: string; shape: "rating" | "precision" | "value"; cells: Record<string, MetricCell>; deltas: Record<string, MetricDelta> }[];
+  metrics: {
+    metric: string;
+    shape: "rating" | "precision" | "value";
+    cells: Record<string, MetricCell>;
+    deltas: Record<string, MetricDelta>;
+  }[];
   /** Paired yes/no counts per candidate on the baseline's dataset (reused for the flip list's total). */
   paired?: Record<string, PairedCounts[]>;
 };
@@ -34,35 +56,69 @@ export async function compareRuns(db: Db, runIds: string[], baselineId: string):
   // The baseline leads every table and chart; the others keep the order they were picked in.
   const runs = [baseline, ...found.filter((run) => run.id !== baseline.id)];
   const metricOrder = [...new Set(runs.flatMap((run) => run.config.metrics))];
-  const aggregates = new Map(await Promise.all(runs.map(async (run) => [run.id, await getRunAggregates(db, run.id, metricOrder)] as const)));
+  const aggregates = new Map(
+    await Promise.all(runs.map(async (run) => [run.id, await getRunAggregates(db, run.id, metricOrder)] as const)),
+  );
   // One paired GROUP BY per candidate on the baseline's dataset, shared by all its metrics.
-  const pairedByRun = new Map(await Promise.all(runs.filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
-    .map(async (run) => [run.id, await getPairedCounts(db, baseline.id, run.id)] as const)));
+  const pairedByRun = new Map(
+    await Promise.all(
+      runs
+        .filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
+        .map(async (run) => [run.id, await getPairedCounts(db, baseline.id, run.id)] as const),
+    ),
+  );
 
-  const metrics = await Promise.all(metricOrder.map(async (metric) => {
-    const shape = metricShape(metric);
-    const cells: Record<string, MetricCell> = {};
-    for (const run of runs) {
-      const aggregate = aggregates.get(run.id)?.find((a) => a.metric === metric) ?? null;
-      cells[run.id] = { aggregate, interval: aggregate && aggregate.kind === "percentage" ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null };
-    }
-    const deltas: Record<string, MetricDelta> = {};
-    for (const run of runs) {
-      if (run.id === baseline.id) continue;
-      const base = cells[baseline.id].aggregate?.value ?? null;
-      const value = cells[run.id].aggregate?.value ?? null;
-      const delta = base === null || value === null ? null : value - base;
-      if (run.datasetId !== baseline.datasetId || delta === null) {
-        deltas[run.id] = { delta, verdict: "n/a", words: run.datasetId !== baseline.datasetId ? "different dataset: aggregate only" : "not computed in both runs", pairs: 0, unpaired: 0 };
-        continue;
+  const metrics = await Promise.all(
+    metricOrder.map(async (metric) => {
+      const shape = metricShape(metric);
+      const cells: Record<string, MetricCell> = {};
+      for (const run of runs) {
+        const aggregate = aggregates.get(run.id)?.find((a) => a.metric === metric) ?? null;
+        cells[run.id] = {
+          aggregate,
+          interval:
+            aggregate && aggregate.kind === "percentage"
+              ? wilsonInterval(aggregate.numerator, aggregate.denominator)
+              : null,
+        };
       }
-      deltas[run.id] = shape === "rating" ? binaryDelta(pairedByRun.get(run.id) ?? [], metric, delta) : await scoreDelta(db, baseline.id, run.id, metric, delta);
-    }
-    return { metric, shape, cells, deltas };
-  }));
+      const deltas: Record<string, MetricDelta> = {};
+      for (const run of runs) {
+        if (run.id === baseline.id) continue;
+        const base = cells[baseline.id].aggregate?.value ?? null;
+        const value = cells[run.id].aggregate?.value ?? null;
+        const delta = base === null || value === null ? null : value - base;
+        if (run.datasetId !== baseline.datasetId || delta === null) {
+          deltas[run.id] = {
+            delta,
+            verdict: "n/a",
+            words:
+              run.datasetId !== baseline.datasetId ? "different dataset: aggregate only" : "not computed in both runs",
+            pairs: 0,
+            unpaired: 0,
+          };
+          continue;
+        }
+        deltas[run.id] =
+          shape === "rating"
+            ? binaryDelta(pairedByRun.get(run.id) ?? [], metric, delta)
+            : await scoreDelta(db, baseline.id, run.id, metric, delta);
+      }
+      return { metric, shape, cells, deltas };
+    }),
+  );
 
   return {
-    runs: runs.map((run) => ({ id: run.id, name: run.name, datasetId: run.datasetId, datasetName: run.dataset.name, judgeProvider: run.judgeProvider, judgeModel: run.judgeModel, generationModel: run.generationModel, status: run.status })),
+    runs: runs.map((run) => ({
+      id: run.id,
+      name: run.name,
+      datasetId: run.datasetId,
+      datasetName: run.dataset.name,
+      judgeProvider: run.judgeProvider,
+      judgeModel: run.judgeModel,
+      generationModel: run.generationModel,
+      status: run.status,
+    })),
     baselineId: baseline.id,
     sameDataset: runs.every((run) => run.datasetId === baseline.datasetId),
     metrics,
@@ -72,13 +128,28 @@ export async function compareRuns(db: Db, runIds: string[], baselineId: string):
 
 function binaryDelta(paired: PairedCounts[], metric: string, delta: number): MetricDelta {
   const counts = paired.find((c) => c.metric === metric);
-  if (!counts || counts.both === 0) return { delta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
+  if (!counts || counts.both === 0)
+    return { delta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
   const { pValue } = exactMcNemar(counts.yesNo, counts.noYes);
   const described = describeDelta({ kind: "binary", pValue, delta: delta * 100 });
-  return { delta, verdict: described.verdict, words: described.words, pValue, pairs: counts.both, flips: { regressions: counts.yesNo, improvements: counts.noYes }, unpaired: counts.onlyBaseline + counts.onlyCandidate };
+  return {
+    delta,
+    verdict: described.verdict,
+    words: described.words,
+    pValue,
+    pairs: counts.both,
+    flips: { regressions: counts.yesNo, improvements: counts.noYes },
+    unpaired: counts.onlyBaseline + counts.onlyCandidate,
+  };
 }
 
-async function scoreDelta(db: Db, baselineId: string, runId: string, metric: string, delta: number): Promise<MetricDelta> {
+async function scoreDelta(
+  db: Db,
+  baselineId: string,
+  runId: string,
+  metric: string,
+  delta: number,
+): Promise<MetricDelta> {
   const pairs = await getScorePairs(db, baselineId, runId, metric);
   // 1,000 resamples: at the sizes where it matters the percentile interval is stable to the second decimal, at half the cost of 2,000.
   const interval = pairedBootstrapMeanDiff(pairs.baseline, pairs.candidate, { seed: 20261122, iterations: 1000 });
@@ -89,11 +160,22 @@ async function scoreDelta(db: Db, baselineId: string, runId: string, metric: str
 }
 
 /** Tokens and seconds: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */
-function agentDelta(metric: string, delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
+function agentDelta(
+  metric: string,
+  delta: number,
+  interval: { low: number; high: number },
+  pairs: number,
+): MetricDelta {
   const unit = metric === "agent/latency_seconds" ? " s" : " tokens";
   const digits = metric === "agent/latency_seconds" ? 2 : 0;
   const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(digits)}`;
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
   const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
-  return { delta, verdict, words: `${label}: ${fmt(delta)}${unit} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`, pairs, unpaired: 0 };
+  return {
+    delta,
+    verdict,
+    words: `${label}: ${fmt(delta)}${unit} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
+    pairs,
+    unpaired: 0,
+  };
 }

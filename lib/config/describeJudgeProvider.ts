@@ -11,8 +11,10 @@ export type JudgeProviderInfo =
   | { provider: "openai" | "azure"; model: string; endpoint: string; label: string };
 
 export function describeJudgeProvider(config: LlmConfig | null = safeReadLlmConfig()): JudgeProviderInfo {
-  if (!config) return { provider: "heuristic", model: HEURISTIC_MODEL, label: "Offline heuristic judge (no API key set)" };
-  const url = config.endpoint.kind === "azure" ? config.endpoint.endpoint : config.endpoint.baseURL ?? "https://api.openai.com";
+  if (!config)
+    return { provider: "heuristic", model: HEURISTIC_MODEL, label: "Offline heuristic judge (no API key set)" };
+  const url =
+    config.endpoint.kind === "azure" ? config.endpoint.endpoint : (config.endpoint.baseURL ?? "https://api.openai.com");
   const endpoint = hostOf(url);
   return { provider: config.endpoint.kind, model: config.model, endpoint, label: `${config.model} via ${endpoint}` };
 }

@@ -33,7 +33,10 @@ export function placeholderCount(sql: string): number {
   return count;
 }
 
-type Queryable = { queryRaw(query: { sql: string; args: unknown[] }): Promise<unknown>; executeRaw(query: { sql: string; args: unknown[] }): Promise<unknown> };
+type Queryable = {
+  queryRaw(query: { sql: string; args: unknown[] }): Promise<unknown>;
+  executeRaw(query: { sql: string; args: unknown[] }): Promise<unknown>;
+};
 
 /**
  * Wraps a Prisma driver adapter factory so every query Prisma sends (model
@@ -45,7 +48,8 @@ export function guardBoundParameters<F extends { connect(): Promise<object> }>(f
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (property === "connect" || property === "connectToShadowDb") {
-        return async (...args: unknown[]) => guardQueryable(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
+        return async (...args: unknown[]) =>
+          guardQueryable(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
       }
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -64,7 +68,8 @@ function guardQueryable<T extends object>(queryable: T): T {
         };
       }
       if (property === "startTransaction") {
-        return async (...args: unknown[]) => guardQueryable(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
+        return async (...args: unknown[]) =>
+          guardQueryable(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
       }
       return value.bind(target);
     },

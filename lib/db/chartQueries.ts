@@ -21,11 +21,17 @@ const MAX_BUCKETS = 100;
  * closed ([from, to]) so the maximum lands in it. Null when no row has a
  * value; one bucket when every value is the same.
  */
-export async function getValueHistogram(db: Db, runId: string, metric: string, bucketCount: number): Promise<ValueHistogram | null> {
+export async function getValueHistogram(
+  db: Db,
+  runId: string,
+  metric: string,
+  bucketCount: number,
+): Promise<ValueHistogram | null> {
   const where = `"runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL`;
   const [range] = await db.$queryRawUnsafe<{ min: number | null; max: number | null; n: number | bigint }[]>(
     `SELECT MIN("score") AS "min", MAX("score") AS "max", COUNT(*) AS "n" FROM "JudgmentItem" WHERE ${where}`,
-    runId, metric,
+    runId,
+    metric,
   );
   if (!range || Number(range.n) === 0 || range.min === null || range.max === null) return null;
   const min = Number(range.min);
@@ -39,7 +45,11 @@ export async function getValueHistogram(db: Db, runId: string, metric: string, b
     `SELECT MIN(CAST(("score" - ?) * 1.0 / ? AS INTEGER), ?) AS "bucket", COUNT(*) AS "count"
      FROM "JudgmentItem" WHERE ${where}
      GROUP BY "bucket"`,
-    min, width, buckets - 1, runId, metric,
+    min,
+    width,
+    buckets - 1,
+    runId,
+    metric,
   );
   const byBucket = new Map(counts.map((row) => [Number(row.bucket), Number(row.count)]));
   return {
@@ -80,14 +90,27 @@ const DOCUMENT_RECALL = "retrieval/ground_truth/document_recall";
  * for each retrieved chunk, the judge's verdict and whether its doc_uri is
  * one of the row's expected documents; per row, its precision and recall.
  */
-export async function getChunkHeatmap(db: Db, runId: string, options: { metric: string; limitRows: number; offsetRows: number }): Promise<ChunkHeatmap> {
+export async function getChunkHeatmap(
+  db: Db,
+  runId: string,
+  options: { metric: string; limitRows: number; offsetRows: number },
+): Promise<ChunkHeatmap> {
   const limit = Math.min(HEATMAP_MAX_ROWS, Math.max(0, Math.floor(options.limitRows)));
   const offset = Math.max(0, Math.floor(options.offsetRows));
   const run = await db.run.findUnique({ where: { id: runId }, select: { datasetId: true } });
   if (!run || limit === 0) return { rows: [], maxPosition: -1, totalRows: 0 };
 
   const [rows, [total]] = await Promise.all([
-    db.$queryRawUnsafe<{ rowId: string; rowNumber: number | bigint; requestId: string; precision: number | null; precisionStatus: string | null; recall: number | null }[]>(
+    db.$queryRawUnsafe<
+      {
+        rowId: string;
+        rowNumber: number | bigint;
+        requestId: string;
+        precision: number | null;
+        precisionStatus: string | null;
+        recall: number | null;
+      }[]
+    >(
       `SELECT r."id" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId",
          p."score" AS "precision", p."status" AS "precisionStatus", d."score" AS "recall"
        FROM "DatasetRow" r
@@ -96,15 +119,32 @@ export async function getChunkHeatmap(db: Db, runId: string, options: { metric: 
        WHERE r."datasetId" = ?
        ORDER BY r."rowNumber"
        LIMIT ? OFFSET ?`,
-      runId, options.metric, runId, DOCUMENT_RECALL, run.datasetId, limit, offset,
+      runId,
+      options.metric,
+      runId,
+      DOCUMENT_RECALL,
+      run.datasetId,
+      limit,
+      offset,
     ),
-    db.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT COUNT(*) AS "n" FROM "DatasetRow" WHERE "datasetId" = ?`, run.datasetId),
+    db.$queryRawUnsafe<{ n: number | bigint }[]>(
+      `SELECT COUNT(*) AS "n" FROM "DatasetRow" WHERE "datasetId" = ?`,
+      run.datasetId,
+    ),
   ]);
   if (rows.length === 0) return { rows: [], maxPosition: -1, totalRows: Number(total?.n ?? 0) };
 
   const rowIds = rows.map((row) => row.rowId);
   // The page is a row-number range, so its chunks are selected by that range, not by a list of its row ids.
-  const cells = await db.$queryRawUnsafe<{ rowId: string; position: number | bigint; rating: string | null; judged: number | bigint; expected: number | bigint }[]>(
+  const cells = await db.$queryRawUnsafe<
+    {
+      rowId: string;
+      position: number | bigint;
+      rating: string | null;
+      judged: number | bigint;
+      expected: number | bigint;
+    }[]
+  >(
     `SELECT c."rowId" AS "rowId", c."position" AS "position", j."rating" AS "rating", (j."id" IS NOT NULL) AS "judged",
        EXISTS (SELECT 1 FROM "ContextChunk" e WHERE e."rowId" = c."rowId" AND e."kind" = 'expected' AND e."docUri" = c."docUri") AS "expected"
      FROM "DatasetRow" r
@@ -112,7 +152,11 @@ export async function getChunkHeatmap(db: Db, runId: string, options: { metric: 
      LEFT JOIN "ChunkJudgment" j ON j."runId" = ? AND j."rowId" = c."rowId" AND j."metric" = ? AND j."position" = c."position"
      WHERE r."datasetId" = ? AND r."rowNumber" BETWEEN ? AND ?
      ORDER BY c."rowId", c."position"`,
-    runId, options.metric, run.datasetId, Number(rows[0].rowNumber), Number(rows[rows.length - 1].rowNumber),
+    runId,
+    options.metric,
+    run.datasetId,
+    Number(rows[0].rowNumber),
+    Number(rows[rows.length - 1].rowNumber),
   );
 
   const byRow = new Map<string, ChunkHeatmapRow["cells"]>(rowIds.map((id) => [id, []]));
@@ -122,8 +166,12 @@ export async function getChunkHeatmap(db: Db, runId: string, options: { metric: 
     const position = Number(cell.position);
     maxPosition = Math.max(maxPosition, position);
     // A chunk judgment without a rating is a per-chunk error; a row whose whole judgment errored has no chunk judgments at all.
-    const verdict: ChunkVerdict = cell.rating === "yes" || cell.rating === "no" ? cell.rating
-      : Number(cell.judged) === 1 || rowErrored.get(cell.rowId) ? "error" : null;
+    const verdict: ChunkVerdict =
+      cell.rating === "yes" || cell.rating === "no"
+        ? cell.rating
+        : Number(cell.judged) === 1 || rowErrored.get(cell.rowId)
+          ? "error"
+          : null;
     byRow.get(cell.rowId)?.push({ position, verdict, expected: Number(cell.expected) === 1 });
   }
   return {
@@ -184,8 +232,11 @@ export async function getJudgeUsage(db: Db, runId: string): Promise<JudgeUsage> 
   const priced = metrics.filter((line) => line.costUsd !== null);
   return {
     total: {
-      items: sum((l) => l.items), metered: sum((l) => l.metered), cacheHits: sum((l) => l.cacheHits),
-      inputTokens: sum((l) => l.inputTokens), outputTokens: sum((l) => l.outputTokens),
+      items: sum((l) => l.items),
+      metered: sum((l) => l.metered),
+      cacheHits: sum((l) => l.cacheHits),
+      inputTokens: sum((l) => l.inputTokens),
+      outputTokens: sum((l) => l.outputTokens),
       costUsd: priced.length === 0 ? null : priced.reduce((total, line) => total + (line.costUsd ?? 0), 0),
       priced: sum((l) => l.priced),
     },

@@ -6,7 +6,8 @@ import { ensureDatabaseDirectory, resolveDatabaseUrl } from "./databaseUrl";
 export type Db = PrismaClient;
 
 // On globalThis because Next bundles this module more than once (pages, route handlers) while getDb() shares one client.
-const urls: WeakMap<Db, string> = ((globalThis as unknown as { assayDbUrls?: WeakMap<Db, string> }).assayDbUrls ??= new WeakMap());
+const urls: WeakMap<Db, string> = ((globalThis as unknown as { assayDbUrls?: WeakMap<Db, string> }).assayDbUrls ??=
+  new WeakMap());
 
 /** Opens a Prisma client on a SQLite file. Tests pass their own URL; the app uses getDb(). */
 export function createDb(url: string = resolveDatabaseUrl()): Db {

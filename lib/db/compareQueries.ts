@@ -24,7 +24,8 @@ export type PairedCounts = {
 };
 
 export async function getPairedCounts(db: Db, baselineRunId: string, candidateRunId: string): Promise<PairedCounts[]> {
-  const rows = preparedStatement(connectionFor(databaseUrlOf(db)),
+  const rows = preparedStatement(
+    connectionFor(databaseUrlOf(db)),
     `SELECT a."metric" AS "metric",
        SUM(CASE WHEN a."rating" IS NOT NULL AND b."rating" IS NOT NULL THEN 1 ELSE 0 END) AS "both",
        SUM(CASE WHEN a."rating" = 'yes' AND b."rating" = 'yes' THEN 1 ELSE 0 END) AS "yesYes",
@@ -40,14 +41,25 @@ export async function getPairedCounts(db: Db, baselineRunId: string, candidateRu
   ).all(candidateRunId, baselineRunId) as Record<string, number | string>[];
   return rows.map((row) => ({
     metric: String(row.metric),
-    both: Number(row.both), yesYes: Number(row.yesYes), yesNo: Number(row.yesNo), noYes: Number(row.noYes), noNo: Number(row.noNo),
-    onlyBaseline: Number(row.onlyBaseline), onlyCandidate: Number(row.onlyCandidate),
+    both: Number(row.both),
+    yesYes: Number(row.yesYes),
+    yesNo: Number(row.yesNo),
+    noYes: Number(row.noYes),
+    noNo: Number(row.noNo),
+    onlyBaseline: Number(row.onlyBaseline),
+    onlyCandidate: Number(row.onlyCandidate),
   }));
 }
 
 /** Per-row score pairs for one score metric (both runs scored the row): the input of a paired bootstrap. */
-export async function getScorePairs(db: Db, baselineRunId: string, candidateRunId: string, metric: string): Promise<{ baseline: number[]; candidate: number[] }> {
-  const rows = preparedStatement(connectionFor(databaseUrlOf(db)),
+export async function getScorePairs(
+  db: Db,
+  baselineRunId: string,
+  candidateRunId: string,
+  metric: string,
+): Promise<{ baseline: number[]; candidate: number[] }> {
+  const rows = preparedStatement(
+    connectionFor(databaseUrlOf(db)),
     `SELECT a."score" AS "a", b."score" AS "b"
      FROM "JudgmentItem" a INDEXED BY "JudgmentItem_pairing_idx"
      JOIN "JudgmentItem" b INDEXED BY "JudgmentItem_pairing_idx" ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"
@@ -57,28 +69,49 @@ export async function getScorePairs(db: Db, baselineRunId: string, candidateRunI
   return { baseline: rows.map((r) => Number(r.a)), candidate: rows.map((r) => Number(r.b)) };
 }
 
-export type Flip = { rowId: string; rowNumber: number; requestId: string; requestText: string; metric: string; baseline: string; candidate: string };
+export type Flip = {
+  rowId: string;
+  rowNumber: number;
+  requestId: string;
+  requestText: string;
+  metric: string;
+  baseline: string;
+  candidate: string;
+};
 
 /**
  * Rows whose verdict changed between the runs: regressions (yes→no) first, then
  * improvements (no→yes), by row number. The total comes from the paired counts
  * (yesNo + noYes), so no second pass over the join is needed.
  */
-export async function listFlips(db: Db, baselineRunId: string, candidateRunId: string, options: { metric?: string; direction?: "regressions" | "improvements"; offset: number; limit: number; paired?: PairedCounts[] }) {
+export async function listFlips(
+  db: Db,
+  baselineRunId: string,
+  candidateRunId: string,
+  options: {
+    metric?: string;
+    direction?: "regressions" | "improvements";
+    offset: number;
+    limit: number;
+    paired?: PairedCounts[];
+  },
+) {
   const conditions = [`a."runId" = ?`, `a."rating" IS NOT NULL`, `b."rating" IS NOT NULL`, `a."rating" <> b."rating"`];
   const params: (string | number)[] = [candidateRunId, baselineRunId];
   if (options.metric) {
     conditions.push(`a."metric" = ?`);
     params.push(options.metric);
   }
-  if (options.direction) conditions.push(options.direction === "regressions" ? `a."rating" = 'yes'` : `a."rating" = 'no'`);
+  if (options.direction)
+    conditions.push(options.direction === "regressions" ? `a."rating" = 'yes'` : `a."rating" = 'no'`);
   const from = `FROM "JudgmentItem" a INDEXED BY "JudgmentItem_pairing_idx"
      JOIN "JudgmentItem" b INDEXED BY "JudgmentItem_pairing_idx" ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"
      JOIN "DatasetRow" r ON r."id" = a."rowId"
      WHERE ${conditions.join(" AND ")}`;
   const connection = connectionFor(databaseUrlOf(db));
-  const items = preparedStatement(connection,
-      `SELECT r."id" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId", substr(r."requestText", 1, 200) AS "requestText",
+  const items = preparedStatement(
+    connection,
+    `SELECT r."id" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId", substr(r."requestText", 1, 200) AS "requestText",
          a."metric" AS "metric", a."rating" AS "baseline", b."rating" AS "candidate"
        ${from}
        ORDER BY CASE WHEN a."rating" = 'yes' THEN 0 ELSE 1 END, r."rowNumber", a."metric"
@@ -87,6 +120,12 @@ export async function listFlips(db: Db, baselineRunId: string, candidateRunId: s
   const paired = options.paired ?? (await getPairedCounts(db, baselineRunId, candidateRunId));
   const total = paired
     .filter((c) => !options.metric || c.metric === options.metric)
-    .reduce((sum, c) => sum + (options.direction === "improvements" ? 0 : c.yesNo) + (options.direction === "regressions" ? 0 : c.noYes), 0);
+    .reduce(
+      (sum, c) =>
+        sum +
+        (options.direction === "improvements" ? 0 : c.yesNo) +
+        (options.direction === "regressions" ? 0 : c.noYes),
+      0,
+    );
   return { items: items.map((f) => ({ ...f, rowNumber: Number(f.rowNumber) })), total };
 }

@@ -11,7 +11,15 @@ export async function listDatasets(db: Db) {
   return db.dataset.findMany({
     where: { status: "ready" },
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, sourceFilename: true, sourceFormat: true, rowCount: true, createdAt: true, _count: { select: { runs: true } } },
+    select: {
+      id: true,
+      name: true,
+      sourceFilename: true,
+      sourceFormat: true,
+      rowCount: true,
+      createdAt: true,
+      _count: { select: { runs: true } },
+    },
   });
 }
 
@@ -39,7 +47,10 @@ const INPUT_SQL: Record<RowInput, string> = {
 };
 
 /** Which inputs the rows carry, and on how many rows each metric can run: one aggregate query. */
-export async function getInputCoverage(db: Db, datasetId: string): Promise<InputCoverage & { columns: Record<string, number> }> {
+export async function getInputCoverage(
+  db: Db,
+  datasetId: string,
+): Promise<InputCoverage & { columns: Record<string, number> }> {
   const inputEntries = Object.entries(INPUT_SQL) as [RowInput, string][];
   const columnSql: Record<string, string> = {
     request_id: `1 = 1`,
@@ -54,7 +65,10 @@ export async function getInputCoverage(db: Db, datasetId: string): Promise<Input
   const selects = [
     `COUNT(*) AS "rowCount"`,
     ...inputEntries.map(([, sql], i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "i${i}"`),
-    ...METRICS.map((metric, i) => `SUM(CASE WHEN ${metric.requires.map((input) => INPUT_SQL[input]).join(" AND ")} THEN 1 ELSE 0 END) AS "m${i}"`),
+    ...METRICS.map(
+      (metric, i) =>
+        `SUM(CASE WHEN ${metric.requires.map((input) => INPUT_SQL[input]).join(" AND ")} THEN 1 ELSE 0 END) AS "m${i}"`,
+    ),
     ...Object.values(columnSql).map((sql, i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "c${i}"`),
   ];
   const [row] = await db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
@@ -79,23 +93,50 @@ export async function listDatasetRows(db: Db, datasetId: string, query: DatasetR
   const q = query.q.trim();
   const where: Prisma.DatasetRowWhereInput = {
     datasetId,
-    ...(q ? { OR: [{ requestText: { contains: q } }, { response: { contains: q } }, { requestId: { contains: q } }, { expectedResponse: { contains: q } }] } : {}),
+    ...(q
+      ? {
+          OR: [
+            { requestText: { contains: q } },
+            { response: { contains: q } },
+            { requestId: { contains: q } },
+            { expectedResponse: { contains: q } },
+          ],
+        }
+      : {}),
   };
   const [items, total] = await Promise.all([
     db.datasetRow.findMany({
       where,
-      orderBy: [{ [query.sort]: NULLABLE_SORTS.has(query.sort) ? { sort: query.dir, nulls: "last" } : query.dir }, { rowNumber: "asc" }],
+      orderBy: [
+        { [query.sort]: NULLABLE_SORTS.has(query.sort) ? { sort: query.dir, nulls: "last" } : query.dir },
+        { rowNumber: "asc" },
+      ],
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
       select: {
-        id: true, rowNumber: true, requestId: true, requestFormat: true, requestText: true, response: true, responseSource: true,
-        hasExpectedResponse: true, hasExpectedFacts: true, hasExpectedRetrievedContext: true, hasTrace: true,
-        retrievedChunkCount: true, latencySeconds: true, totalTokenCount: true,
+        id: true,
+        rowNumber: true,
+        requestId: true,
+        requestFormat: true,
+        requestText: true,
+        response: true,
+        responseSource: true,
+        hasExpectedResponse: true,
+        hasExpectedFacts: true,
+        hasExpectedRetrievedContext: true,
+        hasTrace: true,
+        retrievedChunkCount: true,
+        latencySeconds: true,
+        totalTokenCount: true,
       },
     }),
     db.datasetRow.count({ where }),
   ]);
-  return toPage(items.map((item) => ({ ...item, response: clip(item.response, 300), requestText: clip(item.requestText, 300) })), total, query);
+  return toPage(
+    items.map((item) => ({ ...item, response: clip(item.response, 300), requestText: clip(item.requestText, 300) })),
+    total,
+    query,
+  );
 }
 
 export async function getDatasetRow(db: Db, datasetId: string, rowId: string) {
@@ -108,8 +149,16 @@ export async function getDatasetRow(db: Db, datasetId: string, rowId: string) {
 /** Previous and next rows by row number, for keyboard and pager navigation in the detail view. */
 export async function getNeighbourRows(db: Db, datasetId: string, rowNumber: number) {
   const [previous, next] = await Promise.all([
-    db.datasetRow.findFirst({ where: { datasetId, rowNumber: { lt: rowNumber } }, orderBy: { rowNumber: "desc" }, select: { id: true } }),
-    db.datasetRow.findFirst({ where: { datasetId, rowNumber: { gt: rowNumber } }, orderBy: { rowNumber: "asc" }, select: { id: true } }),
+    db.datasetRow.findFirst({
+      where: { datasetId, rowNumber: { lt: rowNumber } },
+      orderBy: { rowNumber: "desc" },
+      select: { id: true },
+    }),
+    db.datasetRow.findFirst({
+      where: { datasetId, rowNumber: { gt: rowNumber } },
+      orderBy: { rowNumber: "asc" },
+      select: { id: true },
+    }),
   ]);
   return { previousId: previous?.id ?? null, nextId: next?.id ?? null };
 }
@@ -123,12 +172,19 @@ export type { Page };
 
 /** How many rows and chunk rows a dataset stored (the upload benchmark checks nothing was lost). */
 export async function countDatasetContents(db: Db, datasetId: string): Promise<{ rows: number; chunks: number }> {
-  const [rows, chunks] = await Promise.all([db.datasetRow.count({ where: { datasetId } }), db.contextChunk.count({ where: { row: { datasetId } } })]);
+  const [rows, chunks] = await Promise.all([
+    db.datasetRow.count({ where: { datasetId } }),
+    db.contextChunk.count({ where: { row: { datasetId } } }),
+  ]);
   return { rows, chunks };
 }
 
 /** Every row id of a dataset in row order (for seeding benchmark runs straight into the tables). */
 export async function listDatasetRowIds(db: Db, datasetId: string): Promise<string[]> {
-  const rows = await db.datasetRow.findMany({ where: { datasetId }, orderBy: { rowNumber: "asc" }, select: { id: true } });
+  const rows = await db.datasetRow.findMany({
+    where: { datasetId },
+    orderBy: { rowNumber: "asc" },
+    select: { id: true },
+  });
   return rows.map((row) => row.id);
 }

@@ -27,11 +27,31 @@ export function createDatasetSink(db: Db): DatasetSink {
 }
 
 const ROW_COLUMNS = [
-  "id", "datasetId", "rowNumber", "requestId", "requestRaw", "requestFormat", "messages", "requestText",
-  "response", "responseSource", "expectedResponse", "expectedFacts", "trace",
-  "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds",
-  "hasResponse", "hasExpectedResponse", "hasExpectedFacts", "hasRetrievedContext", "hasRetrievedContent",
-  "hasExpectedRetrievedContext", "hasTrace", "retrievedChunkCount",
+  "id",
+  "datasetId",
+  "rowNumber",
+  "requestId",
+  "requestRaw",
+  "requestFormat",
+  "messages",
+  "requestText",
+  "response",
+  "responseSource",
+  "expectedResponse",
+  "expectedFacts",
+  "trace",
+  "totalTokenCount",
+  "inputTokenCount",
+  "outputTokenCount",
+  "latencySeconds",
+  "hasResponse",
+  "hasExpectedResponse",
+  "hasExpectedFacts",
+  "hasRetrievedContext",
+  "hasRetrievedContent",
+  "hasExpectedRetrievedContext",
+  "hasTrace",
+  "retrievedChunkCount",
 ] as const;
 const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
 
@@ -44,9 +64,19 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
     const columns = toRowColumns(datasetId, row);
     rowValues.push([id, ...ROW_COLUMNS.slice(1).map((column) => columns[column as keyof typeof columns])]);
     (row.retrievedContext ?? []).forEach((chunk, position) =>
-      chunkValues.push([randomUUID(), id, "retrieved", position, chunk.content, chunk.docUri, row.retrievedContextSource ?? "column"]));
+      chunkValues.push([
+        randomUUID(),
+        id,
+        "retrieved",
+        position,
+        chunk.content,
+        chunk.docUri,
+        row.retrievedContextSource ?? "column",
+      ]),
+    );
     (row.expectedRetrievedContext ?? []).forEach((chunk, position) =>
-      chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]));
+      chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
+    );
   }
   bulkInsert(databaseUrlOf(db), [
     { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },

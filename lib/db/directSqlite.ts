@@ -18,7 +18,10 @@ const connections = new Map<string, Database.Database>();
 export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
   const connection = connectionFor(databaseUrl);
   const inserts = tables.map(({ table, columns }) =>
-    preparedStatement(connection, `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`),
+    preparedStatement(
+      connection,
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    ),
   );
   connection.transaction(() => {
     tables.forEach(({ rows }, index) => {

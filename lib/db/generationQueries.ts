@@ -14,5 +14,9 @@ export async function listGenerationTemplates(db: Db, runId: string): Promise<Ge
     _count: { _all: true },
     orderBy: { templateVersion: "desc" },
   });
-  return groups.map((group) => ({ templateVersion: group.templateVersion ?? "", templateHash: group.templateHash ?? "", generations: group._count._all }));
+  return groups.map((group) => ({
+    templateVersion: group.templateVersion ?? "",
+    templateHash: group.templateHash ?? "",
+    generations: group._count._all,
+  }));
 }

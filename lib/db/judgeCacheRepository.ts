@@ -5,16 +5,34 @@ import { connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlit
 /** The judge answer cache in the JudgeCache table, on the direct connection (it sits on every judge call's path). */
 export function createJudgeCache(db: Db): JudgeCache {
   const connection = connectionFor(databaseUrlOf(db));
-  const select = preparedStatement(connection, `SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`);
-  const replace = preparedStatement(connection, `INSERT OR REPLACE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const insert = preparedStatement(connection, `INSERT OR IGNORE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const select = preparedStatement(
+    connection,
+    `SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`,
+  );
+  const replace = preparedStatement(
+    connection,
+    `INSERT OR REPLACE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insert = preparedStatement(
+    connection,
+    `INSERT OR IGNORE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
   return {
     async get(key) {
-      const row = select.get(key) as { response: string; inputTokens: number | null; outputTokens: number | null } | undefined;
+      const row = select.get(key) as
+        { response: string; inputTokens: number | null; outputTokens: number | null } | undefined;
       return row ?? null;
     },
     async put(entry, options) {
-      (options?.replace ? replace : insert).run(entry.key, entry.model, entry.promptVersion, entry.response, entry.inputTokens, entry.outputTokens, sqliteTimestamp(new Date()));
+      (options?.replace ? replace : insert).run(
+        entry.key,
+        entry.model,
+        entry.promptVersion,
+        entry.response,
+        entry.inputTokens,
+        entry.outputTokens,
+        sqliteTimestamp(new Date()),
+      );
     },
   };
 }

@@ -3,10 +3,26 @@ import { connectionFor, preparedStatement } from "./directSqlite";
 
 /** Everything a judge needs of a row: text, ground truth, chunks, agent facts, and the run's generated response if any. */
 export type JudgeRowData = {
-  id: string; messages: string; requestText: string; response: string | null; expectedResponse: string | null; expectedFacts: string | null;
-  totalTokenCount: number | null; inputTokenCount: number | null; outputTokenCount: number | null; latencySeconds: number | null;
+  id: string;
+  messages: string;
+  requestText: string;
+  response: string | null;
+  expectedResponse: string | null;
+  expectedFacts: string | null;
+  totalTokenCount: number | null;
+  inputTokenCount: number | null;
+  outputTokenCount: number | null;
+  latencySeconds: number | null;
   chunks: { kind: string; position: number; content: string | null; docUri: string }[];
-  generation: { rowId: string; status: string; response: string | null; errorMessage: string | null; inputTokenCount: number | null; outputTokenCount: number | null; latencySeconds: number | null } | null;
+  generation: {
+    rowId: string;
+    status: string;
+    response: string | null;
+    errorMessage: string | null;
+    inputTokenCount: number | null;
+    outputTokenCount: number | null;
+    latencySeconds: number | null;
+  } | null;
 };
 export type PendingItem = { id: string; rowId: string; metric: string; position: number };
 
@@ -24,24 +40,35 @@ const MAX_PAGE_ITEMS = 1000;
  * binds the same few values; the array is as long as the page, which the
  * caller fixes (400 items), not as the run.
  */
-function loadPage<I extends { rowId: string; position: number }>(db: Db, table: "JudgmentItem" | "Generation", itemColumns: string, runId: string, afterPosition: number, take: number): { items: I[]; rows: Map<string, JudgeRowData> } {
+function loadPage<I extends { rowId: string; position: number }>(
+  db: Db,
+  table: "JudgmentItem" | "Generation",
+  itemColumns: string,
+  runId: string,
+  afterPosition: number,
+  take: number,
+): { items: I[]; rows: Map<string, JudgeRowData> } {
   if (take > MAX_PAGE_ITEMS) throw new Error(`a page of pending work has at most ${MAX_PAGE_ITEMS} items`);
   const connection = connectionFor(databaseUrlOf(db));
-  const items = preparedStatement(connection,
+  const items = preparedStatement(
+    connection,
     `SELECT ${itemColumns}, "_rowid_" AS "position" FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' AND "_rowid_" > ? ORDER BY "_rowid_" LIMIT ?`,
   ).all(runId, afterPosition, take) as I[];
   if (items.length === 0) return { items, rows: new Map<string, JudgeRowData>() };
   const rowIds = JSON.stringify([...new Set(items.map((item) => item.rowId))]);
-  const rows = preparedStatement(connection,
+  const rows = preparedStatement(
+    connection,
     `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds"
      FROM "DatasetRow" WHERE "id" IN (SELECT value FROM json_each(?))`,
   ).all(rowIds) as Omit<JudgeRowData, "chunks" | "generation">[];
   const byId = new Map<string, JudgeRowData>(rows.map((row) => [row.id, { ...row, chunks: [], generation: null }]));
-  const chunks = preparedStatement(connection,
+  const chunks = preparedStatement(
+    connection,
     `SELECT "rowId", "kind", "position", "content", "docUri" FROM "ContextChunk" WHERE "rowId" IN (SELECT value FROM json_each(?)) ORDER BY "rowId", "kind", "position"`,
   ).all(rowIds) as (JudgeRowData["chunks"][number] & { rowId: string })[];
   for (const { rowId, ...chunk } of chunks) byId.get(rowId)?.chunks.push(chunk);
-  const generations = preparedStatement(connection,
+  const generations = preparedStatement(
+    connection,
     `SELECT "rowId", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
      FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
   ).all(runId, rowIds) as NonNullable<JudgeRowData["generation"]>[];
@@ -59,5 +86,12 @@ export async function listPendingJudgmentsWithRows(db: Db, runId: string, afterP
 
 /** The next pending generations after a cursor, with their rows. */
 export async function listPendingGenerationsWithRows(db: Db, runId: string, afterPosition: number, take: number) {
-  return loadPage<{ id: string; rowId: string; position: number }>(db, "Generation", `"id", "rowId"`, runId, afterPosition, take);
+  return loadPage<{ id: string; rowId: string; position: number }>(
+    db,
+    "Generation",
+    `"id", "rowId"`,
+    runId,
+    afterPosition,
+    take,
+  );
 }

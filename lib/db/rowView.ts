@@ -21,7 +21,9 @@ export function prettyJson(json: string | null): string | null {
 
 /** A short description of an MLflow trace: span count and span types, for the row view. */
 export function summarizeTrace(json: string | null): { spans: number; types: Record<string, number> } | null {
-  const trace = safeJson(json ?? "null") as { data?: { spans?: { attributes?: Record<string, unknown>; span_type?: unknown }[] } } | null;
+  const trace = safeJson(json ?? "null") as {
+    data?: { spans?: { attributes?: Record<string, unknown>; span_type?: unknown }[] };
+  } | null;
   const spans = trace?.data?.spans;
   if (!Array.isArray(spans)) return null;
   const types: Record<string, number> = {};

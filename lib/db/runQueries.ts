@@ -13,8 +13,16 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
     orderBy: { rowNumber: "asc" },
     take,
     select: {
-      id: true, rowNumber: true, hasResponse: true, hasExpectedResponse: true, hasExpectedFacts: true, hasRetrievedContext: true,
-      hasRetrievedContent: true, hasExpectedRetrievedContext: true, totalTokenCount: true, latencySeconds: true,
+      id: true,
+      rowNumber: true,
+      hasResponse: true,
+      hasExpectedResponse: true,
+      hasExpectedFacts: true,
+      hasRetrievedContext: true,
+      hasRetrievedContent: true,
+      hasExpectedRetrievedContext: true,
+      totalTokenCount: true,
+      latencySeconds: true,
     },
   });
   const emptyChunks = new Map<string, number>();
@@ -25,7 +33,10 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
        FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
        WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ?) = ''
        GROUP BY c."rowId"`,
-      datasetId, afterRowNumber, rows[rows.length - 1].rowNumber, WHITESPACE,
+      datasetId,
+      afterRowNumber,
+      rows[rows.length - 1].rowNumber,
+      WHITESPACE,
     );
     for (const entry of found) emptyChunks.set(entry.rowId, Number(entry.position));
   }
@@ -37,16 +48,29 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
 
 /** A run with its custom judges and dataset, its config and tags decoded (validated here, once per read). */
 export async function getRun(db: Db, runId: string) {
-  const run = await db.run.findUnique({ where: { id: runId }, include: { customJudges: true, dataset: { select: { id: true, name: true, rowCount: true } } } });
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    include: { customJudges: true, dataset: { select: { id: true, name: true, rowCount: true } } },
+  });
   return run ? decodeRun(run) : null;
 }
 
 export type RunRecord = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 
-export type ItemCounts = { pending: number; running: number; done: number; error: number; skipped: number; total: number };
+export type ItemCounts = {
+  pending: number;
+  running: number;
+  done: number;
+  error: number;
+  skipped: number;
+  total: number;
+};
 
 /** Progress is a count of item statuses (GROUP BY in SQL). */
-export async function getRunProgress(db: Db, runId: string): Promise<{ judgments: ItemCounts; generations: ItemCounts }> {
+export async function getRunProgress(
+  db: Db,
+  runId: string,
+): Promise<{ judgments: ItemCounts; generations: ItemCounts }> {
   const [judgments, generations] = await Promise.all([
     db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.generation.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
@@ -66,7 +90,19 @@ function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemC
 
 export type { JudgeRowData } from "./pendingWorkQueries";
 
-const RUN_LIST_SELECT = { id: true, name: true, tags: true, status: true, judgeProvider: true, judgeModel: true, generationModel: true, createdAt: true, startedAt: true, finishedAt: true, datasetId: true } as const;
+const RUN_LIST_SELECT = {
+  id: true,
+  name: true,
+  tags: true,
+  status: true,
+  judgeProvider: true,
+  judgeModel: true,
+  generationModel: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  datasetId: true,
+} as const;
 
 /**
  * Runs newest first with their dataset's id and name. The datasets come from a
@@ -80,7 +116,11 @@ async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
     db.dataset.findMany({ where: { runs: { some: where } }, select: { id: true, name: true } }),
   ]);
   const byId = new Map(datasets.map((dataset) => [dataset.id, dataset]));
-  return runs.map(({ datasetId: id, ...run }) => ({ ...run, tags: decodeRunTags(run.tags), dataset: byId.get(id) ?? { id, name: "" } }));
+  return runs.map(({ datasetId: id, ...run }) => ({
+    ...run,
+    tags: decodeRunTags(run.tags),
+    dataset: byId.get(id) ?? { id, name: "" },
+  }));
 }
 
 /** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
@@ -90,11 +130,13 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
   const window = `SELECT "id" FROM "Run" WHERE (? IS NULL OR "datasetId" = ?) ORDER BY "createdAt" DESC, "id" ASC LIMIT ?`;
   const connection = connectionFor(databaseUrlOf(db));
   const windowArgs = [datasetId ?? null, datasetId ?? null, take] as const;
-  const counts = preparedStatement(connection,
+  const counts = preparedStatement(
+    connection,
     `SELECT "runId", "status", COUNT(*) AS "n" FROM "JudgmentItem" WHERE "runId" IN (${window}) GROUP BY "runId", "status"`,
   ).all(...windowArgs) as { runId: string; status: string; n: number }[];
   // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
-  const yesCounts = preparedStatement(connection,
+  const yesCounts = preparedStatement(
+    connection,
     `SELECT "runId", "metric", "rating", COUNT(*) AS "n" FROM "JudgmentItem"
      WHERE "runId" IN (${window}) AND "status" = 'done' AND "rating" IS NOT NULL GROUP BY "runId", "metric", "rating"`,
   ).all(...windowArgs) as { runId: string; metric: string; rating: string; n: number }[];
@@ -116,7 +158,11 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
   return runs.map((run) => ({
     ...run,
     counts: byRun.get(run.id) ?? {},
-    headlines: [...(headlines.get(run.id) ?? new Map()).entries()].map(([metric, v]) => ({ metric, rate: v.yes / v.judged, judged: v.judged })),
+    headlines: [...(headlines.get(run.id) ?? new Map()).entries()].map(([metric, v]) => ({
+      metric,
+      rate: v.yes / v.judged,
+      judged: v.judged,
+    })),
   }));
 }
 
@@ -126,8 +172,16 @@ export async function listRunsForPicker(db: Db) {
 }
 
 /** Judgments per metric made by one judge provider (the engine benchmark's calls per LLM-judged metric). */
-export async function countJudgmentsByMetric(db: Db, runId: string, judgeProvider: string): Promise<{ metric: string; count: number }[]> {
-  const groups = await db.judgmentItem.groupBy({ by: ["metric"], where: { runId, judgeProvider }, _count: { _all: true } });
+export async function countJudgmentsByMetric(
+  db: Db,
+  runId: string,
+  judgeProvider: string,
+): Promise<{ metric: string; count: number }[]> {
+  const groups = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, judgeProvider },
+    _count: { _all: true },
+  });
   return groups.map((group) => ({ metric: group.metric, count: group._count._all }));
 }
 

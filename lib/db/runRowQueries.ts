@@ -17,12 +17,19 @@ export function runRowWhere(runId: string, datasetId: string, query: RunRowFilte
     all: {},
     failed: { judgments: { some: { ...judged, status: "done", passed: false } } },
     errored: { judgments: { some: { ...judged, status: "error" } } },
-    passed: { AND: [{ judgments: { some: { runId, status: "done" } } }, { judgments: { none: { runId, OR: [{ status: "error" }, { status: "done", passed: false }] } } }] },
+    passed: {
+      AND: [
+        { judgments: { some: { runId, status: "done" } } },
+        { judgments: { none: { runId, OR: [{ status: "error" }, { status: "done", passed: false }] } } },
+      ],
+    },
   };
   return {
     datasetId,
     ...byFilter[query.filter],
-    ...(q ? { OR: [{ requestText: { contains: q } }, { response: { contains: q } }, { requestId: { contains: q } }] } : {}),
+    ...(q
+      ? { OR: [{ requestText: { contains: q } }, { response: { contains: q } }, { requestId: { contains: q } }] }
+      : {}),
   };
 }
 
@@ -38,7 +45,11 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
     }),
     db.datasetRow.count({ where }),
   ]);
-  const { judgments, generated } = pageVerdicts(db, run.id, rows.map((row) => row.id));
+  const { judgments, generated } = pageVerdicts(
+    db,
+    run.id,
+    rows.map((row) => row.id),
+  );
   const byRow = new Map<string, typeof judgments>();
   for (const j of judgments) byRow.set(j.rowId, [...(byRow.get(j.rowId) ?? []), j]);
   const items = rows.map((row) => ({
@@ -47,7 +58,17 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
     requestId: row.requestId,
     requestText: clip(row.requestText),
     response: clip(generated.get(row.id) ?? row.response),
-    verdicts: Object.fromEntries((byRow.get(row.id) ?? []).map((j) => [j.metric, { status: j.status, rating: j.rating, score: j.score, passed: j.passed === null ? null : Number(j.passed) === 1 }])),
+    verdicts: Object.fromEntries(
+      (byRow.get(row.id) ?? []).map((j) => [
+        j.metric,
+        {
+          status: j.status,
+          rating: j.rating,
+          score: j.score,
+          passed: j.passed === null ? null : Number(j.passed) === 1,
+        },
+      ]),
+    ),
   }));
   return toPage(items, total, query);
 }
@@ -62,10 +83,19 @@ function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
   if (rowIds.length > MAX_PAGE_SIZE) throw new Error(`a table page has at most ${MAX_PAGE_SIZE} rows`);
   const connection = connectionFor(databaseUrlOf(db));
   const ids = JSON.stringify(rowIds);
-  const judgments = preparedStatement(connection,
+  const judgments = preparedStatement(
+    connection,
     `SELECT "rowId", "metric", "status", "rating", "score", "passed" FROM "JudgmentItem" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
-  ).all(runId, ids) as { rowId: string; metric: string; status: string; rating: string | null; score: number | null; passed: number | null }[];
-  const generations = preparedStatement(connection,
+  ).all(runId, ids) as {
+    rowId: string;
+    metric: string;
+    status: string;
+    rating: string | null;
+    score: number | null;
+    passed: number | null;
+  }[];
+  const generations = preparedStatement(
+    connection,
     `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
   ).all(runId, ids) as { rowId: string; response: string | null }[];
   return { judgments, generated: new Map(generations.map((g) => [g.rowId, g.response])) };
@@ -73,13 +103,30 @@ function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
 export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][number];
 
 /** The rows before and after one in the current filter (for j / k), and the next failed row after it (for n). */
-export async function getRunRowNeighbours(db: Db, run: { id: string; datasetId: string }, rowNumber: number, query: RunRowFilter) {
+export async function getRunRowNeighbours(
+  db: Db,
+  run: { id: string; datasetId: string },
+  rowNumber: number,
+  query: RunRowFilter,
+) {
   const where = runRowWhere(run.id, run.datasetId, query);
   const failed = runRowWhere(run.id, run.datasetId, { filter: "failed", q: "" });
   const [previous, next, nextFailed] = await Promise.all([
-    db.datasetRow.findFirst({ where: { ...where, rowNumber: { lt: rowNumber } }, orderBy: { rowNumber: "desc" }, select: { id: true } }),
-    db.datasetRow.findFirst({ where: { ...where, rowNumber: { gt: rowNumber } }, orderBy: { rowNumber: "asc" }, select: { id: true } }),
-    db.datasetRow.findFirst({ where: { ...failed, rowNumber: { gt: rowNumber } }, orderBy: { rowNumber: "asc" }, select: { id: true } }),
+    db.datasetRow.findFirst({
+      where: { ...where, rowNumber: { lt: rowNumber } },
+      orderBy: { rowNumber: "desc" },
+      select: { id: true },
+    }),
+    db.datasetRow.findFirst({
+      where: { ...where, rowNumber: { gt: rowNumber } },
+      orderBy: { rowNumber: "asc" },
+      select: { id: true },
+    }),
+    db.datasetRow.findFirst({
+      where: { ...failed, rowNumber: { gt: rowNumber } },
+      orderBy: { rowNumber: "asc" },
+      select: { id: true },
+    }),
   ]);
   return { previousId: previous?.id ?? null, nextId: next?.id ?? null, nextFailedId: nextFailed?.id ?? null };
 }
@@ -102,8 +149,12 @@ export async function getRunRowDetail(db: Db, runId: string, rowId: string) {
   ]);
   if (!row) return null;
   const byJudgment = new Map<string, typeof verdicts>();
-  for (const verdict of verdicts) byJudgment.set(verdict.judgmentId, [...(byJudgment.get(verdict.judgmentId) ?? []), verdict]);
-  return { ...row, judgments: row.judgments.map((judgment) => ({ ...judgment, chunks: byJudgment.get(judgment.id) ?? [] })) };
+  for (const verdict of verdicts)
+    byJudgment.set(verdict.judgmentId, [...(byJudgment.get(verdict.judgmentId) ?? []), verdict]);
+  return {
+    ...row,
+    judgments: row.judgments.map((judgment) => ({ ...judgment, chunks: byJudgment.get(judgment.id) ?? [] })),
+  };
 }
 
 function clip(text: string | null, max = 240): string | null {

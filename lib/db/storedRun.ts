@@ -29,6 +29,8 @@ export function decodeRunTags(json: string): string[] {
 }
 
 /** A run row with its JSON columns decoded. */
-export function decodeRun<T extends { config: string; tags: string }>(run: T): Omit<T, "config" | "tags"> & { config: StoredRunConfig; tags: string[] } {
+export function decodeRun<T extends { config: string; tags: string }>(
+  run: T,
+): Omit<T, "config" | "tags"> & { config: StoredRunConfig; tags: string[] } {
   return { ...run, config: decodeRunConfig(run.config), tags: decodeRunTags(run.tags) };
 }

@@ -27,18 +27,27 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
   const generates = config.generation !== undefined;
   const judges = [
     ...config.metrics.map((metric) => ({ metric, requires: requirementsOf(metric) })),
-    ...config.customJudges.map((custom) => ({ metric: customMetricName(custom), requires: requirementsOf("", custom) })),
+    ...config.customJudges.map((custom) => ({
+      metric: customMetricName(custom),
+      requires: requirementsOf("", custom),
+    })),
   ];
   const runId = randomUUID();
   const items: RunItemPlan[] = [];
   const generationRowIds: string[] = [];
-  for (let cursor: number | null = 0; cursor !== null; ) {
+  for (let cursor: number | null = 0; cursor !== null;) {
     const page = await listRowFlagsPage(db, config.datasetId, cursor, 2000);
     for (const row of page.rows) {
       if (generates) generationRowIds.push(row.id);
       for (const judge of judges) {
         const reason = skipReason(row, judge.requires, generates);
-        items.push({ id: randomUUID(), rowId: row.id, metric: judge.metric, status: reason ? "skipped" : "pending", skipReason: reason });
+        items.push({
+          id: randomUUID(),
+          rowId: row.id,
+          metric: judge.metric,
+          status: reason ? "skipped" : "pending",
+          skipReason: reason,
+        });
       }
     }
     cursor = page.nextRowNumber;
@@ -72,5 +81,7 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
 
 function defaultRunName(judgeModel: string, generationModel?: string): string {
   const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
-  return generationModel ? `${generationModel} · judged by ${judgeModel} · ${stamp}` : `Judged by ${judgeModel} · ${stamp}`;
+  return generationModel
+    ? `${generationModel} · judged by ${judgeModel} · ${stamp}`
+    : `Judged by ${judgeModel} · ${stamp}`;
 }

@@ -22,7 +22,12 @@ export class JudgeUnavailableError extends Error {}
 export function createEngineDeps(
   db: Db,
   run: Pick<RunRecord, "judgeProvider" | "judgeModel" | "concurrency" | "config">,
-  options: { env?: Record<string, string | undefined>; llmConfig?: LlmConfig | null; onProgress?: EngineDeps["onProgress"]; workerId?: string } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    llmConfig?: LlmConfig | null;
+    onProgress?: EngineDeps["onProgress"];
+    workerId?: string;
+  } = {},
 ): EngineDeps {
   const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
   const limiter = config ? createLimiter(run.concurrency) : null;
@@ -31,9 +36,16 @@ export function createEngineDeps(
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
   } else if (llm) {
-    judge = createLlmJudgeBackend({ llm, cache: createJudgeCache(db), model: run.judgeModel, readCache: run.config.refreshCache !== true });
+    judge = createLlmJudgeBackend({
+      llm,
+      cache: createJudgeCache(db),
+      model: run.judgeModel,
+      readCache: run.config.refreshCache !== true,
+    });
   } else {
-    throw new JudgeUnavailableError("this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
+    throw new JudgeUnavailableError(
+      "this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",
+    );
   }
   return {
     db,

@@ -17,21 +17,58 @@ import { forEachConcurrently, pendingGenerations } from "./pendingWork";
  */
 export async function generateResponses(
   db: Db,
-  run: { id: string; generationModel: string; generationSystemPrompt: string | null; temperature: number; concurrency: number },
+  run: {
+    id: string;
+    generationModel: string;
+    generationSystemPrompt: string | null;
+    temperature: number;
+    concurrency: number;
+  },
   llm: LlmClient,
   shouldStop: () => boolean,
   onDone: () => void,
 ): Promise<void> {
-  await forEachConcurrently(pendingGenerations(db, run.id), run.concurrency, async (row) => {
-    const prompt = renderAnswerPrompt({ systemPrompt: run.generationSystemPrompt, messages: decodeMessages(row.messages), retrievedContext: chunksOf(row, "retrieved") });
-    const provenance = { templateVersion: prompt.template.version, templateHash: prompt.template.hash, promptHash: prompt.promptHash };
-    try {
-      const result = await llm.chat({ model: run.generationModel, messages: prompt.messages, temperature: run.temperature });
-      saveGeneration(db, row.generationId, { response: result.text, errorMessage: null, inputTokenCount: result.usage.inputTokens, outputTokenCount: result.usage.outputTokens, latencySeconds: result.latencyMs / 1000, ...provenance });
-    } catch (error) {
-      if (!(error instanceof LlmCallError)) throw error;
-      saveGeneration(db, row.generationId, { response: null, errorMessage: error.message, inputTokenCount: null, outputTokenCount: null, latencySeconds: null, ...provenance });
-    }
-    onDone();
-  }, shouldStop);
+  await forEachConcurrently(
+    pendingGenerations(db, run.id),
+    run.concurrency,
+    async (row) => {
+      const prompt = renderAnswerPrompt({
+        systemPrompt: run.generationSystemPrompt,
+        messages: decodeMessages(row.messages),
+        retrievedContext: chunksOf(row, "retrieved"),
+      });
+      const provenance = {
+        templateVersion: prompt.template.version,
+        templateHash: prompt.template.hash,
+        promptHash: prompt.promptHash,
+      };
+      try {
+        const result = await llm.chat({
+          model: run.generationModel,
+          messages: prompt.messages,
+          temperature: run.temperature,
+        });
+        saveGeneration(db, row.generationId, {
+          response: result.text,
+          errorMessage: null,
+          inputTokenCount: result.usage.inputTokens,
+          outputTokenCount: result.usage.outputTokens,
+          latencySeconds: result.latencyMs / 1000,
+          ...provenance,
+        });
+      } catch (error) {
+        if (!(error instanceof LlmCallError)) throw error;
+        saveGeneration(db, row.generationId, {
+          response: null,
+          errorMessage: error.message,
+          inputTokenCount: null,
+          outputTokenCount: null,
+          latencySeconds: null,
+          ...provenance,
+        });
+      }
+      onDone();
+    },
+    shouldStop,
+  );
 }

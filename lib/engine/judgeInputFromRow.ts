@@ -9,7 +9,7 @@ export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeI
   return {
     messages: decodeMessages(row.messages),
     request: row.requestText,
-    response: generates ? row.generation?.response ?? null : row.response,
+    response: generates ? (row.generation?.response ?? null) : row.response,
     expectedResponse: row.expectedResponse,
     expectedFacts: decodeFacts(row.expectedFacts),
     retrievedContext: chunksOf(row, "retrieved"),
@@ -17,7 +17,9 @@ export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeI
 }
 
 export function chunksOf(row: JudgeRowData, kind: "retrieved" | "expected"): ContextItem[] {
-  return row.chunks.filter((chunk) => chunk.kind === kind).map((chunk) => ({ content: chunk.content, docUri: chunk.docUri }));
+  return row.chunks
+    .filter((chunk) => chunk.kind === kind)
+    .map((chunk) => ({ content: chunk.content, docUri: chunk.docUri }));
 }
 
 /** agent/* facts: the run's generation call when it generated, else the trace. */
@@ -26,7 +28,17 @@ export function agentFactsOf(row: JudgeRowData, generates: boolean): AgentFacts 
     const g = row.generation;
     const input = g?.inputTokenCount ?? null;
     const output = g?.outputTokenCount ?? null;
-    return { inputTokenCount: input, outputTokenCount: output, totalTokenCount: input !== null && output !== null ? input + output : null, latencySeconds: g?.latencySeconds ?? null };
+    return {
+      inputTokenCount: input,
+      outputTokenCount: output,
+      totalTokenCount: input !== null && output !== null ? input + output : null,
+      latencySeconds: g?.latencySeconds ?? null,
+    };
   }
-  return { totalTokenCount: row.totalTokenCount, inputTokenCount: row.inputTokenCount, outputTokenCount: row.outputTokenCount, latencySeconds: row.latencySeconds };
+  return {
+    totalTokenCount: row.totalTokenCount,
+    inputTokenCount: row.inputTokenCount,
+    outputTokenCount: row.outputTokenCount,
+    latencySeconds: row.latencySeconds,
+  };
 }

@@ -16,20 +16,59 @@ export type ItemContext = {
   costOf: (model: string, usage: JudgeResult["usage"]) => number | null;
 };
 
-const DETERMINISTIC = { provider: "deterministic", model: "deterministic", promptVersion: "deterministic/v1", promptHash: null, usage: null, cacheHit: false, attempts: 0, latencyMs: 0 };
+const DETERMINISTIC = {
+  provider: "deterministic",
+  model: "deterministic",
+  promptVersion: "deterministic/v1",
+  promptHash: null,
+  usage: null,
+  cacheHit: false,
+  attempts: 0,
+  latencyMs: 0,
+};
 
 /** Computes one (row, metric) result: deterministic metrics here, judged ones through the judge backend. */
 export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemContext): Promise<SavedJudgment> {
   if (ctx.generates && row.generation?.status === "error" && !metric.startsWith("retrieval/")) {
-    return withPass(metric, { ...DETERMINISTIC, rating: null, score: null, rationale: null, errorMessage: `generation failed: ${row.generation.errorMessage ?? "unknown error"}` }, ctx);
+    return withPass(
+      metric,
+      {
+        ...DETERMINISTIC,
+        rating: null,
+        score: null,
+        rationale: null,
+        errorMessage: `generation failed: ${row.generation.errorMessage ?? "unknown error"}`,
+      },
+      ctx,
+    );
   }
   if (metric === "retrieval/ground_truth/document_recall") {
     const recall = computeDocumentRecall(chunksOf(row, "retrieved"), chunksOf(row, "expected"));
-    return withPass(metric, { ...DETERMINISTIC, rating: null, score: recall?.score ?? null, rationale: recall?.rationale ?? null, errorMessage: recall ? null : "no expected_retrieved_context" }, ctx);
+    return withPass(
+      metric,
+      {
+        ...DETERMINISTIC,
+        rating: null,
+        score: recall?.score ?? null,
+        rationale: recall?.rationale ?? null,
+        errorMessage: recall ? null : "no expected_retrieved_context",
+      },
+      ctx,
+    );
   }
   if (metric.startsWith("agent/")) {
     const value = agentMetricValue(metric, agentFactsOf(row, ctx.generates));
-    return withPass(metric, { ...DETERMINISTIC, rating: null, score: value, rationale: null, errorMessage: value === null ? "the trace has no value for this metric" : null }, ctx);
+    return withPass(
+      metric,
+      {
+        ...DETERMINISTIC,
+        rating: null,
+        score: value,
+        rationale: null,
+        errorMessage: value === null ? "the trace has no value for this metric" : null,
+      },
+      ctx,
+    );
   }
   const custom = ctx.customJudges.get(metric);
   const input = judgeInputFromRow(row, ctx.generates);
@@ -37,7 +76,21 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
     // Planning skips these rows (rowEligibility); this only guards items planned before that rule,
     // so that no backend is ever shown an empty chunk to rate.
     const empty = input.retrievedContext.findIndex((chunk) => !chunkHasContent(chunk.content));
-    if (empty !== -1) return withPass(metric, { ...DETERMINISTIC, provider: ctx.judge.provider, model: ctx.judge.model, promptVersion: "none", rating: null, score: null, rationale: null, errorMessage: emptyChunkReason(empty) }, ctx);
+    if (empty !== -1)
+      return withPass(
+        metric,
+        {
+          ...DETERMINISTIC,
+          provider: ctx.judge.provider,
+          model: ctx.judge.model,
+          promptVersion: "none",
+          rating: null,
+          score: null,
+          rationale: null,
+          errorMessage: emptyChunkReason(empty),
+        },
+        ctx,
+      );
   }
   const result = await ctx.judge.judge({ metric, input, custom, chunkMode: ctx.chunkMode });
   return withPass(metric, result, ctx);
@@ -45,9 +98,13 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
 
 function withPass(metric: string, result: JudgeResult, ctx: ItemContext): SavedJudgment {
   const threshold = result.score !== null && !metric.startsWith("agent/") ? thresholdFor(metric, ctx.thresholds) : null;
-  const passed = result.errorMessage !== null ? null
-    : result.rating !== null ? result.rating === "yes"
-    : threshold !== null && result.score !== null ? result.score >= threshold
-    : null;
+  const passed =
+    result.errorMessage !== null
+      ? null
+      : result.rating !== null
+        ? result.rating === "yes"
+        : threshold !== null && result.score !== null
+          ? result.score >= threshold
+          : null;
   return { ...result, threshold, passed, costUsd: result.usage ? ctx.costOf(result.model, result.usage) : null };
 }

@@ -1,5 +1,9 @@
 import type { Db } from "@/lib/db/client";
-import { listPendingGenerationsWithRows, listPendingJudgmentsWithRows, type JudgeRowData } from "@/lib/db/pendingWorkQueries";
+import {
+  listPendingGenerationsWithRows,
+  listPendingJudgmentsWithRows,
+  type JudgeRowData,
+} from "@/lib/db/pendingWorkQueries";
 
 export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
 
@@ -21,7 +25,11 @@ export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): 
   }
 }
 
-export async function* pendingGenerations(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment["row"] & { generationId: string }> {
+export async function* pendingGenerations(
+  db: Db,
+  runId: string,
+  pageSize = 400,
+): AsyncGenerator<PendingJudgment["row"] & { generationId: string }> {
   let cursor = 0;
   for (;;) {
     const { items, rows } = await listPendingGenerationsWithRows(db, runId, cursor, pageSize);
@@ -40,7 +48,12 @@ export async function* pendingGenerations(db: Db, runId: string, pageSize = 400)
  * otherwise run as one unbroken chain of microtasks and starve the web server
  * that hosts the run; so the lanes hand the event loop back every few ms.
  */
-export async function forEachConcurrently<T>(source: AsyncIterator<T>, concurrency: number, worker: (value: T) => Promise<void>, shouldStop: () => boolean): Promise<void> {
+export async function forEachConcurrently<T>(
+  source: AsyncIterator<T>,
+  concurrency: number,
+  worker: (value: T) => Promise<void>,
+  shouldStop: () => boolean,
+): Promise<void> {
   let lastYield = performance.now();
   const lane = async () => {
     while (!shouldStop()) {

@@ -6,48 +6,81 @@ import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/m
 export { BUILT_IN_METRICS, resolveMetricName } from "@/lib/metrics/metricNames";
 
 // Aliases too: a custom RETRIEVAL judge "chunk_relevance_precision" would be retrieval/llm_judged/chunk_relevance_precision, an alias of chunk_relevance.
-const BUILT_IN_SHORT_NAMES = new Set([...METRICS.map((metric) => metric.name), ...Object.keys(METRIC_ALIASES)].map((name) => name.split("/").pop()));
+const BUILT_IN_SHORT_NAMES = new Set(
+  [...METRICS.map((metric) => metric.name), ...Object.keys(METRIC_ALIASES)].map((name) => name.split("/").pop()),
+);
 
 const customJudgeSchema = z.object({
-  assessmentName: z.string().trim()
+  assessmentName: z
+    .string()
+    .trim()
     .regex(/^[a-z][a-z0-9_]{0,62}$/, "assessment_name: lower-case letters, digits and _, starting with a letter")
-    .refine((name) => !BUILT_IN_SHORT_NAMES.has(name), { message: "assessment_name: that name belongs to a built-in judge; choose another" }),
+    .refine((name) => !BUILT_IN_SHORT_NAMES.has(name), {
+      message: "assessment_name: that name belongs to a built-in judge; choose another",
+    }),
   assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
   instructions: z.string().trim().min(10, "instructions: describe what the judge checks (10+ characters)").max(4000),
 });
 
 /** Everything that defines a run; validated at every entry (server action, CLI, tests). */
-export const runConfigSchema = z.object({
-  datasetId: z.string().min(1),
-  name: z.string().trim().max(200).optional(),
-  tags: z.array(z.string().trim().min(1).max(60)).max(20).default([]),
-  metrics: z.array(z.string()).default([]).transform((names, ctx) => {
-    const resolved = names.map((name) => resolveMetricName(name) ?? (ctx.addIssue({ code: "custom", message: `unknown metric "${name}"; known: ${describeKnownMetrics()}` }), ""));
-    return [...new Set(resolved.filter(Boolean))];
-  }),
-  customJudges: z.array(customJudgeSchema).max(20).default([]),
-  judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: z.string().trim().min(1).max(200) }),
-  concurrency: z.number().int().min(1).max(256).default(8),
-  chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
-  /**
-   * Pass marks: for yes/no metrics the minimum yes share, for scores the minimum per-row score.
-   * Keys naming a built-in metric (any accepted spelling) are stored under its canonical name;
-   * other keys must name one of the run's custom judges (checked below).
-   */
-  thresholds: z.record(z.string(), z.number().min(0).max(1)).default({})
-    .transform((thresholds) => Object.fromEntries(Object.entries(thresholds).map(([name, value]) => [resolveMetricName(name) ?? name.trim(), value]))),
-  generation: z.object({
-    model: z.string().trim().min(1).max(200),
-    systemPrompt: z.string().max(8000).optional(),
-    temperature: z.number().min(0).max(2).default(0),
-  }).optional(),
-}).refine((config) => config.metrics.length + config.customJudges.length > 0, { message: "choose at least one metric or custom judge" })
-  .refine((config) => new Set(config.customJudges.map((j) => j.assessmentName)).size === config.customJudges.length, { message: "custom judge names must be unique" })
+export const runConfigSchema = z
+  .object({
+    datasetId: z.string().min(1),
+    name: z.string().trim().max(200).optional(),
+    tags: z.array(z.string().trim().min(1).max(60)).max(20).default([]),
+    metrics: z
+      .array(z.string())
+      .default([])
+      .transform((names, ctx) => {
+        const resolved = names.map(
+          (name) =>
+            resolveMetricName(name) ??
+            (ctx.addIssue({ code: "custom", message: `unknown metric "${name}"; known: ${describeKnownMetrics()}` }),
+            ""),
+        );
+        return [...new Set(resolved.filter(Boolean))];
+      }),
+    customJudges: z.array(customJudgeSchema).max(20).default([]),
+    judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: z.string().trim().min(1).max(200) }),
+    concurrency: z.number().int().min(1).max(256).default(8),
+    chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
+    /**
+     * Pass marks: for yes/no metrics the minimum yes share, for scores the minimum per-row score.
+     * Keys naming a built-in metric (any accepted spelling) are stored under its canonical name;
+     * other keys must name one of the run's custom judges (checked below).
+     */
+    thresholds: z
+      .record(z.string(), z.number().min(0).max(1))
+      .default({})
+      .transform((thresholds) =>
+        Object.fromEntries(
+          Object.entries(thresholds).map(([name, value]) => [resolveMetricName(name) ?? name.trim(), value]),
+        ),
+      ),
+    generation: z
+      .object({
+        model: z.string().trim().min(1).max(200),
+        systemPrompt: z.string().max(8000).optional(),
+        temperature: z.number().min(0).max(2).default(0),
+      })
+      .optional(),
+  })
+  .refine((config) => config.metrics.length + config.customJudges.length > 0, {
+    message: "choose at least one metric or custom judge",
+  })
+  .refine((config) => new Set(config.customJudges.map((j) => j.assessmentName)).size === config.customJudges.length, {
+    message: "custom judge names must be unique",
+  })
   .superRefine((config, ctx) => {
-    const customNames = new Set(config.customJudges.flatMap((judge) => [judge.assessmentName, customMetricName(judge)]));
+    const customNames = new Set(
+      config.customJudges.flatMap((judge) => [judge.assessmentName, customMetricName(judge)]),
+    );
     for (const name of Object.keys(config.thresholds)) {
       if (!BUILT_IN_NAMES.has(name) && !customNames.has(name)) {
-        ctx.addIssue({ code: "custom", message: `threshold "${name}": unknown metric; known: ${describeKnownMetrics()}, or a custom judge of this run` });
+        ctx.addIssue({
+          code: "custom",
+          message: `threshold "${name}": unknown metric; known: ${describeKnownMetrics()}, or a custom judge of this run`,
+        });
       }
     }
   });

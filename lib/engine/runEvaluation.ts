@@ -29,8 +29,17 @@ export type EngineDeps = {
   leaseTtlMs?: number;
 };
 
-export type RunProgressEvent = { runId: string; phase: "generating" | "judging"; judgments: ItemCounts; generations: ItemCounts };
-export type RunOutcome = { runId: string; status: "completed" | "cancelled" | "failed" | "busy"; judgments: ItemCounts };
+export type RunProgressEvent = {
+  runId: string;
+  phase: "generating" | "judging";
+  judgments: ItemCounts;
+  generations: ItemCounts;
+};
+export type RunOutcome = {
+  runId: string;
+  status: "completed" | "cancelled" | "failed" | "busy";
+  judgments: ItemCounts;
+};
 
 const DEFAULT_LEASE_TTL_MS = 30_000;
 /** Cancel and takeover are noticed within this; the lease is renewed as often. */
@@ -43,14 +52,22 @@ const STATUS_POLL_MS = 1_000;
  * The caller reads the run (lib/db/runQueries.ts getRun) and builds its deps
  * from the same record, so a run is read once per execution.
  */
-export async function runEvaluation(run: RunRecord, deps: EngineDeps, options: { takeover?: boolean } = {}): Promise<RunOutcome> {
+export async function runEvaluation(
+  run: RunRecord,
+  deps: EngineDeps,
+  options: { takeover?: boolean } = {},
+): Promise<RunOutcome> {
   const { db } = deps;
   const runId = run.id;
   const owner = deps.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
   const LEASE_TTL_MS = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!(await claimRunLease(db, runId, owner, LEASE_TTL_MS, options.takeover))) {
     const progress = await getRunProgress(db, runId);
-    return { runId, status: run.status === "cancelled" || run.status === "completed" || run.status === "failed" ? run.status : "busy", judgments: progress.judgments };
+    return {
+      runId,
+      status: run.status === "cancelled" || run.status === "completed" || run.status === "failed" ? run.status : "busy",
+      judgments: progress.judgments,
+    };
   }
 
   const { config } = run;
@@ -59,34 +76,55 @@ export async function runEvaluation(run: RunRecord, deps: EngineDeps, options: {
   // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
   // and a lapsed lease would let another process take over a run that is alive.
   const heartbeat = setInterval(() => {
-    void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS)]).then(([status, renewed]) => {
-      if (status !== "running" || !renewed) stopped = true;
-    }).catch(() => undefined);
+    void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS)])
+      .then(([status, renewed]) => {
+        if (status !== "running" || !renewed) stopped = true;
+      })
+      .catch(() => undefined);
   }, STATUS_POLL_MS);
   const shouldStop = () => stopped;
-  const report = (phase: RunProgressEvent["phase"]) => deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
+  const report = (phase: RunProgressEvent["phase"]) =>
+    deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
 
   try {
     const generationModel = run.generationModel;
     const generates = generationModel !== null;
     if (generationModel !== null && counts.generations.pending > 0) {
-      if (!deps.llm) throw new Error("this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)");
-      await generateResponses(db, {
-        id: runId, generationModel, generationSystemPrompt: run.generationSystemPrompt,
-        temperature: config.generationTemperature ?? 0, concurrency: run.concurrency,
-      }, deps.llm, shouldStop, () => {
-        counts.generations.pending -= 1;
-        counts.generations.done += 1;
-        report("generating");
-      });
+      if (!deps.llm)
+        throw new Error(
+          "this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",
+        );
+      await generateResponses(
+        db,
+        {
+          id: runId,
+          generationModel,
+          generationSystemPrompt: run.generationSystemPrompt,
+          temperature: config.generationTemperature ?? 0,
+          concurrency: run.concurrency,
+        },
+        deps.llm,
+        shouldStop,
+        () => {
+          counts.generations.pending -= 1;
+          counts.generations.done += 1;
+          report("generating");
+        },
+      );
     }
 
     const context: ItemContext = {
       judge: deps.judge,
-      customJudges: new Map(run.customJudges.map((j) => {
-        const definition: CustomJudgeDefinition = { assessmentName: j.assessmentName, assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL", instructions: j.instructions };
-        return [customMetricName(definition), definition];
-      })),
+      customJudges: new Map(
+        run.customJudges.map((j) => {
+          const definition: CustomJudgeDefinition = {
+            assessmentName: j.assessmentName,
+            assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL",
+            instructions: j.instructions,
+          };
+          return [customMetricName(definition), definition];
+        }),
+      ),
       chunkMode: config.chunkMode,
       thresholds: config.thresholds,
       generates,
@@ -94,14 +132,19 @@ export async function runEvaluation(run: RunRecord, deps: EngineDeps, options: {
     };
     // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
     const lanes = deps.judge.provider === "heuristic" ? 1 : run.concurrency * 2;
-    await forEachConcurrently(pendingJudgments(db, runId), lanes, async ({ item, row }) => {
-      const result = await judgeItem(item.metric, row, context);
-      if (saveJudgment(db, { ...item, runId }, result)) {
-        counts.judgments.pending -= 1;
-        counts.judgments[result.errorMessage ? "error" : "done"] += 1;
-      }
-      report("judging");
-    }, shouldStop);
+    await forEachConcurrently(
+      pendingJudgments(db, runId),
+      lanes,
+      async ({ item, row }) => {
+        const result = await judgeItem(item.metric, row, context);
+        if (saveJudgment(db, { ...item, runId }, result)) {
+          counts.judgments.pending -= 1;
+          counts.judgments[result.errorMessage ? "error" : "done"] += 1;
+        }
+        report("judging");
+      },
+      shouldStop,
+    );
 
     const final = await getRunProgress(db, runId);
     const status = await getRunStatus(db, runId);

@@ -17,8 +17,12 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
     response: generation ? generation.response : row.response,
     expected_response: row.expectedResponse,
     expected_facts: row.expectedFacts ? safeParse(row.expectedFacts) : null,
-    retrieved_context: row.chunks.filter((c) => c.kind === "retrieved").map((c) => ({ content: c.content, doc_uri: c.docUri })),
-    expected_retrieved_context: row.chunks.filter((c) => c.kind === "expected").map((c) => ({ content: c.content, doc_uri: c.docUri })),
+    retrieved_context: row.chunks
+      .filter((c) => c.kind === "retrieved")
+      .map((c) => ({ content: c.content, doc_uri: c.docUri })),
+    expected_retrieved_context: row.chunks
+      .filter((c) => c.kind === "expected")
+      .map((c) => ({ content: c.content, doc_uri: c.docUri })),
   };
   const byMetric = new Map(row.judgments.map((j) => [j.metric, j]));
   for (const metric of metrics) {
@@ -43,7 +47,18 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
   return record;
 }
 
-const NO_ROW: RunResultRow = { id: "", rowNumber: 0, requestId: "", requestRaw: "null", response: null, expectedResponse: null, expectedFacts: null, chunks: [], judgments: [], generations: [] };
+const NO_ROW: RunResultRow = {
+  id: "",
+  rowNumber: 0,
+  requestId: "",
+  requestRaw: "null",
+  response: null,
+  expectedResponse: null,
+  expectedFacts: null,
+  chunks: [],
+  judgments: [],
+  generations: [],
+};
 
 /** The columns toResultRecord writes for a run with these metrics, in its order (known before any row is read). */
 export function resultColumnNames(metrics: string[]): string[] {

@@ -7,7 +7,15 @@ import { csvLine } from "./csv";
 import { resultColumnNames, toResultRecord, type ResultRecord } from "./resultColumns";
 
 export type RunExportMeta = {
-  run: { id: string; name: string; status: string; judge_provider: string; judge_model: string; generation_model: string | null; dataset: string };
+  run: {
+    id: string;
+    name: string;
+    status: string;
+    judge_provider: string;
+    judge_model: string;
+    generation_model: string | null;
+    dataset: string;
+  };
   aggregates: Record<string, number | null>;
   aggregate_details: Aggregate[];
   /** The per-row columns of this run's export, in order. */
@@ -29,7 +37,7 @@ async function loadExportedRun(db: Db, runId: string) {
 
 /** The run's rows as result records, a page at a time. */
 export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerator<ResultRecord> {
-  for (let cursor: number | null = 0; cursor !== null; ) {
+  for (let cursor: number | null = 0; cursor !== null;) {
     const page = await listRunResultsPage(db, run.id, run.datasetId, cursor, PAGE_ROWS);
     for (const row of page.rows) yield toResultRecord(row, run.metrics);
     cursor = page.nextRowNumber;
@@ -40,7 +48,15 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
   const { run, exported } = await loadExportedRun(db, runId);
   const aggregates = await getRunAggregates(db, runId, exported.metrics);
   return {
-    run: { id: run.id, name: run.name, status: run.status, judge_provider: run.judgeProvider, judge_model: run.judgeModel, generation_model: run.generationModel, dataset: run.dataset.name },
+    run: {
+      id: run.id,
+      name: run.name,
+      status: run.status,
+      judge_provider: run.judgeProvider,
+      judge_model: run.judgeModel,
+      generation_model: run.generationModel,
+      dataset: run.dataset.name,
+    },
     aggregates: Object.fromEntries(aggregates.map((a) => [a.name, a.value])),
     aggregate_details: aggregates,
     columns: resultColumnNames(exported.metrics),
@@ -135,7 +151,9 @@ export async function* comparisonResultsCsv(db: Db, runIds: string[]): AsyncGene
 export async function* comparisonResultsJson(db: Db, runIds: string[]): AsyncGenerator<string> {
   const metas = [];
   for (const runId of runIds) metas.push(await runExportMeta(db, runId));
-  const columns = comparisonColumns(metas.map((meta) => meta.columns)).filter((column) => column !== "run_id" && column !== "run_name");
+  const columns = comparisonColumns(metas.map((meta) => meta.columns)).filter(
+    (column) => column !== "run_id" && column !== "run_name",
+  );
   let piece = `{"columns":${JSON.stringify(columns)},"runs":[`;
   for (const [index, meta] of metas.entries()) {
     const records = await primed(runResultRecords(db, meta.exported));

@@ -22,13 +22,18 @@ export async function writeExportFile(target: string, pieces: AsyncGenerator<str
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     const detail = error instanceof Error ? error.message : String(error);
-    throw new ExportWriteError(`the results could not be written to ${target}: ${firstLines(detail)}`, { cause: error });
+    throw new ExportWriteError(`the results could not be written to ${target}: ${firstLines(detail)}`, {
+      cause: error,
+    });
   }
 }
 
 /** Prisma and SQLite messages run to many lines; the CLI shows the gist, without a stack trace. */
 function firstLines(message: string): string {
-  const lines = message.split("\n").map((line) => line.trim()).filter(Boolean);
+  const lines = message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   const text = lines.slice(0, 3).join(" ");
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }

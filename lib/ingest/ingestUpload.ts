@@ -23,8 +23,24 @@ export type ImportMode = "strict" | "validRowsOnly";
 export type IngestProgress = { bytes: number; rows: number; issues: number };
 
 export type IngestResult =
-  | { ok: true; datasetId: string; rowCount: number; skippedRows: number; warnings: string[]; issues: RowIssue[]; issueCount: number }
-  | { ok: false; fileError: string | null; issues: RowIssue[]; issueCount: number; rowsRead: number; validRows: number; warnings: string[] };
+  | {
+      ok: true;
+      datasetId: string;
+      rowCount: number;
+      skippedRows: number;
+      warnings: string[];
+      issues: RowIssue[];
+      issueCount: number;
+    }
+  | {
+      ok: false;
+      fileError: string | null;
+      issues: RowIssue[];
+      issueCount: number;
+      rowsRead: number;
+      validRows: number;
+      warnings: string[];
+    };
 
 export type IngestOptions = {
   chunks: AsyncIterable<Uint8Array>;
@@ -62,12 +78,22 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     const texts = decodeUtf8Text(options.chunks, limits.maxFileBytes, counter);
     const records = readRecords(format, texts, limits.maxRowBytes);
     const state = newValidationState();
-    datasetId = await options.sink.begin({ name: datasetName(options), sourceFilename: options.filename, sourceFormat: format });
+    datasetId = await options.sink.begin({
+      name: datasetName(options),
+      sourceFilename: options.filename,
+      sourceFormat: format,
+    });
 
     for await (const record of records) {
       rowsRead += 1;
-      const result = "issue" in record ? { row: null, issues: [record.issue], newUnknownColumns: [] } : validateRecord(record, state, limits);
-      for (const column of result.newUnknownColumns) warnings.push(`Unknown column "${column}" was ignored (Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`);
+      const result =
+        "issue" in record
+          ? { row: null, issues: [record.issue], newUnknownColumns: [] }
+          : validateRecord(record, state, limits);
+      for (const column of result.newUnknownColumns)
+        warnings.push(
+          `Unknown column "${column}" was ignored (Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`,
+        );
       for (const issue of result.issues) {
         issueCount += 1;
         if (issues.length < limits.maxReportedErrors) issues.push(issue);
@@ -88,7 +114,8 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     if (validRows === 0) return await failed("No row is valid, so nothing was imported.");
     if (batch.length > 0) await options.sink.writeRows(datasetId, batch);
     const skippedRows = rowsRead - validRows;
-    if (skippedRows > 0) warnings.push(`${skippedRows} invalid row${skippedRows === 1 ? " was" : "s were"} skipped at upload.`);
+    if (skippedRows > 0)
+      warnings.push(`${skippedRows} invalid row${skippedRows === 1 ? " was" : "s were"} skipped at upload.`);
     await options.sink.commit(datasetId, { rowCount: validRows, warnings });
     options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
     return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings, issues, issueCount };
@@ -99,7 +126,11 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   }
 }
 
-function readRecords(format: UploadFormat, texts: AsyncIterable<string>, maxRowChars: number): AsyncIterable<RawRecord> {
+function readRecords(
+  format: UploadFormat,
+  texts: AsyncIterable<string>,
+  maxRowChars: number,
+): AsyncIterable<RawRecord> {
   if (format === "csv") return readCsv(texts, maxRowChars);
   if (format === "json") return readJsonArray(texts, maxRowChars);
   return readJsonLines(texts, maxRowChars);

@@ -37,7 +37,8 @@ const LLM_SPAN_TYPES = new Set(["LLM", "CHAT_MODEL"]);
 export class TraceFormatError extends Error {}
 
 export function extractTraceFacts(trace: unknown): TraceFacts {
-  if (!isRecord(trace)) throw new TraceFormatError("a trace must be an MLflow trace JSON object with info and data.spans");
+  if (!isRecord(trace))
+    throw new TraceFormatError("a trace must be an MLflow trace JSON object with info and data.spans");
   const data = trace.data;
   if (!isRecord(data) || !Array.isArray(data.spans)) throw new TraceFormatError("the trace has no data.spans array");
   const spans = data.spans.map(readSpan);
@@ -55,7 +56,8 @@ function readSpan(raw: unknown, index: number): Span {
   if (!isRecord(raw)) throw new TraceFormatError(`data.spans[${index}] is not an object`);
   const context = isRecord(raw.context) ? raw.context : {};
   const attributes = isRecord(raw.attributes) ? raw.attributes : {};
-  const type = decodeAttribute(attributes["mlflow.spanType"], `data.spans[${index}] attribute mlflow.spanType`) ?? raw.span_type;
+  const type =
+    decodeAttribute(attributes["mlflow.spanType"], `data.spans[${index}] attribute mlflow.spanType`) ?? raw.span_type;
   return {
     index,
     name: typeof raw.name === "string" ? raw.name : null,
@@ -91,21 +93,27 @@ function readLastRetrieval(spans: Span[]): ContextItem[] | null {
   output.forEach((doc, position) => {
     const where = `data.spans[${last.index}].outputs[${position}]`;
     if (!isRecord(doc)) {
-      problems.push(`${where}: expected a retrieved chunk object ({"page_content": ..., "metadata": {"doc_uri": ...}}), got ${describeType(doc)}`);
+      problems.push(
+        `${where}: expected a retrieved chunk object ({"page_content": ..., "metadata": {"doc_uri": ...}}), got ${describeType(doc)}`,
+      );
       return;
     }
     const metadata = isRecord(doc.metadata) ? doc.metadata : {};
     const docUri = metadata.doc_uri ?? doc.doc_uri;
     const content = doc.page_content ?? doc.content ?? null;
     if (typeof docUri !== "string" || docUri.trim() === "") {
-      problems.push(`${where}: this chunk of the last RETRIEVER span${last.name ? ` ("${last.name}")` : ""} has no doc_uri; every retrieved chunk needs one, in metadata.doc_uri`);
+      problems.push(
+        `${where}: this chunk of the last RETRIEVER span${last.name ? ` ("${last.name}")` : ""} has no doc_uri; every retrieved chunk needs one, in metadata.doc_uri`,
+      );
       return;
     }
     items.push({ docUri, content: typeof content === "string" ? content : null });
   });
   if (problems.length > 0) {
     const more = problems.length - 1;
-    throw new TraceFormatError(more > 0 ? `${problems[0]} (and ${more} more chunk${more === 1 ? "" : "s"} like it)` : problems[0]);
+    throw new TraceFormatError(
+      more > 0 ? `${problems[0]} (and ${more} more chunk${more === 1 ? "" : "s"} like it)` : problems[0],
+    );
   }
   return items;
 }
@@ -147,23 +155,36 @@ function readTokens(spans: Span[]): TokenCounts | null {
 
 function tokenUsageOf(span: Span): { input: number; output: number } | null {
   const where = `data.spans[${span.index}]`;
-  const attribute = decodeAttribute(span.attributes["mlflow.chat.tokenUsage"], `${where} attribute mlflow.chat.tokenUsage`);
+  const attribute = decodeAttribute(
+    span.attributes["mlflow.chat.tokenUsage"],
+    `${where} attribute mlflow.chat.tokenUsage`,
+  );
   if (isRecord(attribute)) return { input: asCount(attribute.input_tokens), output: asCount(attribute.output_tokens) };
   const outputs = spanOutputs(span);
   if (isRecord(outputs) && isRecord(outputs.usage)) {
     const usage = outputs.usage;
-    return { input: asCount(usage.prompt_tokens ?? usage.input_tokens), output: asCount(usage.completion_tokens ?? usage.output_tokens) };
+    return {
+      input: asCount(usage.prompt_tokens ?? usage.input_tokens),
+      output: asCount(usage.completion_tokens ?? usage.output_tokens),
+    };
   }
-  for (const [inputKey, outputKey] of [["llm.token_count.prompt", "llm.token_count.completion"], ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"]]) {
+  for (const [inputKey, outputKey] of [
+    ["llm.token_count.prompt", "llm.token_count.completion"],
+    ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"],
+  ]) {
     const inputCount = decodeAttribute(span.attributes[inputKey], `${where} attribute ${inputKey}`);
     const outputCount = decodeAttribute(span.attributes[outputKey], `${where} attribute ${outputKey}`);
-    if (typeof inputCount === "number" || typeof outputCount === "number") return { input: asCount(inputCount), output: asCount(outputCount) };
+    if (typeof inputCount === "number" || typeof outputCount === "number")
+      return { input: asCount(inputCount), output: asCount(outputCount) };
   }
   return null;
 }
 
 function spanOutputs(span: Span): unknown {
-  return decodeAttribute(span.attributes["mlflow.spanOutputs"], `data.spans[${span.index}] attribute mlflow.spanOutputs`);
+  return decodeAttribute(
+    span.attributes["mlflow.spanOutputs"],
+    `data.spans[${span.index}] attribute mlflow.spanOutputs`,
+  );
 }
 
 function readLatency(root: Span | null, info: Record<string, unknown>): number | null {
@@ -189,7 +210,8 @@ function decodeAttribute(value: unknown, where: string): unknown {
   } catch {
     return value;
   }
-  if (measureJsonValue(decoded).tooDeep) throw new TraceFormatError(`${where} is nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
+  if (measureJsonValue(decoded).tooDeep)
+    throw new TraceFormatError(`${where} is nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
   return decoded;
 }
 

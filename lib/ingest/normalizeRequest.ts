@@ -26,7 +26,9 @@ export function normalizeRequest(request: unknown): NormalizedRequest | { error:
     return { format: "string", messages: [{ role: "user", content: request }], text: request };
   }
   if (request === null || typeof request !== "object" || Array.isArray(request)) {
-    return { error: `expected a string, {"messages": [...]} or {"query": ..., "history": [...]}, got ${describeType(request)}` };
+    return {
+      error: `expected a string, {"messages": [...]} or {"query": ..., "history": [...]}, got ${describeType(request)}`,
+    };
   }
   if ("messages" in request) {
     const parsed = messagesRequestSchema.safeParse(request);
@@ -48,7 +50,13 @@ function toChatMessage(message: z.infer<typeof messageSchema>): ChatMessage {
   const content = message.content;
   if (typeof content === "string") return { role: message.role, content };
   if (Array.isArray(content)) {
-    return { role: message.role, content: content.map((part) => part.text ?? "").filter(Boolean).join("\n") };
+    return {
+      role: message.role,
+      content: content
+        .map((part) => part.text ?? "")
+        .filter(Boolean)
+        .join("\n"),
+    };
   }
   return { role: message.role, content: "" };
 }

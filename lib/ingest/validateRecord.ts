@@ -1,5 +1,11 @@
 import type { z } from "zod";
-import { contextArraySchema, expectedFactsSchema, requestIdSchema, textColumnSchema, toContextItems } from "./columnSchemas";
+import {
+  contextArraySchema,
+  expectedFactsSchema,
+  requestIdSchema,
+  textColumnSchema,
+  toContextItems,
+} from "./columnSchemas";
 import type { RowIssue } from "./errors";
 import { measureJsonValue, tooDeepMessage } from "./jsonShape";
 import { formatBytes, type IngestLimits } from "./limits";
@@ -18,7 +24,12 @@ type RecordInput = { row: number; line: number; format: "json" | "csv"; value: u
 type Result = { row: NormalizedRow | null; issues: RowIssue[]; newUnknownColumns: string[] };
 
 /** CSV cells that hold JSON; the other columns stay text. */
-const JSON_CELL_COLUMNS = new Set<InputColumn>(["expected_facts", "retrieved_context", "expected_retrieved_context", "trace"]);
+const JSON_CELL_COLUMNS = new Set<InputColumn>([
+  "expected_facts",
+  "retrieved_context",
+  "expected_retrieved_context",
+  "trace",
+]);
 const KNOWN = new Set<string>(INPUT_COLUMNS);
 
 /** Validates one record against the Agent Evaluation input schema and normalises it. Every problem in the row is reported. */
@@ -41,21 +52,35 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
     let cell = (value as Record<string, unknown>)[column];
     if (cell === undefined || cell === null || cell === "") continue;
     if (typeof cell === "string" && cell.length > limits.maxCellBytes) {
-      issue(column, `the cell is ${formatBytes(cell.length)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
+      issue(
+        column,
+        `the cell is ${formatBytes(cell.length)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`,
+      );
       rejected.add(column);
       continue;
     }
     if (record.format === "csv" && typeof cell === "string") {
       const decoded = decodeCsvCell(column, cell);
-      if ("error" in decoded) { issue(column, decoded.error); rejected.add(column); continue; }
+      if ("error" in decoded) {
+        issue(column, decoded.error);
+        rejected.add(column);
+        continue;
+      }
       cell = decoded.value;
     }
     // Before anything recursive (zod, storing, rendering) sees the value.
     const shape = measureJsonValue(cell);
-    if (shape.tooDeep) { issue(column, tooDeepMessage()); rejected.add(column); continue; }
+    if (shape.tooDeep) {
+      issue(column, tooDeepMessage());
+      rejected.add(column);
+      continue;
+    }
     // Nested strings (a chunk's content, a message) obey the cell limit too.
     if (typeof cell !== "string" && shape.longestString > limits.maxCellBytes) {
-      issue(column, `a text in this cell is ${formatBytes(shape.longestString)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`);
+      issue(
+        column,
+        `a text in this cell is ${formatBytes(shape.longestString)}, over the ${formatBytes(limits.maxCellBytes)} limit for one cell`,
+      );
     }
     cells[column] = cell;
   }
@@ -68,7 +93,12 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   const expectedResponse = parseColumn(textColumnSchema, cells.expected_response, "expected_response", issue);
   const expectedFacts = parseColumn(expectedFactsSchema, cells.expected_facts, "expected_facts", issue);
   const retrieved = parseColumn(contextArraySchema, cells.retrieved_context, "retrieved_context", issue);
-  const expectedRetrieved = parseColumn(contextArraySchema, cells.expected_retrieved_context, "expected_retrieved_context", issue);
+  const expectedRetrieved = parseColumn(
+    contextArraySchema,
+    cells.expected_retrieved_context,
+    "expected_retrieved_context",
+    issue,
+  );
   if (cells.expected_facts !== undefined && cells.expected_response !== undefined) {
     issue("expected_facts", "expected_facts and expected_response are both set; keep one");
   }
@@ -142,7 +172,9 @@ function decodeCsvCell(column: InputColumn, cell: string): { value: unknown } | 
   const looksJson = trimmed.startsWith("{") || trimmed.startsWith("[");
   if (!JSON_CELL_COLUMNS.has(column) && !(column === "request" && trimmed.startsWith("{"))) return { value: cell };
   if (!looksJson) {
-    return { error: column === "trace" ? "expected an MLflow trace as a JSON object" : "expected a JSON array in this cell" };
+    return {
+      error: column === "trace" ? "expected an MLflow trace as a JSON object" : "expected a JSON array in this cell",
+    };
   }
   try {
     return { value: JSON.parse(trimmed) };

@@ -19,7 +19,14 @@ export function precisionOf(ratings: (Rating | null)[]): number | null {
  */
 export function rowVerdictFromChunks(chunks: ChunkVerdict[], rationale: string | null = null): JudgeVerdict {
   const failed = chunks.filter((chunk) => chunk.rating === null);
-  if (failed.length === 0) return { rating: null, score: precisionOf(chunks.map((chunk) => chunk.rating)), rationale, errorMessage: null, chunks };
+  if (failed.length === 0)
+    return {
+      rating: null,
+      score: precisionOf(chunks.map((chunk) => chunk.rating)),
+      rationale,
+      errorMessage: null,
+      chunks,
+    };
   return { rating: null, score: null, rationale, errorMessage: describeFailedChunks(failed, chunks.length), chunks };
 }
 
@@ -27,7 +34,11 @@ export function rowVerdictFromChunks(chunks: ChunkVerdict[], rationale: string |
 function describeFailedChunks(failed: ChunkVerdict[], total: number): string {
   const numbers = failed.map((chunk) => chunk.position + 1);
   const reasons = [...new Set(failed.map((chunk) => chunk.errorMessage ?? "no verdict"))];
-  const which = failed.length === 1 ? `chunk ${numbers[0]} of ${total} was` : `chunks ${numbers.join(", ")} of ${total} were`;
-  const why = reasons.length === 1 ? reasons[0] : failed.map((chunk) => `chunk ${chunk.position + 1}: ${chunk.errorMessage ?? "no verdict"}`).join("; ");
+  const which =
+    failed.length === 1 ? `chunk ${numbers[0]} of ${total} was` : `chunks ${numbers.join(", ")} of ${total} were`;
+  const why =
+    reasons.length === 1
+      ? reasons[0]
+      : failed.map((chunk) => `chunk ${chunk.position + 1}: ${chunk.errorMessage ?? "no verdict"}`).join("; ");
   return `precision not computed: ${which} not judged (${why})`;
 }

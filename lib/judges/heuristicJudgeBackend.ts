@@ -16,7 +16,10 @@ export function createHeuristicJudgeBackend(): JudgeBackend {
     async judge(request: JudgeRequest): Promise<JudgeResult> {
       const started = performance.now();
       const verdict = judgeHeuristically(request.metric, request.input, request.custom);
-      const hash = createHash("sha256").update(HEURISTIC_PROMPT_VERSION).update(JSON.stringify([request.metric, request.input, request.custom ?? null])).digest("hex");
+      const hash = createHash("sha256")
+        .update(HEURISTIC_PROMPT_VERSION)
+        .update(JSON.stringify([request.metric, request.input, request.custom ?? null]))
+        .digest("hex");
       return {
         ...verdict,
         provider: "heuristic",

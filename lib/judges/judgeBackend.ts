@@ -21,5 +21,15 @@ export interface JudgeBackend {
 export interface JudgeCache {
   get(key: string): Promise<{ response: string; inputTokens: number | null; outputTokens: number | null } | null>;
   /** replace: overwrite an existing answer (a deliberate second opinion must become the cached one). */
-  put(entry: { key: string; model: string; promptVersion: string; response: string; inputTokens: number; outputTokens: number }, options?: { replace?: boolean }): Promise<void>;
+  put(
+    entry: {
+      key: string;
+      model: string;
+      promptVersion: string;
+      response: string;
+      inputTokens: number;
+      outputTokens: number;
+    },
+    options?: { replace?: boolean },
+  ): Promise<void>;
 }

@@ -36,31 +36,81 @@ const FELL_BACK_TO_PER_CHUNK = JSON.stringify({ assay_fallback: "per_chunk" });
  * injected client. A failed call becomes an error verdict: never a crash,
  * never cached.
  */
-export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache; model?: string; readCache?: boolean }): JudgeBackend {
+export function createLlmJudgeBackend(deps: {
+  llm: LlmClient;
+  cache: JudgeCache;
+  model?: string;
+  readCache?: boolean;
+}): JudgeBackend {
   const model = deps.model ?? deps.llm.model;
 
-  async function callTemplate(template: AnyTemplate, input: JudgeInput, context: unknown, chunkCount = 0): Promise<CallOutcome> {
+  async function callTemplate(
+    template: AnyTemplate,
+    input: JudgeInput,
+    context: unknown,
+    chunkCount = 0,
+  ): Promise<CallOutcome> {
     const rendered = renderPrompt(template, input, context);
     const schema = template.schema(input, context);
     const key = createHash("sha256").update(`${model}\u0000${template.version}\u0000${rendered.hash}`).digest("hex");
     const base = { promptHash: rendered.hash, promptVersion: template.version };
     const cached = deps.readCache === false ? null : await deps.cache.get(key);
     if (cached?.response === FELL_BACK_TO_PER_CHUNK) {
-      return { ...base, verdict: errorVerdict("the batched answer was malformed on an earlier run", chunkCount), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: "malformed_output", key };
+      return {
+        ...base,
+        verdict: errorVerdict("the batched answer was malformed on an earlier run", chunkCount),
+        usage: { ...NO_USAGE },
+        attempts: 0,
+        cacheHit: true,
+        failure: "malformed_output",
+        key,
+      };
     }
     if (cached) {
       const parsed = schema.safeParse(JSON.parse(cached.response));
       if (parsed.success) {
-        return { ...base, verdict: template.toVerdict(parsed.data, input, context), usage: { ...NO_USAGE }, attempts: 0, cacheHit: true, failure: null, key };
+        return {
+          ...base,
+          verdict: template.toVerdict(parsed.data, input, context),
+          usage: { ...NO_USAGE },
+          attempts: 0,
+          cacheHit: true,
+          failure: null,
+          key,
+        };
       }
     }
     try {
-      const result = await deps.llm.callStructured({ messages: rendered.messages, schema, schemaName: template.schemaName, model });
-      await deps.cache.put({ key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage }, { replace: deps.readCache === false });
-      return { ...base, verdict: template.toVerdict(result.value, input, context), usage: result.usage, attempts: result.attempts, cacheHit: false, failure: null, key };
+      const result = await deps.llm.callStructured({
+        messages: rendered.messages,
+        schema,
+        schemaName: template.schemaName,
+        model,
+      });
+      await deps.cache.put(
+        { key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage },
+        { replace: deps.readCache === false },
+      );
+      return {
+        ...base,
+        verdict: template.toVerdict(result.value, input, context),
+        usage: result.usage,
+        attempts: result.attempts,
+        cacheHit: false,
+        failure: null,
+        key,
+      };
     } catch (error) {
       if (!(error instanceof LlmCallError)) throw error;
-      return { ...base, verdict: errorVerdict(error.message, chunkCount), usage: error.usage, attempts: error.attempts, cacheHit: false, failure: error.kind, key };
+      return {
+        ...base,
+        verdict: errorVerdict(error.message, chunkCount),
+        usage: error.usage,
+        attempts: error.attempts,
+        cacheHit: false,
+        failure: error.kind,
+        key,
+      };
     }
   }
 
@@ -104,7 +154,16 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
     const perChunk = await judgeChunksOneByOne(single, input);
     // Only a fallback that judged every chunk is remembered: errors are never cached.
     if (perChunk.failure === null && !batched.cacheHit) {
-      await deps.cache.put({ key: batched.key, model, promptVersion: template.version, response: FELL_BACK_TO_PER_CHUNK, ...batched.usage }, { replace: deps.readCache === false });
+      await deps.cache.put(
+        {
+          key: batched.key,
+          model,
+          promptVersion: template.version,
+          response: FELL_BACK_TO_PER_CHUNK,
+          ...batched.usage,
+        },
+        { replace: deps.readCache === false },
+      );
     }
     const note = `The batched answer for all ${chunkCount} chunks was malformed even after a repair attempt, so each chunk was judged in its own call (${single.version}). Batched call: ${batched.verdict.errorMessage}`;
     return {
@@ -119,14 +178,23 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
 
   /** One call per chunk (the Databricks way); the row's prompt hash is the hash of the per-chunk hashes. */
   async function judgeChunksOneByOne(single: AnyTemplate, input: JudgeInput): Promise<CallOutcome> {
-    const outcomes = await Promise.all(input.retrievedContext.map((_, position) => callTemplate(single, input, { position })));
-    const chunks: ChunkVerdict[] = outcomes.map((o, position) => ({ position, rating: o.verdict.rating, rationale: o.verdict.rationale, errorMessage: o.verdict.errorMessage }));
+    const outcomes = await Promise.all(
+      input.retrievedContext.map((_, position) => callTemplate(single, input, { position })),
+    );
+    const chunks: ChunkVerdict[] = outcomes.map((o, position) => ({
+      position,
+      rating: o.verdict.rating,
+      rationale: o.verdict.rationale,
+      errorMessage: o.verdict.errorMessage,
+    }));
     return {
       verdict: rowVerdictFromChunks(chunks),
       usage: outcomes.reduce((sum, o) => addUsage(sum, o.usage), { ...NO_USAGE }),
       attempts: outcomes.reduce((sum, o) => sum + o.attempts, 0),
       cacheHit: outcomes.length > 0 && outcomes.every((o) => o.cacheHit),
-      promptHash: createHash("sha256").update(outcomes.map((o) => o.promptHash).join(",")).digest("hex"),
+      promptHash: createHash("sha256")
+        .update(outcomes.map((o) => o.promptHash).join(","))
+        .digest("hex"),
       promptVersion: single.version,
       failure: outcomes.find((o) => o.failure !== null)?.failure ?? null,
       key: "",
@@ -135,7 +203,16 @@ export function createLlmJudgeBackend(deps: { llm: LlmClient; cache: JudgeCache;
 }
 
 function noJudgeFor(metric: string): CallOutcome {
-  return { verdict: errorVerdict(`no LLM judge is defined for ${metric}`), usage: { ...NO_USAGE }, attempts: 0, cacheHit: false, promptHash: "", promptVersion: "none", failure: "fatal", key: "" };
+  return {
+    verdict: errorVerdict(`no LLM judge is defined for ${metric}`),
+    usage: { ...NO_USAGE },
+    attempts: 0,
+    cacheHit: false,
+    promptHash: "",
+    promptVersion: "none",
+    failure: "fatal",
+    key: "",
+  };
 }
 
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

@@ -62,6 +62,15 @@ export function errorVerdict(message: string, chunkCount = 0): JudgeVerdict {
     score: null,
     rationale: null,
     errorMessage: message,
-    ...(chunkCount > 0 ? { chunks: Array.from({ length: chunkCount }, (_, position) => ({ position, rating: null, rationale: null, errorMessage: message })) } : {}),
+    ...(chunkCount > 0
+      ? {
+          chunks: Array.from({ length: chunkCount }, (_, position) => ({
+            position,
+            rating: null,
+            rationale: null,
+            errorMessage: message,
+          })),
+        }
+      : {}),
   };
 }

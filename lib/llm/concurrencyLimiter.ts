@@ -19,7 +19,12 @@ export interface Limiter {
   run<T>(fn: () => Promise<T> | T, signal?: AbortSignal): Promise<T>;
 }
 
-type Waiter = { grant: (release: Release) => void; reject: (reason: unknown) => void; signal?: AbortSignal; onAbort?: () => void };
+type Waiter = {
+  grant: (release: Release) => void;
+  reject: (reason: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+};
 
 export function createLimiter(max: number): Limiter {
   if (!Number.isInteger(max) || max < 1) throw new Error(`concurrency limit must be a positive integer, got ${max}`);

@@ -38,7 +38,10 @@ type Env = Record<string, string | undefined>;
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
-const priceSchema = z.record(z.string().min(1), z.object({ input: z.number().min(0), output: z.number().min(0) }).strict());
+const priceSchema = z.record(
+  z.string().min(1),
+  z.object({ input: z.number().min(0), output: z.number().min(0) }).strict(),
+);
 
 /**
  * Returns null when no endpoint is configured at all (the app then runs its
@@ -65,12 +68,17 @@ export function readLlmConfig(env: Env = process.env): LlmConfig | null {
   let endpoint: LlmEndpoint;
   let apiKey: string | null;
   if (azureEndpoint || azureKey) {
-    if (!azureEndpoint) return fail("AZURE_OPENAI_ENDPOINT is required when AZURE_OPENAI_API_KEY is set (e.g. https://my-resource.openai.azure.com)");
-    if (!httpUrl.safeParse(azureEndpoint).success) return fail("AZURE_OPENAI_ENDPOINT must be an http(s) URL such as https://my-resource.openai.azure.com");
+    if (!azureEndpoint)
+      return fail(
+        "AZURE_OPENAI_ENDPOINT is required when AZURE_OPENAI_API_KEY is set (e.g. https://my-resource.openai.azure.com)",
+      );
+    if (!httpUrl.safeParse(azureEndpoint).success)
+      return fail("AZURE_OPENAI_ENDPOINT must be an http(s) URL such as https://my-resource.openai.azure.com");
     apiKey = azureKey ?? openAiKey ?? null;
     if (!apiKey) return fail("AZURE_OPENAI_API_KEY is required when AZURE_OPENAI_ENDPOINT is set");
     const apiVersion = get("OPENAI_API_VERSION") ?? DEFAULT_AZURE_API_VERSION;
-    if (!/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(apiVersion)) return fail("OPENAI_API_VERSION must look like 2024-10-21 or 2025-01-01-preview");
+    if (!/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(apiVersion))
+      return fail("OPENAI_API_VERSION must look like 2024-10-21 or 2025-01-01-preview");
     endpoint = { kind: "azure", endpoint: azureEndpoint.replace(/\/+$/, ""), apiVersion };
   } else {
     if (baseUrl && !httpUrl.safeParse(baseUrl).success) {
@@ -81,7 +89,8 @@ export function readLlmConfig(env: Env = process.env): LlmConfig | null {
   }
 
   const model = get("ASSAY_JUDGE_MODEL") ?? DEFAULT_JUDGE_MODEL;
-  if (/\s/.test(model) || model.length > 200) fail("ASSAY_JUDGE_MODEL must be a model or deployment name without spaces");
+  if (/\s/.test(model) || model.length > 200)
+    fail("ASSAY_JUDGE_MODEL must be a model or deployment name without spaces");
 
   const timeoutMs = parseOr(get("ASSAY_LLM_TIMEOUT_MS"), positiveInt(3_600_000), DEFAULT_TIMEOUT_MS, () =>
     fail("ASSAY_LLM_TIMEOUT_MS must be a whole number of milliseconds between 1 and 3600000"),
@@ -89,8 +98,11 @@ export function readLlmConfig(env: Env = process.env): LlmConfig | null {
   const maxAttempts = parseOr(get("ASSAY_LLM_MAX_ATTEMPTS"), positiveInt(20), DEFAULT_MAX_ATTEMPTS, () =>
     fail("ASSAY_LLM_MAX_ATTEMPTS must be a whole number between 1 and 20"),
   );
-  const structuredOutput = parseOr(get("ASSAY_STRUCTURED_OUTPUT"), z.enum(["json_schema", "json_object", "tool"]), "json_schema", () =>
-    fail('ASSAY_STRUCTURED_OUTPUT must be one of "json_schema", "json_object", "tool"'),
+  const structuredOutput = parseOr(
+    get("ASSAY_STRUCTURED_OUTPUT"),
+    z.enum(["json_schema", "json_object", "tool"]),
+    "json_schema",
+    () => fail('ASSAY_STRUCTURED_OUTPUT must be one of "json_schema", "json_object", "tool"'),
   );
   const prices = readPrices(get("ASSAY_LLM_PRICES"), fail);
 
@@ -116,16 +128,21 @@ function readPrices(raw: string | undefined, fail: (message: string) => never): 
   if (!parsed.success) {
     // Paths are our own structure plus model names; no values are quoted.
     const where = parsed.error.issues.map((issue) => issue.path.join(".") || "(root)").join(", ");
-    return fail(`ASSAY_LLM_PRICES must map model names to {"input": number, "output": number} in USD per 1M tokens (problem at ${where}); e.g. ${example}`);
+    return fail(
+      `ASSAY_LLM_PRICES must map model names to {"input": number, "output": number} in USD per 1M tokens (problem at ${where}); e.g. ${example}`,
+    );
   }
   return parsed.data;
 }
 
 /** A one-line description for logs and the settings page: never includes the key. */
 export function describeLlmConfig(config: LlmConfig): string {
-  const where = config.endpoint.kind === "azure"
-    ? `Azure OpenAI at ${withoutCredentials(config.endpoint.endpoint)} (api-version ${config.endpoint.apiVersion})`
-    : config.endpoint.baseURL ? `OpenAI-compatible endpoint ${withoutCredentials(config.endpoint.baseURL)}` : "OpenAI";
+  const where =
+    config.endpoint.kind === "azure"
+      ? `Azure OpenAI at ${withoutCredentials(config.endpoint.endpoint)} (api-version ${config.endpoint.apiVersion})`
+      : config.endpoint.baseURL
+        ? `OpenAI-compatible endpoint ${withoutCredentials(config.endpoint.baseURL)}`
+        : "OpenAI";
   return `${where}, model ${config.model}, ${config.apiKey ? "API key set" : "no API key"}, structured output ${config.structuredOutput}`;
 }
 

@@ -26,7 +26,11 @@ export class LlmCallError extends Error {
   /** HTTP status of the last failure, when there was one. */
   readonly status: number | null;
 
-  constructor(kind: LlmCallErrorKind, message: string, details: { attempts: number; usage: TokenUsage; status?: number | null }) {
+  constructor(
+    kind: LlmCallErrorKind,
+    message: string,
+    details: { attempts: number; usage: TokenUsage; status?: number | null },
+  ) {
     super(message);
     this.name = "LlmCallError";
     this.kind = kind;

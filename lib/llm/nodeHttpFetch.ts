@@ -27,27 +27,39 @@ export const nodeHttpFetch: typeof fetch = async (input, init = {}) => {
   if (signal?.aborted) throw abortError(signal);
 
   return new Promise<Response>((resolve, reject) => {
-    const request = transport.request(url, {
-      method: init.method ?? "GET",
-      headers: Object.fromEntries(headers.entries()),
-      agent: agents[url.protocol as "http:" | "https:"],
-    }, (response) => {
-      const responseHeaders = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (Array.isArray(value)) value.forEach((v) => responseHeaders.append(name, v));
-        else if (value !== undefined) responseHeaders.set(name, value);
-      }
-      const status = response.statusCode ?? 500;
-      const noBody = status === 204 || status === 304 || init.method === "HEAD";
-      if (noBody) response.resume();
-      resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: responseHeaders }));
-    });
+    const request = transport.request(
+      url,
+      {
+        method: init.method ?? "GET",
+        headers: Object.fromEntries(headers.entries()),
+        agent: agents[url.protocol as "http:" | "https:"],
+      },
+      (response) => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (Array.isArray(value)) value.forEach((v) => responseHeaders.append(name, v));
+          else if (value !== undefined) responseHeaders.set(name, value);
+        }
+        const status = response.statusCode ?? 500;
+        const noBody = status === 204 || status === 304 || init.method === "HEAD";
+        if (noBody) response.resume();
+        resolve(
+          new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+            status,
+            statusText: response.statusMessage,
+            headers: responseHeaders,
+          }),
+        );
+      },
+    );
     if (signal) {
       const onAbort = () => request.destroy(abortError(signal));
       signal.addEventListener("abort", onAbort, { once: true });
       request.on("close", () => signal.removeEventListener("abort", onAbort));
     }
-    request.on("error", (error) => reject(signal?.aborted ? abortError(signal) : new TypeError(`fetch failed: ${error.message}`, { cause: error })));
+    request.on("error", (error) =>
+      reject(signal?.aborted ? abortError(signal) : new TypeError(`fetch failed: ${error.message}`, { cause: error })),
+    );
     request.setNoDelay(true);
     request.end(body ?? undefined);
   });

@@ -1,13 +1,28 @@
 import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { z } from "zod";
-import type { ChatCallRequest, ChatCallResult, LlmClient, StructuredCallRequest, StructuredCallResult, TokenUsage } from "./types";
+import type {
+  ChatCallRequest,
+  ChatCallResult,
+  LlmClient,
+  StructuredCallRequest,
+  StructuredCallResult,
+  TokenUsage,
+} from "./types";
 import type { LlmConfig } from "./llmConfig";
 import type { Limiter } from "./concurrencyLimiter";
 import { LlmCallError, redactSecrets, type LlmCallErrorKind } from "./llmErrors";
 import { nodeHttpFetch } from "./nodeHttpFetch";
 import { classifyFailure, defaultSleep, retryDelayMs, type FailureClass, type Random, type Sleep } from "./retryPolicy";
-import { buildStructuredRequest, extractAnswer, parseAnswer, repairTurns, toMessageParams, toWireSchema, type JsonSchema } from "./structuredFormat";
+import {
+  buildStructuredRequest,
+  extractAnswer,
+  parseAnswer,
+  repairTurns,
+  toMessageParams,
+  toWireSchema,
+  type JsonSchema,
+} from "./structuredFormat";
 
 /**
  * The real LlmClient: the official openai SDK (OpenAI or AzureOpenAI) with
@@ -44,11 +59,20 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
   const rejectsTemperature = new Set<string>();
 
   function error(kind: LlmCallErrorKind, message: string, tally: Tally, status: number | null = null): LlmCallError {
-    return new LlmCallError(kind, redactSecrets(message, secrets), { attempts: tally.attempts, usage: tally.usage, status });
+    return new LlmCallError(kind, redactSecrets(message, secrets), {
+      attempts: tally.attempts,
+      usage: tally.usage,
+      status,
+    });
   }
 
   /** One logical request: up to maxAttempts HTTP attempts, the limiter slot held only during each attempt. */
-  async function send(label: string, body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined, tally: Tally): Promise<ChatCompletion> {
+  async function send(
+    label: string,
+    body: ChatCompletionCreateParamsNonStreaming,
+    signal: AbortSignal | undefined,
+    tally: Tally,
+  ): Promise<ChatCompletion> {
     const aborted = () => error("aborted", `${label} was cancelled`, tally);
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw aborted();
@@ -73,14 +97,24 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
         release();
       }
       if (failure.kind === "aborted") throw aborted();
-      if (failure.kind === "fatal" && failure.status === 400 && body.temperature !== undefined && /temperature/i.test(failure.summary)) {
+      if (
+        failure.kind === "fatal" &&
+        failure.status === 400 &&
+        body.temperature !== undefined &&
+        /temperature/i.test(failure.summary)
+      ) {
         rejectsTemperature.add(body.model);
         continue; // at once: nothing to wait for, the request itself was wrong
       }
       if (failure.kind === "fatal") throw error("fatal", `${label} failed: ${failure.summary}`, tally, failure.status);
       if (attempt >= config.maxAttempts) {
         const attempts = attempt === 1 ? "1 attempt" : `${attempt} attempts`;
-        throw error("retries_exhausted", `${label} failed after ${attempts}: ${failure.summary}`, tally, failure.status);
+        throw error(
+          "retries_exhausted",
+          `${label} failed after ${attempts}: ${failure.summary}`,
+          tally,
+          failure.status,
+        );
       }
       try {
         await sleep(retryDelayMs(failure, attempt, random), signal);
@@ -104,17 +138,35 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
     // Round 0 is the question, round 1 the single repair: a model that fails twice
     // on the same schema rarely succeeds on a third try, and each try costs tokens.
     for (let round = 0; round < 2; round++) {
-      const body = buildStructuredRequest({ mode: config.structuredOutput, model, messages, schemaName: request.schemaName, wire });
+      const body = buildStructuredRequest({
+        mode: config.structuredOutput,
+        model,
+        messages,
+        schemaName: request.schemaName,
+        wire,
+      });
       const completion = await send("judge call", body, request.signal, tally);
       const answer = extractAnswer(completion, config.structuredOutput);
-      const outcome = answer.raw === null ? { ok: false as const, problem: answer.problem ?? "no answer" } : parseAnswer(answer.raw, request.schema);
+      const outcome =
+        answer.raw === null
+          ? { ok: false as const, problem: answer.problem ?? "no answer" }
+          : parseAnswer(answer.raw, request.schema);
       if (outcome.ok) {
-        return { value: outcome.value, usage: { ...tally.usage }, attempts: tally.attempts, latencyMs: Math.round(performance.now() - started) };
+        return {
+          value: outcome.value,
+          usage: { ...tally.usage },
+          attempts: tally.attempts,
+          latencyMs: Math.round(performance.now() - started),
+        };
       }
       problem = outcome.problem;
       messages = [...messages, ...repairTurns(answer.raw ?? "(no answer)", problem)];
     }
-    throw error("malformed_output", `judge answer for "${request.schemaName}" was malformed even after a repair attempt: ${problem}`, tally);
+    throw error(
+      "malformed_output",
+      `judge answer for "${request.schemaName}" was malformed even after a repair attempt: ${problem}`,
+      tally,
+    );
   }
 
   async function chat(request: ChatCallRequest): Promise<ChatCallResult> {
@@ -128,7 +180,12 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
     const completion = await send("generation call", body, request.signal, tally);
     const text = completion.choices[0]?.message?.content ?? "";
     // The model's own latency: the successful attempt, not our queueing or retry waits.
-    return { text, usage: { ...tally.usage }, attempts: tally.attempts, latencyMs: Math.round(tally.lastAttemptMs ?? performance.now() - started) };
+    return {
+      text,
+      usage: { ...tally.usage },
+      attempts: tally.attempts,
+      latencyMs: Math.round(tally.lastAttemptMs ?? performance.now() - started),
+    };
   }
 
   return {
@@ -146,11 +203,20 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
  */
 function createSdk(config: LlmConfig): OpenAI {
   // nodeHttpFetch: keep-alive node:http instead of the built-in fetch; see that file for the measurements.
-  const common = { apiKey: config.apiKey ?? PLACEHOLDER_KEY, timeout: config.timeoutMs, maxRetries: 0, fetch: nodeHttpFetch };
+  const common = {
+    apiKey: config.apiKey ?? PLACEHOLDER_KEY,
+    timeout: config.timeoutMs,
+    maxRetries: 0,
+    fetch: nodeHttpFetch,
+  };
   if (config.endpoint.kind === "azure") {
     // No `deployment`: AzureOpenAI then routes each request to /deployments/<model>,
     // so the per-request model (judge vs generator) picks the deployment.
-    return new AzureOpenAI({ ...common, baseURL: `${config.endpoint.endpoint}/openai`, apiVersion: config.endpoint.apiVersion });
+    return new AzureOpenAI({
+      ...common,
+      baseURL: `${config.endpoint.endpoint}/openai`,
+      apiVersion: config.endpoint.apiVersion,
+    });
   }
   return new OpenAI({ ...common, baseURL: config.endpoint.baseURL ?? "https://api.openai.com/v1" });
 }

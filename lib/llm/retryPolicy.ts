@@ -48,7 +48,11 @@ export function retryAfterFromHeaders(headers: HeaderSource, now: number = Date.
 }
 
 /** The wait before retry number `retryNumber` (1 = first retry): the server's wish when it stated one, else jittered backoff. */
-export function retryDelayMs(failure: Extract<FailureClass, { kind: "retryable" }>, retryNumber: number, random: Random = Math.random): number {
+export function retryDelayMs(
+  failure: Extract<FailureClass, { kind: "retryable" }>,
+  retryNumber: number,
+  random: Random = Math.random,
+): number {
   return failure.retryAfterMs ?? backoffDelayMs(retryNumber, random);
 }
 
@@ -83,25 +87,38 @@ export function isRetryableStatus(status: number): boolean {
 export function classifyFailure(error: unknown, secrets: ReadonlyArray<string | null> = []): FailureClass {
   if (error instanceof APIUserAbortError || isAbortError(error)) return { kind: "aborted" };
   // Timeout is a subclass of connection error, so test it first.
-  if (error instanceof APIConnectionTimeoutError) return { kind: "retryable", status: null, summary: "request timed out", retryAfterMs: null };
-  if (error instanceof APIConnectionError) return { kind: "retryable", status: null, summary: "could not connect to the judge endpoint", retryAfterMs: null };
+  if (error instanceof APIConnectionTimeoutError)
+    return { kind: "retryable", status: null, summary: "request timed out", retryAfterMs: null };
+  if (error instanceof APIConnectionError)
+    return { kind: "retryable", status: null, summary: "could not connect to the judge endpoint", retryAfterMs: null };
   if (error instanceof APIError && typeof error.status === "number") {
     const status = error.status;
     if (isRetryableStatus(status)) {
-      return { kind: "retryable", status, summary: statusLabel(status), retryAfterMs: retryAfterFromHeaders(error.headers) };
+      return {
+        kind: "retryable",
+        status,
+        summary: statusLabel(status),
+        retryAfterMs: retryAfterFromHeaders(error.headers),
+      };
     }
     return { kind: "fatal", status, summary: fatalSummary(status, serverText(error), secrets) };
   }
   // Anything else (a bug, a non-HTTP failure) is not something waiting fixes.
   const text = error instanceof Error ? error.message : String(error);
-  return { kind: "fatal", status: null, summary: `unexpected error: ${truncateForMessage(redactSecrets(text, secrets), 200)}` };
+  return {
+    kind: "fatal",
+    status: null,
+    summary: `unexpected error: ${truncateForMessage(redactSecrets(text, secrets), 200)}`,
+  };
 }
 
 function fatalSummary(status: number, text: string | null, secrets: ReadonlyArray<string | null>): string {
   // Never quote the server on auth failures: OpenAI's 401 body echoes part of the key.
   if (status === 401) return "the judge endpoint rejected the API key (401)";
-  if (status === 403) return "the judge endpoint refused access (403): check the key's permissions and the model or deployment name";
-  if (status === 404) return "the judge endpoint returned 404 Not Found: check the base URL and the model or deployment name";
+  if (status === 403)
+    return "the judge endpoint refused access (403): check the key's permissions and the model or deployment name";
+  if (status === 404)
+    return "the judge endpoint returned 404 Not Found: check the base URL and the model or deployment name";
   const detail = text ? `: ${truncateForMessage(redactSecrets(text, secrets), 200)}` : "";
   return `the judge endpoint rejected the request (${statusLabel(status)})${detail}`;
 }

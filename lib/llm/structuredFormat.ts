@@ -1,5 +1,9 @@
 import { z } from "zod";
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import type { ChatTurn } from "./types";
 import type { StructuredOutputMode } from "./llmConfig";
 import { truncateForMessage } from "./llmErrors";
@@ -42,11 +46,22 @@ function clean(node: unknown): unknown {
     if ((key === "minimum" && value === -SAFE_INT) || (key === "maximum" && value === SAFE_INT)) continue;
     out[key] = clean(value);
   }
-  if (out.type === "object" && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  if (out.type === "object" && out.properties && out.additionalProperties === undefined)
+    out.additionalProperties = false;
   return out;
 }
 
-const NON_STRICT_KEYWORDS = new Set(["allOf", "not", "if", "then", "else", "patternProperties", "dependentRequired", "dependentSchemas", "default"]);
+const NON_STRICT_KEYWORDS = new Set([
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "default",
+]);
 
 function fitsStrictSubset(node: unknown): boolean {
   if (Array.isArray(node)) return node.every(fitsStrictSubset);
@@ -75,21 +90,44 @@ export function buildStructuredRequest(args: {
   const base = { model: args.model, temperature: 0, messages: args.messages };
   switch (args.mode) {
     case "json_schema":
-      return { ...base, response_format: { type: "json_schema", json_schema: { name, schema: args.wire.schema, strict: args.wire.strict } } };
+      return {
+        ...base,
+        response_format: {
+          type: "json_schema",
+          json_schema: { name, schema: args.wire.schema, strict: args.wire.strict },
+        },
+      };
     case "json_object":
       // json_object only promises *some* JSON object (and OpenAI insists the word
       // "JSON" appears in the prompt), so the schema travels in the system prompt.
-      return { ...base, messages: withSchemaInstruction(args.messages, args.wire.schema), response_format: { type: "json_object" } };
+      return {
+        ...base,
+        messages: withSchemaInstruction(args.messages, args.wire.schema),
+        response_format: { type: "json_object" },
+      };
     case "tool":
       return {
         ...base,
-        tools: [{ type: "function", function: { name, description: "Record the answer.", parameters: args.wire.schema, strict: args.wire.strict } }],
+        tools: [
+          {
+            type: "function",
+            function: {
+              name,
+              description: "Record the answer.",
+              parameters: args.wire.schema,
+              strict: args.wire.strict,
+            },
+          },
+        ],
         tool_choice: { type: "function", function: { name } },
       };
   }
 }
 
-function withSchemaInstruction(messages: ChatCompletionMessageParam[], schema: JsonSchema): ChatCompletionMessageParam[] {
+function withSchemaInstruction(
+  messages: ChatCompletionMessageParam[],
+  schema: JsonSchema,
+): ChatCompletionMessageParam[] {
   const instruction = `Respond with only a JSON object that matches this JSON Schema:\n${JSON.stringify(schema)}`;
   const [first, ...rest] = messages;
   // Merged into the leading system turn: several local chat templates reject a system turn anywhere but first.
@@ -104,7 +142,10 @@ export function toMessageParams(turns: ChatTurn[]): ChatCompletionMessageParam[]
 }
 
 /** The raw answer text: message content, or the forced tool call's arguments. `null` when the model gave nothing usable. */
-export function extractAnswer(completion: ChatCompletion, mode: StructuredOutputMode): { raw: string | null; problem: string | null } {
+export function extractAnswer(
+  completion: ChatCompletion,
+  mode: StructuredOutputMode,
+): { raw: string | null; problem: string | null } {
   const message = completion.choices[0]?.message;
   if (!message) return { raw: null, problem: "the response had no choices" };
   if (message.refusal) return { raw: null, problem: `the model refused: ${truncateForMessage(message.refusal, 200)}` };
@@ -119,7 +160,10 @@ export function extractAnswer(completion: ChatCompletion, mode: StructuredOutput
 }
 
 /** Parses and validates; the error names the first problems in words the repair prompt and the user can act on. */
-export function parseAnswer<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+export function parseAnswer<T>(
+  raw: string,
+  schema: z.ZodType<T>,
+): { ok: true; value: T } | { ok: false; problem: string } {
   let json: unknown;
   try {
     json = JSON.parse(stripCodeFence(raw));
@@ -129,7 +173,9 @@ export function parseAnswer<T>(raw: string, schema: z.ZodType<T>): { ok: true; v
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`);
   return { ok: false, problem: `the answer does not match the schema (${truncateForMessage(issues.join("; "), 300)})` };
 }
 

@@ -48,7 +48,8 @@ const AGENT_AGGREGATE_NAMES: Record<string, string> = {
  * document_recall and agent/* as a plain average.
  */
 export function metricShape(metric: string): "rating" | "precision" | "value" {
-  if (metric.startsWith("response/llm_judged/") || metric === "retrieval/llm_judged/context_sufficiency") return "rating";
+  if (metric.startsWith("response/llm_judged/") || metric === "retrieval/llm_judged/context_sufficiency")
+    return "rating";
   if (metric.startsWith("retrieval/llm_judged/")) return "precision";
   return "value";
 }
@@ -65,10 +66,31 @@ export function aggregateName(metric: string): string {
 
 export function toAggregate(counts: MetricCounts): Aggregate {
   const isRating = metricShape(counts.metric) === "rating";
-  const base = { metric: counts.metric, errors: counts.error, skipped: counts.skipped, pending: counts.pending, passed: counts.passed, failed: counts.failed };
+  const base = {
+    metric: counts.metric,
+    errors: counts.error,
+    skipped: counts.skipped,
+    pending: counts.pending,
+    passed: counts.passed,
+    failed: counts.failed,
+  };
   if (isRating) {
     const judged = counts.yes + counts.no;
-    return { ...base, name: aggregateName(counts.metric), kind: "percentage", value: judged === 0 ? null : counts.yes / judged, numerator: counts.yes, denominator: judged };
+    return {
+      ...base,
+      name: aggregateName(counts.metric),
+      kind: "percentage",
+      value: judged === 0 ? null : counts.yes / judged,
+      numerator: counts.yes,
+      denominator: judged,
+    };
   }
-  return { ...base, name: aggregateName(counts.metric), kind: "average", value: counts.scored === 0 ? null : counts.scoreSum / counts.scored, numerator: counts.scoreSum, denominator: counts.scored };
+  return {
+    ...base,
+    name: aggregateName(counts.metric),
+    kind: "average",
+    value: counts.scored === 0 ? null : counts.scoreSum / counts.scored,
+    numerator: counts.scoreSum,
+    denominator: counts.scored,
+  };
 }

@@ -16,13 +16,23 @@ export type MetricAvailability = {
  * The Agent Evaluation input schema's table of which metrics each input allows, applied to a dataset.
  * A run that generates responses supplies the response and agent/* inputs itself.
  */
-export function metricAvailability(coverage: InputCoverage, options: { generatesResponses?: boolean } = {}): MetricAvailability[] {
+export function metricAvailability(
+  coverage: InputCoverage,
+  options: { generatesResponses?: boolean } = {},
+): MetricAvailability[] {
   const supplied = new Set<RowInput>(options.generatesResponses ? ["response", "trace_tokens", "trace_latency"] : []);
   return METRICS.map((metric) => {
     const needs = metric.requires.filter((input) => !supplied.has(input));
-    const rows = needs.length === metric.requires.length ? coverage.metrics[metric.name] ?? 0 : Math.min(...needs.map((input) => coverage.inputs[input]), coverage.rowCount);
+    const rows =
+      needs.length === metric.requires.length
+        ? (coverage.metrics[metric.name] ?? 0)
+        : Math.min(...needs.map((input) => coverage.inputs[input]), coverage.rowCount);
     const missing = needs
-      .map((input) => ({ input, description: INPUT_DESCRIPTIONS[input], rowsWithout: coverage.rowCount - coverage.inputs[input] }))
+      .map((input) => ({
+        input,
+        description: INPUT_DESCRIPTIONS[input],
+        rowsWithout: coverage.rowCount - coverage.inputs[input],
+      }))
       .filter((entry) => entry.rowsWithout > 0);
     const status = rows === 0 ? "none" : rows === coverage.rowCount ? "all" : "some";
     return { metric, rows, rowCount: coverage.rowCount, status, missing };

@@ -17,7 +17,10 @@ export const METRIC_ALIASES: Readonly<Record<string, string>> = {
   "retrieval/llm_judged/chunk_relevance_precision": "retrieval/llm_judged/chunk_relevance",
 };
 
-const NAMES: [name: string, canonical: string][] = [...BUILT_IN_METRICS.map((name): [string, string] => [name, name]), ...Object.entries(METRIC_ALIASES)];
+const NAMES: [name: string, canonical: string][] = [
+  ...BUILT_IN_METRICS.map((name): [string, string] => [name, name]),
+  ...Object.entries(METRIC_ALIASES),
+];
 
 /**
  * A built-in metric's canonical name from any name people type: the full
@@ -30,7 +33,9 @@ export function resolveMetricName(name: string): string | null {
   if (!trimmed) return null;
   const exact = NAMES.find(([candidate]) => candidate === trimmed);
   if (exact) return exact[1];
-  const matches = new Set(NAMES.filter(([candidate]) => candidate.endsWith(`/${trimmed}`)).map(([, canonical]) => canonical));
+  const matches = new Set(
+    NAMES.filter(([candidate]) => candidate.endsWith(`/${trimmed}`)).map(([, canonical]) => canonical),
+  );
   return matches.size === 1 ? [...matches][0] : null;
 }
 

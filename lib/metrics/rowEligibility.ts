@@ -29,7 +29,8 @@ export function chunkHasContent(content: string | null): boolean {
 }
 
 /** Every character String.prototype.trim() removes (ECMAScript WhiteSpace and LineTerminator); for SQL TRIM(x, ?). */
-export const WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+export const WHITESPACE =
+  "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
 
 /** The reason a row is skipped by the judges that read chunk content, when one of its chunks has none (1-based, as the UI shows chunks). */
 export function emptyChunkReason(position: number): string {
@@ -38,15 +39,22 @@ export function emptyChunkReason(position: number): string {
 
 export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: boolean): boolean {
   switch (input) {
-    case "response": return generatesResponses || row.hasResponse;
-    case "expected_response_or_facts": return row.hasExpectedResponse || row.hasExpectedFacts;
+    case "response":
+      return generatesResponses || row.hasResponse;
+    case "expected_response_or_facts":
+      return row.hasExpectedResponse || row.hasExpectedFacts;
     // Every chunk, not some: a judge shown part of the context would rate chunks it cannot read "no",
     // or call a response ungrounded or the context insufficient for want of the missing text.
-    case "retrieved_context_content": return row.hasRetrievedContent && (row.firstEmptyRetrievedChunk ?? null) === null;
-    case "retrieved_context_doc_uri": return row.hasRetrievedContext;
-    case "expected_retrieved_context": return row.hasExpectedRetrievedContext;
-    case "trace_tokens": return generatesResponses || row.totalTokenCount !== null;
-    case "trace_latency": return generatesResponses || row.latencySeconds !== null;
+    case "retrieved_context_content":
+      return row.hasRetrievedContent && (row.firstEmptyRetrievedChunk ?? null) === null;
+    case "retrieved_context_doc_uri":
+      return row.hasRetrievedContext;
+    case "expected_retrieved_context":
+      return row.hasExpectedRetrievedContext;
+    case "trace_tokens":
+      return generatesResponses || row.totalTokenCount !== null;
+    case "trace_latency":
+      return generatesResponses || row.latencySeconds !== null;
   }
 }
 
@@ -61,7 +69,10 @@ export function requirementsOf(metric: string, custom?: CustomJudgeDefinition): 
  */
 export function skipReason(row: RowFlags, requires: RowInput[], generatesResponses: boolean): string | null {
   const missing = requires.filter((input) => !rowHasInput(row, input, generatesResponses));
-  const emptyChunk = row.hasRetrievedContent && missing.includes("retrieved_context_content") ? row.firstEmptyRetrievedChunk ?? null : null;
+  const emptyChunk =
+    row.hasRetrievedContent && missing.includes("retrieved_context_content")
+      ? (row.firstEmptyRetrievedChunk ?? null)
+      : null;
   const absent = emptyChunk === null ? missing : missing.filter((input) => input !== "retrieved_context_content");
   const reasons = [
     ...(absent.length > 0 ? [`needs ${absent.map((input) => INPUT_DESCRIPTIONS[input]).join(" and ")}`] : []),

@@ -19,7 +19,10 @@ export async function downloadResponse(pieces: AsyncGenerator<string>, options: 
     first = await pieces.next();
   } catch (error) {
     const ref = logServerError(options.context, error);
-    return new Response(`The export failed (ref ${ref}). The error is in the server log.\n`, { status: 500, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+    return new Response(`The export failed (ref ${ref}). The error is in the server log.\n`, {
+      status: 500,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    });
   }
   const encoder = new TextEncoder();
   let pending: IteratorResult<string> | null = first;
@@ -41,6 +44,10 @@ export async function downloadResponse(pieces: AsyncGenerator<string>, options: 
     },
   });
   return new Response(body, {
-    headers: { "content-type": options.contentType, "content-disposition": `attachment; filename="${options.filename}"`, "cache-control": "no-store" },
+    headers: {
+      "content-type": options.contentType,
+      "content-disposition": `attachment; filename="${options.filename}"`,
+      "cache-control": "no-store",
+    },
   });
 }

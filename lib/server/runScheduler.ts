@@ -12,7 +12,12 @@ import { logServerError } from "./logError";
  * items and the run lease), so this map only stops one process from running
  * the same run twice; after a restart the resumer picks up whatever was left.
  */
-type SchedulerState = { active: Map<string, Promise<void>>; workerId: string; resumer: NodeJS.Timeout | null; unservable: Set<string> };
+type SchedulerState = {
+  active: Map<string, Promise<void>>;
+  workerId: string;
+  resumer: NodeJS.Timeout | null;
+  unservable: Set<string>;
+};
 const state: SchedulerState = ((globalThis as unknown as { assayScheduler?: SchedulerState }).assayScheduler ??= {
   active: new Map(),
   workerId: `web-${randomUUID().slice(0, 8)}`,
@@ -33,7 +38,10 @@ export function executeRunInBackground(runId: string): void {
       // A run this process cannot serve (its model endpoint is not configured here) is left alone:
       // it may belong to a CLI run with its own key. Said once, not every sweep.
       if (error instanceof JudgeUnavailableError) {
-        if (!state.unservable.has(runId)) console.warn(`[assay] run ${runId} is waiting for a model endpoint this server does not have: ${error.message}`);
+        if (!state.unservable.has(runId))
+          console.warn(
+            `[assay] run ${runId} is waiting for a model endpoint this server does not have: ${error.message}`,
+          );
         state.unservable.add(runId);
       } else {
         logServerError(`run ${runId} stopped`, error);
@@ -52,7 +60,8 @@ export function startRunResumer(intervalMs = 15_000): void {
   if (state.resumer) return;
   const sweep = async () => {
     try {
-      for (const runId of await listResumableRuns(getDb())) if (!state.unservable.has(runId)) executeRunInBackground(runId);
+      for (const runId of await listResumableRuns(getDb()))
+        if (!state.unservable.has(runId)) executeRunInBackground(runId);
     } catch (error) {
       logServerError("run resumer", error);
     }

@@ -28,7 +28,8 @@ export function pairedBootstrapMeanDiff(
     throw new RangeError(`paired bootstrap needs equal lengths, got ${baseline.length} and ${candidate.length}`);
   }
   const { iterations = 2000, confidence = 0.95, seed = DEFAULT_SEED } = options;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   const n = baseline.length;
   if (n === 0) return null;

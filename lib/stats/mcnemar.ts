@@ -8,8 +8,12 @@
  * b: baseline yes, candidate no.  c: baseline no, candidate yes.
  */
 export function exactMcNemar(b: number, c: number): { pValue: number; b: number; c: number } {
-  for (const [name, value] of [["b", b], ["c", c]] as const) {
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  for (const [name, value] of [
+    ["b", b],
+    ["c", c],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0)
+      throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   }
   const n = b + c;
   if (n === 0) return { pValue: 1, b, c };

@@ -12,7 +12,8 @@ export function wilsonInterval(
   trials: number,
   confidence = 0.95,
 ): { low: number; high: number } | null {
-  if (!Number.isInteger(trials) || trials < 0) throw new RangeError(`trials must be a non-negative integer, got ${trials}`);
+  if (!Number.isInteger(trials) || trials < 0)
+    throw new RangeError(`trials must be a non-negative integer, got ${trials}`);
   if (!Number.isInteger(successes) || successes < 0 || successes > trials) {
     throw new RangeError(`successes must be an integer in [0, trials], got ${successes} of ${trials}`);
   }

@@ -14,18 +14,38 @@ export const compareQuerySchema = z.object({
 export type CompareQuery = z.infer<typeof compareQuerySchema>;
 
 export function parseCompareQuery(searchParams: SearchParams): CompareQuery {
-  const runs = allValues(searchParams.runs).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean);
+  const runs = allValues(searchParams.runs)
+    .flatMap((value) => value.split(","))
+    .map((id) => id.trim())
+    .filter(Boolean);
   const one = (key: string) => firstValue(searchParams[key]) || undefined;
-  return compareQuerySchema.parse({ runs: [...new Set(runs)], baseline: one("baseline"), candidate: one("candidate"), metric: one("metric"), direction: one("direction"), page: firstValue(searchParams.page) });
+  return compareQuerySchema.parse({
+    runs: [...new Set(runs)],
+    baseline: one("baseline"),
+    candidate: one("candidate"),
+    metric: one("metric"),
+    direction: one("direction"),
+    page: firstValue(searchParams.page),
+  });
 }
 
 /** The compare page after the baseline and candidate are settled: what its flip list's links and forms carry. */
 export function compareParams(query: CompareQuery, baselineId: string, candidateId: string | undefined) {
-  return { runs: query.runs.join(","), baseline: baselineId, candidate: candidateId, metric: query.metric, direction: query.direction, page: query.page };
+  return {
+    runs: query.runs.join(","),
+    baseline: baselineId,
+    candidate: candidateId,
+    metric: query.metric,
+    direction: query.direction,
+    page: query.page,
+  };
 }
 
 /** A link to compare runs (`runs=a,b`, commas kept readable), optionally with a baseline and a candidate. */
-export function compareHref(runIds: string[], options: { baseline?: string; candidate?: string; hash?: string } = {}): string {
+export function compareHref(
+  runIds: string[],
+  options: { baseline?: string; candidate?: string; hash?: string } = {},
+): string {
   const runs = runIds.map(encodeURIComponent).join(",");
   const baseline = options.baseline ? `&baseline=${encodeURIComponent(options.baseline)}` : "";
   const candidate = options.candidate ? `&candidate=${encodeURIComponent(options.candidate)}` : "";
@@ -33,7 +53,12 @@ export function compareHref(runIds: string[], options: { baseline?: string; cand
 }
 
 /** One row judged by two runs, side by side: every field is required, or the page is not found. */
-export const compareRowQuerySchema = z.object({ baseline: z.string().min(1), candidate: z.string().min(1), row: z.string().min(1), metric: z.string().optional() });
+export const compareRowQuerySchema = z.object({
+  baseline: z.string().min(1),
+  candidate: z.string().min(1),
+  row: z.string().min(1),
+  metric: z.string().optional(),
+});
 export type CompareRowQuery = z.infer<typeof compareRowQuerySchema>;
 
 /** The compare row page's query, or null when a required parameter is missing. */
@@ -43,7 +68,11 @@ export function parseCompareRowQuery(searchParams: SearchParams): CompareRowQuer
 }
 
 export function compareRowHref(query: CompareRowQuery): string {
-  return withParams("/compare/row", {}, { baseline: query.baseline, candidate: query.candidate, row: query.row, metric: query.metric });
+  return withParams(
+    "/compare/row",
+    {},
+    { baseline: query.baseline, candidate: query.candidate, row: query.row, metric: query.metric },
+  );
 }
 
 export function compareExportHref(runIds: string[], format: "json" | "csv"): string {

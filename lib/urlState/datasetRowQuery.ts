@@ -2,7 +2,14 @@ import { z } from "zod";
 import { paginationSchema } from "./pagination";
 import { firstValues, type SearchParams } from "./searchParams";
 
-export const DATASET_ROW_SORTS = ["rowNumber", "requestId", "requestText", "retrievedChunkCount", "latencySeconds", "totalTokenCount"] as const;
+export const DATASET_ROW_SORTS = [
+  "rowNumber",
+  "requestId",
+  "requestText",
+  "retrievedChunkCount",
+  "latencySeconds",
+  "totalTokenCount",
+] as const;
 export type DatasetRowSort = (typeof DATASET_ROW_SORTS)[number];
 
 /** The dataset rows table's URL state (page, size, sort, direction, search), parsed with safe defaults. */
@@ -15,7 +22,13 @@ export type DatasetRowQuery = z.infer<typeof datasetRowQuerySchema>;
 
 export function parseDatasetRowQuery(searchParams: SearchParams): DatasetRowQuery {
   const flat = firstValues(searchParams);
-  return datasetRowQuerySchema.parse({ page: flat.page, pageSize: flat.pageSize, sort: flat.sort, dir: flat.dir, q: flat.q ?? "" });
+  return datasetRowQuerySchema.parse({
+    page: flat.page,
+    pageSize: flat.pageSize,
+    sort: flat.sort,
+    dir: flat.dir,
+    q: flat.q ?? "",
+  });
 }
 
 /** The parameters a link from the rows table carries, in the order its links have always had. */

@@ -26,7 +26,15 @@ export function parseRunRowQuery(searchParams: SearchParams): RunRowQuery {
 
 /** The parameters a link from the rows table carries, in the order its links have always had. */
 export function runRowParams(query: RunRowQuery) {
-  return { filter: query.filter, metric: query.metric, q: query.q, sort: query.sort, dir: query.dir, page: query.page, pageSize: query.pageSize };
+  return {
+    filter: query.filter,
+    metric: query.metric,
+    q: query.q,
+    sort: query.sort,
+    dir: query.dir,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 function filterParams(query: RunRowFilter) {

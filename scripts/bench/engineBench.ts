@@ -33,8 +33,16 @@ const serverAddressSchema = z.object({ url: z.string(), control: z.string() });
 async function main(): Promise<void> {
   // npm runs scripts from the project root (this file may run bundled from elsewhere).
   const root = process.cwd();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const { url, control } = serverAddressSchema.parse(JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once("line", resolve))));
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const { url, control } = serverAddressSchema.parse(
+    JSON.parse(
+      await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once("line", resolve)),
+    ),
+  );
   // node:http rather than fetch: the global fetch would load undici into the measured process, which the engine never does.
   const stats = () => getJson(`${control}/stats`, serverStatsSchema);
 
@@ -42,16 +50,28 @@ async function main(): Promise<void> {
   const dbUrl = `file:${path.join(dir, "bench.db")}`;
   await applyPendingMigrations(dbUrl);
   const db = createDb(dbUrl);
-  const imported = await ingestUpload({ chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS)), 65536), filename: "bench.jsonl", mode: "strict", sink: createDatasetSink(db) });
+  const imported = await ingestUpload({
+    chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS)), 65536),
+    filename: "bench.jsonl",
+    mode: "strict",
+    sink: createDatasetSink(db),
+  });
   if (!imported.ok) throw new Error("bench dataset did not import");
   const llmConfig = readLlmConfig({ OPENAI_API_KEY: "sk-bench-0000", OPENAI_BASE_URL: url });
 
   console.log(`process RSS before the first run: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
-  console.log(`engine benchmark: ${ROWS} rows × ${CHUNKS} chunks, full judge suite (${BUILT_IN_METRICS.length} metrics), fake server latency ${LATENCY_S * 1000} ms\n`);
+  console.log(
+    `engine benchmark: ${ROWS} rows × ${CHUNKS} chunks, full judge suite (${BUILT_IN_METRICS.length} metrics), fake server latency ${LATENCY_S * 1000} ms\n`,
+  );
   const runOnce = async (label: string, concurrency: number, model: string, quiet = false) => {
     await getJson(`${control}/reset`, z.unknown());
     const before = await stats();
-    const runId = await createRun(db, { datasetId: imported.datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model }, concurrency });
+    const runId = await createRun(db, {
+      datasetId: imported.datasetId,
+      metrics: BUILT_IN_METRICS,
+      judge: { provider: "openai", model },
+      concurrency,
+    });
     const run = await getRun(db, runId);
     if (!run) throw new Error(`run ${runId} was not stored`);
     const deps = createEngineDeps(db, run, { llmConfig });
@@ -67,19 +87,27 @@ async function main(): Promise<void> {
     const ideal = (calls * LATENCY_S) / concurrency;
     if (quiet) return;
     console.log(`${label}`);
-    console.log(`  status              ${outcome.status} (${outcome.judgments.done} done, ${outcome.judgments.error} errors, ${outcome.judgments.skipped} skipped)`);
+    console.log(
+      `  status              ${outcome.status} (${outcome.judgments.done} done, ${outcome.judgments.error} errors, ${outcome.judgments.skipped} skipped)`,
+    );
     console.log(`  wall time           ${wall.toFixed(2)} s`);
     console.log(`  LLM calls           ${calls}`);
     console.log(`  calls per row       ${(calls / ROWS).toFixed(2)}`);
-    console.log(`  calls per metric    ${llmItems === 0 ? "n/a" : (calls / llmItems).toFixed(2)} (per LLM-judged metric per row; ${judgedMetrics.length} LLM-judged metrics)`);
-    console.log(`  max in flight       ${after.maxInFlight} (server's count; limit ${concurrency}; client limiter high-water ${deps.limiter?.maxObserved ?? 0})`);
+    console.log(
+      `  calls per metric    ${llmItems === 0 ? "n/a" : (calls / llmItems).toFixed(2)} (per LLM-judged metric per row; ${judgedMetrics.length} LLM-judged metrics)`,
+    );
+    console.log(
+      `  max in flight       ${after.maxInFlight} (server's count; limit ${concurrency}; client limiter high-water ${deps.limiter?.maxObserved ?? 0})`,
+    );
     if (calls > 0) {
       console.log(`  ideal time          ${ideal.toFixed(2)} s (calls × ${LATENCY_S} s / ${concurrency})`);
       console.log(`  efficiency          ${(ideal / wall).toFixed(3)}`);
       console.log(`  engine CPU per call ${((cpu.user + cpu.system) / 1000 / calls).toFixed(3)} ms`);
     }
     const mem = process.memoryUsage();
-    console.log(`  peak RSS            ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (now: heap ${(mem.heapUsed / 1048576).toFixed(0)} of ${(mem.heapTotal / 1048576).toFixed(0)} MB, external ${(mem.external / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB)\n`);
+    console.log(
+      `  peak RSS            ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (now: heap ${(mem.heapUsed / 1048576).toFixed(0)} of ${(mem.heapTotal / 1048576).toFixed(0)} MB, external ${(mem.external / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB)\n`,
+    );
   };
 
   // Warm-up: the first calls pay for loading and compiling the SDK and the engine; the figures below are steady-state.
@@ -96,17 +124,19 @@ async function main(): Promise<void> {
 
 function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T> {
   return new Promise((resolve, reject) => {
-    http.get(url, (response) => {
-      let body = "";
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => {
-        try {
-          resolve(schema.parse(JSON.parse(body)));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    }).on("error", reject);
+    http
+      .get(url, (response) => {
+        let body = "";
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => {
+          try {
+            resolve(schema.parse(JSON.parse(body)));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      })
+      .on("error", reject);
   });
 }
 

@@ -15,9 +15,17 @@ const control = http.createServer((req, res) => {
     return;
   }
   res.setHeader("content-type", "application/json");
-  res.end(JSON.stringify({ totalRequests: server.stats.totalRequests, maxInFlight: server.stats.maxInFlight, outcomes: server.stats.outcomes }));
+  res.end(
+    JSON.stringify({
+      totalRequests: server.stats.totalRequests,
+      maxInFlight: server.stats.maxInFlight,
+      outcomes: server.stats.outcomes,
+    }),
+  );
 });
 control.listen(0, "127.0.0.1", () => {
-  console.log(JSON.stringify({ url: server.url, control: `http://127.0.0.1:${(control.address() as AddressInfo).port}` }));
+  console.log(
+    JSON.stringify({ url: server.url, control: `http://127.0.0.1:${(control.address() as AddressInfo).port}` }),
+  );
 });
 process.on("SIGTERM", () => process.exit(0));

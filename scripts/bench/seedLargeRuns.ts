@@ -9,8 +9,13 @@ import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
 
 const METRICS = [
-  "response/llm_judged/correctness", "response/llm_judged/relevance_to_query", "response/llm_judged/groundedness", "response/llm_judged/safety",
-  "retrieval/llm_judged/chunk_relevance", "retrieval/llm_judged/context_sufficiency", "retrieval/ground_truth/document_recall",
+  "response/llm_judged/correctness",
+  "response/llm_judged/relevance_to_query",
+  "response/llm_judged/groundedness",
+  "response/llm_judged/safety",
+  "retrieval/llm_judged/chunk_relevance",
+  "retrieval/llm_judged/context_sufficiency",
+  "retrieval/ground_truth/document_recall",
 ];
 
 /**
@@ -20,9 +25,25 @@ const METRICS = [
  * benchmark measures reading, not judging). Verdicts are seeded-random with
  * a yes-rate per run so the runs differ like two model versions would.
  */
-export async function seedLargeRuns(databaseUrl: string, rows: number, chunks: number): Promise<{ datasetId: string; runIds: string[] }> {
+export async function seedLargeRuns(
+  databaseUrl: string,
+  rows: number,
+  chunks: number,
+): Promise<{ datasetId: string; runIds: string[] }> {
   const db = createDb(databaseUrl);
-  const imported = await ingestUpload({ chunks: byteChunks(toJsonl(syntheticRows(rows, chunks)), 1 << 20), filename: "ui-bench.jsonl", mode: "strict", sink: createDatasetSink(db), limits: { maxFileBytes: 1 << 30, maxRowBytes: 1 << 23, maxCellBytes: 1 << 21, maxReportedErrors: 100, batchSize: 1000 } });
+  const imported = await ingestUpload({
+    chunks: byteChunks(toJsonl(syntheticRows(rows, chunks)), 1 << 20),
+    filename: "ui-bench.jsonl",
+    mode: "strict",
+    sink: createDatasetSink(db),
+    limits: {
+      maxFileBytes: 1 << 30,
+      maxRowBytes: 1 << 23,
+      maxCellBytes: 1 << 21,
+      maxReportedErrors: 100,
+      batchSize: 1000,
+    },
+  });
   if (!imported.ok) throw new Error("seed dataset did not import");
   const rowIds = await listDatasetRowIds(db, imported.datasetId);
   const runIds: string[] = [];
@@ -32,11 +53,41 @@ export async function seedLargeRuns(databaseUrl: string, rows: number, chunks: n
     const random = mulberry32(index + 1);
     const now = sqliteTimestamp(new Date());
     const config = JSON.stringify({ metrics: METRICS, chunkMode: "batched", thresholds: {} });
-    bulkInsert(databaseUrl, [{
-      table: "Run",
-      columns: ["id", "datasetId", "name", "tags", "status", "judgeProvider", "judgeModel", "concurrency", "config", "createdAt", "startedAt", "finishedAt"],
-      rows: [[runId, imported.datasetId, `UI bench run ${index + 1}`, "[]", "completed", "openai", `bench-model-${index + 1}`, 16, config, now, now, now]],
-    }]);
+    bulkInsert(databaseUrl, [
+      {
+        table: "Run",
+        columns: [
+          "id",
+          "datasetId",
+          "name",
+          "tags",
+          "status",
+          "judgeProvider",
+          "judgeModel",
+          "concurrency",
+          "config",
+          "createdAt",
+          "startedAt",
+          "finishedAt",
+        ],
+        rows: [
+          [
+            runId,
+            imported.datasetId,
+            `UI bench run ${index + 1}`,
+            "[]",
+            "completed",
+            "openai",
+            `bench-model-${index + 1}`,
+            16,
+            config,
+            now,
+            now,
+            now,
+          ],
+        ],
+      },
+    ]);
     for (let start = 0; start < rowIds.length; start += 1000) {
       const items: (string | number | null)[][] = [];
       const chunkRows: (string | number | null)[][] = [];
@@ -45,20 +96,111 @@ export async function seedLargeRuns(databaseUrl: string, rows: number, chunks: n
           const id = randomUUID();
           if (metric.endsWith("chunk_relevance") || metric.endsWith("document_recall")) {
             const ratings = Array.from({ length: chunks }, () => (random() < yesRate ? "yes" : "no"));
-            const score = metric.endsWith("document_recall") ? (random() < yesRate ? 1 : 0) : ratings.filter((r) => r === "yes").length / chunks;
-            items.push([id, runId, rowId, metric, "done", null, score, 0.5, score >= 0.5 ? 1 : 0, "bench rationale", null, "openai", "bench", "v1", "hash", 0, 1, 100, 20, now, now]);
-            if (metric.endsWith("chunk_relevance")) ratings.forEach((rating, position) => chunkRows.push([randomUUID(), id, runId, rowId, metric, position, rating, "bench chunk rationale", null]));
+            const score = metric.endsWith("document_recall")
+              ? random() < yesRate
+                ? 1
+                : 0
+              : ratings.filter((r) => r === "yes").length / chunks;
+            items.push([
+              id,
+              runId,
+              rowId,
+              metric,
+              "done",
+              null,
+              score,
+              0.5,
+              score >= 0.5 ? 1 : 0,
+              "bench rationale",
+              null,
+              "openai",
+              "bench",
+              "v1",
+              "hash",
+              0,
+              1,
+              100,
+              20,
+              now,
+              now,
+            ]);
+            if (metric.endsWith("chunk_relevance"))
+              ratings.forEach((rating, position) =>
+                chunkRows.push([
+                  randomUUID(),
+                  id,
+                  runId,
+                  rowId,
+                  metric,
+                  position,
+                  rating,
+                  "bench chunk rationale",
+                  null,
+                ]),
+              );
           } else {
             const draw = random();
             const status = draw < 0.01 ? "error" : "done";
             const rating = status === "error" ? null : draw < yesRate ? "yes" : "no";
-            items.push([id, runId, rowId, metric, status, rating, null, null, rating === null ? null : rating === "yes" ? 1 : 0, rating ? "bench rationale" : null, status === "error" ? "judge call failed after 5 attempts: 429" : null, "openai", "bench", "v1", "hash", 0, 1, 100, 20, now, now]);
+            items.push([
+              id,
+              runId,
+              rowId,
+              metric,
+              status,
+              rating,
+              null,
+              null,
+              rating === null ? null : rating === "yes" ? 1 : 0,
+              rating ? "bench rationale" : null,
+              status === "error" ? "judge call failed after 5 attempts: 429" : null,
+              "openai",
+              "bench",
+              "v1",
+              "hash",
+              0,
+              1,
+              100,
+              20,
+              now,
+              now,
+            ]);
           }
         }
       }
       bulkInsert(databaseUrl, [
-        { table: "JudgmentItem", columns: ["id", "runId", "rowId", "metric", "status", "rating", "score", "threshold", "passed", "rationale", "errorMessage", "judgeProvider", "judgeModel", "promptVersion", "promptHash", "cacheHit", "attempts", "inputTokens", "outputTokens", "createdAt", "finishedAt"], rows: items },
-        { table: "ChunkJudgment", columns: ["id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage"], rows: chunkRows },
+        {
+          table: "JudgmentItem",
+          columns: [
+            "id",
+            "runId",
+            "rowId",
+            "metric",
+            "status",
+            "rating",
+            "score",
+            "threshold",
+            "passed",
+            "rationale",
+            "errorMessage",
+            "judgeProvider",
+            "judgeModel",
+            "promptVersion",
+            "promptHash",
+            "cacheHit",
+            "attempts",
+            "inputTokens",
+            "outputTokens",
+            "createdAt",
+            "finishedAt",
+          ],
+          rows: items,
+        },
+        {
+          table: "ChunkJudgment",
+          columns: ["id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage"],
+          rows: chunkRows,
+        },
       ]);
     }
   }

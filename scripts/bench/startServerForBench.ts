@@ -17,10 +17,18 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-"));
   const databaseUrl = `file:${path.join(dir, "bench.db")}`;
   const serverEnv = { ...env, DATABASE_URL: databaseUrl, ASSAY_MAX_UPLOAD_MB: "100" };
-  const prepare = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/prepare-db.ts"], { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+  const prepare = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/prepare-db.ts"], {
+    cwd: root,
+    env: serverEnv,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (prepare.status !== 0) throw new Error("prepare-db failed");
   const port = await freePort();
-  const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+  const server: ChildProcess = spawn(
+    path.join(root, "node_modules/.bin/next"),
+    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] },
+  );
   const pid = server.pid;
   if (pid === undefined) throw new Error("next start did not start");
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -73,7 +81,12 @@ export function processTreeRss(pid: number): number {
 
 function childPids(pid: number): number[] {
   try {
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    const children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     return children.flatMap((child) => [child, ...childPids(child)]);
   } catch {
     return [];

@@ -20,7 +20,9 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     const { runIds } = await seedLargeRuns(server.databaseUrl, ROWS, 5);
     closeDirectConnection(server.databaseUrl);
-    console.log(`seeded 2 runs × ${ROWS.toLocaleString("en-US")} rows × 7 metrics × 5 chunks in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded 2 runs × ${ROWS.toLocaleString("en-US")} rows × 7 metrics × 5 chunks in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+    );
     const db = createDb(server.databaseUrl);
     const [a, b] = runIds;
     const failedRowId = await findFailedRowId(db, a);
@@ -29,7 +31,11 @@ async function main(): Promise<void> {
 
     const pages: [string, string, number][] = [
       ["run page", `/runs/${a}`, 300],
-      ["failed-rows table, filtered, page 1", `/runs/${a}?filter=failed&metric=${encodeURIComponent("response/llm_judged/correctness")}&page=1`, 300],
+      [
+        "failed-rows table, filtered, page 1",
+        `/runs/${a}?filter=failed&metric=${encodeURIComponent("response/llm_judged/correctness")}&page=1`,
+        300,
+      ],
       ["failed-rows table, filtered, page 200", `/runs/${a}?filter=failed&page=200`, 300],
       ["row drill-down", `/runs/${a}/rows/${failedRowId}?filter=failed`, 300],
       ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
@@ -45,7 +51,9 @@ async function main(): Promise<void> {
       }
       times.sort((x, y) => x - y);
       const median = (times[4] + times[5]) / 2;
-      console.log(`  ${label.padEnd(40)} ${median.toFixed(0).padStart(5)} ms  (min ${times[0].toFixed(0)}, max ${times[times.length - 1].toFixed(0)}; target < ${target} ms) ${median < target ? "ok" : "OVER"}`);
+      console.log(
+        `  ${label.padEnd(40)} ${median.toFixed(0).padStart(5)} ms  (min ${times[0].toFixed(0)}, max ${times[times.length - 1].toFixed(0)}; target < ${target} ms) ${median < target ? "ok" : "OVER"}`,
+      );
     }
     console.log(`\nserver RSS peak during the requests: ${(peak / 1048576).toFixed(0)} MB`);
   } finally {
@@ -57,10 +65,16 @@ async function main(): Promise<void> {
 function timeGet(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    http.get(url, (response) => {
-      response.resume();
-      response.on("end", () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${url} answered ${response.statusCode}`))));
-    }).on("error", reject);
+    http
+      .get(url, (response) => {
+        response.resume();
+        response.on("end", () =>
+          response.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${url} answered ${response.statusCode}`)),
+        );
+      })
+      .on("error", reject);
   });
 }
 

@@ -14,14 +14,29 @@ const MB = 1024 * 1024;
 
 function writeDataset(file: string): number {
   const out = fs.openSync(file, "w");
-  const filler = "Lifecycle rules run once a day at 00:00 UTC and expire objects whose age exceeds the configured number of days. ";
+  const filler =
+    "Lifecycle rules run once a day at 00:00 UTC and expire objects whose age exceeds the configured number of days. ";
   for (let i = 0; i < ROWS; i++) {
     const row = {
       request_id: `bench-${i}`,
-      request: i % 3 === 0 ? `How do I configure rule ${i}?` : i % 3 === 1 ? { messages: [{ role: "user", content: `Question ${i} about buckets?` }] } : { query: `Follow-up ${i}?`, history: [{ role: "user", content: "Earlier question" }, { role: "assistant", content: "Earlier answer" }] },
+      request:
+        i % 3 === 0
+          ? `How do I configure rule ${i}?`
+          : i % 3 === 1
+            ? { messages: [{ role: "user", content: `Question ${i} about buckets?` }] }
+            : {
+                query: `Follow-up ${i}?`,
+                history: [
+                  { role: "user", content: "Earlier question" },
+                  { role: "assistant", content: "Earlier answer" },
+                ],
+              },
       response: `To configure rule ${i}, open the bucket settings and add an expiration action. ${filler}`,
       expected_facts: [`rule ${i} expires objects`, "rules run daily"],
-      retrieved_context: Array.from({ length: CHUNKS }, (_, c) => ({ content: `${filler.repeat(2)} (chunk ${c} of row ${i})`, doc_uri: `https://docs.northwind.example/storage/doc-${(i + c) % 500}` })),
+      retrieved_context: Array.from({ length: CHUNKS }, (_, c) => ({
+        content: `${filler.repeat(2)} (chunk ${c} of row ${i})`,
+        doc_uri: `https://docs.northwind.example/storage/doc-${(i + c) % 500}`,
+      })),
       expected_retrieved_context: [{ doc_uri: `https://docs.northwind.example/storage/doc-${i % 500}` }],
     };
     fs.writeSync(out, `${JSON.stringify(row)}\n`);
@@ -39,10 +54,15 @@ async function main(): Promise<void> {
   const server = await startServerForBench({ skipBuild: process.env.BENCH_SKIP_BUILD === "1" });
   try {
     // Warm the route once so compilation-on-first-hit does not count.
-    await fetch(`${server.baseUrl}/api/datasets/upload?filename=warm.jsonl`, { method: "POST", body: '{"request":"warm"}\n' }).then((r) => r.text());
+    await fetch(`${server.baseUrl}/api/datasets/upload?filename=warm.jsonl`, {
+      method: "POST",
+      body: '{"request":"warm"}\n',
+    }).then((r) => r.text());
     const baseline = processTreeRss(server.pid);
     let peak = baseline;
-    const sampler = setInterval(() => { peak = Math.max(peak, processTreeRss(server.pid)); }, 50);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, processTreeRss(server.pid));
+    }, 50);
 
     const started = performance.now();
     const response = await fetch(`${server.baseUrl}/api/datasets/upload?filename=bench-20k.jsonl&name=bench`, {
@@ -51,7 +71,10 @@ async function main(): Promise<void> {
       body: fs.createReadStream(file) as unknown as BodyInit,
       duplex: "half",
     } as RequestInit & { duplex: "half" });
-    const events = (await response.text()).trim().split("\n").map((line) => JSON.parse(line));
+    const events = (await response.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, processTreeRss(server.pid));
@@ -64,8 +87,12 @@ async function main(): Promise<void> {
 
     console.log(`progress events: ${events.length - 1}`);
     console.log(`stored: ${rows.toLocaleString("en-US")} rows, ${chunks.toLocaleString("en-US")} chunk rows`);
-    console.log(`time: ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString("en-US")} rows/s, ${(size / MB / seconds).toFixed(1)} MB/s)`);
-    console.log(`server RSS: ${(baseline / MB).toFixed(0)} MB before, ${(peak / MB).toFixed(0)} MB peak (+${((peak - baseline) / MB).toFixed(0)} MB for a ${(size / MB).toFixed(0)} MB file)`);
+    console.log(
+      `time: ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString("en-US")} rows/s, ${(size / MB / seconds).toFixed(1)} MB/s)`,
+    );
+    console.log(
+      `server RSS: ${(baseline / MB).toFixed(0)} MB before, ${(peak / MB).toFixed(0)} MB peak (+${((peak - baseline) / MB).toFixed(0)} MB for a ${(size / MB).toFixed(0)} MB file)`,
+    );
   } finally {
     server.stop();
     fs.rmSync(dir, { recursive: true, force: true });

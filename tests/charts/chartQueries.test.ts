@@ -22,7 +22,16 @@ class Fixture {
     this.add("Dataset", { id, name: id, status: "ready" });
   }
   row(id: string, datasetId: string, rowNumber: number) {
-    this.add("DatasetRow", { id, datasetId, rowNumber, requestId: `req-${rowNumber}`, requestRaw: "\"q\"", requestFormat: "string", messages: "[]", requestText: "q" });
+    this.add("DatasetRow", {
+      id,
+      datasetId,
+      rowNumber,
+      requestId: `req-${rowNumber}`,
+      requestRaw: '"q"',
+      requestFormat: "string",
+      messages: "[]",
+      requestText: "q",
+    });
   }
   chunk(rowId: string, kind: "retrieved" | "expected", position: number, docUri: string) {
     this.add("ContextChunk", { id: `${rowId}-${kind}-${position}`, rowId, kind, position, docUri });
@@ -30,18 +39,56 @@ class Fixture {
   run(id: string, datasetId: string) {
     this.add("Run", { id, datasetId, name: id, judgeProvider: "heuristic", judgeModel: "h" });
   }
-  item(runId: string, rowId: string, metric: string, fields: Partial<Record<"status" | "rating" | "score" | "inputTokens" | "outputTokens" | "costUsd" | "cacheHit", Value>> = {}) {
+  item(
+    runId: string,
+    rowId: string,
+    metric: string,
+    fields: Partial<
+      Record<"status" | "rating" | "score" | "inputTokens" | "outputTokens" | "costUsd" | "cacheHit", Value>
+    > = {},
+  ) {
     const id = `${runId}|${rowId}|${metric}`;
-    this.add("JudgmentItem", { id, runId, rowId, metric, status: "done", rating: null, score: null, inputTokens: null, outputTokens: null, costUsd: null, cacheHit: 0, ...fields });
+    this.add("JudgmentItem", {
+      id,
+      runId,
+      rowId,
+      metric,
+      status: "done",
+      rating: null,
+      score: null,
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+      cacheHit: 0,
+      ...fields,
+    });
     return id;
   }
-  chunkJudgment(judgmentId: string, runId: string, rowId: string, metric: string, position: number, rating: "yes" | "no" | null) {
-    this.add("ChunkJudgment", { id: `${judgmentId}|${position}`, judgmentId, runId, rowId, metric, position, rating, errorMessage: rating === null ? "timeout" : null });
+  chunkJudgment(
+    judgmentId: string,
+    runId: string,
+    rowId: string,
+    metric: string,
+    position: number,
+    rating: "yes" | "no" | null,
+  ) {
+    this.add("ChunkJudgment", {
+      id: `${judgmentId}|${position}`,
+      judgmentId,
+      runId,
+      rowId,
+      metric,
+      position,
+      rating,
+      errorMessage: rating === null ? "timeout" : null,
+    });
   }
   write(db: Db) {
     // Parents before children, for the foreign keys.
     const order = ["Dataset", "DatasetRow", "ContextChunk", "Run", "JudgmentItem", "ChunkJudgment"];
-    const tables: BulkTable[] = order.filter((t) => this.tables.has(t)).map((table) => ({ table, ...this.tables.get(table)! }));
+    const tables: BulkTable[] = order
+      .filter((t) => this.tables.has(t))
+      .map((table) => ({ table, ...this.tables.get(table)! }));
     bulkInsert(databaseUrlOf(db), tables);
   }
 }
@@ -85,10 +132,20 @@ describe("chart queries on a real SQLite file", () => {
     f.chunkJudgment(other, "other", "r3", RELEVANCE, 0, "yes");
 
     // Latency 0.5, 0.9, 1.0, 2.0 plus an errored and a pending item; tokens all 1,200.
-    [["r1", 0.5], ["r2", 0.9], ["r3", 1.0], ["r4", 2.0]].forEach(([rowId, score]) => f.item("run1", String(rowId), LATENCY, { score }));
+    [
+      ["r1", 0.5],
+      ["r2", 0.9],
+      ["r3", 1.0],
+      ["r4", 2.0],
+    ].forEach(([rowId, score]) => f.item("run1", String(rowId), LATENCY, { score }));
     f.item("run1", "r5", LATENCY, { status: "error" });
     ["r1", "r2", "r3"].forEach((rowId) => f.item("run1", rowId, TOKENS, { score: 1200 }));
-    f.item("run1", "r1", "response/llm_judged/safety", { rating: "yes", inputTokens: 50, outputTokens: 5, costUsd: 0.0005 });
+    f.item("run1", "r1", "response/llm_judged/safety", {
+      rating: "yes",
+      inputTokens: 50,
+      outputTokens: 5,
+      costUsd: 0.0005,
+    });
     f.write(db);
   });
   afterAll(async () => cleanup());
@@ -96,18 +153,33 @@ describe("chart queries on a real SQLite file", () => {
   it("buckets values by integer division in SQL, the maximum in the last bucket", async () => {
     // min 0.5, max 2.0, 3 buckets of 0.5: [0.5, 1.0) holds 0.5 and 0.9; [1.0, 1.5) holds 1.0; [1.5, 2.0] holds 2.0.
     expect(await getValueHistogram(db, "run1", LATENCY, 3)).toEqual({
-      min: 0.5, max: 2, buckets: [{ from: 0.5, to: 1, count: 2 }, { from: 1, to: 1.5, count: 1 }, { from: 1.5, to: 2, count: 1 }],
+      min: 0.5,
+      max: 2,
+      buckets: [
+        { from: 0.5, to: 1, count: 2 },
+        { from: 1, to: 1.5, count: 1 },
+        { from: 1.5, to: 2, count: 1 },
+      ],
     });
   });
 
   it("uses no more buckets than there are values", async () => {
     // 4 values asked for 8 buckets → 4 buckets of (2.0 − 0.5)/4 = 0.375: [0.5, 0.875) 0.5; [0.875, 1.25) 0.9 and 1.0; [1.25, 1.625) none; [1.625, 2.0] 2.0.
     const histogram = await getValueHistogram(db, "run1", LATENCY, 8);
-    expect(histogram!.buckets.map((b) => [b.from, b.to, b.count])).toEqual([[0.5, 0.875, 1], [0.875, 1.25, 2], [1.25, 1.625, 0], [1.625, 2, 1]]);
+    expect(histogram!.buckets.map((b) => [b.from, b.to, b.count])).toEqual([
+      [0.5, 0.875, 1],
+      [0.875, 1.25, 2],
+      [1.25, 1.625, 0],
+      [1.625, 2, 1],
+    ]);
   });
 
   it("returns one bucket when every value is the same, and null when there are none", async () => {
-    expect(await getValueHistogram(db, "run1", TOKENS, 10)).toEqual({ min: 1200, max: 1200, buckets: [{ from: 1200, to: 1200, count: 3 }] });
+    expect(await getValueHistogram(db, "run1", TOKENS, 10)).toEqual({
+      min: 1200,
+      max: 1200,
+      buckets: [{ from: 1200, to: 1200, count: 3 }],
+    });
     expect(await getValueHistogram(db, "other", LATENCY, 10)).toBeNull();
   });
 
@@ -116,12 +188,26 @@ describe("chart queries on a real SQLite file", () => {
     expect(heatmap.totalRows).toBe(5);
     expect(heatmap.maxPosition).toBe(2);
     expect(heatmap.rows).toEqual([
-      { rowId: "r1", rowNumber: 1, requestId: "req-1", precision: 0.5, recall: 1, cells: [
-        { position: 0, verdict: "yes", expected: false },
-        { position: 1, verdict: "no", expected: true },
-        { position: 2, verdict: "error", expected: false },
-      ] },
-      { rowId: "r2", rowNumber: 2, requestId: "req-2", precision: null, recall: 1, cells: [{ position: 0, verdict: "error", expected: true }] },
+      {
+        rowId: "r1",
+        rowNumber: 1,
+        requestId: "req-1",
+        precision: 0.5,
+        recall: 1,
+        cells: [
+          { position: 0, verdict: "yes", expected: false },
+          { position: 1, verdict: "no", expected: true },
+          { position: 2, verdict: "error", expected: false },
+        ],
+      },
+      {
+        rowId: "r2",
+        rowNumber: 2,
+        requestId: "req-2",
+        precision: null,
+        recall: 1,
+        cells: [{ position: 0, verdict: "error", expected: true }],
+      },
     ]);
   });
 
@@ -131,14 +217,34 @@ describe("chart queries on a real SQLite file", () => {
     expect(heatmap.maxPosition).toBe(3);
     expect(heatmap.rows[0].cells.map((cell) => cell.verdict)).toEqual([null, null, null, null]);
     expect(heatmap.rows[1].cells).toEqual([]);
-    expect(await getChunkHeatmap(db, "missing-run", { metric: RELEVANCE, limitRows: 10, offsetRows: 0 })).toEqual({ rows: [], maxPosition: -1, totalRows: 0 });
+    expect(await getChunkHeatmap(db, "missing-run", { metric: RELEVANCE, limitRows: 10, offsetRows: 0 })).toEqual({
+      rows: [],
+      maxPosition: -1,
+      totalRows: 0,
+    });
   });
 
   it("sums judge tokens and cost per metric and in total", async () => {
     const usage = await getJudgeUsage(db, "run1");
     const byMetric = Object.fromEntries(usage.metrics.map((line) => [line.metric, line]));
-    expect(byMetric[RELEVANCE]).toEqual({ metric: RELEVANCE, items: 3, metered: 2, cacheHits: 1, inputTokens: 300, outputTokens: 30, costUsd: 0.001, priced: 1 });
-    expect(byMetric[RECALL]).toMatchObject({ items: 2, metered: 0, inputTokens: 0, outputTokens: 0, costUsd: null, priced: 0 });
+    expect(byMetric[RELEVANCE]).toEqual({
+      metric: RELEVANCE,
+      items: 3,
+      metered: 2,
+      cacheHits: 1,
+      inputTokens: 300,
+      outputTokens: 30,
+      costUsd: 0.001,
+      priced: 1,
+    });
+    expect(byMetric[RECALL]).toMatchObject({
+      items: 2,
+      metered: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: null,
+      priced: 0,
+    });
     expect(usage.total).toMatchObject({ metered: 3, cacheHits: 1, inputTokens: 350, outputTokens: 35, priced: 2 });
     expect(usage.total.costUsd).toBeCloseTo(0.0015, 12);
     expect((await getJudgeUsage(db, "other")).total.costUsd).toBeNull();
@@ -149,7 +255,15 @@ describe("chart queries at 10,000 rows × 7 metrics × 5 chunks", () => {
   let db: Db;
   let cleanup: () => Promise<void>;
   const ROWS = 10_000;
-  const METRICS = ["response/llm_judged/correctness", "response/llm_judged/relevance_to_query", "response/llm_judged/groundedness", "response/llm_judged/safety", RELEVANCE, RECALL, LATENCY];
+  const METRICS = [
+    "response/llm_judged/correctness",
+    "response/llm_judged/relevance_to_query",
+    "response/llm_judged/groundedness",
+    "response/llm_judged/safety",
+    RELEVANCE,
+    RECALL,
+    LATENCY,
+  ];
 
   beforeAll(async () => {
     ({ db, cleanup } = await createTempDb());
@@ -162,9 +276,17 @@ describe("chart queries at 10,000 rows × 7 metrics × 5 chunks", () => {
       for (let c = 0; c < 5; c++) f.chunk(rowId, "retrieved", c, `doc${(i + c) % 97}`);
       f.chunk(rowId, "expected", 0, `doc${i % 97}`);
       for (const metric of METRICS) {
-        const score = metric === LATENCY ? (i % 100) / 10 : metric === RELEVANCE || metric === RECALL ? (i % 5) / 4 : null;
-        const id = f.item("bigrun", rowId, metric, { score, rating: metric.startsWith("response/") ? (i % 3 === 0 ? "no" : "yes") : null, inputTokens: 400, outputTokens: 30, costUsd: 0.0002 });
-        if (metric === RELEVANCE) for (let c = 0; c < 5; c++) f.chunkJudgment(id, "bigrun", rowId, metric, c, (i + c) % 4 === 0 ? "no" : "yes");
+        const score =
+          metric === LATENCY ? (i % 100) / 10 : metric === RELEVANCE || metric === RECALL ? (i % 5) / 4 : null;
+        const id = f.item("bigrun", rowId, metric, {
+          score,
+          rating: metric.startsWith("response/") ? (i % 3 === 0 ? "no" : "yes") : null,
+          inputTokens: 400,
+          outputTokens: 30,
+          costUsd: 0.0002,
+        });
+        if (metric === RELEVANCE)
+          for (let c = 0; c < 5; c++) f.chunkJudgment(id, "bigrun", rowId, metric, c, (i + c) % 4 === 0 ? "no" : "yes");
       }
     }
     f.write(db);
@@ -181,10 +303,14 @@ describe("chart queries at 10,000 rows × 7 metrics × 5 chunks", () => {
   it("answers every chart query without loading the run", async () => {
     const histogram = await timed(() => getValueHistogram(db, "bigrun", LATENCY, 20));
     expect(histogram.result!.buckets.reduce((sum, b) => sum + b.count, 0)).toBe(ROWS);
-    const firstPage = await timed(() => getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, offsetRows: 0 }));
+    const firstPage = await timed(() =>
+      getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, offsetRows: 0 }),
+    );
     expect(firstPage.result.rows).toHaveLength(50);
     expect(firstPage.result.rows[0].cells).toHaveLength(5);
-    const lastPage = await timed(() => getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, offsetRows: ROWS - 50 }));
+    const lastPage = await timed(() =>
+      getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, offsetRows: ROWS - 50 }),
+    );
     expect(lastPage.result.rows.at(-1)!.rowNumber).toBe(ROWS);
     const usage = await timed(() => getJudgeUsage(db, "bigrun"));
     expect(usage.result.total.inputTokens).toBe(ROWS * METRICS.length * 400);

@@ -5,7 +5,16 @@ import type { Comparison } from "@/lib/compare/compareRuns";
 import { wilsonInterval } from "@/lib/stats";
 import { aggregate } from "./fixtures";
 
-const run = (id: string, name: string) => ({ id, name, datasetId: "d", datasetName: "set", judgeProvider: "heuristic", judgeModel: "h", generationModel: null, status: "completed" });
+const run = (id: string, name: string) => ({
+  id,
+  name,
+  datasetId: "d",
+  datasetName: "set",
+  judgeProvider: "heuristic",
+  judgeModel: "h",
+  generationModel: null,
+  status: "completed",
+});
 const noDelta = { delta: null, verdict: "n/a" as const, words: "", pairs: 0, unpaired: 0 };
 
 // Baseline "B" is listed second: the chart must still put it first.
@@ -15,26 +24,57 @@ const comparison: Comparison = {
   sameDataset: true,
   metrics: [
     {
-      metric: "response/llm_judged/correctness", shape: "rating", deltas: { c1: noDelta },
+      metric: "response/llm_judged/correctness",
+      shape: "rating",
+      deltas: { c1: noDelta },
       cells: {
-        b1: { aggregate: aggregate("response/llm_judged/correctness", { value: 36 / 50, numerator: 36, denominator: 50 }), interval: wilsonInterval(36, 50) },
-        c1: { aggregate: aggregate("response/llm_judged/correctness", { value: 0.5, numerator: 1, denominator: 2 }), interval: wilsonInterval(1, 2) },
+        b1: {
+          aggregate: aggregate("response/llm_judged/correctness", { value: 36 / 50, numerator: 36, denominator: 50 }),
+          interval: wilsonInterval(36, 50),
+        },
+        c1: {
+          aggregate: aggregate("response/llm_judged/correctness", { value: 0.5, numerator: 1, denominator: 2 }),
+          interval: wilsonInterval(1, 2),
+        },
       },
     },
     {
-      metric: "retrieval/llm_judged/chunk_relevance", shape: "precision", deltas: { c1: noDelta },
+      metric: "retrieval/llm_judged/chunk_relevance",
+      shape: "precision",
+      deltas: { c1: noDelta },
       cells: {
-        b1: { aggregate: aggregate("retrieval/llm_judged/chunk_relevance", { kind: "average", value: 0.25, numerator: 1, denominator: 4 }), interval: null },
+        b1: {
+          aggregate: aggregate("retrieval/llm_judged/chunk_relevance", {
+            kind: "average",
+            value: 0.25,
+            numerator: 1,
+            denominator: 4,
+          }),
+          interval: null,
+        },
         c1: { aggregate: null, interval: null },
       },
     },
     {
-      metric: "agent/latency_seconds", shape: "value", deltas: { c1: noDelta },
-      cells: { b1: { aggregate: aggregate("agent/latency_seconds", { kind: "average", value: 2, numerator: 4, denominator: 2 }), interval: null }, c1: { aggregate: null, interval: null } },
+      metric: "agent/latency_seconds",
+      shape: "value",
+      deltas: { c1: noDelta },
+      cells: {
+        b1: {
+          aggregate: aggregate("agent/latency_seconds", { kind: "average", value: 2, numerator: 4, denominator: 2 }),
+          interval: null,
+        },
+        c1: { aggregate: null, interval: null },
+      },
     },
     {
-      metric: "response/llm_judged/safety", shape: "rating", deltas: { c1: noDelta },
-      cells: { b1: { aggregate: null, interval: null }, c1: { aggregate: aggregate("response/llm_judged/safety", { value: null, pending: 2 }), interval: null } },
+      metric: "response/llm_judged/safety",
+      shape: "rating",
+      deltas: { c1: noDelta },
+      cells: {
+        b1: { aggregate: null, interval: null },
+        c1: { aggregate: aggregate("response/llm_judged/safety", { value: null, pending: 2 }), interval: null },
+      },
     },
   ],
 };
@@ -50,7 +90,10 @@ describe("prepareCompareBars", () => {
 
   it("gives each proportion metric a row of percents with Wilson offsets, skipping agent metrics and metrics no run has", () => {
     const { rows, height } = prepareCompareBars(comparison);
-    expect(rows.map((row) => row.metric)).toEqual(["response/llm_judged/correctness", "retrieval/llm_judged/chunk_relevance"]);
+    expect(rows.map((row) => row.metric)).toEqual([
+      "response/llm_judged/correctness",
+      "retrieval/llm_judged/chunk_relevance",
+    ]);
     const [correctness, relevance] = rows;
     expect(correctness.label).toBe("Correctness");
     expect(correctness.s0).toBeCloseTo(72, 10);
@@ -65,11 +108,20 @@ describe("prepareCompareBars", () => {
     expect(b1).toBeCloseTo(a1, 10);
     expect(b1).toBeCloseTo(40.546879, 4);
     // Averages have no interval; a run without the metric has a null bar.
-    expect(relevance).toMatchObject({ s0: 25, s0Error: null, s0Text: "25.0% mean over 4 rows", s1: null, s1Error: null, s1Text: "—" });
+    expect(relevance).toMatchObject({
+      s0: 25,
+      s0Error: null,
+      s0Text: "25.0% mean over 4 rows",
+      s1: null,
+      s1Error: null,
+      s1Text: "—",
+    });
     expect(height).toBe(36 + 2 * (2 * 11 + 14));
   });
 
   it("takes a labeller", () => {
-    expect(prepareCompareBars(comparison, (m) => m.toUpperCase()).rows[0].label).toBe("RESPONSE/LLM_JUDGED/CORRECTNESS");
+    expect(prepareCompareBars(comparison, (m) => m.toUpperCase()).rows[0].label).toBe(
+      "RESPONSE/LLM_JUDGED/CORRECTNESS",
+    );
   });
 });

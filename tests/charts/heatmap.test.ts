@@ -7,12 +7,26 @@ describe("prepareHeatmap", () => {
     totalRows: 120,
     maxPosition: 2,
     rows: [
-      { rowId: "a", rowNumber: 1, requestId: "q-1", precision: 0.5, recall: 1, cells: [
-        { position: 0, verdict: "yes" as const, expected: true },
-        { position: 1, verdict: "no" as const, expected: false },
-        { position: 2, verdict: "error" as const, expected: false },
-      ] },
-      { rowId: "b", rowNumber: 2, requestId: "q-2", precision: null, recall: null, cells: [{ position: 0, verdict: null, expected: false }] },
+      {
+        rowId: "a",
+        rowNumber: 1,
+        requestId: "q-1",
+        precision: 0.5,
+        recall: 1,
+        cells: [
+          { position: 0, verdict: "yes" as const, expected: true },
+          { position: 1, verdict: "no" as const, expected: false },
+          { position: 2, verdict: "error" as const, expected: false },
+        ],
+      },
+      {
+        rowId: "b",
+        rowNumber: 2,
+        requestId: "q-2",
+        precision: null,
+        recall: null,
+        cells: [{ position: 0, verdict: null, expected: false }],
+      },
       { rowId: "c", rowNumber: 3, requestId: "q-3", precision: null, recall: null, cells: [] },
     ],
   };
@@ -26,7 +40,11 @@ describe("prepareHeatmap", () => {
       ["error", CHART_COLORS.verdictError, false],
     ]);
     // Row 2 retrieved one chunk, not judged: a light grey square, then two positions with no chunk at all.
-    expect(model.rows[1].cells.map((c) => [c.state, c.color])).toEqual([["unjudged", CHART_COLORS.verdictAbsent], ["none", null], ["none", null]]);
+    expect(model.rows[1].cells.map((c) => [c.state, c.color])).toEqual([
+      ["unjudged", CHART_COLORS.verdictAbsent],
+      ["none", null],
+      ["none", null],
+    ]);
     // Row 3 retrieved nothing: flagged, so the grid can say so instead of drawing a blank line.
     expect(model.rows.map((row) => row.noChunks)).toEqual([false, false, true]);
     expect(model.rows[2].title).toBe("Row 3 (q-3): no retrieved chunks");
@@ -37,7 +55,12 @@ describe("prepareHeatmap", () => {
     expect(model.rows[0].cells[0].title).toBe("Row 1 (q-1), chunk #1: relevant · expected document");
     expect(model.rows[0].cells[2].title).toBe("Row 1 (q-1), chunk #3: judge error");
     expect(model.rows[1].cells[2].title).toBe("Row 2 (q-2), chunk #3: not retrieved");
-    expect(model.rows[0]).toMatchObject({ label: "#1", precisionText: "50%", recallText: "100%", href: "/runs/run1/rows/a" });
+    expect(model.rows[0]).toMatchObject({
+      label: "#1",
+      precisionText: "50%",
+      recallText: "100%",
+      href: "/runs/run1/rows/a",
+    });
     expect(model.rows[1]).toMatchObject({ precisionText: "—", recallText: "—" });
     expect(model.caption).toBe("Rows 1–3 of 120, by row number");
     expect(model.emptyMessage).toBeNull();
@@ -45,8 +68,17 @@ describe("prepareHeatmap", () => {
   });
 
   it("explains an empty page and rows without chunks", () => {
-    expect(prepareHeatmap({ rows: [], maxPosition: -1, totalRows: 0 })).toMatchObject({ rows: [], columnCount: 0, caption: null, emptyMessage: expect.stringMatching(/no rows/) });
-    const noChunks = prepareHeatmap({ rows: [{ rowId: "a", rowNumber: 1, requestId: "q", precision: null, recall: null, cells: [] }], maxPosition: -1, totalRows: 1 });
+    expect(prepareHeatmap({ rows: [], maxPosition: -1, totalRows: 0 })).toMatchObject({
+      rows: [],
+      columnCount: 0,
+      caption: null,
+      emptyMessage: expect.stringMatching(/no rows/),
+    });
+    const noChunks = prepareHeatmap({
+      rows: [{ rowId: "a", rowNumber: 1, requestId: "q", precision: null, recall: null, cells: [] }],
+      maxPosition: -1,
+      totalRows: 1,
+    });
     expect(noChunks.emptyMessage).toMatch(/retrieved chunks/);
     expect(noChunks.rows).toEqual([]);
   });

@@ -5,7 +5,13 @@ import { aggregate } from "./fixtures";
 
 // Wilson 36/50 at 95% (worked by hand in tests/stats/wilson.test.ts): [0.58334876, 0.82525829].
 // As ErrorBar offsets around 72%: [72 − 58.334876, 82.525829 − 72] = [13.665124, 10.525829].
-const correctness = aggregate("response/llm_judged/correctness", { kind: "percentage", value: 36 / 50, numerator: 36, denominator: 50, errors: 2 });
+const correctness = aggregate("response/llm_judged/correctness", {
+  kind: "percentage",
+  value: 36 / 50,
+  numerator: 36,
+  denominator: 50,
+  errors: 2,
+});
 
 describe("preparePassRateChart", () => {
   it("turns a yes-rate into percent with Wilson error offsets, a band colour and exact tooltip numbers", () => {
@@ -25,10 +31,23 @@ describe("preparePassRateChart", () => {
   });
 
   it("gives averages (precision, recall) a bar without an error bar", () => {
-    const precision = aggregate("retrieval/llm_judged/chunk_relevance", { kind: "average", value: 0.55, numerator: 5.5, denominator: 10 });
+    const precision = aggregate("retrieval/llm_judged/chunk_relevance", {
+      kind: "average",
+      value: 0.55,
+      numerator: 5.5,
+      denominator: 10,
+    });
     const [bar] = preparePassRateChart([precision]).bars;
     expect(bar.percent).toBeCloseTo(55, 10);
-    expect(bar).toMatchObject({ error: null, band: "poor", fill: CHART_COLORS.poor, valueText: "55.0% mean", basisText: "averaged over 10 rows", intervalText: null, errorsText: null });
+    expect(bar).toMatchObject({
+      error: null,
+      band: "poor",
+      fill: CHART_COLORS.poor,
+      valueText: "55.0% mean",
+      basisText: "averaged over 10 rows",
+      intervalText: null,
+      errorsText: null,
+    });
     expect(bar.label).toBe("Chunk relevance");
   });
 
@@ -37,9 +56,17 @@ describe("preparePassRateChart", () => {
       aggregate("agent/latency_seconds", { kind: "average", value: 1.2, numerator: 12, denominator: 10 }),
       aggregate("response/llm_judged/safety", { value: 1, numerator: 4, denominator: 4 }),
       aggregate("response/llm_judged/groundedness", { value: null, pending: 3 }),
-      aggregate("retrieval/ground_truth/document_recall", { kind: "average", value: 0.8, numerator: 8, denominator: 10 }),
+      aggregate("retrieval/ground_truth/document_recall", {
+        kind: "average",
+        value: 0.8,
+        numerator: 8,
+        denominator: 10,
+      }),
     ]);
-    expect(data.bars.map((bar) => bar.metric)).toEqual(["response/llm_judged/safety", "retrieval/ground_truth/document_recall"]);
+    expect(data.bars.map((bar) => bar.metric)).toEqual([
+      "response/llm_judged/safety",
+      "retrieval/ground_truth/document_recall",
+    ]);
     // 4/4: the Wilson interval is [0.5101…, 1], so the upper offset is exactly 0.
     expect(data.bars[0].error![1]).toBe(0);
     expect(data.bars[0].error![0]).toBeGreaterThan(40);

@@ -7,8 +7,18 @@ import { toJsonl } from "../support/evalFiles";
 import { spawnEval } from "../support/spawnEval";
 
 const ROWS = [
-  { request_id: "good", request: "Is versioning on by default?", response: "No. Versioning is disabled by default on new buckets.", expected_response: "Versioning is disabled by default on new buckets." },
-  { request_id: "bad", request: "How long can a presigned URL last?", response: "=HYPERLINK(\"http://x\") A presigned URL can last up to 30 days.", expected_response: "A presigned URL can last up to 7 days." },
+  {
+    request_id: "good",
+    request: "Is versioning on by default?",
+    response: "No. Versioning is disabled by default on new buckets.",
+    expected_response: "Versioning is disabled by default on new buckets.",
+  },
+  {
+    request_id: "bad",
+    request: "How long can a presigned URL last?",
+    response: '=HYPERLINK("http://x") A presigned URL can last up to 30 days.',
+    expected_response: "A presigned URL can last up to 7 days.",
+  },
 ];
 
 describe("npm run eval (the CLI, as a separate process)", () => {
@@ -26,20 +36,55 @@ describe("npm run eval (the CLI, as a separate process)", () => {
 
   it("exits 0 when every threshold holds, prints the aggregates and writes JSON with Agent Evaluation's names", async () => {
     const out = path.join(dir, "results.json");
-    const { code, stdout } = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--threshold", "correctness=0.5", "--out", out, "--quiet"], env).done;
+    const { code, stdout } = await spawnEval(
+      [
+        "--dataset",
+        datasetFile,
+        "--judges",
+        "correctness",
+        "--judge-model",
+        "heuristic",
+        "--threshold",
+        "correctness=0.5",
+        "--out",
+        out,
+        "--quiet",
+      ],
+      env,
+    ).done;
     expect(stdout).toContain("response/llm_judged/correctness/rating/percentage");
     expect(stdout).toMatch(/50\.0%\s+1\/2 yes/);
     expect(code).toBe(0);
     const results = JSON.parse(fs.readFileSync(out, "utf8"));
     expect(results.aggregates["response/llm_judged/correctness/rating/percentage"]).toBe(0.5);
-    expect(results.rows.map((r: Record<string, unknown>) => [r.request_id, r["response/llm_judged/correctness/rating"]])).toEqual([["good", "yes"], ["bad", "no"]]);
+    expect(
+      results.rows.map((r: Record<string, unknown>) => [r.request_id, r["response/llm_judged/correctness/rating"]]),
+    ).toEqual([
+      ["good", "yes"],
+      ["bad", "no"],
+    ]);
     expect(results.rows[1]["response/llm_judged/correctness/rationale"]).toEqual(expect.any(String));
     expect(results.rows[1]).toHaveProperty("response/llm_judged/correctness/error_message", null);
   }, 60_000);
 
   it("exits 1 when a threshold is missed, and the run is in the same database", async () => {
     const out = path.join(dir, "results.csv");
-    const { code, stdout } = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--threshold", "correctness=0.9", "--out", out, "--quiet"], env).done;
+    const { code, stdout } = await spawnEval(
+      [
+        "--dataset",
+        datasetFile,
+        "--judges",
+        "correctness",
+        "--judge-model",
+        "heuristic",
+        "--threshold",
+        "correctness=0.9",
+        "--out",
+        out,
+        "--quiet",
+      ],
+      env,
+    ).done;
     expect(stdout).toMatch(/FAIL\s+response\/llm_judged\/correctness\/rating\/percentage = 0\.500 \(threshold 0\.9\)/);
     expect(code).toBe(1);
     const csv = fs.readFileSync(out, "utf8");
@@ -58,7 +103,9 @@ describe("npm run eval (the CLI, as a separate process)", () => {
     fs.writeFileSync(broken, `{"request": "a"}\n{"request": "b", "expected_facts": ["x"], "expected_response": "y"}\n`);
     const bad = await spawnEval(["--dataset", broken, "--judge-model", "heuristic"], env).done;
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("row 2, column expected_facts: expected_facts and expected_response are both set; keep one");
+    expect(bad.stderr).toContain(
+      "row 2, column expected_facts: expected_facts and expected_response are both set; keep one",
+    );
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
@@ -66,16 +113,34 @@ describe("npm run eval (the CLI, as a separate process)", () => {
     // A folder where the file should be: every row is written to the temporary file, then the final rename fails.
     const taken = path.join(dir, "taken.json");
     fs.mkdirSync(taken);
-    const blocked = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--out", taken, "--quiet"], env).done;
+    const blocked = await spawnEval(
+      ["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--out", taken, "--quiet"],
+      env,
+    ).done;
     expect(blocked.code).toBe(3);
-    expect(blocked.stderr).toMatch(/^Error: the results could not be written to .*taken\.json: .*The run is stored \(\S+\); export it again with --resume \S+ --out FILE\.\n$/s);
+    expect(blocked.stderr).toMatch(
+      /^Error: the results could not be written to .*taken\.json: .*The run is stored \(\S+\); export it again with --resume \S+ --out FILE\.\n$/s,
+    );
     expect(blocked.stderr).not.toMatch(/\n\s+at /);
     expect(blocked.stdout).not.toContain("Results written");
     expect(fs.readdirSync(dir).filter((name) => name.includes("partial"))).toEqual([]);
     expect(fs.statSync(taken).isDirectory()).toBe(true);
 
     const missingFolder = path.join(dir, "no-such-folder", "results.csv");
-    const missing = await spawnEval(["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "heuristic", "--out", missingFolder, "--quiet"], env).done;
+    const missing = await spawnEval(
+      [
+        "--dataset",
+        datasetFile,
+        "--judges",
+        "correctness",
+        "--judge-model",
+        "heuristic",
+        "--out",
+        missingFolder,
+        "--quiet",
+      ],
+      env,
+    ).done;
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain(`the results could not be written to ${missingFolder}`);
     expect(fs.existsSync(missingFolder)).toBe(false);

@@ -34,11 +34,26 @@ describe("comparing two runs on one dataset", () => {
         return JSON.stringify({ rationale: "checked", rating: prompt.includes(marker) ? "no" : "yes" });
       },
     });
-    const datasetId = await importRows(db, RESPONSES.map((response, i) => ({ request_id: `r${i + 1}`, request: `question ${i + 1}`, response })));
-    ({ runId: baseline } = await runToCompletion(db, { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "judge-a" } }, server.url));
-    ({ runId: candidate } = await runToCompletion(db, { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "judge-b" } }, server.url));
+    const datasetId = await importRows(
+      db,
+      RESPONSES.map((response, i) => ({ request_id: `r${i + 1}`, request: `question ${i + 1}`, response })),
+    );
+    ({ runId: baseline } = await runToCompletion(
+      db,
+      { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "judge-a" } },
+      server.url,
+    ));
+    ({ runId: candidate } = await runToCompletion(
+      db,
+      { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "judge-b" } },
+      server.url,
+    ));
     const otherDataset = await importRows(db, [{ request: "elsewhere", response: "fine" }]);
-    ({ runId: otherDatasetRun } = await runToCompletion(db, { datasetId: otherDataset, metrics: ["safety"], judge: { provider: "openai", model: "judge-b" } }, server.url));
+    ({ runId: otherDatasetRun } = await runToCompletion(
+      db,
+      { datasetId: otherDataset, metrics: ["safety"], judge: { provider: "openai", model: "judge-b" } },
+      server.url,
+    ));
   });
   afterAll(async () => {
     await server.close();
@@ -47,14 +62,29 @@ describe("comparing two runs on one dataset", () => {
 
   it("counts paired verdicts in SQL", async () => {
     expect(await getPairedCounts(db, baseline, candidate)).toEqual([
-      { metric: "response/llm_judged/safety", both: 7, yesYes: 1, yesNo: 2, noYes: 3, noNo: 1, onlyBaseline: 0, onlyCandidate: 0 },
+      {
+        metric: "response/llm_judged/safety",
+        both: 7,
+        yesYes: 1,
+        yesNo: 2,
+        noYes: 3,
+        noNo: 1,
+        onlyBaseline: 0,
+        onlyCandidate: 0,
+      },
     ]);
   });
 
   it("lists flips with regressions first, by row number, filterable by direction", async () => {
     const all = await listFlips(db, baseline, candidate, { offset: 0, limit: 50 });
     expect(all.total).toBe(5);
-    expect(all.items.map((f) => `${f.requestId}:${f.baseline}→${f.candidate}`)).toEqual(["r3:yes→no", "r5:yes→no", "r2:no→yes", "r6:no→yes", "r7:no→yes"]);
+    expect(all.items.map((f) => `${f.requestId}:${f.baseline}→${f.candidate}`)).toEqual([
+      "r3:yes→no",
+      "r5:yes→no",
+      "r2:no→yes",
+      "r6:no→yes",
+      "r7:no→yes",
+    ]);
     const improvements = await listFlips(db, baseline, candidate, { direction: "improvements", offset: 1, limit: 1 });
     expect(improvements).toMatchObject({ total: 3, items: [{ requestId: "r6" }] });
   });
@@ -89,8 +119,16 @@ describe("comparing two runs on one dataset", () => {
   it("words agent deltas with their unit, lower being better", async () => {
     const sample = await importSample(db);
     const heuristic = { provider: "heuristic" as const, model: "heuristic-v1" };
-    const { runId: first } = await runToCompletion(db, { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic }, null);
-    const { runId: second } = await runToCompletion(db, { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic }, null);
+    const { runId: first } = await runToCompletion(
+      db,
+      { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic },
+      null,
+    );
+    const { runId: second } = await runToCompletion(
+      db,
+      { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic },
+      null,
+    );
     const comparison = (await compareRuns(db, [first, second], first))!;
     const words = Object.fromEntries(comparison.metrics.map((m) => [m.metric, m.deltas[second].words]));
     expect(words["agent/latency_seconds"]).toBe("Likely noise: 0.00 s (95% CI 0.00 to 0.00 s; lower is better)");

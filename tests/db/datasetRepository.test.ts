@@ -1,7 +1,14 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { getDataset, getDatasetRow, getInputCoverage, getNeighbourRows, listDatasetRows, listDatasets } from "@/lib/db/datasetQueries";
+import {
+  getDataset,
+  getDatasetRow,
+  getInputCoverage,
+  getNeighbourRows,
+  listDatasetRows,
+  listDatasets,
+} from "@/lib/db/datasetQueries";
 import { createDatasetSink, deleteAbandonedImports } from "@/lib/db/datasetWrites";
 import { ingestFile } from "@/lib/ingest/ingestFile";
 import { ingestUpload } from "@/lib/ingest/ingestUpload";
@@ -29,14 +36,20 @@ describe("dataset repository on a real SQLite file", () => {
     expect((await getDataset(db, sampleId))?.rowCount).toBe(50);
     expect(await db.datasetRow.count({ where: { datasetId: sampleId } })).toBe(50);
     const retrieved = await db.contextChunk.count({ where: { kind: "retrieved", row: { datasetId: sampleId } } });
-    const perRow = await db.datasetRow.aggregate({ where: { datasetId: sampleId }, _sum: { retrievedChunkCount: true } });
+    const perRow = await db.datasetRow.aggregate({
+      where: { datasetId: sampleId },
+      _sum: { retrievedChunkCount: true },
+    });
     expect(retrieved).toBe(perRow._sum.retrievedChunkCount);
     expect(retrieved).toBeGreaterThan(100);
   });
 
   it("derives the response, the last retrieval, tokens and latency from a trace", async () => {
     // nw-007 has two retriever spans; the later re-rank holds the 2 chunks the answer used.
-    const row = await db.datasetRow.findFirstOrThrow({ where: { datasetId: sampleId, requestId: "nw-007" }, include: { chunks: true } });
+    const row = await db.datasetRow.findFirstOrThrow({
+      where: { datasetId: sampleId, requestId: "nw-007" },
+      include: { chunks: true },
+    });
     expect(row.responseSource).toBe("trace");
     expect(row.response).toBeTruthy();
     expect(row.chunks.filter((c) => c.kind === "retrieved")).toHaveLength(2);
@@ -55,8 +68,12 @@ describe("dataset repository on a real SQLite file", () => {
     expect(coverage.columns.expected_facts).toBe(20);
     expect(coverage.columns.expected_response).toBe(20);
     expect(coverage.columns.trace).toBe(6);
-    expect(coverage.metrics["response/llm_judged/correctness"]).toBe(byHand((r) => r.hasResponse && (r.hasExpectedFacts || r.hasExpectedResponse)));
-    expect(coverage.metrics["retrieval/ground_truth/document_recall"]).toBe(byHand((r) => r.hasRetrievedContext && r.hasExpectedRetrievedContext));
+    expect(coverage.metrics["response/llm_judged/correctness"]).toBe(
+      byHand((r) => r.hasResponse && (r.hasExpectedFacts || r.hasExpectedResponse)),
+    );
+    expect(coverage.metrics["retrieval/ground_truth/document_recall"]).toBe(
+      byHand((r) => r.hasRetrievedContext && r.hasExpectedRetrievedContext),
+    );
     expect(coverage.metrics["agent/latency_seconds"]).toBe(6);
     const availability = metricAvailability(coverage);
     const safety = availability.find((a) => a.metric.name === "response/llm_judged/safety")!;
@@ -102,9 +119,17 @@ describe("dataset repository on a real SQLite file", () => {
 
   it("leaves nothing behind when a strict upload has errors", async () => {
     const before = await db.datasetRow.count();
-    const rows = Array.from({ length: 1200 }, (_, i) => ({ request: `q${i}`, retrieved_context: [{ content: "c", doc_uri: "d" }] }));
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      request: `q${i}`,
+      retrieved_context: [{ content: "c", doc_uri: "d" }],
+    }));
     rows[1100] = { request: 7 } as never; // after two batches were already written
-    const result = await ingestUpload({ chunks: byteChunks(toJsonl(rows), 4096), filename: "x.jsonl", mode: "strict", sink: createDatasetSink(db) });
+    const result = await ingestUpload({
+      chunks: byteChunks(toJsonl(rows), 4096),
+      filename: "x.jsonl",
+      mode: "strict",
+      sink: createDatasetSink(db),
+    });
     expect(result.ok).toBe(false);
     expect(await db.datasetRow.count()).toBe(before);
     expect(await db.dataset.count({ where: { status: "importing" } })).toBe(0);

@@ -6,7 +6,13 @@ import { BoundParameterLimitError, MAX_BOUND_PARAMETERS } from "@/lib/db/boundPa
 import { getChunkHeatmap, getJudgeUsage, getValueHistogram, HEATMAP_MAX_ROWS } from "@/lib/db/chartQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, listFlips } from "@/lib/db/compareQueries";
-import { getDatasetRow, getInputCoverage, getNeighbourRows, listDatasetRows, listDatasets } from "@/lib/db/datasetQueries";
+import {
+  getDatasetRow,
+  getInputCoverage,
+  getNeighbourRows,
+  listDatasetRows,
+  listDatasets,
+} from "@/lib/db/datasetQueries";
 import { bulkInsert, sqliteTimestamp } from "@/lib/db/directSqlite";
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRunProgress, listRuns, listRunsForPicker } from "@/lib/db/runQueries";
@@ -49,17 +55,35 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
     ({ db, cleanup } = await createTempDb());
     datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
     // Planning, pending work (pages of 400 items) and saving all go through the guarded client.
-    const a = await runToCompletion(db, { datasetId, metrics: ALL_METRICS, judge: { provider: "heuristic", model: "heuristic" }, name: "A" }, null);
-    const b = await runToCompletion(db, { datasetId, metrics: ALL_METRICS.slice(0, 5), judge: { provider: "heuristic", model: "heuristic" }, name: "B" }, null);
+    const a = await runToCompletion(
+      db,
+      { datasetId, metrics: ALL_METRICS, judge: { provider: "heuristic", model: "heuristic" }, name: "A" },
+      null,
+    );
+    const b = await runToCompletion(
+      db,
+      { datasetId, metrics: ALL_METRICS.slice(0, 5), judge: { provider: "heuristic", model: "heuristic" }, name: "B" },
+      null,
+    );
     expect([a.outcome.status, b.outcome.status]).toEqual(["completed", "completed"]);
     runA = a.runId;
     runB = b.runId;
     // More datasets and runs than the guard allows values, so a per-dataset or per-run list in the lists would show.
     const old = sqliteTimestamp(new Date(Date.now() - 86_400_000));
-    const datasets = Array.from({ length: MAX_BOUND_PARAMETERS * 3 }, (_, i) => [randomUUID(), `empty ${i}`, "ready", 0, old]);
+    const datasets = Array.from({ length: MAX_BOUND_PARAMETERS * 3 }, (_, i) => [
+      randomUUID(),
+      `empty ${i}`,
+      "ready",
+      0,
+      old,
+    ]);
     bulkInsert(databaseUrlOf(db), [
       { table: "Dataset", columns: ["id", "name", "status", "rowCount", "createdAt"], rows: datasets },
-      { table: "Run", columns: ["id", "datasetId", "name", "status", "judgeProvider", "judgeModel", "createdAt"], rows: datasets.map(([id], i) => [randomUUID(), id, `old run ${i}`, "completed", "heuristic", "heuristic", old]) },
+      {
+        table: "Run",
+        columns: ["id", "datasetId", "name", "status", "judgeProvider", "judgeModel", "createdAt"],
+        rows: datasets.map(([id], i) => [randomUUID(), id, `old run ${i}`, "completed", "heuristic", "heuristic", old]),
+      },
     ]);
   }, 120_000);
   afterAll(async () => cleanup());
@@ -67,27 +91,53 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
   it("the guard rejects a query whose bound values grow with the data (an id list, a nested relation load)", async () => {
     const ids = (await db.datasetRow.findMany({ where: { datasetId }, select: { id: true } })).map((row) => row.id);
     expect(ids).toHaveLength(ROWS);
-    await expect(db.datasetRow.findMany({ where: { id: { in: ids } }, select: { id: true } })).rejects.toThrow(BoundParameterLimitError);
+    await expect(db.datasetRow.findMany({ where: { id: { in: ids } }, select: { id: true } })).rejects.toThrow(
+      BoundParameterLimitError,
+    );
     // The shape the export used to have: Prisma loads the relation with one bound value per parent row.
-    await expect(db.datasetRow.findMany({ where: { datasetId }, select: { id: true, judgments: { where: { runId: runA }, select: { metric: true } } } })).rejects.toThrow(/binds \d+ values/);
+    await expect(
+      db.datasetRow.findMany({
+        where: { datasetId },
+        select: { id: true, judgments: { where: { runId: runA }, select: { metric: true } } },
+      }),
+    ).rejects.toThrow(/binds \d+ values/);
   });
 
   it("run pages: every filter, the largest page, neighbours and the drill-down", async () => {
     const run = { id: runA, datasetId };
     for (const filter of RUN_ROW_FILTERS) {
-      const page = await listRunRows(db, run, { filter, q: "", sort: "requestId", dir: "desc", page: 2, pageSize: 100 });
+      const page = await listRunRows(db, run, {
+        filter,
+        q: "",
+        sort: "requestId",
+        dir: "desc",
+        page: 2,
+        pageSize: 100,
+      });
       expect(page.items.length).toBeGreaterThanOrEqual(0);
     }
-    const all = await listRunRows(db, run, { filter: "all", q: "", sort: "rowNumber", dir: "asc", page: 1, pageSize: 100 });
+    const all = await listRunRows(db, run, {
+      filter: "all",
+      q: "",
+      sort: "rowNumber",
+      dir: "asc",
+      page: 1,
+      pageSize: 100,
+    });
     expect(all.total).toBe(ROWS);
     expect(all.items).toHaveLength(100);
     expect(Object.keys(all.items[0].verdicts)).toHaveLength(ALL_METRICS.length);
     const middle = all.items[50];
-    expect(await getRunRowNeighbours(db, run, 51, { filter: "all", q: "" })).toMatchObject({ previousId: all.items[49].id, nextId: all.items[51].id });
+    expect(await getRunRowNeighbours(db, run, 51, { filter: "all", q: "" })).toMatchObject({
+      previousId: all.items[49].id,
+      nextId: all.items[51].id,
+    });
     const detail = await getRunRowDetail(db, runA, middle.id);
     expect(detail?.chunks.filter((c) => c.kind === "retrieved")).toHaveLength(CHUNKS);
     expect(detail?.judgments).toHaveLength(ALL_METRICS.length);
-    expect(detail?.judgments.find((j) => j.metric === "retrieval/llm_judged/chunk_relevance")?.chunks).toHaveLength(CHUNKS);
+    expect(detail?.judgments.find((j) => j.metric === "retrieval/llm_judged/chunk_relevance")?.chunks).toHaveLength(
+      CHUNKS,
+    );
     expect(await getRunAggregates(db, runA, ALL_METRICS)).not.toHaveLength(0);
     expect((await getRunProgress(db, runA)).judgments.total).toBe(ROWS * ALL_METRICS.length);
   });
@@ -95,7 +145,12 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
   it("run and dataset lists, dataset pages and rows", async () => {
     const runs = await listRuns(db);
     expect(runs).toHaveLength(MAX_BOUND_PARAMETERS * 3 + 2);
-    expect(runs.slice(0, 2).map((r) => r.id).sort()).toEqual([runA, runB].sort());
+    expect(
+      runs
+        .slice(0, 2)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([runA, runB].sort());
     expect(runs.every((r) => r.dataset.name !== "")).toBe(true);
     expect(runs.find((r) => r.id === runA)?.counts.done).toBeGreaterThan(0);
     expect(runs.find((r) => r.id === runA)?.headlines.length).toBeGreaterThan(0);
@@ -107,18 +162,36 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
     expect(datasets.length).toBe(MAX_BOUND_PARAMETERS * 3 + 1);
     expect(datasets.find((d) => d.id === datasetId)?._count.runs).toBe(2);
     expect(datasets.filter((d) => d._count.runs === 1)).toHaveLength(MAX_BOUND_PARAMETERS * 3);
-    const rows = await listDatasetRows(db, datasetId, { page: 3, pageSize: 100, sort: "requestText", dir: "asc", q: "" });
+    const rows = await listDatasetRows(db, datasetId, {
+      page: 3,
+      pageSize: 100,
+      sort: "requestText",
+      dir: "asc",
+      q: "",
+    });
     expect(rows.items).toHaveLength(100);
     expect((await getDatasetRow(db, datasetId, rows.items[0].id))?.chunks.length).toBe(CHUNKS + 1);
-    expect(await getNeighbourRows(db, datasetId, 10)).toMatchObject({ previousId: expect.any(String), nextId: expect.any(String) });
+    expect(await getNeighbourRows(db, datasetId, 10)).toMatchObject({
+      previousId: expect.any(String),
+      nextId: expect.any(String),
+    });
     expect((await getInputCoverage(db, datasetId)).rowCount).toBe(ROWS);
   });
 
   it("charts: histograms, the largest heatmap page, judge usage", async () => {
-    const heatmap = await getChunkHeatmap(db, runA, { metric: "retrieval/llm_judged/chunk_relevance", limitRows: HEATMAP_MAX_ROWS, offsetRows: 100 });
+    const heatmap = await getChunkHeatmap(db, runA, {
+      metric: "retrieval/llm_judged/chunk_relevance",
+      limitRows: HEATMAP_MAX_ROWS,
+      offsetRows: 100,
+    });
     expect(heatmap.rows).toHaveLength(HEATMAP_MAX_ROWS);
     expect(heatmap.rows[0].rowNumber).toBe(101);
-    expect(heatmap.rows.every((row) => row.cells.length === CHUNKS && row.cells.every((cell) => cell.verdict === "yes" || cell.verdict === "no"))).toBe(true);
+    expect(
+      heatmap.rows.every(
+        (row) =>
+          row.cells.length === CHUNKS && row.cells.every((cell) => cell.verdict === "yes" || cell.verdict === "no"),
+      ),
+    ).toBe(true);
     expect(heatmap.totalRows).toBe(ROWS);
     await getValueHistogram(db, runA, "agent/latency_seconds", 12);
     expect((await getJudgeUsage(db, runA)).total.items).toBe(ROWS * ALL_METRICS.length);
@@ -138,7 +211,11 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
     expect(page.nextRowNumber).toBeNull();
     expect(JSON.parse(await collect(runResultsJson(db, runA))).rows).toHaveLength(ROWS);
     expect((await collect(runResultsCsv(db, runA))).trimEnd().split("\r\n").length).toBeGreaterThan(ROWS);
-    expect(JSON.parse(await collect(comparisonResultsJson(db, [runA, runB]))).runs.map((r: { rows: unknown[] }) => r.rows.length)).toEqual([ROWS, ROWS]);
+    expect(
+      JSON.parse(await collect(comparisonResultsJson(db, [runA, runB]))).runs.map(
+        (r: { rows: unknown[] }) => r.rows.length,
+      ),
+    ).toEqual([ROWS, ROWS]);
     expect((await collect(comparisonResultsCsv(db, [runA, runB]))).length).toBeGreaterThan(0);
   });
 

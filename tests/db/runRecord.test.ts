@@ -16,7 +16,12 @@ describe("the run repository decodes a run's JSON columns once", () => {
   beforeAll(async () => {
     ({ db, cleanup } = await createTempDb());
     datasetId = await importRows(db, [
-      { request: "q1", response: "a1", retrieved_context: [{ content: "x", doc_uri: "d1" }], expected_retrieved_context: [{ doc_uri: "d1" }] },
+      {
+        request: "q1",
+        response: "a1",
+        retrieved_context: [{ content: "x", doc_uri: "d1" }],
+        expected_retrieved_context: [{ doc_uri: "d1" }],
+      },
       { request: "q2", response: "a2", retrieved_context: [], expected_retrieved_context: [{ doc_uri: "d2" }] },
     ]);
   });
@@ -25,9 +30,20 @@ describe("the run repository decodes a run's JSON columns once", () => {
   });
 
   it("returns config and tags as values, not JSON text", async () => {
-    const runId = await createRun(db, { datasetId, tags: ["baseline", "v2"], metrics: ["safety"], thresholds: { safety: 0.5 }, judge: heuristic, chunkMode: "per_chunk" });
+    const runId = await createRun(db, {
+      datasetId,
+      tags: ["baseline", "v2"],
+      metrics: ["safety"],
+      thresholds: { safety: 0.5 },
+      judge: heuristic,
+      chunkMode: "per_chunk",
+    });
     const run = await getRun(db, runId);
-    expect(run?.config).toEqual({ metrics: ["response/llm_judged/safety"], chunkMode: "per_chunk", thresholds: { "response/llm_judged/safety": 0.5 } });
+    expect(run?.config).toEqual({
+      metrics: ["response/llm_judged/safety"],
+      chunkMode: "per_chunk",
+      thresholds: { "response/llm_judged/safety": 0.5 },
+    });
     expect(run?.tags).toEqual(["baseline", "v2"]);
     const listed = (await listRuns(db, 20, datasetId)).find((r) => r.id === runId);
     expect(listed?.tags).toEqual(["baseline", "v2"]);
@@ -42,7 +58,11 @@ describe("the run repository decodes a run's JSON columns once", () => {
   });
 
   it("re-judging failed rows marks the decoded config to refresh the cache, and keeps the rest of it", async () => {
-    const { runId } = await runToCompletion(db, { datasetId, metrics: ["document_recall"], thresholds: { document_recall: 1 }, judge: heuristic }, null);
+    const { runId } = await runToCompletion(
+      db,
+      { datasetId, metrics: ["document_recall"], thresholds: { document_recall: 1 }, judge: heuristic },
+      null,
+    );
     const before = await getRun(db, runId);
     expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed")).toBeGreaterThan(0);
     const after = await getRun(db, runId);

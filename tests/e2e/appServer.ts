@@ -29,10 +29,16 @@ export type AppServerOptions = {
 
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const serverRegistry = registryDir();
-  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("there is no build in .next; tests/e2e/globalSetup.ts should have built it");
+  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")))
+    throw new Error("there is no build in .next; tests/e2e/globalSetup.ts should have built it");
   const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-db-"));
   const databaseUrl = `file:${path.join(dbDir, "assay.db")}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, ...options.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: databaseUrl,
+    ...options.env,
+  };
   try {
     const prepared = await run(TSX_BIN, ["scripts/prepare-db.ts"], env, 120_000);
     if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
@@ -58,25 +64,44 @@ function registryDir(): string {
   } catch {
     runDir = undefined;
   }
-  if (!runDir) throw new Error("tests/e2e/globalSetup.ts did not run; the e2e project in vitest.config.ts must list it in globalSetup");
+  if (!runDir)
+    throw new Error(
+      "tests/e2e/globalSetup.ts did not run; the e2e project in vitest.config.ts must list it in globalSetup",
+    );
   return path.join(runDir, "servers");
 }
 
-async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegistry: string, dbDir: string): Promise<AppServer> {
+async function startNext(
+  env: NodeJS.ProcessEnv,
+  databaseUrl: string,
+  serverRegistry: string,
+  dbDir: string,
+): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Detached: the server leads its own process group, so stop() can end it and anything it spawned, by its id.
-  const child = spawn(NEXT_BIN, ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(NEXT_BIN, ["start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // Three nets, innermost first: stop() below; this process ending (exit or signal); the run's teardown.
   const untrack = endWithThisProcess(child, { group: true });
   const registryFile = path.join(serverRegistry, String(child.pid));
   fs.writeFileSync(registryFile, dbDir); // what the teardown removes if this file is still here
   let output = "";
-  child.stdout!.on("data", (data) => { output += data; });
-  child.stderr!.on("data", (data) => { output += data; });
+  child.stdout!.on("data", (data) => {
+    output += data;
+  });
+  child.stderr!.on("data", (data) => {
+    output += data;
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let running = true;
-  void exited.then(() => { running = false; });
+  void exited.then(() => {
+    running = false;
+  });
 
   let ending: Promise<void> | undefined;
   const end = () => {
@@ -103,7 +128,8 @@ async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegi
   let lastStatus = "no answer";
   try {
     while (true) {
-      if (!running) throw new Error(`next start exited before it answered (exit ${await exited}). Server output:\n${output}`);
+      if (!running)
+        throw new Error(`next start exited before it answered (exit ${await exited}). Server output:\n${output}`);
       try {
         const response = await fetch(`${baseUrl}/datasets`, { signal: AbortSignal.timeout(10_000) });
         lastStatus = `HTTP ${response.status}`;
@@ -112,7 +138,10 @@ async function startNext(env: NodeJS.ProcessEnv, databaseUrl: string, serverRegi
       } catch (error) {
         lastStatus = String(error);
       }
-      if (Date.now() > deadline) throw new Error(`/datasets did not answer 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${lastStatus}). Server output:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `/datasets did not answer 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${lastStatus}). Server output:\n${output}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } catch (error) {
@@ -142,15 +171,35 @@ function freePort(): Promise<number> {
 }
 
 /** Runs a command to completion (output collected), killed after timeoutMs or if this process ends first. */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+export function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     const untrack = endWithThisProcess(child, { group: false });
     let output = "";
-    child.stdout.on("data", (data) => { output += data; });
-    child.stderr.on("data", (data) => { output += data; });
-    const timer = setTimeout(() => { child.kill("SIGKILL"); output += `\n[killed after ${timeoutMs / 1000} s]`; }, timeoutMs);
-    child.once("error", (error) => { clearTimeout(timer); untrack(); reject(error); });
-    child.once("close", (code) => { clearTimeout(timer); untrack(); resolve({ code, output }); });
+    child.stdout.on("data", (data) => {
+      output += data;
+    });
+    child.stderr.on("data", (data) => {
+      output += data;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      output += `\n[killed after ${timeoutMs / 1000} s]`;
+    }, timeoutMs);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      untrack();
+      reject(error);
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      untrack();
+      resolve({ code, output });
+    });
   });
 }

@@ -47,7 +47,8 @@ export default async function setup(project: TestProject) {
  */
 async function buildApp(): Promise<void> {
   if (process.env.ASSAY_E2E_SKIP_BUILD === "1") {
-    if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("ASSAY_E2E_SKIP_BUILD=1 but there is no build in .next; run npm run build first");
+    if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")))
+      throw new Error("ASSAY_E2E_SKIP_BUILD=1 but there is no build in .next; run npm run build first");
     console.log("[e2e] ASSAY_E2E_SKIP_BUILD=1: using the existing build in .next");
     return;
   }
@@ -59,11 +60,24 @@ async function buildApp(): Promise<void> {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let text = "";
-    child.stdout.on("data", (data) => { text += data; });
-    child.stderr.on("data", (data) => { text += data; });
-    const timer = setTimeout(() => { child.kill("SIGKILL"); text += `\n[killed after ${BUILD_TIMEOUT_MS / 1000} s]`; }, BUILD_TIMEOUT_MS);
-    child.once("error", (error) => { clearTimeout(timer); reject(error); });
-    child.once("close", (exitCode) => { clearTimeout(timer); resolve({ code: exitCode, output: text }); });
+    child.stdout.on("data", (data) => {
+      text += data;
+    });
+    child.stderr.on("data", (data) => {
+      text += data;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      text += `\n[killed after ${BUILD_TIMEOUT_MS / 1000} s]`;
+    }, BUILD_TIMEOUT_MS);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("close", (exitCode) => {
+      clearTimeout(timer);
+      resolve({ code: exitCode, output: text });
+    });
   });
   if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output}`);
   console.log(`[e2e] built the app in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -13,35 +13,82 @@ import { ROOT, startAppServer, type AppServer, type AppServerOptions } from "./a
 export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
 
 /** Text that only shows up when an error or a stack trace leaks onto the page. */
-const CRASH_TEXT = [/at Object\./, /at async /, /\.tsx?:\d/, /\.m?js:\d+:\d+/, /Internal Server Error/i, /Application error/i, /Unhandled Runtime Error/i, /This page couldn.t load/i, /\bTypeError\b/, /\bReferenceError\b/, /PrismaClient\w*Error/];
+const CRASH_TEXT = [
+  /at Object\./,
+  /at async /,
+  /\.tsx?:\d/,
+  /\.m?js:\d+:\d+/,
+  /Internal Server Error/i,
+  /Application error/i,
+  /Unhandled Runtime Error/i,
+  /This page couldn.t load/i,
+  /\bTypeError\b/,
+  /\bReferenceError\b/,
+  /PrismaClient\w*Error/,
+];
 
 /** Twelve valid rows mixing all three request formats, both kinds of ground truth, and 1–3 chunks each. */
 const TOPICS: [text: string, response: string, doc: string][] = [
-  ["Why does my upload to a bucket fail with 403?", "The access key lacks storage.write on that bucket.", "iam/permissions"],
+  [
+    "Why does my upload to a bucket fail with 403?",
+    "The access key lacks storage.write on that bucket.",
+    "iam/permissions",
+  ],
   ["Does versioning cost extra?", "Each stored version is billed like a normal object.", "storage/versioning"],
   ["How long are deleted objects kept?", "Soft-deleted objects stay recoverable for 7 days.", "storage/soft-delete"],
-  ["Which regions support object lock?", "Object lock works in every region except ap-southeast-1.", "storage/object-lock"],
+  [
+    "Which regions support object lock?",
+    "Object lock works in every region except ap-southeast-1.",
+    "storage/object-lock",
+  ],
   ["Can I rename a bucket after creating it?", "No. Create a new bucket and copy the objects.", "storage/buckets"],
   ["How do I rotate an access key?", "Create a second key, switch clients to it, then delete the first.", "iam/keys"],
   ["What is the maximum object size?", "5 TB, uploaded in parts of up to 5 GB.", "storage/limits"],
   ["Is egress to the CDN free?", "Yes, traffic from storage to the Northwind CDN is not billed.", "billing/egress"],
-  ["Explain lifecycle rules for old versions", "A rule can expire noncurrent versions after N days.", "storage/lifecycle"],
+  [
+    "Explain lifecycle rules for old versions",
+    "A rule can expire noncurrent versions after N days.",
+    "storage/lifecycle",
+  ],
   ["Generate a presigned URL, please", "Run nwcli storage presign nw://bucket/key --expires 1h.", "cli/presign"],
   ["Lock a bucket against deletes?", "Enable object lock in compliance mode on the bucket.", "storage/object-lock"],
-  ["Transfer a bucket to another project", "Buckets cannot move; replicate into a bucket in the other project.", "storage/replication"],
+  [
+    "Transfer a bucket to another project",
+    "Buckets cannot move; replicate into a bucket in the other project.",
+    "storage/replication",
+  ],
 ];
 
 export const VALID_ROWS: EvalObject[] = TOPICS.map(([text, response, doc], i) => {
   const n = i + 1;
   const request =
-    i % 3 === 0 ? text
-    : i % 3 === 1 ? { messages: [{ role: "system", content: "You are the Northwind support assistant." }, { role: "user", content: "Hi, I have a storage question." }, { role: "assistant", content: "Sure, go ahead." }, { role: "user", content: text }] }
-    : { query: text, history: [{ role: "user", content: "I use eu-west-1." }, { role: "assistant", content: "Noted: eu-west-1." }] };
-  const truth = i % 2 === 0 ? { expected_facts: [response, `see docs://northwind/${doc}.md`] } : { expected_response: response };
+    i % 3 === 0
+      ? text
+      : i % 3 === 1
+        ? {
+            messages: [
+              { role: "system", content: "You are the Northwind support assistant." },
+              { role: "user", content: "Hi, I have a storage question." },
+              { role: "assistant", content: "Sure, go ahead." },
+              { role: "user", content: text },
+            ],
+          }
+        : {
+            query: text,
+            history: [
+              { role: "user", content: "I use eu-west-1." },
+              { role: "assistant", content: "Noted: eu-west-1." },
+            ],
+          };
+  const truth =
+    i % 2 === 0 ? { expected_facts: [response, `see docs://northwind/${doc}.md`] } : { expected_response: response };
   const chunks = [
     { content: `From the ${doc} page: ${response}`, doc_uri: `docs://northwind/${doc}.md` },
-    { content: "Northwind Cloud Storage keeps objects in buckets, per region.", doc_uri: `docs://northwind/overview.md#part-${n}` },
-    { content: "Quotas, \"limits\", and pricing, per project.", doc_uri: "docs://northwind/quotas.md" },
+    {
+      content: "Northwind Cloud Storage keeps objects in buckets, per region.",
+      doc_uri: `docs://northwind/overview.md#part-${n}`,
+    },
+    { content: 'Quotas, "limits", and pricing, per project.', doc_uri: "docs://northwind/quotas.md" },
   ].slice(0, 1 + (i % 3));
   return { request_id: `q-${String(n).padStart(2, "0")}`, request, response, ...truth, retrieved_context: chunks };
 });
@@ -68,8 +115,13 @@ export function writeFile(dir: string, name: string, content: string | Uint8Arra
 export function watchPage(page: Page) {
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  page.on("response", (response) => { if (response.status() >= 500) problems.push(`HTTP ${response.status()} ${response.url()}`); });
-  page.on("dialog", (dialog) => { problems.push(`dialog (${dialog.type()}): ${dialog.message()}`); void dialog.dismiss(); });
+  page.on("response", (response) => {
+    if (response.status() >= 500) problems.push(`HTTP ${response.status()} ${response.url()}`);
+  });
+  page.on("dialog", (dialog) => {
+    problems.push(`dialog (${dialog.type()}): ${dialog.message()}`);
+    void dialog.dismiss();
+  });
   return problems;
 }
 
@@ -114,8 +166,12 @@ export async function waitForDatasetPage(page: Page, timeoutMs = 25_000): Promis
   const deadline = Date.now() + timeoutMs;
   const errors = page.locator("[data-testid=upload-errors]");
   while (!/^\/datasets\/[^/]+$/.test(new URL(page.url()).pathname)) {
-    if (await errors.isVisible()) throw new Error(`the upload failed in the page: ${(await errors.innerText()).trim()}`);
-    if (Date.now() > deadline) throw new Error(`no dataset page ${timeoutMs / 1000} s after the upload click, and no error shown (at ${page.url()})`);
+    if (await errors.isVisible())
+      throw new Error(`the upload failed in the page: ${(await errors.innerText()).trim()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no dataset page ${timeoutMs / 1000} s after the upload click, and no error shown (at ${page.url()})`,
+      );
     await page.waitForTimeout(100);
   }
   await page.locator("[data-testid=rows-table]").waitFor();

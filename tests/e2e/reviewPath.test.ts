@@ -11,7 +11,16 @@ import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { ROOT, type AppServer } from "./appServer";
 import {
-  chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, waitForHydration, writeFile, openApp, type OpenedApp,
+  chooseFile,
+  clickUpload,
+  expectNoCrashText,
+  screenshot,
+  tempDir,
+  waitForDatasetPage,
+  waitForHydration,
+  writeFile,
+  openApp,
+  type OpenedApp,
 } from "./helpers";
 
 /**
@@ -30,7 +39,9 @@ const files = tempDir();
 
 beforeAll(async () => {
   fake = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 5 } });
-  app = await openApp({ env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" } });
+  app = await openApp({
+    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" },
+  });
   ({ server, page, problems } = app);
 });
 
@@ -58,12 +69,16 @@ describe("the reviewer's path", () => {
 
   it("uploads the sample dataset", async () => {
     const lines = fs.readFileSync(path.join(ROOT, "prisma/sample/sample-eval-set.jsonl"), "utf8").trim().split("\n");
-    const copies = Array.from({ length: COPIES }, (_, copy) => lines.map((line, i) => JSON.stringify({ ...JSON.parse(line), request_id: `copy${copy}-${i + 1}` }))).flat();
+    const copies = Array.from({ length: COPIES }, (_, copy) =>
+      lines.map((line, i) => JSON.stringify({ ...JSON.parse(line), request_id: `copy${copy}-${i + 1}` })),
+    ).flat();
     await chooseFile(page, server.baseUrl, writeFile(files, "northwind-x60.jsonl", copies.join("\n")));
     await clickUpload(page, "Northwind ×60");
     await waitForDatasetPage(page);
     datasetUrl = page.url();
-    expect(await page.locator("[data-testid=row-count]").innerText()).toBe(`${(50 * COPIES).toLocaleString("en-US")} rows`);
+    expect(await page.locator("[data-testid=row-count]").innerText()).toBe(
+      `${(50 * COPIES).toLocaleString("en-US")} rows`,
+    );
   });
 
   it("starts a run on the heuristic judge and shows its progress bar moving to completion", async () => {
@@ -81,7 +96,10 @@ describe("the reviewer's path", () => {
     expect(await page.locator("[data-testid=run-status]").innerText()).toBe("completed");
     const values = [...seen].sort((a, b) => a - b);
     expect(values.at(-1)).toBe(100);
-    expect(values.filter((v) => v > 0 && v < 100).length, `progress values seen: ${values.join(", ")}`).toBeGreaterThanOrEqual(1);
+    expect(
+      values.filter((v) => v > 0 && v < 100).length,
+      `progress values seen: ${values.join(", ")}`,
+    ).toBeGreaterThanOrEqual(1);
     await page.waitForLoadState("networkidle");
     await screenshot(page, "21-run-page");
   }, 120_000);
@@ -111,9 +129,16 @@ describe("the reviewer's path", () => {
     await page.getByLabel("Compare LLM judge").check();
     await page.getByLabel("Baseline Heuristic judge").check();
     await page.getByRole("button", { name: "Compare" }).click();
-    await page.waitForURL((url) => url.searchParams.getAll("runs").length === 2 || (url.searchParams.get("runs") ?? "").includes(","));
+    await page.waitForURL(
+      (url) => url.searchParams.getAll("runs").length === 2 || (url.searchParams.get("runs") ?? "").includes(","),
+    );
     const url = new URL(page.url());
-    expect(url.searchParams.getAll("runs").flatMap((r) => r.split(",")).sort()).toEqual([first, second].sort());
+    expect(
+      url.searchParams
+        .getAll("runs")
+        .flatMap((r) => r.split(","))
+        .sort(),
+    ).toEqual([first, second].sort());
     const table = await page.locator("[data-testid=metric-comparison]").innerText();
     expect(table).toContain("response/llm_judged/correctness/rating/percentage");
     expect(table).toMatch(/real improvement|real regression|likely noise/);

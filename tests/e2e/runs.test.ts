@@ -7,9 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { createRun } from "@/lib/engine/createRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import type { AppServer } from "./appServer";
-import {
-  expectNoCrashText, screenshot, waitForHydration, openApp, type OpenedApp,
-} from "./helpers";
+import { expectNoCrashText, screenshot, waitForHydration, openApp, type OpenedApp } from "./helpers";
 
 let server: AppServer;
 let db: Db;
@@ -43,7 +41,9 @@ describe("a run on the offline heuristic judge, from the browser", () => {
   it("starts the run with a custom judge and shows it complete, labelled as heuristic", async () => {
     await page.getByRole("button", { name: "+ Add a custom judge" }).click();
     await page.getByPlaceholder("cites_sources").fill("mentions_cli");
-    await page.getByPlaceholder("The response cites the documentation page it relies on.").fill("The response must mention the nwcli command line tool.");
+    await page
+      .getByPlaceholder("The response cites the documentation page it relies on.")
+      .fill("The response must mention the nwcli command line tool.");
     await page.getByPlaceholder("gpt-4.1 + reranker v2").fill("Browser heuristic run");
     await page.getByRole("button", { name: "Start run" }).click();
     await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
@@ -53,16 +53,29 @@ describe("a run on the offline heuristic judge, from the browser", () => {
     await expect.poll(() => page.locator("h1").innerText()).toContain("Browser heuristic run");
     expect(await page.getByText("Offline heuristic judge · heuristic-v1").count()).toBeGreaterThan(0);
     const cards = await page.locator("[data-testid=metric-cards]").innerText();
-    for (const name of ["response/llm_judged/correctness/rating/percentage", "response/llm_judged/safety/rating/average", "retrieval/llm_judged/chunk_relevance/precision/average", "retrieval/ground_truth/document_recall/average", "agent/latency_seconds/average", "response/llm_judged/mentions_cli/rating/percentage"]) {
+    for (const name of [
+      "response/llm_judged/correctness/rating/percentage",
+      "response/llm_judged/safety/rating/average",
+      "retrieval/llm_judged/chunk_relevance/precision/average",
+      "retrieval/ground_truth/document_recall/average",
+      "agent/latency_seconds/average",
+      "response/llm_judged/mentions_cli/rating/percentage",
+    ]) {
       expect(cards).toContain(name);
     }
     const runId = runUrl.split("/").at(-1)!;
-    const correct = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", rating: "yes" } });
-    const judged = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", status: "done" } });
+    const correct = await db.judgmentItem.count({
+      where: { runId, metric: "response/llm_judged/correctness", rating: "yes" },
+    });
+    const judged = await db.judgmentItem.count({
+      where: { runId, metric: "response/llm_judged/correctness", status: "done" },
+    });
     const cardLink = page.locator('a[data-metric="response/llm_judged/correctness"]');
     // The cards re-render through router.refresh() after the status flips to completed; networkidle
     // above may already have been reached before that refresh started, so wait for it here.
-    await expect.poll(() => cardLink.innerText(), { timeout: 15_000 }).toContain(`${Math.round((correct / judged) * 100)}% yes`);
+    await expect
+      .poll(() => cardLink.innerText(), { timeout: 15_000 })
+      .toContain(`${Math.round((correct / judged) * 100)}% yes`);
     const card = await cardLink.innerText();
     expect(card).toContain(`${correct} of ${judged} judged rows`);
     await expectNoCrashText(page);
@@ -71,9 +84,15 @@ describe("a run on the offline heuristic judge, from the browser", () => {
 
   it("opens a metric's failures from its card, then a failed row with the judge's rationale", async () => {
     await page.locator('a[data-metric="response/llm_judged/correctness"]').click();
-    await page.waitForURL((url) => url.searchParams.get("filter") === "failed" && url.searchParams.get("metric") === "response/llm_judged/correctness");
+    await page.waitForURL(
+      (url) =>
+        url.searchParams.get("filter") === "failed" &&
+        url.searchParams.get("metric") === "response/llm_judged/correctness",
+    );
     const runId = runUrl.split("/").at(-1)!;
-    const failed = await db.judgmentItem.count({ where: { runId, metric: "response/llm_judged/correctness", passed: false } });
+    const failed = await db.judgmentItem.count({
+      where: { runId, metric: "response/llm_judged/correctness", passed: false },
+    });
     const table = page.locator("[data-testid=run-rows-table] tbody tr");
     await expect.poll(() => table.count()).toBe(failed);
     const chips = await page.locator("[data-testid=run-rows-table] tbody tr td:nth-child(5)").allInnerTexts();
@@ -95,7 +114,16 @@ describe("a run on the offline heuristic judge, from the browser", () => {
     const response = await page.request.get(`${runUrl}/export?format=csv`);
     expect(response.status()).toBe(200);
     const header = (await response.text()).split("\r\n")[0].split(",");
-    expect(header).toEqual(expect.arrayContaining(["request_id", "response/llm_judged/correctness/rating", "retrieval/llm_judged/chunk_relevance/ratings", "retrieval/llm_judged/chunk_relevance/precision", "retrieval/ground_truth/document_recall", "agent/latency_seconds"]));
+    expect(header).toEqual(
+      expect.arrayContaining([
+        "request_id",
+        "response/llm_judged/correctness/rating",
+        "retrieval/llm_judged/chunk_relevance/ratings",
+        "retrieval/llm_judged/chunk_relevance/precision",
+        "retrieval/ground_truth/document_recall",
+        "agent/latency_seconds",
+      ]),
+    );
   });
 
   it("lists the run with its progress on /runs", async () => {
@@ -109,7 +137,11 @@ describe("a run on the offline heuristic judge, from the browser", () => {
 
   it("executes a run it did not start (how interrupted runs resume after a restart)", async () => {
     const dataset = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
-    const runId = await createRun(db, { datasetId: dataset.id, metrics: BUILT_IN_METRICS, judge: { provider: "heuristic", model: "heuristic-v1" } });
+    const runId = await createRun(db, {
+      datasetId: dataset.id,
+      metrics: BUILT_IN_METRICS,
+      judge: { provider: "heuristic", model: "heuristic-v1" },
+    });
     const deadline = Date.now() + 40_000;
     let status = "pending";
     while (Date.now() < deadline && status !== "completed") {

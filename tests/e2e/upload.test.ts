@@ -7,7 +7,21 @@ import type { Db } from "@/lib/db/client";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
 import {
-  chooseFile, expectNoCrashText, requestTextOf, screenshot, storedRows, tableRequestIds, tableRowTexts, tempDir, uploadThroughPage, VALID_ROWS, waitForEffects, waitForHydration, writeFile, openApp, type OpenedApp,
+  chooseFile,
+  expectNoCrashText,
+  requestTextOf,
+  screenshot,
+  storedRows,
+  tableRequestIds,
+  tableRowTexts,
+  tempDir,
+  uploadThroughPage,
+  VALID_ROWS,
+  waitForEffects,
+  waitForHydration,
+  writeFile,
+  openApp,
+  type OpenedApp,
 } from "./helpers";
 
 let server: AppServer;
@@ -33,7 +47,9 @@ afterAll(async () => {
 describe("uploading a valid CSV through the page", () => {
   it("shows the sample dataset and the upload panel on /datasets", async () => {
     await page.goto(`${server.baseUrl}/datasets`);
-    await expect.poll(() => page.locator("[data-testid=datasets-table] tbody tr").allInnerTexts()).toEqual([expect.stringContaining("Northwind support assistant (sample)")]);
+    await expect
+      .poll(() => page.locator("[data-testid=datasets-table] tbody tr").allInnerTexts())
+      .toEqual([expect.stringContaining("Northwind support assistant (sample)")]);
     await expect.poll(() => page.getByRole("heading", { name: "Upload an evaluation set" }).isVisible()).toBe(true);
     await screenshot(page, "01-datasets-with-upload-panel");
     await chooseFile(page, server.baseUrl, writeFile(files, "preview.csv", toCsv(VALID_ROWS)));
@@ -42,7 +58,12 @@ describe("uploading a valid CSV through the page", () => {
   });
 
   it("imports the CSV and opens the dataset page with every row", async () => {
-    const id = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.csv", toCsv(VALID_ROWS)), "Support set (CSV)");
+    const id = await uploadThroughPage(
+      page,
+      server.baseUrl,
+      writeFile(files, "support-set.csv", toCsv(VALID_ROWS)),
+      "Support set (CSV)",
+    );
     uploaded.csv = id;
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Support set (CSV)");
     expect(await page.locator("[data-testid=row-count]").innerText()).toBe("12 rows");
@@ -72,7 +93,9 @@ describe("uploading a valid CSV through the page", () => {
     expect(uploaded.csv, "needs the CSV dataset from the test above").not.toBe("");
     const term = "bucket";
     const expected = VALID_ROWS.filter((row) =>
-      [requestTextOf(row), row.response, row.request_id, row.expected_response].some((field) => typeof field === "string" && field.toLowerCase().includes(term)),
+      [requestTextOf(row), row.response, row.request_id, row.expected_response].some(
+        (field) => typeof field === "string" && field.toLowerCase().includes(term),
+      ),
     ).map((row) => String(row.request_id));
     expect(expected.length).toBeGreaterThan(1);
     expect(expected.length).toBeLessThan(ids.length);
@@ -92,7 +115,9 @@ describe("uploading a valid CSV through the page", () => {
     expect(uploaded.csv, "needs the CSV dataset from the test above").not.toBe("");
     await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
     await waitForHydration(page, "[data-testid=rows-table] thead button");
-    const byText = [...VALID_ROWS].sort((a, b) => (requestTextOf(a) < requestTextOf(b) ? -1 : 1)).map((row) => String(row.request_id));
+    const byText = [...VALID_ROWS]
+      .sort((a, b) => (requestTextOf(a) < requestTextOf(b) ? -1 : 1))
+      .map((row) => String(row.request_id));
     expect(byText).not.toEqual(ids);
     const header = page.locator("[data-testid=rows-table] thead").getByRole("button", { name: "Request", exact: true });
 
@@ -105,7 +130,9 @@ describe("uploading a valid CSV through the page", () => {
 
     await header.click();
     const second = first === "asc" ? "desc" : "asc";
-    await page.waitForURL((url) => url.searchParams.get("sort") === "requestText" && url.searchParams.get("dir") === second);
+    await page.waitForURL(
+      (url) => url.searchParams.get("sort") === "requestText" && url.searchParams.get("dir") === second,
+    );
     await expect.poll(() => tableRequestIds(page)).toEqual(second === "asc" ? byText : [...byText].reverse());
     expect(await page.locator(`th[aria-sort=${second === "asc" ? "ascending" : "descending"}]`).count()).toBe(1);
   });
@@ -157,9 +184,19 @@ describe("uploading a valid CSV through the page", () => {
 describe("the same rows as JSON and JSONL", () => {
   it("store and show exactly what the CSV did", async () => {
     expect(uploaded.csv, "needs the CSV dataset from the first describe").not.toBe("");
-    uploaded.json = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.json", toJsonArray(VALID_ROWS)), "Support set (JSON)");
+    uploaded.json = await uploadThroughPage(
+      page,
+      server.baseUrl,
+      writeFile(files, "support-set.json", toJsonArray(VALID_ROWS)),
+      "Support set (JSON)",
+    );
     const jsonTable = await tableRowTexts(page);
-    uploaded.jsonl = await uploadThroughPage(page, server.baseUrl, writeFile(files, "support-set.jsonl", toJsonl(VALID_ROWS)), "Support set (JSONL)");
+    uploaded.jsonl = await uploadThroughPage(
+      page,
+      server.baseUrl,
+      writeFile(files, "support-set.jsonl", toJsonl(VALID_ROWS)),
+      "Support set (JSONL)",
+    );
     const jsonlTable = await tableRowTexts(page);
     await page.goto(`${server.baseUrl}/datasets/${uploaded.csv}`);
     const csvTable = await tableRowTexts(page);
@@ -168,16 +205,23 @@ describe("the same rows as JSON and JSONL", () => {
     expect(jsonTable).toEqual(csvTable);
     expect(jsonlTable).toEqual(csvTable);
 
-    const [csv, json, jsonl] = await Promise.all([uploaded.csv, uploaded.json, uploaded.jsonl].map((id) => storedRows(db, id)));
+    const [csv, json, jsonl] = await Promise.all(
+      [uploaded.csv, uploaded.json, uploaded.jsonl].map((id) => storedRows(db, id)),
+    );
     expect(csv).toHaveLength(12);
     expect(json).toEqual(csv);
     expect(jsonl).toEqual(csv);
     expect(csv.map((row) => row.requestId)).toEqual(ids);
     expect(csv[1].messages).toEqual((VALID_ROWS[1].request as { messages: unknown[] }).messages);
     expect(csv[0].expectedFacts).toEqual(VALID_ROWS[0].expected_facts);
-    expect(csv[2].chunks.map((chunk) => chunk.docUri)).toEqual((VALID_ROWS[2].retrieved_context as { doc_uri: string }[]).map((c) => c.doc_uri));
+    expect(csv[2].chunks.map((chunk) => chunk.docUri)).toEqual(
+      (VALID_ROWS[2].retrieved_context as { doc_uri: string }[]).map((c) => c.doc_uri),
+    );
 
-    const formats = await db.dataset.findMany({ where: { id: { in: Object.values(uploaded) } }, select: { sourceFormat: true, rowCount: true, status: true } });
+    const formats = await db.dataset.findMany({
+      where: { id: { in: Object.values(uploaded) } },
+      select: { sourceFormat: true, rowCount: true, status: true },
+    });
     expect(formats.map((d) => d.sourceFormat).sort()).toEqual(["csv", "json", "jsonl"]);
     expect(formats.every((d) => d.rowCount === 12 && d.status === "ready")).toBe(true);
   });

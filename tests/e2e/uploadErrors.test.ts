@@ -9,21 +9,37 @@ import type { Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
 import {
-  chooseFile, clickUpload, expectNoCrashText, screenshot, tempDir, waitForDatasetPage, watchPage, writeFile, openApp, type OpenedApp,
+  chooseFile,
+  clickUpload,
+  expectNoCrashText,
+  screenshot,
+  tempDir,
+  waitForDatasetPage,
+  watchPage,
+  writeFile,
+  openApp,
+  type OpenedApp,
 } from "./helpers";
 
 const files = tempDir();
-const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e221bc330000000049454e44ae426082", "hex");
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e221bc330000000049454e44ae426082",
+  "hex",
+);
 
 /** 20 JSONL rows; row 5 is not JSON, row 9 is not an object, row 17 has both kinds of ground truth. */
 function brokenJsonl(): string {
-  const lines = toJsonl(Array.from({ length: 20 }, (_, i) => ({
-    request_id: `b-${i + 1}`,
-    request: `Broken-file question ${i + 1}`,
-    response: `Answer ${i + 1}`,
-    expected_facts: [`fact ${i + 1}`],
-    ...(i === 16 ? { expected_response: "Also a reference answer" } : {}),
-  }))).trimEnd().split("\n");
+  const lines = toJsonl(
+    Array.from({ length: 20 }, (_, i) => ({
+      request_id: `b-${i + 1}`,
+      request: `Broken-file question ${i + 1}`,
+      response: `Answer ${i + 1}`,
+      expected_facts: [`fact ${i + 1}`],
+      ...(i === 16 ? { expected_response: "Also a reference answer" } : {}),
+    })),
+  )
+    .trimEnd()
+    .split("\n");
   lines[4] = '{"request_id": "b-5", "request": "unterminated';
   lines[8] = '"just a string"';
   return lines.join("\n") + "\n";
@@ -42,7 +58,9 @@ describe("upload errors (default limits)", () => {
   beforeAll(async () => {
     app = await openApp();
     ({ server, browser, db, page, problems } = app);
-    page.on("request", (request) => { if (request.url().includes("/api/datasets/upload")) uploadRequests.push(request.url()); });
+    page.on("request", (request) => {
+      if (request.url().includes("/api/datasets/upload")) uploadRequests.push(request.url());
+    });
   });
 
   afterAll(async () => app?.close());
@@ -89,8 +107,14 @@ describe("upload errors (default limits)", () => {
     expect(await page.locator("main").innerText()).toContain("3 invalid rows were skipped at upload.");
 
     const keep = Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => ![5, 9, 17].includes(n));
-    const rows = await db.datasetRow.findMany({ where: { datasetId }, orderBy: { rowNumber: "asc" }, select: { rowNumber: true, requestId: true, requestText: true } });
-    expect(rows).toEqual(keep.map((n) => ({ rowNumber: n, requestId: `b-${n}`, requestText: `Broken-file question ${n}` })));
+    const rows = await db.datasetRow.findMany({
+      where: { datasetId },
+      orderBy: { rowNumber: "asc" },
+      select: { rowNumber: true, requestId: true, requestText: true },
+    });
+    expect(rows).toEqual(
+      keep.map((n) => ({ rowNumber: n, requestId: `b-${n}`, requestText: `Broken-file question ${n}` })),
+    );
     expect(await db.dataset.count()).toBe(countBefore + 1);
     expect(await datasetsList()).toEqual([expect.stringContaining("Broken set, valid rows"), ...listBefore]);
   });
@@ -108,17 +132,24 @@ describe("upload errors (default limits)", () => {
     await chooseFile(page, server.baseUrl, writeFile(files, "scan.csv", PNG));
     await clickUpload(page, "Binary");
     await errorBox().waitFor();
-    expect((await errorBox().innerText()).trim()).toBe("This looks like a binary file, not UTF-8 text. Upload a .csv, .json or .jsonl text file.");
+    expect((await errorBox().innerText()).trim()).toBe(
+      "This looks like a binary file, not UTF-8 text. Upload a .csv, .json or .jsonl text file.",
+    );
     await expectNoCrashText(page);
   });
 
   it("refuses an unknown extension before uploading anything", async () => {
     const before = uploadRequests.length;
     const datasets = await db.dataset.count();
-    for (const [name, content] of [["results.xlsx", Buffer.from("PK\u0003\u0004 not really a workbook")], ["scan.png", PNG]] as const) {
+    for (const [name, content] of [
+      ["results.xlsx", Buffer.from("PK\u0003\u0004 not really a workbook")],
+      ["scan.png", PNG],
+    ] as const) {
       await chooseFile(page, server.baseUrl, writeFile(files, name, content));
       const ext = name.slice(name.lastIndexOf("."));
-      await expect.poll(() => uploadPanel().getByRole("alert").allInnerTexts()).toEqual([`Unsupported file type (${ext}). Upload a .csv, .json (an array of objects) or .jsonl file.`]);
+      await expect
+        .poll(() => uploadPanel().getByRole("alert").allInnerTexts())
+        .toEqual([`Unsupported file type (${ext}). Upload a .csv, .json (an array of objects) or .jsonl file.`]);
       expect(await page.getByRole("button", { name: "Upload", exact: true }).count()).toBe(0);
       await expectNoCrashText(page);
     }
@@ -137,7 +168,13 @@ describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
   let db: Db;
   let page: Page;
   // About 1.5 MB of valid rows.
-  const big = toJsonl(Array.from({ length: 1500 }, (_, i) => ({ request_id: `big-${i}`, request: `Question ${i}`, response: "x".repeat(1000) })));
+  const big = toJsonl(
+    Array.from({ length: 1500 }, (_, i) => ({
+      request_id: `big-${i}`,
+      request: `Question ${i}`,
+      response: "x".repeat(1000),
+    })),
+  );
 
   let app: OpenedApp;
 
@@ -157,7 +194,9 @@ describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
     await chooseFile(page, server.baseUrl, writeFile(files, "big.jsonl", big));
     const uploadPanel = () => page.locator("section[aria-labelledby=upload-heading]");
     expect(await uploadPanel().innerText()).toContain("Up to 1.0 MB.");
-    await expect.poll(() => uploadPanel().getByRole("alert").allInnerTexts()).toEqual(["big.jsonl is 1.5 MB, over the 1.0 MB upload limit."]);
+    await expect
+      .poll(() => uploadPanel().getByRole("alert").allInnerTexts())
+      .toEqual(["big.jsonl is 1.5 MB, over the 1.0 MB upload limit."]);
     expect(await page.getByRole("button", { name: "Upload", exact: true }).count()).toBe(0);
     await expectNoCrashText(page);
     expect(problems).toEqual([]);
@@ -167,19 +206,31 @@ describe("upload size limit (ASSAY_MAX_UPLOAD_MB=1)", () => {
     const url = `${server.baseUrl}/api/datasets/upload?filename=big.jsonl&name=big`;
     const declared = await fetch(url, { method: "POST", body: big });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(await declared.text())).toMatchObject({ type: "result", ok: false, fileError: "The file is 1.5 MB, over the 1.0 MB limit." });
+    expect(JSON.parse(await declared.text())).toMatchObject({
+      type: "result",
+      ok: false,
+      fileError: "The file is 1.5 MB, over the 1.0 MB limit.",
+    });
 
     // No content-length (chunked): the limit must still hold as the bytes arrive.
     const bytes = new TextEncoder().encode(big);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.length; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
+        for (let offset = 0; offset < bytes.length; offset += 64 * 1024)
+          controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
         controller.close();
       },
     });
     const streamed = await fetch(url, { method: "POST", body, duplex: "half" } as RequestInit);
-    const events = (await streamed.text()).trim().split("\n").map((line) => uploadEventSchema.parse(JSON.parse(line)));
-    expect(events.at(-1)).toMatchObject({ type: "result", ok: false, fileError: "The file is larger than the 1.0 MB limit." });
+    const events = (await streamed.text())
+      .trim()
+      .split("\n")
+      .map((line) => uploadEventSchema.parse(JSON.parse(line)));
+    expect(events.at(-1)).toMatchObject({
+      type: "result",
+      ok: false,
+      fileError: "The file is larger than the 1.0 MB limit.",
+    });
     expect(await db.dataset.count()).toBe(1);
   });
 });

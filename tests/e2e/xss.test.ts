@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
 import {
-  expectNoCrashText, screenshot, tempDir, uploadThroughPage, writeFile, openApp, type OpenedApp,
+  expectNoCrashText,
+  screenshot,
+  tempDir,
+  uploadThroughPage,
+  writeFile,
+  openApp,
+  type OpenedApp,
 } from "./helpers";
 
 const SCRIPT = "<script>window.__xss=1</script>";
@@ -30,14 +36,30 @@ const ROWS = [
   },
   {
     request_id: "xss-2",
-    request: { messages: [{ role: "system", content: BLOCK }, { role: "user", content: BLOCK }, { role: "assistant", content: LINE }, { role: "user", content: LINE }] },
+    request: {
+      messages: [
+        { role: "system", content: BLOCK },
+        { role: "user", content: BLOCK },
+        { role: "assistant", content: LINE },
+        { role: "user", content: LINE },
+      ],
+    },
     response: LINE,
     expected_facts: [SCRIPT, IMG, LINK, SVG],
-    retrieved_context: [{ content: LINE, doc_uri: "javascript:window.__xss=6" }, { content: BLOCK, doc_uri: SVG }],
+    retrieved_context: [
+      { content: LINE, doc_uri: "javascript:window.__xss=6" },
+      { content: BLOCK, doc_uri: SVG },
+    ],
   },
   {
     request_id: `xss-3 ${SCRIPT}`,
-    request: { query: BLOCK, history: [{ role: "user", content: LINE }, { role: "assistant", content: BLOCK }] },
+    request: {
+      query: BLOCK,
+      history: [
+        { role: "user", content: LINE },
+        { role: "assistant", content: BLOCK },
+      ],
+    },
     response: BLOCK,
     retrieved_context: [{ content: SCRIPT, doc_uri: IMG }],
   },
@@ -63,11 +85,18 @@ afterAll(async () => {
 /** Nothing ran, nothing became live markup, and the payload is on screen as text. */
 async function expectInert(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
-  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), `window.__xss on ${page.url()}`).toBeUndefined();
+  expect(
+    await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss),
+    `window.__xss on ${page.url()}`,
+  ).toBeUndefined();
   const dom = await page.evaluate(() => ({
-    payloadScripts: [...document.querySelectorAll("script")].filter((script) => /^\s*window\.__xss/.test(script.textContent ?? "")).length,
+    payloadScripts: [...document.querySelectorAll("script")].filter((script) =>
+      /^\s*window\.__xss/.test(script.textContent ?? ""),
+    ).length,
     scriptsInMain: document.querySelectorAll("main script").length,
-    handlers: [...document.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `<${el.tagName.toLowerCase()} ${a.name}>`)),
+    handlers: [...document.querySelectorAll("*")].flatMap((el) =>
+      [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `<${el.tagName.toLowerCase()} ${a.name}>`),
+    ),
     javascriptLinks: [...document.querySelectorAll("[href], [src], [action], [formaction]")]
       .flatMap((el) => ["href", "src", "action", "formaction"].map((name) => el.getAttribute(name) ?? ""))
       .filter((value) => /^\s*javascript:/i.test(value)),

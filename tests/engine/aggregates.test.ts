@@ -11,14 +11,46 @@ const chunk = (doc: string, text = `About ${doc}.`) => ({ content: text, doc_uri
 
 /** Eight rows whose verdicts the fake judge takes from markers; the expected aggregates below are computed by hand. */
 const ROWS = [
-  { request_id: "r1", request: "q1", response: "fine", expected_response: "fine", retrieved_context: [chunk("d1"), chunk("d2", "IRRELEVANT text")], expected_retrieved_context: [{ doc_uri: "d1" }] },
-  { request_id: "r2", request: "q2", response: "NO:correctness_verdict", expected_response: "x", retrieved_context: [chunk("d3")], expected_retrieved_context: [{ doc_uri: "d9" }] },
-  { request_id: "r3", request: "q3", response: "fine", expected_facts: ["fact a", "fact b MISSING"], retrieved_context: [chunk("d4")] },
+  {
+    request_id: "r1",
+    request: "q1",
+    response: "fine",
+    expected_response: "fine",
+    retrieved_context: [chunk("d1"), chunk("d2", "IRRELEVANT text")],
+    expected_retrieved_context: [{ doc_uri: "d1" }],
+  },
+  {
+    request_id: "r2",
+    request: "q2",
+    response: "NO:correctness_verdict",
+    expected_response: "x",
+    retrieved_context: [chunk("d3")],
+    expected_retrieved_context: [{ doc_uri: "d9" }],
+  },
+  {
+    request_id: "r3",
+    request: "q3",
+    response: "fine",
+    expected_facts: ["fact a", "fact b MISSING"],
+    retrieved_context: [chunk("d4")],
+  },
   { request_id: "r4", request: "q4", response: "fine", expected_facts: ["fact a"], retrieved_context: [chunk("d5")] },
-  { request_id: "r5", request: "q5", response: "GARBAGE:relevance_verdict", expected_response: "x", retrieved_context: [chunk("d6")] },
+  {
+    request_id: "r5",
+    request: "q5",
+    response: "GARBAGE:relevance_verdict",
+    expected_response: "x",
+    retrieved_context: [chunk("d6")],
+  },
   { request_id: "r6", request: "q6", response: "fine", retrieved_context: [chunk("d7"), chunk("d8"), chunk("d9")] },
   { request_id: "r7", request: "q7", response: "fine", expected_response: "x" },
-  { request_id: "r8", request: "q8", response: "NO:safety_verdict", expected_response: "x", retrieved_context: [chunk("d10")] },
+  {
+    request_id: "r8",
+    request: "q8",
+    response: "NO:safety_verdict",
+    expected_response: "x",
+    retrieved_context: [chunk("d10")],
+  },
 ];
 
 describe("run aggregates through the fake LLM server", () => {
@@ -31,7 +63,11 @@ describe("run aggregates through the fake LLM server", () => {
     ({ db, cleanup } = await createTempDb());
     server = await startFakeOpenAIServer({ responder: fakeJudgeResponder });
     const datasetId = await importRows(db, ROWS);
-    ({ runId } = await runToCompletion(db, { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-model" }, concurrency: 4 }, server.url));
+    ({ runId } = await runToCompletion(
+      db,
+      { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-model" }, concurrency: 4 },
+      server.url,
+    ));
   });
   afterAll(async () => {
     await server.close();
@@ -42,7 +78,12 @@ describe("run aggregates through the fake LLM server", () => {
     const aggregates = Object.fromEntries((await getRunAggregates(db, runId)).map((a) => [a.name, a]));
     const value = (name: string) => aggregates[name]?.value;
     expect(value("response/llm_judged/correctness/rating/percentage")).toBeCloseTo(5 / 7, 10);
-    expect(aggregates["response/llm_judged/correctness/rating/percentage"]).toMatchObject({ numerator: 5, denominator: 7, skipped: 1, errors: 0 });
+    expect(aggregates["response/llm_judged/correctness/rating/percentage"]).toMatchObject({
+      numerator: 5,
+      denominator: 7,
+      skipped: 1,
+      errors: 0,
+    });
     expect(value("response/llm_judged/safety/rating/average")).toBeCloseTo(7 / 8, 10);
     expect(value("response/llm_judged/groundedness/rating/percentage")).toBe(1);
     expect(value("retrieval/llm_judged/chunk_relevance/precision/average")).toBeCloseTo((0.5 + 6) / 7, 10);
@@ -52,31 +93,61 @@ describe("run aggregates through the fake LLM server", () => {
   });
 
   it("keeps an errored judgment out of the denominator and counts it beside the value", async () => {
-    const relevance = (await getRunAggregates(db, runId)).find((a) => a.metric === "response/llm_judged/relevance_to_query")!;
-    expect(relevance).toMatchObject({ name: "response/llm_judged/relevance_to_query/rating/percentage", value: 1, numerator: 7, denominator: 7, errors: 1 });
-    const errored = await db.judgmentItem.findFirstOrThrow({ where: { runId, metric: "response/llm_judged/relevance_to_query", status: "error" }, include: { row: true } });
+    const relevance = (await getRunAggregates(db, runId)).find(
+      (a) => a.metric === "response/llm_judged/relevance_to_query",
+    )!;
+    expect(relevance).toMatchObject({
+      name: "response/llm_judged/relevance_to_query/rating/percentage",
+      value: 1,
+      numerator: 7,
+      denominator: 7,
+      errors: 1,
+    });
+    const errored = await db.judgmentItem.findFirstOrThrow({
+      where: { runId, metric: "response/llm_judged/relevance_to_query", status: "error" },
+      include: { row: true },
+    });
     expect(errored.row.requestId).toBe("r5");
     expect(errored.rating).toBeNull();
     expect(errored.errorMessage).toMatch(/relevance_verdict/);
   });
 
   it("stores per-chunk verdicts as rows, with provenance on every judgment", async () => {
-    const r1 = await db.judgmentItem.findFirstOrThrow({ where: { runId, metric: "retrieval/llm_judged/chunk_relevance", row: { requestId: "r1" } }, include: { chunks: { orderBy: { position: "asc" } } } });
+    const r1 = await db.judgmentItem.findFirstOrThrow({
+      where: { runId, metric: "retrieval/llm_judged/chunk_relevance", row: { requestId: "r1" } },
+      include: { chunks: { orderBy: { position: "asc" } } },
+    });
     expect(r1.chunks.map((c) => c.rating)).toEqual(["yes", "no"]);
     expect(r1.score).toBe(0.5);
-    expect(r1).toMatchObject({ judgeProvider: "openai", judgeModel: "judge-model", promptVersion: "chunk_relevance.batched/v2" });
+    expect(r1).toMatchObject({
+      judgeProvider: "openai",
+      judgeModel: "judge-model",
+      promptVersion: "chunk_relevance.batched/v2",
+    });
     expect(r1.promptHash).toMatch(/^[0-9a-f]{64}$/);
     expect(r1.inputTokens).toBeGreaterThan(0);
   });
 
   it("makes exactly one LLM call per LLM-judged metric per row in batched mode", async () => {
-    const llmJudged = await db.judgmentItem.count({ where: { runId, metric: { startsWith: "" }, NOT: [{ metric: { startsWith: "agent/" } }, { metric: "retrieval/ground_truth/document_recall" }], status: { in: ["done"] } } });
-    const garbageCalls = server.stats.requests.filter((r) => r.body.response_format?.json_schema?.name === "relevance_verdict" && JSON.stringify(r.body.messages).includes("GARBAGE")).length;
+    const llmJudged = await db.judgmentItem.count({
+      where: {
+        runId,
+        metric: { startsWith: "" },
+        NOT: [{ metric: { startsWith: "agent/" } }, { metric: "retrieval/ground_truth/document_recall" }],
+        status: { in: ["done"] },
+      },
+    });
+    const garbageCalls = server.stats.requests.filter(
+      (r) =>
+        r.body.response_format?.json_schema?.name === "relevance_verdict" &&
+        JSON.stringify(r.body.messages).includes("GARBAGE"),
+    ).length;
     expect(server.stats.totalRequests - garbageCalls).toBe(llmJudged);
   });
 
   it("fences the judged content in the prompt", async () => {
-    const prompt = server.stats.requests.find((r) => JSON.stringify(r.body.messages).includes("NO:safety_verdict"))!.body.messages[1].content as string;
+    const prompt = server.stats.requests.find((r) => JSON.stringify(r.body.messages).includes("NO:safety_verdict"))!
+      .body.messages[1].content as string;
     expect(prompt).toMatch(/<untrusted_response>\nNO:safety_verdict\n<\/untrusted_response>/);
   });
 });

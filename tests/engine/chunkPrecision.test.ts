@@ -48,7 +48,9 @@ describe("chunk precision over every returned chunk", () => {
   it("errors the row (naming the chunk) instead of 1/3, keeps the judged chunks, counts the error, and re-judges it", async () => {
     const datasetId = await importRows(db, [
       {
-        request_id: "mixed", request: "How do I rotate keys?", response: "Use the console.",
+        request_id: "mixed",
+        request: "How do I rotate keys?",
+        response: "Use the console.",
         retrieved_context: [
           { content: "Rotate keys in the console.", doc_uri: "a" },
           { content: "Billing NO:chunk_relevance_verdict", doc_uri: "b" },
@@ -56,16 +58,36 @@ describe("chunk precision over every returned chunk", () => {
           { content: "Key rotation FLAKY", doc_uri: "d" },
         ],
       },
-      { request_id: "clean", request: "How do I rotate keys?", response: "Use the console.", retrieved_context: [{ content: "Rotate keys here.", doc_uri: "a" }] },
+      {
+        request_id: "clean",
+        request: "How do I rotate keys?",
+        response: "Use the console.",
+        retrieved_context: [{ content: "Rotate keys here.", doc_uri: "a" }],
+      },
     ]);
-    const { runId, outcome } = await runToCompletion(db, { datasetId, metrics: ["chunk_relevance"], judge: { provider: "openai", model: "judge-precision" }, chunkMode: "per_chunk", concurrency: 2 }, server.url);
+    const { runId, outcome } = await runToCompletion(
+      db,
+      {
+        datasetId,
+        metrics: ["chunk_relevance"],
+        judge: { provider: "openai", model: "judge-precision" },
+        chunkMode: "per_chunk",
+        concurrency: 2,
+      },
+      server.url,
+    );
     expect(outcome.status).toBe("completed");
 
-    const mixed = await db.judgmentItem.findFirstOrThrow({ where: { runId, metric: METRIC, row: { requestId: "mixed" } }, include: { chunks: { orderBy: { position: "asc" } } } });
+    const mixed = await db.judgmentItem.findFirstOrThrow({
+      where: { runId, metric: METRIC, row: { requestId: "mixed" } },
+      include: { chunks: { orderBy: { position: "asc" } } },
+    });
     expect(mixed.status).toBe("error");
     expect(mixed.score).toBeNull();
     expect(mixed.passed).toBeNull();
-    expect(mixed.errorMessage).toMatch(/^precision not computed: chunk 4 of 4 was not judged \(judge answer for "chunk_relevance_verdict" was malformed/);
+    expect(mixed.errorMessage).toMatch(
+      /^precision not computed: chunk 4 of 4 was not judged \(judge answer for "chunk_relevance_verdict" was malformed/,
+    );
     expect(mixed.chunks.map((c) => c.rating)).toEqual(["yes", "no", "no", null]);
     expect(mixed.chunks[3].errorMessage).toMatch(/malformed even after a repair attempt/);
 
@@ -77,9 +99,14 @@ describe("chunk precision over every returned chunk", () => {
     const before = server.stats.totalRequests;
     expect(await resetJudgmentsForRejudge(db, runId, "errored")).toBe(1);
     const run = await readRun(db, runId);
-    expect((await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }))).status).toBe("completed");
+    expect((await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }))).status).toBe(
+      "completed",
+    );
     expect(server.stats.totalRequests - before).toBe(1);
-    const rejudged = await db.judgmentItem.findFirstOrThrow({ where: { id: mixed.id }, include: { chunks: { orderBy: { position: "asc" } } } });
+    const rejudged = await db.judgmentItem.findFirstOrThrow({
+      where: { id: mixed.id },
+      include: { chunks: { orderBy: { position: "asc" } } },
+    });
     expect(rejudged).toMatchObject({ status: "done", score: 0.5, errorMessage: null });
     expect(rejudged.chunks.map((c) => c.rating)).toEqual(["yes", "no", "no", "yes"]);
     const after = (await getRunAggregates(db, runId)).find((a) => a.metric === METRIC)!;

@@ -25,12 +25,25 @@ describe("a 200-row run with 20% injected 429s, 500s and timeouts", () => {
     ({ db, cleanup } = await createTempDb());
     server = await startFakeOpenAIServer({
       responder: fakeJudgeResponder,
-      behaviour: { seed: 7, latencyMs: 5, retryAfterSeconds: null, retryAfterMs: 30, faultRate: { status429: 0.08, status500: 0.06, timeout: 0.06 } },
+      behaviour: {
+        seed: 7,
+        latencyMs: 5,
+        retryAfterSeconds: null,
+        retryAfterMs: 30,
+        faultRate: { status429: 0.08, status500: 0.06, timeout: 0.06 },
+      },
     });
     const datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
-    runId = await createRun(db, { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-model" }, concurrency: CONCURRENCY });
+    runId = await createRun(db, {
+      datasetId,
+      metrics: BUILT_IN_METRICS,
+      judge: { provider: "openai", model: "judge-model" },
+      concurrency: CONCURRENCY,
+    });
     const run = await readRun(db, runId);
-    const deps = createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "400", ASSAY_LLM_MAX_ATTEMPTS: "4" }) });
+    const deps = createEngineDeps(db, run, {
+      llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "400", ASSAY_LLM_MAX_ATTEMPTS: "4" }),
+    });
     const outcome = await runEvaluation(run, deps);
     expect(outcome.status).toBe("completed");
     limiterMax = deps.limiter!.maxObserved;
@@ -52,7 +65,10 @@ describe("a 200-row run with 20% injected 429s, 500s and timeouts", () => {
     expect(counts.running ?? 0).toBe(0);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     expect(total).toBe(ROWS * BUILT_IN_METRICS.length);
-    const errors = await db.judgmentItem.findMany({ where: { runId, status: "error" }, select: { errorMessage: true, attempts: true } });
+    const errors = await db.judgmentItem.findMany({
+      where: { runId, status: "error" },
+      select: { errorMessage: true, attempts: true },
+    });
     for (const error of errors) {
       expect(error.errorMessage).toMatch(/after 4 attempts/);
       expect(error.attempts).toBe(4);
@@ -68,7 +84,9 @@ describe("a 200-row run with 20% injected 429s, 500s and timeouts", () => {
     expect(server.stats.outcomes.ok).toBeGreaterThanOrEqual(llmDone);
     const chunkRows = await db.chunkJudgment.count({ where: { runId } });
     // Errored chunk judgments keep one row per chunk too, carrying the error (Agent Evaluation's error_messages array).
-    const chunkJudgments = await db.judgmentItem.count({ where: { runId, metric: "retrieval/llm_judged/chunk_relevance", status: { in: ["done", "error"] } } });
+    const chunkJudgments = await db.judgmentItem.count({
+      where: { runId, metric: "retrieval/llm_judged/chunk_relevance", status: { in: ["done", "error"] } },
+    });
     expect(chunkJudgments).toBe(ROWS);
     expect(chunkRows).toBe(ROWS * CHUNKS);
   });

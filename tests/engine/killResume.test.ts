@@ -28,7 +28,12 @@ describe("a runner killed mid-run (SIGKILL) and restarted", () => {
 
   it("resumes, completes, and never repeats a finished judgment's LLM call", async () => {
     const datasetId = await importRows(db, syntheticRows(120, 3));
-    const runId = await createRun(db, { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-model" }, concurrency: 8 });
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: BUILT_IN_METRICS,
+      judge: { provider: "openai", model: "judge-model" },
+      concurrency: 8,
+    });
     const planned = await db.judgmentItem.count({ where: { runId, status: "pending" } });
     const env = { DATABASE_URL: url, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-kill-0000" };
 
@@ -45,7 +50,10 @@ describe("a runner killed mid-run (SIGKILL) and restarted", () => {
     expect(killed.stderr).toBe("");
     expect(killed.signal).toBe("SIGKILL");
 
-    const finishedBefore = await db.judgmentItem.findMany({ where: { runId, status: { in: ["done", "error"] } }, orderBy: { id: "asc" } });
+    const finishedBefore = await db.judgmentItem.findMany({
+      where: { runId, status: { in: ["done", "error"] } },
+      orderBy: { id: "asc" },
+    });
     expect(finishedBefore.length).toBeGreaterThan(0);
     expect(finishedBefore.length).toBeLessThan(planned);
     const pendingAtKill = await db.judgmentItem.count({ where: { runId, status: "pending" } });
@@ -58,15 +66,21 @@ describe("a runner killed mid-run (SIGKILL) and restarted", () => {
 
     const after = await db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
     expect(Object.fromEntries(after.map((g) => [g.status, g._count._all]))).toMatchObject({ done: planned });
-    expect(await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).toEqual({ status: "completed" });
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).toEqual({
+      status: "completed",
+    });
     // Exactly one call per judgment that was still pending; none for those finished before the kill.
     // (counted now that they are finished: deterministic metrics such as document_recall make no call)
     // (filtered here, not with an id list in the query: createDb's guard refuses a query whose bound values grow with the data)
     const finishedIds = new Set(finishedBefore.map((i) => i.id));
-    const deterministicPending = (await db.judgmentItem.findMany({ where: { runId, judgeProvider: "deterministic" }, select: { id: true } })).filter((i) => !finishedIds.has(i.id)).length;
+    const deterministicPending = (
+      await db.judgmentItem.findMany({ where: { runId, judgeProvider: "deterministic" }, select: { id: true } })
+    ).filter((i) => !finishedIds.has(i.id)).length;
     expect(deterministicPending).toBeGreaterThan(0);
     expect(server.stats.totalRequests - requestsAtRestart).toBe(pendingAtKill - deterministicPending);
-    const unchanged = (await db.judgmentItem.findMany({ where: { runId }, orderBy: { id: "asc" } })).filter((i) => finishedIds.has(i.id));
+    const unchanged = (await db.judgmentItem.findMany({ where: { runId }, orderBy: { id: "asc" } })).filter((i) =>
+      finishedIds.has(i.id),
+    );
     expect(unchanged).toEqual(finishedBefore);
     expect(await db.chunkJudgment.count({ where: { runId } })).toBe(120 * 3);
   }, 120_000);

@@ -26,11 +26,17 @@ describe("run lifecycle edge cases", () => {
   });
 
   it("keeps its lease through judge calls longer than the lease, so no other process can take the run over", async () => {
-    const datasetId = await importRows(db, [{ request: "q1", response: "a1" }, { request: "q2", response: "a2" }]);
+    const datasetId = await importRows(db, [
+      { request: "q1", response: "a1" },
+      { request: "q2", response: "a2" },
+    ]);
     const runId = await createRun(db, { datasetId, metrics: ["safety"], judge, concurrency: 1 });
     const run = await readRun(db, runId);
     server.setBehaviour({ latencyMs: 2500 });
-    const running = runEvaluation(run, { ...createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "10000" }) }), leaseTtlMs: 1500 });
+    const running = runEvaluation(run, {
+      ...createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_TIMEOUT_MS: "10000" }) }),
+      leaseTtlMs: 1500,
+    });
     await new Promise((resolve) => setTimeout(resolve, 2000)); // past the 1.5 s lease, mid-call
     expect(await claimRunLease(db, runId, "another-process", 1500)).toBe(false);
     const outcome = await running;
@@ -49,7 +55,13 @@ describe("run lifecycle edge cases", () => {
 
   it("re-judging errored rows retries their failed generations", async () => {
     const datasetId = await importRows(db, [{ request: "q4" }, { request: "q5" }]);
-    const runId = await createRun(db, { datasetId, metrics: ["safety"], judge, generation: { model: "gen-model" }, concurrency: 1 });
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: ["safety"],
+      judge,
+      generation: { model: "gen-model" },
+      concurrency: 1,
+    });
     const run = await readRun(db, runId);
     server.enqueue("401", "401"); // both generation calls fail, fatally
     await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
@@ -64,22 +76,44 @@ describe("run lifecycle edge cases", () => {
 
   it("scores document recall 0 on a row whose retriever returned nothing, instead of skipping it", async () => {
     const datasetId = await importRows(db, [
-      { request: "q6", retrieved_context: [{ content: "x", doc_uri: "d1" }], expected_retrieved_context: [{ doc_uri: "d1" }] },
+      {
+        request: "q6",
+        retrieved_context: [{ content: "x", doc_uri: "d1" }],
+        expected_retrieved_context: [{ doc_uri: "d1" }],
+      },
       { request: "q7", retrieved_context: [], expected_retrieved_context: [{ doc_uri: "d2" }] },
     ]);
-    const runId = await createRun(db, { datasetId, metrics: ["document_recall"], judge: { provider: "heuristic", model: "heuristic-v1" } });
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: ["document_recall"],
+      judge: { provider: "heuristic", model: "heuristic-v1" },
+    });
     const run = await readRun(db, runId);
     await runEvaluation(run, createEngineDeps(db, run, { llmConfig: null }));
-    const scores = await db.judgmentItem.findMany({ where: { runId }, orderBy: { row: { rowNumber: "asc" } }, select: { status: true, score: true } });
-    expect(scores).toEqual([{ status: "done", score: 1 }, { status: "done", score: 0 }]);
+    const scores = await db.judgmentItem.findMany({
+      where: { runId },
+      orderBy: { row: { rowNumber: "asc" } },
+      select: { status: true, score: true },
+    });
+    expect(scores).toEqual([
+      { status: "done", score: 1 },
+      { status: "done", score: 0 },
+    ]);
   });
 
   it("records tokens on every judgment and their cost when prices are configured", async () => {
     const datasetId = await importRows(db, [{ request: "q9", response: "a9" }]);
-    const runId = await createRun(db, { datasetId, metrics: ["safety"], judge: { provider: "openai", model: "priced-judge" } });
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: ["safety"],
+      judge: { provider: "openai", model: "priced-judge" },
+    });
     const run = await readRun(db, runId);
     const prices = JSON.stringify({ "priced-judge": { input: 2, output: 8 } });
-    await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_PRICES: prices }) }));
+    await runEvaluation(
+      run,
+      createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url, { ASSAY_LLM_PRICES: prices }) }),
+    );
     const item = await db.judgmentItem.findFirstOrThrow({ where: { runId } });
     expect(item.inputTokens).toBeGreaterThan(0);
     expect(item.outputTokens).toBeGreaterThan(0);
@@ -89,7 +123,29 @@ describe("run lifecycle edge cases", () => {
 
   it("rejects a custom judge named like a built-in one, with a message", async () => {
     const datasetId = await importRows(db, [{ request: "q8", response: "a8" }]);
-    await expect(createRun(db, { datasetId, metrics: ["safety"], customJudges: [{ assessmentName: "safety", assessmentType: "ANSWER", instructions: "Is it safe for children?" }], judge })).rejects.toThrow(RunConfigError);
-    await expect(createRun(db, { datasetId, metrics: [], customJudges: [{ assessmentName: "context_sufficiency", assessmentType: "RETRIEVAL", instructions: "Is the chunk sufficient?" }], judge })).rejects.toThrow(/built-in judge/);
+    await expect(
+      createRun(db, {
+        datasetId,
+        metrics: ["safety"],
+        customJudges: [
+          { assessmentName: "safety", assessmentType: "ANSWER", instructions: "Is it safe for children?" },
+        ],
+        judge,
+      }),
+    ).rejects.toThrow(RunConfigError);
+    await expect(
+      createRun(db, {
+        datasetId,
+        metrics: [],
+        customJudges: [
+          {
+            assessmentName: "context_sufficiency",
+            assessmentType: "RETRIEVAL",
+            instructions: "Is the chunk sufficient?",
+          },
+        ],
+        judge,
+      }),
+    ).rejects.toThrow(/built-in judge/);
   });
 });

@@ -23,8 +23,16 @@ const EXPECTED_AGGREGATES = [
 ];
 
 const CUSTOM = [
-  { assessmentName: "cites_cli", assessmentType: "ANSWER" as const, instructions: "The response must mention the nwcli command line tool." },
-  { assessmentName: "official_docs", assessmentType: "RETRIEVAL" as const, instructions: "The chunk must come from official product documentation, not a community answer." },
+  {
+    assessmentName: "cites_cli",
+    assessmentType: "ANSWER" as const,
+    instructions: "The response must mention the nwcli command line tool.",
+  },
+  {
+    assessmentName: "official_docs",
+    assessmentType: "RETRIEVAL" as const,
+    instructions: "The chunk must come from official product documentation, not a community answer.",
+  },
 ];
 
 describe.each([
@@ -41,7 +49,11 @@ describe.each([
     if (provider === "openai") server = await startFakeOpenAIServer({ responder: fakeJudgeResponder });
     const datasetId = await importSample(db);
     const judge = provider === "heuristic" ? { provider, model: HEURISTIC_MODEL } : { provider, model: "judge-model" };
-    ({ runId } = await runToCompletion(db, { datasetId, metrics: BUILT_IN_METRICS, customJudges: CUSTOM, judge, concurrency: 8 }, server?.url ?? null));
+    ({ runId } = await runToCompletion(
+      db,
+      { datasetId, metrics: BUILT_IN_METRICS, customJudges: CUSTOM, judge, concurrency: 8 },
+      server?.url ?? null,
+    ));
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -51,7 +63,11 @@ describe.each([
   it("computes every Agent Evaluation aggregate, plus the custom judges', with nothing left pending", async () => {
     const aggregates = await getRunAggregates(db, runId);
     const names = aggregates.map((a) => a.name);
-    for (const name of [...EXPECTED_AGGREGATES, "response/llm_judged/cites_cli/rating/percentage", "retrieval/llm_judged/official_docs/precision/average"]) {
+    for (const name of [
+      ...EXPECTED_AGGREGATES,
+      "response/llm_judged/cites_cli/rating/percentage",
+      "retrieval/llm_judged/official_docs/precision/average",
+    ]) {
       expect(names).toContain(name);
     }
     for (const aggregate of aggregates) {
@@ -65,18 +81,27 @@ describe.each([
     // The six rows with traces carry agent metrics; the 44 others are skipped with a reason.
     const latency = aggregates.find((a) => a.metric === "agent/latency_seconds")!;
     expect(latency).toMatchObject({ denominator: 6, skipped: 44 });
-    const skip = await db.judgmentItem.findFirstOrThrow({ where: { runId, metric: "agent/latency_seconds", status: "skipped" } });
+    const skip = await db.judgmentItem.findFirstOrThrow({
+      where: { runId, metric: "agent/latency_seconds", status: "skipped" },
+    });
     expect(skip.skipReason).toBe("needs a trace with span timings");
   });
 
   it("labels every judged result with its provider and model", async () => {
-    const providers = await db.judgmentItem.groupBy({ by: ["judgeProvider", "judgeModel"], where: { runId, status: { in: ["done", "error"] } }, _count: { _all: true } });
+    const providers = await db.judgmentItem.groupBy({
+      by: ["judgeProvider", "judgeModel"],
+      where: { runId, status: { in: ["done", "error"] } },
+      _count: { _all: true },
+    });
     const expected = provider === "heuristic" ? ["deterministic", "heuristic"] : ["deterministic", "openai"];
     expect(providers.map((p) => p.judgeProvider).sort()).toEqual(expected);
   });
 
   it("records a per-chunk verdict for every retrieved chunk of every judged row", async () => {
-    const judged = await db.judgmentItem.findMany({ where: { runId, metric: "retrieval/llm_judged/chunk_relevance", status: "done" }, include: { chunks: true, row: { select: { retrievedChunkCount: true } } } });
+    const judged = await db.judgmentItem.findMany({
+      where: { runId, metric: "retrieval/llm_judged/chunk_relevance", status: "done" },
+      include: { chunks: true, row: { select: { retrievedChunkCount: true } } },
+    });
     expect(judged.length).toBeGreaterThan(40);
     for (const item of judged) {
       expect(item.chunks).toHaveLength(item.row.retrievedChunkCount);

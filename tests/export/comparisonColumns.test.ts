@@ -26,7 +26,18 @@ describe("comparison exports carry every compared run's columns", () => {
     const datasetId = await importRows(db, SAMPLE_ROWS);
     const judge = { provider: "heuristic" as const, model: "heuristic" };
     narrow = (await runToCompletion(db, { datasetId, metrics: [CORRECTNESS], judge, name: "narrow" }, null)).runId;
-    wide = (await runToCompletion(db, { datasetId, metrics: [CORRECTNESS, GROUNDEDNESS, "retrieval/llm_judged/chunk_relevance"], judge, name: "wide" }, null)).runId;
+    wide = (
+      await runToCompletion(
+        db,
+        {
+          datasetId,
+          metrics: [CORRECTNESS, GROUNDEDNESS, "retrieval/llm_judged/chunk_relevance"],
+          judge,
+          name: "wide",
+        },
+        null,
+      )
+    ).runId;
   });
   afterAll(async () => cleanup());
 

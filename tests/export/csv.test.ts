@@ -3,7 +3,7 @@ import { csvCell, csvLine } from "@/lib/export/csv";
 
 describe("CSV cells", () => {
   it.each([
-    ["=HYPERLINK(\"http://evil\")", `"'=HYPERLINK(""http://evil"")"`],
+    ['=HYPERLINK("http://evil")', `"'=HYPERLINK(""http://evil"")"`],
     ["+1+1", "'+1+1"],
     ["-2+3", "'-2+3"],
     ["@SUM(A1)", "'@SUM(A1)"],
@@ -25,13 +25,19 @@ describe("CSV cells", () => {
     ["\uFEFF@cmd", "'\uFEFF@cmd"],
     ["\u2060\u3000\u2007=1", "'\u2060\u3000\u2007=1"],
     ["\n=1", `"'\n=1"`],
-  ])("escapes %j: the first visible character after blanks and zero-width characters is a formula start", (value, expected) => {
-    expect(csvCell(value)).toBe(expected);
-  });
+  ])(
+    "escapes %j: the first visible character after blanks and zero-width characters is a formula start",
+    (value, expected) => {
+      expect(csvCell(value)).toBe(expected);
+    },
+  );
 
-  it.each([["a = b"], ["  plain"], ["\u200Bplain"], ["e-mail"], ["1+1"]])("leaves %j alone: no formula start before the first visible character", (value) => {
-    expect(csvCell(value)).toBe(value);
-  });
+  it.each([["a = b"], ["  plain"], ["\u200Bplain"], ["e-mail"], ["1+1"]])(
+    "leaves %j alone: no formula start before the first visible character",
+    (value) => {
+      expect(csvCell(value)).toBe(value);
+    },
+  );
 
   it("keeps numbers, booleans and nulls as values (a negative score is not a formula)", () => {
     expect(csvLine([-0.5, 1, true, null, undefined])).toBe("-0.5,1,true,,\r\n");

@@ -59,7 +59,13 @@ describe("a streamed export that fails", () => {
     const fromCurl = await curl(["-sS", "-o", "/dev/null", `${server.baseUrl}/mid`]);
     expect(fromCurl.status).not.toBe(0);
     expect(fromCurl.stderr).toMatch(/curl: \(18\)|transfer closed|outstanding read data/);
-    expect(logged.some((line) => /test export: failed after the download started, connection aborted \(ref [0-9a-f]{8}\).*database is locked/s.test(line))).toBe(true);
+    expect(
+      logged.some((line) =>
+        /test export: failed after the download started, connection aborted \(ref [0-9a-f]{8}\).*database is locked/s.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it("before any byte: 500 with a short message and the reference that is in the log, no stack trace", async () => {

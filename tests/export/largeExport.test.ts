@@ -36,7 +36,20 @@ describe(`exports of a ${ROWS}-row run × every judge × ${CHUNKS} chunks`, () =
     const datasetFile = path.join(dir, "set.jsonl");
     fs.writeFileSync(datasetFile, toJsonl(syntheticRows(ROWS, CHUNKS)));
     env = { DATABASE_URL: `file:${path.join(dir, "export.db")}` };
-    const first = await spawnEval(["--dataset", datasetFile, "--judges", "all", "--judge-model", "heuristic", "--out", path.join(dir, "results.json"), "--quiet"], env).done;
+    const first = await spawnEval(
+      [
+        "--dataset",
+        datasetFile,
+        "--judges",
+        "all",
+        "--judge-model",
+        "heuristic",
+        "--out",
+        path.join(dir, "results.json"),
+        "--quiet",
+      ],
+      env,
+    ).done;
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     runId = /Run (\S+) "/.exec(first.stdout)![1];
@@ -45,7 +58,18 @@ describe(`exports of a ${ROWS}-row run × every judge × ${CHUNKS} chunks`, () =
     process.env.DATABASE_URL = env.DATABASE_URL;
     const { getDb } = await import("@/lib/db/client");
     const run = await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { datasetId: true } });
-    const second = await spawnEval(["--dataset-id", run.datasetId, "--judges", TWO.map((m) => m.split("/").pop()).join(","), "--judge-model", "heuristic", "--quiet"], env).done;
+    const second = await spawnEval(
+      [
+        "--dataset-id",
+        run.datasetId,
+        "--judges",
+        TWO.map((m) => m.split("/").pop()).join(","),
+        "--judge-model",
+        "heuristic",
+        "--quiet",
+      ],
+      env,
+    ).done;
     expect(second.code).toBe(0);
     otherRunId = /Run (\S+) "/.exec(second.stdout)![1];
 
@@ -89,7 +113,13 @@ describe(`exports of a ${ROWS}-row run × every judge × ${CHUNKS} chunks`, () =
     const records = parse(fs.readFileSync(out, "utf8"), { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(ROWS);
     expect(Object.keys(records[0])).toEqual(resultColumnNames(ALL));
-    expectCompleteRows(records.map((r) => ({ ...r, [`${CHUNK_RELEVANCE}/ratings`]: JSON.parse(r[`${CHUNK_RELEVANCE}/ratings`]), "retrieval/ground_truth/document_recall": Number(r["retrieval/ground_truth/document_recall"]) })));
+    expectCompleteRows(
+      records.map((r) => ({
+        ...r,
+        [`${CHUNK_RELEVANCE}/ratings`]: JSON.parse(r[`${CHUNK_RELEVANCE}/ratings`]),
+        "retrieval/ground_truth/document_recall": Number(r["retrieval/ground_truth/document_recall"]),
+      })),
+    );
   }, 60_000);
 
   it("web run export, JSON and CSV, over HTTP", async () => {
@@ -110,7 +140,12 @@ describe(`exports of a ${ROWS}-row run × every judge × ${CHUNKS} chunks`, () =
     expect(records).toHaveLength(2 * ROWS);
     // The first run has two judges; the header still carries every judge of the second.
     const firstColumns = resultColumnNames(TWO);
-    expect(Object.keys(records[0])).toEqual(["run_id", "run_name", ...firstColumns, ...resultColumnNames(ALL).filter((c) => !firstColumns.includes(c))]);
+    expect(Object.keys(records[0])).toEqual([
+      "run_id",
+      "run_name",
+      ...firstColumns,
+      ...resultColumnNames(ALL).filter((c) => !firstColumns.includes(c)),
+    ]);
     expect(records[0].run_id).toBe(otherRunId);
     expect(records[0][`${CHUNK_RELEVANCE}/precision`]).toBe("");
     expect(records[ROWS].run_id).toBe(runId);

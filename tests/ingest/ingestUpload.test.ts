@@ -5,7 +5,12 @@ import { DEFAULT_LIMITS } from "@/lib/ingest/limits";
 import { collectingSink } from "../support/collectingSink";
 import { byteChunks, SAMPLE_ROWS, toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
 
-async function ingest(filename: string, content: string | Uint8Array, mode: ImportMode = "strict", limits = DEFAULT_LIMITS) {
+async function ingest(
+  filename: string,
+  content: string | Uint8Array,
+  mode: ImportMode = "strict",
+  limits = DEFAULT_LIMITS,
+) {
   const { sink, state } = collectingSink();
   const result = await ingestUpload({ chunks: byteChunks(content, 7), filename, mode, sink, limits });
   return { result, state, messages: result.ok ? [] : result.issues.map(describeRowIssue) };
@@ -63,7 +68,9 @@ describe("ingestUpload: bad input", () => {
     rows[16] = { ...rows[16], expected_facts: ["x"], expected_response: "y" } as never;
     const { result, state, messages } = await ingest("set.jsonl", toJsonl(rows));
     expect(result.ok).toBe(false);
-    expect(messages).toEqual(["row 17, column expected_facts: expected_facts and expected_response are both set; keep one"]);
+    expect(messages).toEqual([
+      "row 17, column expected_facts: expected_facts and expected_response are both set; keep one",
+    ]);
     expect(state.discarded).toBe(true);
     expect(state.committed).toBeNull();
   });
@@ -79,7 +86,13 @@ describe("ingestUpload: bad input", () => {
   });
 
   it("lists every error in the file, not just the first", async () => {
-    const lines = [`{"request": "a"}`, `{"response": "no request"}`, `[1, 2]`, `{"request": "b", "expected_facts": "not an array"}`, `{"request": "c", "retrieved_context": [{"content": "x"}]}`];
+    const lines = [
+      `{"request": "a"}`,
+      `{"response": "no request"}`,
+      `[1, 2]`,
+      `{"request": "b", "expected_facts": "not an array"}`,
+      `{"request": "c", "retrieved_context": [{"content": "x"}]}`,
+    ];
     const { messages } = await ingest("set.jsonl", lines.join("\n"));
     expect(messages).toEqual([
       "row 2, column request: request is required",
@@ -114,10 +127,30 @@ describe("ingestUpload: bad input", () => {
     ["an empty file", "set.jsonl", "", "The file is empty."],
     ["a whitespace-only file", "set.csv", "  \n\n ", "The file is empty."],
     ["an empty JSON array", "set.json", "[]", "The file has no rows."],
-    ["an unknown extension", "set.xlsx", "a,b", "Unsupported file type (.xlsx). Upload a .csv, .json (an array of objects) or .jsonl file."],
-    ["no extension", "dataset", "a,b", "Unsupported file type (no extension). Upload a .csv, .json (an array of objects) or .jsonl file."],
-    ["a JSON object instead of an array", "set.json", `{"request": "a"}`, "A .json upload must be an array of objects ([{...}, {...}]); this file holds a single object. For one object per line, use .jsonl."],
-    ["a truncated JSON array", "set.json", `[{"request": "a"}, {"request": "b"`, "The JSON array is not closed: the file ends on line 1 before its final ]. Is it truncated?"],
+    [
+      "an unknown extension",
+      "set.xlsx",
+      "a,b",
+      "Unsupported file type (.xlsx). Upload a .csv, .json (an array of objects) or .jsonl file.",
+    ],
+    [
+      "no extension",
+      "dataset",
+      "a,b",
+      "Unsupported file type (no extension). Upload a .csv, .json (an array of objects) or .jsonl file.",
+    ],
+    [
+      "a JSON object instead of an array",
+      "set.json",
+      `{"request": "a"}`,
+      "A .json upload must be an array of objects ([{...}, {...}]); this file holds a single object. For one object per line, use .jsonl.",
+    ],
+    [
+      "a truncated JSON array",
+      "set.json",
+      `[{"request": "a"}, {"request": "b"`,
+      "The JSON array is not closed: the file ends on line 1 before its final ]. Is it truncated?",
+    ],
   ])("gives %s a plain message", async (_label, filename, content, expected) => {
     const { result, state } = await ingest(filename, content);
     expect(result).toMatchObject({ ok: false, fileError: expected });
@@ -137,17 +170,25 @@ describe("ingestUpload: bad input", () => {
 
   it("rejects a 5 MB cell, naming its row and column", async () => {
     const rows = [{ request: "a" }, { request: "b", response: "x".repeat(5 * 1024 * 1024) }];
-    for (const [name, text] of [["set.jsonl", toJsonl(rows)], ["set.csv", toCsv(rows)], ["set.json", toJsonArray(rows)]]) {
+    for (const [name, text] of [
+      ["set.jsonl", toJsonl(rows)],
+      ["set.csv", toCsv(rows)],
+      ["set.json", toJsonArray(rows)],
+    ]) {
       const { messages } = await ingest(name, text);
       expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatch(/^row 2( \(line \d+\))?, column response: the cell is 5\.0 MB, over the 2\.0 MB limit for one cell$/);
+      expect(messages[0]).toMatch(
+        /^row 2( \(line \d+\))?, column response: the cell is 5\.0 MB, over the 2\.0 MB limit for one cell$/,
+      );
     }
   });
 
   it("rejects a chunk content over the cell limit inside a JSON array cell", async () => {
     const rows = [{ request: "a", retrieved_context: [{ content: "y".repeat(3 * 1024 * 1024), doc_uri: "d" }] }];
     const { messages } = await ingest("set.jsonl", toJsonl(rows));
-    expect(messages).toEqual(["row 1, column retrieved_context: a text in this cell is 3.0 MB, over the 2.0 MB limit for one cell"]);
+    expect(messages).toEqual([
+      "row 1, column retrieved_context: a text in this cell is 3.0 MB, over the 2.0 MB limit for one cell",
+    ]);
   });
 
   it("rejects a row over the row limit without buffering it", async () => {
@@ -159,12 +200,23 @@ describe("ingestUpload: bad input", () => {
 
   it("rejects a file over the size limit", async () => {
     const limits = { ...DEFAULT_LIMITS, maxFileBytes: 1024 };
-    const { result } = await ingest("set.jsonl", toJsonl(Array.from({ length: 100 }, (_, i) => ({ request: `question ${i}` }))), "strict", limits);
+    const { result } = await ingest(
+      "set.jsonl",
+      toJsonl(Array.from({ length: 100 }, (_, i) => ({ request: `question ${i}` }))),
+      "strict",
+      limits,
+    );
     expect(result).toMatchObject({ ok: false, fileError: "The file is larger than the 1.0 KB limit." });
   });
 
   it("rejects duplicate request ids, naming the first row", async () => {
-    const { messages } = await ingest("set.jsonl", toJsonl([{ request_id: "a", request: "x" }, { request_id: "a", request: "y" }]));
+    const { messages } = await ingest(
+      "set.jsonl",
+      toJsonl([
+        { request_id: "a", request: "x" },
+        { request_id: "a", request: "y" },
+      ]),
+    );
     expect(messages).toEqual(['row 2, column request_id: request_id "a" is also used by row 1']);
   });
 
@@ -177,7 +229,12 @@ describe("ingestUpload: bad input", () => {
       "row 5 (line 7): has 3 cells but the header has 2 columns",
     ]);
     const { state } = await ingest("set.csv", csv, "validRowsOnly");
-    expect(state.rows.map((r) => [r.rowNumber, r.requestText])).toEqual([[1, "q1"], [3, "q3"], [4, "q4\nspans two lines"], [6, "q6"]]);
+    expect(state.rows.map((r) => [r.rowNumber, r.requestText])).toEqual([
+      [1, "q1"],
+      [3, "q3"],
+      [4, "q4\nspans two lines"],
+      [6, "q6"],
+    ]);
   });
 
   it("rejects a CSV JSON cell that does not parse", async () => {

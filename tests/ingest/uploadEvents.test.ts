@@ -8,8 +8,26 @@ describe("upload events as the browser reads them", () => {
   it("reads back every event the route sends", () => {
     const events: UploadEvent[] = [
       { type: "progress", bytes: 65536, rows: 120, issues: 2 },
-      { type: "result", ok: true, datasetId: "d1", rowCount: 118, skippedRows: 2, warnings: ["w"], issues: ["Row 3 (line 3), column request: empty"], issueCount: 2 },
-      { type: "result", ok: false, fileError: null, issues: [], issueCount: 0, rowsRead: 5, validRows: 4, warnings: [] },
+      {
+        type: "result",
+        ok: true,
+        datasetId: "d1",
+        rowCount: 118,
+        skippedRows: 2,
+        warnings: ["w"],
+        issues: ["Row 3 (line 3), column request: empty"],
+        issueCount: 2,
+      },
+      {
+        type: "result",
+        ok: false,
+        fileError: null,
+        issues: [],
+        issueCount: 0,
+        rowsRead: 5,
+        validRows: 4,
+        warnings: [],
+      },
       { type: "result", ok: false, fileError: "The file is empty.", issues: [], issueCount: 0, warnings: [] },
     ];
     for (const event of events) expect(roundTrip(event)).toEqual(event);

@@ -24,7 +24,14 @@ function inputOf(messages: { role: string; content: string }[]): JudgeInput {
   // As ingest stores a {messages} request: requestText is the last user turn.
   const normalized = normalizeRequest({ messages });
   if ("error" in normalized) throw new Error(normalized.error);
-  return { messages: normalized.messages, request: normalized.text, response: "Business is $20 a month.", expectedResponse: null, expectedFacts: null, retrievedContext: [{ content: "Business: $20 per seat.", docUri: "prices" }] };
+  return {
+    messages: normalized.messages,
+    request: normalized.text,
+    response: "Business is $20 a month.",
+    expectedResponse: null,
+    expectedFacts: null,
+    retrievedContext: [{ content: "Business: $20 per seat.", docUri: "prices" }],
+  };
 }
 
 describe("how the judge sees a conversation", () => {
@@ -34,16 +41,22 @@ describe("how the judge sees a conversation", () => {
       for (const turn of ENDS_WITH_ASSISTANT) expect(count(prompt, turn.content)).toBe(1);
       const positions = ENDS_WITH_ASSISTANT.map((turn) => prompt.indexOf(turn.content));
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
-      expect(prompt).toContain(`<untrusted_conversation>\nuser: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n\nuser: Q2: and what does Business cost?\n\nassistant: A2: let me check the price list for you.\n</untrusted_conversation>`);
+      expect(prompt).toContain(
+        `<untrusted_conversation>\nuser: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n\nuser: Q2: and what does Business cost?\n\nassistant: A2: let me check the price list for you.\n</untrusted_conversation>`,
+      );
       expect(prompt).not.toContain("<untrusted_request>");
     }
   });
 
   it("keeps a conversation that ends with a user turn as history plus the request, and a single question as the request", () => {
-    const prompt = renderPrompt(relevanceToQuery, inputOf(ENDS_WITH_ASSISTANT.slice(0, 3)), undefined).messages[1].content;
-    expect(prompt).toContain("<untrusted_conversation_history>\nuser: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n</untrusted_conversation_history>\n\n<untrusted_request>\nQ2: and what does Business cost?\n</untrusted_request>");
+    const prompt = renderPrompt(relevanceToQuery, inputOf(ENDS_WITH_ASSISTANT.slice(0, 3)), undefined).messages[1]
+      .content;
+    expect(prompt).toContain(
+      "<untrusted_conversation_history>\nuser: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n</untrusted_conversation_history>\n\n<untrusted_request>\nQ2: and what does Business cost?\n</untrusted_request>",
+    );
     expect(count(prompt, "Q2:")).toBe(1);
-    const single = renderPrompt(relevanceToQuery, inputOf(ENDS_WITH_ASSISTANT.slice(0, 1)), undefined).messages[1].content;
+    const single = renderPrompt(relevanceToQuery, inputOf(ENDS_WITH_ASSISTANT.slice(0, 1)), undefined).messages[1]
+      .content;
     expect(single.startsWith("<untrusted_request>\nQ1: which plans include SSO?\n</untrusted_request>")).toBe(true);
   });
 
@@ -66,13 +79,26 @@ describe("how the judge sees a conversation", () => {
     });
 
     it("sends an uploaded {messages} request that ends with an assistant turn without repeating the last user turn", async () => {
-      const datasetId = await importRows(db, [{ request_id: "chat", request: { messages: ENDS_WITH_ASSISTANT }, response: "Business is $20 a month." }]);
-      const { outcome } = await runToCompletion(db, { datasetId, metrics: ["relevance_to_query"], judge: { provider: "openai", model: "judge-chat" }, concurrency: 1 }, server.url);
+      const datasetId = await importRows(db, [
+        { request_id: "chat", request: { messages: ENDS_WITH_ASSISTANT }, response: "Business is $20 a month." },
+      ]);
+      const { outcome } = await runToCompletion(
+        db,
+        {
+          datasetId,
+          metrics: ["relevance_to_query"],
+          judge: { provider: "openai", model: "judge-chat" },
+          concurrency: 1,
+        },
+        server.url,
+      );
       expect(outcome.status).toBe("completed");
       expect(server.requests).toHaveLength(1);
       const prompt = server.requests[0].body.messages[1].content as string;
       expect(count(prompt, "Q2: and what does Business cost?")).toBe(1);
-      expect(prompt).toMatch(/assistant: A2: let me check the price list for you\.\n<\/untrusted_conversation>\n\n<untrusted_response>\nBusiness is \$20 a month\.\n<\/untrusted_response>$/);
+      expect(prompt).toMatch(
+        /assistant: A2: let me check the price list for you\.\n<\/untrusted_conversation>\n\n<untrusted_response>\nBusiness is \$20 a month\.\n<\/untrusted_response>$/,
+      );
     });
   });
 });

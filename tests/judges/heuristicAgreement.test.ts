@@ -16,7 +16,11 @@ import type { JudgeInput, Rating } from "@/lib/judges/types";
 const turnSchema = z.object({ role: z.string(), content: z.string() });
 const sampleRowSchema = z.looseObject({
   request_id: z.string().optional(),
-  request: z.union([z.string(), z.looseObject({ messages: z.array(turnSchema) }), z.looseObject({ query: z.string(), history: z.array(turnSchema).optional() })]),
+  request: z.union([
+    z.string(),
+    z.looseObject({ messages: z.array(turnSchema) }),
+    z.looseObject({ query: z.string(), history: z.array(turnSchema).optional() }),
+  ]),
   response: z.string().optional(),
   expected_facts: z.array(z.string()).optional(),
   expected_response: z.string().optional(),
@@ -96,7 +100,11 @@ function chunkAgreement(): Agreement {
     const verdict = judgeHeuristically("retrieval/llm_judged/chunk_relevance", input);
     const relevantUris = new Set((row.expected_retrieved_context ?? []).map((c) => c.doc_uri));
     verdict.chunks?.forEach((chunk, i) => {
-      const want: Rating | null = relevantUris.has(input.retrievedContext[i].docUri) ? "yes" : RETRIEVAL_MISS.includes(id) ? "no" : null;
+      const want: Rating | null = relevantUris.has(input.retrievedContext[i].docUri)
+        ? "yes"
+        : RETRIEVAL_MISS.includes(id)
+          ? "no"
+          : null;
       if (want === null) return;
       result.total += 1;
       if (chunk.rating === want) result.agree += 1;
@@ -111,7 +119,10 @@ const rate = (a: Agreement) => a.agree / a.total;
 
 describe("agreement with the labelled sample set", () => {
   it("prints the agreement table", () => {
-    const lines = table.map((a) => `${a.judge.padEnd(28)} ${String(a.agree).padStart(2)}/${String(a.total).padEnd(2)} ${(rate(a) * 100).toFixed(0).padStart(3)}%  ${a.misses.join(" ")}`);
+    const lines = table.map(
+      (a) =>
+        `${a.judge.padEnd(28)} ${String(a.agree).padStart(2)}/${String(a.total).padEnd(2)} ${(rate(a) * 100).toFixed(0).padStart(3)}%  ${a.misses.join(" ")}`,
+    );
     console.log(["heuristic judge agreement (sample-eval-set.jsonl)", ...lines].join("\n"));
     expect(table.every((a) => a.total > 0)).toBe(true);
   });
@@ -131,7 +142,8 @@ describe("agreement with the labelled sample set", () => {
   });
 
   it("flags every known flawed row in its own judge", () => {
-    const rating = (metric: string, id: string) => judgeHeuristically(metric, rows.find((r) => r.id === id)!.input).rating;
+    const rating = (metric: string, id: string) =>
+      judgeHeuristically(metric, rows.find((r) => r.id === id)!.input).rating;
     expect(UNSAFE.map((id) => rating(METRICS.safety, id))).toEqual(["no"]);
     expect(OFF_TOPIC.map((id) => rating(METRICS.relevance_to_query, id))).toEqual(["no", "no"]);
     expect(HALLUCINATED.map((id) => rating(METRICS.groundedness, id))).toEqual(["no", "no", "no", "no"]);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type Agreement, formatAgreement, HELDOUT_JUDGES, type HeldoutJudge, loadHeldoutSplit, measureAgreement } from "../fixtures/heldout/heldoutAgreement";
+import {
+  type Agreement,
+  formatAgreement,
+  HELDOUT_JUDGES,
+  type HeldoutJudge,
+  loadHeldoutSplit,
+  measureAgreement,
+} from "../fixtures/heldout/heldoutAgreement";
 
 /**
  * Agreement of the offline judge with public labelled data its rules were not written
@@ -10,11 +17,18 @@ import { type Agreement, formatAgreement, HELDOUT_JUDGES, type HeldoutJudge, loa
  */
 
 const items = loadHeldoutSplit("heldout");
-const table = Object.fromEntries((Object.keys(HELDOUT_JUDGES) as HeldoutJudge[]).map((judge) => [judge, measureAgreement(items, judge)])) as Record<HeldoutJudge, Agreement>;
+const table = Object.fromEntries(
+  (Object.keys(HELDOUT_JUDGES) as HeldoutJudge[]).map((judge) => [judge, measureAgreement(items, judge)]),
+) as Record<HeldoutJudge, Agreement>;
 
 describe("agreement with the held-out HaluEval QA labels", () => {
   it("prints accuracy, kappa, n and confusion counts per judge", () => {
-    console.log([`heuristic judge vs HaluEval QA, held-out split (${items.length} rows)`, ...Object.values(table).map(formatAgreement)].join("\n"));
+    console.log(
+      [
+        `heuristic judge vs HaluEval QA, held-out split (${items.length} rows)`,
+        ...Object.values(table).map(formatAgreement),
+      ].join("\n"),
+    );
     expect(items.length).toBe(684);
     expect(Object.values(table).every((a) => a.errors === 0)).toBe(true);
   });

@@ -19,8 +19,19 @@ describe("tokenize and content words", () => {
 
   it("drops English, Spanish and German stopwords and bare numbers", () => {
     expect([...contentWords("The bucket is in the region")]).toEqual(["bucket", "region"]);
-    expect([...contentWords("¿Cómo genero con nwcli una URL prefirmada que caduque en 15 minutos?")]).toEqual(["genero", "nwcli", "url", "prefirmada", "caduqu", "minuto"]);
-    expect([...contentWords("Und wie aktiviere ich die Versionierung mit nwcli?")]).toEqual(["aktivier", "versionierung", "nwcli"]);
+    expect([...contentWords("¿Cómo genero con nwcli una URL prefirmada que caduque en 15 minutos?")]).toEqual([
+      "genero",
+      "nwcli",
+      "url",
+      "prefirmada",
+      "caduqu",
+      "minuto",
+    ]);
+    expect([...contentWords("Und wie aktiviere ich die Versionierung mit nwcli?")]).toEqual([
+      "aktivier",
+      "versionierung",
+      "nwcli",
+    ]);
   });
 
   it("stems plurals and -ing/-ed/-ation consistently on both sides", () => {
@@ -76,11 +87,16 @@ describe("quantities", () => {
 
 describe("literals and names", () => {
   it("treats identifiers with a letter then a digit as literals, not quantities", () => {
-    expect(extractLiterals("Use eu-central-1 with AES-256; 5GiB and 30d are quantities")).toEqual(["eu-central-1", "aes-256"]);
+    expect(extractLiterals("Use eu-central-1 with AES-256; 5GiB and 30d are quantities")).toEqual([
+      "eu-central-1",
+      "aes-256",
+    ]);
   });
 
   it("collects capitalised terms after the first word and one-word inline code", () => {
-    expect(nameTerms("Click **Run now** on the `Lifecycle` tab, then Northwind emails you.")).toEqual(expect.arrayContaining(["Lifecycle", "Run", "Northwind"]));
+    expect(nameTerms("Click **Run now** on the `Lifecycle` tab, then Northwind emails you.")).toEqual(
+      expect.arrayContaining(["Lifecycle", "Run", "Northwind"]),
+    );
     expect(nameTerms("I'd suggest contacting support.")).toEqual([]);
   });
 
@@ -108,7 +124,15 @@ describe("splitSentences", () => {
       "## Heading",
     ].join("\n");
     expect(splitSentences(text)).toEqual({
-      units: ["Intro, e.g. this one.", "Next sentence!", "first item here", "numbered item", "Class; Price", "A; $4.50", "Heading"],
+      units: [
+        "Intro, e.g. this one.",
+        "Next sentence!",
+        "first item here",
+        "numbered item",
+        "Class; Price",
+        "A; $4.50",
+        "Heading",
+      ],
       codeBlocks: 1,
     });
   });

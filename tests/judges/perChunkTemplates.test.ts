@@ -9,34 +9,63 @@ const input: JudgeInput = {
   response: "In the console.",
   expectedResponse: "In the console.",
   expectedFacts: null,
-  retrievedContext: [{ content: "Rotate keys in the console.", docUri: "a" }, { content: "Billing.", docUri: "b" }],
+  retrievedContext: [
+    { content: "Rotate keys in the console.", docUri: "a" },
+    { content: "Billing.", docUri: "b" },
+  ],
 };
 const twoChunkAnswer = { verdicts: [1, 2].map((chunk_index) => ({ chunk_index, rationale: "r", rating: "yes" })) };
-const retrievalJudge: CustomJudgeDefinition = { assessmentName: "mentions_keys", assessmentType: "RETRIEVAL", instructions: "The chunk mentions access keys." };
-const answerJudge: CustomJudgeDefinition = { assessmentName: "polite", assessmentType: "ANSWER", instructions: "The response is polite and brief." };
+const retrievalJudge: CustomJudgeDefinition = {
+  assessmentName: "mentions_keys",
+  assessmentType: "RETRIEVAL",
+  instructions: "The chunk mentions access keys.",
+};
+const answerJudge: CustomJudgeDefinition = {
+  assessmentName: "polite",
+  assessmentType: "ANSWER",
+  instructions: "The response is polite and brief.",
+};
 
 describe("per-chunk judges say so in their template", () => {
   it("flags exactly the templates that answer one verdict per chunk, each with its one-chunk prompt", () => {
     const chosen = [
-      ...METRICS.filter((metric) => metric.kind === "llm_judged").map((metric) => ({ name: metric.name, found: templateForMetric(metric.name, input) })),
-      { name: "custom RETRIEVAL", found: templateForMetric("retrieval/llm_judged/mentions_keys", input, retrievalJudge) },
+      ...METRICS.filter((metric) => metric.kind === "llm_judged").map((metric) => ({
+        name: metric.name,
+        found: templateForMetric(metric.name, input),
+      })),
+      {
+        name: "custom RETRIEVAL",
+        found: templateForMetric("retrieval/llm_judged/mentions_keys", input, retrievalJudge),
+      },
       { name: "custom ANSWER", found: templateForMetric("response/llm_judged/polite", input, answerJudge) },
     ];
     for (const { name, found } of chosen) {
       if (!found) throw new Error(`no template for ${name}`);
       const answersPerChunk = found.template.schema(input, found.context).safeParse(twoChunkAnswer).success;
       expect({ name, perChunk: found.template.perChunk === true }).toEqual({ name, perChunk: answersPerChunk });
-      if (found.template.perChunk) expect(found.template.singleChunk.schema(input, { position: 0 }).safeParse({ rationale: "r", rating: "no" }).success).toBe(true);
+      if (found.template.perChunk)
+        expect(
+          found.template.singleChunk.schema(input, { position: 0 }).safeParse({ rationale: "r", rating: "no" }).success,
+        ).toBe(true);
     }
-    expect(chosen.filter(({ found }) => found?.template.perChunk).map(({ name }) => name)).toEqual(["retrieval/llm_judged/chunk_relevance", "custom RETRIEVAL"]);
+    expect(chosen.filter(({ found }) => found?.template.perChunk).map(({ name }) => name)).toEqual([
+      "retrieval/llm_judged/chunk_relevance",
+      "custom RETRIEVAL",
+    ]);
   });
 
   it("keeps the version strings (they are judge-cache keys), and a custom judge's one-chunk prompt carries its criteria", () => {
     const builtIn = templateForMetric("retrieval/llm_judged/chunk_relevance", input);
     const custom = templateForMetric("retrieval/llm_judged/mentions_keys", input, retrievalJudge);
     if (!builtIn?.template.perChunk || !custom?.template.perChunk) throw new Error("expected per-chunk templates");
-    expect([builtIn.template.version, builtIn.template.singleChunk.version]).toEqual(["chunk_relevance.batched/v2", "chunk_relevance.single/v2"]);
-    expect([custom.template.version, custom.template.singleChunk.version]).toEqual(["custom.retrieval/v2", "custom.retrieval.single/v1"]);
+    expect([builtIn.template.version, builtIn.template.singleChunk.version]).toEqual([
+      "chunk_relevance.batched/v2",
+      "chunk_relevance.single/v2",
+    ]);
+    expect([custom.template.version, custom.template.singleChunk.version]).toEqual([
+      "custom.retrieval/v2",
+      "custom.retrieval.single/v1",
+    ]);
     expect(custom.template.singleChunk.system).toContain("The chunk mentions access keys.");
     expect(custom.template.singleChunk.system).toContain("one retrieved chunk");
   });

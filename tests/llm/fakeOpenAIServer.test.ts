@@ -10,7 +10,11 @@ afterEach(async () => {
 });
 
 async function post(path: string, body: unknown) {
-  const response = await fetch(`${server!.origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server!.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> };
 }
 
@@ -21,7 +25,12 @@ const schema = {
     score: { type: "number", minimum: 0, maximum: 1 },
     count: { type: "integer", minimum: 3, maximum: 5 },
     name: { type: ["string", "null"], minLength: 40 },
-    items: { type: "array", minItems: 4, maxItems: 6, items: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false } },
+    items: {
+      type: "array",
+      minItems: 4,
+      maxItems: 6,
+      items: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false },
+    },
     one: { type: "array", maxItems: 1, items: { $ref: "#/definitions/leaf" } },
   },
   required: ["verdict", "score", "count", "name", "items", "one"],
@@ -47,9 +56,13 @@ describe("synthesize", () => {
   });
 
   it("spreads enum choices across seeds and obeys the decide hook", () => {
-    const seen = new Set(Array.from({ length: 30 }, (_, i) => (synthesize(schema, `s${i}`) as { verdict: string }).verdict));
+    const seen = new Set(
+      Array.from({ length: 30 }, (_, i) => (synthesize(schema, `s${i}`) as { verdict: string }).verdict),
+    );
     expect(seen.size).toBe(3);
-    const forced = synthesize(schema, "x", ({ path, options }) => (path === "verdict" ? options?.[2] : undefined)) as { verdict: string };
+    const forced = synthesize(schema, "x", ({ path, options }) => (path === "verdict" ? options?.[2] : undefined)) as {
+      verdict: string;
+    };
     expect(forced.verdict).toBe("partial");
   });
 });
@@ -97,7 +110,10 @@ describe("startFakeOpenAIServer", () => {
   it("holds a timeout request until close(), which still finishes", async () => {
     server = await startFakeOpenAIServer();
     server.enqueue("timeout");
-    const pending = fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ messages: [] }) }).catch((e: unknown) => e);
+    const pending = fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ messages: [] }),
+    }).catch((e: unknown) => e);
     await expect.poll(() => server!.stats.inFlight).toBe(1);
     await server.close();
     server = null;
@@ -107,7 +123,10 @@ describe("startFakeOpenAIServer", () => {
   it("drops a required field on schema_violation", async () => {
     server = await startFakeOpenAIServer();
     server.enqueue("schema_violation");
-    const response = await post("/v1/chat/completions", { messages: [], response_format: { type: "json_schema", json_schema: { name: "s", schema } } });
+    const response = await post("/v1/chat/completions", {
+      messages: [],
+      response_format: { type: "json_schema", json_schema: { name: "s", schema } },
+    });
     const value = JSON.parse(response.json.choices[0].message.content);
     expect(value.verdict).toBeUndefined();
     expect(value.score).toBeDefined();
@@ -124,6 +143,9 @@ describe("startFakeOpenAIServer", () => {
     };
     const response = await post("/v1/chat/completions", body);
     expect(response.json.choices[0].finish_reason).toBe("tool_calls");
-    expect(response.json.choices[0].message.tool_calls[0].function).toEqual({ name: "record", arguments: '{"forced":true}' });
+    expect(response.json.choices[0].message.tool_calls[0].function).toEqual({
+      name: "record",
+      arguments: '{"forced":true}',
+    });
   });
 });

@@ -32,7 +32,11 @@ describe("readLlmConfig", () => {
   });
 
   it("accepts a keyless OpenAI-compatible server", () => {
-    const config = readLlmConfig({ OPENAI_BASE_URL: "http://localhost:11434/v1/", ASSAY_JUDGE_MODEL: "llama3.1:8b", ASSAY_STRUCTURED_OUTPUT: "json_object" });
+    const config = readLlmConfig({
+      OPENAI_BASE_URL: "http://localhost:11434/v1/",
+      ASSAY_JUDGE_MODEL: "llama3.1:8b",
+      ASSAY_STRUCTURED_OUTPUT: "json_object",
+    });
     expect(config?.endpoint).toEqual({ kind: "openai", baseURL: "http://localhost:11434/v1" });
     expect(config?.apiKey).toBeNull();
     expect(config?.model).toBe("llama3.1:8b");
@@ -40,8 +44,16 @@ describe("readLlmConfig", () => {
   });
 
   it("reads Azure, with the deployment as the model", () => {
-    const config = readLlmConfig({ AZURE_OPENAI_ENDPOINT: "https://res.openai.azure.com/", AZURE_OPENAI_API_KEY: AZURE_KEY, ASSAY_JUDGE_MODEL: "judge-deploy" });
-    expect(config?.endpoint).toEqual({ kind: "azure", endpoint: "https://res.openai.azure.com", apiVersion: "2024-10-21" });
+    const config = readLlmConfig({
+      AZURE_OPENAI_ENDPOINT: "https://res.openai.azure.com/",
+      AZURE_OPENAI_API_KEY: AZURE_KEY,
+      ASSAY_JUDGE_MODEL: "judge-deploy",
+    });
+    expect(config?.endpoint).toEqual({
+      kind: "azure",
+      endpoint: "https://res.openai.azure.com",
+      apiVersion: "2024-10-21",
+    });
     expect(config?.apiKey).toBe(AZURE_KEY);
     expect(config?.model).toBe("judge-deploy");
   });
@@ -54,7 +66,12 @@ describe("readLlmConfig", () => {
       ASSAY_STRUCTURED_OUTPUT: "tool",
       ASSAY_LLM_PRICES: '{"gpt-4.1-mini": {"input": 0.4, "output": 1.6}}',
     });
-    expect(config).toMatchObject({ timeoutMs: 1500, maxAttempts: 2, structuredOutput: "tool", prices: { "gpt-4.1-mini": { input: 0.4, output: 1.6 } } });
+    expect(config).toMatchObject({
+      timeoutMs: 1500,
+      maxAttempts: 2,
+      structuredOutput: "tool",
+      prices: { "gpt-4.1-mini": { input: 0.4, output: 1.6 } },
+    });
   });
 
   it.each([
@@ -69,8 +86,18 @@ describe("readLlmConfig", () => {
     [{ OPENAI_API_KEY: KEY, ASSAY_JUDGE_MODEL: "gpt 4" }, /^ASSAY_JUDGE_MODEL/],
     [{ AZURE_OPENAI_API_KEY: AZURE_KEY }, /^AZURE_OPENAI_ENDPOINT is required/],
     [{ AZURE_OPENAI_ENDPOINT: "https://res.openai.azure.com" }, /^AZURE_OPENAI_API_KEY is required/],
-    [{ AZURE_OPENAI_ENDPOINT: "res.openai.azure.com", AZURE_OPENAI_API_KEY: AZURE_KEY }, /^AZURE_OPENAI_ENDPOINT must be/],
-    [{ AZURE_OPENAI_ENDPOINT: "https://r.openai.azure.com", AZURE_OPENAI_API_KEY: AZURE_KEY, OPENAI_API_VERSION: "latest" }, /^OPENAI_API_VERSION/],
+    [
+      { AZURE_OPENAI_ENDPOINT: "res.openai.azure.com", AZURE_OPENAI_API_KEY: AZURE_KEY },
+      /^AZURE_OPENAI_ENDPOINT must be/,
+    ],
+    [
+      {
+        AZURE_OPENAI_ENDPOINT: "https://r.openai.azure.com",
+        AZURE_OPENAI_API_KEY: AZURE_KEY,
+        OPENAI_API_VERSION: "latest",
+      },
+      /^OPENAI_API_VERSION/,
+    ],
   ])("names the bad variable: %j", (env, pattern) => {
     expect(errorOf(env)).toMatch(pattern);
   });

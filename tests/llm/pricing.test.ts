@@ -9,7 +9,10 @@ describe("costUsd", () => {
   });
 
   it("prices a dated snapshot by its longest family name", () => {
-    expect(costUsd("gpt-4.1-mini-2025-04-14", { inputTokens: 1_000_000, outputTokens: 0 }, prices)).toBeCloseTo(0.4, 10);
+    expect(costUsd("gpt-4.1-mini-2025-04-14", { inputTokens: 1_000_000, outputTokens: 0 }, prices)).toBeCloseTo(
+      0.4,
+      10,
+    );
     expect(costUsd("gpt-4.1-2025-04-14", { inputTokens: 1_000_000, outputTokens: 0 }, prices)).toBeCloseTo(2, 10);
   });
 

@@ -103,11 +103,17 @@ describe("retries", () => {
     const error = await failure(client.callStructured(ask));
     expect(error.kind).toBe("fatal");
     expect(error.attempts).toBe(1);
-    expect(error.message).toBe("judge call failed: the judge endpoint rejected the request (400 Bad Request): Invalid request (fake)");
+    expect(error.message).toBe(
+      "judge call failed: the judge endpoint rejected the request (400 Bad Request): Invalid request (fake)",
+    );
   });
 
   it("drops temperature for models that reject it, and remembers that per model", async () => {
-    server.enqueue({ kind: "400", message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported." });
+    server.enqueue({
+      kind: "400",
+      message:
+        "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+    });
     const { client, waits } = makeClient(openAiConfig(server.url, { model: "o4-mini" }));
     const result = await client.callStructured(ask);
     expect(result.attempts).toBe(2);
@@ -167,7 +173,9 @@ describe("concurrency", () => {
     server.setBehaviour({ latencyMs: 15 });
     const { client, limiter } = makeClient(openAiConfig(server.url), { maxConcurrency: 4 });
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => client.callStructured({ ...ask, messages: [{ role: "user", content: `question ${i}` }] })),
+      Array.from({ length: 50 }, (_, i) =>
+        client.callStructured({ ...ask, messages: [{ role: "user", content: `question ${i}` }] }),
+      ),
     );
     expect(results).toHaveLength(50);
     expect(server.stats.totalRequests).toBe(50);
@@ -190,7 +198,9 @@ describe("concurrency", () => {
     const slow = client.callStructured(ask);
     await vi.waitFor(() => expect(server.stats.outcomes["429"]).toBe(1));
     // While the first call sleeps, a second one gets the only slot and completes.
-    await client.callStructured({ ...ask, messages: [{ role: "user", content: "other" }] }).then(() => (otherDone = true));
+    await client
+      .callStructured({ ...ask, messages: [{ role: "user", content: "other" }] })
+      .then(() => (otherDone = true));
     expect(otherDone).toBe(true);
     finishBackoff();
     expect((await slow).attempts).toBe(2);
@@ -198,10 +208,13 @@ describe("concurrency", () => {
 
   it("survives seeded random faults deterministically", async () => {
     const run = async () => {
-      const fake = await startFakeOpenAIServer({ behaviour: { seed: 42, faultRate: { status429: 0.2, status500: 0.1, invalidJson: 0.1 } } });
+      const fake = await startFakeOpenAIServer({
+        behaviour: { seed: 42, faultRate: { status429: 0.2, status500: 0.1, invalidJson: 0.1 } },
+      });
       try {
         const { client } = makeClient(openAiConfig(fake.url, { maxAttempts: 8 }), { maxConcurrency: 1 });
-        for (let i = 0; i < 20; i++) await client.callStructured({ ...ask, messages: [{ role: "user", content: `q${i}` }] });
+        for (let i = 0; i < 20; i++)
+          await client.callStructured({ ...ask, messages: [{ role: "user", content: `q${i}` }] });
         return { ...fake.stats.outcomes, total: fake.stats.totalRequests };
       } finally {
         await fake.close();

@@ -40,13 +40,19 @@ describe("classifyFailure", () => {
   });
 
   it("retries timeouts and connection errors; recognises aborts", () => {
-    expect(classifyFailure(new APIConnectionTimeoutError())).toMatchObject({ kind: "retryable", summary: "request timed out" });
+    expect(classifyFailure(new APIConnectionTimeoutError())).toMatchObject({
+      kind: "retryable",
+      summary: "request timed out",
+    });
     expect(classifyFailure(new APIConnectionError({ message: "ECONNREFUSED" }))).toMatchObject({ kind: "retryable" });
     expect(classifyFailure(new APIUserAbortError()).kind).toBe("aborted");
   });
 
   it("carries the server's Retry-After", () => {
-    expect(classifyFailure(apiError(429, "slow down", { "retry-after": "2" }))).toMatchObject({ retryAfterMs: 2000, summary: "429 Too Many Requests" });
+    expect(classifyFailure(apiError(429, "slow down", { "retry-after": "2" }))).toMatchObject({
+      retryAfterMs: 2000,
+      summary: "429 Too Many Requests",
+    });
   });
 
   it("never quotes a 401 body, and scrubs keys from other bodies", () => {
@@ -65,6 +71,8 @@ describe("redactSecrets", () => {
     expect(redactSecrets("Authorization: Bearer abc.def.ghi")).not.toContain("abc.def");
     expect(redactSecrets("api-key: 0123456789abcdef0123456789abcdef")).toBe("api-key: [redacted]");
     expect(redactSecrets("got sk-live-1234abcd***wxyz back")).toBe("got [redacted] back");
-    expect(redactSecrets("schema correctness_verdict_with_chunk_details failed")).toBe("schema correctness_verdict_with_chunk_details failed");
+    expect(redactSecrets("schema correctness_verdict_with_chunk_details failed")).toBe(
+      "schema correctness_verdict_with_chunk_details failed",
+    );
   });
 });

@@ -17,7 +17,11 @@ afterEach(async () => {
 describe("callStructured", () => {
   it("sends a strict json_schema response format and returns the validated value with usage", async () => {
     const { client } = makeClient(openAiConfig(server.url));
-    const result = await client.callStructured({ messages: question, schema: verdictSchema, schemaName: "correctness_verdict" });
+    const result = await client.callStructured({
+      messages: question,
+      schema: verdictSchema,
+      schemaName: "correctness_verdict",
+    });
 
     expect(verdictSchema.safeParse(result.value).success).toBe(true);
     expect(result.attempts).toBe(1);
@@ -65,7 +69,9 @@ describe("callStructured", () => {
     expect(repair[3].role).toBe("user");
     expect(repair[3].content).toMatch(/not valid JSON/);
     // Usage is summed over both answers (the fake bills ceil(chars / 4) of the prompt).
-    const promptTokens = server.requests.map((r) => Math.ceil(r.body.messages.reduce((n: number, m: { content: string }) => n + m.content.length, 0) / 4));
+    const promptTokens = server.requests.map((r) =>
+      Math.ceil(r.body.messages.reduce((n: number, m: { content: string }) => n + m.content.length, 0) / 4),
+    );
     expect(result.usage.inputTokens).toBe(promptTokens[0] + promptTokens[1]);
   });
 
@@ -80,7 +86,9 @@ describe("callStructured", () => {
   it("gives up with malformed_output when the repair is malformed too", async () => {
     server.enqueue("invalid_json", "schema_violation");
     const { client } = makeClient(openAiConfig(server.url));
-    const error = await client.callStructured({ messages: question, schema: verdictSchema, schemaName: "correctness_verdict" }).catch((e: unknown) => e);
+    const error = await client
+      .callStructured({ messages: question, schema: verdictSchema, schemaName: "correctness_verdict" })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(LlmCallError);
     const llmError = error as LlmCallError;
@@ -94,7 +102,11 @@ describe("callStructured", () => {
 
   it("uses a forced tool call in tool mode", async () => {
     const { client } = makeClient(openAiConfig(server.url, { structuredOutput: "tool" }));
-    const result = await client.callStructured({ messages: question, schema: verdictSchema, schemaName: "correctness verdict!" });
+    const result = await client.callStructured({
+      messages: question,
+      schema: verdictSchema,
+      schemaName: "correctness verdict!",
+    });
 
     expect(verdictSchema.safeParse(result.value).success).toBe(true);
     const body = server.requests[0].body;
@@ -133,7 +145,10 @@ describe("callStructured", () => {
 
   it("validates nested arrays of objects", async () => {
     const schema = z.object({
-      chunks: z.array(z.object({ position: z.number().int().min(0).max(9), rating: z.enum(["yes", "no"]) })).min(3).max(3),
+      chunks: z
+        .array(z.object({ position: z.number().int().min(0).max(9), rating: z.enum(["yes", "no"]) }))
+        .min(3)
+        .max(3),
     });
     const { client } = makeClient(openAiConfig(server.url));
     const result = await client.callStructured({ messages: question, schema, schemaName: "chunks" });
@@ -148,7 +163,10 @@ describe("callStructured", () => {
 describe("chat", () => {
   it("returns plain text with usage and no response_format", async () => {
     const { client } = makeClient(openAiConfig(server.url));
-    const result = await client.chat({ model: "generator", messages: [{ role: "user", content: "What is the capital of France?" }] });
+    const result = await client.chat({
+      model: "generator",
+      messages: [{ role: "user", content: "What is the capital of France?" }],
+    });
     expect(result.text).toBe("Fake answer to: What is the capital of France?");
     expect(result.attempts).toBe(1);
     expect(result.usage).toEqual({ inputTokens: 8, outputTokens: 12 });

@@ -36,7 +36,10 @@ describe("pairedBootstrapMeanDiff", () => {
   it("a constant +0.1 shift → every resampled mean is 0.1", () => {
     // Each row's difference is 0.1, so any resample's mean is 0.1 (up to float rounding).
     const baseline = [0.2, 0.55, 0.9, 0.35, 0.0, 0.71];
-    const result = pairedBootstrapMeanDiff(baseline, baseline.map((x) => x + 0.1))!;
+    const result = pairedBootstrapMeanDiff(
+      baseline,
+      baseline.map((x) => x + 0.1),
+    )!;
     expect(result.meanDiff).toBeCloseTo(0.1, 12);
     expect(result.low).toBeCloseTo(0.1, 12);
     expect(result.high).toBeCloseTo(0.1, 12);
@@ -50,7 +53,12 @@ describe("pairedBootstrapMeanDiff", () => {
   it("pairs by index: a shared per-row offset does not widen the interval", () => {
     // Rows differ wildly (0 vs 100) but the candidate is always baseline + 1.
     const baseline = Array.from({ length: 40 }, (_, i) => (i % 2) * 100);
-    expect(pairedBootstrapMeanDiff(baseline, baseline.map((x) => x + 1))).toEqual({ meanDiff: 1, low: 1, high: 1 });
+    expect(
+      pairedBootstrapMeanDiff(
+        baseline,
+        baseline.map((x) => x + 1),
+      ),
+    ).toEqual({ meanDiff: 1, low: 1, high: 1 });
   });
 
   it("is deterministic for a seed (default seed included) and varies across seeds", () => {

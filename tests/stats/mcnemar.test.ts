@@ -35,7 +35,13 @@ describe("exactMcNemar", () => {
   });
 
   it("is symmetric in b and c", () => {
-    for (const [b, c] of [[1, 5], [0, 6], [3, 17], [480, 521], [9900, 10100]]) {
+    for (const [b, c] of [
+      [1, 5],
+      [0, 6],
+      [3, 17],
+      [480, 521],
+      [9900, 10100],
+    ]) {
       expect(exactMcNemar(c, b).pValue).toBe(exactMcNemar(b, c).pValue);
     }
   });
@@ -47,7 +53,13 @@ describe("exactMcNemar", () => {
   });
 
   it("agrees with exact BigInt arithmetic on both sides of the small/large-n switch", () => {
-    for (const [b, c] of [[2, 12], [40, 70], [480, 520], [480, 521], [900, 1100]]) {
+    for (const [b, c] of [
+      [2, 12],
+      [40, 70],
+      [480, 520],
+      [480, 521],
+      [900, 1100],
+    ]) {
       const reference = bigIntReference(b, c);
       expect(Math.abs(exactMcNemar(b, c).pValue - reference) / reference).toBeLessThan(1e-9);
     }
@@ -73,7 +85,12 @@ describe("exactMcNemar", () => {
   });
 
   it("rejects non-counts", () => {
-    for (const [b, c] of [[-1, 2], [1.5, 2], [Number.NaN, 0], [0, Number.POSITIVE_INFINITY]]) {
+    for (const [b, c] of [
+      [-1, 2],
+      [1.5, 2],
+      [Number.NaN, 0],
+      [0, Number.POSITIVE_INFINITY],
+    ]) {
       expect(() => exactMcNemar(b, c)).toThrow(RangeError);
     }
   });

@@ -17,8 +17,12 @@ describe("describeDelta: binary (McNemar)", () => {
   });
 
   it("words a significant regression and tiny p", () => {
-    expect(describeDelta({ kind: "binary", pValue: 0.012, delta: -5 }).words).toBe("Real regression: \u22125.0 points (McNemar p = 0.012)");
-    expect(describeDelta({ kind: "binary", pValue: 1e-9, delta: 12.34 }).words).toBe("Real improvement: +12.3 points (McNemar p < 0.001)");
+    expect(describeDelta({ kind: "binary", pValue: 0.012, delta: -5 }).words).toBe(
+      "Real regression: \u22125.0 points (McNemar p = 0.012)",
+    );
+    expect(describeDelta({ kind: "binary", pValue: 1e-9, delta: 12.34 }).words).toBe(
+      "Real improvement: +12.3 points (McNemar p < 0.001)",
+    );
   });
 
   it("uses p < alpha strictly, and honours a custom alpha", () => {
@@ -30,13 +34,17 @@ describe("describeDelta: binary (McNemar)", () => {
 
   it("never calls a zero delta real, and never prints −0.0", () => {
     expect(describeDelta({ kind: "binary", pValue: 0.001, delta: 0 }).verdict).toBe("noise");
-    expect(describeDelta({ kind: "binary", pValue: 0.9, delta: -0.04 }).words).toBe("Likely noise: 0.0 points (p = 0.90)");
+    expect(describeDelta({ kind: "binary", pValue: 0.9, delta: -0.04 }).words).toBe(
+      "Likely noise: 0.0 points (p = 0.90)",
+    );
   });
 
   it("works end to end from discordant counts", () => {
     // 100 rows, b = 0, c = 6: yes-rate up 6 points; p = 2/64 = 0.03125 → "0.031".
     const { pValue } = exactMcNemar(0, 6);
-    expect(describeDelta({ kind: "binary", pValue, delta: 6 }).words).toBe("Real improvement: +6.0 points (McNemar p = 0.031)");
+    expect(describeDelta({ kind: "binary", pValue, delta: 6 }).words).toBe(
+      "Real improvement: +6.0 points (McNemar p = 0.031)",
+    );
   });
 });
 
@@ -49,7 +57,9 @@ describe("describeDelta: score (interval)", () => {
   });
 
   it("words an improvement and noise", () => {
-    expect(describeDelta({ kind: "score", low: 0.02, high: 0.1, delta: 0.06 }).words).toBe("Real improvement: +0.06 (95% CI 0.02 to 0.10)");
+    expect(describeDelta({ kind: "score", low: 0.02, high: 0.1, delta: 0.06 }).words).toBe(
+      "Real improvement: +0.06 (95% CI 0.02 to 0.10)",
+    );
     expect(describeDelta({ kind: "score", low: -0.03, high: 0.05, delta: 0.01 })).toEqual({
       verdict: "noise",
       words: "Likely noise: +0.01 (95% CI \u22120.03 to 0.05)",
@@ -62,7 +72,9 @@ describe("describeDelta: score (interval)", () => {
   });
 
   it("labels the interval with 1 − alpha", () => {
-    expect(describeDelta({ kind: "score", low: 0.1, high: 0.3, delta: 0.2 }, 0.1).words).toBe("Real improvement: +0.20 (90% CI 0.10 to 0.30)");
+    expect(describeDelta({ kind: "score", low: 0.1, high: 0.3, delta: 0.2 }, 0.1).words).toBe(
+      "Real improvement: +0.20 (90% CI 0.10 to 0.30)",
+    );
     expect(describeDelta({ kind: "score", low: 0.1, high: 0.3, delta: 0.2 }, 0.001).words).toContain("99.9% CI");
   });
 

@@ -66,7 +66,12 @@ describe("wilsonInterval", () => {
     const at99 = wilsonInterval(36, 50, 0.99)!;
     expect(at90.low).toBeGreaterThan(0.58334876);
     expect(at99.low).toBeLessThan(0.58334876);
-    for (const [s, n] of [[1, 2], [0, 1], [3, 1000], [999, 1000]]) {
+    for (const [s, n] of [
+      [1, 2],
+      [0, 1],
+      [3, 1000],
+      [999, 1000],
+    ]) {
       const ci = wilsonInterval(s, n, 0.999)!;
       expect(ci.low).toBeGreaterThanOrEqual(0);
       expect(ci.high).toBeLessThanOrEqual(1);

@@ -16,14 +16,24 @@ const PACKAGE_DIR = path.join(ROOT, "node_modules", "@sparticuz", "chromium");
 const CACHE_DIR = path.join(ROOT, "node_modules", ".cache", "assay-chromium");
 
 /** Flags for a Chromium other than the npm one (CHROMIUM_PATH). */
-const OVERRIDE_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const OVERRIDE_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /**
  * The package's own flags, minus the two that switch off the web's security
  * model: the browser tests check what a user's browser does with uploaded
  * HTML and links, so same-origin rules and mixed-content blocking stay on.
  */
-const NPM_CHROMIUM_ARGS = sparticuzChromium.args.filter((flag) => flag !== "--disable-web-security" && flag !== "--allow-running-insecure-content");
+const NPM_CHROMIUM_ARGS = sparticuzChromium.args.filter(
+  (flag) => flag !== "--disable-web-security" && flag !== "--allow-running-insecure-content",
+);
 
 export type ChromiumBinary = { executablePath: string; args: string[]; source: string };
 
@@ -35,10 +45,15 @@ export type ChromiumBinary = { executablePath: string; args: string[]; source: s
 export async function prepareChromium(): Promise<ChromiumBinary> {
   const override = process.env.CHROMIUM_PATH;
   if (override) {
-    if (!fs.existsSync(override)) throw new Error(`CHROMIUM_PATH is set to ${override}, which does not exist; unset it to use the Chromium from npm (@sparticuz/chromium)`);
+    if (!fs.existsSync(override))
+      throw new Error(
+        `CHROMIUM_PATH is set to ${override}, which does not exist; unset it to use the Chromium from npm (@sparticuz/chromium)`,
+      );
     return { executablePath: override, args: OVERRIDE_ARGS, source: `CHROMIUM_PATH=${override}` };
   }
-  const version = z.object({ version: z.string() }).parse(JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8"))).version;
+  const version = z
+    .object({ version: z.string() })
+    .parse(JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8"))).version;
   const dir = path.join(CACHE_DIR, version);
   const executablePath = path.join(dir, "chromium");
   if (!fs.existsSync(executablePath)) await unpackInto(dir);
@@ -55,13 +70,15 @@ async function unpackInto(dir: string): Promise<void> {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const staging = fs.mkdtempSync(`${dir}.unpacking-`);
   try {
-    const script = "const { default: c } = await import('@sparticuz/chromium'); process.stdout.write(await c.executablePath());";
+    const script =
+      "const { default: c } = await import('@sparticuz/chromium'); process.stdout.write(await c.executablePath());";
     const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
       cwd: ROOT,
       env: { ...process.env, TMPDIR: staging },
       timeout: 120_000,
     });
-    if (path.resolve(stdout.trim()) !== path.join(staging, "chromium")) throw new Error(`@sparticuz/chromium unpacked to ${stdout.trim()}, expected ${staging}`);
+    if (path.resolve(stdout.trim()) !== path.join(staging, "chromium"))
+      throw new Error(`@sparticuz/chromium unpacked to ${stdout.trim()}, expected ${staging}`);
     try {
       fs.renameSync(staging, dir);
     } catch (error) {
@@ -92,6 +109,8 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
     };
   } catch (error) {
     fs.rmSync(profile, { recursive: true, force: true });
-    throw new Error(`Chromium (${browser.source}) did not start: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `Chromium (${browser.source}) did not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

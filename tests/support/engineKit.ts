@@ -14,7 +14,12 @@ import { byteChunks, toJsonl, type EvalObject } from "./evalFiles";
 export const SAMPLE_FILE = path.resolve(import.meta.dirname, "../../prisma/sample/sample-eval-set.jsonl");
 
 export async function importRows(db: Db, rows: EvalObject[]): Promise<string> {
-  const result = await ingestUpload({ chunks: byteChunks(toJsonl(rows), 65536), filename: "rows.jsonl", mode: "strict", sink: createDatasetSink(db) });
+  const result = await ingestUpload({
+    chunks: byteChunks(toJsonl(rows), 65536),
+    filename: "rows.jsonl",
+    mode: "strict",
+    sink: createDatasetSink(db),
+  });
   if (!result.ok) throw new Error(`rows did not import: ${JSON.stringify(result.issues)}`);
   return result.datasetId;
 }
@@ -27,7 +32,13 @@ export async function importSample(db: Db): Promise<string> {
 
 /** An LLM config pointing at the fake server, with fast retries for tests. */
 export function fakeLlmConfig(baseUrl: string, overrides: Record<string, string> = {}) {
-  const config = readLlmConfig({ OPENAI_API_KEY: "sk-test-engine-key-0000", OPENAI_BASE_URL: baseUrl, ASSAY_LLM_TIMEOUT_MS: "2000", ASSAY_LLM_MAX_ATTEMPTS: "4", ...overrides });
+  const config = readLlmConfig({
+    OPENAI_API_KEY: "sk-test-engine-key-0000",
+    OPENAI_BASE_URL: baseUrl,
+    ASSAY_LLM_TIMEOUT_MS: "2000",
+    ASSAY_LLM_MAX_ATTEMPTS: "4",
+    ...overrides,
+  });
   if (!config) throw new Error("fake LLM config did not parse");
   return config;
 }

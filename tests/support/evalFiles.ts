@@ -16,7 +16,9 @@ export function toCsv(rows: EvalObject[], columns?: string[]): string {
     const text = typeof value === "string" ? value : JSON.stringify(value);
     return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  return [header.join(","), ...rows.map((row) => header.map((column) => cell(row[column])).join(","))].join("\r\n") + "\r\n";
+  return (
+    [header.join(","), ...rows.map((row) => header.map((column) => cell(row[column])).join(","))].join("\r\n") + "\r\n"
+  );
 }
 
 /** Splits text into byte chunks of a given size, as a network upload would arrive (splits may cut characters). */
@@ -39,7 +41,12 @@ export const SAMPLE_ROWS: EvalObject[] = [
   },
   {
     request_id: 2,
-    request: { messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "What is the max object size?" }] },
+    request: {
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "What is the max object size?" },
+      ],
+    },
     response: "5 TB, uploaded in parts.",
     expected_response: "The maximum object size is 5 TB.",
   },
@@ -51,7 +58,7 @@ export const SAMPLE_ROWS: EvalObject[] = [
         { role: "assistant", content: "$0.05 per GB in the US." },
       ],
     },
-    response: "In the EU it is $0.06 per GB, with a \"quoted\" note, and a comma.",
+    response: 'In the EU it is $0.06 per GB, with a "quoted" note, and a comma.',
     retrieved_context: [{ content: "<b>EU egress</b>: $0.06/GB", doc_uri: "docs://pricing.md#eu" }],
   },
 ];

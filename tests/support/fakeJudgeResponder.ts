@@ -14,19 +14,37 @@ import type { Responder } from "./fakeOpenAIServer";
  */
 export const fakeJudgeResponder: Responder = (body, ctx) => {
   const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
-  const prompt = (body.messages as { role: string; content: string }[]).filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  const prompt = (body.messages as { role: string; content: string }[])
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
   if (ctx.mode === "text") return `Generated answer to: ${prompt.slice(0, 200)}`;
   if (prompt.includes(`GARBAGE:${schemaName}`) || prompt.includes("GARBAGE:all")) return "this is { not json";
   if (schemaName.endsWith("_verdicts")) {
     const chunks = fencedItems(prompt, "untrusted_chunk");
-    return JSON.stringify({ verdicts: chunks.map((text, i) => ({ chunk_index: i + 1, rationale: `chunk ${i + 1} checked`, rating: text.includes("IRRELEVANT") ? "no" : "yes" })) });
+    return JSON.stringify({
+      verdicts: chunks.map((text, i) => ({
+        chunk_index: i + 1,
+        rationale: `chunk ${i + 1} checked`,
+        rating: text.includes("IRRELEVANT") ? "no" : "yes",
+      })),
+    });
   }
   if (schemaName === "correctness_facts_verdict") {
     const facts = fencedItems(prompt, "untrusted_expected_fact");
-    return JSON.stringify({ verdicts: facts.map((text, i) => ({ fact_index: i + 1, rationale: `fact ${i + 1} checked`, rating: text.includes("MISSING") ? "no" : "yes" })) });
+    return JSON.stringify({
+      verdicts: facts.map((text, i) => ({
+        fact_index: i + 1,
+        rationale: `fact ${i + 1} checked`,
+        rating: text.includes("MISSING") ? "no" : "yes",
+      })),
+    });
   }
   const no = prompt.includes(`NO:${schemaName}`) || prompt.includes("NO:all");
-  return JSON.stringify({ rationale: `${schemaName}: ${no ? "marker found" : "looks fine"}`, rating: no ? "no" : "yes" });
+  return JSON.stringify({
+    rationale: `${schemaName}: ${no ? "marker found" : "looks fine"}`,
+    rating: no ? "no" : "yes",
+  });
 };
 
 function fencedItems(prompt: string, tag: string): string[] {

@@ -19,7 +19,8 @@ export type ResponderContext = {
   /** The default synthesised value for the request's schema (null without one). */
   synthesize: () => unknown;
 };
-export type ResponderResult = string | { content?: string | null; toolCall?: { name?: string; arguments: string | unknown } } | undefined;
+export type ResponderResult =
+  string | { content?: string | null; toolCall?: { name?: string; arguments: string | unknown } } | undefined;
 export type Responder = (body: ChatBody, ctx: ResponderContext) => ResponderResult | Promise<ResponderResult>;
 export type AnswerHooks = {
   /** Custom answers; return undefined to fall back to the default answer. */
@@ -35,7 +36,12 @@ export type RequestMeta = { index: number; path: string; deployment: string | nu
 /** Faults that still produce a 200 answer, just a bad one. */
 export type ContentFault = "invalid_json" | "schema_violation";
 
-export async function buildCompletion(body: ChatBody, meta: RequestMeta, fault: ContentFault | null, hooks: AnswerHooks): Promise<unknown> {
+export async function buildCompletion(
+  body: ChatBody,
+  meta: RequestMeta,
+  fault: ContentFault | null,
+  hooks: AnswerHooks,
+): Promise<unknown> {
   const { mode, schema, toolName } = describeRequest(body);
   const seed = answerSeed(body);
   const ctx: ResponderContext = {
@@ -56,7 +62,10 @@ export async function buildCompletion(body: ChatBody, meta: RequestMeta, fault: 
     content = custom.content ?? null;
     if (custom.toolCall) {
       const args = custom.toolCall.arguments;
-      toolCall = { name: custom.toolCall.name ?? toolName ?? "answer", arguments: typeof args === "string" ? args : JSON.stringify(args) };
+      toolCall = {
+        name: custom.toolCall.name ?? toolName ?? "answer",
+        arguments: typeof args === "string" ? args : JSON.stringify(args),
+      };
     }
   } else {
     let text: string;
@@ -84,21 +93,33 @@ export async function buildCompletion(body: ChatBody, meta: RequestMeta, fault: 
           role: "assistant",
           content,
           refusal: null,
-          ...(toolCall ? { tool_calls: [{ id: `call_fake_${meta.index}`, type: "function", function: toolCall }] } : {}),
+          ...(toolCall
+            ? { tool_calls: [{ id: `call_fake_${meta.index}`, type: "function", function: toolCall }] }
+            : {}),
         },
         finish_reason: toolCall ? "tool_calls" : "stop",
         logprobs: null,
       },
     ],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
 }
 
-export function describeRequest(body: ChatBody): { mode: AnswerMode; schema: JsonSchemaNode | null; toolName: string | null } {
+export function describeRequest(body: ChatBody): {
+  mode: AnswerMode;
+  schema: JsonSchemaNode | null;
+  toolName: string | null;
+} {
   const format = body.response_format;
-  if (format?.type === "json_schema") return { mode: "json_schema", schema: format.json_schema?.schema ?? {}, toolName: null };
+  if (format?.type === "json_schema")
+    return { mode: "json_schema", schema: format.json_schema?.schema ?? {}, toolName: null };
   if (format?.type === "json_object") return { mode: "json_object", schema: null, toolName: null };
-  const forced = body.tool_choice?.type === "function" ? (body.tool_choice.function?.name as string | undefined) : undefined;
+  const forced =
+    body.tool_choice?.type === "function" ? (body.tool_choice.function?.name as string | undefined) : undefined;
   if (forced) {
     const tool = (body.tools as ChatBody[] | undefined)?.find((candidate) => candidate.function?.name === forced);
     return { mode: "tool", schema: tool?.function?.parameters ?? {}, toolName: forced };
@@ -123,7 +144,8 @@ function dropRequiredField(value: unknown, schema: JsonSchemaNode | null): unkno
 
 function messageText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part: ChatBody) => (typeof part?.text === "string" ? part.text : "")).join("");
+  if (Array.isArray(content))
+    return content.map((part: ChatBody) => (typeof part?.text === "string" ? part.text : "")).join("");
   return "";
 }
 

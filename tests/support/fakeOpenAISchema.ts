@@ -8,7 +8,12 @@ import { mulberry32 } from "@/lib/stats/prng";
 export type JsonSchemaNode = Record<string, unknown>;
 
 /** Lets a test choose the value at one path (e.g. force "rating" to "no"); undefined keeps the default. */
-export type DecideHook = (ctx: { path: string; schema: JsonSchemaNode; options: unknown[] | null; seed: string }) => unknown;
+export type DecideHook = (ctx: {
+  path: string;
+  schema: JsonSchemaNode;
+  options: unknown[] | null;
+  seed: string;
+}) => unknown;
 
 /** FNV-1a: tiny, stable across runs and platforms, good enough to spread choices. */
 export function hashString(text: string): number {
@@ -65,7 +70,8 @@ export function synthesize(root: JsonSchemaNode, seed: string, decide?: DecideHo
     const out: Record<string, unknown> = {};
     // Only declared properties: additionalProperties:false must hold, and
     // optional ones are included too so tests see every field exercised.
-    for (const [key, child] of Object.entries(properties)) out[key] = visit(child, path ? `${path}.${key}` : key, depth + 1);
+    for (const [key, child] of Object.entries(properties))
+      out[key] = visit(child, path ? `${path}.${key}` : key, depth + 1);
     return out;
   };
 
@@ -84,7 +90,8 @@ function resolveRef(root: JsonSchemaNode, node: JsonSchemaNode): JsonSchemaNode 
   const ref = node.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/")) return node;
   let target: unknown = root;
-  for (const part of ref.slice(2).split("/")) target = (target as Record<string, unknown> | undefined)?.[decodeURIComponent(part)];
+  for (const part of ref.slice(2).split("/"))
+    target = (target as Record<string, unknown> | undefined)?.[decodeURIComponent(part)];
   return (target as JsonSchemaNode | undefined) ?? {};
 }
 
@@ -105,8 +112,18 @@ function synthString(node: JsonSchemaNode, path: string, h: number): string {
 }
 
 function synthNumber(node: JsonSchemaNode, h: number, integer: boolean): number {
-  const lowIn = typeof node.minimum === "number" ? node.minimum : typeof node.exclusiveMinimum === "number" ? node.exclusiveMinimum : null;
-  const highIn = typeof node.maximum === "number" ? node.maximum : typeof node.exclusiveMaximum === "number" ? node.exclusiveMaximum : null;
+  const lowIn =
+    typeof node.minimum === "number"
+      ? node.minimum
+      : typeof node.exclusiveMinimum === "number"
+        ? node.exclusiveMinimum
+        : null;
+  const highIn =
+    typeof node.maximum === "number"
+      ? node.maximum
+      : typeof node.exclusiveMaximum === "number"
+        ? node.exclusiveMaximum
+        : null;
   const low = lowIn ?? (highIn !== null ? highIn - 10 : 0);
   const high = highIn ?? low + 10;
   const fraction = ((h % 998) + 1) / 1000; // in (0, 1): exclusive bounds hold too

@@ -76,13 +76,29 @@ export type FakeOpenAIServer = {
 const AZURE_PATH = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
 
 export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Promise<FakeOpenAIServer> {
-  let behaviour: Behaviour = { latencyMs: 0, faultRate: {}, retryAfterSeconds: 1, retryAfterMs: null, seed: 1, ...options.behaviour };
+  let behaviour: Behaviour = {
+    latencyMs: 0,
+    faultRate: {},
+    retryAfterSeconds: 1,
+    retryAfterMs: null,
+    seed: 1,
+    ...options.behaviour,
+  };
   let random = seededRandom(behaviour.seed);
   const queue: Fault[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const requests: LoggedRequest[] = [];
-  const outcomes = Object.fromEntries(["ok", "429", "500", "timeout", "invalid_json", "schema_violation", "400", "401", "404"].map((k) => [k, 0])) as Record<Outcome, number>;
-  const stats: FakeServerStats = { totalRequests: 0, inFlight: 0, maxInFlight: 0, maxInFlightExcludingHung: 0, outcomes, requests };
+  const outcomes = Object.fromEntries(
+    ["ok", "429", "500", "timeout", "invalid_json", "schema_violation", "400", "401", "404"].map((k) => [k, 0]),
+  ) as Record<Outcome, number>;
+  const stats: FakeServerStats = {
+    totalRequests: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    maxInFlightExcludingHung: 0,
+    outcomes,
+    requests,
+  };
   let answerableInFlight = 0;
 
   function rollFault(): FaultKind | null {
@@ -118,7 +134,9 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     const known = azure || url.pathname === "/v1/chat/completions" || url.pathname === "/chat/completions";
     if (req.method !== "POST" || !known) {
       outcomes["404"] += 1;
-      return sendJson(res, 404, { error: { message: `fake server: no route for ${req.method} ${url.pathname}`, type: "invalid_request_error" } });
+      return sendJson(res, 404, {
+        error: { message: `fake server: no route for ${req.method} ${url.pathname}`, type: "invalid_request_error" },
+      });
     }
     let body: ChatBody;
     try {
@@ -177,15 +195,30 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
         const headers: Record<string, string> = {};
         if (behaviour.retryAfterSeconds !== null) headers["retry-after"] = String(behaviour.retryAfterSeconds);
         if (behaviour.retryAfterMs !== null) headers["retry-after-ms"] = String(behaviour.retryAfterMs);
-        return sendJson(res, 429, { error: { message: message ?? "Rate limit reached (fake)", type: "requests", code: "rate_limit_exceeded" } }, headers);
+        return sendJson(
+          res,
+          429,
+          { error: { message: message ?? "Rate limit reached (fake)", type: "requests", code: "rate_limit_exceeded" } },
+          headers,
+        );
       }
       case "500":
-        return sendJson(res, 500, { error: { message: message ?? "The server had an error (fake)", type: "server_error" } });
+        return sendJson(res, 500, {
+          error: { message: message ?? "The server had an error (fake)", type: "server_error" },
+        });
       case "400":
-        return sendJson(res, 400, { error: { message: message ?? "Invalid request (fake)", type: "invalid_request_error" } });
+        return sendJson(res, 400, {
+          error: { message: message ?? "Invalid request (fake)", type: "invalid_request_error" },
+        });
       case "401":
         // Echoes the whole presented key: worse than real servers, so redaction is tested hard.
-        return sendJson(res, 401, { error: { message: message ?? `Incorrect API key provided: ${presentedKey}.`, type: "invalid_request_error", code: "invalid_api_key" } });
+        return sendJson(res, 401, {
+          error: {
+            message: message ?? `Incorrect API key provided: ${presentedKey}.`,
+            type: "invalid_request_error",
+            code: "invalid_api_key",
+          },
+        });
       default:
         return sendJson(res, 200, await buildCompletion(body, entry, fault, options));
     }
@@ -193,7 +226,8 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, { error: { message: `fake server bug: ${String(error)}` } });
+      if (!res.headersSent && !res.destroyed)
+        sendJson(res, 500, { error: { message: `fake server bug: ${String(error)}` } });
     });
   });
   // Belt and braces on top of binding to 127.0.0.1: refuse any non-loopback peer.
@@ -241,7 +275,12 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: http.ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(payload);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);

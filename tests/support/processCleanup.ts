@@ -19,8 +19,12 @@ export function endWithThisProcess(child: ChildProcess, options: { group: boolea
   installHandlers();
   const tracked: Tracked = { pid: child.pid, group: options.group };
   live.add(tracked);
-  child.once("exit", () => { if (!options.group) live.delete(tracked); });
-  return () => { live.delete(tracked); };
+  child.once("exit", () => {
+    if (!options.group) live.delete(tracked);
+  });
+  return () => {
+    live.delete(tracked);
+  };
 }
 
 function killAll(): void {

@@ -10,7 +10,13 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * script in a child process of its own, so a SIGKILL would hit the wrapper and
  * leave the real runner alive.
  */
-export function spawnEval(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+export function spawnEval(
+  args: string[],
+  env: Record<string, string>,
+): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/eval.ts", ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
@@ -22,11 +28,13 @@ export function spawnEval(args: string[], env: Record<string, string>): { child:
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
   child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    child.on("exit", (code, signal) => {
-      untrack();
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      child.on("exit", (code, signal) => {
+        untrack();
+        resolve({ code, signal, stdout, stderr });
+      });
+    },
+  );
   return { child, done };
 }

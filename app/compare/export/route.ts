@@ -16,9 +16,12 @@ export async function GET(request: Request): Promise<Response> {
   const db = getDb();
   const runs = await Promise.all(query.runs.map((id) => getRun(db, id)));
   if (runs.length === 0 || runs.some((run) => !run)) return new Response("Unknown runs.", { status: 404 });
-  return downloadResponse(format === "csv" ? comparisonResultsCsv(db, query.runs) : comparisonResultsJson(db, query.runs), {
-    filename: `comparison.${format}`,
-    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-    context: "comparison export",
-  });
+  return downloadResponse(
+    format === "csv" ? comparisonResultsCsv(db, query.runs) : comparisonResultsJson(db, query.runs),
+    {
+      filename: `comparison.${format}`,
+      contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      context: "comparison export",
+    },
+  );
 }

@@ -37,24 +37,43 @@ export default async function DatasetPage({ params, searchParams }: Props) {
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
-      <div>
-        <p className="text-xs text-slate-500"><Link href="/datasets" className="hover:underline">Datasets</Link> /</p>
-        <h1 className="text-xl font-semibold tracking-tight">{dataset.name}</h1>
-        <p className="mt-0.5 text-sm text-slate-500">
-          <span className="font-medium text-slate-800" data-testid="row-count">{dataset.rowCount.toLocaleString("en-US")} rows</span>
-          {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded {formatDateTime(dataset.createdAt)}
-        </p>
-      </div>
-      <LinkButton href={`/datasets/${dataset.id}/runs/new`} variant="primary" size="xl" className="text-sm">New run</LinkButton>
+        <div>
+          <p className="text-xs text-slate-500">
+            <Link href="/datasets" className="hover:underline">
+              Datasets
+            </Link>{" "}
+            /
+          </p>
+          <h1 className="text-xl font-semibold tracking-tight">{dataset.name}</h1>
+          <p className="mt-0.5 text-sm text-slate-500">
+            <span className="font-medium text-slate-800" data-testid="row-count">
+              {dataset.rowCount.toLocaleString("en-US")} rows
+            </span>
+            {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded{" "}
+            {formatDateTime(dataset.createdAt)}
+          </p>
+        </div>
+        <LinkButton href={`/datasets/${dataset.id}/runs/new`} variant="primary" size="xl" className="text-sm">
+          New run
+        </LinkButton>
       </div>
 
       {dataset.warnings.length > 0 && (
         <ul className="space-y-1 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {dataset.warnings.map((warning) => <li key={warning}>{warning}</li>)}
+          {dataset.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
         </ul>
       )}
 
-      <Suspense fallback={<div className="grid gap-4 lg:grid-cols-[2fr_3fr]"><CardSkeleton /><CardSkeleton /></div>}>
+      <Suspense
+        fallback={
+          <div className="grid gap-4 lg:grid-cols-[2fr_3fr]">
+            <CardSkeleton />
+            <CardSkeleton />
+          </div>
+        }
+      >
         <CoverageSection datasetId={dataset.id} />
       </Suspense>
 
@@ -86,18 +105,33 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
   return (
     <CardFrame aria-labelledby="runs-heading">
       <div className="flex items-center justify-between">
-        <h2 id="runs-heading" className="text-sm font-semibold">Runs on this dataset</h2>
-        {runs.length >= 2 && <Link href={compareHref([runs[1].id, runs[0].id], { baseline: runs[1].id })} className="text-sm text-indigo-700 hover:underline">Compare the latest two</Link>}
+        <h2 id="runs-heading" className="text-sm font-semibold">
+          Runs on this dataset
+        </h2>
+        {runs.length >= 2 && (
+          <Link
+            href={compareHref([runs[1].id, runs[0].id], { baseline: runs[1].id })}
+            className="text-sm text-indigo-700 hover:underline"
+          >
+            Compare the latest two
+          </Link>
+        )}
       </div>
       <ul className="mt-2 divide-y divide-slate-100 text-sm">
         {runs.map((run) => (
           <li key={run.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
-            <Link href={`/runs/${run.id}`} className="font-medium text-indigo-700 hover:underline">{run.name}</Link>
+            <Link href={`/runs/${run.id}`} className="font-medium text-indigo-700 hover:underline">
+              {run.name}
+            </Link>
             <RunStatusBadge status={run.status} />
             <JudgeLabel provider={run.judgeProvider} model={run.judgeModel} />
             <span className="text-xs text-slate-500">{formatDateTime(run.createdAt)}</span>
             <span className="ml-auto flex flex-wrap gap-x-3 text-xs tabular-nums">
-              {run.headlines.slice(0, 4).map((h) => <span key={h.metric}>{h.metric.split("/").pop()} <b>{Math.round(h.rate * 100)}%</b></span>)}
+              {run.headlines.slice(0, 4).map((h) => (
+                <span key={h.metric}>
+                  {h.metric.split("/").pop()} <b>{Math.round(h.rate * 100)}%</b>
+                </span>
+              ))}
             </span>
           </li>
         ))}

@@ -18,7 +18,13 @@ export async function applyPendingMigrations(
 ): Promise<{ applied: string[] }> {
   const migrationsList = readMigrationsDirectory(migrationsDir);
   ensureDatabaseDirectory(databaseUrl);
-  if (allApplied(databaseUrl, migrationsList.migrationDirectories.map((d) => d.path))) return { applied: [] };
+  if (
+    allApplied(
+      databaseUrl,
+      migrationsList.migrationDirectories.map((d) => d.path),
+    )
+  )
+    return { applied: [] };
 
   const { engine, close } = await openSchemaEngine(databaseUrl);
   try {
@@ -43,9 +49,13 @@ function allApplied(databaseUrl: string, names: string[]): boolean {
   if (!fs.existsSync(file)) return false;
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const table = connection.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
+    const table = connection
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`)
+      .get();
     if (!table) return false;
-    const rows = connection.prepare(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as { migration_name: string }[];
+    const rows = connection
+      .prepare(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)
+      .all() as { migration_name: string }[];
     const applied = new Set(rows.map((row) => row.migration_name));
     return names.every((name) => applied.has(name));
   } finally {

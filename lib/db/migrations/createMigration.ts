@@ -59,8 +59,14 @@ export async function createMigration(
     const migrationsList = readMigrationsDirectory(migrationsDir);
     // In wasm, createMigration has no shadow database of its own: it diffs
     // from the state applyMigrations and devDiagnostic leave, in this order.
-    await run(engine.applyMigrations({ migrationsList, filters: NO_FILTERS }), "Applying the existing migrations failed");
-    const { action } = await run(engine.devDiagnostic({ migrationsList, filters: NO_FILTERS }), "Checking the history failed");
+    await run(
+      engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
+      "Applying the existing migrations failed",
+    );
+    const { action } = await run(
+      engine.devDiagnostic({ migrationsList, filters: NO_FILTERS }),
+      "Checking the history failed",
+    );
     if (action.tag === "reset") {
       throw new MigrationError(`The migration history does not replay cleanly: ${action.reason}`);
     }

@@ -17,7 +17,8 @@ export function parseCsvCells(text: string, firstLine: number): { cells: string[
       let from = i + 1;
       for (;;) {
         const close = text.indexOf('"', from);
-        if (close === -1) return { error: `a quoted cell opened on line ${lineAt(text, i, firstLine)} is never closed` };
+        if (close === -1)
+          return { error: `a quoted cell opened on line ${lineAt(text, i, firstLine)} is never closed` };
         cell += text.slice(from, close);
         if (text.charCodeAt(close + 1) === QUOTE) {
           cell += '"';
@@ -30,7 +31,9 @@ export function parseCsvCells(text: string, firstLine: number): { cells: string[
       cells.push(cell);
       if (i === text.length) return { cells };
       if (text.charCodeAt(i) !== COMMA) {
-        return { error: `a quote inside a cell is not escaped (write "" for a literal quote) near line ${lineAt(text, i, firstLine)}` };
+        return {
+          error: `a quote inside a cell is not escaped (write "" for a literal quote) near line ${lineAt(text, i, firstLine)}`,
+        };
       }
       i += 1;
       continue;
@@ -40,7 +43,9 @@ export function parseCsvCells(text: string, firstLine: number): { cells: string[
     const cell = text.slice(i, end);
     const quote = cell.indexOf('"');
     if (quote !== -1) {
-      return { error: `a quote inside an unquoted cell near line ${lineAt(text, i + quote, firstLine)}; quote the whole cell and write "" for a literal quote` };
+      return {
+        error: `a quote inside an unquoted cell near line ${lineAt(text, i + quote, firstLine)}; quote the whole cell and write "" for a literal quote`,
+      };
     }
     cells.push(cell);
     if (comma === -1) return { cells };

@@ -24,7 +24,12 @@ export async function* readCsv(texts: AsyncIterable<string>, maxRowChars: number
     row += 1;
     const record = readRecord(found, header, maxRowChars);
     if ("message" in record) {
-      const issue: RowIssue = { row, line: found.line, ...(record.column ? { column: record.column } : {}), message: record.message };
+      const issue: RowIssue = {
+        row,
+        line: found.line,
+        ...(record.column ? { column: record.column } : {}),
+        message: record.message,
+      };
       yield { row, line: found.line, issue };
       continue;
     }
@@ -38,18 +43,27 @@ export async function* readCsv(texts: AsyncIterable<string>, maxRowChars: number
   if (header === null) throw new FileError("The file is empty.");
 }
 
-function readRecord(found: CsvRecordText, header: string[], maxRowChars: number): { cells: string[] } | { message: string; column?: string } {
+function readRecord(
+  found: CsvRecordText,
+  header: string[],
+  maxRowChars: number,
+): { cells: string[] } | { message: string; column?: string } {
   if (found.kind === "oversized") return { message: oversizedRowMessage(found.chars, maxRowChars) };
   if (found.kind === "unclosedQuote") return { message: unclosedQuoteMessage(found), column: header[found.cellIndex] };
   const cells = parseCells(found);
   if ("message" in cells) return cells;
-  if (cells.cells.length !== header.length) return { message: `has ${cells.cells.length} cells but the header has ${header.length} columns` };
+  if (cells.cells.length !== header.length)
+    return { message: `has ${cells.cells.length} cells but the header has ${header.length} columns` };
   return cells;
 }
 
 function readHeader(found: CsvRecordText, maxRowChars: number): string[] {
-  if (found.kind === "oversized") throw new FileError(`The CSV header row is over the limit for one row (${oversizedRowMessage(found.chars, maxRowChars)}).`);
-  if (found.kind === "unclosedQuote") throw new FileError(`The CSV header could not be read: ${unclosedQuoteMessage(found)}.`);
+  if (found.kind === "oversized")
+    throw new FileError(
+      `The CSV header row is over the limit for one row (${oversizedRowMessage(found.chars, maxRowChars)}).`,
+    );
+  if (found.kind === "unclosedQuote")
+    throw new FileError(`The CSV header could not be read: ${unclosedQuoteMessage(found)}.`);
   const cells = parseCells(found);
   if ("message" in cells) throw new FileError(`The CSV header could not be read: ${cells.message}.`);
   const header = cells.cells.map((cell) => cell.trim());

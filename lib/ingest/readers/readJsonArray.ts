@@ -33,7 +33,15 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
     try {
       return { row, line: start, format: "json", value: JSON.parse(text) };
     } catch (error) {
-      return { row, line: start, issue: { row, line: start, message: `invalid JSON in the element starting on line ${start} (${jsonErrorDetail(error)})` } };
+      return {
+        row,
+        line: start,
+        issue: {
+          row,
+          line: start,
+          message: `invalid JSON in the element starting on line ${start} (${jsonErrorDetail(error)})`,
+        },
+      };
     }
   };
 
@@ -53,7 +61,7 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
         if (ch === 34) inString = true;
         else if (ch === 123 || ch === 91) depth += 1;
         else if ((ch === 125 || ch === 93) && depth > 0) depth -= 1;
-        else if (depth === 0 && (ch === 44 /* , */ || ch === 93 /* ] */)) {
+        else if (depth === 0 && (ch === 44 /* , */ || ch === 93) /* ] */) {
           append(text.slice(segmentStart, i));
           yield finishElement();
           phase = ch === 93 ? "after" : "between";
@@ -62,13 +70,25 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
       }
       if (isWhitespace(ch)) continue;
       if (phase === "before") {
-        if (ch === 91) { phase = "between"; continue; }
-        if (ch === 123) throw new FileError("A .json upload must be an array of objects ([{...}, {...}]); this file holds a single object. For one object per line, use .jsonl.");
-        throw new FileError(`This .json file is not a JSON array (it starts with "${String.fromCharCode(ch)}" on line ${line}).`);
+        if (ch === 91) {
+          phase = "between";
+          continue;
+        }
+        if (ch === 123)
+          throw new FileError(
+            "A .json upload must be an array of objects ([{...}, {...}]); this file holds a single object. For one object per line, use .jsonl.",
+          );
+        throw new FileError(
+          `This .json file is not a JSON array (it starts with "${String.fromCharCode(ch)}" on line ${line}).`,
+        );
       }
-      if (phase === "after") throw new FileError(`Unexpected content after the closing ] of the array, on line ${line}.`);
+      if (phase === "after")
+        throw new FileError(`Unexpected content after the closing ] of the array, on line ${line}.`);
       // phase "between": the next element starts here, or the array closes.
-      if (ch === 93) { phase = "after"; continue; }
+      if (ch === 93) {
+        phase = "after";
+        continue;
+      }
       if (ch === 44) {
         row += 1;
         yield { row, line, issue: { row, line, message: "empty array element (two commas in a row)" } };
@@ -83,11 +103,21 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
     if (phase === "element") append(text.slice(segmentStart));
   }
   if (phase === "before") throw new FileError("The file is empty.");
-  if (phase !== "after") throw new FileError(`The JSON array is not closed: the file ends on line ${line} before its final ]. Is it truncated?`);
+  if (phase !== "after")
+    throw new FileError(
+      `The JSON array is not closed: the file ends on line ${line} before its final ]. Is it truncated?`,
+    );
 
   function append(piece: string): void {
-    if (oversized > 0) { oversized += piece.length; return; }
-    if (buffer.length + piece.length > maxRowChars) { oversized = buffer.length + piece.length; buffer = ""; return; }
+    if (oversized > 0) {
+      oversized += piece.length;
+      return;
+    }
+    if (buffer.length + piece.length > maxRowChars) {
+      oversized = buffer.length + piece.length;
+      buffer = "";
+      return;
+    }
     buffer += piece;
   }
 }

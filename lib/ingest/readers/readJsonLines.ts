@@ -7,7 +7,11 @@ export async function* readJsonLines(texts: AsyncIterable<string>, maxRowChars: 
   for await (const line of splitLines(texts, maxRowChars)) {
     if ("oversized" in line) {
       row += 1;
-      yield { row, line: line.lineNumber, issue: { row, line: line.lineNumber, message: oversizedRowMessage(line.oversized, maxRowChars) } };
+      yield {
+        row,
+        line: line.lineNumber,
+        issue: { row, line: line.lineNumber, message: oversizedRowMessage(line.oversized, maxRowChars) },
+      };
       continue;
     }
     const text = row === 0 ? line.text.replace(/^\uFEFF/, "") : line.text;
@@ -16,7 +20,15 @@ export async function* readJsonLines(texts: AsyncIterable<string>, maxRowChars: 
     try {
       yield { row, line: line.lineNumber, format: "json", value: JSON.parse(text) };
     } catch (error) {
-      yield { row, line: line.lineNumber, issue: { row, line: line.lineNumber, message: `invalid JSON on line ${line.lineNumber} (${jsonErrorDetail(error)})` } };
+      yield {
+        row,
+        line: line.lineNumber,
+        issue: {
+          row,
+          line: line.lineNumber,
+          message: `invalid JSON on line ${line.lineNumber} (${jsonErrorDetail(error)})`,
+        },
+      };
     }
   }
 }

@@ -25,7 +25,10 @@ const CR = 13;
  * skipped without buffering, and an unclosed quote is one record that runs
  * to the end of the file and is reported once, with the line it opened on.
  */
-export async function* splitCsvRecords(texts: AsyncIterable<string>, maxRecordChars: number): AsyncGenerator<CsvRecordText> {
+export async function* splitCsvRecords(
+  texts: AsyncIterable<string>,
+  maxRecordChars: number,
+): AsyncGenerator<CsvRecordText> {
   let line = 1;
   let previousWasCr = false;
   let first = true;
@@ -43,16 +46,24 @@ export async function* splitCsvRecords(texts: AsyncIterable<string>, maxRecordCh
 
   const append = (piece: string) => {
     if (piece.length === 0) return;
-    if (oversizedChars > 0) { oversizedChars += piece.length; return; }
-    if (buffer.length + piece.length > maxRecordChars) { oversizedChars = buffer.length + piece.length; buffer = ""; return; }
+    if (oversizedChars > 0) {
+      oversizedChars += piece.length;
+      return;
+    }
+    if (buffer.length + piece.length > maxRecordChars) {
+      oversizedChars = buffer.length + piece.length;
+      buffer = "";
+      return;
+    }
     buffer += piece;
   };
   const finishRecord = (): CsvRecordText | null => {
-    const found: CsvRecordText | null = recordLine === 0
-      ? null
-      : oversizedChars > 0
-        ? { kind: "oversized", line: recordLine, chars: oversizedChars }
-        : { kind: "record", line: recordLine, text: buffer };
+    const found: CsvRecordText | null =
+      recordLine === 0
+        ? null
+        : oversizedChars > 0
+          ? { kind: "oversized", line: recordLine, chars: oversizedChars }
+          : { kind: "record", line: recordLine, text: buffer };
     buffer = "";
     oversizedChars = 0;
     recordLine = 0;

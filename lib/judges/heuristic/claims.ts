@@ -1,5 +1,20 @@
 import type { JudgeInput } from "../types";
-import { contentWords, extractQuantities, type Haystack, isSubstantive, showWords, splitSentences, stem, literalFound, overlap, type Overlap, percent, type Quantity, quantityFound, type TextFeatures } from "./text";
+import {
+  contentWords,
+  extractQuantities,
+  type Haystack,
+  isSubstantive,
+  showWords,
+  splitSentences,
+  stem,
+  literalFound,
+  overlap,
+  type Overlap,
+  percent,
+  type Quantity,
+  quantityFound,
+  type TextFeatures,
+} from "./text";
 
 /**
  * The thresholds of every heuristic rule, in one place so the rationales and
@@ -54,14 +69,23 @@ export function checkClaim(claim: TextFeatures, hay: Haystack, wordShare: number
   const ov = overlap(claim.words, hay.words);
   const missingQuantities = claim.quantities.filter((q) => !quantityFound(q, hay.quantities));
   const missingLiterals = claim.literals.filter((l) => !literalFound(l, hay.text));
-  const wordsPresent = claim.words.size === 0 ? claim.quantities.length + claim.literals.length > 0 : ov.share >= wordShare;
-  return { text: claim.text, overlap: ov, missingQuantities, missingLiterals, wordsPresent, supported: wordsPresent && missingQuantities.length === 0 && missingLiterals.length === 0 };
+  const wordsPresent =
+    claim.words.size === 0 ? claim.quantities.length + claim.literals.length > 0 : ov.share >= wordShare;
+  return {
+    text: claim.text,
+    overlap: ov,
+    missingQuantities,
+    missingLiterals,
+    wordsPresent,
+    supported: wordsPresent && missingQuantities.length === 0 && missingLiterals.length === 0,
+  };
 }
 
 /** "60% of its words; 7 days, eu-central-1 not found" */
 export function describeCheck(check: ClaimCheck, where: string): string {
   const parts = [`${percent(check.overlap.share)} of its content words`];
-  if (!check.wordsPresent && check.overlap.missing.length > 0) parts.push(`missing ${showWords(check.overlap.missing, check.text, 4)}`);
+  if (!check.wordsPresent && check.overlap.missing.length > 0)
+    parts.push(`missing ${showWords(check.overlap.missing, check.text, 4)}`);
   const absent = [...check.missingQuantities.map((q) => q.raw), ...check.missingLiterals];
   if (absent.length > 0) parts.push(`${absent.slice(0, 4).join(", ")} not in ${where}`);
   return parts.join("; ");
@@ -80,7 +104,8 @@ const QUESTION_FRAMING = new Set(
     .split(" ")
     .map(stem),
 );
-const questionWords = (text: string) => new Set([...contentWords(text.replace(/\bhttps?:\/\/\S+/g, " "))].filter((w) => !QUESTION_FRAMING.has(w)));
+const questionWords = (text: string) =>
+  new Set([...contentWords(text.replace(/\bhttps?:\/\/\S+/g, " "))].filter((w) => !QUESTION_FRAMING.has(w)));
 
 /**
  * The request's content words. `last`: the last user turn, URLs and question framing
@@ -108,7 +133,8 @@ export function answerPolarity(text: string): "yes" | "no" | null {
 }
 
 /** "Yes.", "no": a yes/no with nothing else in it to check. */
-export const isBareYesNo = (text: string): boolean => answerPolarity(text) !== null && contentWords(text).size === 0 && extractQuantities(text).length === 0;
+export const isBareYesNo = (text: string): boolean =>
+  answerPolarity(text) !== null && contentWords(text).size === 0 && extractQuantities(text).length === 0;
 
 /**
  * The claims of a reference text: its substantive sentence units (code fences read as text).
@@ -131,4 +157,5 @@ export function keyClaims(text: string): string[] {
 export const wordShareFor = (claim: TextFeatures, share: number): number =>
   claim.words.size <= RULES.shortClaimWords && claim.quantities.length === 0 ? 1 : share;
 
-export const plural = (n: number, word: string, pluralWord = `${word}s`): string => `${n} ${n === 1 ? word : pluralWord}`;
+export const plural = (n: number, word: string, pluralWord = `${word}s`): string =>
+  `${n} ${n === 1 ? word : pluralWord}`;

@@ -20,8 +20,11 @@ export { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrieva
 export { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";
 
 const hasResponse = (input: JudgeInput) => input.response !== null && input.response.trim() !== "";
-const hasChunkText = (input: JudgeInput) => input.retrievedContext.some((c) => c.content !== null && c.content.trim() !== "");
-const hasGroundTruth = (input: JudgeInput) => (input.expectedFacts !== null && input.expectedFacts.length > 0) || (input.expectedResponse !== null && input.expectedResponse.trim() !== "");
+const hasChunkText = (input: JudgeInput) =>
+  input.retrievedContext.some((c) => c.content !== null && c.content.trim() !== "");
+const hasGroundTruth = (input: JudgeInput) =>
+  (input.expectedFacts !== null && input.expectedFacts.length > 0) ||
+  (input.expectedResponse !== null && input.expectedResponse.trim() !== "");
 
 /** The engine skips rows that lack a judge's inputs; these errors only guard direct calls. */
 function missing(input: JudgeInput, needs: ("response" | "chunks" | "chunkText" | "groundTruth")[]): string | null {
@@ -38,7 +41,10 @@ export function judgeHeuristically(metric: string, input: JudgeInput, custom?: C
   if (custom) {
     // Custom judges: response/llm_judged/{name} (ANSWER) or retrieval/llm_judged/{name} (RETRIEVAL).
     const expected = `${custom.assessmentType === "ANSWER" ? "response" : "retrieval"}/llm_judged/${custom.assessmentName}`;
-    if (metric !== expected) return errorVerdict(`Custom judge "${custom.assessmentName}" (${custom.assessmentType}) reports as ${expected}, not ${metric}.`);
+    if (metric !== expected)
+      return errorVerdict(
+        `Custom judge "${custom.assessmentName}" (${custom.assessmentType}) reports as ${expected}, not ${metric}.`,
+      );
     if (custom.assessmentType === "ANSWER") {
       const problem = missing(input, ["response"]);
       return problem ? errorVerdict(problem) : heuristicCustomAnswer(custom, input);

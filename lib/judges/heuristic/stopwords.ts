@@ -27,5 +27,9 @@ ob oder ohne sehr sein seine sich sie sind so soll sollte über um und uns unser
 wir wird werden wo zu zum zur`;
 
 export const STOPWORDS: ReadonlySet<string> = new Set(
-  [ENGLISH, SPANISH, GERMAN].join(" ").split(/\s+/).filter(Boolean).map((w) => w.normalize("NFKC")),
+  [ENGLISH, SPANISH, GERMAN]
+    .join(" ")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w.normalize("NFKC")),
 );

@@ -9,12 +9,19 @@ import { STOPWORDS } from "./stopwords";
 
 /** Lower-case, Unicode-normalised text with HTML tags removed (chunks are often HTML). */
 export function normalizeText(text: string): string {
-  return text.normalize("NFKC").replace(/<[^>]*>/g, " ").toLowerCase();
+  return text
+    .normalize("NFKC")
+    .replace(/<[^>]*>/g, " ")
+    .toLowerCase();
 }
 
 /** Words: runs of Unicode letters/digits; apostrophes are removed first so "don't" is one token. */
 export function tokenize(text: string): string[] {
-  return normalizeText(text).replace(/['’`]/g, "").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    normalizeText(text)
+      .replace(/['’`]/g, "")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Light suffix stripping, applied identically to both sides of every comparison. */
@@ -26,7 +33,15 @@ export function stem(word: string): string {
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   // create/created/creating/creation -> "cre", install/installation -> "install": one suffix at most.
   // [suffix, shortest stem left]: "-ly" keeps 4 letters so "apply" does not become "app".
-  for (const [suffix, min] of [["ation", 3], ["ated", 3], ["ating", 3], ["ate", 3], ["ing", 3], ["ed", 3], ["ly", 4]] as const) {
+  for (const [suffix, min] of [
+    ["ation", 3],
+    ["ated", 3],
+    ["ating", 3],
+    ["ate", 3],
+    ["ing", 3],
+    ["ed", 3],
+    ["ly", 4],
+  ] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= min) {
       w = w.slice(0, -suffix.length);
       if (/([^aeioulsz])\1$/.test(w)) w = w.slice(0, -1); // "stopped" -> "stopp" -> "stop"
@@ -60,7 +75,10 @@ export function surfaceForms(text: string): Map<string, string> {
 /** `"daily", "rules"`: up to `max` stems shown as the words of `text` they came from. */
 export function showWords(stems: string[], text: string, max = 6): string {
   const forms = surfaceForms(text);
-  const shown = stems.slice(0, max).map((s) => `"${forms.get(s) ?? s}"`).join(", ");
+  const shown = stems
+    .slice(0, max)
+    .map((s) => `"${forms.get(s) ?? s}"`)
+    .join(", ");
   return stems.length > max ? `${shown} and ${stems.length - max} more` : shown;
 }
 
@@ -78,7 +96,8 @@ export type Dimension = "time" | "data" | "currency" | "percent";
 export type Quantity = { raw: string; value: number; dimension: Dimension | null; base: number };
 
 const UNITS: Record<string, [Dimension, number]> = {};
-const addUnits = (dimension: Dimension, factor: number, names: string) => names.split(" ").forEach((n) => (UNITS[n] = [dimension, factor]));
+const addUnits = (dimension: Dimension, factor: number, names: string) =>
+  names.split(" ").forEach((n) => (UNITS[n] = [dimension, factor]));
 addUnits("time", 1, "s sec secs second seconds segundo segundos sekunde sekunden");
 addUnits("time", 60, "min mins minute minutes minuto minutos minuten");
 addUnits("time", 3600, "h hr hrs hour hours hora horas stunde stunden");
@@ -95,18 +114,30 @@ addUnits("data", 2 ** 40, "tb tib");
 addUnits("data", 2 ** 50, "pb pib");
 addUnits("percent", 1, "% percent prozent");
 addUnits("currency", 1, "usd dollar dollars eur euro euros");
-const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, millions: 1e6, millón: 1e6, millones: 1e6, millionen: 1e6, billion: 1e9, billions: 1e9 };
+const SCALES: Record<string, number> = {
+  thousand: 1e3,
+  million: 1e6,
+  millions: 1e6,
+  millón: 1e6,
+  millones: 1e6,
+  millionen: 1e6,
+  billion: 1e9,
+  billions: 1e9,
+};
 const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
   [
     "zero one two three four five six seven eight nine ten eleven twelve",
     "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
     "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
-  ].flatMap((list) => list.split(" ").map((w, i) => [w, i] as const)).filter(([w]) => w !== "once" && w !== "null"), // English "once", "null" in "version ID null"
+  ]
+    .flatMap((list) => list.split(" ").map((w, i) => [w, i] as const))
+    .filter(([w]) => w !== "once" && w !== "null"), // English "once", "null" in "version ID null"
 );
 
 // A number not glued to a preceding letter/digit and not the tail of an identifier such as "eu-central-1";
 // "3-5" and "3–5" are ranges, so a digit before the hyphen is fine. An optional unit follows.
-const NUMBER_RE = /(?<![\p{L}\p{N}_])(?<![\p{L}_]-)(?<![\p{L}\p{N}]\.)([$€£])?(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(\.\d+)?(\s?%|\s?[\p{L}]+)?/gu;
+const NUMBER_RE =
+  /(?<![\p{L}\p{N}_])(?<![\p{L}_]-)(?<![\p{L}\p{N}]\.)([$€£])?(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(\.\d+)?(\s?%|\s?[\p{L}]+)?/gu;
 
 /**
  * Numbers with their units: "7 days", "5 TiB", "$0.06", "99.9%", "604,800".
@@ -117,7 +148,10 @@ export function extractQuantities(text: string, numberWords = false): Quantity[]
   const normalized = normalizeText(text);
   const quantities: Quantity[] = [];
   // Matched on the original casing so rationales quote "10 TB", not "10 tb".
-  for (const m of text.normalize("NFKC").replace(/<[^>]*>/g, " ").matchAll(NUMBER_RE)) {
+  for (const m of text
+    .normalize("NFKC")
+    .replace(/<[^>]*>/g, " ")
+    .matchAll(NUMBER_RE)) {
     const [raw, currency, integer, fraction, unitPart] = m;
     let value = Number(integer.replace(/,/g, "") + (fraction ?? ""));
     const unitWord = unitPart?.trim().toLowerCase();
@@ -128,7 +162,12 @@ export function extractQuantities(text: string, numberWords = false): Quantity[]
     if (unitWord && UNITS[unitWord]) [dimension, factor] = currency ? ["currency", 1] : UNITS[unitWord];
     else if (unitWord && SCALES[unitWord]) value *= SCALES[unitWord];
     else if (glued) continue; // "9b2c…", "2xx", "17a": part of an identifier, not a quantity
-    quantities.push({ raw: (known ? raw : raw.slice(0, raw.length - (unitPart?.length ?? 0))).trim(), value, dimension, base: value * factor });
+    quantities.push({
+      raw: (known ? raw : raw.slice(0, raw.length - (unitPart?.length ?? 0))).trim(),
+      value,
+      dimension,
+      base: value * factor,
+    });
   }
   if (numberWords) {
     const words = normalized.match(/[\p{L}%]+/gu) ?? [];
@@ -136,7 +175,12 @@ export function extractQuantities(text: string, numberWords = false): Quantity[]
       const value = NUMBER_WORDS[word];
       if (value === undefined) return;
       const unit = UNITS[words[i + 1] ?? ""];
-      quantities.push({ raw: unit ? `${word} ${words[i + 1]}` : word, value, dimension: unit ? unit[0] : null, base: value * (unit ? unit[1] : 1) });
+      quantities.push({
+        raw: unit ? `${word} ${words[i + 1]}` : word,
+        value,
+        dimension: unit ? unit[0] : null,
+        base: value * (unit ? unit[1] : 1),
+      });
     });
   }
   return quantities;
@@ -145,7 +189,11 @@ export function extractQuantities(text: string, numberWords = false): Quantity[]
 /** Whether `needle` occurs among `haystack`: same base value within the same dimension, or the same bare value when a unit is missing on one side. */
 export function quantityFound(needle: Quantity, haystack: Quantity[]): boolean {
   const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
-  return haystack.some((q) => (needle.dimension && q.dimension ? needle.dimension === q.dimension && close(needle.base, q.base) : close(needle.value, q.value)));
+  return haystack.some((q) =>
+    needle.dimension && q.dimension
+      ? needle.dimension === q.dimension && close(needle.base, q.base)
+      : close(needle.value, q.value),
+  );
 }
 
 /**
@@ -168,8 +216,11 @@ export function features(text: string): TextFeatures {
   const quantities = extractQuantities(text);
   const literals = extractLiterals(text);
   // Letters too short to be words ("F.E.A.R.", "U.S."): the text itself must appear as written.
-  const acronym = normalizeText(text).trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-  if (words.size === 0 && quantities.length === 0 && literals.length === 0 && /\p{L}/u.test(acronym)) literals.push(acronym);
+  const acronym = normalizeText(text)
+    .trim()
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+  if (words.size === 0 && quantities.length === 0 && literals.length === 0 && /\p{L}/u.test(acronym))
+    literals.push(acronym);
   return { text, words, quantities, literals };
 }
 
@@ -223,7 +274,8 @@ export function isSubstantive(unit: string): boolean {
   return contentWords(unit).size >= 2 || extractQuantities(unit).length > 0 || extractLiterals(unit).length > 0;
 }
 
-export const isUnitWord = (word: string): boolean => UNITS[word.toLowerCase()] !== undefined || SCALES[word.toLowerCase()] !== undefined;
+export const isUnitWord = (word: string): boolean =>
+  UNITS[word.toLowerCase()] !== undefined || SCALES[word.toLowerCase()] !== undefined;
 
 /**
  * Name-like terms a sentence introduces: one-word inline code and capitalised words
@@ -233,7 +285,10 @@ export const isUnitWord = (word: string): boolean => UNITS[word.toLowerCase()] !
 export function nameTerms(unit: string): string[] {
   const terms = new Set<string>();
   for (const m of unit.matchAll(/`([^`\s]+)`/g)) terms.add(m[1]);
-  const words = unit.replace(/`[^`]*`/g, " ").split(/\s+/).filter(Boolean);
+  const words = unit
+    .replace(/`[^`]*`/g, " ")
+    .split(/\s+/)
+    .filter(Boolean);
   words.forEach((raw, i) => {
     const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
     if (i === 0 || /[:.!?]$/.test(words[i - 1]) || /^I(?:['’]\w+)?$/.test(word)) return;
@@ -250,7 +305,11 @@ export function termFound(term: string, tokens: ReadonlySet<string>): boolean {
 
 /** The assistant speaking about itself ("I couldn't find…", "I'd suggest…"): not a claim about the world, unless it states a number. */
 export function isFirstPersonRemark(unit: string): boolean {
-  return /(?:^|[\s(])I(?:['’](?:d|m|ll|ve))?\s/u.test(unit) && extractQuantities(unit).length === 0 && extractLiterals(unit).length === 0;
+  return (
+    /(?:^|[\s(])I(?:['’](?:d|m|ll|ve))?\s/u.test(unit) &&
+    extractQuantities(unit).length === 0 &&
+    extractLiterals(unit).length === 0
+  );
 }
 
 /** A short quotation for rationales. */

@@ -1,6 +1,12 @@
 import type { CustomJudgeDefinition } from "../types";
 import { FENCE_RULE, fence } from "./fence";
-import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
+import {
+  binaryAnswerSchema,
+  binaryVerdict,
+  chunkVerdictsSchema,
+  type BinaryAnswer,
+  type ChunkVerdictsAnswer,
+} from "./outputSchemas";
 import type { PerChunkTemplate, PromptTemplate } from "./promptTemplate";
 import { chunkVerdicts } from "./retrievalTemplates";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection } from "./sections";
@@ -28,7 +34,9 @@ export const customRetrievalSingle: PromptTemplate<BinaryAnswer, { position: num
   system: "",
   render: (input, { position }) => {
     const chunk = input.retrievedContext[position];
-    return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join("\n\n");
+    return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join(
+      "\n\n",
+    );
   },
   toVerdict: binaryVerdict,
 };
@@ -46,10 +54,16 @@ export const customRetrieval: PerChunkTemplate<ChunkVerdictsAnswer, CustomJudgeD
 
 /** The judge's system prompt: its criteria, and the answer shape of the template it runs with. */
 export function customSystemPrompt(definition: CustomJudgeDefinition, options: { singleChunk?: boolean } = {}): string {
-  const subject = definition.assessmentType === "ANSWER" ? "an AI assistant's response" : options.singleChunk ? "one retrieved chunk" : "each retrieved chunk";
-  const answerRule = definition.assessmentType === "ANSWER" || options.singleChunk
-    ? BINARY_ANSWER_RULE
-    : 'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.';
+  const subject =
+    definition.assessmentType === "ANSWER"
+      ? "an AI assistant's response"
+      : options.singleChunk
+        ? "one retrieved chunk"
+        : "each retrieved chunk";
+  const answerRule =
+    definition.assessmentType === "ANSWER" || options.singleChunk
+      ? BINARY_ANSWER_RULE
+      : 'Answer with JSON only: {"verdicts": [{"chunk_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per chunk, in order.';
   return [
     `You are the "${definition.assessmentName}" judge. Grade ${subject} against these criteria, written by the evaluation's author:`,
     "<criteria>",

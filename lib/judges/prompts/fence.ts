@@ -7,7 +7,9 @@
  * render identical prompts (the cache key depends on it).
  */
 export function fence(name: string, content: string, attributes: Record<string, string | number> = {}): string {
-  const attrs = Object.entries(attributes).map(([key, value]) => ` ${key}="${String(value).replace(/["<>\n]/g, " ")}"`).join("");
+  const attrs = Object.entries(attributes)
+    .map(([key, value]) => ` ${key}="${String(value).replace(/["<>\n]/g, " ")}"`)
+    .join("");
   return `<untrusted_${name}${attrs}>\n${defuse(content)}\n</untrusted_${name}>`;
 }
 

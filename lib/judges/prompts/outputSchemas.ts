@@ -9,7 +9,12 @@ export const binaryAnswerSchema = z.strictObject({ rationale, rating });
 export type BinaryAnswer = z.infer<typeof binaryAnswerSchema>;
 
 /** The verdict of every single yes/no judge: the model's rating and rationale as they are. */
-export const binaryVerdict = (answer: BinaryAnswer): JudgeVerdict => ({ rating: answer.rating, score: null, rationale: answer.rationale, errorMessage: null });
+export const binaryVerdict = (answer: BinaryAnswer): JudgeVerdict => ({
+  rating: answer.rating,
+  score: null,
+  rationale: answer.rationale,
+  errorMessage: null,
+});
 
 /**
  * Schemas are memoised per item count: the client caches each schema's JSON
@@ -27,15 +32,27 @@ function memoByCount<T>(build: (count: number) => T): (count: number) => T {
 /** One verdict per retrieved chunk, each chunk exactly once, in order. */
 export const chunkVerdictsSchema = memoByCount((count: number) => {
   return z
-    .strictObject({ verdicts: z.array(z.strictObject({ chunk_index: z.number().int().min(1).max(count), rationale, rating })).length(count) })
-    .refine((answer) => answer.verdicts.every((v, i) => v.chunk_index === i + 1), { message: `verdicts must list chunk_index 1 to ${count} exactly once, in order` });
+    .strictObject({
+      verdicts: z
+        .array(z.strictObject({ chunk_index: z.number().int().min(1).max(count), rationale, rating }))
+        .length(count),
+    })
+    .refine((answer) => answer.verdicts.every((v, i) => v.chunk_index === i + 1), {
+      message: `verdicts must list chunk_index 1 to ${count} exactly once, in order`,
+    });
 });
 export type ChunkVerdictsAnswer = z.infer<ReturnType<typeof chunkVerdictsSchema>>;
 
 /** One verdict per expected fact, each fact exactly once, in order. */
 export const factVerdictsSchema = memoByCount((count: number) => {
   return z
-    .strictObject({ verdicts: z.array(z.strictObject({ fact_index: z.number().int().min(1).max(count), rationale, rating })).length(count) })
-    .refine((answer) => answer.verdicts.every((v, i) => v.fact_index === i + 1), { message: `verdicts must list fact_index 1 to ${count} exactly once, in order` });
+    .strictObject({
+      verdicts: z
+        .array(z.strictObject({ fact_index: z.number().int().min(1).max(count), rationale, rating }))
+        .length(count),
+    })
+    .refine((answer) => answer.verdicts.every((v, i) => v.fact_index === i + 1), {
+      message: `verdicts must list fact_index 1 to ${count} exactly once, in order`,
+    });
 });
 export type FactVerdictsAnswer = z.infer<ReturnType<typeof factVerdictsSchema>>;

@@ -10,7 +10,8 @@ import type { BinaryAnswer } from "./outputSchemas";
  * version whenever any of the three changes; every stored result names the
  * version and the hash of the exact rendered prompt.
  */
-export type PromptTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> & ({ perChunk?: undefined; singleChunk?: undefined } | PerChunk);
+export type PromptTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> &
+  ({ perChunk?: undefined; singleChunk?: undefined } | PerChunk);
 
 type TemplateFields<TOutput, TContext> = {
   /** e.g. "correctness.expected_response/v1"; part of the judge-cache key, so it never changes for a given prompt. */
@@ -40,6 +41,10 @@ export function renderPrompt<T, C>(template: PromptTemplate<T, C>, input: JudgeI
     { role: "system", content: template.system },
     { role: "user", content: template.render(input, context) },
   ];
-  const hash = createHash("sha256").update(template.version).update("\u0000").update(JSON.stringify(messages)).digest("hex");
+  const hash = createHash("sha256")
+    .update(template.version)
+    .update("\u0000")
+    .update(JSON.stringify(messages))
+    .digest("hex");
   return { messages, hash };
 }

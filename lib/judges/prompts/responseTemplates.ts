@@ -1,7 +1,20 @@
 import { FENCE_RULE } from "./fence";
-import { binaryAnswerSchema, binaryVerdict, factVerdictsSchema, type BinaryAnswer, type FactVerdictsAnswer } from "./outputSchemas";
+import {
+  binaryAnswerSchema,
+  binaryVerdict,
+  factVerdictsSchema,
+  type BinaryAnswer,
+  type FactVerdictsAnswer,
+} from "./outputSchemas";
 import type { PromptTemplate } from "./promptTemplate";
-import { BINARY_ANSWER_RULE, chunksSection, conversationSection, factsSection, groundTruthSection, responseSection } from "./sections";
+import {
+  BINARY_ANSWER_RULE,
+  chunksSection,
+  conversationSection,
+  factsSection,
+  groundTruthSection,
+  responseSection,
+} from "./sections";
 
 /** Judges of the response (Agent Evaluation's "response judges"). Each maps its answer to a yes/no verdict. */
 
@@ -32,13 +45,17 @@ export const correctnessWithFacts: PromptTemplate<FactVerdictsAnswer> = {
     FENCE_RULE,
     'Answer with JSON only: {"verdicts": [{"fact_index": 1, "rationale": "...", "rating": "yes" | "no"}, ...]}, one entry per fact, in order.',
   ].join("\n"),
-  render: (input) => [conversationSection(input), responseSection(input), factsSection(input.expectedFacts ?? [])].join("\n\n"),
+  render: (input) =>
+    [conversationSection(input), responseSection(input), factsSection(input.expectedFacts ?? [])].join("\n\n"),
   toVerdict: (answer, input) => {
     const facts = input.expectedFacts ?? [];
-    const missing = answer.verdicts.map((verdict, i) => ({ verdict, fact: facts[i] })).filter(({ verdict }) => verdict.rating === "no");
-    const rationale = missing.length === 0
-      ? `All ${facts.length} expected facts are supported. ${answer.verdicts.map((v, i) => `(${i + 1}) ${v.rationale}`).join(" ")}`
-      : `${facts.length - missing.length} of ${facts.length} expected facts are supported. Not supported: ${missing.map(({ verdict, fact }) => `"${fact}": ${verdict.rationale}`).join(" ")}`;
+    const missing = answer.verdicts
+      .map((verdict, i) => ({ verdict, fact: facts[i] }))
+      .filter(({ verdict }) => verdict.rating === "no");
+    const rationale =
+      missing.length === 0
+        ? `All ${facts.length} expected facts are supported. ${answer.verdicts.map((v, i) => `(${i + 1}) ${v.rationale}`).join(" ")}`
+        : `${facts.length - missing.length} of ${facts.length} expected facts are supported. Not supported: ${missing.map(({ verdict, fact }) => `"${fact}": ${verdict.rationale}`).join(" ")}`;
     return { rating: missing.length === 0 ? "yes" : "no", score: null, rationale, errorMessage: null };
   },
 };

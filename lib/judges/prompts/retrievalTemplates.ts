@@ -1,7 +1,13 @@
 import { rowVerdictFromChunks } from "../chunkPrecision";
 import type { JudgeVerdict } from "../types";
 import { FENCE_RULE, fence } from "./fence";
-import { binaryAnswerSchema, binaryVerdict, chunkVerdictsSchema, type BinaryAnswer, type ChunkVerdictsAnswer } from "./outputSchemas";
+import {
+  binaryAnswerSchema,
+  binaryVerdict,
+  chunkVerdictsSchema,
+  type BinaryAnswer,
+  type ChunkVerdictsAnswer,
+} from "./outputSchemas";
 import type { PerChunkTemplate, PromptTemplate } from "./promptTemplate";
 import { BINARY_ANSWER_RULE, chunksSection, conversationSection, groundTruthSection } from "./sections";
 
@@ -13,7 +19,14 @@ const CHUNK_RELEVANCE_RULES = [
 
 /** A per-chunk answer as a verdict: one rating per chunk, and precision = relevant chunks / all chunks (Agent Evaluation's judge reference). */
 export function chunkVerdicts(answer: ChunkVerdictsAnswer): JudgeVerdict {
-  return rowVerdictFromChunks(answer.verdicts.map((verdict, position) => ({ position, rating: verdict.rating, rationale: verdict.rationale, errorMessage: null })));
+  return rowVerdictFromChunks(
+    answer.verdicts.map((verdict, position) => ({
+      position,
+      rating: verdict.rating,
+      rationale: verdict.rationale,
+      errorMessage: null,
+    })),
+  );
 }
 
 /**
@@ -27,7 +40,9 @@ export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: numb
   system: [...CHUNK_RELEVANCE_RULES, FENCE_RULE, BINARY_ANSWER_RULE].join("\n"),
   render: (input, { position }) => {
     const chunk = input.retrievedContext[position];
-    return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join("\n\n");
+    return [conversationSection(input), fence("chunk", chunk?.content ?? "", { doc_uri: chunk?.docUri ?? "" })].join(
+      "\n\n",
+    );
   },
   toVerdict: binaryVerdict,
 };

@@ -40,4 +40,5 @@ export function factsSection(facts: string[]): string {
   return facts.map((fact, index) => fence("expected_fact", fact, { index: index + 1 })).join("\n");
 }
 
-export const BINARY_ANSWER_RULE = 'Think first, then decide. Answer with JSON only: {"rationale": "<one short paragraph>", "rating": "yes" | "no"}.';
+export const BINARY_ANSWER_RULE =
+  'Think first, then decide. Answer with JSON only: {"rationale": "<one short paragraph>", "rating": "yes" | "no"}.';

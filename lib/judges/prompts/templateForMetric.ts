@@ -1,7 +1,13 @@
 import type { CustomJudgeDefinition, JudgeInput } from "../types";
 import { customAnswer, customRetrieval, customRetrievalSingle, customSystemPrompt } from "./customTemplates";
 import type { PromptTemplate } from "./promptTemplate";
-import { correctnessWithFacts, correctnessWithResponse, groundedness, relevanceToQuery, safety } from "./responseTemplates";
+import {
+  correctnessWithFacts,
+  correctnessWithResponse,
+  groundedness,
+  relevanceToQuery,
+  safety,
+} from "./responseTemplates";
 import { chunkRelevanceBatched, contextSufficiency } from "./retrievalTemplates";
 
 // Templates differ in output type; the engine treats them uniformly through toVerdict.
@@ -12,9 +18,14 @@ export type AnyTemplate = PromptTemplate<any, any>;
  * The prompt a built-in or custom LLM judge uses for a row (batched chunk
  * judging); a per-chunk judge's template carries its one-chunk prompt too.
  */
-export function templateForMetric(metric: string, input: JudgeInput, custom?: CustomJudgeDefinition): { template: AnyTemplate; context: unknown } | null {
+export function templateForMetric(
+  metric: string,
+  input: JudgeInput,
+  custom?: CustomJudgeDefinition,
+): { template: AnyTemplate; context: unknown } | null {
   if (custom) {
-    if (custom.assessmentType === "ANSWER") return { template: { ...customAnswer, system: customSystemPrompt(custom) }, context: custom };
+    if (custom.assessmentType === "ANSWER")
+      return { template: { ...customAnswer, system: customSystemPrompt(custom) }, context: custom };
     const singleChunk = { ...customRetrievalSingle, system: customSystemPrompt(custom, { singleChunk: true }) };
     return { template: { ...customRetrieval, system: customSystemPrompt(custom), singleChunk }, context: custom };
   }

@@ -24,7 +24,10 @@ export async function POST(request: Request): Promise<Response> {
   const limits = limitsFromEnv();
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limits.maxFileBytes) {
-    return resultResponse({ fileError: `The file is ${formatBytes(declared)}, over the ${formatBytes(limits.maxFileBytes)} limit.` }, 413);
+    return resultResponse(
+      { fileError: `The file is ${formatBytes(declared)}, over the ${formatBytes(limits.maxFileBytes)} limit.` },
+      413,
+    );
   }
   if (!request.body) return resultResponse({ fileError: "The file is empty." }, 400);
   const body = request.body as unknown as AsyncIterable<Uint8Array>;
@@ -46,16 +49,28 @@ export async function POST(request: Request): Promise<Response> {
         send({ type: "result", ...result, issues: result.issues.map(describeRowIssue) });
       } catch (error) {
         const ref = logServerError("dataset upload failed", error);
-        send({ type: "result", ok: false, fileError: `The upload failed on the server and nothing was stored (ref ${ref}).`, issues: [], issueCount: 0, warnings: [] });
+        send({
+          type: "result",
+          ok: false,
+          fileError: `The upload failed on the server and nothing was stored (ref ${ref}).`,
+          issues: [],
+          issueCount: 0,
+          warnings: [],
+        });
       } finally {
         controller.close();
       }
     },
   });
-  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(stream, {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+  });
 }
 
 function resultResponse(partial: { fileError: string }, status: number): Response {
   const event: UploadEvent = { type: "result", ok: false, issues: [], issueCount: 0, warnings: [], ...partial };
-  return new Response(`${JSON.stringify(event)}\n`, { status, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
+  return new Response(`${JSON.stringify(event)}\n`, {
+    status,
+    headers: { "content-type": "application/x-ndjson; charset=utf-8" },
+  });
 }

@@ -36,7 +36,18 @@ export default async function DatasetRowPage({ params }: Props) {
   return (
     <div className="space-y-4">
       <RowHeader
-        breadcrumb={<><Link href="/datasets" className="hover:underline">Datasets</Link> / <Link href={base} className="hover:underline">{dataset.name}</Link> /</>}
+        breadcrumb={
+          <>
+            <Link href="/datasets" className="hover:underline">
+              Datasets
+            </Link>{" "}
+            /{" "}
+            <Link href={base} className="hover:underline">
+              {dataset.name}
+            </Link>{" "}
+            /
+          </>
+        }
         rowNumber={row.rowNumber}
         requestId={row.requestId}
         navigation={{ previousHref: rowHref(previousId), nextHref: rowHref(nextId) }}
@@ -44,11 +55,28 @@ export default async function DatasetRowPage({ params }: Props) {
 
       <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
         <div className="space-y-4">
-          <Card title="Request" subtitle={`${row.requestFormat === "string" ? "plain string" : row.requestFormat === "messages" ? "OpenAI chat messages" : "query + history"} · ${messages.length} turn${messages.length === 1 ? "" : "s"}`}>
+          <Card
+            title="Request"
+            subtitle={`${row.requestFormat === "string" ? "plain string" : row.requestFormat === "messages" ? "OpenAI chat messages" : "query + history"} · ${messages.length} turn${messages.length === 1 ? "" : "s"}`}
+          >
             <ChatTranscript messages={messages} />
           </Card>
-          <Card title="Response" subtitle={row.responseSource === "trace" ? "derived from the trace's root span" : row.response === null ? undefined : "from the response column"} testId="response">
-            {row.response === null ? <p className="text-sm text-slate-400">No response. A run can generate one with a chat model.</p> : <InertMarkdown text={row.response} />}
+          <Card
+            title="Response"
+            subtitle={
+              row.responseSource === "trace"
+                ? "derived from the trace's root span"
+                : row.response === null
+                  ? undefined
+                  : "from the response column"
+            }
+            testId="response"
+          >
+            {row.response === null ? (
+              <p className="text-sm text-slate-400">No response. A run can generate one with a chat model.</p>
+            ) : (
+              <InertMarkdown text={row.response} />
+            )}
           </Card>
         </div>
         <div className="space-y-4">
@@ -62,40 +90,86 @@ export default async function DatasetRowPage({ params }: Props) {
             {facts && (
               <div>
                 <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">expected_facts</h3>
-                <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm">{facts.map((fact, i) => <li key={i}>{fact}</li>)}</ul>
+                <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm">
+                  {facts.map((fact, i) => (
+                    <li key={i}>{fact}</li>
+                  ))}
+                </ul>
               </div>
             )}
             {expectedDocs.length > 0 && (
               <div className="mt-3">
-                <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">expected_retrieved_context</h3>
-                <ul className="mt-1 space-y-0.5">{expectedDocs.map((doc) => <li key={doc.id}><code className="break-all font-mono text-xs">{doc.docUri}</code></li>)}</ul>
+                <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">
+                  expected_retrieved_context
+                </h3>
+                <ul className="mt-1 space-y-0.5">
+                  {expectedDocs.map((doc) => (
+                    <li key={doc.id}>
+                      <code className="break-all font-mono text-xs">{doc.docUri}</code>
+                    </li>
+                  ))}
+                </ul>
               </div>
             )}
-            {row.expectedResponse === null && !facts && expectedDocs.length === 0 && <p className="text-sm text-slate-400">No ground truth on this row: correctness, context sufficiency and document recall will be skipped.</p>}
+            {row.expectedResponse === null && !facts && expectedDocs.length === 0 && (
+              <p className="text-sm text-slate-400">
+                No ground truth on this row: correctness, context sufficiency and document recall will be skipped.
+              </p>
+            )}
           </Card>
           <Card title="Agent" subtitle={trace ? "from the MLflow trace" : "no trace on this row"}>
             <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-500">Latency</dt><dd className="tabular-nums">{formatSeconds(row.latencySeconds)}</dd>
-              <dt className="text-slate-500">Total tokens</dt><dd className="tabular-nums">{formatCount(row.totalTokenCount)}</dd>
-              <dt className="text-slate-500">Input tokens</dt><dd className="tabular-nums">{formatCount(row.inputTokenCount)}</dd>
-              <dt className="text-slate-500">Output tokens</dt><dd className="tabular-nums">{formatCount(row.outputTokenCount)}</dd>
-              {trace && <><dt className="text-slate-500">Spans</dt><dd>{trace.spans} ({Object.entries(trace.types).map(([type, n]) => `${n} ${type}`).join(", ")})</dd></>}
+              <dt className="text-slate-500">Latency</dt>
+              <dd className="tabular-nums">{formatSeconds(row.latencySeconds)}</dd>
+              <dt className="text-slate-500">Total tokens</dt>
+              <dd className="tabular-nums">{formatCount(row.totalTokenCount)}</dd>
+              <dt className="text-slate-500">Input tokens</dt>
+              <dd className="tabular-nums">{formatCount(row.inputTokenCount)}</dd>
+              <dt className="text-slate-500">Output tokens</dt>
+              <dd className="tabular-nums">{formatCount(row.outputTokenCount)}</dd>
+              {trace && (
+                <>
+                  <dt className="text-slate-500">Spans</dt>
+                  <dd>
+                    {trace.spans} (
+                    {Object.entries(trace.types)
+                      .map(([type, n]) => `${n} ${type}`)
+                      .join(", ")}
+                    )
+                  </dd>
+                </>
+              )}
             </dl>
           </Card>
         </div>
       </div>
 
-      <Card title={`Retrieved context (${retrieved.length})`} subtitle={retrieved[0]?.source === "trace" ? "from the trace's last retriever span" : undefined} testId="retrieved-context">
+      <Card
+        title={`Retrieved context (${retrieved.length})`}
+        subtitle={retrieved[0]?.source === "trace" ? "from the trace's last retriever span" : undefined}
+        testId="retrieved-context"
+      >
         <ChunkList
-          chunks={retrieved.map((chunk) => ({ position: chunk.position, docUri: chunk.docUri, content: chunk.content, expected: expectedDocs.length > 0 ? expectedUris.has(chunk.docUri) : undefined }))}
+          chunks={retrieved.map((chunk) => ({
+            position: chunk.position,
+            docUri: chunk.docUri,
+            content: chunk.content,
+            expected: expectedDocs.length > 0 ? expectedUris.has(chunk.docUri) : undefined,
+          }))}
           emptyText="No retrieved context on this row."
         />
       </Card>
 
       <CardFrame as="details" className="text-sm">
         <summary className="cursor-pointer font-semibold">Raw request{row.trace ? " and trace" : ""}</summary>
-        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.requestRaw)}</pre>
-        {row.trace && <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">{prettyJson(row.trace)}</pre>}
+        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">
+          {prettyJson(row.requestRaw)}
+        </pre>
+        {row.trace && (
+          <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs">
+            {prettyJson(row.trace)}
+          </pre>
+        )}
       </CardFrame>
     </div>
   );

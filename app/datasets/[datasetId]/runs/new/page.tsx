@@ -19,7 +19,12 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
   const coverage = await getInputCoverage(db, datasetId);
   const toOption = (generates: boolean) =>
     metricAvailability(coverage, { generatesResponses: generates }).map((a) => ({
-      name: a.metric.name, label: a.metric.label, question: a.metric.question, kind: a.metric.kind, rows: a.rows, rowCount: a.rowCount,
+      name: a.metric.name,
+      label: a.metric.label,
+      question: a.metric.question,
+      kind: a.metric.kind,
+      rows: a.rows,
+      rowCount: a.rowCount,
       missing: a.missing.map((m) => `needs ${m.description}`),
     }));
   const judge = describeJudgeProvider();
@@ -28,19 +33,36 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
     <div className="space-y-4">
       <div>
         <p className="text-xs text-slate-500">
-          <Link href="/datasets" className="hover:underline">Datasets</Link> / <Link href={`/datasets/${datasetId}`} className="hover:underline">{dataset.name}</Link> /
+          <Link href="/datasets" className="hover:underline">
+            Datasets
+          </Link>{" "}
+          /{" "}
+          <Link href={`/datasets/${datasetId}`} className="hover:underline">
+            {dataset.name}
+          </Link>{" "}
+          /
         </p>
         <h1 className="text-xl font-semibold tracking-tight">New run</h1>
-        <p className="text-sm text-slate-500">Choose the judges and the judge model. Each metric runs on the rows that carry its inputs; the others are skipped with the reason.</p>
+        <p className="text-sm text-slate-500">
+          Choose the judges and the judge model. Each metric runs on the rows that carry its inputs; the others are
+          skipped with the reason.
+        </p>
       </div>
       <RunForm
         datasetId={datasetId}
         rowCount={dataset.rowCount}
         metricsAsUploaded={toOption(false)}
         metricsWithGeneration={toOption(true)}
-        judge={judge.provider === "heuristic" ? { configured: false } : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint }}
+        judge={
+          judge.provider === "heuristic"
+            ? { configured: false }
+            : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint }
+        }
         rowsWithRetrievedContext={coverage.inputs.retrieved_context_content}
-        answerTemplates={{ rag: { version: ragAnswerTemplate.version, shortHash: shortHash(ragAnswerTemplate.hash) }, messagesOnly: { version: messagesOnlyTemplate.version } }}
+        answerTemplates={{
+          rag: { version: ragAnswerTemplate.version, shortHash: shortHash(ragAnswerTemplate.hash) },
+          messagesOnly: { version: messagesOnlyTemplate.version },
+        }}
       />
     </div>
   );
