@@ -1,22 +1,23 @@
-import type { ReactNode } from "react";
+import Link from "next/link";
+import { Fragment, type ReactNode } from "react";
 import { LinkButton } from "@/components/ui/Button";
 import { KeyboardNav } from "@/components/ui/KeyboardNav";
 
 type RowNavigation = { previousHref: string | null; nextHref: string | null; nextFailedHref?: string | null };
 
 /**
- * The top of a row drill-down: breadcrumb, "Row N request_id", anything the
+ * The top of a row drill-down: breadcrumb links (each followed by " / "), "Row N request_id", anything the
  * page adds under the title, and the previous / next (/ next failed) links
  * that j / k (/ n) follow.
  */
 export function RowHeader({
-  breadcrumb,
+  crumbs,
   rowNumber,
   requestId,
   children,
   navigation,
 }: {
-  breadcrumb: ReactNode;
+  crumbs: { href: string; label: string }[];
   rowNumber: number;
   requestId: string;
   children?: ReactNode;
@@ -24,7 +25,16 @@ export function RowHeader({
 }) {
   const title = (
     <div>
-      <p className="text-xs text-slate-500">{breadcrumb}</p>
+      <p className="text-xs text-slate-500">
+        {crumbs.map((crumb) => (
+          <Fragment key={crumb.href}>
+            <Link href={crumb.href} className="hover:underline">
+              {crumb.label}
+            </Link>{" "}
+            /{" "}
+          </Fragment>
+        ))}
+      </p>
       <h1 className="text-xl font-semibold tracking-tight">
         Row {rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code>
       </h1>

@@ -3,6 +3,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { SearchBox } from "@/components/table/SearchBox";
+import { rowIdentityColumns } from "@/components/table/rowIdentityColumns";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import { CardFrame } from "@/components/ui/Card";
 import { formatCount, formatSeconds } from "@/components/ui/format";
@@ -31,14 +32,7 @@ export function DatasetRowsTable({
   const columns = useMemo(
     () =>
       column.columns([
-        column.accessor("rowNumber", {
-          header: "#",
-          cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span>,
-        }),
-        column.accessor("requestId", {
-          header: "request_id",
-          cell: (info) => <code className="font-mono text-xs">{info.getValue()}</code>,
-        }),
+        ...rowIdentityColumns<DatasetRowSummary>(),
         column.accessor("requestText", {
           header: "Request",
           cell: (info) => (

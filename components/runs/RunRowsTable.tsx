@@ -2,6 +2,7 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
+import { rowIdentityColumns } from "@/components/table/rowIdentityColumns";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import type { Page } from "@/lib/db/pagination";
 import type { RunRowSummary } from "@/lib/db/runRowQueries";
@@ -25,14 +26,7 @@ export function RunRowsTable({
   const columns = useMemo(
     () =>
       column.columns([
-        column.accessor("rowNumber", {
-          header: "#",
-          cell: (info) => <span className="tabular-nums text-slate-500">{info.getValue()}</span>,
-        }),
-        column.accessor("requestId", {
-          header: "request_id",
-          cell: (info) => <code className="font-mono text-xs text-indigo-700">{info.getValue()}</code>,
-        }),
+        ...rowIdentityColumns<RunRowSummary>("text-indigo-700"),
         column.accessor("requestText", {
           header: "Request",
           enableSorting: false,

@@ -38,14 +38,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
   return (
     <div className="space-y-4">
       <RowHeader
-        breadcrumb={
-          <>
-            <Link href={compareHref([baseline, candidate], { baseline, hash: "flips" })} className="hover:underline">
-              Compare
-            </Link>{" "}
-            /
-          </>
-        }
+        crumbs={[{ href: compareHref([baseline, candidate], { baseline, hash: "flips" }), label: "Compare" }]}
         rowNumber={baseRow.rowNumber}
         requestId={baseRow.requestId}
       />

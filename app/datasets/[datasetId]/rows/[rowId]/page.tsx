@@ -1,12 +1,11 @@
+import { AgentFactsCard } from "@/components/content/AgentFactsCard";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { RowHeader } from "@/components/content/RowHeader";
 import { Card, CardFrame } from "@/components/ui/Card";
-import { formatCount, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasetQueries";
 import { decodeFacts, decodeMessages, prettyJson, summarizeTrace } from "@/lib/db/rowView";
@@ -36,18 +35,10 @@ export default async function DatasetRowPage({ params }: Props) {
   return (
     <div className="space-y-4">
       <RowHeader
-        breadcrumb={
-          <>
-            <Link href="/datasets" className="hover:underline">
-              Datasets
-            </Link>{" "}
-            /{" "}
-            <Link href={base} className="hover:underline">
-              {dataset.name}
-            </Link>{" "}
-            /
-          </>
-        }
+        crumbs={[
+          { href: "/datasets", label: "Datasets" },
+          { href: base, label: dataset.name },
+        ]}
         rowNumber={row.rowNumber}
         requestId={row.requestId}
         navigation={{ previousHref: rowHref(previousId), nextHref: rowHref(nextId) }}
@@ -117,30 +108,11 @@ export default async function DatasetRowPage({ params }: Props) {
               </p>
             )}
           </Card>
-          <Card title="Agent" subtitle={trace ? "from the MLflow trace" : "no trace on this row"}>
-            <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-500">Latency</dt>
-              <dd className="tabular-nums">{formatSeconds(row.latencySeconds)}</dd>
-              <dt className="text-slate-500">Total tokens</dt>
-              <dd className="tabular-nums">{formatCount(row.totalTokenCount)}</dd>
-              <dt className="text-slate-500">Input tokens</dt>
-              <dd className="tabular-nums">{formatCount(row.inputTokenCount)}</dd>
-              <dt className="text-slate-500">Output tokens</dt>
-              <dd className="tabular-nums">{formatCount(row.outputTokenCount)}</dd>
-              {trace && (
-                <>
-                  <dt className="text-slate-500">Spans</dt>
-                  <dd>
-                    {trace.spans} (
-                    {Object.entries(trace.types)
-                      .map(([type, n]) => `${n} ${type}`)
-                      .join(", ")}
-                    )
-                  </dd>
-                </>
-              )}
-            </dl>
-          </Card>
+          <AgentFactsCard
+            subtitle={trace ? "from the MLflow trace" : "no trace on this row"}
+            facts={row}
+            trace={trace}
+          />
         </div>
       </div>
 

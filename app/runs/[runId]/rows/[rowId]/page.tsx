@@ -1,5 +1,5 @@
+import { AgentFactsCard } from "@/components/content/AgentFactsCard";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
@@ -9,7 +9,6 @@ import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
-import { formatCount, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
@@ -48,18 +47,10 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   return (
     <div className="space-y-4">
       <RowHeader
-        breadcrumb={
-          <>
-            <Link href="/runs" className="hover:underline">
-              Runs
-            </Link>{" "}
-            /{" "}
-            <Link href={runRowsHref(runId, query)} className="hover:underline">
-              {run.name}
-            </Link>{" "}
-            /
-          </>
-        }
+        crumbs={[
+          { href: "/runs", label: "Runs" },
+          { href: runRowsHref(runId, query), label: run.name },
+        ]}
         rowNumber={row.rowNumber}
         requestId={row.requestId}
         navigation={{
@@ -135,37 +126,23 @@ export default async function RunRowPage({ params, searchParams }: Props) {
               </p>
             )}
           </Card>
-          <Card
-            title="Agent"
+          <AgentFactsCard
             subtitle={run.generationModel ? "from the generation call" : trace ? "from the MLflow trace" : undefined}
-          >
-            <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-500">Latency</dt>
-              <dd className="tabular-nums">
-                {formatSeconds(run.generationModel ? generation?.latencySeconds : row.latencySeconds)}
-              </dd>
-              <dt className="text-slate-500">Input tokens</dt>
-              <dd className="tabular-nums">
-                {formatCount(run.generationModel ? generation?.inputTokenCount : row.inputTokenCount)}
-              </dd>
-              <dt className="text-slate-500">Output tokens</dt>
-              <dd className="tabular-nums">
-                {formatCount(run.generationModel ? generation?.outputTokenCount : row.outputTokenCount)}
-              </dd>
-              {trace && (
-                <>
-                  <dt className="text-slate-500">Trace</dt>
-                  <dd>
-                    {trace.spans} spans (
-                    {Object.entries(trace.types)
-                      .map(([t, n]) => `${n} ${t}`)
-                      .join(", ")}
-                    )
-                  </dd>
-                </>
-              )}
-            </dl>
-          </Card>
+            facts={
+              run.generationModel
+                ? {
+                    latencySeconds: generation?.latencySeconds,
+                    inputTokenCount: generation?.inputTokenCount,
+                    outputTokenCount: generation?.outputTokenCount,
+                  }
+                : {
+                    latencySeconds: row.latencySeconds,
+                    inputTokenCount: row.inputTokenCount,
+                    outputTokenCount: row.outputTokenCount,
+                  }
+            }
+            trace={trace}
+          />
         </div>
       </div>
 
