@@ -42,3 +42,15 @@ function safeJson(json: string): unknown {
     return undefined;
   }
 }
+
+/** A row's chunks by kind, and the expected documents' URIs (to mark which retrieved chunks were expected). */
+export function splitChunks<T extends { kind: string; docUri: string }>(
+  chunks: T[],
+): { retrieved: T[]; expected: T[]; expectedUris: Set<string> } {
+  const expected = chunks.filter((chunk) => chunk.kind === "expected");
+  return {
+    retrieved: chunks.filter((chunk) => chunk.kind === "retrieved"),
+    expected,
+    expectedUris: new Set(expected.map((chunk) => chunk.docUri)),
+  };
+}

@@ -8,7 +8,7 @@ import { RowHeader } from "@/components/content/RowHeader";
 import { Card, CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasetQueries";
-import { decodeFacts, decodeMessages, prettyJson, summarizeTrace } from "@/lib/db/rowView";
+import { decodeFacts, decodeMessages, prettyJson, splitChunks, summarizeTrace } from "@/lib/db/rowView";
 
 export const dynamic = "force-dynamic";
 
@@ -27,9 +27,7 @@ export default async function DatasetRowPage({ params }: Props) {
 
   const messages = decodeMessages(row.messages);
   const facts = decodeFacts(row.expectedFacts);
-  const expectedDocs = row.chunks.filter((chunk) => chunk.kind === "expected");
-  const expectedUris = new Set(expectedDocs.map((chunk) => chunk.docUri));
-  const retrieved = row.chunks.filter((chunk) => chunk.kind === "retrieved");
+  const { retrieved, expected: expectedDocs, expectedUris } = splitChunks(row.chunks);
   const trace = summarizeTrace(row.trace);
 
   return (

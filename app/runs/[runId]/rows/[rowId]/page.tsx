@@ -10,7 +10,7 @@ import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { decodeFacts, decodeMessages, summarizeTrace } from "@/lib/db/rowView";
+import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
 import { getRunRowDetail, getRunRowNeighbours } from "@/lib/db/runRowQueries";
 import {
@@ -39,8 +39,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? (generation?.response ?? null) : row.response;
   const facts = decodeFacts(row.expectedFacts);
-  const expectedUris = new Set(row.chunks.filter((c) => c.kind === "expected").map((c) => c.docUri));
-  const retrieved = row.chunks.filter((c) => c.kind === "retrieved");
+  const { retrieved, expectedUris } = splitChunks(row.chunks);
   const chunkJudgments = row.judgments.filter((j) => j.chunks.length > 0);
   const trace = summarizeTrace(row.trace);
 
