@@ -114,7 +114,8 @@ describe("uploaded HTML, script and javascript: links", () => {
     await uploadThroughPage(page, server.baseUrl, writeFile(files, "xss.jsonl", toJsonl(ROWS)), DATASET_NAME);
     datasetUrl = page.url();
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(DATASET_NAME);
-    expect(await page.title()).toBe(`${DATASET_NAME} · Assay`);
+    // Next streams metadata to browsers: the <title> can arrive just after the page's body.
+    await expect.poll(() => page.title()).toBe(`${DATASET_NAME} · Assay`);
     expect(await page.locator("[data-testid=row-count]").innerText()).toBe("3 rows");
     const table = await page.locator("[data-testid=rows-table]").innerText();
     for (const text of [SCRIPT, IMG, SVG, `xss-3 ${SCRIPT}`]) expect(table).toContain(text);
