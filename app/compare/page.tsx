@@ -9,8 +9,14 @@ import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/compareQueries";
-import { listRunsForPicker } from "@/lib/db/runQueries";
-import { compareExportHref, compareHref, compareParams, parseCompareQuery } from "@/lib/urlState/compareQuery";
+import { getRun, listRunsForPicker } from "@/lib/db/runQueries";
+import {
+  compareExportHref,
+  compareHref,
+  compareParams,
+  parseCompareQuery,
+  withoutRuns,
+} from "@/lib/urlState/compareQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
@@ -19,13 +25,21 @@ export const metadata: Metadata = { title: "Compare runs" };
 const FLIPS_PER_PAGE = 50;
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const query = parseCompareQuery(await searchParams);
+  const asked = parseCompareQuery(await searchParams);
   const db = getDb();
-  const picker = await listRunsForPicker(db);
+  // A link kept after a run was deleted still compares the runs that remain, and says which one is gone.
+  const [picker, found] = await Promise.all([
+    listRunsForPicker(db),
+    Promise.all(asked.runs.map((id) => getRun(db, id))),
+  ]);
+  const missing = asked.runs.filter((_, i) => found[i] === null);
+  const query = withoutRuns(asked, missing);
+  const missingNotice = missing.length > 0 && <MissingRunsNotice missing={missing} remaining={query.runs.length} />;
   if (query.runs.length < 2) {
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
+        {missingNotice}
         {picker.length < 2 ? (
           <EmptyState
             title="Two runs are needed"
@@ -79,6 +93,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           </DownloadButton>
         </p>
       </div>
+      {missingNotice}
       {!comparison.sameDataset && (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           These runs are on different datasets, so rows cannot be paired: runs on another dataset than the baseline are
@@ -114,12 +129,35 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           />
         </>
       )}
-      <details className="text-sm">
+      <details className="text-sm" open={missing.length > 0}>
         <summary className="cursor-pointer text-slate-600">Change the runs</summary>
         <div className="mt-2">
           <RunPicker runs={picker} selected={query.runs} baseline={baselineId} />
         </div>
       </details>
     </div>
+  );
+}
+
+/** Which runs of the link no longer exist, and what the page does instead of giving up. */
+function MissingRunsNotice({ missing, remaining }: { missing: string[]; remaining: number }) {
+  const ids = missing.map((id, i) => (
+    <span key={id}>
+      {i > 0 && ", "}
+      <code className="font-mono">{id}</code>
+    </span>
+  ));
+  return (
+    <p
+      role="status"
+      data-testid="missing-runs"
+      className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
+      {missing.length === 1 ? "Run " : "Runs "}
+      {ids} {missing.length === 1 ? "no longer exists" : "no longer exist"} (deleted since this link was made).{" "}
+      {remaining >= 2
+        ? `Comparing the ${remaining} remaining runs; pick others below.`
+        : "Pick the runs to compare below."}
+    </p>
   );
 }

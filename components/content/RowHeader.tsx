@@ -6,20 +6,23 @@ import { KeyboardNav } from "@/components/ui/KeyboardNav";
 type RowNavigation = { previousHref: string | null; nextHref: string | null; nextFailedHref?: string | null };
 
 /**
- * The top of a row drill-down: breadcrumb links (each followed by " / "), "Row N request_id", anything the
- * page adds under the title, and the previous / next (/ next failed) links
- * that j / k (/ n) follow.
+ * The top of a row drill-down: breadcrumb links (each followed by " / "), "Row N request_id", where the row
+ * stands in the view it was opened from ("failed on groundedness · 12 of 322"), anything the page adds under
+ * the title, and the previous / next (/ next failed) links that j / k (/ n) follow.
  */
 export function RowHeader({
   crumbs,
   rowNumber,
   requestId,
+  place,
   children,
   navigation,
 }: {
   crumbs: { href: string; label: string }[];
   rowNumber: number;
   requestId: string;
+  /** Where the row stands in the filter that j / k / n move within, in words. */
+  place?: string;
   children?: ReactNode;
   navigation?: RowNavigation;
 }) {
@@ -38,6 +41,11 @@ export function RowHeader({
       <h1 className="text-xl font-semibold tracking-tight">
         Row {rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code>
       </h1>
+      {place && (
+        <p className="text-sm text-slate-600" data-testid="row-place">
+          {place}
+        </p>
+      )}
       {children}
     </div>
   );

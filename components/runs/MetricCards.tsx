@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { findMetric } from "@/lib/metrics/metricCatalog";
+import { runRowsHref } from "@/lib/urlState/runRowQuery";
 import { wilsonInterval } from "@/lib/stats";
 import { formatMetricValue } from "@/components/ui/format";
 
@@ -12,7 +13,7 @@ export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; ru
       {aggregates.map((aggregate) => (
         <Link
           key={aggregate.metric}
-          href={`/runs/${runId}?filter=failed&metric=${encodeURIComponent(aggregate.metric)}#rows`}
+          href={runRowsHref(runId, { filter: "failed", metric: aggregate.metric, q: "" })}
           title="Show the rows that failed this metric"
           className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow"
           data-metric={aggregate.metric}

@@ -11,7 +11,10 @@ import { VerdictChip } from "./VerdictChip";
 
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
 
-/** A run's rows with one verdict chip per metric; filtering, sorting and paging happen on the server via the URL. */
+/**
+ * A run's rows with one verdict chip per metric; filtering, sorting and paging happen on the server via the URL.
+ * Each row's request_id is its link to the drill-down, carrying the filter so j / k / n stay within it.
+ */
 export function RunRowsTable({
   runId,
   page,
@@ -58,6 +61,7 @@ export function RunRowsTable({
         page={page}
         view={{ pathname: `/runs/${runId}`, params: runRowParams(query), hash: "#rows" }}
         rowHref={(row) => runRowHref(runId, row.id, query)}
+        linkColumn="requestId"
         headerClassName="px-2 py-2"
         cellClassName="px-2 py-1.5"
         empty="No row matches this filter."

@@ -21,7 +21,10 @@ export function Pager({ pathname, params, page, pageCount, pageSize, total, page
   const button = buttonClass({ size: "sm" });
   const disabled = "rounded border border-slate-200 px-2 py-1 text-slate-300";
   return (
-    <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-600">
+    <div
+      className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-600"
+      data-testid="pager"
+    >
       <span className="tabular-nums">
         {first.toLocaleString("en-US")}–{last.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
       </span>

@@ -1,6 +1,9 @@
 import { Button } from "@/components/ui/Button";
 
-/** A plain GET form: the search lands in the URL and works without JavaScript. Other params ride along as hidden fields. */
+/**
+ * A plain GET form: the search lands in the URL and works without JavaScript. Other params ride along as hidden
+ * fields. The field is keyed by the search it shows, so a client-side navigation that changes it shows the new one.
+ */
 export function SearchBox({
   action,
   q,
@@ -18,6 +21,7 @@ export function SearchBox({
         value === undefined || value === "" ? null : <input key={key} type="hidden" name={key} value={String(value)} />,
       )}
       <input
+        key={q}
         type="search"
         name="q"
         defaultValue={q}

@@ -3,12 +3,16 @@
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import type { Page } from "@/lib/db/pagination";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { Pager } from "./Pager";
 import { serverSorting } from "./serverSorting";
 import { SortableHeaderCell } from "./SortableHeaderCell";
+
+/** The row link: the request_id's colour, and a focus ring that shows where the keyboard is. */
+const ROW_LINK =
+  "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 /** The features of a server-driven table; each table builds its columns with createColumnHelper<ServerTableFeatures, Row>(). */
 export const serverTableFeatures = tableFeatures({ rowSortingFeature });
@@ -24,7 +28,10 @@ type Props<TRow extends { id: string }> = {
   view: { pathname: string; params: ParamValues & { sort: string; dir: "asc" | "desc" }; hash?: string };
   /** Where a click on a row leads. */
   rowHref: (row: TRow) => string;
-  /** A column whose cell is also a real link to the row (for keyboard and middle-click). */
+  /**
+   * The column whose cell is the row's real link: what Tab reaches and Enter
+   * opens, and what a middle-click, a copied link or "open in new tab" use.
+   */
   linkColumn?: string;
   headerClassName?: string;
   cellClassName: string;
@@ -51,6 +58,21 @@ export function ServerTable<TRow extends { id: string }>({
 }: Props<TRow>) {
   const router = useRouter();
   const rows = page.items;
+  /**
+   * A click anywhere else on a row does what a click on its link would: a plain
+   * click opens the row, a middle or modified click opens it in a new tab. A
+   * click on a control inside the row, or one that ends a text selection, is
+   * left alone.
+   */
+  const openRow = (event: MouseEvent<HTMLTableRowElement>, href: string) => {
+    const target = event.target as Element;
+    if (target.closest("a, button, input, select, textarea, label, summary")) return;
+    if (event.type === "click" && window.getSelection()?.toString()) return;
+    const newTab = event.button === 1 || event.metaKey || event.ctrlKey || event.shiftKey;
+    if (event.button !== 0 && event.button !== 1) return;
+    if (newTab) window.open(href, "_blank", "noopener");
+    else router.push(href);
+  };
   const table = useTable({
     features: serverTableFeatures,
     columns,
@@ -83,29 +105,29 @@ export function ServerTable<TRow extends { id: string }>({
             ))}
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {table.getRowModel().rows.map((row) => (
-              <tr
-                key={row.id}
-                className="cursor-pointer align-top hover:bg-indigo-50/40"
-                onClick={() => router.push(rowHref(row.original))}
-              >
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className={cellClassName}>
-                    {cell.column.id === linkColumn ? (
-                      <Link
-                        href={rowHref(row.original)}
-                        onClick={(event) => event.stopPropagation()}
-                        className="text-indigo-700 hover:underline"
-                      >
+            {table.getRowModel().rows.map((row) => {
+              const href = rowHref(row.original);
+              return (
+                <tr
+                  key={row.id}
+                  className="cursor-pointer align-top hover:bg-indigo-50/40 focus-within:bg-indigo-50"
+                  onClick={(event) => openRow(event, href)}
+                  onAuxClick={(event) => openRow(event, href)}
+                >
+                  {row.getAllCells().map((cell) => (
+                    <td key={cell.id} className={cellClassName}>
+                      {cell.column.id === linkColumn ? (
+                        <Link href={href} className={ROW_LINK}>
+                          <table.FlexRender cell={cell} />
+                        </Link>
+                      ) : (
                         <table.FlexRender cell={cell} />
-                      </Link>
-                    ) : (
-                      <table.FlexRender cell={cell} />
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
             {rows.length === 0 && (
               <tr>
                 <td colSpan={columns.length} className={emptyClassName}>

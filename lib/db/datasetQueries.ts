@@ -5,7 +5,7 @@ import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import type { Db } from "./client";
 import type { Prisma } from "./generated/client";
 import type { DatasetRowQuery, DatasetRowSort } from "@/lib/urlState/datasetRowQuery";
-import { toPage, type Page } from "./pagination";
+import { readPage, type Page } from "./pagination";
 
 export async function listDatasets(db: Db) {
   return db.dataset.findMany({
@@ -104,39 +104,44 @@ export async function listDatasetRows(db: Db, datasetId: string, query: DatasetR
         }
       : {}),
   };
-  const [items, total] = await Promise.all([
-    db.datasetRow.findMany({
-      where,
-      orderBy: [
-        { [query.sort]: NULLABLE_SORTS.has(query.sort) ? { sort: query.dir, nulls: "last" } : query.dir },
-        { rowNumber: "asc" },
-      ],
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-      select: {
-        id: true,
-        rowNumber: true,
-        requestId: true,
-        requestFormat: true,
-        requestText: true,
-        response: true,
-        responseSource: true,
-        hasExpectedResponse: true,
-        hasExpectedFacts: true,
-        hasExpectedRetrievedContext: true,
-        hasTrace: true,
-        retrievedChunkCount: true,
-        latencySeconds: true,
-        totalTokenCount: true,
-      },
-    }),
-    db.datasetRow.count({ where }),
-  ]);
-  return toPage(
-    items.map((item) => ({ ...item, response: clip(item.response, 300), requestText: clip(item.requestText, 300) })),
-    total,
+  const page = await readPage(
     query,
+    () => db.datasetRow.count({ where }),
+    (skip, take) =>
+      db.datasetRow.findMany({
+        where,
+        orderBy: [
+          { [query.sort]: NULLABLE_SORTS.has(query.sort) ? { sort: query.dir, nulls: "last" } : query.dir },
+          { rowNumber: "asc" },
+        ],
+        skip,
+        take,
+        select: {
+          id: true,
+          rowNumber: true,
+          requestId: true,
+          requestFormat: true,
+          requestText: true,
+          response: true,
+          responseSource: true,
+          hasExpectedResponse: true,
+          hasExpectedFacts: true,
+          hasExpectedRetrievedContext: true,
+          hasTrace: true,
+          retrievedChunkCount: true,
+          latencySeconds: true,
+          totalTokenCount: true,
+        },
+      }),
   );
+  return {
+    ...page,
+    items: page.items.map((item) => ({
+      ...item,
+      response: clip(item.response, 300),
+      requestText: clip(item.requestText, 300),
+    })),
+  };
 }
 
 export async function getDatasetRow(db: Db, datasetId: string, rowId: string) {

@@ -3,7 +3,7 @@ import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
-import { toPage } from "./pagination";
+import { readPage } from "./pagination";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
@@ -35,16 +35,19 @@ export function runRowWhere(runId: string, datasetId: string, query: RunRowFilte
 
 export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
   const where = runRowWhere(run.id, run.datasetId, query);
-  const [rows, total] = await Promise.all([
-    db.datasetRow.findMany({
-      where,
-      orderBy: [{ [query.sort]: query.dir }, { rowNumber: "asc" }],
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-      select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true },
-    }),
-    db.datasetRow.count({ where }),
-  ]);
+  const page = await readPage(
+    query,
+    () => db.datasetRow.count({ where }),
+    (skip, take) =>
+      db.datasetRow.findMany({
+        where,
+        orderBy: [{ [query.sort]: query.dir }, { rowNumber: "asc" }],
+        skip,
+        take,
+        select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true },
+      }),
+  );
+  const rows = page.items;
   const { judgments, generated } = pageVerdicts(
     db,
     run.id,
@@ -70,7 +73,7 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
       ]),
     ),
   }));
-  return toPage(items, total, query);
+  return { ...page, items };
 }
 
 /**
@@ -102,7 +105,21 @@ function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
 }
 export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][number];
 
-/** The rows before and after one in the current filter (for j / k), and the next failed row after it (for n). */
+/**
+ * The rows of the current filter that also failed: where n moves. Within a
+ * failed filter that is the filter itself (n and j agree); within any other it
+ * is its rows that failed some metric, so n never leaves the filter.
+ */
+function failedWithin(runId: string, datasetId: string, query: RunRowFilter): Prisma.DatasetRowWhereInput {
+  const current = runRowWhere(runId, datasetId, query);
+  if (query.filter === "failed") return current;
+  return { AND: [current, runRowWhere(runId, datasetId, { filter: "failed", q: "" })] };
+}
+
+/**
+ * The rows before and after one in the current filter (for j / k), and the
+ * next row of that filter that failed (for n), in row order.
+ */
 export async function getRunRowNeighbours(
   db: Db,
   run: { id: string; datasetId: string },
@@ -110,7 +127,7 @@ export async function getRunRowNeighbours(
   query: RunRowFilter,
 ) {
   const where = runRowWhere(run.id, run.datasetId, query);
-  const failed = runRowWhere(run.id, run.datasetId, { filter: "failed", q: "" });
+  const failed = failedWithin(run.id, run.datasetId, query);
   const [previous, next, nextFailed] = await Promise.all([
     db.datasetRow.findFirst({
       where: { ...where, rowNumber: { lt: rowNumber } },
@@ -129,6 +146,25 @@ export async function getRunRowNeighbours(
     }),
   ]);
   return { previousId: previous?.id ?? null, nextId: next?.id ?? null, nextFailedId: nextFailed?.id ?? null };
+}
+
+/**
+ * Where a row stands in the current filter, in row order, counted in SQL: its
+ * 1-based index (null when the row is not in the filter) and the filter's size.
+ */
+export async function getRunRowPosition(
+  db: Db,
+  run: { id: string; datasetId: string },
+  row: { id: string; rowNumber: number },
+  query: RunRowFilter,
+): Promise<{ index: number | null; total: number }> {
+  const where = runRowWhere(run.id, run.datasetId, query);
+  const [total, before, inFilter] = await Promise.all([
+    db.datasetRow.count({ where }),
+    db.datasetRow.count({ where: { ...where, rowNumber: { lt: row.rowNumber } } }),
+    db.datasetRow.count({ where: { ...where, id: row.id } }),
+  ]);
+  return { index: inFilter > 0 ? before + 1 : null, total };
 }
 
 /**

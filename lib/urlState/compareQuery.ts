@@ -29,6 +29,21 @@ export function parseCompareQuery(searchParams: SearchParams): CompareQuery {
   });
 }
 
+/**
+ * The query without runs that no longer exist (a link kept after a run was
+ * deleted): the remaining runs, and no baseline or candidate that pointed at a missing one.
+ */
+export function withoutRuns(query: CompareQuery, missing: readonly string[]): CompareQuery {
+  if (missing.length === 0) return query;
+  const gone = (id: string | undefined) => id !== undefined && missing.includes(id);
+  return {
+    ...query,
+    runs: query.runs.filter((id) => !gone(id)),
+    baseline: gone(query.baseline) ? undefined : query.baseline,
+    candidate: gone(query.candidate) ? undefined : query.candidate,
+  };
+}
+
 /** The compare page after the baseline and candidate are settled: what its flip list's links and forms carry. */
 export function compareParams(query: CompareQuery, baselineId: string, candidateId: string | undefined) {
   return {

@@ -16,3 +16,17 @@ export const paginationSchema = z.object({
 });
 
 export type Pagination = z.infer<typeof paginationSchema>;
+
+/** How many pages `total` items fill: at least one, so an empty table reads "page 1 of 1". */
+export function pageCountOf(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/**
+ * The page a table shows for the page its URL asks for: that page, or the last
+ * one when the URL asks past the end (an old link, a shrunken filter), so the
+ * page number, the range text and the rows shown always agree.
+ */
+export function clampPage(page: number, total: number, pageSize: number): number {
+  return Math.min(page, pageCountOf(total, pageSize));
+}

@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { paginationSchema } from "./pagination";
 import { firstValues, type SearchParams } from "./searchParams";
-import { withParams } from "./withParams";
+import { withParams, type ParamValues } from "./withParams";
 
 /** A run's rows table: which rows (by their judgments in this run), search, sort and page. */
 export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed"] as const;
+export type RunRowFilterName = (typeof RUN_ROW_FILTERS)[number];
+
+/** The filters a metric narrows ("failed on groundedness", "errored on correctness"); the others ignore one. */
+export const METRIC_FILTERS: readonly RunRowFilterName[] = ["failed", "errored"];
 
 export const runRowQuerySchema = paginationSchema.extend({
   filter: z.enum(RUN_ROW_FILTERS).catch("all"),
-  /** With filter=failed: only rows that failed this metric. */
+  /** With filter=failed or errored: only rows that failed (or errored on) this metric. */
   metric: z.string().max(300).optional().catch(undefined),
   q: z.string().max(200).catch(""),
   sort: z.enum(["rowNumber", "requestId"]).catch("rowNumber"),
@@ -19,9 +23,11 @@ export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
 /** The part of the query that picks rows, and so follows the reviewer from the table into a row and from row to row. */
 export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q">;
 
+/** The query in the URL; a metric is kept only with a filter it narrows, so what is shown is what is applied. */
 export function parseRunRowQuery(searchParams: SearchParams): RunRowQuery {
   const flat = firstValues(searchParams);
-  return runRowQuerySchema.parse({ ...flat, q: flat.q ?? "" });
+  const query = runRowQuerySchema.parse({ ...flat, q: flat.q ?? "" });
+  return METRIC_FILTERS.includes(query.filter) ? query : { ...query, metric: undefined };
 }
 
 /** The parameters a link from the rows table carries, in the order its links have always had. */
@@ -46,10 +52,51 @@ export function runRowsHref(runId: string, query: RunRowFilter): string {
   return withParams(`/runs/${runId}`, filterParams(query), {}) + "#rows";
 }
 
-/** One row of a run, keeping the filter so j / k move within it. */
+/**
+ * The rows table with some of its filter changed (a tab, a cleared chip): sort
+ * and page size stay, the page starts over, and a metric goes where no filter
+ * it narrows is left.
+ */
+export function runRowsViewHref(runId: string, query: RunRowQuery, changes: Partial<RunRowFilter>): string {
+  const next = { ...filterParams(query), ...changes };
+  const metric = METRIC_FILTERS.includes(next.filter) ? next.metric : undefined;
+  const kept: ParamValues = { sort: query.sort, dir: query.dir, pageSize: query.pageSize };
+  return withParams(`/runs/${runId}`, { ...next, metric }, kept) + "#rows";
+}
+
+/** One row of a run, keeping the filter so j / k / n move within it. */
 export function runRowHref(runId: string, rowId: string, query: RunRowFilter): string {
   return withParams(`/runs/${runId}/rows/${rowId}`, {}, filterParams(query));
 }
 
-/** The filter n moves in: failed rows on any metric, no search. */
-export const NEXT_FAILED_FILTER: RunRowFilter = { filter: "failed", metric: undefined, q: "" };
+/** A metric's last segment, as tables and filters name it ("groundedness"). */
+export function metricShortName(metric: string): string {
+  return metric.split("/").pop() ?? metric;
+}
+
+const FILTER_WORDS: Record<RunRowFilterName, string> = {
+  all: "all rows",
+  failed: "failed on any metric",
+  errored: "errored on any metric",
+  passed: "passed every metric",
+};
+
+/** The filter in words: "failed on groundedness", "all rows matching “refund”". */
+export function describeRunRowFilter(query: RunRowFilter): string {
+  const words =
+    query.metric && METRIC_FILTERS.includes(query.filter)
+      ? `${query.filter} on ${metricShortName(query.metric)}`
+      : FILTER_WORDS[query.filter];
+  const q = query.q.trim();
+  return q ? `${words} matching “${q}”` : words;
+}
+
+/**
+ * Where a row stands in the filter the reviewer came from: "failed on
+ * groundedness · 12 of 322", or, for a row outside it, that it is not among them.
+ */
+export function describeRowPlace(query: RunRowFilter, place: { index: number | null; total: number }): string {
+  const total = place.total.toLocaleString("en-US");
+  if (place.index === null) return `not in ${describeRunRowFilter(query)} (${total} rows)`;
+  return `${describeRunRowFilter(query)} · ${place.index.toLocaleString("en-US")} of ${total}`;
+}

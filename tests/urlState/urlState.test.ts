@@ -6,16 +6,19 @@ import {
   compareRowHref,
   parseCompareQuery,
   parseCompareRowQuery,
+  withoutRuns,
 } from "@/lib/urlState/compareQuery";
 import { datasetRowParams, parseDatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
-import { MAX_PAGE_SIZE, PAGE_SIZES } from "@/lib/urlState/pagination";
+import { clampPage, MAX_PAGE_SIZE, pageCountOf, PAGE_SIZES } from "@/lib/urlState/pagination";
 import {
-  NEXT_FAILED_FILTER,
+  describeRowPlace,
+  describeRunRowFilter,
   parseRunRowQuery,
   runRowHref,
   runRowParams,
   runRowsHref,
+  runRowsViewHref,
 } from "@/lib/urlState/runRowQuery";
 import { allValues, firstValue, firstValues, searchParamsOf } from "@/lib/urlState/searchParams";
 import { withParams } from "@/lib/urlState/withParams";
@@ -52,6 +55,15 @@ describe("pagination", () => {
     for (const pageSize of ["1000", "26", "abc", "-25"])
       expect(parseRunRowQuery({ pageSize }).pageSize).toBe(PAGE_SIZES[0]);
     for (const page of ["0", "-1", "1.5", "x", "100001"]) expect(parseDatasetRowQuery({ page }).page).toBe(1);
+  });
+
+  it("shows the last page for a page past the end, and page 1 of 1 for an empty table", () => {
+    expect(pageCountOf(1000, 25)).toBe(40);
+    expect(pageCountOf(1001, 25)).toBe(41);
+    expect(pageCountOf(0, 25)).toBe(1);
+    expect(clampPage(999, 1000, 25)).toBe(40);
+    expect(clampPage(7, 1000, 25)).toBe(7);
+    expect(clampPage(3, 0, 25)).toBe(1);
   });
 });
 
@@ -102,12 +114,56 @@ describe("the run rows query", () => {
     });
   });
 
-  it("carries the filter into a row and back to the table, and n moves among failed rows", () => {
+  it("carries the filter into a row and back to the table", () => {
     const query = parseRunRowQuery({ filter: "failed", metric: "m/x", q: "refund", page: "4" });
     expect(runRowHref("r1", "row9", query)).toBe("/runs/r1/rows/row9?filter=failed&metric=m%2Fx&q=refund");
     expect(runRowsHref("r1", query)).toBe("/runs/r1?filter=failed&metric=m%2Fx&q=refund#rows");
-    expect(runRowHref("r1", "row9", NEXT_FAILED_FILTER)).toBe("/runs/r1/rows/row9?filter=failed");
     expect(Object.keys(runRowParams(query))).toEqual(["filter", "metric", "q", "sort", "dir", "page", "pageSize"]);
+  });
+
+  it("keeps a metric only with a filter it narrows, so the filter shown is the filter applied", () => {
+    expect(parseRunRowQuery({ filter: "errored", metric: "m/x" }).metric).toBe("m/x");
+    expect(parseRunRowQuery({ filter: "all", metric: "m/x" }).metric).toBeUndefined();
+    expect(parseRunRowQuery({ filter: "passed", metric: "m/x" }).metric).toBeUndefined();
+    expect(parseRunRowQuery({ metric: "m/x" }).metric).toBeUndefined();
+  });
+
+  it("clears one part of the filter at a time, keeping sort and page size and starting at page 1", () => {
+    const query = parseRunRowQuery({
+      filter: "failed",
+      metric: "response/llm_judged/groundedness",
+      q: "refund",
+      sort: "requestId",
+      page: "3",
+      pageSize: "50",
+    });
+    const base = "/runs/r1?";
+    const kept = "sort=requestId&dir=asc&pageSize=50#rows";
+    expect(runRowsViewHref("r1", query, { filter: "all" })).toBe(`${base}filter=all&q=refund&${kept}`);
+    expect(runRowsViewHref("r1", query, { metric: undefined })).toBe(`${base}filter=failed&q=refund&${kept}`);
+    expect(runRowsViewHref("r1", query, { q: "" })).toBe(
+      `${base}filter=failed&metric=response%2Fllm_judged%2Fgroundedness&${kept}`,
+    );
+    expect(runRowsViewHref("r1", query, { filter: "errored" })).toContain(
+      "filter=errored&metric=response%2Fllm_judged%2Fgroundedness",
+    );
+  });
+
+  it("says in words which rows a view holds and where a row stands in it", () => {
+    const groundedness = { filter: "failed" as const, metric: "response/llm_judged/groundedness", q: "" };
+    expect(describeRunRowFilter(groundedness)).toBe("failed on groundedness");
+    expect(describeRunRowFilter({ filter: "failed", q: "" })).toBe("failed on any metric");
+    expect(describeRunRowFilter({ filter: "all", q: " refund " })).toBe("all rows matching “refund”");
+    expect(describeRunRowFilter({ filter: "errored", metric: "retrieval/llm_judged/chunk_relevance", q: "" })).toBe(
+      "errored on chunk_relevance",
+    );
+    expect(describeRowPlace(groundedness, { index: 12, total: 322 })).toBe("failed on groundedness · 12 of 322");
+    expect(describeRowPlace({ filter: "all", q: "" }, { index: 1200, total: 20000 })).toBe(
+      "all rows · 1,200 of 20,000",
+    );
+    expect(describeRowPlace(groundedness, { index: null, total: 322 })).toBe(
+      "not in failed on groundedness (322 rows)",
+    );
   });
 });
 
@@ -142,6 +198,13 @@ describe("the compare query", () => {
       direction: undefined,
       page: 2,
     });
+  });
+
+  it("drops runs that no longer exist, with a baseline or candidate that was one of them", () => {
+    const query = parseCompareQuery({ runs: "a,gone,b", baseline: "gone", candidate: "b", page: "2" });
+    expect(withoutRuns(query, ["gone"])).toEqual({ ...query, runs: ["a", "b"], baseline: undefined });
+    expect(withoutRuns(query, ["b"])).toMatchObject({ runs: ["a", "gone"], baseline: "gone", candidate: undefined });
+    expect(withoutRuns(query, [])).toBe(query);
   });
 
   it("needs baseline, candidate and row for one row side by side", () => {

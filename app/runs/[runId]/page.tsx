@@ -124,7 +124,8 @@ export default async function RunPage({ params, searchParams }: Props) {
       <MetricCards aggregates={aggregates} runId={run.id} />
       <RunChartsSection runId={run.id} metrics={config.metrics} />
 
-      <CardFrame padding="none" id="rows" aria-label="Rows">
+      {/* scroll-mt: a jump to #rows (a metric card) lands with the filter bar below the sticky header. */}
+      <CardFrame padding="none" id="rows" aria-label="Rows" className="scroll-mt-16">
         <RunRowFilters runId={run.id} query={query} metrics={metricColumns(config.metrics)} />
         <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
           <RunRowsSection run={run} query={query} metrics={config.metrics} />

@@ -12,14 +12,8 @@ import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
-import { getRunRowDetail, getRunRowNeighbours } from "@/lib/db/runRowQueries";
-import {
-  NEXT_FAILED_FILTER,
-  parseRunRowQuery,
-  runRowHref,
-  runRowsHref,
-  type RunRowFilter,
-} from "@/lib/urlState/runRowQuery";
+import { getRunRowDetail, getRunRowNeighbours, getRunRowPosition } from "@/lib/db/runRowQueries";
+import { describeRowPlace, parseRunRowQuery, runRowHref, runRowsHref } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
@@ -33,8 +27,12 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const db = getDb();
   const [run, row] = await Promise.all([getRun(db, runId), getRunRowDetail(db, runId, rowId)]);
   if (!run || !row) notFound();
-  const neighbours = await getRunRowNeighbours(db, run, row.rowNumber, query);
-  const href = (id: string | null, filter: RunRowFilter = query) => (id ? runRowHref(runId, id, filter) : null);
+  // j / k / n and the "12 of 322" all stay within the filter the reviewer came from.
+  const [neighbours, position] = await Promise.all([
+    getRunRowNeighbours(db, run, row.rowNumber, query),
+    getRunRowPosition(db, run, row, query),
+  ]);
+  const href = (id: string | null) => (id ? runRowHref(runId, id, query) : null);
 
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? (generation?.response ?? null) : row.response;
@@ -52,10 +50,11 @@ export default async function RunRowPage({ params, searchParams }: Props) {
         ]}
         rowNumber={row.rowNumber}
         requestId={row.requestId}
+        place={describeRowPlace(query, position)}
         navigation={{
           previousHref: href(neighbours.previousId),
           nextHref: href(neighbours.nextId),
-          nextFailedHref: href(neighbours.nextFailedId, NEXT_FAILED_FILTER),
+          nextFailedHref: href(neighbours.nextFailedId),
         }}
       >
         <div className="mt-1">
