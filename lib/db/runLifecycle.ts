@@ -8,7 +8,7 @@ import { decodeRunConfig } from "./storedRun";
  * once the lease has lapsed (or when told to take over, e.g. `eval --resume`).
  */
 /** What claiming a run found: whether this process now holds it, and what the claim was (a first start, or a resume). */
-export type RunClaim = { claimed: boolean; resumed: boolean; pendingJudgments: number };
+export type RunClaim = { claimed: boolean; resumed: boolean; pendingJudgments: number; at: Date };
 
 /**
  * Claims the run and records what kind of start this is: a run that was
@@ -29,7 +29,7 @@ export async function claimRun(
       where: { id: runId },
       select: { status: true, leaseOwner: true, startedAt: true },
     });
-    if (!before) return { claimed: false, resumed: false, pendingJudgments: 0 };
+    if (!before) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
     const result = await tx.run.updateMany({
       where: {
         id: runId,
@@ -38,7 +38,7 @@ export async function claimRun(
       },
       data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + ttlMs), status: "running" },
     });
-    if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0 };
+    if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
     if (before.startedAt === null) await tx.run.update({ where: { id: runId }, data: { startedAt: now } });
     const resumed = before.status === "running" && before.leaseOwner !== owner;
     const pendingJudgments = await tx.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
@@ -49,7 +49,7 @@ export async function claimRun(
         worker: owner,
         at: now,
       });
-    return { claimed: true, resumed, pendingJudgments };
+    return { claimed: true, resumed, pendingJudgments, at: now };
   });
 }
 

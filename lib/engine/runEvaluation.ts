@@ -87,22 +87,36 @@ export async function runEvaluation(
   const counts = await getRunProgress(db, runId);
   let stopped = false;
   // Working time is added at each lease renewal, so a runner that dies loses at most one tick of it.
-  let lastTick = Date.now();
-  const takeWorkedMs = () => {
+  // Counted from the claim (the run's start), and a tick counts only once its renewal is stored.
+  let lastTick = claim.at.getTime();
+  // Renewals run one after another, so no two count the same span; the end awaits the last one.
+  let beat: Promise<void> = Promise.resolve();
+  // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
+  // and a lapsed lease would let another process take over a run that is alive.
+  const heartbeat = setInterval(() => {
+    beat = beat.then(async () => {
+      const tick = Date.now();
+      try {
+        const [status, renewed] = await Promise.all([
+          getRunStatus(db, runId),
+          renewRunLease(db, runId, owner, LEASE_TTL_MS, tick - lastTick),
+        ]);
+        if (renewed) lastTick = tick;
+        if (status !== "running" || !renewed) stopped = true;
+      } catch {
+        // a failed renewal is retried on the next tick
+      }
+    });
+  }, STATUS_POLL_MS);
+  /** Stops the heartbeat and returns the working time not yet stored. */
+  const settleWorkedMs = async () => {
+    clearInterval(heartbeat);
+    await beat;
     const now = Date.now();
     const worked = now - lastTick;
     lastTick = now;
     return worked;
   };
-  // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
-  // and a lapsed lease would let another process take over a run that is alive.
-  const heartbeat = setInterval(() => {
-    void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS, takeWorkedMs())])
-      .then(([status, renewed]) => {
-        if (status !== "running" || !renewed) stopped = true;
-      })
-      .catch(() => undefined);
-  }, STATUS_POLL_MS);
   const shouldStop = () => stopped;
   const report = (phase: RunProgressEvent["phase"]) =>
     deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
@@ -170,19 +184,25 @@ export async function runEvaluation(
     const final = await getRunProgress(db, runId);
     const status = await getRunStatus(db, runId);
     if (status === "cancelled") {
-      await addRunWorkingTime(db, runId, takeWorkedMs());
+      await addRunWorkingTime(db, runId, await settleWorkedMs());
       return { runId, status: "cancelled", judgments: final.judgments };
     }
     if (stopped || final.judgments.pending > 0 || final.generations.pending > 0) {
-      await releaseRunLease(db, runId, owner, takeWorkedMs());
+      await releaseRunLease(db, runId, owner, await settleWorkedMs());
       return { runId, status: "busy", judgments: final.judgments };
     }
-    await finishRun(db, runId, owner, takeWorkedMs());
+    await finishRun(db, runId, owner, await settleWorkedMs());
     return { runId, status: "completed", judgments: final.judgments };
   } catch (error) {
     // The user sees a reference, the log has the detail (database errors are not for the UI).
     const ref = randomUUID().slice(0, 8);
-    await failRun(db, runId, owner, `The run stopped because of an internal error (ref ${ref}).`, takeWorkedMs());
+    await failRun(
+      db,
+      runId,
+      owner,
+      `The run stopped because of an internal error (ref ${ref}).`,
+      await settleWorkedMs(),
+    );
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), { ref });
   } finally {
     clearInterval(heartbeat);
