@@ -28,7 +28,7 @@ export function RejudgeButton({ runId, which, label }: { runId: string; which: W
 
   if (!open)
     return (
-      <Button type="button" onClick={() => setOpen(true)} aria-haspopup="dialog">
+      <Button type="button" onClick={() => setOpen(true)} aria-haspopup="dialog" data-testid={`rejudge-${which}`}>
         {label}…
       </Button>
     );

@@ -73,7 +73,7 @@ describe("re-judging asks first, then says it is re-judging", () => {
     expect(failed).toBe(3);
 
     await page.goto(`${server.baseUrl}/runs/${runId}`);
-    await waitForHydration(page, "button:has-text('Re-judge errored and failed')");
+    await waitForHydration(page, "[data-testid=rejudge-errored_or_failed]");
     const requestsBefore = fake.stats.totalRequests;
     await page.getByRole("button", { name: /Re-judge errored and failed/ }).click();
     const dialog = page.getByRole("dialog");
