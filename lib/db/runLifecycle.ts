@@ -23,34 +23,41 @@ export async function claimRun(
   ttlMs: number,
   takeover = false,
 ): Promise<RunClaim> {
-  return db.$transaction(async (tx) => {
-    const now = new Date();
-    const before = await tx.run.findUnique({
-      where: { id: runId },
-      select: { status: true, leaseOwner: true, startedAt: true },
-    });
-    if (!before) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
-    const result = await tx.run.updateMany({
-      where: {
-        id: runId,
-        status: { in: ["pending", "running"] },
-        ...(takeover ? {} : { OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }] }),
-      },
-      data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + ttlMs), status: "running" },
-    });
-    if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
-    if (before.startedAt === null) await tx.run.update({ where: { id: runId }, data: { startedAt: now } });
-    const resumed = before.status === "running" && before.leaseOwner !== owner;
-    const pendingJudgments = await tx.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
-    if (resumed || before.startedAt === null)
-      await recordRunEvent(tx, runId, {
-        kind: resumed ? "resumed" : "started",
-        pendingJudgments,
-        worker: owner,
-        at: now,
-      });
-    return { claimed: true, resumed, pendingJudgments, at: now };
+  // No read-then-write transaction: in WAL mode a read transaction that must then write fails at once
+  // (SQLITE_BUSY) when a runner wrote meanwhile. The claim is one conditional write that also requires
+  // the state read just before, so what it records is what it replaced.
+  const now = new Date();
+  const before = await db.run.findUnique({
+    where: { id: runId },
+    select: { status: true, leaseOwner: true, startedAt: true },
   });
+  if (!before || (before.status !== "pending" && before.status !== "running"))
+    return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  const result = await db.run.updateMany({
+    where: {
+      id: runId,
+      status: before.status,
+      leaseOwner: before.leaseOwner,
+      ...(takeover ? {} : { OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }] }),
+    },
+    data: {
+      leaseOwner: owner,
+      leaseExpiresAt: new Date(now.getTime() + ttlMs),
+      status: "running",
+      ...(before.startedAt === null ? { startedAt: now } : {}),
+    },
+  });
+  if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  const resumed = before.status === "running" && before.leaseOwner !== owner;
+  const pendingJudgments = await db.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
+  if (resumed || before.startedAt === null)
+    await recordRunEvent(db, runId, {
+      kind: resumed ? "resumed" : "started",
+      pendingJudgments,
+      worker: owner,
+      at: now,
+    });
+  return { claimed: true, resumed, pendingJudgments, at: now };
 }
 
 export async function claimRunLease(
