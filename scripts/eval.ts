@@ -38,6 +38,9 @@ async function main(argv: string[]): Promise<number> {
     const bar = args.quiet ? null : createProgressBar(process.stderr, "judging");
     const started = Date.now();
     const deps = createEngineDeps(db, run, {
+      // On stdout: stderr carries only the progress bar and errors.
+      onResumed: ({ pendingJudgments }) =>
+        console.log(`Resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending.`),
       onProgress: (p) => {
         const total = p.phase === "generating" ? p.generations.total : p.judgments.total - p.judgments.skipped;
         const done =

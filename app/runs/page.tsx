@@ -7,7 +7,7 @@ import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";
-import { formatDateTime, formatSeconds } from "@/components/ui/format";
+import { formatCount, formatDateTime, formatSeconds } from "@/components/ui/format";
 import { getDb } from "@/lib/db/client";
 import { listRuns } from "@/lib/db/runQueries";
 
@@ -44,7 +44,12 @@ export default async function RunsPage() {
                 <th className="px-3 py-2 w-56">Progress</th>
                 <th className="px-3 py-2">Pass rates</th>
                 <th className="px-3 py-2">Started</th>
-                <th className="px-3 py-2 text-right">Duration</th>
+                <th
+                  className="px-3 py-2 text-right"
+                  title="Time spent working, without the time an interrupted run waited to be resumed"
+                >
+                  Working time
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -52,9 +57,15 @@ export default async function RunsPage() {
                 const c = run.counts;
                 const toJudge = (c.pending ?? 0) + (c.running ?? 0) + (c.done ?? 0) + (c.error ?? 0);
                 const judged = (c.done ?? 0) + (c.error ?? 0);
-                const duration = run.startedAt
+                const wallClock = run.startedAt
                   ? ((run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime()) / 1000
                   : null;
+                // Working time when it was recorded (runs from before it was, show their wall-clock span).
+                const duration = run.workingMs > 0 ? run.workingMs / 1000 : wallClock;
+                const rejudging = (run.status === "running" || run.status === "pending") && run.rejudgeTotal !== null;
+                const rejudged = rejudging
+                  ? Math.max(0, (run.rejudgeTotal ?? 0) - (c.pending ?? 0) - (c.running ?? 0))
+                  : 0;
                 return (
                   <tr key={run.id} className="align-top hover:bg-slate-50">
                     <td className="px-3 py-2">
@@ -62,7 +73,7 @@ export default async function RunsPage() {
                         {run.name}
                       </Link>
                       <div className="mt-0.5">
-                        <RunStatusBadge status={run.status} />
+                        <RunStatusBadge status={run.status} rejudgeTotal={run.rejudgeTotal} />
                       </div>
                     </td>
                     <td className="px-3 py-2">
@@ -78,12 +89,22 @@ export default async function RunsPage() {
                     </td>
                     <td className="px-3 py-2">
                       <ProgressBar
-                        value={toJudge === 0 ? 1 : judged / toJudge}
+                        value={
+                          rejudging
+                            ? (run.rejudgeTotal ?? 0) === 0
+                              ? 1
+                              : rejudged / (run.rejudgeTotal ?? 1)
+                            : toJudge === 0
+                              ? 1
+                              : judged / toJudge
+                        }
                         label={`Progress of ${run.name}`}
                         tone={run.status === "running" || run.status === "pending" ? "indigo" : "emerald"}
                       />
                       <div className="mt-0.5 text-xs tabular-nums text-slate-500">
-                        {judged} / {toJudge}
+                        {rejudging
+                          ? `${formatCount(rejudged)} of ${formatCount(run.rejudgeTotal)} re-judged`
+                          : `${formatCount(judged)} / ${formatCount(toJudge)}`}
                         {c.error ? <span className="text-red-700"> · {c.error} errors</span> : null}
                       </div>
                     </td>

@@ -3,9 +3,17 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ProgressBar } from "@/components/ui/ProgressBar";
+import { formatCount } from "@/components/ui/format";
+import { runStatusLabel } from "./RunStatusBadge";
 
 type Counts = { pending: number; running: number; done: number; error: number; skipped: number; total: number };
-export type ProgressSnapshot = { status: string; judgments: Counts; generations: Counts };
+/** rejudge: while a re-judge is pending or running, how many judgments it redoes and how many are finished. */
+export type ProgressSnapshot = {
+  status: string;
+  judgments: Counts;
+  generations: Counts;
+  rejudge: { total: number; finished: number } | null;
+};
 
 const ACTIVE = new Set(["pending", "running"]);
 
@@ -37,22 +45,34 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
   const toJudge = judgments.total - judgments.skipped;
   const judged = judgments.done + judgments.error;
   const generating = generations.total > 0 && generations.pending > 0;
+  // A re-judge counts only the judgments it redoes: the rest were finished before it began.
+  const rejudge = ACTIVE.has(snapshot.status) ? snapshot.rejudge : null;
   const fraction = generating
     ? (generations.total - generations.pending) / generations.total
-    : toJudge === 0
-      ? 1
-      : judged / toJudge;
+    : rejudge
+      ? rejudge.total === 0
+        ? 1
+        : rejudge.finished / rejudge.total
+      : toJudge === 0
+        ? 1
+        : judged / toJudge;
   return (
     <div data-testid="run-progress" aria-live="polite">
-      <ProgressBar value={fraction} label="Run progress" tone={ACTIVE.has(snapshot.status) ? "indigo" : "emerald"} />
+      <ProgressBar
+        value={fraction}
+        label={rejudge ? "Re-judge progress" : "Run progress"}
+        tone={ACTIVE.has(snapshot.status) ? "indigo" : "emerald"}
+      />
       <p className="mt-1 text-xs text-slate-600 tabular-nums">
         {generating
           ? `Generating responses: ${generations.total - generations.pending} of ${generations.total}`
-          : `${judged.toLocaleString("en-US")} of ${toJudge.toLocaleString("en-US")} judgments`}
-        {judgments.error > 0 && <span className="text-red-700"> · {judgments.error} errors</span>}
+          : rejudge
+            ? `${formatCount(rejudge.finished)} of ${formatCount(rejudge.total)} re-judged`
+            : `${formatCount(judged)} of ${formatCount(toJudge)} judgments`}
+        {judgments.error > 0 && <span className="text-red-700"> · {formatCount(judgments.error)} errors</span>}
         {judgments.skipped > 0 && <span> · {judgments.skipped.toLocaleString("en-US")} skipped (inputs missing)</span>}
         {" · "}
-        <span data-testid="run-status">{snapshot.status}</span>
+        <span data-testid="run-status">{runStatusLabel(snapshot.status, snapshot.rejudge?.total)}</span>
       </p>
     </div>
   );

@@ -5,8 +5,19 @@ import { runRowsHref } from "@/lib/urlState/runRowQuery";
 import { wilsonInterval } from "@/lib/stats";
 import { formatMetricValue } from "@/components/ui/format";
 
-/** One card per metric: Agent Evaluation's aggregate name, the value in words, and what it was computed over. */
-export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; runId: string }) {
+/**
+ * One card per metric: Agent Evaluation's aggregate name, the value in words, and what it was computed over.
+ * While the run is active, a card whose metric still has pending judgments says its figures are changing.
+ */
+export function MetricCards({
+  aggregates,
+  runId,
+  active = false,
+}: {
+  aggregates: Aggregate[];
+  runId: string;
+  active?: boolean;
+}) {
   if (aggregates.length === 0) return null;
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
@@ -19,6 +30,11 @@ export function MetricCards({ aggregates, runId }: { aggregates: Aggregate[]; ru
           data-metric={aggregate.metric}
         >
           <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
+          {active && aggregate.pending > 0 && (
+            <p className="text-xs font-medium text-indigo-700" data-testid="metric-card-updating">
+              updating… these figures change as judgments finish
+            </p>
+          )}
           <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
           <p className="text-xs text-slate-600">{basis(aggregate)}</p>
           {aggregate.kind === "percentage" && (

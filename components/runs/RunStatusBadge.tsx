@@ -1,15 +1,29 @@
 const STATUS_STYLE: Record<string, string> = {
   pending: "bg-slate-100 text-slate-700",
   running: "bg-indigo-100 text-indigo-800",
+  "re-judging": "bg-indigo-100 text-indigo-800",
   completed: "bg-emerald-100 text-emerald-800",
   cancelled: "bg-amber-100 text-amber-800",
   failed: "bg-red-100 text-red-800",
 };
 
-export function RunStatusBadge({ status }: { status: string }) {
+/**
+ * The status a person reads: a run whose finished judgments are being re-judged
+ * is "re-judging", not "pending" or "running" (its stored status stays one of
+ * those, so the scheduler, the CLI and the exports read it as before).
+ */
+export function runStatusLabel(status: string, rejudgeTotal: number | null | undefined): string {
+  return (status === "pending" || status === "running") && rejudgeTotal != null ? "re-judging" : status;
+}
+
+export function RunStatusBadge({ status, rejudgeTotal }: { status: string; rejudgeTotal?: number | null }) {
+  const label = runStatusLabel(status, rejudgeTotal);
   return (
-    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100"}`}>
-      {status}
+    <span
+      data-testid="run-status-badge"
+      className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[label] ?? "bg-slate-100"}`}
+    >
+      {label}
     </span>
   );
 }

@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { recordRunEvent } from "./runEvents";
 import { decodeRunConfig } from "./storedRun";
 
 /**
@@ -6,6 +7,59 @@ import { decodeRunConfig } from "./storedRun";
  * works and renews it while it does; another process may resume the run only
  * once the lease has lapsed (or when told to take over, e.g. `eval --resume`).
  */
+/** What claiming a run found: whether this process now holds it, and what the claim was (a first start, or a resume). */
+export type RunClaim = { claimed: boolean; resumed: boolean; pendingJudgments: number; at: Date };
+
+/**
+ * Claims the run and records what kind of start this is: a run that was
+ * "running" under another (dead or taken-over) runner, or released mid-way,
+ * is resumed after an interruption, and says so in its events with the
+ * number of judgments still pending.
+ */
+export async function claimRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  ttlMs: number,
+  takeover = false,
+): Promise<RunClaim> {
+  // No read-then-write transaction: in WAL mode a read transaction that must then write fails at once
+  // (SQLITE_BUSY) when a runner wrote meanwhile. The claim is one conditional write that also requires
+  // the state read just before, so what it records is what it replaced.
+  const now = new Date();
+  const before = await db.run.findUnique({
+    where: { id: runId },
+    select: { status: true, leaseOwner: true, startedAt: true },
+  });
+  if (!before || (before.status !== "pending" && before.status !== "running"))
+    return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  const result = await db.run.updateMany({
+    where: {
+      id: runId,
+      status: before.status,
+      leaseOwner: before.leaseOwner,
+      ...(takeover ? {} : { OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }] }),
+    },
+    data: {
+      leaseOwner: owner,
+      leaseExpiresAt: new Date(now.getTime() + ttlMs),
+      status: "running",
+      ...(before.startedAt === null ? { startedAt: now } : {}),
+    },
+  });
+  if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  const resumed = before.status === "running" && before.leaseOwner !== owner;
+  const pendingJudgments = await db.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
+  if (resumed || before.startedAt === null)
+    await recordRunEvent(db, runId, {
+      kind: resumed ? "resumed" : "started",
+      pendingJudgments,
+      worker: owner,
+      at: now,
+    });
+  return { claimed: true, resumed, pendingJudgments, at: now };
+}
+
 export async function claimRunLease(
   db: Db,
   runId: string,
@@ -13,55 +67,76 @@ export async function claimRunLease(
   ttlMs: number,
   takeover = false,
 ): Promise<boolean> {
-  const now = new Date();
-  const expires = new Date(now.getTime() + ttlMs);
+  return (await claimRun(db, runId, owner, ttlMs, takeover)).claimed;
+}
+
+/**
+ * Renews the lease and adds the time worked since the last renewal to the run's
+ * working time; false when another process took the run over or it was cancelled.
+ */
+export async function renewRunLease(
+  db: Db,
+  runId: string,
+  owner: string,
+  ttlMs: number,
+  workedMs = 0,
+): Promise<boolean> {
   const result = await db.run.updateMany({
-    where: {
-      id: runId,
-      status: { in: ["pending", "running"] },
-      ...(takeover ? {} : { OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }] }),
+    where: { id: runId, leaseOwner: owner, status: "running" },
+    data: { leaseExpiresAt: new Date(Date.now() + ttlMs), workingMs: { increment: Math.round(workedMs) } },
+  });
+  return result.count === 1;
+}
+
+/** Adds working time without a lease (a runner that noticed its run was cancelled). */
+export async function addRunWorkingTime(db: Db, runId: string, workedMs: number): Promise<void> {
+  await db.run.updateMany({ where: { id: runId }, data: { workingMs: { increment: Math.round(workedMs) } } });
+}
+
+export async function finishRun(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
+  const result = await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner, status: "running" },
+    data: {
+      status: "completed",
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      rejudgeTotal: null,
+      workingMs: { increment: Math.round(workedMs) },
     },
-    data: { leaseOwner: owner, leaseExpiresAt: expires, status: "running" },
   });
-  if (result.count === 1) await db.run.updateMany({ where: { id: runId, startedAt: null }, data: { startedAt: now } });
-  return result.count === 1;
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner });
 }
 
-/** Renews the lease; false when another process took the run over or it was cancelled. */
-export async function renewRunLease(db: Db, runId: string, owner: string, ttlMs: number): Promise<boolean> {
+export async function releaseRunLease(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
+  await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner },
+    data: { leaseOwner: null, leaseExpiresAt: null, workingMs: { increment: Math.round(workedMs) } },
+  });
+}
+
+export async function failRun(db: Db, runId: string, owner: string, message: string, workedMs = 0): Promise<void> {
   const result = await db.run.updateMany({
-    where: { id: runId, leaseOwner: owner, status: "running" },
-    data: { leaseExpiresAt: new Date(Date.now() + ttlMs) },
-  });
-  return result.count === 1;
-}
-
-export async function finishRun(db: Db, runId: string, owner: string): Promise<void> {
-  await db.run.updateMany({
-    where: { id: runId, leaseOwner: owner, status: "running" },
-    data: { status: "completed", finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
-  });
-}
-
-export async function releaseRunLease(db: Db, runId: string, owner: string): Promise<void> {
-  await db.run.updateMany({
     where: { id: runId, leaseOwner: owner },
-    data: { leaseOwner: null, leaseExpiresAt: null },
+    data: {
+      status: "failed",
+      errorMessage: message,
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      rejudgeTotal: null,
+      workingMs: { increment: Math.round(workedMs) },
+    },
   });
-}
-
-export async function failRun(db: Db, runId: string, owner: string, message: string): Promise<void> {
-  await db.run.updateMany({
-    where: { id: runId, leaseOwner: owner },
-    data: { status: "failed", errorMessage: message, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
-  });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "failed", worker: owner });
 }
 
 export async function cancelRun(db: Db, runId: string): Promise<boolean> {
   const result = await db.run.updateMany({
     where: { id: runId, status: { in: ["pending", "running"] } },
-    data: { status: "cancelled", finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+    data: { status: "cancelled", finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null, rejudgeTotal: null },
   });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "cancelled" });
   return result.count === 1;
 }
 
@@ -82,19 +157,29 @@ export async function listResumableRuns(db: Db): Promise<string[]> {
   return runs.map((run) => run.id);
 }
 
+export type RejudgeSelection = "errored" | "errored_or_failed";
+
+/** The judgments a re-judge puts back to pending (the estimate counts the same ones). */
+export function rejudgeWhere(runId: string, which: RejudgeSelection) {
+  return which === "errored"
+    ? { runId, status: "error" }
+    : { runId, OR: [{ status: "error" }, { status: "done", OR: [{ rating: "no" }, { passed: false }] }] };
+}
+
 /**
  * Puts chosen finished judgments back to pending (errored ones, or those that
  * failed), deleting their per-chunk verdicts, so a new pass re-judges only them.
+ * Errors are never cached, so they always reach the judge again; failed ones
+ * get the cached answer back unless a second opinion is asked for, which
+ * bypasses the cache (and replaces what it held) for this pass.
  */
 export async function resetJudgmentsForRejudge(
   db: Db,
   runId: string,
-  which: "errored" | "errored_or_failed",
+  which: RejudgeSelection,
+  options: { secondOpinion?: boolean } = {},
 ): Promise<number> {
-  const where =
-    which === "errored"
-      ? { runId, status: "error" }
-      : { runId, OR: [{ status: "error" }, { status: "done", OR: [{ rating: "no" }, { passed: false }] }] };
+  const where = rejudgeWhere(runId, which);
   return db.$transaction(async (tx) => {
     // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
     const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
@@ -125,14 +210,20 @@ export async function resetJudgmentsForRejudge(
       },
     });
     if (count > 0) {
-      const config =
-        which === "errored_or_failed"
-          ? JSON.stringify({ ...decodeRunConfig(run.config), refreshCache: true })
-          : run.config;
+      // Set on every re-judge, so an earlier second opinion does not keep bypassing the cache.
+      const config = JSON.stringify({ ...decodeRunConfig(run.config), refreshCache: options.secondOpinion === true });
       await tx.run.update({
         where: { id: runId },
-        data: { status: "pending", finishedAt: null, leaseOwner: null, leaseExpiresAt: null, config },
+        data: {
+          status: "pending",
+          finishedAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          config,
+          rejudgeTotal: count,
+        },
       });
+      await recordRunEvent(tx, runId, { kind: "rejudge_started", pendingJudgments: count });
     }
     return count;
   });

@@ -66,16 +66,26 @@ export type ItemCounts = {
   total: number;
 };
 
-/** Progress is a count of item statuses (GROUP BY in SQL). */
+/** While a re-judge is pending or running: how many judgments it redoes, and how many of those are finished. */
+export type RejudgeProgress = { total: number; finished: number };
+
+/**
+ * Progress is a count of item statuses (GROUP BY in SQL). During a re-judge the
+ * re-judged items are the ones not finished, so its progress needs no extra query.
+ */
 export async function getRunProgress(
   db: Db,
   runId: string,
-): Promise<{ judgments: ItemCounts; generations: ItemCounts }> {
-  const [judgments, generations] = await Promise.all([
+): Promise<{ judgments: ItemCounts; generations: ItemCounts; rejudge: RejudgeProgress | null }> {
+  const [judgments, generations, run] = await Promise.all([
     db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.generation.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    db.run.findUnique({ where: { id: runId }, select: { rejudgeTotal: true } }),
   ]);
-  return { judgments: toCounts(judgments), generations: toCounts(generations) };
+  const counts = toCounts(judgments);
+  const total = run?.rejudgeTotal ?? null;
+  const rejudge = total === null ? null : { total, finished: Math.max(0, total - counts.pending - counts.running) };
+  return { judgments: counts, generations: toCounts(generations), rejudge };
 }
 
 function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemCounts {
@@ -95,6 +105,8 @@ const RUN_LIST_SELECT = {
   name: true,
   tags: true,
   status: true,
+  rejudgeTotal: true,
+  workingMs: true,
   judgeProvider: true,
   judgeModel: true,
   generationModel: true,

@@ -26,6 +26,7 @@ export function createEngineDeps(
     env?: Record<string, string | undefined>;
     llmConfig?: LlmConfig | null;
     onProgress?: EngineDeps["onProgress"];
+    onResumed?: EngineDeps["onResumed"];
     workerId?: string;
   } = {},
 ): EngineDeps {
@@ -53,6 +54,7 @@ export function createEngineDeps(
     llm,
     costOf: (model, usage) => costUsd(model, usage, config?.prices ?? {}),
     onProgress: options.onProgress,
+    onResumed: options.onResumed,
     workerId: options.workerId,
     limiter,
   };

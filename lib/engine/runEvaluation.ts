@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runQueries";
-import { claimRunLease, failRun, finishRun, getRunStatus, releaseRunLease, renewRunLease } from "@/lib/db/runLifecycle";
+import {
+  addRunWorkingTime,
+  claimRun,
+  failRun,
+  finishRun,
+  getRunStatus,
+  releaseRunLease,
+  renewRunLease,
+} from "@/lib/db/runLifecycle";
 import { saveJudgment } from "@/lib/db/runWrites";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
@@ -27,6 +35,8 @@ export type EngineDeps = {
   limiter?: Limiter | null;
   /** Lease length; renewed every second while the runner lives. Tests shorten it. */
   leaseTtlMs?: number;
+  /** Told when this runner picks up a run that was interrupted (the event itself is already stored). */
+  onResumed?: (resume: { runId: string; pendingJudgments: number }) => void;
 };
 
 export type RunProgressEvent = {
@@ -61,7 +71,8 @@ export async function runEvaluation(
   const runId = run.id;
   const owner = deps.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
   const LEASE_TTL_MS = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  if (!(await claimRunLease(db, runId, owner, LEASE_TTL_MS, options.takeover))) {
+  const claim = await claimRun(db, runId, owner, LEASE_TTL_MS, options.takeover);
+  if (!claim.claimed) {
     const progress = await getRunProgress(db, runId);
     return {
       runId,
@@ -70,18 +81,42 @@ export async function runEvaluation(
     };
   }
 
+  if (claim.resumed) deps.onResumed?.({ runId, pendingJudgments: claim.pendingJudgments });
+
   const { config } = run;
   const counts = await getRunProgress(db, runId);
   let stopped = false;
+  // Working time is added at each lease renewal, so a runner that dies loses at most one tick of it.
+  // Counted from the claim (the run's start), and a tick counts only once its renewal is stored.
+  let lastTick = claim.at.getTime();
+  // Renewals run one after another, so no two count the same span; the end awaits the last one.
+  let beat: Promise<void> = Promise.resolve();
   // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
   // and a lapsed lease would let another process take over a run that is alive.
   const heartbeat = setInterval(() => {
-    void Promise.all([getRunStatus(db, runId), renewRunLease(db, runId, owner, LEASE_TTL_MS)])
-      .then(([status, renewed]) => {
+    beat = beat.then(async () => {
+      const tick = Date.now();
+      try {
+        const [status, renewed] = await Promise.all([
+          getRunStatus(db, runId),
+          renewRunLease(db, runId, owner, LEASE_TTL_MS, tick - lastTick),
+        ]);
+        if (renewed) lastTick = tick;
         if (status !== "running" || !renewed) stopped = true;
-      })
-      .catch(() => undefined);
+      } catch {
+        // a failed renewal is retried on the next tick
+      }
+    });
   }, STATUS_POLL_MS);
+  /** Stops the heartbeat and returns the working time not yet stored. */
+  const settleWorkedMs = async () => {
+    clearInterval(heartbeat);
+    await beat;
+    const now = Date.now();
+    const worked = now - lastTick;
+    lastTick = now;
+    return worked;
+  };
   const shouldStop = () => stopped;
   const report = (phase: RunProgressEvent["phase"]) =>
     deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
@@ -148,17 +183,26 @@ export async function runEvaluation(
 
     const final = await getRunProgress(db, runId);
     const status = await getRunStatus(db, runId);
-    if (status === "cancelled") return { runId, status: "cancelled", judgments: final.judgments };
+    if (status === "cancelled") {
+      await addRunWorkingTime(db, runId, await settleWorkedMs());
+      return { runId, status: "cancelled", judgments: final.judgments };
+    }
     if (stopped || final.judgments.pending > 0 || final.generations.pending > 0) {
-      await releaseRunLease(db, runId, owner);
+      await releaseRunLease(db, runId, owner, await settleWorkedMs());
       return { runId, status: "busy", judgments: final.judgments };
     }
-    await finishRun(db, runId, owner);
+    await finishRun(db, runId, owner, await settleWorkedMs());
     return { runId, status: "completed", judgments: final.judgments };
   } catch (error) {
     // The user sees a reference, the log has the detail (database errors are not for the UI).
     const ref = randomUUID().slice(0, 8);
-    await failRun(db, runId, owner, `The run stopped because of an internal error (ref ${ref}).`);
+    await failRun(
+      db,
+      runId,
+      owner,
+      `The run stopped because of an internal error (ref ${ref}).`,
+      await settleWorkedMs(),
+    );
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), { ref });
   } finally {
     clearInterval(heartbeat);

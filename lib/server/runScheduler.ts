@@ -31,7 +31,12 @@ export function executeRunInBackground(runId: string): void {
     const db = getDb();
     const run = await getRun(db, runId);
     if (!run) return;
-    const deps = createEngineDeps(db, run, { workerId: state.workerId });
+    const deps = createEngineDeps(db, run, {
+      workerId: state.workerId,
+      // One line per resume, so a restart's effect on a run can be found in the server log.
+      onResumed: ({ pendingJudgments }) =>
+        console.log(`[assay] resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending`),
+    });
     await runEvaluation(run, deps);
   })()
     .catch((error: unknown) => {

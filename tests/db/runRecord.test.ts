@@ -57,15 +57,21 @@ describe("the run repository decodes a run's JSON columns once", () => {
     await expect(getRun(db, runId)).rejects.toThrow();
   });
 
-  it("re-judging failed rows marks the decoded config to refresh the cache, and keeps the rest of it", async () => {
+  it("re-judging failed rows for a second opinion marks the decoded config to refresh the cache, and keeps the rest of it", async () => {
     const { runId } = await runToCompletion(
       db,
       { datasetId, metrics: ["document_recall"], thresholds: { document_recall: 1 }, judge: heuristic },
       null,
     );
     const before = await getRun(db, runId);
-    expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed")).toBeGreaterThan(0);
+    expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed", { secondOpinion: true })).toBeGreaterThan(0);
     const after = await getRun(db, runId);
     expect(after?.config).toEqual({ ...before?.config, refreshCache: true });
+    // Without a second opinion the cache is read again (an earlier second opinion does not stick).
+    // (the re-judge put the run back to pending; marked finished again without running it)
+    await db.run.update({ where: { id: runId }, data: { status: "completed", rejudgeTotal: null } });
+    await db.judgmentItem.updateMany({ where: { runId }, data: { status: "done", passed: false } });
+    expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed")).toBeGreaterThan(0);
+    expect((await getRun(db, runId))?.config).toEqual({ ...before?.config, refreshCache: false });
   });
 });

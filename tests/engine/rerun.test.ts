@@ -96,7 +96,7 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
     expect(untouchedAfter).toEqual(untouchedBefore);
   });
 
-  it("re-judging failed rows asks the model again instead of reusing the cached verdict", async () => {
+  it("re-judging failed rows with a second opinion asks the model again instead of reusing the cached verdict", async () => {
     const rows = [
       { request: "q", response: "NO:safety_verdict" },
       { request: "q2", response: "fine" },
@@ -108,7 +108,7 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
       server.url,
     );
     const before = server.stats.totalRequests;
-    expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed")).toBe(1);
+    expect(await resetJudgmentsForRejudge(db, runId, "errored_or_failed", { secondOpinion: true })).toBe(1);
     const run = await readRun(db, runId);
     await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
     expect(server.stats.totalRequests - before).toBe(1);

@@ -3,10 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { cancelRun } from "@/app/actions/cancelRun";
-import { rejudgeRun } from "@/app/actions/rejudgeRun";
 import { RunChartsSection } from "@/components/charts/RunChartsSection";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
+import { RejudgeButton } from "@/components/runs/RejudgeButton";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
+import { RunDuration, RunTimeline } from "@/components/runs/RunTimeline";
 import { LiveProgress } from "@/components/runs/LiveProgress";
 import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
@@ -16,10 +17,11 @@ import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
 import { Button, DownloadButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
-import { formatDateTime, formatSeconds } from "@/components/ui/format";
+import { formatDateTime } from "@/components/ui/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
+import { listRunEvents } from "@/lib/db/runEvents";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
 import { listRunRows } from "@/lib/db/runRowQueries";
 import { parseRunRowQuery, type RunRowQuery } from "@/lib/urlState/runRowQuery";
@@ -41,13 +43,13 @@ export default async function RunPage({ params, searchParams }: Props) {
   const run = await getRun(db, runId);
   if (!run) notFound();
   const { config, tags } = run;
-  const [aggregates, progress, generationTemplates] = await Promise.all([
+  const [aggregates, progress, generationTemplates, events] = await Promise.all([
     getRunAggregates(db, runId, config.metrics),
     getRunProgress(db, runId),
     run.generationModel ? listGenerationTemplates(db, runId) : null,
+    listRunEvents(db, runId),
   ]);
   const active = run.status === "pending" || run.status === "running";
-  const duration = run.startedAt ? ((run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime()) / 1000 : null;
 
   return (
     <div className="space-y-5">
@@ -63,7 +65,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Link>
           </p>
           <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
-            {run.name} <RunStatusBadge status={run.status} />
+            {run.name} <RunStatusBadge status={run.status} rejudgeTotal={run.rejudgeTotal} />
           </h1>
           <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
             <JudgeLabel provider={run.judgeProvider} model={run.judgeModel} />
@@ -78,7 +80,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               </span>
             ))}
             <span>started {run.startedAt ? formatDateTime(run.startedAt) : "—"}</span>
-            {duration !== null && <span>· {formatSeconds(duration)}</span>}
+            <RunDuration startedAt={run.startedAt} finishedAt={run.finishedAt} workingMs={run.workingMs} />
             {run.judgeProvider !== "heuristic" && (
               <span>
                 · up to {run.concurrency} LLM calls in flight · chunks{" "}
@@ -86,6 +88,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               </span>
             )}
           </div>
+          <RunTimeline events={events} />
           {generationTemplates && <GenerationTemplates templates={generationTemplates} />}
           {run.errorMessage && (
             <p role="alert" className="mt-2 rounded border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800">
@@ -101,27 +104,28 @@ export default async function RunPage({ params, searchParams }: Props) {
             </form>
           )}
           {(run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
-            <form action={rejudgeRun}>
-              <input type="hidden" name="runId" value={run.id} />
-              <input type="hidden" name="which" value="errored" />
-              <Button>Re-judge {progress.judgments.error} errored</Button>
-            </form>
+            <RejudgeButton
+              runId={run.id}
+              which="errored"
+              label={`Re-judge ${progress.judgments.error.toLocaleString("en-US")} errored`}
+            />
           )}
           {(run.status === "completed" || run.status === "failed") && (
-            <form action={rejudgeRun}>
-              <input type="hidden" name="runId" value={run.id} />
-              <input type="hidden" name="which" value="errored_or_failed" />
-              <Button>Re-judge errored and failed</Button>
-            </form>
+            <RejudgeButton runId={run.id} which="errored_or_failed" label="Re-judge errored and failed" />
           )}
           <DownloadButton href={`/runs/${run.id}/export?format=csv`}>Export CSV</DownloadButton>
           <DownloadButton href={`/runs/${run.id}/export?format=json`}>Export JSON</DownloadButton>
         </div>
       </div>
 
-      <LiveProgress runId={run.id} initial={{ status: run.status, ...progress }} />
+      {/* Keyed by status, so a re-judge that makes a finished run active again starts the polling anew. */}
+      <LiveProgress
+        key={`${run.status}-${run.rejudgeTotal ?? ""}`}
+        runId={run.id}
+        initial={{ status: run.status, ...progress }}
+      />
       <RunSettings runId={run.id} name={run.name} tags={tags} />
-      <MetricCards aggregates={aggregates} runId={run.id} />
+      <MetricCards aggregates={aggregates} runId={run.id} active={active} />
       <RunChartsSection runId={run.id} metrics={config.metrics} />
 
       {/* scroll-mt: a jump to #rows (a metric card) lands with the filter bar below the sticky header. */}

@@ -1,0 +1,41 @@
+"use server";
+
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { estimateRejudge as estimateRejudgeInDb, type RejudgeEstimate } from "@/lib/db/rejudgeEstimate";
+import { getRun } from "@/lib/db/runQueries";
+import { readLlmConfig } from "@/lib/llm/llmConfig";
+import { priceFor } from "@/lib/llm/pricing";
+import { logServerError } from "@/lib/server/logError";
+
+const inputSchema = z.object({
+  runId: z.string().min(1).max(100),
+  which: z.enum(["errored", "errored_or_failed"]),
+  secondOpinion: z.boolean(),
+});
+
+export type EstimateRejudgeResult = { ok: true; estimate: RejudgeEstimate } | { ok: false; message: string };
+
+/** What a re-judge would redo and spend (judgments, LLM calls, tokens, cost), shown before the user confirms it. */
+export async function estimateRejudge(input: unknown): Promise<EstimateRejudgeResult> {
+  const parsed = inputSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, message: "That re-judge request is not valid." };
+  const { runId, which, secondOpinion } = parsed.data;
+  try {
+    const db = getDb();
+    const run = await getRun(db, runId);
+    if (!run) return { ok: false, message: "This run no longer exists." };
+    let prices = {};
+    try {
+      prices = readLlmConfig()?.prices ?? {};
+    } catch {
+      // A malformed configuration leaves the cost unknown; the start-up check reports it.
+    }
+    const price = run.judgeProvider === "heuristic" ? null : priceFor(run.judgeModel, prices);
+    const estimate = await estimateRejudgeInDb(db, runId, which, { secondOpinion, price });
+    return estimate ? { ok: true, estimate } : { ok: false, message: "This run no longer exists." };
+  } catch (error) {
+    logServerError(`estimate re-judge of run ${runId}`, error);
+    return { ok: false, message: "The estimate could not be computed; try again." };
+  }
+}
