@@ -32,3 +32,39 @@ describe("a .json array with a trailing comma", () => {
     expect(storedRows.map((row) => row.requestText)).toEqual(["a, ]", "b"]);
   });
 });
+
+describe("chat messages without content", () => {
+  const rows = [
+    { request_id: "ok", request: { messages: [{ role: "user", content: "What is the SLA?" }] } },
+    { request_id: "missing", request: { messages: [{ role: "system", content: "Be brief." }, { role: "user" }] } },
+    { request_id: "blank", request: { messages: [{ role: "user", content: "  " }] } },
+    { request_id: "parts", request: { messages: [{ role: "user", content: [{ type: "text", text: "" }] }] } },
+    { request_id: "history", request: { query: "And now?", history: [{ role: "assistant", content: "" }] } },
+    {
+      request_id: "tool-call",
+      request: {
+        messages: [
+          { role: "user", content: "Weather in Paris?" },
+          { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function" }] },
+          { role: "tool", content: "18 °C" },
+          { role: "user", content: "Thanks. And tomorrow?" },
+        ],
+      },
+    },
+    { request_id: "null", request: { messages: [{ role: "user", content: null }] } },
+  ];
+
+  it("are row issues naming the row, the column and the message number; a tool-call turn is fine", async () => {
+    const jsonl = rows.map((row) => JSON.stringify(row)).join("\n") + "\n";
+    const { result, messages, added } = await ingestIntoDb(db, "empty.jsonl", jsonl, "strict");
+    expect(result).toMatchObject({ ok: false, fileError: null, issueCount: 5, rowsRead: 7, validRows: 2 });
+    expect(messages).toEqual([
+      "row 2, column request: invalid chat request: message 2 (user) has no content",
+      "row 3, column request: invalid chat request: message 1 (user) has empty content",
+      "row 4, column request: invalid chat request: message 1 (user) has empty content",
+      "row 5, column request: invalid {query, history} request: history message 1 (assistant) has empty content",
+      "row 7, column request: invalid chat request: message 1 (user) has null content and no tool_calls",
+    ]);
+    expect(added).toEqual({ datasets: 0, rows: 0 });
+  });
+});
