@@ -5,6 +5,7 @@ import { useRef, useState, type DragEvent } from "react";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
+import { describeUploadProblems } from "@/lib/ingest/uploadSummary";
 import { sendUpload, type UploadProgress, type UploadResult } from "./sendUpload";
 
 const ACCEPTED = [".csv", ".json", ".jsonl", ".ndjson"];
@@ -181,9 +182,8 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
       {result.fileError && <p className="font-medium">{result.fileError}</p>}
       {result.issueCount > 0 && (
         <>
-          <p className="font-medium">
-            {result.issueCount.toLocaleString()} problem{result.issueCount === 1 ? "" : "s"} in{" "}
-            {result.rowsRead?.toLocaleString()} rows. Nothing was stored.
+          <p className="font-medium" data-testid="upload-problem-summary">
+            {describeUploadProblems(result.issueCount, result.rowsRead ?? 0)}
           </p>
           <ul className="mt-2 max-h-72 list-disc space-y-0.5 overflow-y-auto pl-5 font-mono text-xs">
             {result.issues.map((issue, index) => (

@@ -2,6 +2,7 @@
 // write, through the real ingest path into a real SQLite file.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { describeUploadProblems } from "@/lib/ingest/uploadSummary";
 import { createTempDb } from "../support/tempDb";
 import { ingestIntoDb } from "./ingestIntoTempDb";
 
@@ -66,5 +67,37 @@ describe("chat messages without content", () => {
       "row 7, column request: invalid chat request: message 1 (user) has null content and no tool_calls",
     ]);
     expect(added).toEqual({ datasets: 0, rows: 0 });
+  });
+});
+
+describe("quotes inside unquoted CSV cells", () => {
+  // Python's csv module reads this file to exactly the cells asserted below:
+  // python3 -c 'import csv; print(list(csv.DictReader(open("q.csv", newline=""))))'
+  const csv =
+    'request_id,request,response\r\nr1,Open the link,=HYPERLINK("https://example.com/x")\r\n' +
+    'r2,Which TV?,"The 55"" model, or the 5"" one"\r\nr3,Screen size?,a 5" screen and a 6.1" one\r\nr4,He said "hi",ok\r\n';
+
+  it("are kept literally, as spreadsheets and Python's csv module read them", async () => {
+    const { result, storedRows } = await ingestIntoDb(db, "quotes.csv", csv, "strict");
+    expect(result).toMatchObject({ ok: true, rowCount: 4, issueCount: 0 });
+    expect(storedRows.map((row) => [row.requestId, row.requestText, row.response])).toEqual([
+      ["r1", "Open the link", '=HYPERLINK("https://example.com/x")'],
+      ["r2", "Which TV?", 'The 55" model, or the 5" one'],
+      ["r3", "Screen size?", 'a 5" screen and a 6.1" one'],
+      ["r4", 'He said "hi"', "ok"],
+    ]);
+  });
+
+  it("a two-row file with one problem counts 1 problem in 2 rows and blames the row that has it", async () => {
+    const twoRows = 'request,response\r\n=HYPERLINK("x"),fine\r\nq2,"closed"early\r\n';
+    const { result, messages } = await ingestIntoDb(db, "two.csv", twoRows, "strict");
+    expect(result).toMatchObject({ ok: false, fileError: null, issueCount: 1, rowsRead: 2, validRows: 1 });
+    expect(messages).toEqual([
+      'row 2 (line 3): a quote inside a cell is not escaped (write "" for a literal quote) near line 3',
+    ]);
+    if (result.ok) throw new Error("expected a failed upload");
+    expect(describeUploadProblems(result.issueCount, result.rowsRead)).toBe("1 problem in 2 rows. Nothing was stored.");
+    expect(describeUploadProblems(1, 1)).toBe("1 problem in 1 row. Nothing was stored.");
+    expect(describeUploadProblems(1200, 20000)).toBe("1,200 problems in 20,000 rows. Nothing was stored.");
   });
 });
