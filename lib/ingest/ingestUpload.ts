@@ -1,4 +1,4 @@
-import { decodeUtf8Text, type ByteCounter } from "./decodeText";
+import { decodeUploadText, type ByteCounter } from "./decodeText";
 import { describeRowIssue, FileError, type RowIssue } from "./errors";
 import { detectFormat, type UploadFormat } from "./formats";
 import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
@@ -75,7 +75,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
   try {
     const format = detectFormat(options.filename);
-    const texts = decodeUtf8Text(options.chunks, limits.maxFileBytes, counter);
+    const texts = decodeUploadText(options.chunks, limits.maxFileBytes, counter);
     const records = readRecords(format, texts, limits.maxRowBytes);
     const state = newValidationState();
     datasetId = await options.sink.begin({

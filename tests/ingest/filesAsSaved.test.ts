@@ -101,3 +101,77 @@ describe("quotes inside unquoted CSV cells", () => {
     expect(describeUploadProblems(1200, 20000)).toBe("1,200 problems in 20,000 rows. Nothing was stored.");
   });
 });
+
+describe("text encodings", () => {
+  // Non-ASCII on purpose: accents, a non-Latin script, and emoji (surrogate pairs in UTF-16). 60 rows, so the
+  // file runs well past the first 1,024 bytes that are read whole, and small chunks cut code units and pairs.
+  const kinds = [
+    ["Où est la gare ?", "À gauche après le café."],
+    ["東京の天気は？", "晴れ, 25 °C"],
+    ["Send a 👍?", "Sure 👍🏽"],
+  ];
+  const expected = Array.from({ length: 60 }, (_, i) => [`r${i + 1}`, ...kinds[i % 3]]);
+  const csv =
+    "request_id,request,response\r\n" +
+    expected
+      .map(([id, request, response]) => `${id},${request},${response.includes(",") ? `"${response}"` : response}\r\n`)
+      .join("");
+
+  function utf16(text: string, endian: "le" | "be"): Uint8Array {
+    const bytes = new Uint8Array(2 + text.length * 2);
+    const view = new DataView(bytes.buffer);
+    view.setUint16(0, 0xfeff, endian === "le");
+    for (let i = 0; i < text.length; i++) view.setUint16(2 + i * 2, text.charCodeAt(i), endian === "le");
+    return bytes;
+  }
+
+  it.each(["le", "be"] as const)(
+    "decodes UTF-16 %s with a byte-order mark, whatever the chunk boundaries",
+    async (endian) => {
+      const bytes = utf16(csv, endian);
+      // Odd sizes cut code units in half; 2 and 6 cut surrogate pairs between their halves; 4096 is the whole file.
+      expect(bytes.length).toBeGreaterThan(3 * 1024);
+      for (const chunkBytes of [1, 2, 3, 6, 7, 4096]) {
+        const { result, storedRows } = await ingestIntoDb(
+          db,
+          `utf16-${endian}.csv`,
+          bytes,
+          "strict",
+          undefined,
+          chunkBytes,
+        );
+        expect(result, `chunks of ${chunkBytes} bytes`).toMatchObject({ ok: true, rowCount: 60 });
+        expect(storedRows.map((row) => [row.requestId, row.requestText, row.response])).toEqual(expected);
+      }
+    },
+  );
+
+  it("says a Windows-1252 file is not UTF-8, on which line, and how to fix it", async () => {
+    // "café" in Windows-1252 / Latin-1: é is the single byte 0xE9.
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode("request,response\r\nq1,fine\r\nq2,caf"),
+      0xe9,
+      0x0d,
+      0x0a,
+    ]);
+    const { result, added } = await ingestIntoDb(db, "latin1.csv", bytes, "strict");
+    expect(result).toMatchObject({
+      ok: false,
+      fileError:
+        'This file is not valid UTF-8 text (the first byte that is not UTF-8 is on line 3); it was probably saved in another encoding, such as Windows-1252 or Latin-1. Save it as UTF-8 (in Excel: Save As, "CSV UTF-8") and upload it again.',
+    });
+    expect(added).toEqual({ datasets: 0, rows: 0 });
+  });
+
+  it("keeps the binary-file message for binary content, and for NUL-heavy UTF-16 without a byte-order mark", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
+    const noBom = utf16(csv, "le").subarray(2);
+    for (const bytes of [png, noBom]) {
+      const { result } = await ingestIntoDb(db, "scan.csv", bytes, "strict");
+      expect(result).toMatchObject({
+        ok: false,
+        fileError: "This looks like a binary file, not UTF-8 text. Upload a .csv, .json or .jsonl text file.",
+      });
+    }
+  });
+});
