@@ -131,13 +131,13 @@ describe("ingestUpload: bad input", () => {
       "an unknown extension",
       "set.xlsx",
       "a,b",
-      "Unsupported file type (.xlsx). Upload a .csv, .json (an array of objects) or .jsonl file.",
+      "Unsupported file type (.xlsx). Upload a .csv, .json (an array of objects), .jsonl or .parquet file.",
     ],
     [
       "no extension",
       "dataset",
       "a,b",
-      "Unsupported file type (no extension). Upload a .csv, .json (an array of objects) or .jsonl file.",
+      "Unsupported file type (no extension). Upload a .csv, .json (an array of objects), .jsonl or .parquet file.",
     ],
     [
       "a JSON object instead of an array",
