@@ -2,19 +2,24 @@
 // inside unquoted CSV cells) import and show their rows; a dataset is renamed
 // and deleted from its page, the deletion naming how many runs go with it.
 import fs from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { runToCompletion } from "../support/engineKit";
-import type { AppServer } from "./appServer";
+import { ROOT, type AppServer } from "./appServer";
 import {
+  chooseFile,
+  clickUpload,
   expectNoCrashText,
   openApp,
   screenshot,
+  tableRequestIds,
   tableRowTexts,
   tempDir,
   uploadThroughPage,
+  waitForDatasetPage,
   waitForHydration,
   writeFile,
   type OpenedApp,
@@ -70,6 +75,23 @@ describe("files as people save them", () => {
     const rows = await tableRowTexts(page);
     expect(rows[0]).toContain('=HYPERLINK("https://example.com/report")');
     expect(rows[1]).toContain('The 5" screen');
+  });
+
+  it("imports a Parquet file written by another tool and shows its valid rows", async () => {
+    const parquet = fs.readFileSync(path.join(ROOT, "tests/fixtures/parquet/eval-set.parquet"));
+    await chooseFile(page, server.baseUrl, writeFile(files, "eval-set.parquet", parquet));
+    await clickUpload(page, "Parquet set");
+    // Row 4 has no request: the panel names it, then the valid rows go in.
+    await expect
+      .poll(() => page.locator("[data-testid=upload-errors]").innerText())
+      .toContain("row 4, column request: request is required");
+    expect(await page.locator("[data-testid=upload-problem-summary]").innerText()).toBe(
+      "1 problem in 5 rows. Nothing was stored.",
+    );
+    await page.getByRole("button", { name: "Import only the 4 valid rows" }).click();
+    await waitForDatasetPage(page);
+    expect(await page.locator("[data-testid=row-count]").innerText()).toBe("4 rows");
+    expect(await tableRequestIds(page)).toEqual(["101", "102", "103", "105"]);
   });
 });
 
