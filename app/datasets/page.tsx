@@ -23,7 +23,10 @@ export default async function DatasetsPage() {
       </div>
       <UploadPanel maxBytes={limitsFromEnv().maxFileBytes} />
       {datasets.length === 0 ? (
-        <EmptyState title="No datasets yet" body="Upload a CSV, JSON or JSONL evaluation set above to get started." />
+        <EmptyState
+          title="No datasets yet"
+          body="Upload a CSV, JSON, JSONL or Parquet evaluation set above to get started."
+        />
       ) : (
         <CardFrame as="div" padding="none" className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="datasets-table">

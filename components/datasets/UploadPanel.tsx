@@ -5,9 +5,9 @@ import { useRef, useState, type DragEvent } from "react";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
+import { UNSUPPORTED_TYPE_HINT, UPLOAD_EXTENSIONS } from "@/lib/ingest/formats";
+import { describeUploadProblems } from "@/lib/ingest/uploadSummary";
 import { sendUpload, type UploadProgress, type UploadResult } from "./sendUpload";
-
-const ACCEPTED = [".csv", ".json", ".jsonl", ".ndjson"];
 
 type Phase =
   | { kind: "idle" }
@@ -15,7 +15,7 @@ type Phase =
   | { kind: "failed"; result: UploadResult }
   | { kind: "done"; result: UploadResult };
 
-/** Pick or drop a CSV / JSON / JSONL evaluation set, name it, upload it with progress, and see every error by row. */
+/** Pick or drop a CSV / JSON / JSONL / Parquet evaluation set, name it, upload it with progress, and see every error by row. */
 export function UploadPanel({ maxBytes }: { maxBytes: number }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
@@ -29,10 +29,8 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
     if (!picked) return;
     setPhase({ kind: "idle" });
     const ext = picked.name.includes(".") ? picked.name.slice(picked.name.lastIndexOf(".")).toLowerCase() : "";
-    if (!ACCEPTED.includes(ext)) {
-      setClientError(
-        `Unsupported file type (${ext || "no extension"}). Upload a .csv, .json (an array of objects) or .jsonl file.`,
-      );
+    if (!UPLOAD_EXTENSIONS.includes(ext)) {
+      setClientError(`Unsupported file type (${ext || "no extension"}). ${UNSUPPORTED_TYPE_HINT}`);
       setFile(null);
       return;
     }
@@ -76,7 +74,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         Upload an evaluation set
       </h2>
       <p className="mt-0.5 text-xs text-slate-500">
-        CSV, JSON (an array of objects) or JSONL with the columns <code className="font-mono">request</code>,{" "}
+        CSV, JSON (an array of objects), JSONL or Parquet with the columns <code className="font-mono">request</code>,{" "}
         <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or{" "}
         <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>,{" "}
         <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>. Up to{" "}
@@ -107,7 +105,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         <input
           ref={input}
           type="file"
-          accept={ACCEPTED.join(",")}
+          accept={UPLOAD_EXTENSIONS.join(",")}
           className="sr-only"
           data-testid="upload-input"
           onChange={(event) => choose(event.target.files?.[0])}
@@ -181,9 +179,8 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
       {result.fileError && <p className="font-medium">{result.fileError}</p>}
       {result.issueCount > 0 && (
         <>
-          <p className="font-medium">
-            {result.issueCount.toLocaleString()} problem{result.issueCount === 1 ? "" : "s"} in{" "}
-            {result.rowsRead?.toLocaleString()} rows. Nothing was stored.
+          <p className="font-medium" data-testid="upload-problem-summary">
+            {describeUploadProblems(result.issueCount, result.rowsRead ?? 0)}
           </p>
           <ul className="mt-2 max-h-72 list-disc space-y-0.5 overflow-y-auto pl-5 font-mono text-xs">
             {result.issues.map((issue, index) => (

@@ -29,6 +29,15 @@ export async function getDataset(db: Db, datasetId: string) {
   return { ...dataset, warnings: z.array(z.string()).catch([]).parse(JSON.parse(dataset.warnings)) };
 }
 
+/** How many runs a dataset has, and how many of them are still pending or running (deleting waits for those). */
+export async function countDatasetRuns(db: Db, datasetId: string): Promise<{ total: number; inProgress: number }> {
+  const [total, inProgress] = await Promise.all([
+    db.run.count({ where: { datasetId } }),
+    db.run.count({ where: { datasetId, status: { in: ["pending", "running"] } } }),
+  ]);
+  return { total, inProgress };
+}
+
 /** A constant as a SQL string literal. */
 function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;

@@ -125,3 +125,46 @@ export async function deleteDataset(db: Db, datasetId: string): Promise<boolean>
   const result = await db.dataset.deleteMany({ where: { id: datasetId } });
   return result.count > 0;
 }
+
+/** Renames a ready dataset; false when there is no such dataset. */
+export async function renameDataset(db: Db, datasetId: string, name: string): Promise<boolean> {
+  const result = await db.dataset.updateMany({ where: { id: datasetId, status: "ready" }, data: { name } });
+  return result.count === 1;
+}
+
+const IN_PROGRESS = ["pending", "running"];
+
+export type DeleteDatasetOutcome =
+  | { deleted: true }
+  | { deleted: false; reason: "notFound" }
+  | { deleted: false; reason: "runInProgress"; runNames: string[] }
+  | { deleted: false; reason: "runCountChanged"; runCount: number };
+
+/**
+ * Deletes a ready dataset with its rows, chunks and runs (and their judgments,
+ * through the schema's onDelete: Cascade), in one statement, so nothing can
+ * slip between the checks and the delete. Refused while a run on it is
+ * pending or running: its runner would keep writing into rows that are gone,
+ * and the user would lose work they may not know is under way. Also refused
+ * when the dataset no longer has the number of runs the user confirmed.
+ */
+export async function deleteDatasetWithRuns(
+  db: Db,
+  datasetId: string,
+  confirmedRunCount: number,
+): Promise<DeleteDatasetOutcome> {
+  const deleted = await db.$executeRaw`
+    DELETE FROM "Dataset" WHERE "id" = ${datasetId} AND "status" = 'ready'
+      AND (SELECT COUNT(*) FROM "Run" WHERE "datasetId" = ${datasetId}) = ${confirmedRunCount}
+      AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "datasetId" = ${datasetId} AND "status" IN ('pending', 'running'))`;
+  if (deleted === 1) return { deleted: true };
+  const dataset = await db.dataset.findFirst({
+    where: { id: datasetId, status: "ready" },
+    select: { runs: { select: { name: true, status: true } } },
+  });
+  if (!dataset) return { deleted: false, reason: "notFound" };
+  const inProgress = dataset.runs.filter((run) => IN_PROGRESS.includes(run.status));
+  if (inProgress.length > 0)
+    return { deleted: false, reason: "runInProgress", runNames: inProgress.map((r) => r.name) };
+  return { deleted: false, reason: "runCountChanged", runCount: dataset.runs.length };
+}

@@ -1,4 +1,4 @@
-import { decodeUtf8Text, type ByteCounter } from "./decodeText";
+import { decodeUploadText, type ByteCounter } from "./decodeText";
 import { describeRowIssue, FileError, type RowIssue } from "./errors";
 import { detectFormat, type UploadFormat } from "./formats";
 import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
@@ -6,6 +6,7 @@ import type { RawRecord } from "./readers/rawRecord";
 import { readCsv } from "./readers/readCsv";
 import { readJsonArray } from "./readers/readJsonArray";
 import { readJsonLines } from "./readers/readJsonLines";
+import { readParquet } from "./readers/readParquet";
 import type { NormalizedRow } from "./types";
 import { newValidationState, validateRecord } from "./validateRecord";
 
@@ -75,8 +76,10 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
   try {
     const format = detectFormat(options.filename);
-    const texts = decodeUtf8Text(options.chunks, limits.maxFileBytes, counter);
-    const records = readRecords(format, texts, limits.maxRowBytes);
+    const records =
+      format === "parquet"
+        ? readParquet(options.chunks, limits.maxFileBytes, counter)
+        : readRecords(format, decodeUploadText(options.chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
     const state = newValidationState();
     datasetId = await options.sink.begin({
       name: datasetName(options),
@@ -127,7 +130,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 }
 
 function readRecords(
-  format: UploadFormat,
+  format: Exclude<UploadFormat, "parquet">,
   texts: AsyncIterable<string>,
   maxRowChars: number,
 ): AsyncIterable<RawRecord> {

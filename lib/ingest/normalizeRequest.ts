@@ -4,8 +4,9 @@ import type { ChatMessage, RequestFormat } from "./types";
 const contentPartSchema = z.object({ type: z.string(), text: z.string().optional() });
 const messageSchema = z.object({
   role: z.string().min(1, "a message needs a role"),
-  // OpenAI allows null content (tool calls) and arrays of content parts.
+  // OpenAI allows null content (an assistant's tool calls) and arrays of content parts.
   content: z.union([z.string(), z.null(), z.array(contentPartSchema)]).optional(),
+  tool_calls: z.array(z.unknown()).optional(),
 });
 const messagesRequestSchema = z.object({ messages: z.array(messageSchema).min(1, "messages is empty") });
 const splitRequestSchema = z.object({
@@ -33,17 +34,39 @@ export function normalizeRequest(request: unknown): NormalizedRequest | { error:
   if ("messages" in request) {
     const parsed = messagesRequestSchema.safeParse(request);
     if (!parsed.success) return { error: `invalid chat request: ${firstIssue(parsed.error)}` };
+    const empty = firstEmptyMessage(parsed.data.messages, "message");
+    if (empty) return { error: `invalid chat request: ${empty}` };
     const messages = parsed.data.messages.map(toChatMessage);
     return { format: "messages", messages, text: lastUserText(messages) };
   }
   if ("query" in request) {
     const parsed = splitRequestSchema.safeParse(request);
     if (!parsed.success) return { error: `invalid {query, history} request: ${firstIssue(parsed.error)}` };
+    const empty = firstEmptyMessage(parsed.data.history ?? [], "history message");
+    if (empty) return { error: `invalid {query, history} request: ${empty}` };
     const history = (parsed.data.history ?? []).map(toChatMessage);
     const messages = [...history, { role: "user", content: parsed.data.query }];
     return { format: "query_history", messages, text: parsed.data.query };
   }
   return { error: 'an object request needs "messages" (OpenAI chat) or "query" (with optional "history")' };
+}
+
+/**
+ * A message with no text would reach the judges as an empty turn, so it is a
+ * row issue, numbered from 1 as people count. The one exception is OpenAI's
+ * assistant message that only calls tools (null content with tool_calls).
+ */
+function firstEmptyMessage(messages: z.infer<typeof messageSchema>[], label: string): string | null {
+  for (const [index, message] of messages.entries()) {
+    const where = `${label} ${index + 1} (${message.role})`;
+    if (message.content === undefined) return `${where} has no content`;
+    if (message.content === null) {
+      if ((message.tool_calls?.length ?? 0) > 0) continue;
+      return `${where} has null content and no tool_calls`;
+    }
+    if (toChatMessage(message).content.trim() === "") return `${where} has empty content`;
+  }
+  return null;
 }
 
 function toChatMessage(message: z.infer<typeof messageSchema>): ChatMessage {

@@ -149,7 +149,9 @@ describe("upload errors (default limits)", () => {
       const ext = name.slice(name.lastIndexOf("."));
       await expect
         .poll(() => uploadPanel().getByRole("alert").allInnerTexts())
-        .toEqual([`Unsupported file type (${ext}). Upload a .csv, .json (an array of objects) or .jsonl file.`]);
+        .toEqual([
+          `Unsupported file type (${ext}). Upload a .csv, .json (an array of objects), .jsonl or .parquet file.`,
+        ]);
       expect(await page.getByRole("button", { name: "Upload", exact: true }).count()).toBe(0);
       await expectNoCrashText(page);
     }

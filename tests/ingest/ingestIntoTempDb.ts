@@ -12,7 +12,7 @@ import { byteChunks } from "../support/evalFiles";
 export async function ingestIntoDb(
   db: Db,
   filename: string,
-  content: string,
+  content: string | Uint8Array,
   mode: ImportMode,
   limits: IngestLimits = DEFAULT_LIMITS,
   chunkBytes = 4096,

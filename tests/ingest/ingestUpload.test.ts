@@ -131,13 +131,13 @@ describe("ingestUpload: bad input", () => {
       "an unknown extension",
       "set.xlsx",
       "a,b",
-      "Unsupported file type (.xlsx). Upload a .csv, .json (an array of objects) or .jsonl file.",
+      "Unsupported file type (.xlsx). Upload a .csv, .json (an array of objects), .jsonl or .parquet file.",
     ],
     [
       "no extension",
       "dataset",
       "a,b",
-      "Unsupported file type (no extension). Upload a .csv, .json (an array of objects) or .jsonl file.",
+      "Unsupported file type (no extension). Upload a .csv, .json (an array of objects), .jsonl or .parquet file.",
     ],
     [
       "a JSON object instead of an array",
@@ -163,9 +163,10 @@ describe("ingestUpload: bad input", () => {
     expect(result).toMatchObject({ ok: false, fileError: expect.stringContaining("binary file") });
   });
 
-  it("rejects bytes that are not UTF-8", async () => {
+  it("rejects bytes that are not UTF-8, saying so and how to fix it", async () => {
     const { result } = await ingest("set.csv", new Uint8Array([0x72, 0x65, 0x71, 0xff, 0xfe, 0x0a]));
-    expect(result).toMatchObject({ ok: false, fileError: expect.stringContaining("binary file") });
+    expect(result).toMatchObject({ ok: false, fileError: expect.stringContaining("not valid UTF-8") });
+    expect(result).toMatchObject({ ok: false, fileError: expect.stringContaining("Save it as UTF-8") });
   });
 
   it("rejects a 5 MB cell, naming its row and column", async () => {

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DatasetRowsTable } from "@/components/datasets/DatasetRowsTable";
+import { DatasetSettings } from "@/components/datasets/DatasetSettings";
 import { InputCoverageCard } from "@/components/datasets/InputCoverageCard";
 import { MetricAvailabilityCard } from "@/components/datasets/MetricAvailabilityCard";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
@@ -12,7 +13,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
+import { countDatasetRuns, getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
 import { listRuns } from "@/lib/db/runQueries";
 import { metricAvailability } from "@/lib/metrics/availability";
 import { compareHref } from "@/lib/urlState/compareQuery";
@@ -81,10 +82,28 @@ export default async function DatasetPage({ params, searchParams }: Props) {
         <DatasetRunsSection datasetId={dataset.id} />
       </Suspense>
 
+      <Suspense fallback={null}>
+        <SettingsSection datasetId={dataset.id} name={dataset.name} rowCount={dataset.rowCount} />
+      </Suspense>
+
       <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
         <RowsSection datasetId={dataset.id} query={query} />
       </Suspense>
     </div>
+  );
+}
+
+/** Rename or delete; the delete confirmation names how many runs go with the dataset. */
+async function SettingsSection({ datasetId, name, rowCount }: { datasetId: string; name: string; rowCount: number }) {
+  const runs = await countDatasetRuns(getDb(), datasetId);
+  return (
+    <DatasetSettings
+      datasetId={datasetId}
+      name={name}
+      rowCount={rowCount}
+      runCount={runs.total}
+      runsInProgress={runs.inProgress}
+    />
   );
 }
 

@@ -5,8 +5,10 @@ const COMMA = 44;
  * The cells of one CSV record that splitCsvRecords cut out (so every quote
  * that opens a cell also closes in it). RFC 4180 as csv-parse reads it by
  * default: a quoted cell may hold commas, line breaks and `""` for a quote;
- * after its closing quote only a comma or the end of the record may follow;
- * an unquoted cell may not contain a quote. Cells are not trimmed.
+ * after its closing quote only a comma or the end of the record may follow.
+ * A quote opens a quoted cell only as the cell's first character: inside an
+ * unquoted cell (`=HYPERLINK("x")`, `5" screen`) it is kept literally, as
+ * spreadsheets and Python's csv module read it. Cells are not trimmed.
  */
 export function parseCsvCells(text: string, firstLine: number): { cells: string[] } | { error: string } {
   const cells: string[] = [];
@@ -40,14 +42,7 @@ export function parseCsvCells(text: string, firstLine: number): { cells: string[
     }
     const comma = text.indexOf(",", i);
     const end = comma === -1 ? text.length : comma;
-    const cell = text.slice(i, end);
-    const quote = cell.indexOf('"');
-    if (quote !== -1) {
-      return {
-        error: `a quote inside an unquoted cell near line ${lineAt(text, i + quote, firstLine)}; quote the whole cell and write "" for a literal quote`,
-      };
-    }
-    cells.push(cell);
+    cells.push(text.slice(i, end));
     if (comma === -1) return { cells };
     i = comma + 1;
   }

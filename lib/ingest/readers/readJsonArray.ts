@@ -11,6 +11,7 @@ import { oversizedRowMessage } from "./splitLines";
  */
 export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: number): AsyncGenerator<RawRecord> {
   let line = 1;
+  let column = 0; // of the character being read, 1-based
   let phase = "before" as "before" | "between" | "element" | "after";
   let depth = 0;
   let inString = false;
@@ -19,6 +20,8 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
   let oversized = 0;
   let elementLine = 1;
   let row = 0;
+  // Where the last comma between elements was, until an element follows it: JSON allows no comma before the closing ].
+  let pendingComma: { line: number; column: number } | null = null;
 
   const finishElement = (): RawRecord => {
     row += 1;
@@ -50,7 +53,13 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
     let segmentStart = 0; // start of the element text still to copy from this chunk
     for (let i = 0; i < text.length; i++) {
       const ch: number = text.charCodeAt(i);
-      if (ch === 10) line += 1;
+      column += 1;
+      const charLine = line;
+      const charColumn = column;
+      if (ch === 10) {
+        line += 1;
+        column = 0;
+      }
       if (phase === "element") {
         if (inString) {
           if (escaped) escaped = false;
@@ -65,6 +74,7 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
           append(text.slice(segmentStart, i));
           yield finishElement();
           phase = ch === 93 ? "after" : "between";
+          if (ch === 44) pendingComma = { line: charLine, column: charColumn };
         }
         continue;
       }
@@ -86,19 +96,26 @@ export async function* readJsonArray(texts: AsyncIterable<string>, maxRowChars: 
         throw new FileError(`Unexpected content after the closing ] of the array, on line ${line}.`);
       // phase "between": the next element starts here, or the array closes.
       if (ch === 93) {
+        if (pendingComma)
+          throw new FileError(
+            `The JSON array has a comma after its last element (line ${pendingComma.line}, column ${pendingComma.column}), which JSON does not allow; remove it.`,
+          );
         phase = "after";
         continue;
       }
       if (ch === 44) {
+        pendingComma = { line: charLine, column: charColumn };
         row += 1;
         yield { row, line, issue: { row, line, message: "empty array element (two commas in a row)" } };
         continue;
       }
       phase = "element";
+      pendingComma = null;
       elementLine = line;
       depth = 0;
       segmentStart = i;
       i -= 1; // re-read this character in element mode (it may open a string or an object)
+      column -= 1;
     }
     if (phase === "element") append(text.slice(segmentStart));
   }
