@@ -121,11 +121,6 @@ export async function deleteAbandonedImports(db: Db, olderThan: Date): Promise<n
   return result.count;
 }
 
-export async function deleteDataset(db: Db, datasetId: string): Promise<boolean> {
-  const result = await db.dataset.deleteMany({ where: { id: datasetId } });
-  return result.count > 0;
-}
-
 /** Renames a ready dataset; false when there is no such dataset. */
 export async function renameDataset(db: Db, datasetId: string, name: string): Promise<boolean> {
   const result = await db.dataset.updateMany({ where: { id: datasetId, status: "ready" }, data: { name } });
