@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createRun } from "@/lib/engine/createRun";
-import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { importRows } from "../support/engineKit";
+import { killRunPartWay } from "../support/killRunPartWay";
 import { spawnEval } from "../support/spawnEval";
-import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,26 +24,14 @@ describe("a runner killed mid-run (SIGKILL) and restarted", () => {
   });
 
   it("resumes, completes, and never repeats a finished judgment's LLM call", async () => {
-    const datasetId = await importRows(db, syntheticRows(120, 3));
-    const runId = await createRun(db, {
-      datasetId,
-      metrics: BUILT_IN_METRICS,
-      judge: { provider: "openai", model: "judge-model" },
+    const { runId, planned, killed, env } = await killRunPartWay(db, {
+      url,
+      serverUrl: server.url,
+      rows: 120,
+      chunks: 3,
+      model: "judge-model",
       concurrency: 8,
     });
-    const planned = await db.judgmentItem.count({ where: { runId, status: "pending" } });
-    const env = { DATABASE_URL: url, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-kill-0000" };
-
-    const first = spawnEval(["--resume", runId, "--quiet"], env);
-    const deadline = Date.now() + 60_000;
-    let finished = 0;
-    while (Date.now() < deadline) {
-      finished = await db.judgmentItem.count({ where: { runId, status: { in: ["done", "error"] } } });
-      if (finished >= planned * 0.3) break;
-      await sleep(50);
-    }
-    first.child.kill("SIGKILL");
-    const killed = await first.done;
     expect(killed.stderr).toBe("");
     expect(killed.signal).toBe("SIGKILL");
 

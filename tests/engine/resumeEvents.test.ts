@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listRunEvents } from "@/lib/db/runEvents";
-import { createRun } from "@/lib/engine/createRun";
-import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { createRun } from "@/lib/engine/createRun";
+import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { importRows } from "../support/engineKit";
-import { spawnEval } from "../support/spawnEval";
+import { killRunPartWay } from "../support/killRunPartWay";
 import { syntheticRows } from "../support/syntheticRows";
+import { spawnEval } from "../support/spawnEval";
 import { createTempDb } from "../support/tempDb";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,25 +29,15 @@ describe("an interrupted run records its resume and counts working time, not the
   });
 
   it("the CLI resumes a SIGKILLed run: a resumed event with the pending count, a line on stdout, working time below the wall clock", async () => {
-    const datasetId = await importRows(db, syntheticRows(60, 2));
-    const runId = await createRun(db, {
-      datasetId,
-      metrics: BUILT_IN_METRICS,
-      judge: { provider: "openai", model: "judge-model-resume" },
+    const { runId, planned, killed, env } = await killRunPartWay(db, {
+      url,
+      serverUrl: server.url,
+      rows: 60,
+      chunks: 2,
+      model: "judge-model-resume",
       concurrency: 4,
     });
-    const planned = await db.judgmentItem.count({ where: { runId, status: "pending" } });
-    const env = { DATABASE_URL: url, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-resume-0000" };
-
-    const first = spawnEval(["--resume", runId, "--quiet"], env);
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const finished = await db.judgmentItem.count({ where: { runId, status: { in: ["done", "error"] } } });
-      if (finished >= planned * 0.3) break;
-      await sleep(50);
-    }
-    first.child.kill("SIGKILL");
-    expect((await first.done).signal).toBe("SIGKILL");
+    expect(killed.signal).toBe("SIGKILL");
     const pendingAtKill = await db.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
     expect(pendingAtKill).toBeGreaterThan(0);
     // The run lies dead for a while: wall-clock time that is not working time.

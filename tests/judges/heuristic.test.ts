@@ -1,29 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { HEURISTIC_MODEL, HEURISTIC_PROMPT_VERSION, judgeHeuristically } from "@/lib/judges/heuristic";
-import type { JudgeInput } from "@/lib/judges/types";
-
-const CORRECTNESS = "response/llm_judged/correctness";
-const RELEVANCE = "response/llm_judged/relevance_to_query";
-const GROUNDEDNESS = "response/llm_judged/groundedness";
-const SAFETY = "response/llm_judged/safety";
-const CHUNK_RELEVANCE = "retrieval/llm_judged/chunk_relevance";
-const SUFFICIENCY = "retrieval/llm_judged/context_sufficiency";
-
-function row(
-  request: string,
-  fields: Partial<Omit<JudgeInput, "retrievedContext">> & { chunks?: (string | null)[] } = {},
-): JudgeInput {
-  const { chunks = [], ...rest } = fields;
-  return {
-    messages: [{ role: "user", content: request }],
-    request,
-    response: null,
-    expectedResponse: null,
-    expectedFacts: null,
-    ...rest,
-    retrievedContext: chunks.map((content, i) => ({ content, docUri: `doc-${i + 1}` })),
-  };
-}
+import {
+  CORRECTNESS,
+  RELEVANCE,
+  GROUNDEDNESS,
+  SAFETY,
+  CHUNK_RELEVANCE,
+  SUFFICIENCY,
+  row,
+} from "../support/judgeInputs";
 
 const PRESIGN_CHUNK =
   "The default expiration is 3600 seconds (1 hour). The maximum is 604,800 seconds (7 days) for URLs signed with an access key.";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judgeHeuristically } from "@/lib/judges/heuristic";
 import { splitSentences } from "@/lib/judges/heuristic/text";
-import type { JudgeInput } from "@/lib/judges/types";
+import { CORRECTNESS, RELEVANCE, GROUNDEDNESS, SUFFICIENCY, row } from "../support/judgeInputs";
 
 /**
  * The rules issue 7 asked for, each on a case the previous rules got wrong: short
@@ -9,27 +9,6 @@ import type { JudgeInput } from "@/lib/judges/types";
  * supported by the chunks (never by the question), context_sufficiency does not count
  * the question as context, and correctness checks bare answers.
  */
-
-const CORRECTNESS = "response/llm_judged/correctness";
-const RELEVANCE = "response/llm_judged/relevance_to_query";
-const GROUNDEDNESS = "response/llm_judged/groundedness";
-const SUFFICIENCY = "retrieval/llm_judged/context_sufficiency";
-
-function row(
-  request: string,
-  fields: Partial<Omit<JudgeInput, "retrievedContext">> & { chunks?: string[] } = {},
-): JudgeInput {
-  const { chunks = [], ...rest } = fields;
-  return {
-    messages: [{ role: "user", content: request }],
-    request,
-    response: null,
-    expectedResponse: null,
-    expectedFacts: null,
-    ...rest,
-    retrievedContext: chunks.map((content, i) => ({ content, docUri: `doc-${i + 1}` })),
-  };
-}
 
 const MILLER =
   'Margaret "Peggy" Seeger (born June 17, 1935) is an American folksinger. She was married to the singer and songwriter Ewan MacColl until his death in 1989. James Henry Miller (25 January 1915 – 22 October 1989), better known by his stage name Ewan MacColl, was an English folk singer.';

@@ -4,6 +4,8 @@ import { endWithThisProcess } from "./processCleanup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+export type EvalResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
 /**
  * Runs the real CLI (scripts/eval.ts, what `npm run eval` runs) as a separate
  * process. `node --import tsx` rather than the tsx binary: the binary runs the
@@ -15,7 +17,7 @@ export function spawnEval(
   env: Record<string, string>,
 ): {
   child: ChildProcess;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  done: Promise<EvalResult>;
 } {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/eval.ts", ...args], {
     cwd: ROOT,
@@ -28,13 +30,11 @@ export function spawnEval(
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
   child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      child.on("exit", (code, signal) => {
-        untrack();
-        resolve({ code, signal, stdout, stderr });
-      });
-    },
-  );
+  const done = new Promise<EvalResult>((resolve) => {
+    child.on("exit", (code, signal) => {
+      untrack();
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
   return { child, done };
 }
