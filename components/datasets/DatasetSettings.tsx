@@ -1,10 +1,11 @@
 "use client";
 
-import { startTransition, useActionState, useState, type FormEvent } from "react";
+import { useActionState, useState } from "react";
 import { deleteDataset, type DeleteDatasetState } from "@/app/actions/deleteDataset";
 import { renameDataset, type RenameDatasetState } from "@/app/actions/renameDataset";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
+import { submitTo } from "@/components/ui/submitTo";
 
 type Props = { datasetId: string; name: string; rowCount: number; runCount: number; runsInProgress: number };
 
@@ -91,18 +92,4 @@ export function DatasetSettings({ datasetId, name, rowCount, runCount, runsInPro
 
 function runsWord(count: number): string {
   return `${count.toLocaleString("en-US")} run${count === 1 ? "" : "s"}`;
-}
-
-/**
- * Sends a form to its action without giving the form a function as its
- * `action`: React renders such a form's action as a `javascript:` URL until
- * hydration, and the page must carry no `javascript:` URL at all (the XSS
- * checks look for any).
- */
-function submitTo(action: (formData: FormData) => void) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formData = new FormData(event.currentTarget);
-    startTransition(() => action(formData));
-  };
 }

@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import { startRun, type StartRunState } from "@/app/actions/startRun";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
+import { submitTo } from "@/components/ui/submitTo";
 import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
@@ -52,7 +53,7 @@ export function RunForm({
   const judgedRows = metrics.filter((m) => selected.has(m.name)).reduce((sum, m) => sum + m.rows, 0);
 
   return (
-    <form action={formAction} className="space-y-4" data-testid="run-form">
+    <form onSubmit={submitTo(formAction)} className="space-y-4" data-testid="run-form">
       <input type="hidden" name="datasetId" value={datasetId} />
       <input type="hidden" name="customJudges" value={JSON.stringify(customJudges)} />
 

@@ -5,6 +5,7 @@ import { deleteRun } from "@/app/actions/deleteRun";
 import { updateRun, type UpdateRunState } from "@/app/actions/updateRun";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
+import { submitTo } from "@/components/ui/submitTo";
 
 /** Rename, tag, or delete a run (deleting asks for confirmation). */
 export function RunSettings({ runId, name, tags }: { runId: string; name: string; tags: string[] }) {
@@ -13,7 +14,7 @@ export function RunSettings({ runId, name, tags }: { runId: string; name: string
   return (
     <CardFrame as="details" padding="sm" className="text-sm">
       <summary className="cursor-pointer font-medium text-slate-700">Name, tags and deletion</summary>
-      <form action={action} className="mt-2 flex flex-wrap items-end gap-2">
+      <form onSubmit={submitTo(action)} className="mt-2 flex flex-wrap items-end gap-2">
         <input type="hidden" name="runId" value={runId} />
         <label className="flex flex-col gap-1 text-xs text-slate-600">
           Name
