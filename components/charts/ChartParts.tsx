@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { CHART_COLORS } from "@/lib/charts/palette";
 
 /** The tooltip box every chart uses: a small white card with a heading and lines of exact numbers. */
 export function TooltipBox({ heading, children }: { heading: string; children: ReactNode }) {
@@ -39,3 +40,25 @@ export function ChartEmpty({ children }: { children: ReactNode }) {
  * and wrap although they fit.
  */
 export const AXIS_TICK = { fontSize: 11, fill: "#475569", style: { fontSize: "11px" } };
+
+/** The value axis of the horizontal percentage bar charts (pass rate, compare): 0–100 % in steps of 20. */
+export const PERCENT_X_AXIS = {
+  type: "number",
+  domain: [0, 100],
+  ticks: [0, 20, 40, 60, 80, 100],
+  tickFormatter: (v: number) => `${v}%`,
+  tick: AXIS_TICK,
+  stroke: CHART_COLORS.grid,
+} as const;
+
+/** Their category axis: one label per bar, every label shown, in the width the data asked for. */
+export function labelYAxis(width: number) {
+  return {
+    type: "category",
+    dataKey: "label",
+    width,
+    tick: AXIS_TICK,
+    stroke: CHART_COLORS.grid,
+    interval: 0,
+  } as const;
+}

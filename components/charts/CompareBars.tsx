@@ -14,9 +14,7 @@ import {
 import type { CompareBarsData, CompareRow } from "@/lib/charts/compareBars";
 import { CHART_COLORS } from "@/lib/charts/palette";
 import { CardFrame } from "@/components/ui/Card";
-import { AXIS_TICK, SwatchLegend, TooltipBox } from "./ChartParts";
-
-const PERCENT_TICKS = [0, 20, 40, 60, 80, 100];
+import { labelYAxis, PERCENT_X_AXIS, SwatchLegend, TooltipBox } from "./ChartParts";
 
 /** Each proportion metric as a group of bars, one per run (baseline first), with 95% intervals where they exist. */
 export function CompareBars({ data, title = "Metrics by run" }: { data: CompareBarsData; title?: string }) {
@@ -42,22 +40,8 @@ export function CompareBars({ data, title = "Metrics by run" }: { data: CompareB
             desc={data.description}
           >
             <CartesianGrid horizontal={false} stroke={CHART_COLORS.grid} />
-            <XAxis
-              type="number"
-              domain={[0, 100]}
-              ticks={PERCENT_TICKS}
-              tickFormatter={(v: number) => `${v}%`}
-              tick={AXIS_TICK}
-              stroke={CHART_COLORS.grid}
-            />
-            <YAxis
-              type="category"
-              dataKey="label"
-              width={data.labelWidth}
-              tick={AXIS_TICK}
-              stroke={CHART_COLORS.grid}
-              interval={0}
-            />
+            <XAxis {...PERCENT_X_AXIS} />
+            <YAxis {...labelYAxis(data.labelWidth)} />
             <Tooltip
               content={(props: TooltipContentProps) => <CompareTooltip {...props} data={data} />}
               cursor={{ fill: "#f1f5f9" }}

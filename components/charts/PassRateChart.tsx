@@ -13,9 +13,7 @@ import {
 } from "recharts";
 import type { PassRateBar, PassRateChartData } from "@/lib/charts/passRate";
 import { CHART_COLORS } from "@/lib/charts/palette";
-import { AXIS_TICK, ChartEmpty, SwatchLegend, TooltipBox } from "./ChartParts";
-
-const PERCENT_TICKS = [0, 20, 40, 60, 80, 100];
+import { ChartEmpty, labelYAxis, PERCENT_X_AXIS, SwatchLegend, TooltipBox } from "./ChartParts";
 
 /** Yes-rate or mean score per metric as horizontal bars with 95% intervals; every decision is in preparePassRateChart. */
 export function PassRateChart({ data, title = "Pass rate by metric" }: { data: PassRateChartData; title?: string }) {
@@ -31,22 +29,8 @@ export function PassRateChart({ data, title = "Pass rate by metric" }: { data: P
           desc={data.description}
         >
           <CartesianGrid horizontal={false} stroke={CHART_COLORS.grid} />
-          <XAxis
-            type="number"
-            domain={[0, 100]}
-            ticks={PERCENT_TICKS}
-            tickFormatter={(v: number) => `${v}%`}
-            tick={AXIS_TICK}
-            stroke={CHART_COLORS.grid}
-          />
-          <YAxis
-            type="category"
-            dataKey="label"
-            width={data.labelWidth}
-            tick={AXIS_TICK}
-            stroke={CHART_COLORS.grid}
-            interval={0}
-          />
+          <XAxis {...PERCENT_X_AXIS} />
+          <YAxis {...labelYAxis(data.labelWidth)} />
           <Tooltip content={PassRateTooltip} cursor={{ fill: "#f1f5f9" }} isAnimationActive={false} />
           <Bar dataKey="percent" barSize={16} radius={[0, 3, 3, 0]} isAnimationActive={false}>
             <ErrorBar
