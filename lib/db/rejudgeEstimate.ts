@@ -1,10 +1,8 @@
+import type { ModelPrice as Price } from "@/lib/llm/pricing";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import type { Db } from "./client";
 import type { RejudgeSelection } from "./runLifecycle";
 import { decodeRunConfig } from "./storedRun";
-
-/** USD per million tokens (lib/llm/pricing's shape, repeated here so lib/db needs nothing from lib/llm). */
-type Price = { input: number; output: number };
 
 export type RejudgeEstimate = {
   which: RejudgeSelection;
