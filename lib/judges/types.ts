@@ -23,6 +23,28 @@ export type JudgeVerdict = {
   rationale: string | null;
   errorMessage: string | null;
   chunks?: ChunkVerdict[];
+  /** The intermediate verdicts behind a score (seed 002/003 metrics), so a reviewer sees why it is 0.64. */
+  details?: VerdictDetails | null;
+};
+
+/** One intermediate verdict: a claim, statement, retrieval node, opinion or context piece, and what the judge said of it. */
+export type DetailItem = {
+  text: string;
+  /** e.g. "yes" | "no" | "idk", "high" | "medium" | "low" | "none". */
+  verdict: string;
+  reason?: string | null;
+  /** Extra facts shown beside the verdict, e.g. "used in the response", "rank 3". */
+  tags?: string[];
+};
+
+/**
+ * What a score metric stores besides its score: titled groups of items
+ * ("Claims", "Context pieces", "Missing information") and named figures
+ * ("alignment", "coverage", "usage penalty"), rendered uniformly by the drill-down.
+ */
+export type VerdictDetails = {
+  groups: { title: string; items: DetailItem[] }[];
+  figures?: Record<string, number | null>;
 };
 
 /** Where a verdict came from: stored with every result so any rating can be traced to the exact prompt. */

@@ -9,6 +9,7 @@ import {
   safety,
 } from "./responseTemplates";
 import { chunkRelevanceBatched, contextSufficiency } from "./retrievalTemplates";
+import { SCORE_METRIC_TEMPLATES } from "./scoreMetrics";
 
 // Templates differ in output type; the engine treats them uniformly through toVerdict.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -42,7 +43,9 @@ export function templateForMetric(
       return { template: chunkRelevanceBatched, context: undefined };
     case "retrieval/llm_judged/context_sufficiency":
       return { template: contextSufficiency, context: undefined };
-    default:
-      return null;
+    default: {
+      const scoreTemplate = SCORE_METRIC_TEMPLATES[metric];
+      return scoreTemplate ? { template: scoreTemplate, context: undefined } : null;
+    }
   }
 }
