@@ -13,6 +13,9 @@ export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeI
     expectedResponse: row.expectedResponse,
     expectedFacts: decodeFacts(row.expectedFacts),
     retrievedContext: chunksOf(row, "retrieved"),
+    expectedContext: chunksOf(row, "expected").flatMap((chunk) =>
+      chunk.content !== null && chunk.content.trim() !== "" ? [chunk.content] : [],
+    ),
   };
 }
 

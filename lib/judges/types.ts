@@ -70,6 +70,11 @@ export type JudgeInput = {
   expectedResponse: string | null;
   expectedFacts: string[] | null;
   retrievedContext: ContextItem[];
+  /**
+   * The ideal context (DeepEval's `context`): the contents of the row's
+   * expected_retrieved_context, in order; absent or empty when it has none.
+   */
+  expectedContext?: string[];
 };
 
 export type CustomJudgeDefinition = {
