@@ -1,4 +1,10 @@
 import type { AnyTemplate } from "../templateForMetric";
+import { answerRelevancy } from "./answerRelevancy";
+import { contextualPrecision, contextualRecall, contextualRelevancy } from "./contextual";
+import { faithfulness } from "./faithfulness";
+import { hallucination } from "./hallucination";
+import { summarization } from "./summarization";
+import { bias, toxicity } from "./toxicityBias";
 
 /**
  * The LLM-judged score metrics of seeds 002 (DeepEval's family) and 003
@@ -7,4 +13,14 @@ import type { AnyTemplate } from "../templateForMetric";
  * score in [0, 1] (rating null), the reason as the rationale, and the
  * intermediate verdicts as `details`.
  */
-export const SCORE_METRIC_TEMPLATES: Partial<Record<string, AnyTemplate>> = {};
+export const SCORE_METRIC_TEMPLATES: Partial<Record<string, AnyTemplate>> = {
+  "response/llm_judged/faithfulness": faithfulness,
+  "response/llm_judged/answer_relevancy": answerRelevancy,
+  "retrieval/llm_judged/contextual_precision": contextualPrecision,
+  "retrieval/llm_judged/contextual_recall": contextualRecall,
+  "retrieval/llm_judged/contextual_relevancy": contextualRelevancy,
+  "response/llm_judged/hallucination": hallucination,
+  "response/llm_judged/toxicity": toxicity,
+  "response/llm_judged/bias": bias,
+  "response/llm_judged/summarization": summarization,
+};

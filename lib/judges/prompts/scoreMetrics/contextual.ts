@@ -1,0 +1,179 @@
+import { z } from "zod";
+import {
+  contextualPrecisionScore,
+  contextualRecallScore,
+  contextualRelevancyScore,
+} from "@/lib/metrics/qag/formulas";
+import type { JudgeInput } from "../../types";
+import { FENCE_RULE } from "../fence";
+import type { PromptTemplate } from "../promptTemplate";
+import { conversationSection } from "../sections";
+import {
+  binaryVerdict,
+  detailItem,
+  expectedOutputSection,
+  indexedItems,
+  itemReason,
+  itemText,
+  JSON_ONLY,
+  LIMITS,
+  memoByCount,
+  overallReason,
+  retrievalContextSection,
+  scoreVerdict,
+  tally,
+} from "./shared";
+
+/** DeepEval's three retriever metrics, each in one call: verdicts and reason in one structured answer. */
+
+const NODE_TEXT_SHOWN = 300;
+const nodeText = (input: JudgeInput, index: number): string => {
+  const content = input.retrievedContext[index]?.content ?? "";
+  return content.length > NODE_TEXT_SHOWN ? `${content.slice(0, NODE_TEXT_SHOWN)}…` : content;
+};
+const nodeTags = (input: JudgeInput, index: number): string[] => [
+  `rank ${index + 1}`,
+  ...(input.retrievedContext[index]?.docUri ? [input.retrievedContext[index].docUri] : []),
+];
+
+// ── contextual_precision ────────────────────────────────────────────────────
+
+export const contextualPrecisionAnswerSchema = memoByCount((count: number) =>
+  z.strictObject({
+    verdicts: indexedItems("node_index", count, { verdict: binaryVerdict, reason: itemReason }),
+    reason: overallReason,
+  }),
+);
+export type ContextualPrecisionAnswer = z.infer<ReturnType<typeof contextualPrecisionAnswerSchema>>;
+
+/** Per retrieved node, useful for producing the expected output or not; rank-weighted average precision. */
+export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer> = {
+  version: "deepeval.contextual_precision/v1",
+  schemaName: "contextual_precision_nodes",
+  schema: (input) => contextualPrecisionAnswerSchema(input.retrievedContext.length),
+  system: [
+    "You judge a retriever's ranking: for each retrieval node, in the given order, decide whether it was useful in arriving at the expected output for the input.",
+    '"yes" when the node holds information used in, or needed for, the expected output; "no" when it does not (off-topic, or on-topic but not needed).',
+    "Judge every node on its own. Then give a short overall reason: are the useful nodes ranked above the others?",
+    FENCE_RULE,
+    JSON_ONLY,
+    '{"verdicts": [{"node_index": 1, "verdict": "yes" | "no", "reason": "..."}, ...one per node, in order], "reason": "..."}',
+  ].join("\n"),
+  render: (input) =>
+    [conversationSection(input), expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
+  toVerdict: (answer, input) => {
+    const verdicts = answer.verdicts.map((v) => v.verdict);
+    return scoreVerdict(
+      contextualPrecisionScore(verdicts),
+      answer.reason,
+      [
+        {
+          title: "Retrieval nodes",
+          items: answer.verdicts.map((v, i) => detailItem(nodeText(input, i), v.verdict, v.reason, nodeTags(input, i))),
+        },
+      ],
+      { nodes: verdicts.length, relevant: tally(verdicts, ["yes"]).yes },
+    );
+  },
+};
+
+// ── contextual_recall ───────────────────────────────────────────────────────
+
+export const contextualRecallAnswerSchema = memoByCount((count: number) =>
+  z.strictObject({
+    sentences: z
+      .array(
+        z.strictObject({
+          sentence: itemText,
+          verdict: binaryVerdict,
+          node_index: z.number().int().min(1).max(Math.max(count, 1)).nullable(),
+          reason: itemReason,
+        }),
+      )
+      .max(LIMITS.items),
+    reason: overallReason,
+  }),
+);
+export type ContextualRecallAnswer = z.infer<ReturnType<typeof contextualRecallAnswerSchema>>;
+
+/** Sentences of the expected output attributable to some retrieval node / sentences. */
+export const contextualRecall: PromptTemplate<ContextualRecallAnswer> = {
+  version: "deepeval.contextual_recall/v1",
+  schemaName: "contextual_recall_sentences",
+  schema: (input) => contextualRecallAnswerSchema(input.retrievedContext.length),
+  system: [
+    "You measure a retriever's recall: how much of the expected output the retrieval context could have produced.",
+    "1. Split the expected output into its sentences (each stated fact of a list is a sentence).",
+    '2. For each sentence: "yes" when it can be attributed to some retrieval node (give that node_index), "no" when no node supports it (node_index null).',
+    "3. Give a short overall reason that names the sentences no node supports, if any.",
+    FENCE_RULE,
+    JSON_ONLY,
+    '{"sentences": [{"sentence": "...", "verdict": "yes" | "no", "node_index": 1 | null, "reason": "..."}], "reason": "..."}',
+  ].join("\n"),
+  render: (input) =>
+    [conversationSection(input), expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
+  toVerdict: (answer) => {
+    const verdicts = answer.sentences.map((s) => s.verdict);
+    return scoreVerdict(
+      contextualRecallScore(verdicts),
+      answer.reason,
+      [
+        {
+          title: "Expected output sentences",
+          items: answer.sentences.map((s) =>
+            detailItem(s.sentence, s.verdict, s.reason, s.node_index === null ? undefined : [`node ${s.node_index}`]),
+          ),
+        },
+      ],
+      { sentences: verdicts.length, attributable: tally(verdicts, ["yes"]).yes },
+    );
+  },
+};
+
+// ── contextual_relevancy ────────────────────────────────────────────────────
+
+export const contextualRelevancyAnswerSchema = memoByCount((count: number) =>
+  z.strictObject({
+    nodes: indexedItems("node_index", count, {
+      statements: z
+        .array(z.strictObject({ statement: itemText, verdict: binaryVerdict, reason: itemReason }))
+        .max(LIMITS.statementsPerNode),
+    }),
+    reason: overallReason,
+  }),
+);
+export type ContextualRelevancyAnswer = z.infer<ReturnType<typeof contextualRelevancyAnswerSchema>>;
+
+/** Statements in the retrieval context relevant to the input / statements. */
+export const contextualRelevancy: PromptTemplate<ContextualRelevancyAnswer> = {
+  version: "deepeval.contextual_relevancy/v1",
+  schemaName: "contextual_relevancy_statements",
+  schema: (input) => contextualRelevancyAnswerSchema(input.retrievedContext.length),
+  system: [
+    "You measure how relevant a retriever's context is to the input.",
+    `1. For each retrieval node, in order, break its text into statements (at most ${LIMITS.statementsPerNode} per node; merge minor ones).`,
+    '2. For each statement: "yes" when it is relevant to the input, "no" when it is not.',
+    "3. Give a short overall reason that names what is irrelevant, if anything.",
+    FENCE_RULE,
+    JSON_ONLY,
+    '{"nodes": [{"node_index": 1, "statements": [{"statement": "...", "verdict": "yes" | "no", "reason": "..."}]}, ...one per node, in order], "reason": "..."}',
+  ].join("\n"),
+  render: (input) => [conversationSection(input), retrievalContextSection(input)].join("\n\n"),
+  toVerdict: (answer) => {
+    const perNode = answer.nodes.map((node) => node.statements.map((s) => s.verdict));
+    const all = perNode.flat();
+    return scoreVerdict(
+      contextualRelevancyScore(perNode),
+      answer.reason,
+      [
+        {
+          title: "Statements",
+          items: answer.nodes.flatMap((node) =>
+            node.statements.map((s) => detailItem(s.statement, s.verdict, s.reason, [`node ${node.node_index}`])),
+          ),
+        },
+      ],
+      { statements: all.length, relevant: tally(all, ["yes"]).yes },
+    );
+  },
+};

@@ -1,0 +1,128 @@
+import type { Responder } from "./fakeOpenAIServer";
+
+/**
+ * Makes the fake OpenAI server answer the DeepEval-family templates
+ * (lib/judges/prompts/scoreMetrics) like a judge whose verdicts the test
+ * controls with markers in the judged content, so scores can be computed by hand.
+ * Items are the sentences (split on ". ") of the fenced part a metric reads:
+ *   faithfulness        actual_output sentences; CONTRADICTS → no, UNKNOWN → idk, else yes
+ *   answer_relevancy    actual_output sentences; OFFTOPIC → no, MAYBE → idk, else yes
+ *   contextual_precision one verdict per retrieval node; IRRELEVANT → no
+ *   contextual_recall   expected_output sentences; UNSUPPORTED → no (else node 1)
+ *   contextual_relevancy each node's sentences; IRRELEVANT → no
+ *   hallucination       one verdict per context item; CONTRADICTED → no
+ *   toxicity / bias     actual_output sentences with OPINION are opinions; TOXIC / BIASED → yes
+ *   summarization       summary sentences: WRONG → no, INVENTED → idk; one question per source
+ *                       sentence with KEYn (at most 5), answered yes by the summary when it says KEYn
+ * Any other request gets undefined (the server's default answer).
+ */
+export const fakeScoreMetricResponder: Responder = (body) => {
+  const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
+  const prompt = (body.messages as { role: string; content: string }[])
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
+  const reason = `${schemaName}: checked`;
+  const output = fenced(prompt, "untrusted_actual_output")[0] ?? "";
+  const pick = (text: string, marks: [string, string][], otherwise: string) =>
+    marks.find(([marker]) => text.includes(marker))?.[1] ?? otherwise;
+  switch (schemaName) {
+    case "faithfulness_claims":
+      return JSON.stringify({
+        claims: sentences(output).map((claim) => ({
+          claim,
+          verdict: pick(claim, [["CONTRADICTS", "no"], ["UNKNOWN", "idk"]], "yes"),
+          reason: "compared with the context",
+        })),
+        reason,
+      });
+    case "answer_relevancy_statements":
+      return JSON.stringify({
+        statements: sentences(output).map((statement) => ({
+          statement,
+          verdict: pick(statement, [["OFFTOPIC", "no"], ["MAYBE", "idk"]], "yes"),
+          reason: "compared with the input",
+        })),
+        reason,
+      });
+    case "contextual_precision_nodes":
+      return JSON.stringify({
+        verdicts: fenced(prompt, "untrusted_retrieval_node").map((node, i) => ({
+          node_index: i + 1,
+          verdict: node.includes("IRRELEVANT") ? "no" : "yes",
+          reason: `node ${i + 1}`,
+        })),
+        reason,
+      });
+    case "contextual_recall_sentences":
+      return JSON.stringify({
+        sentences: sentences(fenced(prompt, "untrusted_expected_output")[0] ?? "").map((sentence) => {
+          const supported = !sentence.includes("UNSUPPORTED");
+          return { sentence, verdict: supported ? "yes" : "no", node_index: supported ? 1 : null, reason: "attributed" };
+        }),
+        reason,
+      });
+    case "contextual_relevancy_statements":
+      return JSON.stringify({
+        nodes: fenced(prompt, "untrusted_retrieval_node").map((node, i) => ({
+          node_index: i + 1,
+          statements: sentences(node).map((statement) => ({
+            statement,
+            verdict: statement.includes("IRRELEVANT") ? "no" : "yes",
+            reason: "vs input",
+          })),
+        })),
+        reason,
+      });
+    case "hallucination_context_items":
+      return JSON.stringify({
+        verdicts: fenced(prompt, "untrusted_context_item").map((item, i) => ({
+          context_index: i + 1,
+          verdict: item.includes("CONTRADICTED") ? "no" : "yes",
+          reason: `item ${i + 1}`,
+        })),
+        reason,
+      });
+    case "toxicity_opinions":
+    case "bias_opinions": {
+      const marker = schemaName === "toxicity_opinions" ? "TOXIC" : "BIASED";
+      return JSON.stringify({
+        opinions: sentences(output)
+          .filter((s) => s.includes("OPINION"))
+          .map((opinion) => ({ opinion, verdict: opinion.includes(marker) ? "yes" : "no", reason: "judged" })),
+        reason,
+      });
+    }
+    case "summarization_claims_questions": {
+      const source = fenced(prompt, "untrusted_source_text")[0] ?? "";
+      const keys = [...source.matchAll(/KEY\d+/g)].map((m) => m[0]).slice(0, 5);
+      return JSON.stringify({
+        claims: sentences(output).map((claim) => ({
+          claim,
+          verdict: pick(claim, [["WRONG", "no"], ["INVENTED", "idk"]], "yes"),
+          reason: "vs source",
+        })),
+        questions: keys.map((key) => ({
+          question: `Does the text state ${key}?`,
+          source_answer: "yes",
+          summary_answer: output.includes(key) ? "yes" : "idk",
+        })),
+        reason,
+      });
+    }
+    default:
+      return undefined;
+  }
+};
+
+function fenced(prompt: string, tag: string): string[] {
+  const pattern = new RegExp(`<${tag}[^>]*>\\n([\\s\\S]*?)\\n</${tag}>`, "g");
+  return [...prompt.matchAll(pattern)].map((match) => match[1]);
+}
+
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=\.)\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
