@@ -7,6 +7,7 @@ import type {
   LlmClient,
   StructuredCallRequest,
   StructuredCallResult,
+  TokenLogprob,
   TokenUsage,
 } from "./types";
 import type { LlmConfig } from "./llmConfig";
@@ -145,7 +146,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
         schemaName: request.schemaName,
         wire,
       });
-      const completion = await send("judge call", body, request.signal, tally);
+      const completion = await send("judge call", withLogprobs(body, request.topLogprobs), request.signal, tally);
       const answer = extractAnswer(completion, config.structuredOutput);
       const outcome =
         answer.raw === null
@@ -154,6 +155,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
       if (outcome.ok) {
         return {
           value: outcome.value,
+          ...(request.topLogprobs === undefined ? {} : { logprobs: tokenLogprobs(completion) }),
           usage: { ...tally.usage },
           attempts: tally.attempts,
           latencyMs: Math.round(performance.now() - started),
@@ -224,6 +226,24 @@ function createSdk(config: LlmConfig): OpenAI {
 function withoutTemperature(body: ChatCompletionCreateParamsNonStreaming): ChatCompletionCreateParamsNonStreaming {
   const { temperature: _dropped, ...rest } = body;
   return rest;
+}
+
+function withLogprobs(
+  body: ChatCompletionCreateParamsNonStreaming,
+  topLogprobs: number | undefined,
+): ChatCompletionCreateParamsNonStreaming {
+  return topLogprobs === undefined ? body : { ...body, logprobs: true, top_logprobs: topLogprobs };
+}
+
+/** The answer's token log-probabilities; null when the server sent none (many local servers, tool-call answers). */
+function tokenLogprobs(completion: ChatCompletion): TokenLogprob[] | null {
+  const content = completion.choices[0]?.logprobs?.content;
+  if (!content || content.length === 0) return null;
+  return content.map((t) => ({
+    token: t.token,
+    logprob: t.logprob,
+    top: (t.top_logprobs ?? []).map((alt) => ({ token: alt.token, logprob: alt.logprob })),
+  }));
 }
 
 function addUsage(usage: TokenUsage, completion: ChatCompletion): void {

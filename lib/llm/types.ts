@@ -19,10 +19,17 @@ export type StructuredCallRequest<T> = {
   /** Defaults to the client's configured judge model. */
   model?: string;
   signal?: AbortSignal;
+  /** Ask for each answer token's log-probability and this many alternatives (`logprobs`, `top_logprobs`; OpenAI allows up to 20). */
+  topLogprobs?: number;
 };
+
+/** One answer token with its log-probability and the most likely alternatives at its position. */
+export type TokenLogprob = { token: string; logprob: number; top: { token: string; logprob: number }[] };
 
 export type StructuredCallResult<T> = {
   value: T;
+  /** The answer's tokens, when topLogprobs was asked for and the server returned them; null otherwise. */
+  logprobs?: TokenLogprob[] | null;
   usage: TokenUsage;
   /** HTTP attempts made, including retries and the repair attempt. */
   attempts: number;

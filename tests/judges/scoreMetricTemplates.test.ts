@@ -105,7 +105,10 @@ describe("DeepEval-family templates through the LLM judge backend", () => {
 
   it("contextual_relevancy: relevant statements / statements pooled over the nodes", async () => {
     const input = row("How do I export data?", {
-      chunks: ["Export from the Data tab. IRRELEVANT the logo is blue.", "Exports are CSV. IRRELEVANT we were founded in 2010."],
+      chunks: [
+        "Export from the Data tab. IRRELEVANT the logo is blue.",
+        "Exports are CSV. IRRELEVANT we were founded in 2010.",
+      ],
     });
     const { result, calls } = await judge("retrieval/llm_judged/contextual_relevancy", input);
     expect(calls).toBe(1);
@@ -121,7 +124,11 @@ describe("DeepEval-family templates through the LLM judge backend", () => {
   it("hallucination: contradicted ideal-context items / items (lower is better)", async () => {
     const input = row("What is the refund window?", {
       response: "Refunds within 60 days.",
-      expectedContext: ["Refunds within 30 days. CONTRADICTED", "Refunds go to the original card.", "Support is by email."],
+      expectedContext: [
+        "Refunds within 30 days. CONTRADICTED",
+        "Refunds go to the original card.",
+        "Support is by email.",
+      ],
     });
     const { result, calls } = await judge("response/llm_judged/hallucination", input);
     expect(calls).toBe(1);

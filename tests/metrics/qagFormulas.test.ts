@@ -102,12 +102,23 @@ describe("summarization = min(alignment, coverage)", () => {
       ],
     );
     expect(scores).toEqual({ alignment: 0.5, coverage: 0.5, score: 0.5 });
-    expect(summarizationScores(["yes", "yes"], [{ source: "yes", summary: "no" }, { source: "yes", summary: "yes" }]))
-      .toEqual({ alignment: 1, coverage: 0.5, score: 0.5 });
+    expect(
+      summarizationScores(
+        ["yes", "yes"],
+        [
+          { source: "yes", summary: "no" },
+          { source: "yes", summary: "yes" },
+        ],
+      ),
+    ).toEqual({ alignment: 1, coverage: 0.5, score: 0.5 });
   });
   it("all idk claims give alignment 0; no claims or no answerable question give 0", () => {
     expect(summarizationScores(["idk", "idk"], [{ source: "yes", summary: "yes" }]).score).toBe(0);
-    expect(summarizationScores([], [{ source: "yes", summary: "yes" }])).toEqual({ alignment: 0, coverage: 1, score: 0 });
+    expect(summarizationScores([], [{ source: "yes", summary: "yes" }])).toEqual({
+      alignment: 0,
+      coverage: 1,
+      score: 0,
+    });
     expect(summarizationScores(["yes"], [{ source: "idk", summary: "yes" }])).toEqual({
       alignment: 1,
       coverage: 0,

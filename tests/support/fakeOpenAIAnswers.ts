@@ -20,7 +20,14 @@ export type ResponderContext = {
   synthesize: () => unknown;
 };
 export type ResponderResult =
-  string | { content?: string | null; toolCall?: { name?: string; arguments: string | unknown } } | undefined;
+  | string
+  | {
+      content?: string | null;
+      toolCall?: { name?: string; arguments: string | unknown };
+      /** Sent as the choice's `logprobs` (e.g. `{ content: [{ token, logprob, top_logprobs }] }`); null by default. */
+      logprobs?: unknown;
+    }
+  | undefined;
 export type Responder = (body: ChatBody, ctx: ResponderContext) => ResponderResult | Promise<ResponderResult>;
 export type AnswerHooks = {
   /** Custom answers; return undefined to fall back to the default answer. */
@@ -55,11 +62,13 @@ export async function buildCompletion(
   };
   let content: string | null = null;
   let toolCall: { name: string; arguments: string } | null = null;
+  let logprobs: unknown = null;
   // A queued content fault overrides the responder: the test asked for a bad answer.
   const custom = fault ? undefined : await hooks.responder?.(body, ctx);
   if (typeof custom === "string") content = custom;
   else if (custom) {
     content = custom.content ?? null;
+    logprobs = custom.logprobs ?? null;
     if (custom.toolCall) {
       const args = custom.toolCall.arguments;
       toolCall = {
@@ -98,7 +107,7 @@ export async function buildCompletion(
             : {}),
         },
         finish_reason: toolCall ? "tool_calls" : "stop",
-        logprobs: null,
+        logprobs,
       },
     ],
     usage: {

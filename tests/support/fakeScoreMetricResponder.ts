@@ -31,7 +31,14 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       return JSON.stringify({
         claims: sentences(output).map((claim) => ({
           claim,
-          verdict: pick(claim, [["CONTRADICTS", "no"], ["UNKNOWN", "idk"]], "yes"),
+          verdict: pick(
+            claim,
+            [
+              ["CONTRADICTS", "no"],
+              ["UNKNOWN", "idk"],
+            ],
+            "yes",
+          ),
           reason: "compared with the context",
         })),
         reason,
@@ -40,7 +47,14 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       return JSON.stringify({
         statements: sentences(output).map((statement) => ({
           statement,
-          verdict: pick(statement, [["OFFTOPIC", "no"], ["MAYBE", "idk"]], "yes"),
+          verdict: pick(
+            statement,
+            [
+              ["OFFTOPIC", "no"],
+              ["MAYBE", "idk"],
+            ],
+            "yes",
+          ),
           reason: "compared with the input",
         })),
         reason,
@@ -58,7 +72,12 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       return JSON.stringify({
         sentences: sentences(fenced(prompt, "untrusted_expected_output")[0] ?? "").map((sentence) => {
           const supported = !sentence.includes("UNSUPPORTED");
-          return { sentence, verdict: supported ? "yes" : "no", node_index: supported ? 1 : null, reason: "attributed" };
+          return {
+            sentence,
+            verdict: supported ? "yes" : "no",
+            node_index: supported ? 1 : null,
+            reason: "attributed",
+          };
         }),
         reason,
       });
@@ -99,7 +118,14 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       return JSON.stringify({
         claims: sentences(output).map((claim) => ({
           claim,
-          verdict: pick(claim, [["WRONG", "no"], ["INVENTED", "idk"]], "yes"),
+          verdict: pick(
+            claim,
+            [
+              ["WRONG", "no"],
+              ["INVENTED", "idk"],
+            ],
+            "yes",
+          ),
           reason: "vs source",
         })),
         questions: keys.map((key) => ({

@@ -22,13 +22,19 @@ const count = <T>(items: readonly T[], test: (item: T) => boolean): number => it
 /** (yes + idk) / claims: a claim the retrieval context neither supports nor contradicts is not held against the response. */
 export function faithfulnessScore(verdicts: readonly TriVerdict[]): number {
   if (verdicts.length === 0) return 1;
-  return ratio(count(verdicts, (v) => v !== "no"), verdicts.length);
+  return ratio(
+    count(verdicts, (v) => v !== "no"),
+    verdicts.length,
+  );
 }
 
 /** relevant (yes + idk) / statements: an ambiguous statement (`idk`) may support the answer. */
 export function answerRelevancyScore(verdicts: readonly TriVerdict[]): number {
   if (verdicts.length === 0) return 1;
-  return ratio(count(verdicts, (v) => v !== "no"), verdicts.length);
+  return ratio(
+    count(verdicts, (v) => v !== "no"),
+    verdicts.length,
+  );
 }
 
 /**
@@ -50,26 +56,38 @@ export function contextualPrecisionScore(nodeRelevant: readonly BinaryVerdict[])
 /** Sentences of the expected output attributable to some retrieval node / sentences. */
 export function contextualRecallScore(sentenceAttributable: readonly BinaryVerdict[]): number {
   if (sentenceAttributable.length === 0) return 0;
-  return ratio(count(sentenceAttributable, (v) => v === "yes"), sentenceAttributable.length);
+  return ratio(
+    count(sentenceAttributable, (v) => v === "yes"),
+    sentenceAttributable.length,
+  );
 }
 
 /** Statements of the retrieval context relevant to the input / statements, over all nodes. */
 export function contextualRelevancyScore(statementsPerNode: readonly (readonly BinaryVerdict[])[]): number {
   const all = statementsPerNode.flat();
   if (all.length === 0) return 0;
-  return ratio(count(all, (v) => v === "yes"), all.length);
+  return ratio(
+    count(all, (v) => v === "yes"),
+    all.length,
+  );
 }
 
 /** Ideal-context items the response contradicts / items; each verdict is "does the response agree?" (no = contradicted). Lower is better. */
 export function hallucinationScore(contextAgrees: readonly BinaryVerdict[]): number {
   if (contextAgrees.length === 0) return 0;
-  return ratio(count(contextAgrees, (v) => v === "no"), contextAgrees.length);
+  return ratio(
+    count(contextAgrees, (v) => v === "no"),
+    contextAgrees.length,
+  );
 }
 
 /** Toxic (toxicity) or biased (bias) opinions / opinions; each verdict is "is this opinion toxic / biased?". Lower is better. */
 export function harmfulOpinionScore(opinionHarmful: readonly BinaryVerdict[]): number {
   if (opinionHarmful.length === 0) return 0;
-  return ratio(count(opinionHarmful, (v) => v === "yes"), opinionHarmful.length);
+  return ratio(
+    count(opinionHarmful, (v) => v === "yes"),
+    opinionHarmful.length,
+  );
 }
 
 export type CoverageAnswer = { source: TriVerdict; summary: TriVerdict };
@@ -84,9 +102,20 @@ export function summarizationScores(
   alignment: readonly TriVerdict[],
   coverage: readonly CoverageAnswer[],
 ): SummarizationScores {
-  const alignmentScore = alignment.length === 0 ? 0 : ratio(count(alignment, (v) => v === "yes"), alignment.length);
+  const alignmentScore =
+    alignment.length === 0
+      ? 0
+      : ratio(
+          count(alignment, (v) => v === "yes"),
+          alignment.length,
+        );
   const answerable = coverage.filter((q) => q.source === "yes");
   const coverageScore =
-    answerable.length === 0 ? 0 : ratio(count(answerable, (q) => q.summary === "yes"), answerable.length);
+    answerable.length === 0
+      ? 0
+      : ratio(
+          count(answerable, (q) => q.summary === "yes"),
+          answerable.length,
+        );
   return { alignment: alignmentScore, coverage: coverageScore, score: Math.min(alignmentScore, coverageScore) };
 }

@@ -1,9 +1,5 @@
 import { z } from "zod";
-import {
-  contextualPrecisionScore,
-  contextualRecallScore,
-  contextualRelevancyScore,
-} from "@/lib/metrics/qag/formulas";
+import { contextualPrecisionScore, contextualRecallScore, contextualRelevancyScore } from "@/lib/metrics/qag/formulas";
 import type { JudgeInput } from "../../types";
 import { FENCE_RULE } from "../fence";
 import type { PromptTemplate } from "../promptTemplate";

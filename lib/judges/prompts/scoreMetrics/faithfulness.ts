@@ -24,9 +24,7 @@ import {
  * verdicts and the formula are the same. Score = (yes + idk) / claims.
  */
 export const faithfulnessAnswerSchema = z.strictObject({
-  claims: z
-    .array(z.strictObject({ claim: itemText, verdict: triVerdict, reason: itemReason }))
-    .max(LIMITS.items),
+  claims: z.array(z.strictObject({ claim: itemText, verdict: triVerdict, reason: itemReason })).max(LIMITS.items),
   reason: overallReason,
 });
 export type FaithfulnessAnswer = z.infer<typeof faithfulnessAnswerSchema>;
@@ -46,7 +44,8 @@ export const faithfulness: PromptTemplate<FaithfulnessAnswer> = {
     JSON_ONLY,
     '{"claims": [{"claim": "...", "verdict": "yes" | "no" | "idk", "reason": "..."}], "reason": "..."}',
   ].join("\n"),
-  render: (input) => [conversationSection(input), retrievalContextSection(input), actualOutputSection(input)].join("\n\n"),
+  render: (input) =>
+    [conversationSection(input), retrievalContextSection(input), actualOutputSection(input)].join("\n\n"),
   toVerdict: (answer) => {
     const verdicts = answer.claims.map((c) => c.verdict);
     return scoreVerdict(

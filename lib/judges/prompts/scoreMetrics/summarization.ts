@@ -28,9 +28,7 @@ import {
 export const QUESTION_COUNT = 5;
 
 export const summarizationAnswerSchema = z.strictObject({
-  claims: z
-    .array(z.strictObject({ claim: itemText, verdict: triVerdict, reason: itemReason }))
-    .max(LIMITS.items),
+  claims: z.array(z.strictObject({ claim: itemText, verdict: triVerdict, reason: itemReason })).max(LIMITS.items),
   questions: z
     .array(z.strictObject({ question: itemText, source_answer: triVerdict, summary_answer: triVerdict }))
     .max(LIMITS.items),
@@ -67,7 +65,10 @@ export const summarization: PromptTemplate<SummarizationAnswer> = {
         {
           title: "Coverage questions",
           items: answer.questions.map((q) =>
-            detailItem(q.question, q.summary_answer, null, [`source: ${q.source_answer}`, `summary: ${q.summary_answer}`]),
+            detailItem(q.question, q.summary_answer, null, [
+              `source: ${q.source_answer}`,
+              `summary: ${q.summary_answer}`,
+            ]),
           ),
         },
       ],

@@ -1,0 +1,276 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { LlmCallError } from "@/lib/llm/llmErrors";
+import type { LlmClient, TokenUsage } from "@/lib/llm/types";
+import type { JudgeCache } from "../judgeBackend";
+import { errorVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "../types";
+import { normaliseScore, SCORE_MAX, SCORE_MIN, type GEvalDefinition } from "./definition";
+import {
+  hashPrompt,
+  hashSteps,
+  SCORE_VERSION,
+  scoreAnswerSchema,
+  scorePrompt,
+  STEPS_VERSION,
+  stepsAnswerSchema,
+  stepsPrompt,
+  type ScoreAnswer,
+} from "./prompts";
+import { probabilityWeightedScore, type WeightedScore } from "./weightedScore";
+
+/**
+ * Custom G-Eval judges (seed 002). Two phases:
+ * 1. evaluation steps by chain of thought, ONE call per (criteria, model):
+ *    kept in the judge cache (so stored across runs and processes) and shared
+ *    by every row, also by rows judged concurrently;
+ * 2. form-filling per row: a 1–5 score with its reason, asking for token
+ *    log-probabilities; the probability-weighted score when the endpoint
+ *    returns them, else the plain score. Both are kept in details.figures; the
+ *    result's score is the weighted one (or the plain one) on [0, 1].
+ * Every result names its steps: promptVersion carries the steps' hash.
+ */
+export const TOP_LOGPROBS = 20;
+const SCHEMA_NAMES = { steps: "g_eval_steps", score: "g_eval_score" } as const;
+
+export type GEvalSteps = {
+  steps: string[];
+  /** sha256 of the steps: the version of the steps every score names. */
+  stepsHash: string;
+  /** The steps prompt's version and hash, and the model that wrote them. */
+  version: string;
+  promptHash: string;
+  model: string;
+  cacheHit: boolean;
+  usage: TokenUsage;
+  attempts: number;
+};
+
+export type GEvalJudge = {
+  readonly model: string;
+  /** The steps for a definition: generated once, then from the cache. Throws an LlmCallError when they cannot be generated. */
+  evaluationSteps(definition: GEvalDefinition): Promise<GEvalSteps>;
+  /** One row's G-Eval result; a failed call is an error result, never a throw. */
+  judge(definition: GEvalDefinition, input: JudgeInput): Promise<JudgeResult>;
+};
+
+const cachedScoreSchema = z.strictObject({
+  answer: scoreAnswerSchema,
+  weighted: z.strictObject({ score: z.number(), probabilities: z.record(z.string(), z.number()) }).nullable(),
+});
+
+const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+export function createGEvalJudge(deps: {
+  llm: LlmClient;
+  cache: JudgeCache;
+  model?: string;
+  /** false: ask the model again for the row scores (a re-judge); the steps are always reused. */
+  readCache?: boolean;
+}): GEvalJudge {
+  const model = deps.model ?? deps.llm.model;
+  const cacheKey = (version: string, promptHash: string) =>
+    createHash("sha256").update(`${model}\u0000${version}\u0000${promptHash}`).digest("hex");
+  /** One promise per steps prompt: concurrent rows wait for the same call. `claimed`: its cost already reported by a row. */
+  const stepsInFlight = new Map<string, { promise: Promise<GEvalSteps>; claimed: boolean }>();
+  /** Models whose endpoint rejected logprobs with a 400: asked without them from then on. */
+  const refusesLogprobs = new Set<string>();
+
+  async function generateSteps(definition: GEvalDefinition, key: string, promptHash: string): Promise<GEvalSteps> {
+    const base = { version: STEPS_VERSION, promptHash, model };
+    const cached = await deps.cache.get(key);
+    if (cached) {
+      const parsed = stepsAnswerSchema.safeParse(safeJson(cached.response));
+      if (parsed.success)
+        return {
+          ...base,
+          steps: parsed.data.steps,
+          stepsHash: hashSteps(parsed.data.steps),
+          cacheHit: true,
+          usage: { ...NO_USAGE },
+          attempts: 0,
+        };
+    }
+    const result = await deps.llm.callStructured({
+      messages: stepsPrompt(definition),
+      schema: stepsAnswerSchema,
+      schemaName: SCHEMA_NAMES.steps,
+      model,
+    });
+    await deps.cache.put({
+      key,
+      model,
+      promptVersion: STEPS_VERSION,
+      response: JSON.stringify(result.value),
+      ...result.usage,
+    });
+    const steps = result.value.steps;
+    return {
+      ...base,
+      steps,
+      stepsHash: hashSteps(steps),
+      cacheHit: false,
+      usage: result.usage,
+      attempts: result.attempts,
+    };
+  }
+
+  function stepsEntry(definition: GEvalDefinition) {
+    const promptHash = hashPrompt(STEPS_VERSION, stepsPrompt(definition));
+    const key = cacheKey(STEPS_VERSION, promptHash);
+    let entry = stepsInFlight.get(key);
+    if (!entry) {
+      const promise = generateSteps(definition, key, promptHash);
+      entry = { promise, claimed: false };
+      stepsInFlight.set(key, entry);
+      // A failure is not remembered: a later row may try again.
+      void promise.catch(() => stepsInFlight.delete(key));
+    }
+    return entry;
+  }
+
+  async function scoreRow(messages: ReturnType<typeof scorePrompt>) {
+    const ask = (withLogprobs: boolean) =>
+      deps.llm.callStructured({
+        messages,
+        schema: scoreAnswerSchema,
+        schemaName: SCHEMA_NAMES.score,
+        model,
+        ...(withLogprobs ? { topLogprobs: TOP_LOGPROBS } : {}),
+      });
+    if (refusesLogprobs.has(model)) return ask(false);
+    try {
+      return await ask(true);
+    } catch (error) {
+      // Some OpenAI-compatible servers reject the parameter outright: learn it once, score without weighting.
+      if (!(error instanceof LlmCallError) || error.kind !== "fatal" || !/logprob/i.test(error.message)) throw error;
+      refusesLogprobs.add(model);
+      return ask(false);
+    }
+  }
+
+  return {
+    model,
+    evaluationSteps: (definition) => stepsEntry(definition).promise,
+    async judge(definition, input) {
+      const started = Date.now();
+      const entry = stepsEntry(definition);
+      let steps: GEvalSteps;
+      try {
+        steps = await entry.promise;
+      } catch (error) {
+        if (!(error instanceof LlmCallError)) throw error;
+        return {
+          ...errorVerdict(`G-Eval could not generate its evaluation steps: ${error.message}`),
+          ...provenance(`${SCORE_VERSION} (steps failed)`, null, error.usage, false, error.attempts, started),
+        };
+      }
+      // The row that waited for freshly generated steps reports their cost, once.
+      const stepsCost = !steps.cacheHit && !entry.claimed ? steps : null;
+      entry.claimed = true;
+      const promptVersion = `${SCORE_VERSION} steps:${steps.stepsHash.slice(0, 16)}`;
+      const messages = scorePrompt(definition, steps.steps, input);
+      const promptHash = hashPrompt(SCORE_VERSION, messages);
+      const key = cacheKey(SCORE_VERSION, promptHash);
+      const cached = deps.readCache === false ? null : await deps.cache.get(key);
+      const parsedCache = cached ? cachedScoreSchema.safeParse(safeJson(cached.response)) : null;
+      if (parsedCache?.success) {
+        const { answer, weighted } = parsedCache.data;
+        return {
+          ...gEvalVerdict(answer, weighted, steps),
+          ...provenance(
+            promptVersion,
+            promptHash,
+            addUsage(NO_USAGE, stepsCost?.usage),
+            true,
+            stepsCost?.attempts ?? 0,
+            started,
+          ),
+        };
+      }
+      try {
+        const result = await scoreRow(messages);
+        const weighted = probabilityWeightedScore(result.logprobs, result.value.score);
+        await deps.cache.put(
+          { key, model, promptVersion, response: JSON.stringify({ answer: result.value, weighted }), ...result.usage },
+          { replace: deps.readCache === false },
+        );
+        const attempts = result.attempts + (stepsCost?.attempts ?? 0);
+        return {
+          ...gEvalVerdict(result.value, weighted, steps),
+          ...provenance(promptVersion, promptHash, addUsage(result.usage, stepsCost?.usage), false, attempts, started),
+        };
+      } catch (error) {
+        if (!(error instanceof LlmCallError)) throw error;
+        return {
+          ...errorVerdict(error.message),
+          ...provenance(
+            promptVersion,
+            promptHash,
+            addUsage(error.usage, stepsCost?.usage),
+            false,
+            error.attempts,
+            started,
+          ),
+        };
+      }
+    },
+  };
+
+  function provenance(
+    promptVersion: string,
+    promptHash: string | null,
+    usage: TokenUsage,
+    cacheHit: boolean,
+    attempts: number,
+    started: number,
+  ) {
+    return {
+      provider: deps.llm.provider,
+      model,
+      promptVersion,
+      promptHash,
+      usage,
+      cacheHit,
+      attempts,
+      latencyMs: Date.now() - started,
+    };
+  }
+}
+
+/** The row's verdict: the weighted score when there is one, else the plain score, on [0, 1]; both kept. */
+export function gEvalVerdict(answer: ScoreAnswer, weighted: WeightedScore | null, steps: GEvalSteps): JudgeVerdict {
+  const probabilities: Record<string, number | null> = {};
+  for (let s = SCORE_MIN; s <= SCORE_MAX; s++)
+    probabilities[`p_${s}`] = weighted ? (weighted.probabilities[s] ?? 0) : null;
+  return {
+    rating: null,
+    score: normaliseScore(weighted?.score ?? answer.score),
+    rationale: answer.reason,
+    errorMessage: null,
+    details: {
+      groups: [
+        {
+          title: "Evaluation steps",
+          items: steps.steps.map((step, i) => ({
+            text: step,
+            verdict: `step ${i + 1}`,
+            tags: [`steps ${steps.stepsHash.slice(0, 16)}`],
+          })),
+        },
+      ],
+      figures: { raw_score: answer.score, weighted_score: weighted?.score ?? null, ...probabilities },
+    },
+  };
+}
+
+function addUsage(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {
+  return { inputTokens: a.inputTokens + (b?.inputTokens ?? 0), outputTokens: a.outputTokens + (b?.outputTokens ?? 0) };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,49 @@
+import type { TokenLogprob } from "@/lib/llm/types";
+import { SCORE_MAX, SCORE_MIN } from "./definition";
+
+/**
+ * G-Eval's probability weighting (seed 002, step 3; the paper's normalisation,
+ * as DeepEval does it): at the answer token that carries the score, take the
+ * top alternatives that are themselves scores on the scale, drop those under
+ * 1% probability, renormalise, and return Σ p(s)·s. A model torn between 3
+ * and 4 gets 3.4, not a coin-flip 3 or 4.
+ *
+ * Null when the weighting cannot be done honestly: no log-probabilities, no
+ * token spelling the raw score, or no score alternative left; the caller then
+ * keeps the plain score.
+ */
+export const MIN_TOKEN_PROBABILITY = 0.01;
+
+export type WeightedScore = { score: number; probabilities: Record<number, number> };
+
+export function probabilityWeightedScore(
+  tokens: TokenLogprob[] | null | undefined,
+  rawScore: number,
+): WeightedScore | null {
+  if (!tokens) return null;
+  const scoreToken = tokens.find((t) => t.token.trim() === String(rawScore));
+  if (!scoreToken) return null;
+  // The chosen token itself is among the alternatives on OpenAI; add it when a server leaves it out.
+  const alternatives = scoreToken.top.some((alt) => alt.token === scoreToken.token)
+    ? scoreToken.top
+    : [{ token: scoreToken.token, logprob: scoreToken.logprob }, ...scoreToken.top];
+  const mass = new Map<number, number>();
+  for (const alt of alternatives) {
+    const text = alt.token.trim();
+    if (!/^\d+$/.test(text)) continue;
+    const value = Number(text);
+    if (value < SCORE_MIN || value > SCORE_MAX) continue;
+    const probability = Math.exp(alt.logprob);
+    if (probability < MIN_TOKEN_PROBABILITY) continue;
+    mass.set(value, (mass.get(value) ?? 0) + probability);
+  }
+  const total = [...mass.values()].reduce((sum, p) => sum + p, 0);
+  if (total === 0) return null;
+  let weighted = 0;
+  const probabilities: Record<number, number> = {};
+  for (const [value, p] of [...mass.entries()].sort((a, b) => a[0] - b[0])) {
+    probabilities[value] = p / total;
+    weighted += value * (p / total);
+  }
+  return { score: weighted, probabilities };
+}
