@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
-import { createGEvalJudge, gEvalDefinitionSchema, SCORE_VERSION } from "@/lib/judges/geval";
+import { createGEvalJudge, gEvalDefinitionSchema, SCORE_VERSION, withGEvalJudges } from "@/lib/judges/geval";
+import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { makeClient, openAiConfig } from "../llm/llmTestKit";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { row } from "../support/judgeInputs";
@@ -139,5 +140,27 @@ describe("G-Eval", () => {
     expect(failed.errorMessage).toMatch(/evaluation steps/);
     const next = await geval.judge(fresh, rows[0]);
     expect(next.errorMessage).toBeNull();
+  });
+});
+
+describe("G-Eval beside the built-in judges", () => {
+  it("routes a run's G-Eval metric names to G-Eval (steps already stored: no steps call) and every other metric to the LLM judge backend", async () => {
+    const llm = makeClient(openAiConfig(server.url)).client;
+    const cache = createJudgeCache(db);
+    const backend = withGEvalJudges(
+      createLlmJudgeBackend({ llm, cache }),
+      createGEvalJudge({ llm, cache }),
+      new Map([["response/llm_judged/g_eval/coherence", coherence]]),
+    );
+    const input = row("Routed?", { response: "Routed answer." });
+    const geval = await backend.judge({ metric: "response/llm_judged/g_eval/coherence", input, chunkMode: "batched" });
+    expect(geval.promptVersion.startsWith(SCORE_VERSION)).toBe(true);
+    expect(geval.score).toBeCloseTo((WEIGHTED - 1) / 4, 12);
+    const builtIn = await backend.judge({ metric: "response/llm_judged/safety", input, chunkMode: "batched" });
+    expect(builtIn.promptVersion).toBe("safety/v2");
+    expect(server.requests.map((r) => r.body.response_format?.json_schema?.name)).toEqual([
+      "g_eval_score",
+      "safety_verdict",
+    ]);
   });
 });

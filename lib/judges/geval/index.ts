@@ -6,6 +6,7 @@
  *   const steps = await geval.evaluationSteps(definition); // shown in the UI, one call per (criteria, model)
  *   const result = await geval.judge(definition, judgeInput); // a JudgeResult with score in [0, 1]
  */
+export { withGEvalJudges } from "./gevalBackend";
 export { createGEvalJudge, gEvalVerdict, TOP_LOGPROBS, type GEvalJudge, type GEvalSteps } from "./gevalJudge";
 export {
   EVALUATION_PARAMS,

@@ -1,0 +1,24 @@
+import type { JudgeBackend } from "../judgeBackend";
+import type { GEvalDefinition } from "./definition";
+import type { GEvalJudge } from "./gevalJudge";
+
+/**
+ * The engine's judge with a run's custom G-Eval judges added: a request for
+ * one of their metric names goes to G-Eval, any other to the base backend.
+ * The engine needs no other change: G-Eval results are ordinary JudgeResults
+ * (score, rationale, details, provenance).
+ */
+export function withGEvalJudges(
+  base: JudgeBackend,
+  geval: GEvalJudge,
+  judgesByMetric: ReadonlyMap<string, GEvalDefinition>,
+): JudgeBackend {
+  return {
+    provider: base.provider,
+    model: base.model,
+    judge(request) {
+      const definition = judgesByMetric.get(request.metric);
+      return definition ? geval.judge(definition, request.input) : base.judge(request);
+    },
+  };
+}
