@@ -169,6 +169,17 @@ describe("DeepEval-family templates through the LLM judge backend", () => {
   });
 });
 
+describe("an answer that does not fit", () => {
+  it("is repaired once, then becomes an error result (no score), never a guessed one", async () => {
+    server.enqueue("schema_violation", "schema_violation");
+    const input = row("Which plan?", { expectedResponse: "Business.", chunks: ["Business plan.", "Billing."] });
+    const { result, calls } = await judge("retrieval/llm_judged/contextual_precision", input);
+    expect(calls).toBe(2);
+    expect([result.score, result.details ?? null]).toEqual([null, null]);
+    expect(result.errorMessage).toMatch(/malformed even after a repair attempt/);
+  });
+});
+
 describe("the templates as data", () => {
   const full = row("q", {
     response: "r",

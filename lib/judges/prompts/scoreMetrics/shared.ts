@@ -97,4 +97,5 @@ export function tally(verdicts: readonly string[], keys: readonly string[]): Rec
   return Object.fromEntries(keys.map((key) => [key, verdicts.filter((v) => v === key).length]));
 }
 
-export const JSON_ONLY = "Answer with JSON only, in the shape below. Keep each reason to one sentence.";
+/** Says the schema's bounds in words, so a long output is condensed rather than rejected. */
+export const JSON_ONLY = `Answer with JSON only, in the shape below: at most ${LIMITS.items} items in a list (merge minor ones when there are more), each reason one sentence.`;
