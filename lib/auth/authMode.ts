@@ -15,13 +15,16 @@ export type AuthMode =
   | { kind: "off"; host: string }
   | { kind: "misconfigured"; host: string; message: string };
 
+/** The environment variables read here (process.env, or a test's own). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 /** Better Auth wants at least 32 characters of secret. */
 export const MIN_SECRET_LENGTH = 32;
 
 export const DEFAULT_HOST = "127.0.0.1";
 
 /** The host the server listens on: ASSAY_HOST, else HOSTNAME (what `next start` reads), else loopback. */
-export function listenHost(env: NodeJS.ProcessEnv): string {
+export function listenHost(env: Env): string {
   const configured = env.ASSAY_HOST?.trim() || env.HOSTNAME?.trim();
   return configured || DEFAULT_HOST;
 }
@@ -41,7 +44,7 @@ export const SECRET_HELP =
   "Set ASSAY_AUTH_SECRET to a random string of at least 32 characters (for example `openssl rand -base64 32`), " +
   "then create the first admin with `npm run user:create -- --admin you@example.com`.";
 
-export function decideAuthMode(env: NodeJS.ProcessEnv = process.env): AuthMode {
+export function decideAuthMode(env: Env = process.env): AuthMode {
   const host = listenHost(env);
   const secret = env.ASSAY_AUTH_SECRET?.trim();
   if (secret) {

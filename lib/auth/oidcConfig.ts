@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Env } from "./authMode";
 
 /**
  * A generic OpenID Connect provider, configured from the environment. All three
@@ -26,7 +27,7 @@ const oidcEnvSchema = z.object({
 export class OidcConfigError extends Error {}
 
 /** The provider, or null when none is configured. Throws OidcConfigError (naming the variable) when it is half set. */
-export function readOidcConfig(env: NodeJS.ProcessEnv = process.env): OidcConfig | null {
+export function readOidcConfig(env: Env = process.env): OidcConfig | null {
   const keys = ["ASSAY_OIDC_ISSUER", "ASSAY_OIDC_CLIENT_ID", "ASSAY_OIDC_CLIENT_SECRET"] as const;
   const set = keys.filter((key) => env[key]?.trim());
   if (set.length === 0) return null;
