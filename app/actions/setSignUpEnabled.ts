@@ -23,10 +23,5 @@ export async function setSignUpEnabled(
   await writeSetting(getDb(), "signUpEnabled", enabled, access.user.local ? null : access.user.id);
   revalidatePath("/admin/users");
   revalidatePath("/signin");
-  return {
-    ok: true,
-    message: enabled
-      ? "Sign-up is on: anyone who can reach this server can create a viewer account."
-      : "Sign-up is off.",
-  };
+  return { ok: true, message: "Saved." };
 }

@@ -17,6 +17,12 @@ export type CreateAuthOptions = {
   /** Origins besides baseURL allowed to post to /api/auth (a proxy's public origin). */
   trustedOrigins?: string[];
   oidc?: OidcConfig | null;
+  /**
+   * Better Auth's rate limits on its HTTP endpoints (sign-in and sign-up: 3
+   * per 10 s per client address; others 100 per 10 s), kept in memory. On by
+   * default, not only in production; tests that sign in many times turn it off.
+   */
+  rateLimit?: boolean;
 };
 
 /** Said when sign-up is off, whatever the email: it must not tell whether an account exists. */
@@ -44,6 +50,7 @@ export function createAuth(options: CreateAuthOptions) {
     // is given, and the better-sqlite3 driver adapter sits under that client.
     database: prismaAdapter(db, { provider: "sqlite" }),
     telemetry: { enabled: false },
+    rateLimit: { enabled: options.rateLimit ?? true },
     emailAndPassword: { enabled: true, minPasswordLength: 12, maxPasswordLength: 256 },
     advanced: { cookiePrefix: "assay" },
     user: {

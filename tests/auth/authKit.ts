@@ -19,7 +19,7 @@ export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
  */
 export async function startAuthServer(
   db: Db,
-  options: { oidc?: OidcConfig } = {},
+  options: { oidc?: OidcConfig; rateLimit?: boolean } = {},
 ): Promise<{ auth: Auth; baseURL: string; context: AuthContext; close: () => Promise<void> }> {
   let handler: ReturnType<typeof toNodeHandler> | null = null;
   const server = http.createServer((req, res) => {
@@ -28,7 +28,14 @@ export async function startAuthServer(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const auth = createAuth({ db, secret: TEST_SECRET, baseURL, oidc: options.oidc ?? null });
+  // Rate limits off unless asked for: the tests sign in more often than 3 times in 10 s.
+  const auth = createAuth({
+    db,
+    secret: TEST_SECRET,
+    baseURL,
+    oidc: options.oidc ?? null,
+    rateLimit: options.rateLimit ?? false,
+  });
   handler = toNodeHandler(auth);
   return {
     auth,
