@@ -25,6 +25,7 @@ export function getAuth(): Auth {
     secret: mode.secret,
     baseURL: process.env.ASSAY_BASE_URL?.trim() || undefined,
     trustedOrigins: splitList(process.env.ASSAY_TRUSTED_ORIGINS),
+    trustedProxies: splitList(process.env.ASSAY_TRUSTED_PROXIES),
     oidc: readOidcConfig(process.env),
   });
   return globalForAuth.assayAuth;

@@ -23,6 +23,8 @@ export type CreateAuthOptions = {
    * default, not only in production; tests that sign in many times turn it off.
    */
   rateLimit?: boolean;
+  /** Proxies (CIDRs) whose X-Forwarded-For entries are skipped to find the client address the rate limit counts. */
+  trustedProxies?: string[];
 };
 
 /** Said when sign-up is off, whatever the email: it must not tell whether an account exists. */
@@ -52,7 +54,7 @@ export function createAuth(options: CreateAuthOptions) {
     telemetry: { enabled: false },
     rateLimit: { enabled: options.rateLimit ?? true },
     emailAndPassword: { enabled: true, minPasswordLength: 12, maxPasswordLength: 256 },
-    advanced: { cookiePrefix: "assay" },
+    advanced: { cookiePrefix: "assay", ipAddress: { trustedProxies: options.trustedProxies } },
     user: {
       // Every way a new account can appear (OpenID Connect first sign-in,
       // sign-up) is refused while sign-up is off, except an admin's (the
