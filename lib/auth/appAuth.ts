@@ -1,0 +1,44 @@
+import { getDb } from "@/lib/db/client";
+import { decideAuthMode, type AuthMode } from "./authMode";
+import { createAuth, type Auth } from "./createAuth";
+import type { AuthContext } from "./guard";
+import { readOidcConfig } from "./oidcConfig";
+
+/**
+ * The server process's auth: the mode decided once from the environment, and
+ * Better Auth on the app's database, built on first use. On globalThis because
+ * Next bundles this module more than once (pages, route handlers, actions).
+ */
+const globalForAuth = globalThis as unknown as { assayAuth?: Auth; assayAuthMode?: AuthMode };
+
+export function appAuthMode(): AuthMode {
+  globalForAuth.assayAuthMode ??= decideAuthMode(process.env);
+  return globalForAuth.assayAuthMode;
+}
+
+/** Better Auth for this process. Only called when sign-in is on (the mode holds the secret). */
+export function getAuth(): Auth {
+  const mode = appAuthMode();
+  if (mode.kind !== "on") throw new Error("sign-in is off on this server; there is no Better Auth instance");
+  globalForAuth.assayAuth ??= createAuth({
+    db: getDb(),
+    secret: mode.secret,
+    baseURL: process.env.ASSAY_BASE_URL?.trim() || undefined,
+    trustedOrigins: splitList(process.env.ASSAY_TRUSTED_ORIGINS),
+    trustedProxies: splitList(process.env.ASSAY_TRUSTED_PROXIES),
+    oidc: readOidcConfig(process.env),
+  });
+  return globalForAuth.assayAuth;
+}
+
+export function appAuthContext(): AuthContext {
+  return { mode: appAuthMode(), auth: getAuth };
+}
+
+function splitList(value: string | undefined): string[] | undefined {
+  const items = (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
+}

@@ -1,0 +1,76 @@
+import type { Auth } from "./createAuth";
+import type { AuthMode } from "./authMode";
+import { describeAction, minimumRoleFor, roleCan, type Action } from "./permissions";
+import { parseStoredRole, type Role } from "./roles";
+
+/** Who a request acts as. `local` is the admin every request acts as while sign-in is off. */
+export type AuthUser = { id: string; name: string; email: string | null; role: Role; local: boolean };
+
+/** While sign-in is off (loopback, no secret), every request is this user: Assay as it always was on a laptop. */
+export const LOCAL_ADMIN: AuthUser = { id: "local", name: "Local admin", email: null, role: "admin", local: true };
+
+/** What a guard needs: the auth mode, and (when sign-in is on) Better Auth to resolve sessions. */
+export type AuthContext = { mode: AuthMode; auth: () => Auth };
+
+/** 401: no session; 403: a session whose role is too weak; 503: the server requires sign-in but cannot offer it. */
+export type RefusalStatus = 401 | 403 | 503;
+
+export type Access = { ok: true; user: AuthUser } | { ok: false; status: RefusalStatus; message: string };
+
+/** Thrown by requireRole; route handlers turn it into a response with refusalResponse(). */
+export class AuthRefusal extends Error {
+  constructor(
+    readonly status: RefusalStatus,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AuthRefusal";
+  }
+}
+
+/** The signed-in user behind these request headers, or null (signed out, expired, banned). */
+export async function resolveUser(requestHeaders: Headers, context: AuthContext): Promise<AuthUser | null> {
+  if (context.mode.kind === "off") return LOCAL_ADMIN;
+  if (context.mode.kind === "misconfigured") return null;
+  const session = await context.auth().api.getSession({ headers: requestHeaders });
+  if (!session || session.user.banned) return null;
+  return {
+    id: session.user.id,
+    name: session.user.name,
+    email: session.user.email,
+    role: parseStoredRole(session.user.role),
+    local: false,
+  };
+}
+
+/** Decides whether the request may take `action`, without throwing. */
+export async function checkAccess(action: Action, requestHeaders: Headers, context: AuthContext): Promise<Access> {
+  if (context.mode.kind === "misconfigured")
+    return { ok: false, status: 503, message: "Sign-in is required on this server but is not configured." };
+  const user = await resolveUser(requestHeaders, context);
+  if (!user) return { ok: false, status: 401, message: `Sign in to ${describeAction(action)}.` };
+  if (!roleCan(user.role, action)) {
+    const needed = minimumRoleFor(action);
+    return {
+      ok: false,
+      status: 403,
+      message: `Your role (${user.role}) cannot ${describeAction(action)}; it needs ${needed === "admin" ? "an admin" : `a ${needed} or an admin`}.`,
+    };
+  }
+  return { ok: true, user };
+}
+
+/** The user, or an AuthRefusal thrown. */
+export async function authorize(action: Action, requestHeaders: Headers, context: AuthContext): Promise<AuthUser> {
+  const access = await checkAccess(action, requestHeaders, context);
+  if (!access.ok) throw new AuthRefusal(access.status, access.message);
+  return access.user;
+}
+
+/** A JSON refusal for route handlers: `{ "error": message }` with 401, 403 or 503. */
+export function refusalResponse(refusal: { status: RefusalStatus; message: string }): Response {
+  return Response.json(
+    { error: refusal.message },
+    { status: refusal.status, headers: { "cache-control": "no-store" } },
+  );
+}

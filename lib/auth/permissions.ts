@@ -1,0 +1,61 @@
+import { roleAtLeast, type Role } from "./roles";
+
+/**
+ * The policy, as data: each action a request can take, and the weakest role
+ * allowed to take it. Guards (lib/auth/guard.ts) look actions up here, so
+ * changing who may do what is a one-line edit, and the role-matrix test reads
+ * the same table.
+ */
+export const ACTION_MIN_ROLE = {
+  // Reading: pages, progress, exports.
+  "data.read": "viewer",
+  export: "viewer",
+  // Doing work: uploads and runs.
+  "dataset.upload": "runner",
+  "run.start": "runner",
+  "run.cancel": "runner",
+  "run.rejudge": "runner",
+  "run.resume": "runner",
+  "run.estimate": "runner",
+  // Changing or removing what others made, and running the server.
+  "run.update": "admin",
+  "run.delete": "admin",
+  "dataset.rename": "admin",
+  "dataset.delete": "admin",
+  "users.manage": "admin",
+  "settings.manage": "admin",
+} as const satisfies Record<string, Role>;
+
+export type Action = keyof typeof ACTION_MIN_ROLE;
+
+export const ACTIONS = Object.keys(ACTION_MIN_ROLE) as Action[];
+
+/** What an action is called in a refusal message ("Your role (viewer) cannot start runs."). */
+const ACTION_PHRASE: Record<Action, string> = {
+  "data.read": "view this page",
+  export: "export results",
+  "dataset.upload": "upload datasets",
+  "run.start": "start runs",
+  "run.cancel": "cancel runs",
+  "run.rejudge": "re-judge runs",
+  "run.resume": "resume runs",
+  "run.estimate": "estimate run costs",
+  "run.update": "edit runs",
+  "run.delete": "delete runs",
+  "dataset.rename": "rename datasets",
+  "dataset.delete": "delete datasets",
+  "users.manage": "manage users",
+  "settings.manage": "change settings",
+};
+
+export function minimumRoleFor(action: Action): Role {
+  return ACTION_MIN_ROLE[action];
+}
+
+export function roleCan(role: Role, action: Action): boolean {
+  return roleAtLeast(role, minimumRoleFor(action));
+}
+
+export function describeAction(action: Action): string {
+  return ACTION_PHRASE[action];
+}

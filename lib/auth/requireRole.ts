@@ -1,0 +1,25 @@
+import { headers } from "next/headers";
+import { appAuthContext } from "./appAuth";
+import { authorize, checkAccess, resolveUser, type Access, type AuthUser } from "./guard";
+import type { Action } from "./permissions";
+
+/**
+ * The guards server actions, route handlers and pages call. Each reads the
+ * request's headers itself (next/headers) unless given them: a route handler
+ * passes `request.headers`, a test passes a cookie header.
+ */
+
+/** The user allowed to take `action`, or an AuthRefusal (401, 403 or 503) thrown. */
+export async function requireRole(action: Action, requestHeaders?: Headers): Promise<AuthUser> {
+  return authorize(action, requestHeaders ?? (await headers()), appAuthContext());
+}
+
+/** Like requireRole, but returns the refusal: for form actions that answer `{ message, errors }`. */
+export async function checkRole(action: Action, requestHeaders?: Headers): Promise<Access> {
+  return checkAccess(action, requestHeaders ?? (await headers()), appAuthContext());
+}
+
+/** Who is asking (the local admin while sign-in is off), or null when signed out: for pages. */
+export async function currentUser(requestHeaders?: Headers): Promise<AuthUser | null> {
+  return resolveUser(requestHeaders ?? (await headers()), appAuthContext());
+}

@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { toNodeHandler } from "better-auth/node";
+import { createAuth, type Auth } from "@/lib/auth/createAuth";
+import type { AuthContext } from "@/lib/auth/guard";
+import type { Db } from "@/lib/db/client";
+import type { OidcConfig } from "@/lib/auth/oidcConfig";
+import { endWithThisProcess } from "../support/processCleanup";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+
+/**
+ * Better Auth on a real SQLite file, behind a real HTTP server on loopback:
+ * what /api/auth does in the app, without building Next.js.
+ */
+export async function startAuthServer(
+  db: Db,
+  options: { oidc?: OidcConfig; rateLimit?: boolean } = {},
+): Promise<{ auth: Auth; baseURL: string; context: AuthContext; close: () => Promise<void> }> {
+  let handler: ReturnType<typeof toNodeHandler> | null = null;
+  const server = http.createServer((req, res) => {
+    if (handler) void handler(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Rate limits off unless asked for: the tests sign in more often than 3 times in 10 s.
+  const auth = createAuth({
+    db,
+    secret: TEST_SECRET,
+    baseURL,
+    oidc: options.oidc ?? null,
+    rateLimit: options.rateLimit ?? false,
+  });
+  handler = toNodeHandler(auth);
+  return {
+    auth,
+    baseURL,
+    context: { mode: { kind: "on", secret: TEST_SECRET }, auth: () => auth },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** POSTs JSON to a Better Auth endpoint as a browser on the same origin would. */
+export async function postAuth(baseURL: string, endpoint: string, body: unknown, cookie?: string): Promise<Response> {
+  return fetch(`${baseURL}/api/auth${endpoint}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseURL, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The Cookie header a browser would send back after this response. */
+export function cookieFrom(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+/** Signs in over HTTP and returns the request headers of a signed-in browser. */
+export async function signInOverHttp(baseURL: string, email: string, password: string): Promise<Headers> {
+  const response = await postAuth(baseURL, "/sign-in/email", { email, password });
+  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return new Headers({ cookie: cookieFrom(response) });
+}
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+/** Runs `npm run user:create`'s script as its own process, the password on standard input. */
+export function runUserCreate(args: string[], env: Record<string, string>, stdin: string): Promise<CliResult> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/userCreate.ts", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const untrack = endWithThisProcess(child, { group: false });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  child.stdin.end(stdin);
+  return new Promise((resolve) => {
+    child.on("exit", (code) => {
+      untrack();
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { decideAuthMode, isLoopbackHost, listenHost } from "@/lib/auth/authMode";
+import { OidcConfigError, readOidcConfig } from "@/lib/auth/oidcConfig";
+import { ACTION_MIN_ROLE, ACTIONS, roleCan } from "@/lib/auth/permissions";
+import { parseStoredRole } from "@/lib/auth/roles";
+import { safeNextPath } from "@/lib/auth/safeRedirect";
+
+const SECRET = "x".repeat(32);
+
+describe("the auth-off decision", () => {
+  it("is off on loopback without a secret: the laptop default", () => {
+    expect(decideAuthMode({})).toEqual({ kind: "off", host: "127.0.0.1" });
+    expect(decideAuthMode({ ASSAY_HOST: "localhost" }).kind).toBe("off");
+    expect(decideAuthMode({ ASSAY_HOST: "::1" }).kind).toBe("off");
+    expect(decideAuthMode({ HOSTNAME: "127.0.0.2" }).kind).toBe("off");
+  });
+
+  it("is on whenever ASSAY_AUTH_SECRET is set, on loopback too", () => {
+    expect(decideAuthMode({ ASSAY_AUTH_SECRET: SECRET })).toEqual({ kind: "on", secret: SECRET });
+    expect(decideAuthMode({ ASSAY_AUTH_SECRET: SECRET, ASSAY_HOST: "0.0.0.0" }).kind).toBe("on");
+  });
+
+  it("is misconfigured, never off, on a reachable host without a secret", () => {
+    for (const host of ["0.0.0.0", "::", "10.0.0.5", "assay.internal", "128.0.0.1"]) {
+      const mode = decideAuthMode({ ASSAY_HOST: host });
+      expect(mode.kind, host).toBe("misconfigured");
+      if (mode.kind === "misconfigured") expect(mode.message).toContain("ASSAY_AUTH_SECRET");
+    }
+  });
+
+  it("refuses a short secret instead of signing sessions with it", () => {
+    const mode = decideAuthMode({ ASSAY_AUTH_SECRET: "short" });
+    expect(mode.kind).toBe("misconfigured");
+  });
+
+  it("reads ASSAY_HOST before HOSTNAME, and loopback by default", () => {
+    expect(listenHost({ ASSAY_HOST: "0.0.0.0", HOSTNAME: "127.0.0.1" })).toBe("0.0.0.0");
+    expect(listenHost({ HOSTNAME: "box" })).toBe("box");
+    expect(listenHost({ ASSAY_HOST: "  " })).toBe("127.0.0.1");
+    expect(isLoopbackHost("[::1]")).toBe(true);
+    expect(isLoopbackHost("127.evil.example")).toBe(false);
+  });
+});
+
+describe("the policy table", () => {
+  it("gives each role what the issue lists, and nothing more", () => {
+    const allowed = (role: "viewer" | "runner" | "admin") => ACTIONS.filter((action) => roleCan(role, action)).sort();
+    expect(allowed("viewer")).toEqual(["data.read", "export"]);
+    expect(allowed("runner")).toEqual(
+      [
+        "data.read",
+        "export",
+        "dataset.upload",
+        "run.start",
+        "run.cancel",
+        "run.rejudge",
+        "run.resume",
+        "run.estimate",
+      ].sort(),
+    );
+    expect(allowed("admin")).toEqual([...ACTIONS].sort());
+    expect(ACTION_MIN_ROLE["run.delete"]).toBe("admin");
+  });
+
+  it("reads a missing or unknown stored role as viewer, never as more", () => {
+    expect(parseStoredRole(null)).toBe("viewer");
+    expect(parseStoredRole("superuser")).toBe("viewer");
+    expect(parseStoredRole("user")).toBe("viewer");
+    expect(parseStoredRole("viewer,admin")).toBe("admin");
+  });
+});
+
+describe("small pieces", () => {
+  it("redirects after sign-in only to a path on this site", () => {
+    expect(safeNextPath("/runs/abc?x=1")).toBe("/runs/abc?x=1");
+    for (const bad of ["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "", null])
+      expect(safeNextPath(bad)).toBe("/datasets");
+  });
+
+  it("configures OpenID Connect only when all three variables are set, and names the missing one", () => {
+    expect(readOidcConfig({})).toBeNull();
+    const full = {
+      ASSAY_OIDC_ISSUER: "https://id.example.com/realms/team/",
+      ASSAY_OIDC_CLIENT_ID: "assay",
+      ASSAY_OIDC_CLIENT_SECRET: "s3cret",
+    };
+    expect(readOidcConfig(full)).toMatchObject({
+      providerId: "oidc",
+      discoveryUrl: "https://id.example.com/realms/team/.well-known/openid-configuration",
+    });
+    expect(() => readOidcConfig({ ...full, ASSAY_OIDC_CLIENT_SECRET: "" })).toThrow(OidcConfigError);
+    expect(() => readOidcConfig({ ...full, ASSAY_OIDC_CLIENT_SECRET: "" })).toThrow(
+      /ASSAY_OIDC_CLIENT_SECRET is missing/,
+    );
+    expect(() => readOidcConfig({ ...full, ASSAY_OIDC_ISSUER: "ftp://x" })).toThrow(/ASSAY_OIDC_ISSUER is invalid/);
+  });
+});
