@@ -1,5 +1,6 @@
 import { metricLabel } from "./MetricCards";
 import { VerdictChip } from "./VerdictChip";
+import { formatInteger, formatUsd } from "@/lib/charts/format";
 
 export type JudgmentView = {
   metric: string;
@@ -58,9 +59,10 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
             </>
           )}
           {judgment.cacheHit && " · from cache"}
-          {judgment.attempts > 1 && ` · ${judgment.attempts} attempts`}
-          {judgment.inputTokens !== null && ` · ${judgment.inputTokens}+${judgment.outputTokens ?? 0} tokens`}
-          {judgment.costUsd !== null && ` · $${judgment.costUsd.toFixed(5)}`}
+          {judgment.attempts > 1 && ` · ${formatInteger(judgment.attempts)} attempts`}
+          {judgment.inputTokens !== null &&
+            ` · ${formatInteger(judgment.inputTokens)}+${formatInteger(judgment.outputTokens ?? 0)} tokens`}
+          {judgment.costUsd !== null && ` · ${formatUsd(judgment.costUsd)}`}
         </p>
       )}
     </li>
