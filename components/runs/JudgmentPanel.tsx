@@ -1,6 +1,6 @@
 import { metricLabel } from "./MetricCards";
 import { VerdictChip } from "./VerdictChip";
-import { formatInteger, formatUsd } from "@/lib/charts/format";
+import { formatInteger, formatPercent, formatUsd } from "@/lib/charts/format";
 
 export type JudgmentView = {
   metric: string;
@@ -36,7 +36,7 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
         <span className="font-medium">{metricLabel(judgment.metric)}</span>
         <code className="font-mono text-[11px] text-slate-400">{judgment.metric}</code>
         {judgment.threshold !== null && judgment.score !== null && (
-          <span className="text-xs text-slate-500">pass mark {Math.round(judgment.threshold * 100)}%</span>
+          <span className="text-xs text-slate-500">pass mark {formatPercent(judgment.threshold, 0)}</span>
         )}
       </div>
       {judgment.status === "skipped" && <p className="mt-1 text-sm text-slate-500">Skipped: {judgment.skipReason}</p>}

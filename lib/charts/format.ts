@@ -117,3 +117,40 @@ export function formatMetricValue(
   if (metric.startsWith("agent/")) return `${formatInteger(value)}${options.tokenUnit ? " tokens" : ""}`;
   return formatPercent(value, options.percentDigits ?? 0);
 }
+
+/**
+ * A label broken into at most `maxLines` lines of about `maxChars`, only after a space, "/", "_" or "-",
+ * never inside a word: what a chart axis does with a long custom metric name. When the whole label does not
+ * fit, the last line ends in "…" at such a boundary and `abbreviated` is true, so the caller shows the full
+ * label on hover. A single segment longer than a line is the one case that must be cut; it is cut with "…".
+ */
+export function wrapLabel(label: string, maxChars: number, maxLines = 2): { lines: string[]; abbreviated: boolean } {
+  const pieces = label.match(/[^ /_-]+(?:[/_-]+| +|$)|[ /_-]+/g) ?? [label];
+  const pack = (from: number, limit: number): { text: string; next: number } => {
+    let text = "";
+    let next = from;
+    while (next < pieces.length && (text === "" || (text + pieces[next]).trimEnd().length <= limit)) {
+      text += pieces[next];
+      next++;
+    }
+    return { text: text.trimEnd(), next };
+  };
+  const cut = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
+
+  const lines: string[] = [];
+  let next = 0;
+  while (next < pieces.length && lines.length < maxLines) {
+    const packed = pack(next, maxChars);
+    lines.push(packed.text);
+    next = packed.next;
+  }
+  if (next >= pieces.length && lines.every((line) => line.length <= maxChars)) return { lines, abbreviated: false };
+
+  // Too long: redo the last line with room for the ellipsis, still breaking only between pieces.
+  let lastStart = 0;
+  for (let i = 0; i < lines.length - 1; i++) lastStart = pack(lastStart, maxChars).next;
+  const last = pack(lastStart, maxChars - 1).text;
+  const kept = lines.slice(0, -1).map((line) => cut(line, maxChars));
+  kept.push(last.length > maxChars - 1 ? cut(last, maxChars) : `${last.replace(/[ /_-]+$/, "")}…`);
+  return { lines: kept, abbreviated: true };
+}

@@ -13,6 +13,7 @@ import {
   formatPercentInterval,
   formatSeconds,
   formatUsd,
+  wrapLabel,
 } from "@/lib/charts/format";
 import { wilsonInterval } from "@/lib/stats";
 
@@ -106,5 +107,29 @@ describe("durations, money, sizes, metric values", () => {
     expect(formatMetricValue("agent/total_token_count", 12345.2, { tokenUnit: true })).toBe("12,345 tokens");
     expect(formatMetricValue("retrieval/llm_judged/chunk_relevance", 0.999)).toBe("99.9%");
     expect(formatMetricValue("retrieval/llm_judged/chunk_relevance", 0.5, { percentDigits: 1 })).toBe("50.0%");
+  });
+});
+
+describe("long labels", () => {
+  it("fit as they are when they fit", () => {
+    expect(wrapLabel("Correctness", 20)).toEqual({ lines: ["Correctness"], abbreviated: false });
+  });
+
+  it("wrap after a space, slash or underscore, never inside a word", () => {
+    expect(wrapLabel("answer_tone_and_politeness (custom)", 20)).toEqual({
+      lines: ["answer_tone_and_", "politeness (custom)"],
+      abbreviated: false,
+    });
+  });
+
+  it("end in an ellipsis at a boundary when they do not fit, and say so", () => {
+    const wrapped = wrapLabel("response/llm_judged/groundedness/rating/percentage", 16, 2);
+    expect(wrapped.abbreviated).toBe(true);
+    expect(wrapped.lines).toEqual(["response/llm_", "judged…"]);
+    for (const line of wrapped.lines) expect(line.length).toBeLessThanOrEqual(16);
+  });
+
+  it("cut a single word only when it is longer than a whole line", () => {
+    expect(wrapLabel("supercalifragilistic", 10, 1)).toEqual({ lines: ["supercali…"], abbreviated: true });
   });
 });

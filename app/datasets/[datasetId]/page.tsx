@@ -9,7 +9,7 @@ import { MetricAvailabilityCard } from "@/components/datasets/MetricAvailability
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { CardSkeleton } from "@/components/ui/Skeleton";
-import { formatCountOf, formatDateTime } from "@/lib/charts/format";
+import { formatCountOf, formatDateTime, formatPercent } from "@/lib/charts/format";
 import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
@@ -148,7 +148,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
             <span className="ml-auto flex flex-wrap gap-x-3 text-xs tabular-nums">
               {run.headlines.slice(0, 4).map((h) => (
                 <span key={h.metric}>
-                  {h.metric.split("/").pop()} <b>{Math.round(h.rate * 100)}%</b>
+                  {h.metric.split("/").pop()} <b>{formatPercent(h.rate, 0)}</b>
                 </span>
               ))}
             </span>
