@@ -3,7 +3,7 @@ import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { CardFrame } from "@/components/ui/Card";
 import { formatConfidenceInterval, formatInteger, formatMetricValue, formatPercent } from "@/lib/charts/format";
-import { MetricName } from "@/components/ui/MetricName";
+import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
 
 const VERDICT_STYLE = {
   better: "bg-emerald-100 text-emerald-800",
@@ -35,7 +35,7 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
           {comparison.metrics.map((row) => (
             <tr key={row.metric} className="align-top" data-metric={row.metric}>
               <td className="px-3 py-2">
-                <div className="font-medium">{metricLabel(row.metric)}</div>
+                <div className="font-medium">{breakAtSeparators(metricLabel(row.metric))}</div>
                 <MetricName
                   name={row.cells[baselineId]?.aggregate?.name ?? row.metric}
                   className="text-[11px] text-slate-500"

@@ -1,6 +1,7 @@
 import { metricLabel } from "./MetricCards";
 import { VerdictChip } from "./VerdictChip";
 import { formatInteger, formatPercent, formatUsd } from "@/lib/charts/format";
+import { breakAtSeparators } from "@/components/ui/MetricName";
 
 export type JudgmentView = {
   metric: string;
@@ -33,7 +34,7 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
     >
       <div className="flex flex-wrap items-center gap-2">
         <VerdictChip verdict={judgment} metric={judgment.metric} />
-        <span className="font-medium">{metricLabel(judgment.metric)}</span>
+        <span className="font-medium">{breakAtSeparators(metricLabel(judgment.metric))}</span>
         <code className="font-mono text-[11px] text-slate-400">{judgment.metric}</code>
         {judgment.threshold !== null && judgment.score !== null && (
           <span className="text-xs text-slate-500">pass mark {formatPercent(judgment.threshold, 0)}</span>

@@ -10,7 +10,7 @@ import {
   formatMetricValue,
   formatPercent,
 } from "@/lib/charts/format";
-import { MetricName } from "@/components/ui/MetricName";
+import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
 
 /**
  * One card per metric: Agent Evaluation's aggregate name, the value in words, and what it was computed over.
@@ -41,7 +41,9 @@ export function MetricCards({
             className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow"
             data-metric={aggregate.metric}
           >
-            <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
+            <h3 className="text-sm font-medium break-normal text-slate-800">
+              {breakAtSeparators(metricLabel(aggregate.metric))}
+            </h3>
             {active && aggregate.pending > 0 && (
               <p className="text-xs font-medium text-indigo-700" data-testid="metric-card-updating">
                 updating… these figures change as judgments finish

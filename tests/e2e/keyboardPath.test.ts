@@ -13,6 +13,7 @@ import { expectNoCrashText, openApp, screenshot, waitForHydration, type OpenedAp
 
 const CORRECTNESS = "response/llm_judged/correctness";
 const MAX_TABS = 250;
+const LONG_JUDGE = "cites_the_exact_documentation_page_and_section_it_relies_on";
 
 let app: OpenedApp;
 let server: AppServer;
@@ -34,6 +35,14 @@ beforeAll(async () => {
       datasetId,
       name: "Keyboard walk run",
       metrics: [CORRECTNESS, "response/llm_judged/relevance_to_query"],
+      // A long custom name: cards, chart and table must wrap it at its "_" and "/", never cut a word.
+      customJudges: [
+        {
+          assessmentName: LONG_JUDGE,
+          assessmentType: "ANSWER",
+          instructions: "The response names the documentation page it relies on, with its title.",
+        },
+      ],
       judge: { provider: "heuristic", model: HEURISTIC_MODEL },
     },
     null,
@@ -102,6 +111,13 @@ describe("the main path by keyboard alone", () => {
     await waitForHydration(page, card);
     unseen.push(...(await tabTo(card)));
     await screenshot(page, "61-keyboard-metric-card-focus");
+    // The long name is whole in the page (wrapped, not cut) and whole on hover.
+    const longName = `response/llm_judged/${LONG_JUDGE}/rating/percentage`;
+    const longCard = page.locator(`a[data-metric="response/llm_judged/${LONG_JUDGE}"] code`);
+    expect(await longCard.innerText()).toBe(longName);
+    expect(await longCard.getAttribute("title")).toBe(longName);
+    const overflow = await longCard.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow, "the metric name overflows its card").toBeLessThanOrEqual(0);
     await pressEnterAndWait((url) => url.searchParams.get("metric") === CORRECTNESS);
     await expect.poll(() => page.locator("#metric-filter").inputValue()).toBe(CORRECTNESS);
 
