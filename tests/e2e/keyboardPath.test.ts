@@ -3,13 +3,15 @@
 // back to the filtered table, with Tab and Enter only. Every element the Tab key
 // stops on along the way must show where the focus is (an outline or a ring),
 // and every page is audited by axe (see accessibility.ts).
+import fs from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { runToCompletion } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
+import { expectNoCrashText, openApp, screenshot, SCREENSHOT_DIR, waitForHydration, type OpenedApp } from "./helpers";
 
 const CORRECTNESS = "response/llm_judged/correctness";
 const MAX_TABS = 250;
@@ -118,6 +120,28 @@ describe("the main path by keyboard alone", () => {
     expect(await longCard.getAttribute("title")).toBe(longName);
     const overflow = await longCard.evaluate((element) => element.scrollWidth - element.clientWidth);
     expect(overflow, "the metric name overflows its card").toBeLessThanOrEqual(0);
+    // On the chart axis it wraps or ends in "…" at a boundary, the full name as its tooltip.
+    const tick = page.locator("[data-testid=pass-rate-chart] text", { has: page.locator("title") }).filter({
+      hasText: "cites_the_exact",
+    });
+    expect(await tick.locator("title").textContent()).toBe(`${LONG_JUDGE} (custom)`);
+    const full = `${LONG_JUDGE} (custom)`;
+    const lines = await tick.locator("tspan").allTextContents();
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    let at = 0;
+    for (const line of lines) {
+      const text = line.replace(/…$/, "");
+      const start = full.indexOf(text, at);
+      expect(start, `axis line "${line}" is not part of the name`).toBeGreaterThanOrEqual(0);
+      // Each line starts, and an ellipsis cuts, only at a boundary: never inside a word.
+      if (start > 0) expect(full[start - 1]).toMatch(/[ /_-]/);
+      if (line.endsWith("…")) expect(full[start + text.length - 1] + full[start + text.length]).toMatch(/[ /_-]/);
+      at = start + text.length;
+    }
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page
+      .locator("[data-testid=pass-rate-chart]")
+      .screenshot({ path: path.join(SCREENSHOT_DIR, "63-long-name-chart.png") });
     await pressEnterAndWait((url) => url.searchParams.get("metric") === CORRECTNESS);
     await expect.poll(() => page.locator("#metric-filter").inputValue()).toBe(CORRECTNESS);
 
