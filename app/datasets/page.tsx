@@ -3,7 +3,7 @@ import Link from "next/link";
 import { UploadPanel } from "@/components/datasets/UploadPanel";
 import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime, formatInteger } from "@/lib/charts/format";
 import { getDb } from "@/lib/db/client";
 import { listDatasets } from "@/lib/db/datasetQueries";
 import { limitsFromEnv } from "@/lib/ingest/limits";
@@ -47,7 +47,7 @@ export default async function DatasetsPage() {
                       {dataset.name}
                     </Link>
                   </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{dataset.rowCount.toLocaleString()}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{formatInteger(dataset.rowCount)}</td>
                   <td className="px-3 py-2 text-slate-600">
                     {dataset.sourceFilename ?? "—"}{" "}
                     {dataset.sourceFormat && (

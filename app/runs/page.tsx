@@ -7,7 +7,7 @@ import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";
-import { formatCount, formatDateTime, formatSeconds } from "@/components/ui/format";
+import { formatCount, formatDateTime, formatInteger, formatPercent, formatSeconds } from "@/lib/charts/format";
 import { getDb } from "@/lib/db/client";
 import { listRuns } from "@/lib/db/runQueries";
 
@@ -114,7 +114,7 @@ export default async function RunsPage() {
                           <span
                             key={h.metric}
                             className="whitespace-nowrap tabular-nums"
-                            title={`${h.metric}: ${h.judged} judged rows`}
+                            title={`${h.metric}: ${formatInteger(h.judged)} judged rows`}
                           >
                             {h.metric.split("/").pop()}{" "}
                             <b
@@ -122,7 +122,7 @@ export default async function RunsPage() {
                                 h.rate >= 0.8 ? "text-emerald-700" : h.rate >= 0.6 ? "text-amber-700" : "text-rose-700"
                               }
                             >
-                              {Math.round(h.rate * 100)}%
+                              {formatPercent(h.rate, 0)}
                             </b>
                           </span>
                         ))}

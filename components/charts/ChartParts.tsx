@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { wrapLabel } from "@/lib/charts/format";
 import { CHART_COLORS } from "@/lib/charts/palette";
 
 /** The tooltip box every chart uses: a small white card with a heading and lines of exact numbers. */
@@ -57,8 +58,34 @@ export function labelYAxis(width: number) {
     type: "category",
     dataKey: "label",
     width,
-    tick: AXIS_TICK,
+    tick: (props: CategoryTickProps) => <CategoryTick {...props} width={width} />,
     stroke: CHART_COLORS.grid,
     interval: 0,
   } as const;
+}
+
+type CategoryTickProps = { x?: number | string; y?: number | string; payload?: { value?: unknown } };
+
+/** ~6 px per character of the 11 px tick font, less the tick mark and gap (as in categoryAxisWidth). */
+const TICK_CHAR_PX = 6;
+const TICK_GAP_PX = 16;
+
+/**
+ * A category label that wraps onto two lines after a space, "/" or "_" and otherwise ends in "…" at such a
+ * boundary, never cut inside a word by the edge of the chart; the full label is its tooltip (<title>).
+ */
+function CategoryTick({ x, y, payload, width }: CategoryTickProps & { width: number }) {
+  const label = String(payload?.value ?? "");
+  const { lines } = wrapLabel(label, Math.max(8, Math.floor((width - TICK_GAP_PX) / TICK_CHAR_PX)), 2);
+  const tx = Number(x ?? 0) - 4;
+  return (
+    <text x={tx} y={Number(y ?? 0)} textAnchor="end" fontSize={AXIS_TICK.fontSize} fill={AXIS_TICK.fill}>
+      <title>{label}</title>
+      {lines.map((line, index) => (
+        <tspan key={index} x={tx} dy={index === 0 ? `${0.35 - (lines.length - 1) * 0.6}em` : "1.2em"}>
+          {line}
+        </tspan>
+      ))}
+    </text>
+  );
 }

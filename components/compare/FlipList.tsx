@@ -4,6 +4,7 @@ import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { Button, LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import type { Flip } from "@/lib/db/compareQueries";
+import { formatInteger } from "@/lib/charts/format";
 
 /** Rows whose verdict changed between baseline and candidate: regressions first. Each opens both runs side by side. */
 export function FlipList({
@@ -30,7 +31,7 @@ export function FlipList({
     <CardFrame padding="none" id="flips" data-testid="flip-list">
       <div className="flex flex-wrap items-center gap-2 px-3 py-2">
         <h2 className="text-sm font-semibold">
-          Flipped rows <span className="font-normal text-slate-500">({total.toLocaleString("en-US")})</span>
+          Flipped rows <span className="font-normal text-slate-500">({formatInteger(total)})</span>
         </h2>
         <form action="/compare" method="get" className="ml-auto flex items-center gap-1 text-sm">
           {Object.entries(params)
@@ -114,7 +115,7 @@ export function FlipList({
           </LinkButton>
         )}
         <span>
-          Page {page} of {pageCount}
+          Page {formatInteger(page)} of {formatInteger(pageCount)}
         </span>
         {page < pageCount && (
           <LinkButton href={withParams("/compare", params, { page: page + 1 }) + "#flips"} size="sm">

@@ -2,7 +2,8 @@ import { metricLabel } from "@/components/runs/MetricCards";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { CardFrame } from "@/components/ui/Card";
-import { formatMetricValue } from "@/components/ui/format";
+import { formatConfidenceInterval, formatInteger, formatMetricValue, formatPercent } from "@/lib/charts/format";
+import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
 
 const VERDICT_STYLE = {
   better: "bg-emerald-100 text-emerald-800",
@@ -34,10 +35,11 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
           {comparison.metrics.map((row) => (
             <tr key={row.metric} className="align-top" data-metric={row.metric}>
               <td className="px-3 py-2">
-                <div className="font-medium">{metricLabel(row.metric)}</div>
-                <code className="font-mono text-[11px] text-slate-400">
-                  {row.cells[baselineId]?.aggregate?.name ?? row.metric}
-                </code>
+                <div className="font-medium">{breakAtSeparators(metricLabel(row.metric))}</div>
+                <MetricName
+                  name={row.cells[baselineId]?.aggregate?.name ?? row.metric}
+                  className="text-[11px] text-slate-500"
+                />
               </td>
               {runs.map((run) => {
                 const cell = row.cells[run.id];
@@ -47,11 +49,11 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                     <div className="font-semibold tabular-nums">{formatValue(cell?.aggregate ?? null)}</div>
                     {cell?.interval && (
                       <div className="text-[11px] tabular-nums text-slate-500">
-                        95% CI {pct(cell.interval.low)}–{pct(cell.interval.high)}
+                        {formatConfidenceInterval(cell.interval, 1)}
                       </div>
                     )}
                     {cell?.aggregate && cell.aggregate.errors > 0 && (
-                      <div className="text-[11px] text-red-700">{cell.aggregate.errors} errors</div>
+                      <div className="text-[11px] text-red-700">{formatInteger(cell.aggregate.errors)} errors</div>
                     )}
                     {delta && (
                       <div className="mt-1">
@@ -71,12 +73,14 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                         </div>
                         {delta.flips && (
                           <div className="text-[11px] text-slate-500">
-                            {delta.flips.regressions} yes→no, {delta.flips.improvements} no→yes over {delta.pairs}{" "}
-                            paired rows
+                            {formatInteger(delta.flips.regressions)} yes→no, {formatInteger(delta.flips.improvements)}{" "}
+                            no→yes over {formatInteger(delta.pairs)} paired rows
                           </div>
                         )}
                         {delta.unpaired > 0 && (
-                          <div className="text-[11px] text-amber-700">{delta.unpaired} rows judged in only one run</div>
+                          <div className="text-[11px] text-amber-700">
+                            {formatInteger(delta.unpaired)} rows judged in only one run
+                          </div>
                         )}
                       </div>
                     )}
@@ -94,10 +98,6 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
 function formatValue(aggregate: Aggregate | null): string {
   if (!aggregate || aggregate.value === null) return "—";
   if (aggregate.kind === "percentage")
-    return `${pct(aggregate.value)} yes (${aggregate.numerator}/${aggregate.denominator})`;
+    return `${formatPercent(aggregate.value, 1)} yes (${formatInteger(aggregate.numerator)}/${formatInteger(aggregate.denominator)})`;
   return formatMetricValue(aggregate.metric, aggregate.value, { percentDigits: 1, tokenUnit: true });
-}
-
-function pct(value: number): string {
-  return `${(value * 100).toFixed(1)}%`;
 }

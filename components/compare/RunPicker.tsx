@@ -1,6 +1,6 @@
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime } from "@/lib/charts/format";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 

@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/Card";
-import { formatCount, formatSeconds } from "@/components/ui/format";
+import { formatCount, formatSeconds } from "@/lib/charts/format";
 
 type AgentFacts = {
   latencySeconds: number | null | undefined;

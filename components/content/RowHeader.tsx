@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import { LinkButton } from "@/components/ui/Button";
 import { KeyboardNav } from "@/components/ui/KeyboardNav";
+import { formatInteger } from "@/lib/charts/format";
 
 type RowNavigation = { previousHref: string | null; nextHref: string | null; nextFailedHref?: string | null };
 
@@ -39,7 +40,8 @@ export function RowHeader({
         ))}
       </p>
       <h1 className="text-xl font-semibold tracking-tight">
-        Row {rowNumber} <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code>
+        Row {formatInteger(rowNumber)}{" "}
+        <code className="ml-1 font-mono text-base font-normal text-slate-500">{requestId}</code>
       </h1>
       {place && (
         <p className="text-sm text-slate-600" data-testid="row-place">

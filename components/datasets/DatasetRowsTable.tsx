@@ -6,7 +6,7 @@ import { SearchBox } from "@/components/table/SearchBox";
 import { rowIdentityColumns } from "@/components/table/rowIdentityColumns";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import { CardFrame } from "@/components/ui/Card";
-import { formatCount, formatSeconds } from "@/components/ui/format";
+import { formatCount, formatSeconds } from "@/lib/charts/format";
 import type { DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
 import { datasetRowParams, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
 

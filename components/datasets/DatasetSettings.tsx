@@ -6,6 +6,7 @@ import { renameDataset, type RenameDatasetState } from "@/app/actions/renameData
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { submitTo } from "@/components/ui/submitTo";
+import { formatCountOf } from "@/lib/charts/format";
 
 type Props = { datasetId: string; name: string; rowCount: number; runCount: number; runsInProgress: number };
 
@@ -65,7 +66,7 @@ export function DatasetSettings({ datasetId, name, rowCount, runCount, runsInPro
             <input type="hidden" name="confirm" value="delete" />
             <input type="hidden" name="runCount" value={runCount} />
             <span className="text-red-800">
-              Delete “{name}”, its {rowCount.toLocaleString("en-US")} row{rowCount === 1 ? "" : "s"} and{" "}
+              Delete “{name}”, its {formatCountOf(rowCount, "row")} and{" "}
               {runCount === 0 ? "no runs (there are none)" : `its ${runsWord(runCount)} with all their judgments`}? This
               cannot be undone.
             </span>
@@ -91,5 +92,5 @@ export function DatasetSettings({ datasetId, name, rowCount, runCount, runsInPro
 }
 
 function runsWord(count: number): string {
-  return `${count.toLocaleString("en-US")} run${count === 1 ? "" : "s"}`;
+  return formatCountOf(count, "run");
 }

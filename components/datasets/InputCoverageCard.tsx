@@ -1,4 +1,5 @@
 import { Card } from "@/components/ui/Card";
+import { formatInteger } from "@/lib/charts/format";
 
 const COLUMN_NOTES: Record<string, string> = {
   request_id: "given or generated",
@@ -29,7 +30,7 @@ export function InputCoverageCard({ columns, rowCount }: { columns: Record<strin
                   {column}
                 </code>
                 <span className="tabular-nums text-xs text-slate-600">
-                  {count.toLocaleString("en-US")} / {rowCount.toLocaleString("en-US")}
+                  {formatInteger(count)} / {formatInteger(rowCount)}
                 </span>
               </div>
               <div className="mt-0.5 h-1.5 overflow-hidden rounded-full bg-slate-100">

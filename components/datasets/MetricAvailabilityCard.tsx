@@ -1,5 +1,6 @@
 import { Card } from "@/components/ui/Card";
 import type { MetricAvailability } from "@/lib/metrics/availability";
+import { formatInteger } from "@/lib/charts/format";
 
 const STATUS_STYLE = {
   all: "bg-emerald-50 text-emerald-800 border-emerald-200",
@@ -27,7 +28,7 @@ export function MetricAvailabilityCard({ availability }: { availability: MetricA
                 <span
                   className={`inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs tabular-nums ${STATUS_STYLE[status]}`}
                 >
-                  {rows.toLocaleString("en-US")} / {rowCount.toLocaleString("en-US")} rows
+                  {formatInteger(rows)} / {formatInteger(rowCount)} rows
                 </span>
               </td>
               <td className="py-1.5 text-xs text-slate-500">
@@ -37,9 +38,7 @@ export function MetricAvailabilityCard({ availability }: { availability: MetricA
                   missing.map((entry) => (
                     <div key={entry.input}>
                       needs {entry.description}
-                      {entry.rowsWithout < rowCount
-                        ? ` (${entry.rowsWithout.toLocaleString("en-US")} rows lack it)`
-                        : ""}
+                      {entry.rowsWithout < rowCount ? ` (${formatInteger(entry.rowsWithout)} rows lack it)` : ""}
                     </div>
                   ))
                 )}

@@ -8,6 +8,7 @@ import { ProgressBar } from "@/components/ui/ProgressBar";
 import { UNSUPPORTED_TYPE_HINT, UPLOAD_EXTENSIONS } from "@/lib/ingest/formats";
 import { describeUploadProblems } from "@/lib/ingest/uploadSummary";
 import { sendUpload, type UploadProgress, type UploadResult } from "./sendUpload";
+import { formatBytes, formatCount, formatInteger } from "@/lib/charts/format";
 
 type Phase =
   | { kind: "idle" }
@@ -35,7 +36,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
       return;
     }
     if (picked.size > maxBytes) {
-      setClientError(`${picked.name} is ${formatMb(picked.size)}, over the ${formatMb(maxBytes)} upload limit.`);
+      setClientError(`${picked.name} is ${formatBytes(picked.size)}, over the ${formatBytes(maxBytes)} upload limit.`);
       setFile(null);
       return;
     }
@@ -78,7 +79,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or{" "}
         <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>,{" "}
         <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>. Up to{" "}
-        {formatMb(maxBytes)}.
+        {formatBytes(maxBytes)}.
       </p>
 
       <div
@@ -93,7 +94,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         <p className="text-slate-600">
           {file ? (
             <>
-              <span className="font-medium text-slate-900">{file.name}</span> · {formatMb(file.size)}
+              <span className="font-medium text-slate-900">{file.name}</span> · {formatBytes(file.size)}
             </>
           ) : (
             "Drop a file here, or"
@@ -107,6 +108,9 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
           type="file"
           accept={UPLOAD_EXTENSIONS.join(",")}
           className="sr-only"
+          // Named for assistive technology; out of the tab order, since the visible button above opens it.
+          aria-label="Evaluation set file (CSV, JSON, JSONL or Parquet)"
+          tabIndex={-1}
           data-testid="upload-input"
           onChange={(event) => choose(event.target.files?.[0])}
         />
@@ -146,7 +150,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
       {phase.kind === "uploading" && <UploadProgressView progress={phase.progress} />}
       {phase.kind === "done" && (
         <p className="mt-3 text-sm text-emerald-700">
-          Imported {phase.result.rowCount?.toLocaleString()} rows. Opening the dataset…
+          Imported {formatCount(phase.result.rowCount)} rows. Opening the dataset…
         </p>
       )}
       {phase.kind === "failed" && <UploadErrors result={phase.result} onImportValid={() => upload("validRowsOnly")} />}
@@ -160,8 +164,8 @@ function UploadProgressView({ progress }: { progress: UploadProgress }) {
     <div className="mt-3" aria-live="polite">
       <ProgressBar value={fraction} label="Upload progress" />
       <p className="mt-1 text-xs text-slate-500">
-        {fraction < 1 ? `Sent ${formatMb(progress.sentBytes)} of ${formatMb(progress.totalBytes)}` : "Finishing"}
-        {progress.rowsRead > 0 && ` · ${progress.rowsRead.toLocaleString()} rows read`}
+        {fraction < 1 ? `Sent ${formatBytes(progress.sentBytes)} of ${formatBytes(progress.totalBytes)}` : "Finishing"}
+        {progress.rowsRead > 0 && ` · ${formatInteger(progress.rowsRead)} rows read`}
       </p>
     </div>
   );
@@ -187,23 +191,17 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
               <li key={index}>{issue}</li>
             ))}
           </ul>
-          {hidden > 0 && <p className="mt-1 text-xs">…and {hidden.toLocaleString()} more.</p>}
+          {hidden > 0 && <p className="mt-1 text-xs">…and {formatInteger(hidden)} more.</p>}
         </>
       )}
       {!result.fileError && validRows > 0 && (
         <div className="mt-3 flex items-center gap-3">
           <Button type="button" onClick={onImportValid} variant="danger" className="text-sm">
-            Import only the {validRows.toLocaleString()} valid rows
+            Import only the {formatInteger(validRows)} valid rows
           </Button>
           <span className="text-xs text-red-800">or fix the file and upload it again.</span>
         </div>
       )}
     </div>
   );
-}
-
-function formatMb(bytes: number): string {
-  return bytes >= 1024 * 1024
-    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
-    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

@@ -1,3 +1,5 @@
+import { formatInteger } from "@/lib/charts/format";
+
 /** What the run form says a generating run sends the model: the versioned templates, and how many rows carry retrieved context. */
 export type AnswerTemplatesInfo = { rag: { version: string; shortHash: string }; messagesOnly: { version: string } };
 
@@ -10,7 +12,7 @@ export function GenerationPromptNote({
   rowCount: number;
   templates: AnswerTemplatesInfo;
 }) {
-  const count = (n: number) => n.toLocaleString("en-US");
+  const count = formatInteger;
   const rag = (
     <>
       <code className="font-mono">{templates.rag.version}</code>{" "}

@@ -1,5 +1,6 @@
 import type { GenerationTemplateUse } from "@/lib/db/generationQueries";
 import { shortHash } from "@/lib/engine/generation/answerTemplates";
+import { formatCountOf } from "@/lib/charts/format";
 
 /** In words, what a template sent the model (any version of it). */
 function describeTemplate(version: string | null): string {
@@ -29,7 +30,7 @@ export function GenerationTemplates({ templates }: { templates: GenerationTempla
           {i > 0 && " · "}
           <code className="font-mono text-violet-800">{use.templateVersion}</code>{" "}
           <Hash hash={use.templateHash} label="template hash" /> {describeTemplate(use.templateVersion)},{" "}
-          {use.generations.toLocaleString("en-US")} {use.generations === 1 ? "row" : "rows"}
+          {formatCountOf(use.generations, "row")}
         </span>
       ))}
     </p>

@@ -1,5 +1,7 @@
 import { metricLabel } from "./MetricCards";
 import { VerdictChip } from "./VerdictChip";
+import { formatInteger, formatPercent, formatUsd } from "@/lib/charts/format";
+import { breakAtSeparators } from "@/components/ui/MetricName";
 
 export type JudgmentView = {
   metric: string;
@@ -32,10 +34,10 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
     >
       <div className="flex flex-wrap items-center gap-2">
         <VerdictChip verdict={judgment} metric={judgment.metric} />
-        <span className="font-medium">{metricLabel(judgment.metric)}</span>
+        <span className="font-medium">{breakAtSeparators(metricLabel(judgment.metric))}</span>
         <code className="font-mono text-[11px] text-slate-400">{judgment.metric}</code>
         {judgment.threshold !== null && judgment.score !== null && (
-          <span className="text-xs text-slate-500">pass mark {Math.round(judgment.threshold * 100)}%</span>
+          <span className="text-xs text-slate-500">pass mark {formatPercent(judgment.threshold, 0)}</span>
         )}
       </div>
       {judgment.status === "skipped" && <p className="mt-1 text-sm text-slate-500">Skipped: {judgment.skipReason}</p>}
@@ -58,9 +60,10 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
             </>
           )}
           {judgment.cacheHit && " · from cache"}
-          {judgment.attempts > 1 && ` · ${judgment.attempts} attempts`}
-          {judgment.inputTokens !== null && ` · ${judgment.inputTokens}+${judgment.outputTokens ?? 0} tokens`}
-          {judgment.costUsd !== null && ` · $${judgment.costUsd.toFixed(5)}`}
+          {judgment.attempts > 1 && ` · ${formatInteger(judgment.attempts)} attempts`}
+          {judgment.inputTokens !== null &&
+            ` · ${formatInteger(judgment.inputTokens)}+${formatInteger(judgment.outputTokens ?? 0)} tokens`}
+          {judgment.costUsd !== null && ` · ${formatUsd(judgment.costUsd)}`}
         </p>
       )}
     </li>

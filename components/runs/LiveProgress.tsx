@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ProgressBar } from "@/components/ui/ProgressBar";
-import { formatCount } from "@/components/ui/format";
+import { formatCount, formatInteger } from "@/lib/charts/format";
 import { runStatusLabel } from "./RunStatusBadge";
 
 type Counts = { pending: number; running: number; done: number; error: number; skipped: number; total: number };
@@ -65,12 +65,12 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
       />
       <p className="mt-1 text-xs text-slate-600 tabular-nums">
         {generating
-          ? `Generating responses: ${generations.total - generations.pending} of ${generations.total}`
+          ? `Generating responses: ${formatInteger(generations.total - generations.pending)} of ${formatInteger(generations.total)}`
           : rejudge
             ? `${formatCount(rejudge.finished)} of ${formatCount(rejudge.total)} re-judged`
             : `${formatCount(judged)} of ${formatCount(toJudge)} judgments`}
         {judgments.error > 0 && <span className="text-red-700"> · {formatCount(judgments.error)} errors</span>}
-        {judgments.skipped > 0 && <span> · {judgments.skipped.toLocaleString("en-US")} skipped (inputs missing)</span>}
+        {judgments.skipped > 0 && <span> · {formatCount(judgments.skipped)} skipped (inputs missing)</span>}
         {" · "}
         <span data-testid="run-status">{runStatusLabel(snapshot.status, snapshot.rejudge?.total)}</span>
       </p>

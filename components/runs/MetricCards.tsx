@@ -3,7 +3,14 @@ import type { Aggregate } from "@/lib/metrics/aggregates";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import { runRowsHref } from "@/lib/urlState/runRowQuery";
 import { wilsonInterval } from "@/lib/stats";
-import { formatMetricValue } from "@/components/ui/format";
+import {
+  formatConfidenceInterval,
+  formatCountOf,
+  formatInteger,
+  formatMetricValue,
+  formatPercent,
+} from "@/lib/charts/format";
+import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
 
 /**
  * One card per metric: Agent Evaluation's aggregate name, the value in words, and what it was computed over.
@@ -20,41 +27,49 @@ export function MetricCards({
 }) {
   if (aggregates.length === 0) return null;
   return (
-    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
-      {aggregates.map((aggregate) => (
-        <Link
-          key={aggregate.metric}
-          href={runRowsHref(runId, { filter: "failed", metric: aggregate.metric, q: "" })}
-          title="Show the rows that failed this metric"
-          className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow"
-          data-metric={aggregate.metric}
-        >
-          <h3 className="text-sm font-medium text-slate-800">{metricLabel(aggregate.metric)}</h3>
-          {active && aggregate.pending > 0 && (
-            <p className="text-xs font-medium text-indigo-700" data-testid="metric-card-updating">
-              updating… these figures change as judgments finish
-            </p>
-          )}
-          <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
-          <p className="text-xs text-slate-600">{basis(aggregate)}</p>
-          {aggregate.kind === "percentage" && (
-            <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>
-          )}
-          <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
-            {aggregate.errors > 0 && (
-              <span className="text-red-700">
-                {aggregate.errors} error{aggregate.errors === 1 ? "" : "s"} (not counted)
-              </span>
+    <section aria-labelledby="metric-cards-heading">
+      {/* The page's h1 is the run; the cards' h3 titles sit under this h2, so no heading level is skipped. */}
+      <h2 id="metric-cards-heading" className="sr-only">
+        Metrics
+      </h2>
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
+        {aggregates.map((aggregate) => (
+          <Link
+            key={aggregate.metric}
+            href={runRowsHref(runId, { filter: "failed", metric: aggregate.metric, q: "" })}
+            title="Show the rows that failed this metric"
+            className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow"
+            data-metric={aggregate.metric}
+          >
+            <h3 className="text-sm font-medium break-normal text-slate-800">
+              {breakAtSeparators(metricLabel(aggregate.metric))}
+            </h3>
+            {active && aggregate.pending > 0 && (
+              <p className="text-xs font-medium text-indigo-700" data-testid="metric-card-updating">
+                updating… these figures change as judgments finish
+              </p>
             )}
-            {aggregate.skipped > 0 && <span className="text-slate-500">{aggregate.skipped} skipped</span>}
-            {aggregate.pending > 0 && <span className="text-indigo-700">{aggregate.pending} pending</span>}
-          </p>
-          <code className="mt-2 block truncate font-mono text-[11px] text-slate-400" title={aggregate.name}>
-            {aggregate.name}
-          </code>
-        </Link>
-      ))}
-    </div>
+            <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
+            <p className="text-xs text-slate-600">{basis(aggregate)}</p>
+            {aggregate.kind === "percentage" && (
+              <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>
+            )}
+            <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
+              {aggregate.errors > 0 && (
+                <span className="text-red-700">{formatCountOf(aggregate.errors, "error")} (not counted)</span>
+              )}
+              {aggregate.skipped > 0 && (
+                <span className="text-slate-500">{formatInteger(aggregate.skipped)} skipped</span>
+              )}
+              {aggregate.pending > 0 && (
+                <span className="text-indigo-700">{formatInteger(aggregate.pending)} pending</span>
+              )}
+            </p>
+            <MetricName name={aggregate.name} className="mt-2 block text-[11px] text-slate-500" />
+          </Link>
+        ))}
+      </div>
+    </section>
   );
 }
 
@@ -67,13 +82,13 @@ export function metricLabel(metric: string): string {
 
 function headline(a: Aggregate): string {
   if (a.value === null) return "—";
-  if (a.kind === "percentage") return `${(a.value * 100).toFixed(0)}% yes`;
+  if (a.kind === "percentage") return `${formatPercent(a.value, 0)} yes`;
   return formatMetricValue(a.metric, a.value, { tokenUnit: true });
 }
 
 function basis(a: Aggregate): string {
   if (a.value === null) return a.pending > 0 ? "not computed yet" : "no row could be judged";
-  if (a.kind === "percentage") return `${a.numerator} of ${a.denominator} judged rows`;
+  if (a.kind === "percentage") return `${formatInteger(a.numerator)} of ${formatInteger(a.denominator)} judged rows`;
   const what =
     a.metric === "retrieval/ground_truth/document_recall"
       ? "recall"
@@ -83,13 +98,12 @@ function basis(a: Aggregate): string {
   const judged = a.passed + a.failed;
   const passRate =
     judged > 0 && !a.metric.startsWith("agent/")
-      ? `; ${Math.round((a.passed / judged) * 100)}% of rows pass (${a.passed} of ${judged})`
+      ? `; ${formatPercent(a.passed / judged, 0)} of rows pass (${formatInteger(a.passed)} of ${formatInteger(judged)})`
       : "";
-  return `mean ${what} over ${a.denominator} rows${passRate}`;
+  return `mean ${what} over ${formatCountOf(a.denominator, "row")}${passRate}`;
 }
 
-/** The 95% Wilson interval of a yes-rate: honest about how much 40 rows can tell. */
+/** The 95% Wilson interval of a yes-rate: honest about how much 40 rows can tell, and at 1,000 of 1,000 "99.6–100%". */
 function intervalText(a: Aggregate): string {
-  const interval = wilsonInterval(a.numerator, a.denominator);
-  return interval ? `95% CI ${(interval.low * 100).toFixed(0)}–${(interval.high * 100).toFixed(0)}%` : "";
+  return formatConfidenceInterval(wilsonInterval(a.numerator, a.denominator));
 }

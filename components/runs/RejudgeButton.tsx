@@ -4,7 +4,7 @@ import { useEffect, useState, useTransition } from "react";
 import { estimateRejudge, type EstimateRejudgeResult } from "@/app/actions/estimateRejudge";
 import { rejudgeRun } from "@/app/actions/rejudgeRun";
 import { Button } from "@/components/ui/Button";
-import { formatCount } from "@/components/ui/format";
+import { formatCount, formatUsd } from "@/lib/charts/format";
 
 type Which = "errored" | "errored_or_failed";
 
@@ -100,7 +100,7 @@ function EstimateText({ estimate: e }: { estimate: Extract<EstimateRejudgeResult
           About <strong>{formatCount(e.llmCalls)} LLM calls</strong>
           {e.generations > 0 && ` (${formatCount(e.generations)} of them to generate responses again)`},{" "}
           {formatCount(tokens)} tokens ({formatCount(e.inputTokens)} in, {formatCount(e.outputTokens)} out),{" "}
-          {e.costUsd === null ? "cost unknown (no price configured for this model)" : `about $${e.costUsd.toFixed(4)}`}.
+          {e.costUsd === null ? "cost unknown (no price configured for this model)" : `about ${formatUsd(e.costUsd)}`}.
           {e.callsWithoutUsage > 0 &&
             ` Tokens of ${formatCount(e.callsWithoutUsage)} calls are unknown: their metric has no finished judgment to average.`}
         </p>

@@ -8,6 +8,7 @@ import { submitTo } from "@/components/ui/submitTo";
 import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
+import { formatInteger } from "@/lib/charts/format";
 
 type Props = {
   datasetId: string;
@@ -60,8 +61,8 @@ export function RunForm({
       <CardFrame>
         <h2 className="text-sm font-semibold">Judges</h2>
         <p className="text-xs text-slate-500">
-          {judgedRows.toLocaleString("en-US")} judgments will run across {rowCount.toLocaleString("en-US")} rows; the
-          rest are skipped with their reason.
+          {formatInteger(judgedRows)} judgments will run across {formatInteger(rowCount)} rows; the rest are skipped
+          with their reason.
         </p>
         <table className="mt-2 w-full text-sm">
           <tbody className="divide-y divide-slate-100">
@@ -87,7 +88,7 @@ export function RunForm({
                   <code className="font-mono text-[11px] text-slate-500">{metric.name}</code>
                 </td>
                 <td className="py-1.5 pr-2 text-right tabular-nums text-xs">
-                  {metric.rows} / {metric.rowCount} rows
+                  {formatInteger(metric.rows)} / {formatInteger(metric.rowCount)} rows
                 </td>
                 <td className="py-1.5 text-xs text-slate-500">{metric.missing.join("; ")}</td>
               </tr>

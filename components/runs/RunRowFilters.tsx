@@ -16,8 +16,6 @@ const LABELS: Record<RunRowQuery["filter"], string> = {
   passed: "Passed all",
 };
 
-const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
-
 /**
  * Filter tabs, the per-metric filter and search, and a line that says which of
  * them apply, each with one click to clear it. Every control is a link or a GET
@@ -44,7 +42,7 @@ export function RunRowFilters({
               key={filter}
               href={runRowsViewHref(runId, query, { filter })}
               aria-current={query.filter === filter ? "page" : undefined}
-              className={`rounded px-2 py-1 ${FOCUS} ${query.filter === filter ? "bg-slate-800 text-white" : "text-slate-600 hover:bg-slate-100"}`}
+              className={`rounded px-2 py-1 ${query.filter === filter ? "bg-slate-800 text-white" : "text-slate-600 hover:bg-slate-100"}`}
             >
               {LABELS[filter]}
             </Link>
@@ -130,10 +128,10 @@ function FilterSummary({ runId, query }: { runId: string; query: RunRowQuery }) 
             <Link
               key={chip.key}
               href={runRowsViewHref(runId, query, chip.clears)}
-              aria-label={`${chip.clear} (${chip.text})`}
+              aria-label={`${chip.text}: ${chip.clear.toLowerCase()}`}
               title={chip.clear}
               data-chip={chip.key}
-              className={`inline-flex items-center gap-1 rounded-full border border-indigo-200 bg-indigo-50 px-2 py-0.5 text-indigo-900 hover:border-indigo-400 ${FOCUS}`}
+              className={`inline-flex items-center gap-1 rounded-full border border-indigo-200 bg-indigo-50 px-2 py-0.5 text-indigo-900 hover:border-indigo-400`}
             >
               {chip.text}
               <span aria-hidden className="text-indigo-700">
@@ -144,7 +142,7 @@ function FilterSummary({ runId, query }: { runId: string; query: RunRowQuery }) 
           {chips.length > 1 && (
             <Link
               href={runRowsViewHref(runId, query, { filter: "all", metric: undefined, q: "" })}
-              className={`ml-1 text-indigo-700 underline-offset-2 hover:underline ${FOCUS}`}
+              className={`ml-1 text-indigo-700 underline-offset-2 hover:underline`}
             >
               Clear all
             </Link>

@@ -7,6 +7,7 @@ import { ServerTable, type ServerTableFeatures } from "@/components/table/Server
 import type { Page } from "@/lib/db/pagination";
 import type { RunRowSummary } from "@/lib/db/runRowQueries";
 import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { breakAtSeparators } from "@/components/ui/MetricName";
 import { VerdictChip } from "./VerdictChip";
 
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
@@ -43,7 +44,7 @@ export function RunRowsTable({
         ...metrics.map((metric) =>
           column.display({
             id: metric.name,
-            header: () => <span title={metric.name}>{metric.short}</span>,
+            header: () => <span title={metric.name}>{breakAtSeparators(metric.short)}</span>,
             cell: (info) => (
               <VerdictChip verdict={info.row.original.verdicts[metric.name]} metric={metric.name} title={metric.name} />
             ),

@@ -1,14 +1,5 @@
 import type { RunEventRecord } from "@/lib/db/runEvents";
-import { formatCount, formatDateTime } from "@/components/ui/format";
-
-/** A duration a person reads: "850 ms", "42 s", "12 min 5 s", "3 h 4 min". */
-export function formatDuration(seconds: number): string {
-  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
-  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
+import { formatCount, formatDateTime, formatDuration } from "@/lib/charts/format";
 
 /**
  * Working time (the sum of the spans runners actually worked) beside the wall-clock span

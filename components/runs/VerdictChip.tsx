@@ -1,4 +1,4 @@
-import { formatMetricValue } from "@/components/ui/format";
+import { formatMetricValue } from "@/lib/charts/format";
 
 export type VerdictView = { status: string; rating: string | null; score: number | null; passed: boolean | null };
 
@@ -16,7 +16,7 @@ export function VerdictChip({
   const base = "inline-block min-w-9 rounded px-1.5 py-0.5 text-center text-[11px] font-medium tabular-nums";
   if (!verdict)
     return (
-      <span className={`${base} text-slate-300`} title={title}>
+      <span className={`${base} text-slate-400`} title={title}>
         —
       </span>
     );

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/Button";
 import { PAGE_SIZES } from "@/lib/urlState/pagination";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
+import { formatInteger } from "@/lib/charts/format";
 
 type Props = {
   pathname: string;
@@ -19,14 +20,14 @@ export function Pager({ pathname, params, page, pageCount, pageSize, total, page
   const last = Math.min(total, page * pageSize);
   const link = (changes: ParamValues) => withParams(pathname, params, changes);
   const button = buttonClass({ size: "sm" });
-  const disabled = "rounded border border-slate-200 px-2 py-1 text-slate-300";
+  const disabled = "rounded border border-slate-200 px-2 py-1 text-slate-400";
   return (
     <div
       className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-600"
       data-testid="pager"
     >
       <span className="tabular-nums">
-        {first.toLocaleString("en-US")}–{last.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
+        {formatInteger(first)}–{formatInteger(last)} of {formatInteger(total)}
       </span>
       <div className="flex items-center gap-1.5">
         <span>Rows per page</span>
@@ -60,7 +61,7 @@ export function Pager({ pathname, params, page, pageCount, pageSize, total, page
           <span className={disabled}>Previous</span>
         )}
         <span className="px-2 tabular-nums">
-          Page {page} of {pageCount}
+          Page {formatInteger(page)} of {formatInteger(pageCount)}
         </span>
         {page < pageCount ? (
           <Link href={link({ page: page + 1 })} className={button} rel="next">

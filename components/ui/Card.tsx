@@ -1,4 +1,5 @@
 import type { ComponentPropsWithoutRef, ElementType, ReactNode } from "react";
+import { breakAtSeparators } from "./MetricName";
 
 const FRAME = "rounded-lg border border-slate-200 bg-white shadow-sm";
 const PADDING = { none: "", sm: "p-3", md: "p-4", lg: "p-6" } as const;
@@ -38,7 +39,7 @@ export function Card({
   return (
     <CardFrame data-testid={testId} aria-labelledby={titleId}>
       <h2 id={titleId} className="text-sm font-semibold">
-        {title}
+        {breakAtSeparators(title)}
       </h2>
       {subtitle && <p className="text-xs text-slate-500">{subtitle}</p>}
       <div className="mt-3">{children}</div>

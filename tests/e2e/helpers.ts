@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { launchChromium } from "../support/chromium";
+import { auditEveryNavigation, expectAccessible } from "./accessibility";
 import type { EvalObject } from "../support/evalFiles";
 import { ROOT, startAppServer, type AppServer, type AppServerOptions } from "./appServer";
 
@@ -196,6 +197,8 @@ export async function expectNoCrashText(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  // The states worth a screenshot (a dialog open, a run re-judging) are audited too, not only page loads.
+  await expectAccessible(page);
 }
 
 /** A dataset's rows as stored, without ids, ordered by row number: what must not depend on the file format. */
@@ -243,7 +246,10 @@ export async function openApp(options: AppServerOptions = {}): Promise<OpenedApp
     started.push(server.stop);
     const db = createDb(server.databaseUrl);
     started.push(() => db.$disconnect());
+    // Every page of the context, including ones a test opens itself, is audited by axe after each navigation.
+    browser.context.on("page", auditEveryNavigation);
     const page = await browser.context.newPage();
+    auditEveryNavigation(page);
     return { server, browser, db, page, problems: watchPage(page), close: closeStarted };
   } catch (error) {
     await closeStarted().catch(() => {});

@@ -9,7 +9,7 @@ import { MetricAvailabilityCard } from "@/components/datasets/MetricAvailability
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { CardSkeleton } from "@/components/ui/Skeleton";
-import { formatDateTime } from "@/components/ui/format";
+import { formatCountOf, formatDateTime, formatPercent } from "@/lib/charts/format";
 import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
@@ -48,7 +48,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
           <h1 className="text-xl font-semibold tracking-tight">{dataset.name}</h1>
           <p className="mt-0.5 text-sm text-slate-500">
             <span className="font-medium text-slate-800" data-testid="row-count">
-              {dataset.rowCount.toLocaleString("en-US")} rows
+              {formatCountOf(dataset.rowCount, "row")}
             </span>
             {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded{" "}
             {formatDateTime(dataset.createdAt)}
@@ -148,7 +148,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
             <span className="ml-auto flex flex-wrap gap-x-3 text-xs tabular-nums">
               {run.headlines.slice(0, 4).map((h) => (
                 <span key={h.metric}>
-                  {h.metric.split("/").pop()} <b>{Math.round(h.rate * 100)}%</b>
+                  {h.metric.split("/").pop()} <b>{formatPercent(h.rate, 0)}</b>
                 </span>
               ))}
             </span>

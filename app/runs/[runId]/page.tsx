@@ -17,7 +17,7 @@ import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
 import { Button, DownloadButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime, formatInteger } from "@/lib/charts/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
@@ -83,7 +83,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             <RunDuration startedAt={run.startedAt} finishedAt={run.finishedAt} workingMs={run.workingMs} />
             {run.judgeProvider !== "heuristic" && (
               <span>
-                · up to {run.concurrency} LLM calls in flight · chunks{" "}
+                · up to {formatInteger(run.concurrency)} LLM calls in flight · chunks{" "}
                 {config.chunkMode === "batched" ? "batched per row" : "one call each"}
               </span>
             )}
@@ -107,7 +107,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             <RejudgeButton
               runId={run.id}
               which="errored"
-              label={`Re-judge ${progress.judgments.error.toLocaleString("en-US")} errored`}
+              label={`Re-judge ${formatInteger(progress.judgments.error)} errored`}
             />
           )}
           {(run.status === "completed" || run.status === "failed") && (

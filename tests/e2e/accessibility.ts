@@ -1,0 +1,140 @@
+// axe-core (WCAG 2.0/2.1 A and AA rules) in Chromium on every page the browser
+// tests visit. openApp() hooks it into each page of the browser context: after
+// every page.goto, page.waitForURL (how the tests wait out a click's
+// navigation), page.goBack and screenshot(), the page is audited, and a serious
+// or critical violation (or a skipped heading level) fails the test there, naming the rule, the elements and
+// the page. ASSAY_AXE_REPORT_ONLY=1 records the findings without failing (to
+// measure how many there are); every finding is also written, one JSON line
+// each, to test-results/axe/<pid>.jsonl.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { ROOT } from "./appServer";
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
+/**
+ * Rules outside the WCAG tags (axe files them as best practice, impact moderate) that fail the test too:
+ * a skipped heading level breaks navigation by headings, which is how many screen-reader users read a page.
+ */
+const ALSO_BLOCKING_RULES = new Set(["heading-order"]);
+const FINDINGS_DIR = path.join(ROOT, "test-results", "axe");
+
+export type AxeViolation = { rule: string; impact: string; help: string; targets: string[] };
+
+/** The page's route with its ids replaced, so findings group by page kind: /runs/[id]/rows/[id]. */
+export function routeOf(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname.replace(/\/(datasets|runs|rows)\/(?!new(\/|$))[^/]+/g, "/$1/[id]");
+}
+
+/** Runs axe on the page as it is now; returns its WCAG A/AA violations of every impact. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.waitForLoadState("load");
+      // Next streams a dynamic page's <title> after its body: give it a moment, or axe reports a missing title.
+      await page.waitForFunction(() => document.title !== "", undefined, { timeout: 3_000 }).catch(() => {});
+      return await page.evaluate(
+        async ({ source, tags, rules }) => {
+          type AxeNode = { target: unknown[]; any: { data?: unknown }[] };
+          type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: AxeNode[] }[] };
+          // What a colour-contrast finding measured: "(#94a3b8 on #ffffff, 2.56:1, needs 4.5:1)".
+          const describeData = (data: unknown) => {
+            const d = data as {
+              fgColor?: string;
+              bgColor?: string;
+              contrastRatio?: number;
+              expectedContrastRatio?: string;
+            };
+            return d && d.fgColor
+              ? ` (${d.fgColor} on ${d.bgColor}, ${d.contrastRatio}:1, needs ${d.expectedContrastRatio})`
+              : "";
+          };
+          const w = window as unknown as { axe?: { run: (context: Document, options: object) => Promise<AxeResult> } };
+          // Evaluated, not added as a <script>: a page's own script policy cannot block it.
+          if (!w.axe) (0, eval)(source);
+          if (!w.axe) throw new Error("axe-core did not load in the page");
+          const byTag = await w.axe.run(document, {
+            runOnly: { type: "tag", values: tags },
+            resultTypes: ["violations"],
+          });
+          const byRule = await w.axe.run(document, {
+            runOnly: { type: "rule", values: rules },
+            resultTypes: ["violations"],
+          });
+          return [...byTag.violations, ...byRule.violations].map((violation) => ({
+            rule: violation.id,
+            impact: violation.impact ?? "unknown",
+            help: violation.help,
+            targets: violation.nodes.map((node) => node.target.map(String).join(" ") + describeData(node.any[0]?.data)),
+          }));
+        },
+        { source: AXE_SOURCE, tags: WCAG_TAGS, rules: [...ALSO_BLOCKING_RULES] },
+      );
+    } catch (error) {
+      // The page navigated while axe ran (a redirect, a refresh): audit the page it landed on.
+      if (attempt >= 3 || !/context was destroyed|navigation|Target closed/i.test(String(error))) throw error;
+    }
+  }
+}
+
+/** Audits the page and throws on any serious or critical violation, naming rule, elements and page. */
+export async function expectAccessible(page: Page): Promise<void> {
+  if (page.isClosed()) return;
+  const url = page.url();
+  if (!url.startsWith("http")) return;
+  const violations = await axeViolations(page);
+  record(url, violations);
+  const blocking = violations.filter(
+    (violation) => BLOCKING_IMPACTS.has(violation.impact) || ALSO_BLOCKING_RULES.has(violation.rule),
+  );
+  if (blocking.length === 0 || process.env.ASSAY_AXE_REPORT_ONLY === "1") return;
+  const lines = blocking.map(
+    (v) =>
+      `  ${v.rule} (${v.impact}, ${v.targets.length} element${v.targets.length === 1 ? "" : "s"}): ${v.help}\n` +
+      v.targets
+        .slice(0, 8)
+        .map((target) => `    ${target}`)
+        .join("\n") +
+      (v.targets.length > 8 ? `\n    …and ${v.targets.length - 8} more` : ""),
+  );
+  throw new Error(`axe: ${blocking.length} blocking accessibility violation(s) on ${url}\n${lines.join("\n")}`);
+}
+
+function record(url: string, violations: AxeViolation[]): void {
+  fs.mkdirSync(FINDINGS_DIR, { recursive: true });
+  const line = JSON.stringify({ url, route: routeOf(url), violations }) + "\n";
+  fs.appendFileSync(path.join(FINDINGS_DIR, `${process.pid}.jsonl`), line);
+}
+
+const audited = new WeakSet<Page>();
+
+/**
+ * Makes every navigation of a page end with an audit: page.goto, page.waitForURL
+ * (what the tests call after a click that navigates, including client-side
+ * navigations) and page.goBack. Idempotent.
+ */
+export function auditEveryNavigation(page: Page): void {
+  if (audited.has(page)) return;
+  audited.add(page);
+  const goto = page.goto.bind(page);
+  page.goto = async (...args: Parameters<Page["goto"]>) => {
+    const response = await goto(...args);
+    await expectAccessible(page);
+    return response;
+  };
+  const waitForURL = page.waitForURL.bind(page);
+  page.waitForURL = async (...args: Parameters<Page["waitForURL"]>) => {
+    await waitForURL(...args);
+    await expectAccessible(page);
+  };
+  const goBack = page.goBack.bind(page);
+  page.goBack = async (...args: Parameters<Page["goBack"]>) => {
+    const response = await goBack(...args);
+    await expectAccessible(page);
+    return response;
+  };
+}
