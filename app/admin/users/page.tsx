@@ -4,7 +4,7 @@ import { SignUpToggle } from "@/components/auth/SignUpToggle";
 import { UserRoleForm } from "@/components/auth/UserRoleForm";
 import { Pager } from "@/components/table/Pager";
 import { CardFrame } from "@/components/ui/Card";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime } from "@/lib/charts/format";
 import { appAuthMode } from "@/lib/auth/appAuth";
 import { parseStoredRole } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
