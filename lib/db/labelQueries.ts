@@ -129,3 +129,59 @@ export function readRowKeysByRequestId(db: Db, datasetId: string, rowsPerPage = 
   }
   return keys;
 }
+
+export type QueueUnitRow = {
+  rowId: string;
+  rowNumber: number;
+  chunkPosition: number;
+  verdict: "yes" | "no";
+  labelled: number;
+};
+
+/**
+ * One page of what the labelling queue chooses from: the run's verdicts on a
+ * metric (done, with a verdict), in (row number, chunk) order after a key,
+ * each with whether it already has a current label. Score judges' verdicts
+ * are pass/fail at the judgment's threshold (0.5 when none was stored).
+ */
+export function readQueueUnitsPage(
+  db: Db,
+  run: { id: string },
+  metric: string,
+  options: { perChunk: boolean; score: boolean; after: { rowNumber: number; chunkPosition: number }; limit: number },
+): QueueUnitRow[] {
+  const bound = {
+    runId: run.id,
+    metric,
+    afterRow: options.after.rowNumber,
+    afterChunk: options.after.chunkPosition,
+    limit: Math.min(Math.max(1, options.limit), 5000),
+  };
+  if (options.perChunk) {
+    return preparedStatement(
+      connection(db),
+      `SELECT r."id" AS "rowId", r."rowNumber", c."position" AS "chunkPosition", c."rating" AS "verdict", l."id" IS NOT NULL AS "labelled"
+       FROM "JudgmentItem" j
+       JOIN "DatasetRow" r ON r."id" = j."rowId"
+       JOIN "ChunkJudgment" c ON c."judgmentId" = j."id" AND c."rating" IS NOT NULL
+       LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = c."position"
+       WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done'
+         AND (r."rowNumber" > @afterRow OR (r."rowNumber" = @afterRow AND c."position" > @afterChunk))
+       ORDER BY r."rowNumber", c."position" LIMIT @limit`,
+    ).all(bound) as QueueUnitRow[];
+  }
+  const verdict = options.score
+    ? `CASE WHEN j."score" >= COALESCE(j."threshold", 0.5) THEN 'yes' ELSE 'no' END`
+    : `j."rating"`;
+  const hasVerdict = options.score ? `j."score" IS NOT NULL` : `j."rating" IS NOT NULL`;
+  return preparedStatement(
+    connection(db),
+    `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled"
+     FROM "JudgmentItem" j
+     JOIN "DatasetRow" r ON r."id" = j."rowId"
+     LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = -1
+     WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done' AND ${hasVerdict}
+       AND r."rowNumber" > @afterRow
+     ORDER BY r."rowNumber" LIMIT @limit`,
+  ).all(bound) as QueueUnitRow[];
+}
