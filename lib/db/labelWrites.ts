@@ -12,7 +12,8 @@ import { connectionFor, preparedStatement, sqliteTimestamp, type BulkTable } fro
  */
 export type LabelSource = "ui" | "upload" | "import";
 export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date };
-export type RowLabels = { rowId: string; entries: LabelEntry[] };
+/** A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts. */
+export type RowLabels = { rowId: string; entries: (LabelEntry & { labelledBy?: string | null })[] };
 
 const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "labelledAt", "source", "revision")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -50,7 +51,8 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
     for (const { rowId, entries } of rows) {
       const row = rowOfDataset.get(rowId, datasetId) as { chunks: number } | undefined;
       if (!row) throw new LabelTargetError(`row ${rowId} is not in this dataset`);
-      for (const { metric, chunkPosition, value } of entries) {
+      for (const { metric, chunkPosition, value, labelledBy: own } of entries) {
+        const labelledBy = own !== undefined ? own : author.labelledBy;
         if (chunkPosition >= row.chunks) {
           throw new LabelTargetError(`chunk ${chunkPosition} of ${metric}: the row has ${row.chunks} retrieved chunks`);
         }
@@ -63,7 +65,7 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
           existing.kind === value.kind &&
           existing.rating === rating &&
           existing.score === score &&
-          existing.labelledBy === author.labelledBy
+          existing.labelledBy === labelledBy
         ) {
           continue;
         }
@@ -77,7 +79,7 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
           value.kind,
           rating,
           score,
-          author.labelledBy,
+          labelledBy,
           at,
           author.source,
           next,
@@ -93,7 +95,7 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
           value.kind,
           rating,
           score,
-          author.labelledBy,
+          labelledBy,
           at,
           author.source,
         );
