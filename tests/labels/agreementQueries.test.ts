@@ -8,6 +8,7 @@ import {
 import type { Db } from "@/lib/db/client";
 import { writeLabels } from "@/lib/db/labelWrites";
 import type { LabelEntry } from "@/lib/labels/labelValue";
+import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
@@ -126,6 +127,18 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     const counts = readPairedRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
     expect(counts).toEqual([{ metric: G, bothAgree: 6, onlyAAgrees: 0, onlyBAgrees: 3, bothDisagree: 0 }]);
     expect(pairedAgreementTest(counts[0]).pValue).toBeCloseTo(0.25, 12);
+
+    // The compare page's table: each side equals the run's own figures, and the paired test sits beside.
+    const compared = compareRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
+    expect(compared.map((row) => row.metric)).toEqual([G, F, CR].sort());
+    const g = compared.find((row) => row.metric === G);
+    expect(g?.a).toEqual(getRunAgreement(db, { id: runA, datasetId }).find((row) => row.metric === G));
+    // Run B: rows 1–10 agree, row 12 judge no / human no: yesYes 7 (1–4, 6, 7, 10), noNo 4 (5, 8, 9, 12).
+    expect(g?.b).toMatchObject({ confusion: { yesYes: 7, yesNo: 0, noYes: 0, noNo: 4 }, errors: 0, unjudged: 0 });
+    expect(g?.paired).toMatchObject({ pairs: 9, onlyBAgrees: 3, pValue: 0.25 });
+    // Run B judged no chunk or score labels: nothing to pair.
+    expect(compared.find((row) => row.metric === CR)?.paired).toBeNull();
+    expect(compared.find((row) => row.metric === F)?.b).toMatchObject({ labelled: 0, unjudged: 4 });
   });
 
   it("lists one confusion cell's rows and the rows where the judge disagrees, paged and sorted like the rows table", () => {
