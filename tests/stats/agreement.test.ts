@@ -28,6 +28,37 @@ describe("cohensKappa (Fleiss–Cohen–Everitt large-sample SE)", () => {
     expect(result.high).toBeCloseTo(0.648908, 5);
   });
 
+  it("its standard error is the delta-method standard error of κ under multinomial sampling", () => {
+    // An independent check of the closed form: Var(κ̂) ≈ (Σ pᵢ gᵢ² − (Σ pᵢ gᵢ)²)/n with g = ∇κ(p) by central
+    // differences over the four cell proportions (κ as a function of the normalised cells).
+    const kappaOf = (cells: number[]) => {
+      const total = cells.reduce((a, b) => a + b, 0);
+      const [a, b, c, d] = cells.map((x) => x / total);
+      const po = a + d;
+      const pe = (a + b) * (a + c) + (c + d) * (b + d);
+      return (po - pe) / (1 - pe);
+    };
+    for (const counts of [
+      [20, 5, 10, 15],
+      [40, 3, 7, 2],
+      [11, 9, 4, 30],
+      [3, 1, 1, 1],
+    ]) {
+      const n = counts.reduce((a, b) => a + b, 0);
+      const p = counts.map((x) => x / n);
+      const h = 1e-6;
+      const g = p.map((_, i) => {
+        const up = p.map((x, j) => (j === i ? x + h : x));
+        const down = p.map((x, j) => (j === i ? x - h : x));
+        return (kappaOf(up) - kappaOf(down)) / (2 * h);
+      });
+      const mean = p.reduce((sum, x, i) => sum + x * g[i], 0);
+      const delta = Math.sqrt((p.reduce((sum, x, i) => sum + x * g[i] ** 2, 0) - mean ** 2) / n);
+      const result = cohensKappa({ yesYes: counts[0], yesNo: counts[1], noYes: counts[2], noNo: counts[3] });
+      expect(result.defined && result.standardError).toBeCloseTo(delta, 7);
+    }
+  });
+
   it("is 1 with a zero-width interval when judge and labels agree on both classes", () => {
     // yy 3, nn 2: po = 1, pe = .6·.6 + .4·.4 = .52, κ = 1; numerator .6·1 + .4·1 − (1 − 0)² = 0 → SE 0.
     const result = cohensKappa({ yesYes: 3, yesNo: 0, noYes: 0, noNo: 2 });
