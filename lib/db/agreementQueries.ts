@@ -65,7 +65,8 @@ function pairedSql(runs: readonly (readonly [param: string, suffix: string])[]):
   ${runs.map(([param, suffix]) => verdictJoins(param, suffix)).join("\n  ")}
   WHERE l."datasetId" = @datasetId`;
 }
-const PAIRED = pairedSql([["runId", ""]]);
+/** Every label of the dataset with one run's verdict (binds @runId, @datasetId); agreementRowQueries.ts lists rows from it. */
+export const PAIRED = pairedSql([["runId", ""]]);
 
 type RunRef = { id: string; datasetId: string };
 
@@ -247,85 +248,4 @@ export function readPairedRunAgreement(db: Db, runA: RunRef, runB: RunRef): Pair
   return readComparedAgreementCounts(db, runA, runB)
     .map((row) => row.paired)
     .filter((paired) => paired.bothAgree + paired.onlyAAgrees + paired.onlyBAgrees + paired.bothDisagree > 0);
-}
-
-/** A confusion cell (judge verdict × human verdict), or the labelled rows the judge errored on. */
-export type AgreementCell = { judge: "yes" | "no"; human: "yes" | "no" } | { errors: true };
-
-export type AgreementRowQuery = {
-  /** Only this metric's labels; all labelled metrics when absent. */
-  metric?: string;
-  q: string;
-  sort: "rowNumber" | "requestId";
-  dir: "asc" | "desc";
-  page: number;
-  pageSize: number;
-};
-
-export type AgreementRowRef = { rowId: string; rowNumber: number; requestId: string };
-
-/**
- * Rows of a run whose labels fall in one confusion cell of a metric (a link
- * from the agreement panel), paged and sorted like the rows table. A chunk
- * metric's row is listed once however many of its chunks fall in the cell.
- */
-export function listAgreementCellRows(
-  db: Db,
-  run: RunRef,
-  metric: string,
-  cell: AgreementCell,
-  query: AgreementRowQuery,
-) {
-  const condition =
-    "errors" in cell ? `p."outcome" = 'error'` : `p."outcome" = 'judged' AND p."judge" = @judge AND p."human" = @human`;
-  const values: Record<string, string> = "errors" in cell ? {} : { judge: cell.judge, human: cell.human };
-  return pageOfRows(db, run, { ...query, metric }, condition, values);
-}
-
-/**
- * The rows table's "judge disagrees with the label" filter: rows where some
- * judged label (of one metric, or of any) differs from the run's verdict.
- */
-export function listDisagreementRows(db: Db, run: RunRef, query: AgreementRowQuery) {
-  return pageOfRows(db, run, query, `p."outcome" = 'judged' AND p."judge" <> p."human"`, {});
-}
-
-const MAX_ROWS_PAGE = 200;
-
-function pageOfRows(
-  db: Db,
-  run: RunRef,
-  query: AgreementRowQuery,
-  condition: string,
-  values: Record<string, string>,
-): { items: AgreementRowRef[]; total: number; page: number; pageSize: number; pageCount: number } {
-  const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize)), MAX_ROWS_PAGE);
-  const q = query.q.trim();
-  const where = `r."datasetId" = @datasetId
-    AND r."id" IN (SELECT p."rowId" FROM paired p WHERE ${condition}${query.metric ? ` AND p."metric" = @metric` : ""})
-    ${q ? `AND (r."requestText" LIKE @like ESCAPE '\\' OR r."response" LIKE @like ESCAPE '\\' OR r."requestId" LIKE @like ESCAPE '\\')` : ""}`;
-  const bound = {
-    runId: run.id,
-    datasetId: run.datasetId,
-    ...(query.metric ? { metric: query.metric } : {}),
-    ...(q ? { like: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : {}),
-    ...values,
-  };
-  const c = connection(db);
-  const { total } = preparedStatement(
-    c,
-    `WITH paired AS (${PAIRED}) SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
-  ).get(bound) as { total: number };
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(Math.max(1, Math.floor(query.page)), pageCount);
-  // Column and direction come from closed enums, never from text.
-  const sortColumn = query.sort === "requestId" ? `r."requestId"` : `r."rowNumber"`;
-  const direction = query.dir === "desc" ? "DESC" : "ASC";
-  const items = preparedStatement(
-    c,
-    `WITH paired AS (${PAIRED})
-     SELECT r."id" AS "rowId", r."rowNumber", r."requestId" FROM "DatasetRow" r WHERE ${where}
-     ORDER BY ${sortColumn} ${direction}, r."rowNumber" ASC LIMIT @limit OFFSET @offset`,
-  ).all({ ...bound, limit: pageSize, offset: (page - 1) * pageSize }) as AgreementRowRef[];
-  return { items, total, page, pageSize, pageCount };
 }

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  getRunAgreement,
-  listAgreementCellRows,
-  listDisagreementRows,
-  readPairedRunAgreement,
-} from "@/lib/db/agreementQueries";
+import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/agreementQueries";
+import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/agreementRowQueries";
 import type { Db } from "@/lib/db/client";
 import { writeLabels } from "@/lib/db/labelWrites";
 import type { LabelEntry } from "@/lib/labels/labelValue";
@@ -168,6 +164,23 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     expect(oneMetric.items.map((row) => row.rowNumber)).toEqual([1]);
     const searched = listDisagreementRows(db, { id: runA, datasetId }, { ...base, q: "row-7" });
     expect(searched.items.map((row) => row.rowNumber)).toEqual([7]);
+    // Underscore and percent are text in a search, not LIKE wildcards.
+    expect(listDisagreementRows(db, { id: runA, datasetId }, { ...base, q: "row_7" }).total).toBe(0);
+    expect(all.items[0]).toMatchObject({ requestId: "row-1", requestText: expect.any(String) });
+
+    // The drill-down inside the filter: row 5 sits between 3 and 6, third of five; row 2 is not in it.
+    const rows = rowIdsByNumber(db, datasetId);
+    const at = (n: number) => ({ id: rows.get(n) ?? "", rowNumber: n });
+    expect(getDisagreementNeighbours(db, { id: runA, datasetId }, at(5), { q: "" })).toEqual({
+      previousId: rows.get(3),
+      nextId: rows.get(6),
+      index: 3,
+      total: 5,
+    });
+    expect(getDisagreementNeighbours(db, { id: runA, datasetId }, at(2), { q: "" })).toMatchObject({
+      previousId: rows.get(1),
+      index: null,
+    });
     // Run B agrees everywhere it judged.
     expect(listDisagreementRows(db, { id: runB, datasetId }, base).total).toBe(0);
   });

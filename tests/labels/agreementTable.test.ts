@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JudgeAgreement } from "@/lib/db/agreementQueries";
 import { formatAgreementTable, humanLabelCells, humanLabelColumn } from "@/lib/labels/agreementTable";
+import { withHumanLabels } from "@/lib/labels/exportLabels";
 import { summarizeAgreement, summarizeScoreAgreement } from "@/lib/stats";
 
 const judge = (metric: string, counts: [number, number, number, number], errors: number): JudgeAgreement => ({
@@ -75,5 +76,29 @@ describe("agreement for the CLI and exports", () => {
       "retrieval/llm_judged/chunk_relevance/human_label": [null, null, "yes"],
       "response/llm_judged/faithfulness/human_label": 0.75,
     });
+  });
+});
+
+describe("label columns in exports", () => {
+  it("puts <metric>/human_label after each judged metric's last column, none for computed metrics", () => {
+    const metrics = ["response/llm_judged/groundedness", "retrieval/ground_truth/document_recall"];
+    const record = {
+      request_id: "q1",
+      "response/llm_judged/groundedness/rating": "yes",
+      "response/llm_judged/groundedness/rationale": "…",
+      "retrieval/ground_truth/document_recall/recall": 1,
+    };
+    const base = { rowId: "r", labelledBy: null, labelledAt: "", source: "ui", revision: 1, score: null };
+    const labelled = withHumanLabels(record, metrics, [
+      { ...base, metric: "response/llm_judged/groundedness", chunkPosition: -1, kind: "rating", rating: "no" },
+    ]);
+    expect(Object.entries(labelled)).toEqual([
+      ["request_id", "q1"],
+      ["response/llm_judged/groundedness/rating", "yes"],
+      ["response/llm_judged/groundedness/rationale", "…"],
+      ["response/llm_judged/groundedness/human_label", "no"],
+      ["retrieval/ground_truth/document_recall/recall", 1],
+    ]);
+    expect(withHumanLabels(record, metrics, [])["response/llm_judged/groundedness/human_label"]).toBeNull();
   });
 });

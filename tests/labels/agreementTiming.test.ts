@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement, listDisagreementRows } from "@/lib/db/agreementQueries";
+import { getRunAgreement } from "@/lib/db/agreementQueries";
+import { listDisagreementRows } from "@/lib/db/agreementRowQueries";
 import type { Db } from "@/lib/db/client";
 import { writeLabels, type RowLabels } from "@/lib/db/labelWrites";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
