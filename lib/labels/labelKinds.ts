@@ -19,7 +19,8 @@ export type LabelKind = "rating" | "score" | "chunk_rating";
 const SCORE_FIELDS = ["threshold", "defaultThreshold", "scoreRange", "passMark"] as const;
 
 export function labelKindOf(definition: MetricDefinition): LabelKind | null {
-  if (definition.kind !== "llm_judged") return null;
+  // Judged by an LLM, by its kind or by the contract's name (a family added with a kind of its own still says llm_judged).
+  if (definition.kind !== "llm_judged" && !definition.name.includes("/llm_judged/")) return null;
   if (definition.perChunk) return "chunk_rating";
   const fields = definition as unknown as Record<string, unknown>;
   const scored =

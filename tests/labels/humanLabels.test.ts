@@ -25,6 +25,13 @@ describe("label kinds from the catalogue", () => {
     expect(labelKindOf({ ...base, name: "response/llm_judged/coherence", threshold: 0.5 } as typeof base)).toBe(
       "score",
     );
+    // A judged family with a kind of its own still takes labels; a computed one (statistical scores) does not.
+    expect(labelKindOf({ ...base, name: "response/llm_judged/bias", kind: "deepeval" } as unknown as typeof base)).toBe(
+      "score",
+    );
+    expect(
+      labelKindOf({ ...base, name: "response/statistical/bleu", kind: "statistical" } as unknown as typeof base),
+    ).toBe(null);
     // A metric with a score prompt template (DeepEval's faithfulness) is a score metric by its template.
     expect(labelKindOf({ ...base, name: "response/llm_judged/faithfulness" })).toBe("score");
   });
