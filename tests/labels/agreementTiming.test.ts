@@ -24,15 +24,20 @@ const RATED = ["response/llm_judged/groundedness", "response/llm_judged/correctn
 const CR = "retrieval/llm_judged/chunk_relevance";
 const F = "response/llm_judged/faithfulness";
 
+// Judgments as wide as real ones: the agreement join reads the judgment's row, rationale and all.
+const RATIONALE = "The response states the retention period, which the second retrieved chunk supports. ".repeat(5);
+
 function verdicts(seed: number): SeedVerdict[] {
   const random = mulberry32(seed);
   const yn = (pYes: number): "yes" | "no" => (random() < pYes ? "yes" : "no");
   return Array.from({ length: ROWS }, (_, i) => i + 1).flatMap((rowNumber): SeedVerdict[] => [
     ...RATED.map((metric) =>
-      random() < 0.02 ? { rowNumber, metric, status: "error" as const } : { rowNumber, metric, rating: yn(0.8) },
+      random() < 0.02
+        ? { rowNumber, metric, status: "error" as const }
+        : { rowNumber, metric, rating: yn(0.8), rationale: RATIONALE },
     ),
     { rowNumber, metric: CR, chunks: Array.from({ length: CHUNKS }, () => yn(0.6)) },
-    { rowNumber, metric: F, score: Math.round(random() * 100) / 100, threshold: 0.5 },
+    { rowNumber, metric: F, score: Math.round(random() * 100) / 100, threshold: 0.5, rationale: RATIONALE },
   ]);
 }
 

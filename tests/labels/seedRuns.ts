@@ -15,6 +15,7 @@ export type SeedVerdict = {
   rating?: "yes" | "no" | null;
   score?: number | null;
   threshold?: number | null;
+  rationale?: string;
   /** Per-chunk ratings; "error" writes an errored chunk verdict. */
   chunks?: ("yes" | "no" | "error")[];
 };
@@ -39,6 +40,7 @@ export function seedRun(db: Db, datasetId: string, name: string, verdicts: SeedV
       verdict.score ?? null,
       verdict.threshold ?? null,
       status === "error" ? "the judge failed" : null,
+      verdict.rationale ?? null,
     ]);
     (verdict.chunks ?? []).forEach((rating, position) =>
       chunks.push([
@@ -61,7 +63,18 @@ export function seedRun(db: Db, datasetId: string, name: string, verdicts: SeedV
     },
     {
       table: "JudgmentItem",
-      columns: ["id", "runId", "rowId", "metric", "status", "rating", "score", "threshold", "errorMessage"],
+      columns: [
+        "id",
+        "runId",
+        "rowId",
+        "metric",
+        "status",
+        "rating",
+        "score",
+        "threshold",
+        "errorMessage",
+        "rationale",
+      ],
       rows: judgments,
     },
     {
