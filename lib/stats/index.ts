@@ -5,3 +5,4 @@ export { pairedBootstrapMeanDiff, type BootstrapOptions } from "./bootstrap";
 export { describeDelta, type DeltaInput, type Verdict } from "./significance";
 export { mulberry32 } from "./prng";
 export { normalQuantile, twoSidedZ } from "./normal";
+export * from "./agreementExports";

@@ -1,0 +1,94 @@
+import { getDb } from "@/lib/db/client";
+import { getDataset } from "@/lib/db/datasetQueries";
+import { decodeUploadText } from "@/lib/ingest/decodeText";
+import { describeRowIssue, FileError } from "@/lib/ingest/errors";
+import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
+import { labelFileFormatOf, labelFilePieces } from "@/lib/labels/labelFile";
+import { importLabelFile } from "@/lib/labels/labelImport";
+import { downloadResponse } from "@/lib/server/downloadResponse";
+import { logServerError } from "@/lib/server/logError";
+import { parseExportFormat } from "@/lib/urlState/exportFormat";
+import { searchParamsOf } from "@/lib/urlState/searchParams";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+type Params = { params: Promise<{ datasetId: string }> };
+
+/** A dataset's current human labels as a file keyed by request_id (?format=csv|json), streamed. */
+export async function GET(request: Request, { params }: Params): Promise<Response> {
+  const { datasetId } = await params;
+  const format = parseExportFormat(searchParamsOf(new URL(request.url)), "csv");
+  const db = getDb();
+  const dataset = await getDataset(db, datasetId);
+  if (!dataset) return new Response("No such dataset.", { status: 404 });
+  return downloadResponse(labelFilePieces(db, datasetId, format), {
+    filename: `${dataset.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "dataset"}-labels.${format}`,
+    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+    context: `label export of dataset ${datasetId}`,
+  });
+}
+
+/**
+ * Imports a label file (CSV, a JSON array or JSON Lines; the raw request
+ * body) into a dataset, all or nothing: any issue writes nothing and every
+ * issue comes back with its row, line and column.
+ */
+export async function POST(request: Request, { params }: Params): Promise<Response> {
+  // Inline same-site check until the shared helper in lib/server/ lands: a page on another site must not write labels.
+  if (isCrossSite(request)) return Response.json({ ok: false, error: "cross-site request refused" }, { status: 403 });
+  const { datasetId } = await params;
+  const db = getDb();
+  if (!(await getDataset(db, datasetId)))
+    return Response.json({ ok: false, error: "no such dataset" }, { status: 404 });
+  const limits = limitsFromEnv();
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limits.maxFileBytes) {
+    const error = `The file is ${formatBytes(declared)}, over the ${formatBytes(limits.maxFileBytes)} limit.`;
+    return Response.json({ ok: false, error }, { status: 413 });
+  }
+  if (!request.body) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
+  try {
+    const texts = decodeUploadText(request.body as unknown as AsyncIterable<Uint8Array>, limits.maxFileBytes);
+    const first = await texts.next();
+    if (first.done) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
+    const format = labelFileFormatOf(request.headers.get("content-type"), first.value);
+    const result = await importLabelFile(db, datasetId, prepend(first.value, texts), format, { labelledBy: null });
+    if (!result.ok) {
+      const body = { ok: false, issueCount: result.issueCount, issues: result.issues.map(describeRowIssue) };
+      return Response.json(body, { status: 422 });
+    }
+    return Response.json(result);
+  } catch (error) {
+    if (error instanceof FileError) return Response.json({ ok: false, error: error.message }, { status: 400 });
+    const ref = logServerError("label import failed", error);
+    return Response.json(
+      { ok: false, error: `The import failed on the server and nothing was stored (ref ${ref}).` },
+      {
+        status: 500,
+      },
+    );
+  }
+}
+
+async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenerator<string> {
+  yield first;
+  yield* rest;
+}
+
+/**
+ * Sec-Fetch-Site (sent by every current browser) must be same-origin, or
+ * "none" for a user-typed request; without it (curl, the CLI), an Origin
+ * header, when present, must name this host.
+ */
+function isCrossSite(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site !== "same-origin" && site !== "none";
+  const origin = request.headers.get("origin");
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== (request.headers.get("host") ?? new URL(request.url).host);
+  } catch {
+    return true;
+  }
+}

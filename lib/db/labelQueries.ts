@@ -1,0 +1,187 @@
+import { databaseUrlOf, type Db } from "./client";
+import { connectionFor, preparedStatement } from "./directSqlite";
+
+/**
+ * Reading human labels. Every query binds a fixed handful of values: a
+ * dataset's labels are read in row-number ranges, never by a list of ids.
+ */
+export type StoredLabel = {
+  rowId: string;
+  metric: string;
+  /** -1 for a label of the whole row. */
+  chunkPosition: number;
+  kind: "rating" | "score";
+  rating: "yes" | "no" | null;
+  score: number | null;
+  labelledBy: string | null;
+  labelledAt: string;
+  source: string;
+  revision: number;
+};
+
+const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."labelledBy", l."labelledAt", l."source", l."revision"`;
+
+function connection(db: Db) {
+  return connectionFor(databaseUrlOf(db));
+}
+
+/** A row's current labels, for the drill-down, by metric then chunk. */
+export function getRowLabels(db: Db, rowId: string): StoredLabel[] {
+  return preparedStatement(
+    connection(db),
+    `SELECT ${LABEL_FIELDS} FROM "HumanLabel" l WHERE l."rowId" = ? ORDER BY l."metric", l."chunkPosition"`,
+  ).all(rowId) as StoredLabel[];
+}
+
+export type LabelRevision = {
+  metric: string;
+  chunkPosition: number;
+  revision: number;
+  action: "set" | "cleared";
+  kind: string | null;
+  rating: string | null;
+  score: number | null;
+  labelledBy: string | null;
+  labelledAt: string;
+  source: string;
+};
+
+/** Who labelled what on a row and when, newest first (bounded: a row's history is small, but the cap keeps it so). */
+export function getRowLabelHistory(db: Db, rowId: string, limit = 200): LabelRevision[] {
+  return preparedStatement(
+    connection(db),
+    `SELECT "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source"
+     FROM "HumanLabelRevision" WHERE "rowId" = ? ORDER BY "labelledAt" DESC, "revision" DESC LIMIT ?`,
+  ).all(rowId, Math.min(Math.max(1, limit), 1000)) as LabelRevision[];
+}
+
+/** How many rows carry a label, per metric (a chunk metric counts a row once), in SQL. */
+export function countLabelledRows(db: Db, datasetId: string): { metric: string; rows: number; labels: number }[] {
+  return preparedStatement(
+    connection(db),
+    `SELECT "metric", COUNT(DISTINCT "rowId") AS "rows", COUNT(*) AS "labels" FROM "HumanLabel" WHERE "datasetId" = ? GROUP BY "metric" ORDER BY "metric"`,
+  ).all(datasetId) as { metric: string; rows: number; labels: number }[];
+}
+
+export type LabelWithRow = StoredLabel & { rowNumber: number; requestId: string };
+
+/**
+ * A dataset's labels for rows whose numbers lie in (afterRowNumber,
+ * throughRowNumber], in row order: how exports and the label file page
+ * through a dataset with two bound range values.
+ */
+export function readLabelsInRowRange(
+  db: Db,
+  datasetId: string,
+  afterRowNumber: number,
+  throughRowNumber: number,
+): LabelWithRow[] {
+  return preparedStatement(
+    connection(db),
+    `SELECT r."rowNumber", r."requestId", ${LABEL_FIELDS}
+     FROM "DatasetRow" r JOIN "HumanLabel" l ON l."rowId" = r."id"
+     WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ?
+     ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
+  ).all(datasetId, afterRowNumber, throughRowNumber) as LabelWithRow[];
+}
+
+/** The highest row number of a dataset (0 when empty): where range paging stops. */
+export function lastRowNumber(db: Db, datasetId: string): number {
+  const row = preparedStatement(
+    connection(db),
+    `SELECT COALESCE(MAX("rowNumber"), 0) AS "last" FROM "DatasetRow" WHERE "datasetId" = ?`,
+  ).get(datasetId) as { last: number };
+  return row.last;
+}
+
+/** Every label of a dataset in row order, a range of rows at a time. */
+export async function* streamDatasetLabels(db: Db, datasetId: string, rowsPerPage = 500): AsyncGenerator<LabelWithRow> {
+  const last = lastRowNumber(db, datasetId);
+  for (let after = 0; after < last; after += rowsPerPage) {
+    for (const label of readLabelsInRowRange(db, datasetId, after, after + rowsPerPage)) yield label;
+    // Yield to the event loop between pages so a long export does not block the server.
+    await Promise.resolve();
+  }
+}
+
+export type RowKey = { rowId: string; rowNumber: number; requestId: string; retrievedChunkCount: number };
+
+/** Rows of a dataset by row-number range: what an import reads to map request_id to rows. */
+export function readRowKeysInRange(
+  db: Db,
+  datasetId: string,
+  afterRowNumber: number,
+  throughRowNumber: number,
+): RowKey[] {
+  return preparedStatement(
+    connection(db),
+    `SELECT "id" AS "rowId", "rowNumber", "requestId", "retrievedChunkCount" FROM "DatasetRow"
+     WHERE "datasetId" = ? AND "rowNumber" > ? AND "rowNumber" <= ? ORDER BY "rowNumber"`,
+  ).all(datasetId, afterRowNumber, throughRowNumber) as RowKey[];
+}
+
+/** The map from request_id to row for a whole dataset, read in ranges (an import needs every key once). */
+export function readRowKeysByRequestId(db: Db, datasetId: string, rowsPerPage = 2000): Map<string, RowKey> {
+  const keys = new Map<string, RowKey>();
+  const last = lastRowNumber(db, datasetId);
+  for (let after = 0; after < last; after += rowsPerPage) {
+    for (const key of readRowKeysInRange(db, datasetId, after, after + rowsPerPage)) keys.set(key.requestId, key);
+  }
+  return keys;
+}
+
+export type QueueUnitRow = {
+  rowId: string;
+  rowNumber: number;
+  chunkPosition: number;
+  verdict: "yes" | "no";
+  labelled: number;
+};
+
+/**
+ * One page of what the labelling queue chooses from: the run's verdicts on a
+ * metric (done, with a verdict), in (row number, chunk) order after a key,
+ * each with whether it already has a current label. Score judges' verdicts
+ * are pass/fail at the judgment's threshold (0.5 when none was stored).
+ */
+export function readQueueUnitsPage(
+  db: Db,
+  run: { id: string },
+  metric: string,
+  options: { perChunk: boolean; score: boolean; after: { rowNumber: number; chunkPosition: number }; limit: number },
+): QueueUnitRow[] {
+  const bound = {
+    runId: run.id,
+    metric,
+    afterRow: options.after.rowNumber,
+    afterChunk: options.after.chunkPosition,
+    limit: Math.min(Math.max(1, options.limit), 5000),
+  };
+  if (options.perChunk) {
+    return preparedStatement(
+      connection(db),
+      `SELECT r."id" AS "rowId", r."rowNumber", c."position" AS "chunkPosition", c."rating" AS "verdict", l."id" IS NOT NULL AS "labelled"
+       FROM "JudgmentItem" j
+       JOIN "DatasetRow" r ON r."id" = j."rowId"
+       JOIN "ChunkJudgment" c ON c."judgmentId" = j."id" AND c."rating" IS NOT NULL
+       LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = c."position"
+       WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done'
+         AND (r."rowNumber" > @afterRow OR (r."rowNumber" = @afterRow AND c."position" > @afterChunk))
+       ORDER BY r."rowNumber", c."position" LIMIT @limit`,
+    ).all(bound) as QueueUnitRow[];
+  }
+  const verdict = options.score
+    ? `CASE WHEN j."score" >= COALESCE(j."threshold", 0.5) THEN 'yes' ELSE 'no' END`
+    : `j."rating"`;
+  const hasVerdict = options.score ? `j."score" IS NOT NULL` : `j."rating" IS NOT NULL`;
+  return preparedStatement(
+    connection(db),
+    `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled"
+     FROM "JudgmentItem" j
+     JOIN "DatasetRow" r ON r."id" = j."rowId"
+     LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = -1
+     WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done' AND ${hasVerdict}
+       AND r."rowNumber" > @afterRow
+     ORDER BY r."rowNumber" LIMIT @limit`,
+  ).all(bound) as QueueUnitRow[];
+}

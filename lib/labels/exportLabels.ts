@@ -1,0 +1,51 @@
+import type { StoredLabel } from "@/lib/db/labelQueries";
+import { findMetric } from "@/lib/metrics/metricCatalog";
+import { humanLabelCells, humanLabelColumn } from "./agreementTable";
+import { labelKindOf } from "./labelKinds";
+
+/**
+ * Exports carry the person's label next to each judge's verdict. These work
+ * on a record's column order, whatever columns the result record has, so they
+ * follow changes to lib/export/resultColumns.ts without an edit here.
+ */
+
+/** The run's metrics that take a human label (computed metrics get no column). */
+export function labelledExportMetrics(metrics: readonly string[]): string[] {
+  return metrics.filter((metric) => {
+    const definition = findMetric(metric);
+    return definition !== undefined && labelKindOf(definition) !== null;
+  });
+}
+
+/** Column names with `<metric>/human_label` inserted after the last column of each labellable metric. */
+export function withHumanLabelColumns(columns: readonly string[], metrics: readonly string[]): string[] {
+  const labelled = labelledExportMetrics(metrics);
+  const out: string[] = [];
+  const pending = new Set(labelled);
+  columns.forEach((column, index) => {
+    out.push(column);
+    for (const metric of pending) {
+      const next = columns[index + 1];
+      if (column.startsWith(`${metric}/`) && !(next?.startsWith(`${metric}/`) ?? false)) {
+        out.push(humanLabelColumn(metric));
+        pending.delete(metric);
+      }
+    }
+  });
+  // A metric with no columns of its own in the record still gets its label column, at the end.
+  for (const metric of pending) out.push(humanLabelColumn(metric));
+  return out;
+}
+
+/** One result record with its row's labels in the order withHumanLabelColumns gives (null where unlabelled). */
+export function withHumanLabels(
+  record: Record<string, unknown>,
+  metrics: readonly string[],
+  labels: readonly StoredLabel[],
+): Record<string, unknown> {
+  const cells = humanLabelCells(labels);
+  const columns = withHumanLabelColumns(Object.keys(record), metrics);
+  return Object.fromEntries(
+    columns.map((column) => [column, column in record ? record[column] : (cells[column] ?? null)]),
+  );
+}

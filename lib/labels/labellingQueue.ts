@@ -1,0 +1,48 @@
+import type { Db } from "@/lib/db/client";
+import { readQueueUnitsPage } from "@/lib/db/labelQueries";
+import { resolveLabelMetric } from "./labelKinds";
+import { createQueueSelection, type LabellingQueue } from "./queueSelection";
+
+export const DEFAULT_QUEUE_TARGET = 100;
+export const MAX_QUEUE_TARGET = 2000;
+const PAGE = 2000;
+
+/**
+ * The labelling queue of one run's judge: reads the run's verdicts page by
+ * page (bounded queries, bounded memory) into the stratified selection.
+ * The seed defaults to one fixed per metric and run, so the queue is stable.
+ */
+export function getLabellingQueue(
+  db: Db,
+  run: { id: string },
+  metricName: string,
+  options: { target?: number; seed?: number } = {},
+): LabellingQueue | { error: string } {
+  const resolved = resolveLabelMetric(metricName);
+  if ("error" in resolved) return resolved;
+  const target = Math.min(Math.max(1, Math.floor(options.target ?? DEFAULT_QUEUE_TARGET)), MAX_QUEUE_TARGET);
+  const selection = createQueueSelection({ seed: options.seed ?? stableSeed(`${run.id}:${resolved.metric}`), target });
+  let after = { rowNumber: 0, chunkPosition: -1 };
+  for (;;) {
+    const page = readQueueUnitsPage(db, run, resolved.metric, {
+      perChunk: resolved.kind === "chunk_rating",
+      score: resolved.kind === "score",
+      after,
+      limit: PAGE,
+    });
+    for (const unit of page) selection.add({ ...unit, labelled: unit.labelled === 1 });
+    if (page.length < PAGE) return selection.finish();
+    const last = page[page.length - 1];
+    after = { rowNumber: last.rowNumber, chunkPosition: last.chunkPosition };
+  }
+}
+
+/** A 32-bit FNV-1a hash of a text: the default seed. */
+export function stableSeed(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

@@ -1,0 +1,105 @@
+import { performance } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getRunAgreement } from "@/lib/db/agreementQueries";
+import { listDisagreementRows } from "@/lib/db/agreementRowQueries";
+import type { Db } from "@/lib/db/client";
+import { writeLabels, type RowLabels } from "@/lib/db/labelWrites";
+import { compareRunAgreement } from "@/lib/labels/compareAgreement";
+import { getLabellingQueue } from "@/lib/labels/labellingQueue";
+import { mulberry32 } from "@/lib/stats";
+import { importRows } from "../support/engineKit";
+import { syntheticRows } from "../support/syntheticRows";
+import { createTempDb } from "../support/tempDb";
+import { rowIdsByNumber, seedRun, type SeedVerdict } from "./seedRuns";
+
+/**
+ * A timing, not a limit: the agreement reads the run page and the compare page
+ * will make, on a 1,000-row dataset labelled on four metrics (one per chunk,
+ * one scored) with two runs. The times are printed for the report; the
+ * assertions only check that every query ran over the whole dataset.
+ */
+const ROWS = 1000;
+const CHUNKS = 3;
+const RATED = ["response/llm_judged/groundedness", "response/llm_judged/correctness", "response/llm_judged/safety"];
+const CR = "retrieval/llm_judged/chunk_relevance";
+const F = "response/llm_judged/faithfulness";
+
+// Judgments as wide as real ones: the agreement join reads the judgment's row, rationale and all.
+const RATIONALE = "The response states the retention period, which the second retrieved chunk supports. ".repeat(5);
+
+function verdicts(seed: number): SeedVerdict[] {
+  const random = mulberry32(seed);
+  const yn = (pYes: number): "yes" | "no" => (random() < pYes ? "yes" : "no");
+  return Array.from({ length: ROWS }, (_, i) => i + 1).flatMap((rowNumber): SeedVerdict[] => [
+    ...RATED.map((metric) =>
+      random() < 0.02
+        ? { rowNumber, metric, status: "error" as const }
+        : { rowNumber, metric, rating: yn(0.8), rationale: RATIONALE },
+    ),
+    { rowNumber, metric: CR, chunks: Array.from({ length: CHUNKS }, () => yn(0.6)) },
+    { rowNumber, metric: F, score: Math.round(random() * 100) / 100, threshold: 0.5, rationale: RATIONALE },
+  ]);
+}
+
+describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
+  let db: Db;
+  let cleanup: () => Promise<void>;
+  let datasetId: string;
+  let runA: string;
+  let runB: string;
+
+  beforeAll(async () => {
+    ({ db, cleanup } = await createTempDb());
+    datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
+    const random = mulberry32(99);
+    const yn = () => (random() < 0.75 ? ("yes" as const) : ("no" as const));
+    const labels: RowLabels[] = [...rowIdsByNumber(db, datasetId).values()].map((rowId) => ({
+      rowId,
+      entries: [
+        ...RATED.map((metric) => ({ metric, chunkPosition: -1, value: { kind: "rating" as const, rating: yn() } })),
+        ...Array.from({ length: CHUNKS }, (_, position) => ({
+          metric: CR,
+          chunkPosition: position,
+          value: { kind: "rating" as const, rating: yn() },
+        })),
+        { metric: F, chunkPosition: -1, value: { kind: "score" as const, score: Math.round(random() * 100) / 100 } },
+      ],
+    }));
+    writeLabels(db, datasetId, labels, { labelledBy: "timing", source: "import" });
+    runA = seedRun(db, datasetId, "A", verdicts(1));
+    runB = seedRun(db, datasetId, "B", verdicts(2));
+  }, 120_000);
+  afterAll(async () => cleanup());
+
+  it("prints the server time of each agreement read", () => {
+    const time = <T>(label: string, read: () => T): T => {
+      read(); // first call prepares the statements
+      const runs = 5;
+      const start = performance.now();
+      const cpu = process.cpuUsage();
+      let result = read();
+      for (let i = 1; i < runs; i++) result = read();
+      const used = process.cpuUsage(cpu);
+      // CPU time as well as wall time: the reads are synchronous, so CPU time is what they cost on an idle machine.
+      const wall = (performance.now() - start) / runs;
+      const cpuMs = (used.user + used.system) / 1000 / runs;
+      console.log(`${label}: ${wall.toFixed(1)} ms wall, ${cpuMs.toFixed(1)} ms CPU (mean of ${runs})`);
+      return result;
+    };
+    const a = { id: runA, datasetId };
+    const b = { id: runB, datasetId };
+    const agreement = time("getRunAgreement (5 judges, one run)", () => getRunAgreement(db, a));
+    expect(agreement).toHaveLength(5);
+    for (const row of agreement) expect(row.labelled + row.errors).toBe(row.perChunk ? ROWS * CHUNKS : ROWS);
+    const compared = time("compareRunAgreement (two runs + paired counts)", () => compareRunAgreement(db, a, b));
+    expect(compared.every((row) => row.paired !== null)).toBe(true);
+    const page = time("listDisagreementRows (page 1 of 50, any metric)", () =>
+      listDisagreementRows(db, a, { q: "", sort: "rowNumber", dir: "asc", page: 1, pageSize: 50 }),
+    );
+    expect(page.total).toBeGreaterThan(0);
+    const queue = time("getLabellingQueue (groundedness, target 100)", () =>
+      getLabellingQueue(db, a, "groundedness", { target: 100 }),
+    );
+    expect("error" in queue ? queue.error : queue.labelled).toBe(100);
+  });
+});
