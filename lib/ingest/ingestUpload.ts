@@ -8,6 +8,7 @@ import { readJsonArray } from "./readers/readJsonArray";
 import { readJsonLines } from "./readers/readJsonLines";
 import { readParquet } from "./readers/readParquet";
 import type { NormalizedRow } from "./types";
+import { describeUnknownColumns } from "./unknownColumns";
 import { newValidationState, validateRecord } from "./validateRecord";
 
 /** Where validated rows go. The database implementation lives in lib/db; tests may pass their own. */
@@ -69,9 +70,16 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   let datasetId: string | null = null;
   let batch: NormalizedRow[] = [];
 
+  const state = newValidationState();
+  // Unknown columns are reported once, at the end, in one bounded warning (first in the list).
+  const withUnknownColumns = (): string[] => {
+    const unknown = describeUnknownColumns(state.unknownColumns);
+    return unknown ? [unknown, ...warnings] : warnings;
+  };
+
   const failed = async (fileError: string | null): Promise<IngestResult> => {
     if (datasetId) await options.sink.discard(datasetId);
-    return { ok: false, fileError, issues, issueCount, rowsRead, validRows, warnings };
+    return { ok: false, fileError, issues, issueCount, rowsRead, validRows, warnings: withUnknownColumns() };
   };
 
   try {
@@ -80,7 +88,6 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       format === "parquet"
         ? readParquet(options.chunks, limits.maxFileBytes, counter)
         : readRecords(format, decodeUploadText(options.chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
-    const state = newValidationState();
     datasetId = await options.sink.begin({
       name: datasetName(options),
       sourceFilename: options.filename,
@@ -89,14 +96,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
     for await (const record of records) {
       rowsRead += 1;
-      const result =
-        "issue" in record
-          ? { row: null, issues: [record.issue], newUnknownColumns: [] }
-          : validateRecord(record, state, limits);
-      for (const column of result.newUnknownColumns)
-        warnings.push(
-          `Unknown column "${column}" was ignored (Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`,
-        );
+      const result = "issue" in record ? { row: null, issues: [record.issue] } : validateRecord(record, state, limits);
       for (const issue of result.issues) {
         issueCount += 1;
         if (issues.length < limits.maxReportedErrors) issues.push(issue);
@@ -119,9 +119,10 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     const skippedRows = rowsRead - validRows;
     if (skippedRows > 0)
       warnings.push(`${skippedRows} invalid row${skippedRows === 1 ? " was" : "s were"} skipped at upload.`);
-    await options.sink.commit(datasetId, { rowCount: validRows, warnings });
+    const allWarnings = withUnknownColumns();
+    await options.sink.commit(datasetId, { rowCount: validRows, warnings: allWarnings });
     options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
-    return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings, issues, issueCount };
+    return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings: allWarnings, issues, issueCount };
   } catch (error) {
     if (error instanceof FileError) return await failed(error.message);
     if (datasetId) await options.sink.discard(datasetId).catch(() => undefined);
