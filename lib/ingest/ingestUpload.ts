@@ -8,6 +8,8 @@ import { readJsonArray } from "./readers/readJsonArray";
 import { readJsonLines } from "./readers/readJsonLines";
 import { readParquet } from "./readers/readParquet";
 import type { NormalizedRow } from "./types";
+import { withIdleTimeout } from "./idleTimeout";
+import { approximateRowBytes } from "./rowSize";
 import { describeUnknownColumns } from "./unknownColumns";
 import { newValidationState, validateRecord } from "./validateRecord";
 
@@ -60,7 +62,7 @@ export type IngestOptions = {
  * commit, and is discarded on any failure, so nothing is ever half-written.
  */
 export async function ingestUpload(options: IngestOptions): Promise<IngestResult> {
-  const limits = options.limits ?? DEFAULT_LIMITS;
+  const limits: Required<IngestLimits> = { ...DEFAULT_LIMITS, ...options.limits };
   const counter: ByteCounter = { bytes: 0 };
   const warnings: string[] = [];
   const issues: RowIssue[] = [];
@@ -69,6 +71,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   let validRows = 0;
   let datasetId: string | null = null;
   let batch: NormalizedRow[] = [];
+  let batchBytes = 0;
 
   const state = newValidationState();
   // Unknown columns are reported once, at the end, in one bounded warning (first in the list).
@@ -84,10 +87,11 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
   try {
     const format = detectFormat(options.filename);
+    const chunks = limits.idleTimeoutMs > 0 ? withIdleTimeout(options.chunks, limits.idleTimeoutMs) : options.chunks;
     const records =
       format === "parquet"
-        ? readParquet(options.chunks, limits.maxFileBytes, counter)
-        : readRecords(format, decodeUploadText(options.chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
+        ? readParquet(chunks, limits.maxFileBytes, counter)
+        : readRecords(format, decodeUploadText(chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
     datasetId = await options.sink.begin({
       name: datasetName(options),
       sourceFilename: options.filename,
@@ -105,10 +109,19 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       validRows += 1;
       // In strict mode a row error means nothing will be kept; stop writing, keep reading to list every error.
       if (options.mode === "strict" && issueCount > 0) continue;
+      const rowBytes = approximateRowBytes(result.row);
+      // Written before this row when it would take the batch past its byte bound (a batch always holds one row).
+      if (batch.length > 0 && batchBytes + rowBytes > limits.batchBytes) {
+        await options.sink.writeRows(datasetId, batch);
+        batch = [];
+        batchBytes = 0;
+      }
       batch.push(result.row);
+      batchBytes += rowBytes;
       if (batch.length >= limits.batchSize) {
         await options.sink.writeRows(datasetId, batch);
         batch = [];
+        batchBytes = 0;
         options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
       }
     }
