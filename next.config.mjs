@@ -1,3 +1,19 @@
+/**
+ * Hosts (host[:port], `*.domain` for subdomains) that may send server actions and
+ * uploads besides Assay's own: a proxy that serves it under another name.
+ * Same parsing as lib/server/sameOrigin.ts allowedOriginHosts, which route handlers use.
+ */
+const allowedOrigins = (process.env.ASSAY_ALLOWED_ORIGINS ?? "")
+  .split(",")
+  .map((entry) =>
+    entry
+      .trim()
+      .toLowerCase()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+      .replace(/\/.*$/, ""),
+  )
+  .filter(Boolean);
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The native SQLite driver and the generated Prisma client stay on the server, unbundled.
@@ -5,7 +21,24 @@ const nextConfig = {
   poweredByHeader: false,
   experimental: {
     // Uploads stream through a route handler, not through server actions; keep actions small.
-    serverActions: { bodySizeLimit: "1mb" },
+    // Next refuses a server action whose Origin is not this host or one of allowedOrigins.
+    serverActions: { bodySizeLimit: "1mb", allowedOrigins },
+  },
+  // On every response, pages, route handlers and assets alike. The page CSP, which needs a
+  // per-request nonce, is set by proxy.ts; this one only forbids framing and plugins everywhere
+  // (a response with two policies must satisfy both).
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'; object-src 'none'; base-uri 'self'" },
+        ],
+      },
+    ];
   },
 };
 

@@ -5,7 +5,8 @@ import ReactMarkdown, { type Components } from "react-markdown";
  * nothing in it runs or loads. Markdown formatting is rendered; raw HTML is
  * turned into literal text, so a reviewer sees `<script>` rather than losing
  * it or running it; images become links that are never fetched; link targets
- * go through react-markdown's URL filter (no javascript: URLs).
+ * go through react-markdown's URL filter (no javascript: URLs), open with
+ * rel="noopener noreferrer nofollow", and show their destination after their text.
  */
 export function InertMarkdown({ text, className = "" }: { text: string; className?: string }) {
   return (
@@ -32,9 +33,13 @@ const COMPONENTS: Components = {
   // react-markdown empties unsafe targets (javascript:, data:); such a link is shown as plain text, not as a link to nowhere.
   a: ({ href, children }) =>
     href ? (
-      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-        {children}
-      </a>
+      <>
+        <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+          {children}
+        </a>
+        {/* Uploaded text picks the link text, so the reader sees where the link really goes before following it. */}
+        <span className="link-destination text-xs text-slate-500"> ({linkDestination(href)})</span>
+      </>
     ) : (
       <span className="text-slate-500" title="link removed: unsafe target">
         {children}
@@ -47,3 +52,19 @@ const COMPONENTS: Components = {
     </span>
   ),
 };
+
+const MAX_DESTINATION_CHARS = 80;
+
+/** Where a link goes, in words a reader can check: host and path for web links, the address for mailto:, else the target. */
+function linkDestination(href: string): string {
+  let shown = href;
+  try {
+    const url = new URL(href);
+    if (url.protocol === "http:" || url.protocol === "https:")
+      shown = `${url.host}${url.pathname === "/" ? "" : url.pathname}${url.search}`;
+    else if (url.protocol === "mailto:") shown = url.pathname;
+  } catch {
+    // relative or schemeless: the target as written
+  }
+  return shown.length > MAX_DESTINATION_CHARS ? `${shown.slice(0, MAX_DESTINATION_CHARS)}…` : shown;
+}

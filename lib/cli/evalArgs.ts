@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { BUILT_IN_METRICS, describeKnownMetrics, resolveMetricName } from "@/lib/metrics/metricNames";
+import { modelNameProblem } from "@/lib/llm/modelName";
 
 export class UsageError extends Error {}
 
@@ -98,6 +99,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     thresholds[metric] = value;
   }
   if (parsed.out && !/\.(json|csv)$/i.test(parsed.out)) fail("--out must end in .json or .csv");
+  for (const flag of ["judge-model", "generate-model"] as const) {
+    const problem = parsed[flag] === undefined ? null : modelNameProblem(parsed[flag]);
+    if (problem) fail(`--${flag}: ${problem}`);
+  }
   return {
     dataset: parsed.dataset,
     datasetId: parsed["dataset-id"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modelNameSchema } from "@/lib/llm/modelName";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
@@ -41,7 +42,7 @@ export const runConfigSchema = z
         return [...new Set(resolved.filter(Boolean))];
       }),
     customJudges: z.array(customJudgeSchema).max(20).default([]),
-    judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: z.string().trim().min(1).max(200) }),
+    judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: modelNameSchema }),
     concurrency: z.number().int().min(1).max(256).default(8),
     chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
     /**
@@ -59,7 +60,7 @@ export const runConfigSchema = z
       ),
     generation: z
       .object({
-        model: z.string().trim().min(1).max(200),
+        model: modelNameSchema,
         systemPrompt: z.string().max(8000).optional(),
         temperature: z.number().min(0).max(2).default(0),
       })

@@ -8,6 +8,9 @@ import { readJsonArray } from "./readers/readJsonArray";
 import { readJsonLines } from "./readers/readJsonLines";
 import { readParquet } from "./readers/readParquet";
 import type { NormalizedRow } from "./types";
+import { withIdleTimeout } from "./idleTimeout";
+import { approximateRowBytes } from "./rowSize";
+import { describeUnknownColumns } from "./unknownColumns";
 import { newValidationState, validateRecord } from "./validateRecord";
 
 /** Where validated rows go. The database implementation lives in lib/db; tests may pass their own. */
@@ -59,7 +62,7 @@ export type IngestOptions = {
  * commit, and is discarded on any failure, so nothing is ever half-written.
  */
 export async function ingestUpload(options: IngestOptions): Promise<IngestResult> {
-  const limits = options.limits ?? DEFAULT_LIMITS;
+  const limits: Required<IngestLimits> = { ...DEFAULT_LIMITS, ...options.limits };
   const counter: ByteCounter = { bytes: 0 };
   const warnings: string[] = [];
   const issues: RowIssue[] = [];
@@ -68,19 +71,27 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   let validRows = 0;
   let datasetId: string | null = null;
   let batch: NormalizedRow[] = [];
+  let batchBytes = 0;
+
+  const state = newValidationState();
+  // Unknown columns are reported once, at the end, in one bounded warning (first in the list).
+  const withUnknownColumns = (): string[] => {
+    const unknown = describeUnknownColumns(state.unknownColumns);
+    return unknown ? [unknown, ...warnings] : warnings;
+  };
 
   const failed = async (fileError: string | null): Promise<IngestResult> => {
     if (datasetId) await options.sink.discard(datasetId);
-    return { ok: false, fileError, issues, issueCount, rowsRead, validRows, warnings };
+    return { ok: false, fileError, issues, issueCount, rowsRead, validRows, warnings: withUnknownColumns() };
   };
 
   try {
     const format = detectFormat(options.filename);
+    const chunks = limits.idleTimeoutMs > 0 ? withIdleTimeout(options.chunks, limits.idleTimeoutMs) : options.chunks;
     const records =
       format === "parquet"
-        ? readParquet(options.chunks, limits.maxFileBytes, counter)
-        : readRecords(format, decodeUploadText(options.chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
-    const state = newValidationState();
+        ? readParquet(chunks, limits.maxFileBytes, counter)
+        : readRecords(format, decodeUploadText(chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
     datasetId = await options.sink.begin({
       name: datasetName(options),
       sourceFilename: options.filename,
@@ -89,14 +100,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
     for await (const record of records) {
       rowsRead += 1;
-      const result =
-        "issue" in record
-          ? { row: null, issues: [record.issue], newUnknownColumns: [] }
-          : validateRecord(record, state, limits);
-      for (const column of result.newUnknownColumns)
-        warnings.push(
-          `Unknown column "${column}" was ignored (Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, retrieved_context, expected_retrieved_context, trace).`,
-        );
+      const result = "issue" in record ? { row: null, issues: [record.issue] } : validateRecord(record, state, limits);
       for (const issue of result.issues) {
         issueCount += 1;
         if (issues.length < limits.maxReportedErrors) issues.push(issue);
@@ -105,10 +109,19 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       validRows += 1;
       // In strict mode a row error means nothing will be kept; stop writing, keep reading to list every error.
       if (options.mode === "strict" && issueCount > 0) continue;
+      const rowBytes = approximateRowBytes(result.row);
+      // Written before this row when it would take the batch past its byte bound (a batch always holds one row).
+      if (batch.length > 0 && batchBytes + rowBytes > limits.batchBytes) {
+        await options.sink.writeRows(datasetId, batch);
+        batch = [];
+        batchBytes = 0;
+      }
       batch.push(result.row);
+      batchBytes += rowBytes;
       if (batch.length >= limits.batchSize) {
         await options.sink.writeRows(datasetId, batch);
         batch = [];
+        batchBytes = 0;
         options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
       }
     }
@@ -119,9 +132,10 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     const skippedRows = rowsRead - validRows;
     if (skippedRows > 0)
       warnings.push(`${skippedRows} invalid row${skippedRows === 1 ? " was" : "s were"} skipped at upload.`);
-    await options.sink.commit(datasetId, { rowCount: validRows, warnings });
+    const allWarnings = withUnknownColumns();
+    await options.sink.commit(datasetId, { rowCount: validRows, warnings: allWarnings });
     options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
-    return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings, issues, issueCount };
+    return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings: allWarnings, issues, issueCount };
   } catch (error) {
     if (error instanceof FileError) return await failed(error.message);
     if (datasetId) await options.sink.discard(datasetId).catch(() => undefined);

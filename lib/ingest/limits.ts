@@ -8,7 +8,12 @@ export type IngestLimits = {
   maxCellBytes: number;
   /** Errors beyond this are counted but not listed, so a broken 20,000-row file still answers quickly. */
   maxReportedErrors: number;
+  /** A batch of rows is written when it reaches batchSize rows or batchBytes (approximate) bytes, whichever first. */
   batchSize: number;
+  /** Default DEFAULT_LIMITS.batchBytes. */
+  batchBytes?: number;
+  /** An upload that receives no bytes for this long fails (0: never; default DEFAULT_LIMITS.idleTimeoutMs). */
+  idleTimeoutMs?: number;
 };
 
 const MB = 1024 * 1024;
@@ -22,17 +27,25 @@ const MB = 1024 * 1024;
  */
 export const MAX_JSON_NESTING_DEPTH = 64;
 
-export const DEFAULT_LIMITS: IngestLimits = {
+export const DEFAULT_LIMITS: Required<IngestLimits> = {
   maxFileBytes: 64 * MB,
   maxRowBytes: 8 * MB,
   maxCellBytes: 2 * MB,
   maxReportedErrors: 500,
   batchSize: 500,
+  // 500 rows of 8 MB each would be 4 GB in one batch; bytes bound a batch whatever its rows hold.
+  batchBytes: 16 * MB,
+  idleTimeoutMs: 30_000,
 };
 
-export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): IngestLimits {
+export function limitsFromEnv(env: Record<string, string | undefined> = process.env): IngestLimits {
   const mb = Number(env.ASSAY_MAX_UPLOAD_MB);
-  return Number.isFinite(mb) && mb > 0 ? { ...DEFAULT_LIMITS, maxFileBytes: Math.round(mb * MB) } : DEFAULT_LIMITS;
+  const idleSeconds = Number(env.ASSAY_UPLOAD_IDLE_TIMEOUT_S);
+  return {
+    ...DEFAULT_LIMITS,
+    ...(Number.isFinite(mb) && mb > 0 ? { maxFileBytes: Math.round(mb * MB) } : {}),
+    ...(Number.isFinite(idleSeconds) && idleSeconds > 0 ? { idleTimeoutMs: Math.round(idleSeconds * 1000) } : {}),
+  };
 }
 
 export function formatBytes(bytes: number): string {

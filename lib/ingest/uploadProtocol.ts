@@ -13,7 +13,14 @@ export const uploadQuerySchema = z.object({
 
 /** The browser reads each event line through this, so a foreign line (e.g. a proxy's) is never taken for a result. */
 export const uploadEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("progress"), bytes: z.number(), rows: z.number(), issues: z.number() }),
+  z.object({
+    type: z.literal("progress"),
+    bytes: z.number(),
+    rows: z.number(),
+    issues: z.number(),
+    /** Set while the upload waits for a free slot (ASSAY_MAX_CONCURRENT_UPLOADS): says so, in words. */
+    queued: z.string().optional(),
+  }),
   z.object({
     type: z.literal("result"),
     ok: z.boolean(),

@@ -12,16 +12,17 @@ import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
 import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "./types";
+import { newUnknownColumns, noteUnknownColumns, type UnknownColumns } from "./unknownColumns";
 
-/** State that spans rows: request_id uniqueness and the unknown columns already warned about. */
-export type ValidationState = { requestIds: Map<string, number>; unknownColumns: Set<string> };
+/** State that spans rows: request_id uniqueness and the unknown columns seen (bounded, see unknownColumns.ts). */
+export type ValidationState = { requestIds: Map<string, number>; unknownColumns: UnknownColumns };
 
 export function newValidationState(): ValidationState {
-  return { requestIds: new Map(), unknownColumns: new Set() };
+  return { requestIds: new Map(), unknownColumns: newUnknownColumns() };
 }
 
 type RecordInput = { row: number; line: number; format: "json" | "csv"; value: unknown };
-type Result = { row: NormalizedRow | null; issues: RowIssue[]; newUnknownColumns: string[] };
+type Result = { row: NormalizedRow | null; issues: RowIssue[] };
 
 /** CSV cells that hold JSON; the other columns stay text. */
 const JSON_CELL_COLUMNS = new Set<InputColumn>([
@@ -30,7 +31,6 @@ const JSON_CELL_COLUMNS = new Set<InputColumn>([
   "expected_retrieved_context",
   "trace",
 ]);
-const KNOWN = new Set<string>(INPUT_COLUMNS);
 
 /** Validates one record against the Agent Evaluation input schema and normalises it. Every problem in the row is reported. */
 export function validateRecord(record: RecordInput, state: ValidationState, limits: IngestLimits): Result {
@@ -41,10 +41,9 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   const value = record.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     issue(undefined, `expected an object with columns such as request and response, got ${describeType(value)}`);
-    return { row: null, issues, newUnknownColumns: [] };
+    return { row: null, issues };
   }
-  const newUnknownColumns = Object.keys(value).filter((key) => !KNOWN.has(key) && !state.unknownColumns.has(key));
-  newUnknownColumns.forEach((key) => state.unknownColumns.add(key));
+  noteUnknownColumns(state.unknownColumns, value);
 
   const cells: Partial<Record<InputColumn, unknown>> = {};
   const rejected = new Set<InputColumn>(); // present, but already reported
@@ -124,14 +123,13 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   const firstRow = state.requestIds.get(finalId);
   if (firstRow !== undefined) issue("request_id", `request_id "${finalId}" is also used by row ${firstRow}`);
 
-  if (issues.length > 0 || "error" in request) return { row: null, issues, newUnknownColumns };
+  if (issues.length > 0 || "error" in request) return { row: null, issues };
   state.requestIds.set(finalId, record.row);
 
   const traceResponse = traceFacts?.response ?? null;
   const traceContext = traceFacts?.retrievedContext ?? null;
   return {
     issues,
-    newUnknownColumns,
     row: {
       rowNumber: record.row,
       requestId: finalId,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { LlmPrices } from "./pricing";
 import { redactSecrets } from "./llmErrors";
+import { modelNameProblem } from "./modelName";
 
 /**
  * Where the judge model lives, read once from the environment. Every message
@@ -89,8 +90,8 @@ export function readLlmConfig(env: Env = process.env): LlmConfig | null {
   }
 
   const model = get("ASSAY_JUDGE_MODEL") ?? DEFAULT_JUDGE_MODEL;
-  if (/\s/.test(model) || model.length > 200)
-    fail("ASSAY_JUDGE_MODEL must be a model or deployment name without spaces");
+  const modelProblem = modelNameProblem(model);
+  if (modelProblem) fail(`ASSAY_JUDGE_MODEL must be a model or deployment name: ${modelProblem}`);
 
   const timeoutMs = parseOr(get("ASSAY_LLM_TIMEOUT_MS"), positiveInt(3_600_000), DEFAULT_TIMEOUT_MS, () =>
     fail("ASSAY_LLM_TIMEOUT_MS must be a whole number of milliseconds between 1 and 3600000"),

@@ -122,7 +122,7 @@ describe("run aggregates through the fake LLM server", () => {
     expect(r1).toMatchObject({
       judgeProvider: "openai",
       judgeModel: "judge-model",
-      promptVersion: "chunk_relevance.batched/v2",
+      promptVersion: "chunk_relevance.batched/v3",
     });
     expect(r1.promptHash).toMatch(/^[0-9a-f]{64}$/);
     expect(r1.inputTokens).toBeGreaterThan(0);

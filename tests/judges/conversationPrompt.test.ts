@@ -61,8 +61,8 @@ describe("how the judge sees a conversation", () => {
   });
 
   it("bumps the version of every template whose rendering changed (the cache key includes it)", () => {
-    expect(relevanceToQuery.version).toBe("relevance_to_query/v2");
-    expect(chunkRelevanceBatched.version).toBe("chunk_relevance.batched/v2");
+    expect(relevanceToQuery.version).toBe("relevance_to_query/v3");
+    expect(chunkRelevanceBatched.version).toBe("chunk_relevance.batched/v3");
   });
 
   describe("through the engine and the fake server", () => {

@@ -59,12 +59,12 @@ describe("per-chunk judges say so in their template", () => {
     const custom = templateForMetric("retrieval/llm_judged/mentions_keys", input, retrievalJudge);
     if (!builtIn?.template.perChunk || !custom?.template.perChunk) throw new Error("expected per-chunk templates");
     expect([builtIn.template.version, builtIn.template.singleChunk.version]).toEqual([
-      "chunk_relevance.batched/v2",
-      "chunk_relevance.single/v2",
+      "chunk_relevance.batched/v3",
+      "chunk_relevance.single/v3",
     ]);
     expect([custom.template.version, custom.template.singleChunk.version]).toEqual([
-      "custom.retrieval/v2",
-      "custom.retrieval.single/v1",
+      "custom.retrieval/v3",
+      "custom.retrieval.single/v2",
     ]);
     expect(custom.template.singleChunk.system).toContain("The chunk mentions access keys.");
     expect(custom.template.singleChunk.system).toContain("one retrieved chunk");

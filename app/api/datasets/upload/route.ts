@@ -6,6 +6,9 @@ import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { uploadQuerySchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
 import { firstIssue } from "@/lib/ingest/normalizeRequest";
 import { logServerError } from "@/lib/server/logError";
+import { discardOrphanedImportsNow, ownedSink, withImportHeartbeat } from "@/lib/server/importOwnership";
+import { checkSameOrigin } from "@/lib/server/sameOrigin";
+import { serverUploadGate } from "@/lib/server/uploadGate";
 import { firstValues, searchParamsOf } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +20,9 @@ export const runtime = "nodejs";
  * bounded whatever the file size. Progress and the result go back as NDJSON.
  */
 export async function POST(request: Request): Promise<Response> {
+  // Another site's page may POST here too (a text/plain body needs no preflight): refuse before reading anything.
+  const origin = checkSameOrigin(request);
+  if (!origin.ok) return resultResponse({ fileError: origin.message }, 403);
   const url = new URL(request.url);
   const query = uploadQuerySchema.safeParse(firstValues(searchParamsOf(url)));
   if (!query.success) return resultResponse({ fileError: `Bad upload request: ${firstIssue(query.error)}` }, 400);
@@ -36,16 +42,33 @@ export async function POST(request: Request): Promise<Response> {
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (event: UploadEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      let leave: (() => void) | null = null;
       try {
-        const result = await ingestUpload({
-          chunks: body,
-          filename: query.data.filename,
-          name: query.data.name,
-          mode: query.data.mode,
-          sink: createDatasetSink(getDb()),
-          limits,
-          onProgress: (progress) => send({ type: "progress", ...progress }),
-        });
+        // At most ASSAY_MAX_CONCURRENT_UPLOADS at once; the others wait here, told so, their bodies unread.
+        leave = await serverUploadGate().enter(
+          (ahead, running) =>
+            send({
+              type: "progress",
+              bytes: 0,
+              rows: 0,
+              issues: 0,
+              queued: `Queued: ${running} upload${running === 1 ? " is" : "s are"} in progress${ahead > 0 ? ` and ${ahead} ${ahead === 1 ? "is" : "are"} waiting ahead of yours` : ""}. Yours starts when one finishes.`,
+            }),
+          request.signal,
+        );
+        // Imports a killed server left behind go now, not an hour later.
+        await discardOrphanedImportsNow();
+        const result = await withImportHeartbeat(() =>
+          ingestUpload({
+            chunks: body,
+            filename: query.data.filename,
+            name: query.data.name,
+            mode: query.data.mode,
+            sink: ownedSink(createDatasetSink(getDb())),
+            limits,
+            onProgress: (progress) => send({ type: "progress", ...progress }),
+          }),
+        );
         send({ type: "result", ...result, issues: result.issues.map(describeRowIssue) });
       } catch (error) {
         const ref = logServerError("dataset upload failed", error);
@@ -58,6 +81,7 @@ export async function POST(request: Request): Promise<Response> {
           warnings: [],
         });
       } finally {
+        leave?.();
         controller.close();
       }
     },

@@ -1,0 +1,94 @@
+// npm start's decision on the real production server (scripts/serve.ts over
+// the build in .next): 127.0.0.1 by default, so the machine's network address
+// gets no answer; ASSAY_HOST=0.0.0.0 with a secret answers there too.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { endWithThisProcess } from "../support/processCleanup";
+import { ROOT } from "./appServer";
+
+const networkAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((address) => address?.family === "IPv4" && !address.internal)?.address;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function answers(host: string, port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://${host}:${port}/datasets`, { signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** `node --import tsx scripts/serve.ts start -p PORT` (what `npm start` runs after its build), until stopped. */
+async function withServe(env: Record<string, string>, check: (port: number, output: () => string) => Promise<void>) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-serve-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start", "-p", String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: `file:${path.join(dir, "assay.db")}`, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const untrack = endWithThisProcess(child, { group: true });
+  let output = "";
+  child.stdout?.on("data", (data) => (output += data));
+  child.stderr?.on("data", (data) => (output += data));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    const deadline = Date.now() + 90_000;
+    while (!(await answers("127.0.0.1", port))) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve.ts did not answer:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await check(port, () => output);
+  } finally {
+    try {
+      process.kill(-(child.pid ?? 0), "SIGTERM");
+    } catch {
+      // already gone
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid ?? 0), "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+    untrack();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!networkAddress)(`npm start's listening address (network address ${networkAddress})`, () => {
+  it("by default answers on 127.0.0.1 only", { timeout: 150_000 }, async () => {
+    await withServe({}, async (port, output) => {
+      expect(output()).toContain("[assay] listening on 127.0.0.1 (this machine only; set ASSAY_HOST to expose it)");
+      expect(await answers(networkAddress ?? "", port)).toBe(false);
+    });
+  });
+
+  it("with ASSAY_HOST=0.0.0.0 and a secret, answers on the network address too", { timeout: 150_000 }, async () => {
+    await withServe({ ASSAY_HOST: "0.0.0.0", ASSAY_AUTH_SECRET: "x".repeat(44) }, async (port, output) => {
+      expect(output()).toContain("[assay] listening on 0.0.0.0");
+      expect(await answers(networkAddress ?? "", port)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { claimImport, discardOrphanedImports, renewImportHeartbeats } from "@/lib/db/importCleanup";
+import { importOwnerId, isImportOwnerAlive } from "@/lib/server/importOwnership";
+import { createTempDb } from "../support/tempDb";
+
+/** The pid of a process that has exited (a child run to completion). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+describe("imports left by a server that is gone", () => {
+  let db: Db;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => ({ db, cleanup } = await createTempDb()));
+  afterAll(async () => cleanup());
+
+  async function importing(name: string, owner: string | null, heartbeat: Date): Promise<string> {
+    const dataset = await db.dataset.create({ data: { name, status: "importing" } });
+    if (owner) await claimImport(db, dataset.id, owner, heartbeat);
+    return dataset.id;
+  }
+
+  it("knows which owners are alive", () => {
+    const host = os.hostname();
+    expect(isImportOwnerAlive(importOwnerId())).toBe(true);
+    expect(isImportOwnerAlive(`${host}:${process.pid}:other`)).toBe(false); // our pid, an earlier process
+    expect(isImportOwnerAlive(`${host}:${deadPid()}:abc`)).toBe(false);
+    expect(isImportOwnerAlive(`${host}:${process.ppid}:abc`)).toBe(true);
+    expect(isImportOwnerAlive(`elsewhere.example:1234:abc`)).toBe(true); // only its heartbeat can tell
+    expect(isImportOwnerAlive("garbage")).toBe(false);
+  });
+
+  it("discards at once those whose owner died or whose heartbeat went stale; keeps live ones and ownerless ones", async () => {
+    const now = new Date();
+    const host = os.hostname();
+    const dead = await importing("dead owner", `${host}:${deadPid()}:abc`, now);
+    const live = await importing("this process", importOwnerId(), now);
+    const remoteFresh = await importing("remote, fresh", "elsewhere.example:1:abc", now);
+    const remoteStale = await importing("remote, stale", "elsewhere.example:2:abc", new Date(now.getTime() - 120_000));
+    const cli = await importing("no owner (CLI)", null, now);
+    const removed = await discardOrphanedImports(db, {
+      isOwnerAlive: (owner) => isImportOwnerAlive(owner),
+      staleBefore: new Date(now.getTime() - 60_000),
+    });
+    expect(removed).toBe(2);
+    const left = (await db.dataset.findMany({ select: { id: true } })).map((d) => d.id).sort();
+    expect(left).toEqual([live, remoteFresh, cli].sort());
+    expect(left).not.toContain(dead);
+    expect(left).not.toContain(remoteStale);
+  });
+
+  it("a heartbeat renewal keeps a long import alive", async () => {
+    const old = new Date(Date.now() - 120_000);
+    const id = await importing("long", "elsewhere.example:3:abc", old);
+    expect(await renewImportHeartbeats(db, "elsewhere.example:3:abc")).toBe(1);
+    await discardOrphanedImports(db, { isOwnerAlive: () => true, staleBefore: new Date(Date.now() - 60_000) });
+    expect(await db.dataset.findUnique({ where: { id } })).not.toBeNull();
+  });
+});
