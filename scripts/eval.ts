@@ -126,6 +126,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     concurrency: args.concurrency,
     chunkMode: args.chunkMode,
     thresholds: args.thresholds,
+    ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
     ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
   });
 }

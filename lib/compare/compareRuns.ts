@@ -33,7 +33,7 @@ export type Comparison = {
   sameDataset: boolean;
   metrics: {
     metric: string;
-    shape: "rating" | "precision" | "value";
+    shape: ReturnType<typeof metricShape>;
     cells: Record<string, MetricCell>;
     deltas: Record<string, MetricDelta>;
   }[];

@@ -5,7 +5,7 @@ import { insertRunWithItems, type RunItemPlan } from "@/lib/db/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runQueries";
 import type { StoredRunConfig } from "@/lib/db/storedRun";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
-import { customMetricName, runConfigSchema, type RunConfigInput } from "./runConfig";
+import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 
 export class RunConfigError extends Error {
   name = "RunConfigError";
@@ -58,6 +58,7 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
     chunkMode: config.chunkMode,
     thresholds: config.thresholds,
     ...(config.generation ? { generationTemperature: config.generation.temperature } : {}),
+    ...scoreMetricSettings(config),
   };
   await insertRunWithItems(db, {
     run: {
@@ -77,6 +78,11 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
     generationRowIds,
   });
   return runId;
+}
+
+/** The score metrics' per-run settings, stored only when set (seed 003's context_relevance). */
+function scoreMetricSettings(config: RunConfig): Pick<StoredRunConfig, "contextRelevance"> {
+  return config.contextRelevance ? { contextRelevance: config.contextRelevance } : {};
 }
 
 function defaultRunName(judgeModel: string, generationModel?: string): string {

@@ -1,8 +1,12 @@
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
+
 /**
  * Pass marks. For a yes/no metric a row passes on "yes"; the run's threshold
  * for it is the minimum share of yes (used by the CLI and the dashboard). For a
  * score metric (chunk precision, document recall, custom retrieval precision,
- * later G-Eval-style scores) a row passes when its score reaches the threshold.
+ * the seed 002/003 scores) a row passes when its score reaches the threshold:
+ * at or above it, or at or below it for a lower-is-better metric
+ * (hallucination, toxicity, bias): DeepEval's is_successful.
  */
 export const DEFAULT_SCORE_THRESHOLD = 0.5;
 
@@ -15,4 +19,14 @@ export function thresholdFor(metric: string, thresholds: Record<string, number>)
 export function configuredThreshold(metric: string, thresholds: Record<string, number>): number | null {
   const short = metric.split("/").pop() ?? metric;
   return thresholds[metric] ?? thresholds[short] ?? null;
+}
+
+/** DeepEval's is_successful for one score: score ≥ threshold, or ≤ where lower is better. */
+export function scorePasses(metric: string, score: number, threshold: number): boolean {
+  return scoreDirection(metric) === "lower" ? score <= threshold : score >= threshold;
+}
+
+/** Whether a run aggregate meets a threshold: at or above it, or at or below it where lower is better. */
+export function aggregateMeets(metric: string, value: number, threshold: number): boolean {
+  return scorePasses(metric, value, threshold);
 }
