@@ -225,6 +225,34 @@ export async function countJudgmentsByMetric(
   return groups.map((group) => ({ metric: group.metric, count: group._count._all }));
 }
 
+/**
+ * LLM calls per metric in a run, for the benchmark: judged rows (done or error) and the calls they
+ * made (attempts, retries and repairs included; 0 for cache hits and for metrics with no LLM).
+ */
+export async function llmCallsByMetric(
+  db: Db,
+  runId: string,
+): Promise<{ metric: string; rows: number; calls: number; cacheHits: number }[]> {
+  const groups = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, status: { in: ["done", "error"] } },
+    _count: { _all: true },
+    _sum: { attempts: true },
+  });
+  const hits = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, cacheHit: true },
+    _count: { _all: true },
+  });
+  const hitsByMetric = new Map(hits.map((group) => [group.metric, group._count._all]));
+  return groups.map((group) => ({
+    metric: group.metric,
+    rows: group._count._all,
+    calls: group._sum.attempts ?? 0,
+    cacheHits: hitsByMetric.get(group.metric) ?? 0,
+  }));
+}
+
 /** Some row that failed a metric in the run, or null (the UI benchmark opens its drill-down). */
 export async function findFailedRowId(db: Db, runId: string): Promise<string | null> {
   const item = await db.judgmentItem.findFirst({ where: { runId, passed: false }, select: { rowId: true } });
