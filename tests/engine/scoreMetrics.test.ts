@@ -2,6 +2,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { getInputCoverage } from "@/lib/db/datasetQueries";
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRunRowDetail } from "@/lib/db/runRowQueries";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
@@ -191,6 +192,21 @@ describe("score metrics through the engine (context_relevance via the fake serve
     // 0.26 − 0.1 for the one missing item.
     expect(scores.capital.score).toBe(0.16);
 
+    // A cache hit carries the intermediate verdicts too: they come from the cached answer.
+    const eclipseRow = await db.datasetRow.findFirstOrThrow({ where: { datasetId, requestId: "eclipse" } });
+    const cached = (await getRunRowDetail(db, runId, eclipseRow.id))?.judgments.find(
+      (j) => j.metric === CONTEXT_RELEVANCE,
+    );
+    expect(cached?.cacheHit).toBe(true);
+    expect(cached?.details?.groups[0].items.map((item) => item.verdict)).toEqual([
+      "high",
+      "high",
+      "medium",
+      "none",
+      "high",
+    ]);
+    expect(cached?.details?.figures?.unusedHighRelevanceContext).toBe(0.05);
+
     const scaled = await runToCompletion(
       db,
       {
@@ -236,6 +252,28 @@ describe("score metrics through the engine (context_relevance via the fake serve
     const header = csv.split("\r\n")[0].split(",");
     for (const field of ["score", "threshold", "success", "reason", "error_message", "details"])
       expect(header).toContain(`${CONTEXT_RELEVANCE}/${field}`);
+  });
+
+  it("plans hallucination only for rows whose expected_retrieved_context has content (the ideal context)", async () => {
+    const ideal = await importRows(db, [
+      {
+        request_id: "with",
+        request: "q1",
+        response: "a1",
+        expected_retrieved_context: [{ content: "ideal", doc_uri: "i1" }],
+      },
+      { request_id: "uri-only", request: "q2", response: "a2", expected_retrieved_context: [{ doc_uri: "i2" }] },
+    ]);
+    expect((await getInputCoverage(db, ideal)).inputs.expected_context_content).toBe(1);
+    const runId = await createRun(db, { datasetId: ideal, metrics: ["hallucination"], judge });
+    const items = await db.judgmentItem.findMany({
+      where: { runId },
+      select: { status: true, skipReason: true, row: { select: { requestId: true } } },
+    });
+    expect(Object.fromEntries(items.map((i) => [i.row.requestId, [i.status, i.skipReason]]))).toEqual({
+      with: ["pending", null],
+      "uri-only": ["skipped", "needs expected_retrieved_context[].content (the ideal context)"],
+    });
   });
 
   it("refuses an LLM-only score metric with the offline judge, saying why", async () => {
