@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SCORE_METRIC_HEURISTICS } from "@/lib/judges/heuristic/scoreMetrics";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
 import { scorePasses, thresholdFor } from "@/lib/engine/thresholds";
 import { aggregateName, metricShape, toAggregate } from "@/lib/metrics/aggregates";
@@ -153,5 +154,35 @@ describe("offline availability", () => {
     expect(result.errorMessage).toBe(
       "context_relevance needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
     );
+  });
+
+  it("dispatches to an offline rule once SCORE_METRIC_HEURISTICS has one, and the metric becomes available offline", async () => {
+    const metric = "response/llm_judged/toxicity";
+    SCORE_METRIC_HEURISTICS[metric] = () => ({
+      rating: null,
+      score: 0.25,
+      rationale: "lexical rule",
+      errorMessage: null,
+    });
+    try {
+      const result = await createHeuristicJudgeBackend().judge({
+        metric,
+        input: {
+          messages: [],
+          request: "q",
+          response: "a",
+          expectedResponse: null,
+          expectedFacts: null,
+          retrievedContext: [],
+        },
+        chunkMode: "batched",
+      });
+      expect(result).toMatchObject({ score: 0.25, rationale: "lexical rule", provider: "heuristic" });
+      expect(metricAvailability(coverage(3), { offline: true }).find((a) => a.metric.name === metric)).toMatchObject({
+        rows: 3,
+      });
+    } finally {
+      delete SCORE_METRIC_HEURISTICS[metric];
+    }
   });
 });
