@@ -21,7 +21,7 @@ import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
 import { describeRowIssue } from "../lib/ingest/errors";
 import { ingestFile } from "../lib/ingest/ingestFile";
-import { HEURISTIC_MODEL } from "../lib/judges/heuristic";
+import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
 
 class InputError extends Error {}
@@ -92,6 +92,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function startRun(db: Db, args: EvalArgs): Promise<string> {
+  const llmConfig = readLlmConfig();
+  const heuristic =
+    args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
+  if (heuristic && !args.judgeModel)
+    console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
+  // Named on the command line, an LLM-only score metric on the offline judge is a mistake to say, not a column of skips.
+  const unavailable = heuristic ? args.metrics.flatMap((metric) => offlineUnavailableReason(metric) ?? []) : [];
+  if (unavailable.length > 0)
+    throw new UsageError(
+      `${unavailable.join("; ")}. Set OPENAI_API_KEY or OPENAI_BASE_URL (and --judge-model), or leave them out.`,
+    );
   let datasetId = args.datasetId;
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
@@ -105,11 +116,6 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   }
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
-  const llmConfig = readLlmConfig();
-  const heuristic =
-    args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
-  if (heuristic && !args.judgeModel)
-    console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
   let judge: RunConfigInput["judge"];
   if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };

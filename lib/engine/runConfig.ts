@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
@@ -77,11 +76,6 @@ export const runConfigSchema = z
     message: "custom judge names must be unique",
   })
   .superRefine((config, ctx) => {
-    if (config.judge.provider === "heuristic")
-      for (const metric of config.metrics) {
-        const reason = offlineUnavailableReason(metric);
-        if (reason) ctx.addIssue({ code: "custom", message: `${reason}; choose a model endpoint, or leave it out` });
-      }
     const customNames = new Set(
       config.customJudges.flatMap((judge) => [judge.assessmentName, customMetricName(judge)]),
     );

@@ -123,6 +123,18 @@ describe("npm run eval with the score metrics on the sample dataset", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses an LLM-only score metric named for the offline judge, before importing anything", async () => {
+    const dbFile = path.join(dir, "refused.db");
+    const { code, stderr } = await spawnEval(
+      ["--dataset", SAMPLE_FILE, "--judges", "bleu,faithfulness", "--judge-model", "heuristic", "--quiet"],
+      { DATABASE_URL: `file:${dbFile}` },
+    ).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      "faithfulness needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
+    );
+  });
+
   it("runs bleu, rouge, meteor, levenshtein offline and context_relevance through the fake server", async () => {
     const out = path.join(dir, "results.json");
     const { code, stdout, stderr } = await spawnEval(

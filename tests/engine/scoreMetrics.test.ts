@@ -5,7 +5,7 @@ import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getInputCoverage } from "@/lib/db/datasetQueries";
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRunRowDetail } from "@/lib/db/runRowQueries";
-import { createRun, RunConfigError } from "@/lib/engine/createRun";
+import { createRun } from "@/lib/engine/createRun";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import type { Responder } from "../support/fakeOpenAIServer";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
@@ -276,18 +276,29 @@ describe("score metrics through the engine (context_relevance via the fake serve
     });
   });
 
-  it("refuses an LLM-only score metric with the offline judge, saying why", async () => {
-    await expect(
-      createRun(db, {
-        datasetId,
-        metrics: ["context_relevance"],
-        judge: { provider: "heuristic", model: "heuristic-v1" },
-      }),
-    ).rejects.toThrow(
-      new RunConfigError(
-        "context_relevance needs an LLM judge: the offline heuristic judge has no honest lexical rule for it; choose a model endpoint, or leave it out",
-      ),
+  it("plans an LLM-only score metric skipped with the reason on the offline judge; the statistical ones run", async () => {
+    const { runId, outcome } = await runToCompletion(
+      db,
+      { datasetId, metrics: ["context_relevance", "meteor"], judge: { provider: "heuristic", model: "heuristic-v1" } },
+      null,
     );
+    expect(outcome.status).toBe("completed");
+    const items = await db.judgmentItem.findMany({
+      where: { runId },
+      select: { metric: true, status: true, skipReason: true },
+    });
+    expect(
+      new Set(items.filter((i) => i.metric === CONTEXT_RELEVANCE).map((i) => `${i.status}: ${i.skipReason}`)),
+    ).toEqual(
+      new Set([
+        "skipped: context_relevance needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
+      ]),
+    );
+    expect(items.filter((i) => i.metric === "response/statistical/meteor").map((i) => i.status)).toEqual([
+      "done",
+      "done",
+      "done",
+    ]);
   });
 
   it("rejects a threshold above 1, except context_relevance's up to its scale", async () => {
