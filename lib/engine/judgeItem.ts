@@ -7,7 +7,7 @@ import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistic
 import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runQueries";
 import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
-import { scorePasses, thresholdFor } from "./thresholds";
+import { defaultThreshold, scorePasses, thresholdFor } from "./thresholds";
 
 export type ItemContext = {
   judge: JudgeBackend;
@@ -124,7 +124,10 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
 }
 
 function withPass(metric: string, result: JudgeResult, ctx: ItemContext): SavedJudgment {
-  const threshold = result.score !== null && !metric.startsWith("agent/") ? thresholdFor(metric, ctx.thresholds) : null;
+  const threshold =
+    result.score !== null && !metric.startsWith("agent/")
+      ? thresholdFor(metric, ctx.thresholds, defaultThreshold(metric, ctx.contextRelevance?.scale))
+      : null;
   const passed =
     result.errorMessage !== null
       ? null

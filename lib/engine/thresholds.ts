@@ -1,4 +1,4 @@
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { findMetric, scoreDirection } from "@/lib/metrics/metricCatalog";
 
 /**
  * Pass marks. For a yes/no metric a row passes on "yes"; the run's threshold
@@ -11,9 +11,22 @@ import { scoreDirection } from "@/lib/metrics/metricCatalog";
 export const DEFAULT_SCORE_THRESHOLD = 0.5;
 
 /** Thresholds may be keyed by the full Agent Evaluation name or its last segment (correctness, document_recall). */
-export function thresholdFor(metric: string, thresholds: Record<string, number>): number {
+export function thresholdFor(
+  metric: string,
+  thresholds: Record<string, number>,
+  fallback: number = DEFAULT_SCORE_THRESHOLD,
+): number {
   const short = metric.split("/").pop() ?? metric;
-  return thresholds[metric] ?? thresholds[short] ?? DEFAULT_SCORE_THRESHOLD;
+  return thresholds[metric] ?? thresholds[short] ?? fallback;
+}
+
+/**
+ * A score metric's pass mark when the run sets none: the catalogue's default (0.5), on the
+ * metric's own scale (context_relevance may be scaled by Mastra's `scale`: 0.5 × scale).
+ */
+export function defaultThreshold(metric: string, contextRelevanceScale = 1): number {
+  const base = findMetric(metric)?.score?.defaultThreshold ?? DEFAULT_SCORE_THRESHOLD;
+  return metric === "retrieval/llm_judged/context_relevance" ? base * contextRelevanceScale : base;
 }
 
 export function configuredThreshold(metric: string, thresholds: Record<string, number>): number | null {

@@ -220,6 +220,15 @@ describe("score metrics through the engine (context_relevance via the fake serve
     );
     const scaledScores = await scoresOf(scaled.runId, CONTEXT_RELEVANCE);
     expect(scaledScores.eclipse).toEqual({ status: "done", score: 64, passed: true, threshold: 50 });
+    // Without a threshold, the default 0.5 is on the run's scale: 50 of 100.
+    const scaledDefault = await runToCompletion(
+      db,
+      { datasetId, metrics: [CONTEXT_RELEVANCE], judge, contextRelevance: { scale: 100 } },
+      server.url,
+    );
+    const defaults = await scoresOf(scaledDefault.runId, CONTEXT_RELEVANCE);
+    expect(defaults.eclipse).toEqual({ status: "done", score: 64, passed: true, threshold: 50 });
+    expect(defaults.capital).toEqual({ status: "done", score: 11, passed: false, threshold: 50 });
   });
 
   it("exports carry score, threshold, success, reason, error_message and details", async () => {
