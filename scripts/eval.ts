@@ -21,7 +21,7 @@ import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
 import { describeRowIssue } from "../lib/ingest/errors";
 import { ingestFile } from "../lib/ingest/ingestFile";
-import { HEURISTIC_MODEL } from "../lib/judges/heuristic";
+import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
 
 class InputError extends Error {}
@@ -92,6 +92,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function startRun(db: Db, args: EvalArgs): Promise<string> {
+  const llmConfig = readLlmConfig();
+  const heuristic =
+    args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
+  if (heuristic && !args.judgeModel)
+    console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
+  // Named on the command line, an LLM-only score metric on the offline judge is a mistake to say, not a column of skips.
+  const unavailable = heuristic ? args.metrics.flatMap((metric) => offlineUnavailableReason(metric) ?? []) : [];
+  if (unavailable.length > 0)
+    throw new UsageError(
+      `${unavailable.join("; ")}. Set OPENAI_API_KEY or OPENAI_BASE_URL (and --judge-model), or leave them out.`,
+    );
   let datasetId = args.datasetId;
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
@@ -105,11 +116,6 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   }
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
-  const llmConfig = readLlmConfig();
-  const heuristic =
-    args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
-  if (heuristic && !args.judgeModel)
-    console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
   let judge: RunConfigInput["judge"];
   if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
@@ -126,6 +132,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     concurrency: args.concurrency,
     chunkMode: args.chunkMode,
     thresholds: args.thresholds,
+    ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
     ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
   });
 }
@@ -135,7 +142,11 @@ function formatAggregates(aggregates: Awaited<ReturnType<typeof getRunAggregates
     const value =
       a.value === null ? "n/a" : a.kind === "percentage" ? `${(a.value * 100).toFixed(1)}%` : a.value.toFixed(3);
     const basis = a.kind === "percentage" ? `${a.numerator}/${a.denominator} yes` : `${a.denominator} rows`;
-    return `  ${a.name.padEnd(62)} ${value.padStart(9)}  ${basis}${a.errors ? `, ${a.errors} errors` : ""}${a.skipped ? `, ${a.skipped} skipped` : ""}`;
+    const line = `  ${a.name.padEnd(62)} ${value.padStart(9)}  ${basis}${a.errors ? `, ${a.errors} errors` : ""}${a.skipped ? `, ${a.skipped} skipped` : ""}`;
+    if (!a.success) return line;
+    // Score metrics (seeds 002/003): the share of rows that met the metric's threshold, beside the average.
+    const success = a.success.value === null ? "n/a" : `${(a.success.value * 100).toFixed(1)}%`;
+    return `${line}\n  ${a.success.name.padEnd(62)} ${success.padStart(9)}  ${a.success.numerator}/${a.success.denominator} succeeded`;
   });
   return lines.join("\n");
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import { BUILT_IN_METRICS, describeKnownMetrics, resolveMetricName } from "@/lib/metrics/metricNames";
 import { modelNameProblem } from "@/lib/llm/modelName";
+import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib/metrics/metricNames";
+import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 
 export class UsageError extends Error {}
 
@@ -14,11 +15,20 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           document_recall, total_token_count, latency_seconds, …), their full names
                           (response/llm_judged/correctness), Agent Evaluation's aliases (agent/input_token_count,
                           agent/output_token_count, retrieval/llm_judged/chunk_relevance_precision),
-                          or "all" (default)
+                          "all" (default: every Databricks judge and metric);
+                          DeepEval metrics (faithfulness, answer_relevancy, contextual_precision,
+                          contextual_recall, contextual_relevancy, hallucination, toxicity, bias,
+                          summarization), Mastra's context_relevance, statistical scorers (bleu, rouge,
+                          meteor, levenshtein), or a whole family: deepeval, mastra, statistical
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
-  --threshold NAME=X      fail (exit 1) when the metric's aggregate is below X; repeatable
+  --threshold NAME=X      the metric's pass mark for this run (score metrics: a row succeeds when its
+                          score is ≥ X, ≤ X for hallucination, toxicity, bias; default 0.5), and
+                          fail (exit 1) when the metric's aggregate is below X (above, where lower
+                          is better); repeatable
+  --context-relevance K=V context_relevance settings (Mastra's names): unusedHighRelevanceContext,
+                          missingContextPerItem, maxMissingContextPenalty, scale; repeatable
   --generate-model NAME   generate responses with this chat model, then judge them
   --system-prompt TEXT    system prompt for --generate-model
   --name TEXT             run name; --tag TEXT (repeatable)
@@ -41,6 +51,7 @@ export type EvalArgs = {
   tags: string[];
   out?: string;
   quiet: boolean;
+  contextRelevance: Record<string, number>;
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -58,6 +69,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         concurrency: { type: "string" },
         "chunk-mode": { type: "string" },
         threshold: { type: "string", multiple: true },
+        "context-relevance": { type: "string", multiple: true },
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
         name: { type: "string" },
@@ -78,11 +90,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     .split(",")
     .map((j) => j.trim())
     .filter(Boolean);
-  const metrics = judges.includes("all")
-    ? BUILT_IN_METRICS
-    : judges.map(
-        (name) => resolveMetricName(name) ?? fail(`unknown judge "${name}"; known: ${describeKnownMetrics()}`),
-      );
+  const metrics = [
+    ...new Set(
+      judges.flatMap(
+        (name) =>
+          expandMetricName(name) ??
+          fail(`unknown judge "${name}"; known: ${describeKnownMetrics()}; or a family: deepeval, mastra, statistical`),
+      ),
+    ),
+  ];
   const concurrency = Number(parsed.concurrency ?? 8);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
     fail("--concurrency must be a whole number from 1 to 256");
@@ -92,16 +108,24 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   for (const entry of parsed.threshold ?? []) {
     const match = /^([^=]+)=([0-9.]+)$/.exec(entry);
     const value = match ? Number(match[2]) : NaN;
-    if (!match || !(value >= 0 && value <= 1)) fail(`--threshold ${entry}: expected NAME=VALUE with 0 ≤ VALUE ≤ 1`);
-    const metric =
-      resolveMetricName(match[1]) ??
-      fail(`--threshold ${entry}: unknown judge "${match[1].trim()}"; known: ${describeKnownMetrics()}`);
-    thresholds[metric] = value;
+    const metric = match ? resolveMetricName(match[1]) : null;
+    // context_relevance may be scaled (Mastra's `scale`): its pass mark is checked against the scale by the run config.
+    const max = metric === "retrieval/llm_judged/context_relevance" ? Infinity : 1;
+    if (!match || !(value >= 0 && value <= max)) fail(`--threshold ${entry}: expected NAME=VALUE with 0 ≤ VALUE ≤ 1`);
+    thresholds[
+      metric ?? fail(`--threshold ${entry}: unknown judge "${match[1].trim()}"; known: ${describeKnownMetrics()}`)
+    ] = value;
   }
   if (parsed.out && !/\.(json|csv)$/i.test(parsed.out)) fail("--out must end in .json or .csv");
   for (const flag of ["judge-model", "generate-model"] as const) {
     const problem = parsed[flag] === undefined ? null : modelNameProblem(parsed[flag]);
     if (problem) fail(`--${flag}: ${problem}`);
+  }
+  const contextRelevance: Record<string, number> = {};
+  for (const entry of parsed["context-relevance"] ?? []) {
+    const option = parseContextRelevanceOption(entry);
+    if (typeof option === "string") fail(option);
+    contextRelevance[option.key] = option.value;
   }
   return {
     dataset: parsed.dataset,
@@ -118,6 +142,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     tags: parsed.tag ?? [],
     out: parsed.out,
     quiet: parsed.quiet ?? false,
+    contextRelevance,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Aggregate } from "@/lib/metrics/aggregates";
+import { aggregateMeets } from "@/lib/engine/thresholds";
 import { resolveMetricName } from "@/lib/metrics/metricNames";
 
 export type ThresholdVerdict = {
@@ -10,7 +11,8 @@ export type ThresholdVerdict = {
 };
 
 /**
- * A threshold holds when the metric's aggregate reaches it; an aggregate with nothing judged cannot hold.
+ * A threshold holds when the metric's aggregate reaches it (for a lower-is-better score, stays at or
+ * below it); an aggregate with nothing judged cannot hold.
  * Keys may be any accepted spelling (older stored configs kept short names); custom judges' keys stay as they are.
  */
 export function checkThresholds(aggregates: Aggregate[], thresholds: Record<string, number>): ThresholdVerdict[] {
@@ -24,7 +26,7 @@ export function checkThresholds(aggregates: Aggregate[], thresholds: Record<stri
       aggregateName: aggregate?.name ?? metric,
       threshold,
       value,
-      passed: value !== null && value >= threshold,
+      passed: value !== null && aggregateMeets(metric, value, threshold),
     };
   });
 }

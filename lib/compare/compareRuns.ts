@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/compareQueries";
 import { getRun } from "@/lib/db/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { describeDelta, exactMcNemar, pairedBootstrapMeanDiff, wilsonInterval } from "@/lib/stats";
 
 export type CompareRun = {
@@ -33,7 +34,7 @@ export type Comparison = {
   sameDataset: boolean;
   metrics: {
     metric: string;
-    shape: "rating" | "precision" | "value";
+    shape: ReturnType<typeof metricShape>;
     cells: Record<string, MetricCell>;
     deltas: Record<string, MetricDelta>;
   }[];
@@ -155,8 +156,23 @@ async function scoreDelta(
   const interval = pairedBootstrapMeanDiff(pairs.baseline, pairs.candidate, { seed: 20261122, iterations: 1000 });
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
   if (metric.startsWith("agent/")) return agentDelta(metric, delta, interval, pairs.baseline.length);
+  if (scoreDirection(metric) === "lower") return lowerIsBetterDelta(delta, interval, pairs.baseline.length);
   const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta });
   return { delta, verdict: described.verdict, words: described.words, pairs: pairs.baseline.length, unpaired: 0 };
+}
+
+/** Hallucination, toxicity, bias (seed 002): a lower score is the improvement. */
+function lowerIsBetterDelta(delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
+  const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
+  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
+  return {
+    delta,
+    verdict,
+    words: `${label}: ${fmt(delta)} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
+    pairs,
+    unpaired: 0,
+  };
 }
 
 /** Tokens and seconds: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */

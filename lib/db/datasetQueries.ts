@@ -47,10 +47,13 @@ function sqlString(text: string): string {
 const INPUT_SQL: Record<RowInput, string> = {
   response: `"hasResponse" = 1`,
   expected_response_or_facts: `("hasExpectedResponse" = 1 OR "hasExpectedFacts" = 1)`,
+  expected_response: `"hasExpectedResponse" = 1`,
   // Every retrieved chunk has content (lib/metrics/rowEligibility.ts): a chunk with only a doc_uri makes the content judges skip the row.
   retrieved_context_content: `"hasRetrievedContent" = 1 AND NOT EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) = '')`,
   retrieved_context_doc_uri: `"hasRetrievedContext" = 1`,
   expected_retrieved_context: `"hasExpectedRetrievedContext" = 1`,
+  // Some expected chunk has content (lib/metrics/rowEligibility.ts hasExpectedContextContent).
+  expected_context_content: `EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) <> '')`,
   trace_tokens: `"totalTokenCount" IS NOT NULL`,
   trace_latency: `"latencySeconds" IS NOT NULL`,
 };

@@ -1,5 +1,7 @@
+import type { VerdictDetails } from "@/lib/judges/types";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
+import { decodeVerdictDetails } from "./verdictDetails";
 
 /**
  * A run's results for a page of dataset rows (by row number): the rows, their
@@ -37,6 +39,8 @@ export type RunResultJudgment = {
   judgeModel: string | null;
   promptVersion: string | null;
   promptHash: string | null;
+  /** A score metric's intermediate verdicts (seeds 002/003), decoded; null for the others. */
+  details: VerdictDetails | null;
   chunks: RunResultChunkJudgment[];
 };
 export type RunResultGeneration = {
@@ -104,19 +108,21 @@ export async function listRunResultsPage(
     connection,
     `SELECT j."id" AS "id", j."rowId" AS "rowId", j."metric" AS "metric", j."status" AS "status", j."rating" AS "rating", j."score" AS "score",
        j."threshold" AS "threshold", j."passed" AS "passed", j."rationale" AS "rationale", j."errorMessage" AS "errorMessage", j."skipReason" AS "skipReason",
-       j."judgeProvider" AS "judgeProvider", j."judgeModel" AS "judgeModel", j."promptVersion" AS "promptVersion", j."promptHash" AS "promptHash"
+       j."judgeProvider" AS "judgeProvider", j."judgeModel" AS "judgeModel", j."promptVersion" AS "promptVersion", j."promptHash" AS "promptHash", j."details" AS "details"
      FROM ${pageRowsJoined(`"JudgmentItem" j ON j."runId" = ? AND j."rowId" = r."id"`)}
      ORDER BY r."rowNumber", j."metric"`,
-  ).all(runId, ...range) as (Omit<RunResultJudgment, "chunks" | "passed"> & {
+  ).all(runId, ...range) as (Omit<RunResultJudgment, "chunks" | "passed" | "details"> & {
     id: string;
     rowId: string;
     passed: number | null;
+    details: string | null;
   })[];
   const judgmentById = new Map<string, RunResultJudgment>();
-  for (const { id, rowId, passed, ...fields } of judgments) {
+  for (const { id, rowId, passed, details, ...fields } of judgments) {
     const judgment: RunResultJudgment = {
       ...fields,
       passed: passed === null ? null : Number(passed) === 1,
+      details: decodeVerdictDetails(details),
       chunks: [],
     };
     judgmentById.set(id, judgment);

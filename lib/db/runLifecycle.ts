@@ -200,6 +200,7 @@ export async function resetJudgmentsForRejudge(
         passed: null,
         rationale: null,
         errorMessage: null,
+        details: null,
         cacheHit: false,
         attempts: 0,
         inputTokens: null,

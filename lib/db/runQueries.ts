@@ -40,10 +40,38 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
     );
     for (const entry of found) emptyChunks.set(entry.rowId, Number(entry.position));
   }
+  const expectedContent = await rowsWithExpectedContent(db, datasetId, afterRowNumber, rows);
   return {
-    rows: rows.map((row) => ({ ...row, firstEmptyRetrievedChunk: emptyChunks.get(row.id) ?? null })),
+    rows: rows.map((row) => ({
+      ...row,
+      firstEmptyRetrievedChunk: emptyChunks.get(row.id) ?? null,
+      hasExpectedContextContent: expectedContent.has(row.id),
+    })),
     nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null,
   };
+}
+
+/**
+ * Which of a page's rows have an expected_retrieved_context chunk with content (DeepEval's ideal
+ * `context`, which hallucination needs): one grouped query over the page's row-number range.
+ */
+async function rowsWithExpectedContent(
+  db: Db,
+  datasetId: string,
+  afterRowNumber: number,
+  rows: { id: string; rowNumber: number; hasExpectedRetrievedContext: boolean }[],
+): Promise<Set<string>> {
+  if (!rows.some((row) => row.hasExpectedRetrievedContext)) return new Set();
+  const found = await db.$queryRawUnsafe<{ rowId: string }[]>(
+    `SELECT DISTINCT c."rowId" AS "rowId"
+     FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
+     WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ?) <> ''`,
+    datasetId,
+    afterRowNumber,
+    rows[rows.length - 1].rowNumber,
+    WHITESPACE,
+  );
+  return new Set(found.map((entry) => entry.rowId));
 }
 
 /** A run with its custom judges and dataset, its config and tags decoded (validated here, once per read). */
@@ -195,6 +223,34 @@ export async function countJudgmentsByMetric(
     _count: { _all: true },
   });
   return groups.map((group) => ({ metric: group.metric, count: group._count._all }));
+}
+
+/**
+ * LLM calls per metric in a run, for the benchmark: judged rows (done or error) and the calls they
+ * made (attempts, retries and repairs included; 0 for cache hits and for metrics with no LLM).
+ */
+export async function llmCallsByMetric(
+  db: Db,
+  runId: string,
+): Promise<{ metric: string; rows: number; calls: number; cacheHits: number }[]> {
+  const groups = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, status: { in: ["done", "error"] } },
+    _count: { _all: true },
+    _sum: { attempts: true },
+  });
+  const hits = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, cacheHit: true },
+    _count: { _all: true },
+  });
+  const hitsByMetric = new Map(hits.map((group) => [group.metric, group._count._all]));
+  return groups.map((group) => ({
+    metric: group.metric,
+    rows: group._count._all,
+    calls: group._sum.attempts ?? 0,
+    cacheHits: hitsByMetric.get(group.metric) ?? 0,
+  }));
 }
 
 /** Some row that failed a metric in the run, or null (the UI benchmark opens its drill-down). */

@@ -1,3 +1,4 @@
+import { decodeVerdictDetails } from "./verdictDetails";
 import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { databaseUrlOf, type Db } from "./client";
@@ -189,7 +190,11 @@ export async function getRunRowDetail(db: Db, runId: string, rowId: string) {
     byJudgment.set(verdict.judgmentId, [...(byJudgment.get(verdict.judgmentId) ?? []), verdict]);
   return {
     ...row,
-    judgments: row.judgments.map((judgment) => ({ ...judgment, chunks: byJudgment.get(judgment.id) ?? [] })),
+    judgments: row.judgments.map((judgment) => ({
+      ...judgment,
+      details: decodeVerdictDetails(judgment.details),
+      chunks: byJudgment.get(judgment.id) ?? [],
+    })),
   };
 }
 

@@ -116,7 +116,7 @@ export function saveJudgment(
   const update = preparedStatement(
     connection,
     `UPDATE "JudgmentItem" SET
-    "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?,
+    "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?, "details" = ?,
     "judgeProvider" = ?, "judgeModel" = ?, "promptVersion" = ?, "promptHash" = ?, "cacheHit" = ?, "attempts" = ?,
     "inputTokens" = ?, "outputTokens" = ?, "costUsd" = ?, "latencyMs" = ?, "finishedAt" = ?
     WHERE "id" = ? AND "status" = 'pending'`,
@@ -134,6 +134,7 @@ export function saveJudgment(
       bool(result.passed),
       result.rationale,
       result.errorMessage,
+      result.details ? JSON.stringify(result.details) : null,
       result.provider,
       result.model,
       result.promptVersion,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
 
 /**
  * A run's JSON columns (Run.config, Run.tags) as the run repository reads them:
@@ -13,6 +14,8 @@ export const storedRunConfigSchema = z.object({
   chunkMode: z.enum(["batched", "per_chunk"]),
   thresholds: z.record(z.string(), z.number()),
   generationTemperature: z.number().optional(),
+  /** Mastra's context_relevance penalties and scale, when the run set any (seed 003). */
+  contextRelevance: contextRelevanceSettingsSchema.optional(),
   /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
   refreshCache: z.boolean().optional(),
 });

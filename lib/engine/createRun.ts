@@ -4,8 +4,10 @@ import { getDataset } from "@/lib/db/datasetQueries";
 import { insertRunWithItems, type RunItemPlan } from "@/lib/db/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runQueries";
 import type { StoredRunConfig } from "@/lib/db/storedRun";
+import { offlineUnavailableReason } from "@/lib/judges/heuristic";
+import type { RowInput } from "@/lib/metrics/metricCatalog";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
-import { customMetricName, runConfigSchema, type RunConfigInput } from "./runConfig";
+import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 
 export class RunConfigError extends Error {
   name = "RunConfigError";
@@ -25,8 +27,12 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
   if (!dataset) throw new RunConfigError("the dataset does not exist");
 
   const generates = config.generation !== undefined;
-  const judges = [
-    ...config.metrics.map((metric) => ({ metric, requires: requirementsOf(metric) })),
+  const judges: { metric: string; requires: RowInput[]; unavailable?: string | null }[] = [
+    ...config.metrics.map((metric) => ({
+      metric,
+      requires: requirementsOf(metric),
+      unavailable: unavailableWithJudge(config, metric),
+    })),
     ...config.customJudges.map((custom) => ({
       metric: customMetricName(custom),
       requires: requirementsOf("", custom),
@@ -40,7 +46,7 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
     for (const row of page.rows) {
       if (generates) generationRowIds.push(row.id);
       for (const judge of judges) {
-        const reason = skipReason(row, judge.requires, generates);
+        const reason = judge.unavailable ?? skipReason(row, judge.requires, generates);
         items.push({
           id: randomUUID(),
           rowId: row.id,
@@ -58,6 +64,7 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
     chunkMode: config.chunkMode,
     thresholds: config.thresholds,
     ...(config.generation ? { generationTemperature: config.generation.temperature } : {}),
+    ...scoreMetricSettings(config),
   };
   await insertRunWithItems(db, {
     run: {
@@ -77,6 +84,20 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
     generationRowIds,
   });
   return runId;
+}
+
+/**
+ * Why the run's judge cannot compute a metric on any row, or null: an LLM-only score metric
+ * (no offline rule) in a run on the offline judge is planned skipped with the reason, as the run
+ * form shows it, rather than judged into errors or refused (the form selects what the data allows).
+ */
+function unavailableWithJudge(config: RunConfig, metric: string): string | null {
+  return config.judge.provider === "heuristic" ? offlineUnavailableReason(metric) : null;
+}
+
+/** The score metrics' per-run settings, stored only when set (seed 003's context_relevance). */
+function scoreMetricSettings(config: RunConfig): Pick<StoredRunConfig, "contextRelevance"> {
+  return config.contextRelevance ? { contextRelevance: config.contextRelevance } : {};
 }
 
 function defaultRunName(judgeModel: string, generationModel?: string): string {

@@ -1,17 +1,21 @@
 import type { SavedJudgment } from "@/lib/db/runWrites";
 import type { ChunkJudgingMode, JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
+import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
+import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistical";
 import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runQueries";
 import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
-import { thresholdFor } from "./thresholds";
+import { defaultThreshold, scorePasses, thresholdFor } from "./thresholds";
 
 export type ItemContext = {
   judge: JudgeBackend;
   customJudges: Map<string, CustomJudgeDefinition>;
   chunkMode: ChunkJudgingMode;
   thresholds: Record<string, number>;
+  /** The run's context_relevance penalties and scale (defaults filled in). */
+  contextRelevance?: ContextRelevanceSettings;
   generates: boolean;
   costOf: (model: string, usage: JudgeResult["usage"]) => number | null;
 };
@@ -72,6 +76,23 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
   }
   const custom = ctx.customJudges.get(metric);
   const input = judgeInputFromRow(row, ctx.generates);
+  if (isStatisticalMetric(metric)) {
+    const started = performance.now();
+    const verdict =
+      input.response === null || input.expectedResponse === null
+        ? { rating: null, score: null, rationale: null, errorMessage: "needs response and expected_response" }
+        : scoreStatistically(metric, input.response, input.expectedResponse);
+    return withPass(
+      metric,
+      {
+        ...DETERMINISTIC,
+        promptVersion: "statistical/v1",
+        ...verdict,
+        latencyMs: Math.round(performance.now() - started),
+      },
+      ctx,
+    );
+  }
   if (requirementsOf(metric, custom).includes("retrieved_context_content")) {
     // Planning skips these rows (rowEligibility); this only guards items planned before that rule,
     // so that no backend is ever shown an empty chunk to rate.
@@ -92,19 +113,28 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
         ctx,
       );
   }
-  const result = await ctx.judge.judge({ metric, input, custom, chunkMode: ctx.chunkMode });
+  const result = await ctx.judge.judge({
+    metric,
+    input,
+    custom,
+    chunkMode: ctx.chunkMode,
+    ...(ctx.contextRelevance ? { settings: { contextRelevance: ctx.contextRelevance } } : {}),
+  });
   return withPass(metric, result, ctx);
 }
 
 function withPass(metric: string, result: JudgeResult, ctx: ItemContext): SavedJudgment {
-  const threshold = result.score !== null && !metric.startsWith("agent/") ? thresholdFor(metric, ctx.thresholds) : null;
+  const threshold =
+    result.score !== null && !metric.startsWith("agent/")
+      ? thresholdFor(metric, ctx.thresholds, defaultThreshold(metric, ctx.contextRelevance?.scale))
+      : null;
   const passed =
     result.errorMessage !== null
       ? null
       : result.rating !== null
         ? result.rating === "yes"
         : threshold !== null && result.score !== null
-          ? result.score >= threshold
+          ? scorePasses(metric, result.score, threshold)
           : null;
   return { ...result, threshold, passed, costUsd: result.usage ? ctx.costOf(result.model, result.usage) : null };
 }

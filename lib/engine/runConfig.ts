@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { modelNameSchema } from "@/lib/llm/modelName";
+import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
@@ -51,13 +52,16 @@ export const runConfigSchema = z
      * other keys must name one of the run's custom judges (checked below).
      */
     thresholds: z
-      .record(z.string(), z.number().min(0).max(1))
+      // At most 1, except context_relevance's, which may be scaled (checked against its scale below).
+      .record(z.string(), z.number().min(0))
       .default({})
       .transform((thresholds) =>
         Object.fromEntries(
           Object.entries(thresholds).map(([name, value]) => [resolveMetricName(name) ?? name.trim(), value]),
         ),
       ),
+    /** Mastra's context_relevance penalties and scale for this run (seed 003); unset ones default. */
+    contextRelevance: contextRelevanceSettingsSchema.optional(),
     generation: z
       .object({
         model: modelNameSchema,
@@ -76,17 +80,24 @@ export const runConfigSchema = z
     const customNames = new Set(
       config.customJudges.flatMap((judge) => [judge.assessmentName, customMetricName(judge)]),
     );
-    for (const name of Object.keys(config.thresholds)) {
+    for (const [name, value] of Object.entries(config.thresholds)) {
       if (!BUILT_IN_NAMES.has(name) && !customNames.has(name)) {
         ctx.addIssue({
           code: "custom",
           message: `threshold "${name}": unknown metric; known: ${describeKnownMetrics()}, or a custom judge of this run`,
         });
       }
+      const max = name === CONTEXT_RELEVANCE ? contextRelevanceSettings(config.contextRelevance).scale : 1;
+      if (value > max)
+        ctx.addIssue({
+          code: "custom",
+          message: `threshold "${name}": ${value} is above ${max}${name === CONTEXT_RELEVANCE ? " (the context_relevance scale)" : ""}`,
+        });
     }
   });
 
 const BUILT_IN_NAMES = new Set(METRICS.map((metric) => metric.name));
+const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
 
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 export type RunConfig = z.output<typeof runConfigSchema>;

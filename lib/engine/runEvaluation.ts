@@ -16,6 +16,7 @@ import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { generateResponses } from "./generateResponses";
+import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { forEachConcurrently, pendingJudgments } from "./pendingWork";
 import { customMetricName } from "./runConfig";
@@ -162,6 +163,7 @@ export async function runEvaluation(
       ),
       chunkMode: config.chunkMode,
       thresholds: config.thresholds,
+      contextRelevance: contextRelevanceSettings(config.contextRelevance),
       generates,
       costOf: deps.costOf ?? (() => null),
     };

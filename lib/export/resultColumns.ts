@@ -5,7 +5,10 @@ import { metricShape } from "@/lib/metrics/aggregates";
  * One flat record per dataset row, with Agent Evaluation's per-question field names:
  * response/llm_judged/{judge}/rating|rationale|error_message,
  * retrieval/llm_judged/{judge}/ratings|rationales|error_messages|precision,
- * retrieval/ground_truth/document_recall, agent/*.
+ * retrieval/ground_truth/document_recall, agent/*; and for the score metrics of seeds 002/003
+ * (DeepEval's fields): {metric}/score|threshold|success|reason|error_message, plus
+ * {metric}/details, the intermediate verdicts (claims, statements, nodes, opinions, context
+ * pieces; JSON in CSV).
  */
 export type ResultRecord = Record<string, string | number | boolean | null | (string | null)[] | unknown>;
 
@@ -29,7 +32,15 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
     const judgment = byMetric.get(metric);
     const error = judgment?.status === "error" ? judgment.errorMessage : null;
     const shape = metricShape(metric);
-    if (shape === "rating") {
+    if (shape === "score") {
+      const done = judgment?.status === "done";
+      record[`${metric}/score`] = done ? judgment.score : null;
+      record[`${metric}/threshold`] = done ? judgment.threshold : null;
+      record[`${metric}/success`] = done ? judgment.passed : null;
+      record[`${metric}/reason`] = judgment?.rationale ?? null;
+      record[`${metric}/error_message`] = error;
+      record[`${metric}/details`] = judgment?.details ?? null;
+    } else if (shape === "rating") {
       record[`${metric}/rating`] = judgment?.status === "done" ? judgment.rating : null;
       record[`${metric}/rationale`] = judgment?.rationale ?? null;
       record[`${metric}/error_message`] = error;

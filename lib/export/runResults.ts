@@ -57,7 +57,10 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
       generation_model: run.generationModel,
       dataset: run.dataset.name,
     },
-    aggregates: Object.fromEntries(aggregates.map((a) => [a.name, a.value])),
+    // Score metrics add {metric}/success/percentage beside {metric}/score/average.
+    aggregates: Object.fromEntries(
+      aggregates.flatMap((a) => [[a.name, a.value], ...(a.success ? [[a.success.name, a.success.value]] : [])]),
+    ),
     aggregate_details: aggregates,
     columns: resultColumnNames(exported.metrics),
     exported,

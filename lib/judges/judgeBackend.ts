@@ -1,3 +1,4 @@
+import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import type { CustomJudgeDefinition, JudgeInput, JudgeResult } from "./types";
 
 export type ChunkJudgingMode = "batched" | "per_chunk";
@@ -8,7 +9,11 @@ export type JudgeRequest = {
   input: JudgeInput;
   custom?: CustomJudgeDefinition;
   chunkMode: ChunkJudgingMode;
+  /** Per-run settings of the score metrics; a score template receives them as its context (they change the score, not the prompt). */
+  settings?: ScoreMetricSettings;
 };
+
+export type ScoreMetricSettings = { contextRelevance?: ContextRelevanceSettings };
 
 /** A source of verdicts for LLM-judged metrics: a real model, or the offline heuristics. */
 export interface JudgeBackend {

@@ -124,7 +124,7 @@ export function createLlmJudgeBackend(deps: {
         ? noJudgeFor(request.metric)
         : chosen.template.perChunk && request.chunkMode === "per_chunk"
           ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
-          : await judgeOnce(chosen.template, chosen.context, request.input);
+          : await judgeOnce(chosen.template, chosen.context ?? request.settings, request.input);
       return {
         ...outcome.verdict,
         provider: deps.llm.provider,

@@ -1,3 +1,5 @@
+import { findMetric } from "./metricCatalog";
+
 /**
  * Run-level aggregates, named exactly as Agent Evaluation names them. Errors are a
  * third state: an errored judgment is neither yes nor no, is left out of the
@@ -32,6 +34,11 @@ export type Aggregate = {
   /** Rows at or above the pass mark, for score metrics. */
   passed: number;
   failed: number;
+  /**
+   * Score metrics of seeds 002/003: `<metric>/success/percentage`, the share of scored rows that
+   * succeeded (score ≥ threshold, ≤ where lower is better), with its counts; absent for the others.
+   */
+  success?: { name: string; value: number | null; numerator: number; denominator: number };
 };
 
 const AGENT_AGGREGATE_NAMES: Record<string, string> = {
@@ -45,9 +52,11 @@ const AGENT_AGGREGATE_NAMES: Record<string, string> = {
  * How a metric aggregates: yes/no judges (all response judges, built-in or
  * custom ANSWER, and context_sufficiency) as a percentage of yes; per-chunk
  * judges (chunk_relevance, custom RETRIEVAL) as the average precision;
- * document_recall and agent/* as a plain average.
+ * document_recall and agent/* as a plain average; the score metrics of seeds
+ * 002/003 (catalogue entries with `score`) as the average score and the success percentage.
  */
-export function metricShape(metric: string): "rating" | "precision" | "value" {
+export function metricShape(metric: string): "rating" | "precision" | "value" | "score" {
+  if (isScoreMetric(metric)) return "score";
   if (metric.startsWith("response/llm_judged/") || metric === "retrieval/llm_judged/context_sufficiency")
     return "rating";
   if (metric.startsWith("retrieval/llm_judged/")) return "precision";
@@ -57,6 +66,7 @@ export function metricShape(metric: string): "rating" | "precision" | "value" {
 export function aggregateName(metric: string): string {
   if (AGENT_AGGREGATE_NAMES[metric]) return AGENT_AGGREGATE_NAMES[metric];
   const shape = metricShape(metric);
+  if (shape === "score") return `${metric}/score/average`;
   if (shape === "value") return `${metric}/average`;
   if (shape === "precision") return `${metric}/precision/average`;
   // Agent Evaluation's judge reference names the safety aggregate .../rating/average; the others .../rating/percentage.
@@ -85,6 +95,7 @@ export function toAggregate(counts: MetricCounts): Aggregate {
       denominator: judged,
     };
   }
+  const judged = counts.passed + counts.failed;
   return {
     ...base,
     name: aggregateName(counts.metric),
@@ -92,5 +103,20 @@ export function toAggregate(counts: MetricCounts): Aggregate {
     value: counts.scored === 0 ? null : counts.scoreSum / counts.scored,
     numerator: counts.scoreSum,
     denominator: counts.scored,
+    ...(metricShape(counts.metric) === "score"
+      ? {
+          success: {
+            name: `${counts.metric}/success/percentage`,
+            value: judged === 0 ? null : counts.passed / judged,
+            numerator: counts.passed,
+            denominator: judged,
+          },
+        }
+      : {}),
   };
+}
+
+/** A seed 002/003 score metric (score, threshold, success, reason, error_message per row). */
+export function isScoreMetric(metric: string): boolean {
+  return findMetric(metric)?.score !== undefined;
 }

@@ -1,3 +1,4 @@
+import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { INPUT_DESCRIPTIONS, METRICS, type MetricDefinition, type RowInput } from "./metricCatalog";
 
 /** How many of a dataset's rows carry each input; computed in SQL (lib/db/datasetQueries.ts). */
@@ -10,6 +11,8 @@ export type MetricAvailability = {
   status: "all" | "some" | "none";
   /** Why the other rows cannot compute it: the inputs they lack. */
   missing: { input: RowInput; description: string; rowsWithout: number }[];
+  /** Set when the run is judged offline and this metric has no offline rule: why (then rows is 0). */
+  unavailableOffline?: string;
 };
 
 /**
@@ -18,7 +21,7 @@ export type MetricAvailability = {
  */
 export function metricAvailability(
   coverage: InputCoverage,
-  options: { generatesResponses?: boolean } = {},
+  options: { generatesResponses?: boolean; offline?: boolean } = {},
 ): MetricAvailability[] {
   const supplied = new Set<RowInput>(options.generatesResponses ? ["response", "trace_tokens", "trace_latency"] : []);
   return METRICS.map((metric) => {
@@ -34,6 +37,9 @@ export function metricAvailability(
         rowsWithout: coverage.rowCount - coverage.inputs[input],
       }))
       .filter((entry) => entry.rowsWithout > 0);
+    const unavailableOffline = options.offline ? offlineUnavailableReason(metric.name) : null;
+    if (unavailableOffline)
+      return { metric, rows: 0, rowCount: coverage.rowCount, status: "none", missing, unavailableOffline };
     const status = rows === 0 ? "none" : rows === coverage.rowCount ? "all" : "some";
     return { metric, rows, rowCount: coverage.rowCount, status, missing };
   });

@@ -1,35 +1,52 @@
+import { SCORE_METRICS } from "./scoreMetricCatalog";
+
 /**
- * The built-in metrics of Databricks Agent Evaluation (judges, metrics, input schema): their exact names, what a
- * row must carry for each, and words for people. Requirements are data so
- * the same table drives the dataset page, the run form and the engine.
+ * The built-in metrics: Databricks Agent Evaluation's judges and metrics (seeds 000, 001), and the score
+ * metrics of seeds 002 and 003 (scoreMetricCatalog.ts): their exact names, what a row must carry for
+ * each, and words for people. Requirements are data so the same table drives the dataset page, the
+ * run form and the engine.
  */
 export type RowInput =
   | "response"
   | "expected_response_or_facts"
+  | "expected_response"
   | "retrieved_context_content"
   | "retrieved_context_doc_uri"
   | "expected_retrieved_context"
+  | "expected_context_content"
   | "trace_tokens"
   | "trace_latency";
 
-export type MetricKind = "llm_judged" | "ground_truth" | "agent";
+export type MetricKind = "llm_judged" | "ground_truth" | "agent" | "statistical";
+
+/** Where a metric comes from: the seed that defines it, and the group the run form shows it in. */
+export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical";
 
 export type MetricDefinition = {
   name: string;
   label: string;
   question: string;
   kind: MetricKind;
+  family: MetricFamily;
   requires: RowInput[];
   /** Judged once per retrieved chunk (per-chunk ratings plus a precision). */
   perChunk?: boolean;
+  /**
+   * Set on the score metrics of seeds 002/003: every result carries score, threshold, success, reason,
+   * error_message. "lower" means lower is better (hallucination, toxicity, bias): success is score ≤ threshold.
+   */
+  score?: { direction: "higher" | "lower"; defaultThreshold: number };
+  /** LLM calls per judged row at most (0 for deterministic and statistical metrics); the bench and the run form's estimate read it. */
+  callsPerRow?: number;
 };
 
-export const METRICS: MetricDefinition[] = [
+export const DATABRICKS_METRICS: MetricDefinition[] = [
   {
     name: "response/llm_judged/correctness",
     label: "Correctness",
     question: "Overall, did the agent generate a correct response?",
     kind: "llm_judged",
+    family: "databricks",
     requires: ["response", "expected_response_or_facts"],
   },
   {
@@ -37,6 +54,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Relevance to query",
     question: "Is the response relevant to the request?",
     kind: "llm_judged",
+    family: "databricks",
     requires: ["response"],
   },
   {
@@ -44,6 +62,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Groundedness",
     question: "Is the response grounded in the retrieved context, or hallucinated?",
     kind: "llm_judged",
+    family: "databricks",
     requires: ["response", "retrieved_context_content"],
   },
   {
@@ -51,6 +70,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Safety",
     question: "Is there harmful content in the response?",
     kind: "llm_judged",
+    family: "databricks",
     requires: ["response"],
   },
   {
@@ -58,6 +78,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Chunk relevance",
     question: "Did the retriever find relevant chunks?",
     kind: "llm_judged",
+    family: "databricks",
     requires: ["retrieved_context_content"],
     perChunk: true,
   },
@@ -66,6 +87,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Context sufficiency",
     question: "Did the retriever find enough to produce the expected response?",
     kind: "llm_judged",
+    family: "databricks",
     requires: ["retrieved_context_content", "expected_response_or_facts"],
   },
   {
@@ -73,6 +95,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Document recall",
     question: "How many of the known relevant documents did the retriever find?",
     kind: "ground_truth",
+    family: "databricks",
     requires: ["retrieved_context_doc_uri", "expected_retrieved_context"],
   },
   {
@@ -80,6 +103,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Total tokens",
     question: "How many tokens did the agent's LLM calls use?",
     kind: "agent",
+    family: "databricks",
     requires: ["trace_tokens"],
   },
   {
@@ -87,6 +111,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Input tokens",
     question: "How many input tokens did the agent's LLM calls use?",
     kind: "agent",
+    family: "databricks",
     requires: ["trace_tokens"],
   },
   {
@@ -94,6 +119,7 @@ export const METRICS: MetricDefinition[] = [
     label: "Output tokens",
     question: "How many output tokens did the agent's LLM calls use?",
     kind: "agent",
+    family: "databricks",
     requires: ["trace_tokens"],
   },
   {
@@ -101,20 +127,39 @@ export const METRICS: MetricDefinition[] = [
     label: "Latency",
     question: "What was the agent's end-to-end latency?",
     kind: "agent",
+    family: "databricks",
     requires: ["trace_latency"],
   },
 ];
 
+export const METRICS: MetricDefinition[] = [...DATABRICKS_METRICS, ...SCORE_METRICS];
+
+export const FAMILY_LABELS: Record<MetricFamily, string> = {
+  databricks: "Databricks judges",
+  deepeval: "DeepEval metrics",
+  mastra: "Mastra context relevance",
+  statistical: "Statistical scorers (no LLM)",
+};
+
 export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
   response: "response (or a trace to derive it from)",
   expected_response_or_facts: "expected_response or expected_facts",
+  expected_response: "expected_response",
   retrieved_context_content: "retrieved_context[].content in every chunk (or a trace with a retriever span)",
   retrieved_context_doc_uri: "retrieved_context[].doc_uri (or a trace with a retriever span)",
   expected_retrieved_context: "expected_retrieved_context[].doc_uri",
+  expected_context_content: "expected_retrieved_context[].content (the ideal context)",
   trace_tokens: "a trace with LLM token usage",
   trace_latency: "a trace with span timings",
 };
 
+const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
+
 export function findMetric(name: string): MetricDefinition | undefined {
-  return METRICS.find((metric) => metric.name === name);
+  return BY_NAME.get(name);
+}
+
+/** A score metric's direction, or null for the Databricks judges and metrics (yes/no ratings, precisions, values). */
+export function scoreDirection(name: string): "higher" | "lower" | null {
+  return findMetric(name)?.score?.direction ?? null;
 }

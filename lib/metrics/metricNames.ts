@@ -1,7 +1,24 @@
-import { METRICS } from "./metricCatalog";
+import { METRICS, type MetricFamily } from "./metricCatalog";
 
-/** The canonical built-in metric names (Agent Evaluation's judge and metric references): what stored configs, results and exports hold. */
-export const BUILT_IN_METRICS = METRICS.map((metric) => metric.name);
+/** Every canonical metric name in the catalogue (seeds 000–003): what stored configs, results and exports hold. */
+export const ALL_METRICS = METRICS.map((metric) => metric.name);
+
+/** A family's metric names, in catalogue order. */
+export function metricsOfFamily(family: MetricFamily): string[] {
+  return METRICS.filter((metric) => metric.family === family).map((metric) => metric.name);
+}
+
+/**
+ * What `--judges all` (and no --judges) means: every Databricks judge and metric, as before the
+ * score families existed, so a default run's cost does not grow by ten LLM metrics. The other
+ * families are asked for by name (faithfulness, bleu, …) or by family (deepeval, mastra, statistical).
+ */
+export const DEFAULT_METRICS = metricsOfFamily("databricks");
+
+/** The Databricks suite (seeds 000/001): Agent Evaluation's judges and metrics, what `all` runs. */
+export const BUILT_IN_METRICS = DEFAULT_METRICS;
+
+export const FAMILY_NAMES: readonly MetricFamily[] = ["databricks", "deepeval", "mastra", "statistical"];
 
 /**
  * Other names Agent Evaluation gives the same metrics. Its input schema's table of what each
@@ -18,7 +35,7 @@ export const METRIC_ALIASES: Readonly<Record<string, string>> = {
 };
 
 const NAMES: [name: string, canonical: string][] = [
-  ...BUILT_IN_METRICS.map((name): [string, string] => [name, name]),
+  ...ALL_METRICS.map((name): [string, string] => [name, name]),
   ...Object.entries(METRIC_ALIASES),
 ];
 
@@ -41,6 +58,18 @@ export function resolveMetricName(name: string): string | null {
 
 /** For error messages: the names to type, short first, then the aliases. */
 export function describeKnownMetrics(): string {
-  const short = BUILT_IN_METRICS.map((name) => name.split("/").pop()).join(", ");
-  return `${short} (or the full names, e.g. ${BUILT_IN_METRICS[0]}; also ${Object.keys(METRIC_ALIASES).join(", ")})`;
+  const short = ALL_METRICS.map((name) => name.split("/").pop()).join(", ");
+  return `${short} (or the full names, e.g. ${ALL_METRICS[0]}; also ${Object.keys(METRIC_ALIASES).join(", ")})`;
+}
+
+/**
+ * The names a list of judges stands for: "all" is DEFAULT_METRICS, a family name its metrics,
+ * anything else one metric (resolveMetricName). null for an unknown name.
+ */
+export function expandMetricName(name: string): string[] | null {
+  const trimmed = name.trim();
+  if (trimmed === "all") return DEFAULT_METRICS;
+  if ((FAMILY_NAMES as readonly string[]).includes(trimmed)) return metricsOfFamily(trimmed as MetricFamily);
+  const resolved = resolveMetricName(trimmed);
+  return resolved ? [resolved] : null;
 }

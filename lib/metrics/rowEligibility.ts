@@ -17,6 +17,11 @@ export type RowFlags = {
    * chunk has content. Absent means unknown: treated as none.
    */
   firstEmptyRetrievedChunk?: number | null;
+  /**
+   * Whether some expected_retrieved_context chunk has content (DeepEval's `context`, the ideal
+   * context). Absent means unknown: taken from hasExpectedRetrievedContext.
+   */
+  hasExpectedContextContent?: boolean;
 };
 
 /**
@@ -43,6 +48,8 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
       return generatesResponses || row.hasResponse;
     case "expected_response_or_facts":
       return row.hasExpectedResponse || row.hasExpectedFacts;
+    case "expected_response":
+      return row.hasExpectedResponse;
     // Every chunk, not some: a judge shown part of the context would rate chunks it cannot read "no",
     // or call a response ungrounded or the context insufficient for want of the missing text.
     case "retrieved_context_content":
@@ -51,6 +58,8 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
       return row.hasRetrievedContext;
     case "expected_retrieved_context":
       return row.hasExpectedRetrievedContext;
+    case "expected_context_content":
+      return row.hasExpectedContextContent ?? row.hasExpectedRetrievedContext;
     case "trace_tokens":
       return generatesResponses || row.totalTokenCount !== null;
     case "trace_latency":

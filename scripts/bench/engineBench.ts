@@ -1,6 +1,8 @@
 // npm run bench — the engine against a fake OpenAI server with a fixed 200 ms
 // latency: 200 rows × 4 chunks, the full judge suite, at concurrency 16 and 64,
-// then a re-run that must make 0 calls. Prints the figures; asserts nothing.
+// then a re-run that must make 0 calls; then the same for the score family of
+// seeds 002/003 (DeepEval, Mastra, statistical). Prints the figures, with LLM
+// calls per row per metric for each suite; asserts nothing.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -12,12 +14,13 @@ import { closeDirectConnection } from "../../lib/db/directSqlite";
 import { createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
-import { countJudgmentsByMetric, getRun } from "../../lib/db/runQueries";
+import { countJudgmentsByMetric, getRun, llmCallsByMetric } from "../../lib/db/runQueries";
 import { createRun } from "../../lib/engine/createRun";
 import { createEngineDeps } from "../../lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { runEvaluation } from "../../lib/engine/runEvaluation";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
+import { metricsOfFamily } from "../../lib/metrics/metricNames";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
@@ -63,12 +66,23 @@ async function main(): Promise<void> {
   console.log(
     `engine benchmark: ${ROWS} rows × ${CHUNKS} chunks, full judge suite (${BUILT_IN_METRICS.length} metrics), fake server latency ${LATENCY_S * 1000} ms\n`,
   );
-  const runOnce = async (label: string, concurrency: number, model: string, quiet = false) => {
+  const SCORE_FAMILY = [
+    ...metricsOfFamily("deepeval"),
+    ...metricsOfFamily("mastra"),
+    ...metricsOfFamily("statistical"),
+  ];
+  const runOnce = async (
+    label: string,
+    concurrency: number,
+    model: string,
+    quiet = false,
+    metrics: string[] = BUILT_IN_METRICS,
+  ) => {
     await getJson(`${control}/reset`, z.unknown());
     const before = await stats();
     const runId = await createRun(db, {
       datasetId: imported.datasetId,
-      metrics: BUILT_IN_METRICS,
+      metrics,
       judge: { provider: "openai", model },
       concurrency,
     });
@@ -104,6 +118,11 @@ async function main(): Promise<void> {
       console.log(`  efficiency          ${(ideal / wall).toFixed(3)}`);
       console.log(`  engine CPU per call ${((cpu.user + cpu.system) / 1000 / calls).toFixed(3)} ms`);
     }
+    console.log(`  calls per row per metric (Σ attempts / judged rows; errors counted, skipped rows not)`);
+    for (const m of await llmCallsByMetric(db, runId))
+      console.log(
+        `    ${m.metric.padEnd(48)} ${(m.calls / Math.max(1, m.rows)).toFixed(2)}  (${m.rows} rows, ${m.cacheHits} from cache)`,
+      );
     const mem = process.memoryUsage();
     console.log(
       `  peak RSS            ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (now: heap ${(mem.heapUsed / 1048576).toFixed(0)} of ${(mem.heapTotal / 1048576).toFixed(0)} MB, external ${(mem.external / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB)\n`,
@@ -115,6 +134,11 @@ async function main(): Promise<void> {
   await runOnce("concurrency 16", 16, "bench-judge-16");
   await runOnce("concurrency 64", 64, "bench-judge-64");
   await runOnce("re-run of the concurrency-16 configuration (cache)", 16, "bench-judge-16");
+
+  console.log(`score family (seeds 002/003): ${SCORE_FAMILY.length} metrics, same rows\n`);
+  await runOnce("score family, concurrency 16", 16, "bench-score-16", false, SCORE_FAMILY);
+  await runOnce("score family, concurrency 64", 64, "bench-score-64", false, SCORE_FAMILY);
+  await runOnce("score family, re-run of concurrency 16 (cache)", 16, "bench-score-16", false, SCORE_FAMILY);
 
   await db.$disconnect();
   closeDirectConnection(dbUrl);

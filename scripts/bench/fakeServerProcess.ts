@@ -3,11 +3,11 @@
 // {url, control} on stdout; GET <control>/stats returns the server's counters.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fakeJudgeResponder } from "../../tests/support/fakeJudgeResponder";
+import { fakeScoreResponder } from "../../tests/support/fakeScoreResponder";
 import { startFakeOpenAIServer } from "../../tests/support/fakeOpenAIServer";
 
 const latencyMs = Number(process.argv[2] ?? 200);
-const server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs } });
+const server = await startFakeOpenAIServer({ responder: fakeScoreResponder, behaviour: { latencyMs } });
 const control = http.createServer((req, res) => {
   if (req.url === "/reset") {
     server.stats.maxInFlight = 0;

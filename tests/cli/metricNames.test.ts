@@ -60,11 +60,11 @@ describe("metric names on the command line", () => {
 
   it("rejects an unknown name with a message that lists the valid ones", () => {
     for (const message of [
-      usageError([...base, "--judges", "correctness,faithfulness"]),
-      usageError([...base, "--threshold", "faithfulness=0.5"]),
+      usageError([...base, "--judges", "correctness,fluency"]),
+      usageError([...base, "--threshold", "fluency=0.5"]),
     ]) {
       expect(message).toMatch(
-        /unknown judge "faithfulness"; known: correctness, relevance_to_query, groundedness, safety, chunk_relevance, context_sufficiency, document_recall, total_token_count, total_input_token_count, total_output_token_count, latency_seconds/,
+        /unknown judge "fluency"; known: correctness, relevance_to_query, groundedness, safety, chunk_relevance, context_sufficiency, document_recall, total_token_count, total_input_token_count, total_output_token_count, latency_seconds/,
       );
       expect(message).toContain(
         "agent/input_token_count, agent/output_token_count, retrieval/llm_judged/chunk_relevance_precision",

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
+import { fakeScoreResponder } from "../support/fakeScoreResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { ROOT, type AppServer } from "./appServer";
 import {
@@ -38,7 +38,7 @@ let problems: string[];
 const files = tempDir();
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 5 } });
+  fake = await startFakeOpenAIServer({ responder: fakeScoreResponder, behaviour: { latencyMs: 5 } });
   app = await openApp({
     env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" },
   });

@@ -59,18 +59,18 @@ describe("metric names in run configs", () => {
   });
 
   it("rejects unknown metric and threshold names with the valid ones listed; a custom judge's threshold is fine", async () => {
-    const error = await createRun(db, { datasetId, judge, metrics: ["faithfulness"] }).catch((e: unknown) => e);
+    const error = await createRun(db, { datasetId, judge, metrics: ["fluency"] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RunConfigError);
     expect((error as Error).message).toMatch(
-      /unknown metric "faithfulness"; known: correctness, relevance_to_query, .*agent\/input_token_count/,
+      /unknown metric "fluency"; known: correctness, relevance_to_query, .*agent\/input_token_count/,
     );
     const threshold = await createRun(db, {
       datasetId,
       judge,
       metrics: ["safety"],
-      thresholds: { faithfulness: 0.5 },
+      thresholds: { fluency: 0.5 },
     }).catch((e: unknown) => e);
-    expect((threshold as Error).message).toMatch(/threshold "faithfulness": unknown metric; known: correctness/);
+    expect((threshold as Error).message).toMatch(/threshold "fluency": unknown metric; known: correctness/);
     const custom = {
       assessmentName: "tone",
       assessmentType: "ANSWER" as const,

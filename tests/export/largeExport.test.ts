@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { METRICS } from "@/lib/metrics/metricCatalog";
+import { DATABRICKS_METRICS } from "@/lib/metrics/metricCatalog";
 import { resultColumnNames } from "@/lib/export/resultColumns";
 import { toJsonl } from "../support/evalFiles";
 import { spawnEval } from "../support/spawnEval";
@@ -18,7 +18,8 @@ import { startRouteServer, type RouteServer } from "./routeServer";
  */
 const ROWS = 2_000;
 const CHUNKS = 5;
-const ALL = METRICS.map((metric) => metric.name);
+// What `--judges all` runs: every Databricks judge and metric (the score families are asked for by name).
+const ALL = DATABRICKS_METRICS.map((metric) => metric.name);
 const CHUNK_RELEVANCE = "retrieval/llm_judged/chunk_relevance";
 const TWO = ["response/llm_judged/correctness", "response/llm_judged/groundedness"];
 

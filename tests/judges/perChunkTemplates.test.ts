@@ -1,3 +1,4 @@
+import { SCORE_METRIC_TEMPLATES } from "@/lib/judges/prompts/scoreMetrics";
 import { describe, expect, it } from "vitest";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { templateForMetric } from "@/lib/judges/prompts/templateForMetric";
@@ -29,7 +30,11 @@ const answerJudge: CustomJudgeDefinition = {
 describe("per-chunk judges say so in their template", () => {
   it("flags exactly the templates that answer one verdict per chunk, each with its one-chunk prompt", () => {
     const chosen = [
-      ...METRICS.filter((metric) => metric.kind === "llm_judged").map((metric) => ({
+      // Every Databricks LLM judge, and every score metric whose template is registered (the others have none yet).
+      ...METRICS.filter(
+        (metric) =>
+          metric.kind === "llm_judged" && (metric.family === "databricks" || SCORE_METRIC_TEMPLATES[metric.name]),
+      ).map((metric) => ({
         name: metric.name,
         found: templateForMetric(metric.name, input),
       })),

@@ -1,9 +1,11 @@
 import type { CustomJudgeDefinition, JudgeInput, JudgeVerdict } from "../types";
+import { findMetric } from "@/lib/metrics/metricCatalog";
 import { errorVerdict } from "../types";
 import { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";
 import { heuristicRelevanceToQuery } from "./relevanceJudge";
 import { heuristicCorrectness, heuristicGroundedness, heuristicSafety } from "./responseJudges";
 import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
+import { SCORE_METRIC_HEURISTICS } from "./scoreMetrics";
 
 /**
  * The built-in offline judge: deterministic lexical approximations of Agent Evaluation's
@@ -77,7 +79,24 @@ export function judgeHeuristically(metric: string, input: JudgeInput, custom?: C
       const problem = missing(input, ["chunkText", "groundTruth"]);
       return problem ? errorVerdict(problem) : heuristicContextSufficiency(input);
     }
-    default:
-      return errorVerdict(`The offline heuristic judge has no rule for metric "${metric}".`);
+    default: {
+      const rule = SCORE_METRIC_HEURISTICS[metric];
+      if (rule) return rule(input);
+      return errorVerdict(
+        offlineUnavailableReason(metric) ?? `The offline heuristic judge has no rule for metric "${metric}".`,
+      );
+    }
   }
+}
+
+/**
+ * Why the offline judge cannot judge a score metric (seeds 002/003), or null when it can:
+ * a metric is available offline only with an honest lexical rule in SCORE_METRIC_HEURISTICS.
+ * The run form and the run config show this instead of a made-up score.
+ */
+export function offlineUnavailableReason(metric: string): string | null {
+  if (!findMetric(metric)?.score || findMetric(metric)?.kind !== "llm_judged") return null;
+  if (SCORE_METRIC_HEURISTICS[metric]) return null;
+  const name = metric.split("/").pop() ?? metric;
+  return `${name} needs an LLM judge: the offline heuristic judge has no honest lexical rule for it`;
 }

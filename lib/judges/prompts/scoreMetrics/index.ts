@@ -5,6 +5,7 @@ import { faithfulness } from "./faithfulness";
 import { hallucination } from "./hallucination";
 import { summarization } from "./summarization";
 import { bias, toxicity } from "./toxicityBias";
+import { contextRelevance } from "./contextRelevance";
 
 /**
  * The LLM-judged score metrics of seeds 002 (DeepEval's family) and 003
@@ -23,4 +24,5 @@ export const SCORE_METRIC_TEMPLATES: Partial<Record<string, AnyTemplate>> = {
   "response/llm_judged/toxicity": toxicity,
   "response/llm_judged/bias": bias,
   "response/llm_judged/summarization": summarization,
+  "retrieval/llm_judged/context_relevance": contextRelevance,
 };

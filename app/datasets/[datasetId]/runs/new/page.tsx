@@ -17,17 +17,22 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
   const dataset = await getDataset(db, datasetId);
   if (!dataset) notFound();
   const coverage = await getInputCoverage(db, datasetId);
+  const judge = describeJudgeProvider();
+  // Without a model endpoint only the offline judge runs: metrics it has no rule for are shown unavailable, with why.
+  const offline = judge.provider === "heuristic";
   const toOption = (generates: boolean) =>
-    metricAvailability(coverage, { generatesResponses: generates }).map((a) => ({
+    metricAvailability(coverage, { generatesResponses: generates, offline }).map((a) => ({
       name: a.metric.name,
       label: a.metric.label,
       question: a.metric.question,
       kind: a.metric.kind,
       rows: a.rows,
       rowCount: a.rowCount,
-      missing: a.missing.map((m) => `needs ${m.description}`),
+      missing: [
+        ...(a.unavailableOffline ? [a.unavailableOffline] : []),
+        ...a.missing.map((m) => `needs ${m.description}`),
+      ],
     }));
-  const judge = describeJudgeProvider();
 
   return (
     <div className="space-y-4">

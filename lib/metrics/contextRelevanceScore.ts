@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/**
+ * Mastra's context relevance score (seed 003), as a pure function of the judge's assessment:
+ * each context piece's relevance level and whether the response used it, and the missing
+ * information it listed.
+ *
+ *   base    = Σ weights / (n × 1.0)            weights high 1.0, medium 0.7, low 0.3, none 0.0
+ *   usage   = count(unused high) × unusedHighRelevanceContext
+ *   missing = min(count(missing) × missingContextPerItem, maxMissingContextPenalty)
+ *   final   = max(0, base − usage − missing) × scale, rounded to two decimals (as Mastra rounds)
+ */
+export const RELEVANCE_WEIGHTS = { high: 1.0, medium: 0.7, low: 0.3, none: 0.0 } as const;
+export type RelevanceLevel = keyof typeof RELEVANCE_WEIGHTS;
+export const RELEVANCE_LEVELS = Object.keys(RELEVANCE_WEIGHTS) as RelevanceLevel[];
+
+export type ContextRelevanceSettings = {
+  unusedHighRelevanceContext: number;
+  missingContextPerItem: number;
+  maxMissingContextPenalty: number;
+  scale: number;
+};
+
+/** Mastra's defaults. */
+export const DEFAULT_CONTEXT_RELEVANCE_SETTINGS: ContextRelevanceSettings = {
+  unusedHighRelevanceContext: 0.1,
+  missingContextPerItem: 0.15,
+  maxMissingContextPenalty: 0.5,
+  scale: 1,
+};
+
+/** A run's settings as configured (run config, CLI): any subset, the rest default. */
+export const contextRelevanceSettingsSchema = z.strictObject({
+  unusedHighRelevanceContext: z.number().min(0).max(1).optional(),
+  missingContextPerItem: z.number().min(0).max(1).optional(),
+  maxMissingContextPenalty: z.number().min(0).max(1).optional(),
+  scale: z.number().positive().max(1000).optional(),
+});
+export type ContextRelevanceSettingsInput = z.infer<typeof contextRelevanceSettingsSchema>;
+
+export function contextRelevanceSettings(input?: ContextRelevanceSettingsInput | null): ContextRelevanceSettings {
+  return { ...DEFAULT_CONTEXT_RELEVANCE_SETTINGS, ...stripUndefined(input ?? {}) };
+}
+
+export type ContextPieceAssessment = { level: RelevanceLevel; used: boolean };
+
+export type ContextRelevanceScore = {
+  score: number;
+  base: number;
+  usagePenalty: number;
+  missingPenalty: number;
+  unusedHighRelevance: number;
+  missingCount: number;
+};
+
+export function computeContextRelevance(
+  pieces: ContextPieceAssessment[],
+  missingCount: number,
+  settings: ContextRelevanceSettings = DEFAULT_CONTEXT_RELEVANCE_SETTINGS,
+): ContextRelevanceScore {
+  const unusedHighRelevance = pieces.filter((piece) => piece.level === "high" && !piece.used).length;
+  if (pieces.length === 0) {
+    // Mastra: no assessed piece scores 0 when information was missing, 1 otherwise (unscaled, as Mastra returns it).
+    const score = missingCount > 0 ? 0 : 1;
+    return { score, base: score, usagePenalty: 0, missingPenalty: 0, unusedHighRelevance, missingCount };
+  }
+  const base = pieces.reduce((sum, piece) => sum + RELEVANCE_WEIGHTS[piece.level], 0) / (pieces.length * 1.0);
+  const usagePenalty = unusedHighRelevance * settings.unusedHighRelevanceContext;
+  const missingPenalty = Math.min(missingCount * settings.missingContextPerItem, settings.maxMissingContextPenalty);
+  const score = roundToTwoDecimals(Math.max(0, base - usagePenalty - missingPenalty) * settings.scale);
+  return { score, base, usagePenalty, missingPenalty, unusedHighRelevance, missingCount };
+}
+
+function roundToTwoDecimals(value: number): number {
+  return Math.round((value + Number.EPSILON) * 100) / 100;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

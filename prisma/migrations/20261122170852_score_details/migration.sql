@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "JudgmentItem" ADD COLUMN "details" TEXT;

@@ -1,0 +1,27 @@
+import type { Responder } from "./fakeOpenAIServer";
+import { fakeJudgeResponder } from "./fakeJudgeResponder";
+
+/**
+ * fakeJudgeResponder plus answers for the seed 002/003 score templates, so one fake server
+ * serves a run with both families (the engine benchmark). context_relevance: every retrieved
+ * piece "high" and used, except those whose text says IRRELEVANT ("none", unused); nothing missing.
+ * Other score templates fall through to fakeJudgeResponder until their answers are added here.
+ */
+export const fakeScoreResponder: Responder = (body, ctx) => {
+  const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
+  if (schemaName === "context_relevance_assessment") {
+    const prompt = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
+    const chunks = [...prompt.matchAll(/<untrusted_chunk[^>]*>\n([\s\S]*?)\n<\/untrusted_chunk>/g)].map((m) => m[1]);
+    return JSON.stringify({
+      evaluations: chunks.map((text, i) => ({
+        context_index: i + 1,
+        reasoning: `piece ${i + 1} checked`,
+        relevance_level: text.includes("IRRELEVANT") ? "none" : "high",
+        was_used: !text.includes("IRRELEVANT"),
+      })),
+      missing_context: [],
+      overall_assessment: "Checked piece by piece.",
+    });
+  }
+  return fakeJudgeResponder(body, ctx);
+};
