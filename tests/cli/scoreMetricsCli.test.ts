@@ -126,12 +126,12 @@ describe("npm run eval with the score metrics on the sample dataset", () => {
   it("refuses an LLM-only score metric named for the offline judge, before importing anything", async () => {
     const dbFile = path.join(dir, "refused.db");
     const { code, stderr } = await spawnEval(
-      ["--dataset", SAMPLE_FILE, "--judges", "bleu,faithfulness", "--judge-model", "heuristic", "--quiet"],
+      ["--dataset", SAMPLE_FILE, "--judges", "bleu,answer_relevancy", "--judge-model", "heuristic", "--quiet"],
       { DATABASE_URL: `file:${dbFile}` },
     ).done;
     expect(code).toBe(2);
     expect(stderr).toContain(
-      "faithfulness needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
+      "answer_relevancy needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
     );
   });
 

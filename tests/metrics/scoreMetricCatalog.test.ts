@@ -123,17 +123,20 @@ describe("offline availability", () => {
 
   it("shows an LLM-only score metric unavailable offline, with why; the statistical ones stay available", () => {
     const offline = metricAvailability(coverage(5), { offline: true });
-    const faithfulness = offline.find((a) => a.metric.name === "response/llm_judged/faithfulness");
-    expect(faithfulness).toMatchObject({ rows: 0, status: "none" });
-    expect(faithfulness?.unavailableOffline).toBe(
-      "faithfulness needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
+    const relevancy = offline.find((a) => a.metric.name === "response/llm_judged/answer_relevancy");
+    expect(relevancy).toMatchObject({ rows: 0, status: "none" });
+    expect(relevancy?.unavailableOffline).toBe(
+      "answer_relevancy needs an LLM judge: the offline heuristic judge has no honest lexical rule for it",
     );
     expect(offline.find((a) => a.metric.name === "response/statistical/bleu")).toMatchObject({
       rows: 5,
       status: "all",
     });
     expect(offline.find((a) => a.metric.name === "response/llm_judged/correctness")).toMatchObject({ rows: 5 });
+    // faithfulness has an offline rule (claim support), so it is available offline.
+    expect(offline.find((a) => a.metric.name === "response/llm_judged/faithfulness")).toMatchObject({ rows: 5 });
     const online = metricAvailability(coverage(5));
+    expect(online.find((a) => a.metric.name === "response/llm_judged/answer_relevancy")).toMatchObject({ rows: 5 });
     expect(online.find((a) => a.metric.name === "response/llm_judged/faithfulness")).toMatchObject({ rows: 5 });
   });
 
