@@ -12,6 +12,7 @@ import { createDb, type Db } from "../lib/db/client";
 import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
+import { reopenRun } from "../lib/db/runLifecycle";
 import { getRun } from "../lib/db/runQueries";
 import { createRun } from "../lib/engine/createRun";
 import type { RunConfigInput } from "../lib/engine/runConfig";
@@ -25,6 +26,8 @@ import { HEURISTIC_MODEL } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
 
 class InputError extends Error {}
+
+const STORE_PAUSE_WAIT_S = 5;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
@@ -48,7 +51,15 @@ async function main(argv: string[]): Promise<number> {
         bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
       },
     });
-    const outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
+    // A failed or paused run is made runnable again; its finished judgments stay.
+    if (args.resume && (run.status === "failed" || run.status === "paused")) await reopenRun(db, runId);
+    let outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
+    // Paused because the database stayed busy: wait and carry on by ourselves, as the web server's resumer does.
+    while (outcome.status === "paused") {
+      console.error(`The database is busy; run ${runId} is paused and resumes in ${STORE_PAUSE_WAIT_S} s.`);
+      await new Promise((resolve) => setTimeout(resolve, STORE_PAUSE_WAIT_S * 1000));
+      outcome = await runEvaluation(run, deps, { takeover: true });
+    }
     bar?.finish();
     if (outcome.status === "busy")
       throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);

@@ -22,7 +22,7 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --system-prompt TEXT    system prompt for --generate-model
   --name TEXT             run name; --tag TEXT (repeatable)
   --out FILE              write results: .json, or .csv (with Agent Evaluation's column names)
-  --resume RUN_ID         continue an interrupted run
+  --resume RUN_ID         continue an interrupted, paused or failed run
   --quiet                 no progress bar`;
 
 export type EvalArgs = {

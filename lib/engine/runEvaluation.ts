@@ -7,10 +7,13 @@ import {
   failRun,
   finishRun,
   getRunStatus,
+  pauseRun,
   releaseRunLease,
   renewRunLease,
+  STORE_UNAVAILABLE,
 } from "@/lib/db/runLifecycle";
 import { saveJudgment } from "@/lib/db/runWrites";
+import { isStoreUnavailable, retryWhileBusy } from "@/lib/db/storeRetry";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
@@ -47,11 +50,14 @@ export type RunProgressEvent = {
 };
 export type RunOutcome = {
   runId: string;
-  status: "completed" | "cancelled" | "failed" | "busy";
+  /** paused: the database stayed unavailable past the retry window; the run resumes by itself (the resumer, or the CLI's wait). */
+  status: "completed" | "cancelled" | "failed" | "busy" | "paused";
   judgments: ItemCounts;
 };
 
 const DEFAULT_LEASE_TTL_MS = 30_000;
+const STORE_PAUSE_MESSAGE =
+  "Paused: the database stayed busy or full for too long. The run resumes by itself once it is writable again.";
 /** Cancel and takeover are noticed within this; the lease is renewed as often. */
 const STATUS_POLL_MS = 1_000;
 
@@ -172,7 +178,8 @@ export async function runEvaluation(
       lanes,
       async ({ item, row }) => {
         const result = await judgeItem(item.metric, row, context);
-        if (saveJudgment(db, { ...item, runId }, result)) {
+        // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
+        if (await retryWhileBusy(() => saveJudgment(db, { ...item, runId }, result))) {
           counts.judgments.pending -= 1;
           counts.judgments[result.errorMessage ? "error" : "done"] += 1;
         }
@@ -194,6 +201,14 @@ export async function runEvaluation(
     await finishRun(db, runId, owner, await settleWorkedMs());
     return { runId, status: "completed", judgments: final.judgments };
   } catch (error) {
+    stopped = true;
+    if (isStoreUnavailable(error)) {
+      // Not the run's fault: it pauses with its pending work intact. If even the pause cannot be
+      // written, the lease lapses and the run, still "running", is resumed like a crashed one.
+      const workedMs = await settleWorkedMs();
+      await pauseRun(db, runId, owner, STORE_UNAVAILABLE, STORE_PAUSE_MESSAGE, workedMs).catch(() => false);
+      return { runId, status: "paused", judgments: counts.judgments };
+    }
     // The user sees a reference, the log has the detail (database errors are not for the UI).
     const ref = randomUUID().slice(0, 8);
     await failRun(
