@@ -23,6 +23,9 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --name TEXT             run name; --tag TEXT (repeatable)
   --out FILE              write results: .json, or .csv (with Agent Evaluation's column names)
   --resume RUN_ID         continue an interrupted, paused or failed run
+  --budget-calls N        pause the run once it has made N LLM calls (with --resume: raise or set it)
+  --budget-tokens N       pause the run once it has used N tokens
+  --budget-usd X          pause the run once it has cost X US dollars (needs ASSAY_LLM_PRICES)
   --quiet                 no progress bar`;
 
 export type EvalArgs = {
@@ -40,6 +43,8 @@ export type EvalArgs = {
   tags: string[];
   out?: string;
   quiet: boolean;
+  /** Only the limits given on the command line (a resume changes only those). */
+  budget: { calls?: number; tokens?: number; usd?: number };
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -63,6 +68,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         tag: { type: "string", multiple: true },
         out: { type: "string" },
         quiet: { type: "boolean" },
+        "budget-calls": { type: "string" },
+        "budget-tokens": { type: "string" },
+        "budget-usd": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -98,6 +106,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     thresholds[metric] = value;
   }
   if (parsed.out && !/\.(json|csv)$/i.test(parsed.out)) fail("--out must end in .json or .csv");
+  const budget: EvalArgs["budget"] = {};
+  if (parsed["budget-calls"] !== undefined) budget.calls = wholeNumber("--budget-calls", parsed["budget-calls"]);
+  if (parsed["budget-tokens"] !== undefined) budget.tokens = wholeNumber("--budget-tokens", parsed["budget-tokens"]);
+  if (parsed["budget-usd"] !== undefined) {
+    const usd = Number(parsed["budget-usd"]);
+    if (!/^\d+(\.\d+)?$/.test(parsed["budget-usd"]) || !(usd > 0))
+      fail("--budget-usd must be a positive amount, e.g. 2.50");
+    budget.usd = usd;
+  }
   return {
     dataset: parsed.dataset,
     datasetId: parsed["dataset-id"],
@@ -113,7 +130,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     tags: parsed.tag ?? [],
     out: parsed.out,
     quiet: parsed.quiet ?? false,
+    budget,
   };
+}
+
+function wholeNumber(flag: string, raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1)
+    fail(`${flag} must be a whole number of at least 1`);
+  return value;
 }
 
 function fail(message: string): never {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { JudgeResult } from "@/lib/judges/types";
 import { databaseUrlOf, type Db } from "./client";
 import { bulkInsertWhenWritable, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import type { RunBudget } from "./runBudget";
 import { retryWhileBusy } from "./storeRetry";
 
 export type RunItemPlan = {
@@ -23,6 +24,7 @@ type NewRun = {
   config: string;
   generationModel: string | null;
   generationSystemPrompt: string | null;
+  budget?: RunBudget;
 };
 
 /**
@@ -61,6 +63,9 @@ export async function insertPlanningRun(
         "createdAt",
         "leaseOwner",
         "leaseExpiresAt",
+        "budgetCalls",
+        "budgetTokens",
+        "budgetUsd",
       ],
       rows: [
         [
@@ -78,6 +83,9 @@ export async function insertPlanningRun(
           sqliteTimestamp(now),
           planner.owner,
           sqliteTimestamp(new Date(now.getTime() + planner.ttlMs)),
+          run.budget?.calls ?? null,
+          run.budget?.tokens ?? null,
+          run.budget?.usd ?? null,
         ],
       ],
     },

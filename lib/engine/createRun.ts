@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasetQueries";
 import { finishPlanning, insertPlanningRun, insertPlanPage, type RunItemPlan } from "@/lib/db/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runQueries";
+import type { RunBudget } from "@/lib/db/runBudget";
 import type { StoredRunConfig } from "@/lib/db/storedRun";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
 import { customMetricName, runConfigSchema, type RunConfigInput } from "./runConfig";
@@ -31,7 +32,7 @@ const PLANNING_TTL_MS = 60_000;
  * becomes pending only once the whole plan is stored. From then on progress is
  * a count of item statuses and a crash loses nothing.
  */
-export async function createRun(db: Db, input: RunConfigInput): Promise<string> {
+export async function createRun(db: Db, input: RunConfigInput, options: { budget?: RunBudget } = {}): Promise<string> {
   const parsed = runConfigSchema.safeParse(input);
   if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const config = parsed.data;
@@ -68,6 +69,7 @@ export async function createRun(db: Db, input: RunConfigInput): Promise<string> 
       config: JSON.stringify(stored),
       generationModel,
       generationSystemPrompt: config.generation?.systemPrompt ?? null,
+      budget: options.budget,
     },
     config.customJudges,
     planner,
