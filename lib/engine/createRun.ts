@@ -6,6 +6,7 @@ import { listRowFlagsPage } from "@/lib/db/runQueries";
 import type { RunBudget } from "@/lib/db/runBudget";
 import type { StoredRunConfig } from "@/lib/db/storedRun";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
+import { orderedUuid } from "./orderedId";
 import { customMetricName, runConfigSchema, type RunConfigInput } from "./runConfig";
 
 export class RunConfigError extends Error {
@@ -83,7 +84,7 @@ export async function createRun(db: Db, input: RunConfigInput, options: { budget
       for (const judge of judges) {
         const reason = skipReason(row, judge.requires, generates);
         items.push({
-          id: randomUUID(),
+          id: orderedUuid(),
           rowId: row.id,
           metric: judge.metric,
           status: reason ? "skipped" : "pending",
