@@ -12,7 +12,10 @@ import { createDb, type Db } from "../lib/db/client";
 import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
-import { getRun } from "../lib/db/runQueries";
+import { setRunBudget } from "../lib/db/runBudget";
+import { estimateRunSpending } from "../lib/db/runEstimate";
+import { reopenRun } from "../lib/db/runLifecycle";
+import { getRun, type RunRecord } from "../lib/db/runQueries";
 import { createRun } from "../lib/engine/createRun";
 import type { RunConfigInput } from "../lib/engine/runConfig";
 import { createEngineDeps } from "../lib/engine/engineDeps";
@@ -25,6 +28,8 @@ import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heurist
 import { readLlmConfig } from "../lib/llm/llmConfig";
 
 class InputError extends Error {}
+
+const STORE_PAUSE_WAIT_S = 5;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
@@ -48,8 +53,22 @@ async function main(argv: string[]): Promise<number> {
         bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
       },
     });
-    const outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
+    // A failed or paused run is made runnable again (with any budget given raised); its finished judgments stay.
+    if (args.resume) await setRunBudget(db, runId, args.budget);
+    if (args.resume && (run.status === "failed" || run.status === "paused")) await reopenRun(db, runId);
+    printEstimate(db, run);
+    let outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
+    // Paused because the database stayed busy: wait and carry on by ourselves, as the web server's resumer does.
+    while (outcome.status === "paused" && outcome.pause?.reason === "store_unavailable") {
+      console.error(`The database is busy; run ${runId} is paused and resumes in ${STORE_PAUSE_WAIT_S} s.`);
+      await new Promise((resolve) => setTimeout(resolve, STORE_PAUSE_WAIT_S * 1000));
+      outcome = await runEvaluation(run, deps, { takeover: true });
+    }
     bar?.finish();
+    if (outcome.status === "paused")
+      console.log(
+        `Run ${runId} ${outcome.pause?.message ?? "is paused."} Resume with: npm run eval -- --resume ${runId} --budget-calls N (or --budget-tokens, --budget-usd)`,
+      );
     if (outcome.status === "busy")
       throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
 
@@ -123,18 +142,42 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     throw new InputError(
       "--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic",
     );
-  return createRun(db, {
-    datasetId,
-    name: args.name,
-    tags: args.tags,
-    metrics: args.metrics,
-    judge,
-    concurrency: args.concurrency,
-    chunkMode: args.chunkMode,
-    thresholds: args.thresholds,
-    ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
-    ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
+  const budget = { calls: args.budget.calls ?? null, tokens: args.budget.tokens ?? null, usd: args.budget.usd ?? null };
+  return createRun(
+    db,
+    {
+      datasetId,
+      name: args.name,
+      tags: args.tags,
+      metrics: args.metrics,
+      judge,
+      concurrency: args.concurrency,
+      chunkMode: args.chunkMode,
+      thresholds: args.thresholds,
+      ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
+      ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
+    },
+    { budget },
+  );
+}
+
+/** What the run's pending work should cost, said before it starts (prices from ASSAY_LLM_PRICES). */
+function printEstimate(db: Db, run: RunRecord): void {
+  const heuristic = run.judgeProvider === "heuristic";
+  const estimate = estimateRunSpending(db, run.id, {
+    judgeModel: run.judgeModel,
+    generationModel: run.generationModel,
+    chunkMode: run.config.chunkMode,
+    heuristic,
+    prices: readLlmConfig()?.prices ?? {},
   });
+  const cost =
+    estimate.costUsd === null
+      ? "cost unknown (no price for the model in ASSAY_LLM_PRICES)"
+      : `about $${estimate.costUsd.toFixed(2)}`;
+  console.log(
+    `Estimate: ${estimate.llmCalls} LLM calls, about ${estimate.inputTokens} input and ${estimate.outputTokens} output tokens, ${cost}.`,
+  );
 }
 
 function formatAggregates(aggregates: Awaited<ReturnType<typeof getRunAggregates>>): string {

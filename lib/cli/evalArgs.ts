@@ -33,7 +33,10 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --system-prompt TEXT    system prompt for --generate-model
   --name TEXT             run name; --tag TEXT (repeatable)
   --out FILE              write results: .json, or .csv (with Agent Evaluation's column names)
-  --resume RUN_ID         continue an interrupted run
+  --resume RUN_ID         continue an interrupted, paused or failed run
+  --budget-calls N        pause the run once it has made N LLM calls (with --resume: raise or set it)
+  --budget-tokens N       pause the run once it has used N tokens
+  --budget-usd X          pause the run once it has cost X US dollars (needs ASSAY_LLM_PRICES)
   --quiet                 no progress bar`;
 
 export type EvalArgs = {
@@ -52,6 +55,8 @@ export type EvalArgs = {
   out?: string;
   quiet: boolean;
   contextRelevance: Record<string, number>;
+  /** Only the limits given on the command line (a resume changes only those). */
+  budget: { calls?: number; tokens?: number; usd?: number };
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -76,6 +81,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         tag: { type: "string", multiple: true },
         out: { type: "string" },
         quiet: { type: "boolean" },
+        "budget-calls": { type: "string" },
+        "budget-tokens": { type: "string" },
+        "budget-usd": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -127,6 +135,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     if (typeof option === "string") fail(option);
     contextRelevance[option.key] = option.value;
   }
+  const budget: EvalArgs["budget"] = {};
+  if (parsed["budget-calls"] !== undefined) budget.calls = wholeNumber("--budget-calls", parsed["budget-calls"]);
+  if (parsed["budget-tokens"] !== undefined) budget.tokens = wholeNumber("--budget-tokens", parsed["budget-tokens"]);
+  if (parsed["budget-usd"] !== undefined) {
+    const usd = Number(parsed["budget-usd"]);
+    if (!/^\d+(\.\d+)?$/.test(parsed["budget-usd"]) || !(usd > 0))
+      fail("--budget-usd must be a positive amount, e.g. 2.50");
+    budget.usd = usd;
+  }
   return {
     dataset: parsed.dataset,
     datasetId: parsed["dataset-id"],
@@ -143,7 +160,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     out: parsed.out,
     quiet: parsed.quiet ?? false,
     contextRelevance,
+    budget,
   };
+}
+
+function wholeNumber(flag: string, raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1)
+    fail(`${flag} must be a whole number of at least 1`);
+  return value;
 }
 
 function fail(message: string): never {

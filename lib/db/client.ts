@@ -1,5 +1,6 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { guardBoundParameters } from "./boundParameters";
+import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./storeRetry";
 import { PrismaClient } from "./generated/client";
 import { ensureDatabaseDirectory, resolveDatabaseUrl } from "./databaseUrl";
 
@@ -12,7 +13,8 @@ const urls: WeakMap<Db, string> = ((globalThis as unknown as { assayDbUrls?: Wea
 /** Opens a Prisma client on a SQLite file. Tests pass their own URL; the app uses getDb(). */
 export function createDb(url: string = resolveDatabaseUrl()): Db {
   ensureDatabaseDirectory(url);
-  const adapter = guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: 10_000 }));
+  // A short synchronous busy wait, then asynchronous retries (storeRetry.ts): a lock held elsewhere never freezes the process.
+  const adapter = retryBusyStatements(guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: BUSY_TIMEOUT_MS })));
   const db = new PrismaClient({ adapter });
   urls.set(db, url);
   return db;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
-import { bulkInsert } from "./directSqlite";
+import { bulkInsertWhenWritable } from "./directSqlite";
 import { databaseUrlOf, type Db } from "./client";
 
 /** The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction. */
@@ -78,7 +78,7 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
       chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
     );
   }
-  bulkInsert(databaseUrlOf(db), [
+  await bulkInsertWhenWritable(databaseUrlOf(db), [
     { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
     { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
   ]);

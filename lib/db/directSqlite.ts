@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { assertBoundParameterCount, placeholderCount } from "./boundParameters";
 import { sqliteFilePath } from "./databaseUrl";
+import { BUSY_TIMEOUT_MS, retryWhileBusy } from "./storeRetry";
 
 type SqlValue = string | number | null | boolean;
 export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
@@ -16,6 +17,20 @@ const connections = new Map<string, Database.Database>();
  * Table and column names are constants from lib/db; every value is bound.
  */
 export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
+  bulkInsertTransaction(databaseUrl, tables)();
+}
+
+/**
+ * bulkInsert for the app's writers (uploads, run planning): the transaction is
+ * retried as a whole, asynchronously, while another process holds the write
+ * lock or the disk is full (storeRetry.ts), instead of blocking the process.
+ */
+export async function bulkInsertWhenWritable(databaseUrl: string, tables: BulkTable[]): Promise<void> {
+  const insertAll = bulkInsertTransaction(databaseUrl, tables);
+  await retryWhileBusy(() => insertAll());
+}
+
+function bulkInsertTransaction(databaseUrl: string, tables: BulkTable[]): () => void {
   const connection = connectionFor(databaseUrl);
   const inserts = tables.map(({ table, columns }) =>
     preparedStatement(
@@ -23,11 +38,11 @@ export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
       `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
     ),
   );
-  connection.transaction(() => {
+  return connection.transaction(() => {
     tables.forEach(({ rows }, index) => {
       for (const row of rows) inserts[index].run(...row.map(toSqlite));
     });
-  })();
+  });
 }
 
 /** The direct connection for a database file, opened once per process. */
@@ -38,7 +53,8 @@ export function connectionFor(databaseUrl: string): Database.Database {
     connection.pragma("journal_mode = WAL");
     // WAL + NORMAL cannot corrupt the file; at worst a power cut loses the last commits.
     connection.pragma("synchronous = NORMAL");
-    connection.pragma("busy_timeout = 10000");
+    // Short: a longer wait blocks the event loop; writers retry asynchronously instead (retryWhileBusy).
+    connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     connection.pragma("foreign_keys = ON");
     connections.set(databaseUrl, connection);
   }

@@ -1,6 +1,7 @@
 import type { JudgeCache } from "@/lib/judges/judgeBackend";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import { retryWhileBusy } from "./storeRetry";
 
 /** The judge answer cache in the JudgeCache table, on the direct connection (it sits on every judge call's path). */
 export function createJudgeCache(db: Db): JudgeCache {
@@ -24,14 +25,16 @@ export function createJudgeCache(db: Db): JudgeCache {
       return row ?? null;
     },
     async put(entry, options) {
-      (options?.replace ? replace : insert).run(
-        entry.key,
-        entry.model,
-        entry.promptVersion,
-        entry.response,
-        entry.inputTokens,
-        entry.outputTokens,
-        sqliteTimestamp(new Date()),
+      await retryWhileBusy(() =>
+        (options?.replace ? replace : insert).run(
+          entry.key,
+          entry.model,
+          entry.promptVersion,
+          entry.response,
+          entry.inputTokens,
+          entry.outputTokens,
+          sqliteTimestamp(new Date()),
+        ),
       );
     },
   };

@@ -29,9 +29,11 @@ export async function claimRun(
   const now = new Date();
   const before = await db.run.findUnique({
     where: { id: runId },
-    select: { status: true, leaseOwner: true, startedAt: true },
+    select: { status: true, leaseOwner: true, startedAt: true, pauseReason: true },
   });
-  if (!before || (before.status !== "pending" && before.status !== "running"))
+  // A run paused because the store was unavailable resumes by itself; one paused at its budget waits for a raise.
+  const storePaused = before?.status === "paused" && before.pauseReason === STORE_UNAVAILABLE;
+  if (!before || (before.status !== "pending" && before.status !== "running" && !storePaused))
     return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
   const result = await db.run.updateMany({
     where: {
@@ -44,11 +46,12 @@ export async function claimRun(
       leaseOwner: owner,
       leaseExpiresAt: new Date(now.getTime() + ttlMs),
       status: "running",
+      ...(storePaused ? { pauseReason: null, errorMessage: null } : {}),
       ...(before.startedAt === null ? { startedAt: now } : {}),
     },
   });
   if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
-  const resumed = before.status === "running" && before.leaseOwner !== owner;
+  const resumed = (before.status === "running" && before.leaseOwner !== owner) || storePaused;
   const pendingJudgments = await db.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
   if (resumed || before.startedAt === null)
     await recordRunEvent(db, runId, {
@@ -131,9 +134,57 @@ export async function failRun(db: Db, runId: string, owner: string, message: str
   if (result.count === 1) await recordRunEvent(db, runId, { kind: "failed", worker: owner });
 }
 
+/** Why a run is paused: the database stayed busy or full (it resumes by itself), or it reached its budget. */
+export const STORE_UNAVAILABLE = "store_unavailable";
+export const BUDGET_REACHED = "budget";
+export type PauseReason = typeof STORE_UNAVAILABLE | typeof BUDGET_REACHED;
+
+/** Stops a run without failing it: its pending work stays pending, and the reason says what it waits for. */
+export async function pauseRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  reason: PauseReason,
+  message: string,
+  workedMs = 0,
+): Promise<boolean> {
+  const result = await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner, status: "running" },
+    data: {
+      status: "paused",
+      pauseReason: reason,
+      errorMessage: message,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      workingMs: { increment: Math.round(workedMs) },
+    },
+  });
+  return result.count === 1;
+}
+
+/**
+ * Makes a failed or paused run runnable again (from the UI's Resume button or
+ * `eval --resume`): its finished judgments stay, its pending ones are done
+ * next. False when the run is in another state (running, completed…).
+ */
+export async function reopenRun(db: Db, runId: string): Promise<boolean> {
+  const result = await db.run.updateMany({
+    where: { id: runId, status: { in: ["failed", "paused"] } },
+    data: {
+      status: "pending",
+      pauseReason: null,
+      errorMessage: null,
+      finishedAt: null,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    },
+  });
+  return result.count === 1;
+}
+
 export async function cancelRun(db: Db, runId: string): Promise<boolean> {
   const result = await db.run.updateMany({
-    where: { id: runId, status: { in: ["pending", "running"] } },
+    where: { id: runId, status: { in: ["pending", "running", "paused"] } },
     data: { status: "cancelled", finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null, rejudgeTotal: null },
   });
   if (result.count === 1) await recordRunEvent(db, runId, { kind: "cancelled" });
@@ -144,12 +195,17 @@ export async function getRunStatus(db: Db, runId: string): Promise<string | null
   return (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
 }
 
-/** Runs another process may pick up: pending, or running with a lapsed lease. */
+/** Runs another process may pick up: pending, running with a lapsed lease, or paused while the store was unavailable. */
 export async function listResumableRuns(db: Db): Promise<string[]> {
   const runs = await db.run.findMany({
     where: {
-      status: { in: ["pending", "running"] },
-      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: new Date() } }],
+      OR: [
+        {
+          status: { in: ["pending", "running"] },
+          OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: new Date() } }],
+        },
+        { status: "paused", pauseReason: STORE_UNAVAILABLE },
+      ],
     },
     orderBy: { createdAt: "asc" },
     select: { id: true },

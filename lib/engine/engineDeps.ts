@@ -7,6 +7,7 @@ import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { createLimiter } from "@/lib/llm/concurrencyLimiter";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
+import { endpointLimiter, nestLimiters } from "@/lib/llm/sharedLimiters";
 import { costUsd } from "@/lib/llm/pricing";
 import type { LlmClient } from "@/lib/llm/types";
 import type { EngineDeps } from "./runEvaluation";
@@ -15,7 +16,7 @@ export class JudgeUnavailableError extends Error {}
 
 /**
  * The production wiring for one run: its own concurrency limiter (the run's
- * setting), the configured OpenAI-compatible endpoint when there is one, the
+ * setting) nested in the endpoint's limiter shared by every run in the process, the configured OpenAI-compatible endpoint when there is one, the
  * judge cache in the database, and the offline judge for heuristic runs.
  * Tests build EngineDeps the same way with a fake server's URL in `env`.
  */
@@ -31,7 +32,8 @@ export function createEngineDeps(
   } = {},
 ): EngineDeps {
   const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
-  const limiter = config ? createLimiter(run.concurrency) : null;
+  // The run's own limit inside the endpoint's process-wide one: concurrent runs share the endpoint's budget.
+  const limiter = config ? nestLimiters(createLimiter(run.concurrency), endpointLimiter(config)) : null;
   const llm: LlmClient | null = config && limiter ? createOpenAiLlmClient({ config, limiter }) : null;
   let judge: JudgeBackend;
   if (run.judgeProvider === "heuristic") {

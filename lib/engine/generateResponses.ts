@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/rowView";
 import { saveGeneration } from "@/lib/db/runWrites";
+import { retryWhileBusy } from "@/lib/db/storeRetry";
 import { LlmCallError } from "@/lib/llm/llmErrors";
 import type { LlmClient } from "@/lib/llm/types";
 import { renderAnswerPrompt } from "./generation/answerTemplates";
@@ -48,24 +49,28 @@ export async function generateResponses(
           messages: prompt.messages,
           temperature: run.temperature,
         });
-        saveGeneration(db, row.generationId, {
-          response: result.text,
-          errorMessage: null,
-          inputTokenCount: result.usage.inputTokens,
-          outputTokenCount: result.usage.outputTokens,
-          latencySeconds: result.latencyMs / 1000,
-          ...provenance,
-        });
+        await retryWhileBusy(() =>
+          saveGeneration(db, row.generationId, {
+            response: result.text,
+            errorMessage: null,
+            inputTokenCount: result.usage.inputTokens,
+            outputTokenCount: result.usage.outputTokens,
+            latencySeconds: result.latencyMs / 1000,
+            ...provenance,
+          }),
+        );
       } catch (error) {
         if (!(error instanceof LlmCallError)) throw error;
-        saveGeneration(db, row.generationId, {
-          response: null,
-          errorMessage: error.message,
-          inputTokenCount: null,
-          outputTokenCount: null,
-          latencySeconds: null,
-          ...provenance,
-        });
+        await retryWhileBusy(() =>
+          saveGeneration(db, row.generationId, {
+            response: null,
+            errorMessage: error.message,
+            inputTokenCount: null,
+            outputTokenCount: null,
+            latencySeconds: null,
+            ...provenance,
+          }),
+        );
       }
       onDone();
     },

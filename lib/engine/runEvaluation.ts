@@ -6,11 +6,16 @@ import {
   claimRun,
   failRun,
   finishRun,
+  BUDGET_REACHED,
   getRunStatus,
+  pauseRun,
   releaseRunLease,
   renewRunLease,
+  STORE_UNAVAILABLE,
 } from "@/lib/db/runLifecycle";
+import { describeBudgetPause, getRunBudget, getRunSpending, reachedLimit, type RunBudget } from "@/lib/db/runBudget";
 import { saveJudgment } from "@/lib/db/runWrites";
+import { isStoreUnavailable, retryWhileBusy } from "@/lib/db/storeRetry";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
@@ -48,11 +53,16 @@ export type RunProgressEvent = {
 };
 export type RunOutcome = {
   runId: string;
-  status: "completed" | "cancelled" | "failed" | "busy";
+  /** paused: the database stayed unavailable past the retry window; the run resumes by itself (the resumer, or the CLI's wait). */
+  status: "completed" | "cancelled" | "failed" | "busy" | "paused";
   judgments: ItemCounts;
+  /** Why a paused run paused: the store stayed unavailable, or the run reached its budget (the message says which limit). */
+  pause?: { reason: "store_unavailable" | "budget"; message: string };
 };
 
 const DEFAULT_LEASE_TTL_MS = 30_000;
+const STORE_PAUSE_MESSAGE =
+  "Paused: the database stayed busy or full for too long. The run resumes by itself once it is writable again.";
 /** Cancel and takeover are noticed within this; the lease is renewed as often. */
 const STATUS_POLL_MS = 1_000;
 
@@ -167,14 +177,30 @@ export async function runEvaluation(
       generates,
       costOf: deps.costOf ?? (() => null),
     };
+    // The budget is checked before each judgment, counting those in flight as one call each, so a run stops at its
+    // limit (over it only by retries and repairs of calls already started); what it had spent is read once.
+    const budget = await getRunBudget(db, runId);
+    const spent = getRunSpending(db, runId);
+    let inFlight = 0;
+    let budgetLimit: keyof RunBudget | null = null;
     // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
     const lanes = deps.judge.provider === "heuristic" ? 1 : run.concurrency * 2;
     await forEachConcurrently(
       pendingJudgments(db, runId),
       lanes,
       async ({ item, row }) => {
-        const result = await judgeItem(item.metric, row, context);
-        if (saveJudgment(db, { ...item, runId }, result)) {
+        budgetLimit ??= reachedLimit(budget, spent, inFlight);
+        if (budgetLimit !== null) {
+          stopped = true; // the item stays pending for the resume
+          return;
+        }
+        inFlight += 1;
+        const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= 1));
+        spent.calls += result.attempts;
+        spent.tokens += (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0);
+        spent.usd += result.costUsd ?? 0;
+        // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
+        if (await retryWhileBusy(() => saveJudgment(db, { ...item, runId }, result))) {
           counts.judgments.pending -= 1;
           counts.judgments[result.errorMessage ? "error" : "done"] += 1;
         }
@@ -189,6 +215,11 @@ export async function runEvaluation(
       await addRunWorkingTime(db, runId, await settleWorkedMs());
       return { runId, status: "cancelled", judgments: final.judgments };
     }
+    if (budgetLimit !== null && status === "running") {
+      const message = describeBudgetPause(budgetLimit, budget, spent);
+      await pauseRun(db, runId, owner, BUDGET_REACHED, message, await settleWorkedMs());
+      return { runId, status: "paused", judgments: final.judgments, pause: { reason: "budget", message } };
+    }
     if (stopped || final.judgments.pending > 0 || final.generations.pending > 0) {
       await releaseRunLease(db, runId, owner, await settleWorkedMs());
       return { runId, status: "busy", judgments: final.judgments };
@@ -196,6 +227,19 @@ export async function runEvaluation(
     await finishRun(db, runId, owner, await settleWorkedMs());
     return { runId, status: "completed", judgments: final.judgments };
   } catch (error) {
+    stopped = true;
+    if (isStoreUnavailable(error)) {
+      // Not the run's fault: it pauses with its pending work intact. If even the pause cannot be
+      // written, the lease lapses and the run, still "running", is resumed like a crashed one.
+      const workedMs = await settleWorkedMs();
+      await pauseRun(db, runId, owner, STORE_UNAVAILABLE, STORE_PAUSE_MESSAGE, workedMs).catch(() => false);
+      return {
+        runId,
+        status: "paused",
+        judgments: counts.judgments,
+        pause: { reason: "store_unavailable", message: STORE_PAUSE_MESSAGE },
+      };
+    }
     // The user sees a reference, the log has the detail (database errors are not for the UI).
     const ref = randomUUID().slice(0, 8);
     await failRun(

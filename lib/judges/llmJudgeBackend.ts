@@ -32,7 +32,7 @@ const FELL_BACK_TO_PER_CHUNK = JSON.stringify({ assay_fallback: "per_chunk" });
 
 /**
  * LLM judges: render the versioned prompt, reuse a cached answer for the
- * identical (model, version, prompt), otherwise call the model through the
+ * identical (provider, endpoint, model, version, prompt), otherwise call the model through the
  * injected client. A failed call becomes an error verdict: never a crash,
  * never cached.
  */
@@ -52,7 +52,12 @@ export function createLlmJudgeBackend(deps: {
   ): Promise<CallOutcome> {
     const rendered = renderPrompt(template, input, context);
     const schema = template.schema(input, context);
-    const key = createHash("sha256").update(`${model}\u0000${template.version}\u0000${rendered.hash}`).digest("hex");
+    // Keyed by who answers (provider and endpoint) as well as what was asked: two servers may use one model name.
+    const key = createHash("sha256")
+      .update(
+        `${deps.llm.provider}\u0000${deps.llm.endpoint}\u0000${model}\u0000${template.version}\u0000${rendered.hash}`,
+      )
+      .digest("hex");
     const base = { promptHash: rendered.hash, promptVersion: template.version };
     const cached = deps.readCache === false ? null : await deps.cache.get(key);
     if (cached?.response === FELL_BACK_TO_PER_CHUNK) {

@@ -27,11 +27,21 @@ export type LlmConfig = {
   maxAttempts: number;
   structuredOutput: StructuredOutputMode;
   prices: LlmPrices;
+  /** max_tokens of a judge call unless the call sets its own: what one answer may cost at most. */
+  maxOutputTokens: number;
+  /** max_tokens of a generation call (an answer to evaluate is longer than a verdict). */
+  generationMaxTokens: number;
+  /** Calls in flight to this endpoint at most, across every run in the process (each run's own limit applies inside it). */
+  maxInFlight: number;
 };
 
 export const DEFAULT_JUDGE_MODEL = "gpt-4.1-mini";
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 5;
+/** A verdict with its rationale, or a batched per-chunk answer of a few dozen chunks, fits comfortably. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 2048;
+export const DEFAULT_GENERATION_MAX_TOKENS = 4096;
+export const DEFAULT_MAX_IN_FLIGHT = 64;
 /** The GA Azure API version that supports json_schema structured outputs. */
 export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
 
@@ -106,8 +116,31 @@ export function readLlmConfig(env: Env = process.env): LlmConfig | null {
     () => fail('ASSAY_STRUCTURED_OUTPUT must be one of "json_schema", "json_object", "tool"'),
   );
   const prices = readPrices(get("ASSAY_LLM_PRICES"), fail);
+  const maxOutputTokens = parseOr(get("ASSAY_LLM_MAX_TOKENS"), positiveInt(1_000_000), DEFAULT_MAX_OUTPUT_TOKENS, () =>
+    fail("ASSAY_LLM_MAX_TOKENS must be a whole number of tokens between 1 and 1000000"),
+  );
+  const generationMaxTokens = parseOr(
+    get("ASSAY_GENERATION_MAX_TOKENS"),
+    positiveInt(1_000_000),
+    DEFAULT_GENERATION_MAX_TOKENS,
+    () => fail("ASSAY_GENERATION_MAX_TOKENS must be a whole number of tokens between 1 and 1000000"),
+  );
+  const maxInFlight = parseOr(get("ASSAY_LLM_MAX_IN_FLIGHT"), positiveInt(4096), DEFAULT_MAX_IN_FLIGHT, () =>
+    fail("ASSAY_LLM_MAX_IN_FLIGHT must be a whole number between 1 and 4096"),
+  );
 
-  return { endpoint, apiKey, model, timeoutMs, maxAttempts, structuredOutput, prices };
+  return {
+    endpoint,
+    apiKey,
+    model,
+    timeoutMs,
+    maxAttempts,
+    structuredOutput,
+    prices,
+    maxOutputTokens,
+    generationMaxTokens,
+    maxInFlight,
+  };
 }
 
 function parseOr<T>(raw: string | undefined, schema: z.ZodType<T>, fallback: T, onError: () => never): T {
@@ -137,6 +170,13 @@ function readPrices(raw: string | undefined, fail: (message: string) => never): 
 }
 
 /** A one-line description for logs and the settings page: never includes the key. */
+/** Which endpoint a config talks to, as one string: the shared limiter and the judge cache are keyed by it. */
+export function endpointIdentity(endpoint: LlmEndpoint): string {
+  return endpoint.kind === "azure"
+    ? `azure ${endpoint.endpoint} ${endpoint.apiVersion}`
+    : `openai ${endpoint.baseURL ?? "https://api.openai.com/v1"}`;
+}
+
 export function describeLlmConfig(config: LlmConfig): string {
   const where =
     config.endpoint.kind === "azure"

@@ -10,7 +10,7 @@ import type {
   TokenLogprob,
   TokenUsage,
 } from "./types";
-import type { LlmConfig } from "./llmConfig";
+import { endpointIdentity, type LlmConfig } from "./llmConfig";
 import type { Limiter } from "./concurrencyLimiter";
 import { LlmCallError, redactSecrets, type LlmCallErrorKind } from "./llmErrors";
 import { nodeHttpFetch } from "./nodeHttpFetch";
@@ -58,6 +58,8 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
   // Reasoning models (o-series, gpt-5…) reject temperature 0 with a 400. Learned
   // per model on the first such 400, so one judge run pays for it once.
   const rejectsTemperature = new Set<string>();
+  // Reasoning models refuse max_tokens and want max_completion_tokens (same cap). Learned the same way.
+  const wantsMaxCompletionTokens = new Set<string>();
 
   function error(kind: LlmCallErrorKind, message: string, tally: Tally, status: number | null = null): LlmCallError {
     return new LlmCallError(kind, redactSecrets(message, secrets), {
@@ -78,6 +80,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw aborted();
       if (body.temperature !== undefined && rejectsTemperature.has(body.model)) body = withoutTemperature(body);
+      if (body.max_tokens != null && wantsMaxCompletionTokens.has(body.model)) body = withMaxCompletionTokens(body);
       let release: () => void;
       try {
         release = await limiter.acquire(signal);
@@ -106,6 +109,15 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
       ) {
         rejectsTemperature.add(body.model);
         continue; // at once: nothing to wait for, the request itself was wrong
+      }
+      if (
+        failure.kind === "fatal" &&
+        failure.status === 400 &&
+        body.max_tokens != null &&
+        /max_tokens/i.test(failure.summary)
+      ) {
+        wantsMaxCompletionTokens.add(body.model);
+        continue;
       }
       if (failure.kind === "fatal") throw error("fatal", `${label} failed: ${failure.summary}`, tally, failure.status);
       if (attempt >= config.maxAttempts) {
@@ -139,13 +151,17 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
     // Round 0 is the question, round 1 the single repair: a model that fails twice
     // on the same schema rarely succeeds on a third try, and each try costs tokens.
     for (let round = 0; round < 2; round++) {
-      const body = buildStructuredRequest({
-        mode: config.structuredOutput,
-        model,
-        messages,
-        schemaName: request.schemaName,
-        wire,
-      });
+      const body = {
+        ...buildStructuredRequest({
+          mode: config.structuredOutput,
+          model,
+          messages,
+          schemaName: request.schemaName,
+          wire,
+        }),
+        // Every call is capped: a runaway answer costs at most this many output tokens.
+        max_tokens: request.maxTokens ?? config.maxOutputTokens,
+      };
       const completion = await send("judge call", withLogprobs(body, request.topLogprobs), request.signal, tally);
       const answer = extractAnswer(completion, config.structuredOutput);
       const outcome =
@@ -178,6 +194,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
       model: request.model,
       messages: toMessageParams(request.messages),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      max_tokens: request.maxTokens ?? config.generationMaxTokens,
     };
     const completion = await send("generation call", body, request.signal, tally);
     const text = completion.choices[0]?.message?.content ?? "";
@@ -192,6 +209,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
 
   return {
     provider: config.endpoint.kind,
+    endpoint: endpointIdentity(config.endpoint),
     model: config.model,
     callStructured,
     chat,
@@ -244,6 +262,11 @@ function tokenLogprobs(completion: ChatCompletion): TokenLogprob[] | null {
     logprob: t.logprob,
     top: (t.top_logprobs ?? []).map((alt) => ({ token: alt.token, logprob: alt.logprob })),
   }));
+}
+
+function withMaxCompletionTokens(body: ChatCompletionCreateParamsNonStreaming): ChatCompletionCreateParamsNonStreaming {
+  const { max_tokens: cap, ...rest } = body;
+  return { ...rest, max_completion_tokens: cap };
 }
 
 function addUsage(usage: TokenUsage, completion: ChatCompletion): void {

@@ -18,6 +18,8 @@ export type StructuredCallRequest<T> = {
   schemaName: string;
   /** Defaults to the client's configured judge model. */
   model?: string;
+  /** This call's cap on output tokens; the configured default otherwise. Every call carries one. */
+  maxTokens?: number;
   signal?: AbortSignal;
   /** Ask for each answer token's log-probability and this many alternatives (`logprobs`, `top_logprobs`; OpenAI allows up to 20). */
   topLogprobs?: number;
@@ -36,11 +38,20 @@ export type StructuredCallResult<T> = {
   latencyMs: number;
 };
 
-export type ChatCallRequest = { model: string; messages: ChatTurn[]; temperature?: number; signal?: AbortSignal };
+export type ChatCallRequest = {
+  model: string;
+  messages: ChatTurn[];
+  temperature?: number;
+  /** This call's cap on output tokens; the configured generation default otherwise. */
+  maxTokens?: number;
+  signal?: AbortSignal;
+};
 export type ChatCallResult = { text: string; usage: TokenUsage; attempts: number; latencyMs: number };
 
 export interface LlmClient {
   readonly provider: "openai" | "azure";
+  /** Which endpoint answers (kind and URL): two servers may serve different models under one name. */
+  readonly endpoint: string;
   /** The default judge model. */
   readonly model: string;
   /** Throws an LlmCallError when the call cannot produce a valid answer after retries and one repair attempt. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { listResumableRuns } from "@/lib/db/runLifecycle";
+import { deleteAbandonedPlans } from "@/lib/db/runWrites";
 import { getRun } from "@/lib/db/runQueries";
 import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
@@ -60,11 +61,16 @@ export function isRunActiveHere(runId: string): boolean {
   return state.active.has(runId);
 }
 
-/** Resumes interrupted runs at start-up, then keeps looking for runs whose runner died (lapsed lease). */
+/**
+ * Resumes interrupted runs at start-up, then keeps looking for runs whose runner died (lapsed lease)
+ * and runs paused because the database was unavailable (they resume by themselves, here).
+ */
 export function startRunResumer(intervalMs = 15_000): void {
   if (state.resumer) return;
   const sweep = async () => {
     try {
+      // A run whose planner died part-way was never runnable; it is removed once its planning lease lapses.
+      await deleteAbandonedPlans(getDb());
       for (const runId of await listResumableRuns(getDb()))
         if (!state.unservable.has(runId)) executeRunInBackground(runId);
     } catch (error) {

@@ -28,6 +28,9 @@ describe("readLlmConfig", () => {
       maxAttempts: 5,
       structuredOutput: "json_schema",
       prices: {},
+      maxOutputTokens: 2048,
+      generationMaxTokens: 4096,
+      maxInFlight: 64,
     });
   });
 

@@ -28,6 +28,9 @@ export function openAiConfig(baseURL: string, overrides: Partial<LlmConfig> = {}
     maxAttempts: 5,
     structuredOutput: "json_schema",
     prices: {},
+    maxOutputTokens: 2048,
+    generationMaxTokens: 4096,
+    maxInFlight: 32,
     ...overrides,
   };
 }

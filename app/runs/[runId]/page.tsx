@@ -6,6 +6,7 @@ import { cancelRun } from "@/app/actions/cancelRun";
 import { RunChartsSection } from "@/components/charts/RunChartsSection";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RejudgeButton } from "@/components/runs/RejudgeButton";
+import { ResumeRunButton } from "@/components/runs/ResumeRunButton";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { RunDuration, RunTimeline } from "@/components/runs/RunTimeline";
 import { LiveProgress } from "@/components/runs/LiveProgress";
@@ -103,6 +104,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               <Button>Cancel run</Button>
             </form>
           )}
+          <ResumeRunButton runId={run.id} status={run.status} />
           {(run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
             <RejudgeButton
               runId={run.id}

@@ -1,8 +1,13 @@
 import { z } from "zod";
 import type { JudgeVerdict } from "../types";
 
-/** The answer shapes judges are forced into. Rationale comes first so the model reasons before it rates. */
-const rationale = z.string().min(1);
+/**
+ * The answer shapes judges are forced into. Rationale comes first so the model reasons before it rates.
+ * A rationale is capped (maxLength in the wire schema): with one per chunk, an uncapped model could
+ * write thousands of tokens per call; the client's max_tokens bounds the whole answer too.
+ */
+export const MAX_RATIONALE_CHARS = 1200;
+const rationale = z.string().min(1).max(MAX_RATIONALE_CHARS);
 const rating = z.enum(["yes", "no"]);
 
 export const binaryAnswerSchema = z.strictObject({ rationale, rating });

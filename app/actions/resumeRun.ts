@@ -1,0 +1,17 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { reopenRun } from "@/lib/db/runLifecycle";
+import { executeRunInBackground } from "@/lib/server/runScheduler";
+
+const inputSchema = z.object({ runId: z.string().min(1).max(100) });
+
+/** Resumes a failed or paused run: its finished judgments stay, the pending ones are judged now. */
+export async function resumeRun(formData: FormData): Promise<void> {
+  const input = inputSchema.safeParse({ runId: formData.get("runId") });
+  if (!input.success) return;
+  if (await reopenRun(getDb(), input.data.runId)) executeRunInBackground(input.data.runId);
+  revalidatePath(`/runs/${input.data.runId}`);
+}

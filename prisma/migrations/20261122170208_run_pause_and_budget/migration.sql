@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "budgetCalls" INTEGER;
+ALTER TABLE "Run" ADD COLUMN "budgetTokens" INTEGER;
+ALTER TABLE "Run" ADD COLUMN "budgetUsd" REAL;
+ALTER TABLE "Run" ADD COLUMN "pauseReason" TEXT;

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { setRunBudget } from "@/lib/db/runBudget";
+import { listResumableRuns, reopenRun } from "@/lib/db/runLifecycle";
+import { createRun } from "@/lib/engine/createRun";
+import { createEngineDeps } from "@/lib/engine/engineDeps";
+import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
+import { runEvaluation } from "@/lib/engine/runEvaluation";
+import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
+import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { spawnEval } from "../support/spawnEval";
+import { syntheticRows } from "../support/syntheticRows";
+import { createTempDb } from "../support/tempDb";
+
+describe("run budgets", () => {
+  let db: Db;
+  let url: string;
+  let cleanup: () => Promise<void>;
+  let server: FakeOpenAIServer;
+  let datasetId: string;
+
+  beforeAll(async () => {
+    ({ db, url, cleanup } = await createTempDb());
+    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 10 } });
+    datasetId = await importRows(db, syntheticRows(20, 2));
+  });
+  afterAll(async () => {
+    await server.close();
+    await cleanup();
+  });
+
+  it("a run pauses at its call budget, stays paused, and resumes after the budget is raised with nothing judged twice", async () => {
+    const runId = await createRun(
+      db,
+      { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-budget" }, concurrency: 4 },
+      { budget: { calls: 25, tokens: null, usd: null } },
+    );
+    const run = await readRun(db, runId);
+    const before = server.stats.totalRequests;
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    expect(outcome.status).toBe("paused");
+    expect(outcome.pause?.reason).toBe("budget");
+    expect(server.stats.totalRequests - before).toBe(25);
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "paused",
+      pauseReason: "budget",
+    });
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).errorMessage).toMatch(/budget of 25 LLM calls/);
+    // Not resumed by itself: it waits for a higher budget.
+    expect(await listResumableRuns(db)).not.toContain(runId);
+
+    await setRunBudget(db, runId, { calls: null });
+    expect(await reopenRun(db, runId)).toBe(true);
+    const resumed = await runEvaluation(
+      await readRun(db, runId),
+      createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }),
+    );
+    expect(resumed.status).toBe("completed");
+    const llmJudged = await db.judgmentItem.count({ where: { runId, judgeProvider: { not: "deterministic" } } });
+    expect(server.stats.totalRequests - before).toBe(llmJudged);
+  });
+
+  it("the CLI prints an estimate, pauses at --budget-calls, and resumes with a raised budget", async () => {
+    const env = { DATABASE_URL: url, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-budget-0000" };
+    const first = await spawnEval(
+      [
+        "--dataset-id",
+        datasetId,
+        "--judges",
+        "correctness,safety",
+        "--judge-model",
+        "judge-cli",
+        "--budget-calls",
+        "10",
+        "--quiet",
+      ],
+      { ...env, ASSAY_LLM_PRICES: JSON.stringify({ "judge-cli": { input: 1, output: 2 } }) },
+    ).done;
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toMatch(/Estimate: 40 LLM calls, about \d+ input and \d+ output tokens, about \$\d+\.\d\d\./);
+    expect(first.stdout).toMatch(/budget of 10 LLM calls/);
+    expect(first.code).toBe(3);
+    const runId = /--resume (\S+)/.exec(first.stdout)?.[1] ?? "";
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).toEqual({
+      status: "paused",
+    });
+    const second = await spawnEval(["--resume", runId, "--budget-calls", "1000", "--quiet"], env).done;
+    expect(second.stderr).toBe("");
+    expect(second.stdout).toMatch(/Estimate: 30 LLM calls/);
+    expect(second.code).toBe(0);
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "completed",
+      budgetCalls: 1000,
+    });
+  }, 60_000);
+});
