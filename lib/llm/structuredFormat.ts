@@ -44,6 +44,9 @@ function clean(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     // z.number().int() emits ±MAX_SAFE_INTEGER bounds: noise for the model, and rejected by some servers.
     if ((key === "minimum" && value === -SAFE_INT) || (key === "maximum" && value === SAFE_INT)) continue;
+    // OpenAI's strict subset allows only pattern and format on strings, and Azure rejects the whole
+    // request over maxLength; string lengths are enforced (or truncated) when the answer is parsed.
+    if (key === "minLength" || key === "maxLength") continue;
     out[key] = clean(value);
   }
   if (out.type === "object" && out.properties && out.additionalProperties === undefined)

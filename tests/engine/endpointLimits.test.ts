@@ -4,7 +4,7 @@ import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
-import { MAX_RATIONALE_CHARS } from "@/lib/judges/prompts/outputSchemas";
+import { binaryAnswerSchema, MAX_RATIONALE_CHARS } from "@/lib/judges/prompts/outputSchemas";
 import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
@@ -54,8 +54,19 @@ describe("what one endpoint is asked for: token caps, a shared in-flight limit, 
     expect(generated.length).toBe(12);
     expect(judged.every((r) => r.body.max_tokens === 700)).toBe(true);
     expect(generated.every((r) => typeof r.body.max_tokens === "number" && r.body.max_tokens > 0)).toBe(true);
+    // String lengths are outside OpenAI's strict subset (Azure refuses the request over them): never on the wire.
     const schemas = judged.map((r) => JSON.stringify(r.body.response_format));
-    expect(schemas.every((schema) => schema.includes(`"maxLength":${MAX_RATIONALE_CHARS}`))).toBe(true);
+    expect(schemas.some((schema) => /"(min|max)Length"/.test(schema))).toBe(false);
+    expect(judged.every((r) => r.body.response_format?.json_schema?.strict === true)).toBe(true);
+  });
+
+  it("caps a rationale by truncating it when the answer is parsed, not by refusing the verdict", () => {
+    const long = "because ".repeat(1000);
+    const parsed = binaryAnswerSchema.parse({ rationale: long, rating: "yes" });
+    expect(parsed.rating).toBe("yes");
+    expect(parsed.rationale.length).toBe(MAX_RATIONALE_CHARS);
+    expect(parsed.rationale.endsWith("…")).toBe(true);
+    expect(binaryAnswerSchema.parse({ rationale: "short", rating: "no" }).rationale).toBe("short");
   });
 
   it("two runs at once share the endpoint's limit (4), each within its own (3)", async () => {

@@ -3,11 +3,16 @@ import type { JudgeVerdict } from "../types";
 
 /**
  * The answer shapes judges are forced into. Rationale comes first so the model reasons before it rates.
- * A rationale is capped (maxLength in the wire schema): with one per chunk, an uncapped model could
- * write thousands of tokens per call; the client's max_tokens bounds the whole answer too.
+ * A rationale is capped (truncated when parsed; string lengths are not part of OpenAI's strict subset):
+ * with one per chunk, an uncapped model could write thousands of tokens per call; the client's
+ * max_tokens bounds the whole answer too.
  */
 export const MAX_RATIONALE_CHARS = 1200;
-const rationale = z.string().min(1).max(MAX_RATIONALE_CHARS);
+/** Capped by truncation, not refusal: a verbose but sound verdict is kept, and the cap bounds what is stored and shown. */
+const rationale = z
+  .string()
+  .min(1)
+  .transform((text) => (text.length > MAX_RATIONALE_CHARS ? `${text.slice(0, MAX_RATIONALE_CHARS - 1)}…` : text));
 const rating = z.enum(["yes", "no"]);
 
 export const binaryAnswerSchema = z.strictObject({ rationale, rating });
