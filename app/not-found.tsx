@@ -1,7 +1,10 @@
+import { connection } from "next/server";
 import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 
-export default function NotFound() {
+export default async function NotFound() {
+  // Rendered per request, not prerendered: a prerendered page's scripts carry no CSP nonce and would be blocked.
+  await connection();
   return (
     <CardFrame as="div" padding="lg" className="mx-auto max-w-lg text-center">
       <h1 className="text-lg font-semibold">Not found</h1>

@@ -111,8 +111,9 @@ describe("cross-site writes and headers", () => {
 
   it("pages carry a fresh nonce CSP without inline script, nosniff, a referrer policy and no framing", async () => {
     const nonces: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const response = await fetch(`${server.baseUrl}/datasets`);
+    // An unknown URL too: a prerendered not-found page would carry scripts without the nonce.
+    for (const page of ["/datasets", "/no-such-page"]) {
+      const response = await fetch(`${server.baseUrl}${page}`);
       const html = await response.text();
       const policies = response.headers.get("content-security-policy") ?? "";
       const scriptSrc = /script-src ([^;,]+)/.exec(policies)?.[1] ?? "";
