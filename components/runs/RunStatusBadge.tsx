@@ -1,8 +1,10 @@
 const STATUS_STYLE: Record<string, string> = {
+  planning: "bg-slate-100 text-slate-700",
   pending: "bg-slate-100 text-slate-700",
   running: "bg-indigo-100 text-indigo-800",
   "re-judging": "bg-indigo-100 text-indigo-800",
   completed: "bg-emerald-100 text-emerald-800",
+  paused: "bg-orange-100 text-orange-900",
   cancelled: "bg-amber-100 text-amber-800",
   failed: "bg-red-100 text-red-800",
 };
