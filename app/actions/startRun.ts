@@ -38,6 +38,20 @@ const customJudgesSchema = z.array(
   z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
 );
 
+/** Per-metric pass marks (`threshold:<metric>`) and context_relevance settings (`contextRelevance:<key>`) from ScoreSettings. */
+const scoreFieldsSchema = z.object({
+  thresholds: z.record(z.string().min(1), z.coerce.number().min(0)),
+  contextRelevance: z.record(z.string().min(1), z.coerce.number().min(0)),
+});
+
+function scoreFields(formData: FormData, prefix: string): Record<string, string> {
+  return Object.fromEntries(
+    [...formData.entries()]
+      .filter(([key, value]) => key.startsWith(prefix) && String(value).trim() !== "")
+      .map(([key, value]) => [key.slice(prefix.length), String(value)]),
+  );
+}
+
 /** Starts a run from the run form: validates, persists the plan, starts executing it, and opens the run page. */
 export async function startRun(_previous: StartRunState, formData: FormData): Promise<StartRunState> {
   const parsed = formSchema.safeParse({
@@ -50,6 +64,15 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
       errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
     };
   const form = parsed.data;
+  const scores = scoreFieldsSchema.safeParse({
+    thresholds: scoreFields(formData, "threshold:"),
+    contextRelevance: scoreFields(formData, "contextRelevance:"),
+  });
+  if (!scores.success)
+    return {
+      message: "Check the pass marks.",
+      errors: scores.error.issues.map((issue) => `${issue.path.join(" ")}: ${issue.message}`),
+    };
   const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
 
@@ -86,6 +109,10 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         .filter(Boolean),
       metrics: form.metrics,
       customJudges: custom.data,
+      thresholds: scores.data.thresholds,
+      ...(Object.keys(scores.data.contextRelevance).length > 0
+        ? { contextRelevance: scores.data.contextRelevance }
+        : {}),
       judge,
       concurrency: form.concurrency,
       chunkMode: form.chunkMode,
