@@ -70,6 +70,19 @@ export function formatConfidenceInterval(interval: { low: number; high: number }
   return interval ? `95% CI ${formatPercentInterval(interval.low, interval.high, digits)}` : "";
 }
 
+/**
+ * A score of seeds 002/003 as DeepEval prints it, two decimals ("0.64"): a score is not a share of rows,
+ * so it never reads as a percentage. A value short of 1 never reads "1.00", nor one above 0 "0.00".
+ */
+export function formatScore(score: number): string {
+  for (let d = 2; d <= 2 + MAX_EXTRA_DIGITS; d++) {
+    const text = score.toFixed(d);
+    const reads = Number(text);
+    if ((reads !== 1 || score === 1) && (reads !== 0 || score === 0)) return text;
+  }
+  return score.toFixed(2 + MAX_EXTRA_DIGITS);
+}
+
 /** A short duration in seconds: "850 ms", "1.25 s". */
 export function formatSeconds(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return "—";
