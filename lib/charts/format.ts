@@ -6,6 +6,8 @@
  * chart builders in lib/charts all import from this one module.
  */
 
+import { isScoreMetric } from "@/lib/metrics/aggregates";
+
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** How many extra decimals a percentage may grow so a value that is not 0 or 1 never reads "0%" or "100%". */
@@ -118,8 +120,9 @@ export function formatBytes(bytes: number): string {
 /**
  * A per-row or aggregate metric value in its unit: latency in seconds, token
  * counts as counts, and every other score (precision, recall, custom scores
- * in [0, 1]) as a percentage. The unit comes from the metric's name, never
- * from the value, so a 0.05 s latency is never shown as "5%".
+ * in [0, 1]) as a percentage, and the seed 002/003 scores as scores ("0.64").
+ * The unit comes from the metric's name, never from the value, so a 0.05 s
+ * latency is never shown as "5%".
  */
 export function formatMetricValue(
   metric: string,
@@ -128,6 +131,7 @@ export function formatMetricValue(
 ): string {
   if (metric === "agent/latency_seconds") return formatSeconds(value);
   if (metric.startsWith("agent/")) return `${formatInteger(value)}${options.tokenUnit ? " tokens" : ""}`;
+  if (isScoreMetric(metric)) return formatScore(value);
   return formatPercent(value, options.percentDigits ?? 0);
 }
 

@@ -143,5 +143,6 @@ describe("formatScore", () => {
     expect(formatScore(0.9996)).toBe("0.9996");
     expect(formatScore(0.001)).toBe("0.001");
     expect(formatScore(7.5)).toBe("7.50");
+    expect(formatMetricValue("response/llm_judged/faithfulness", 0.64)).toBe("0.64");
   });
 });
