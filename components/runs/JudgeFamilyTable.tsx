@@ -49,7 +49,14 @@ export function JudgeFamilyTable({
                 {offlineOnly ? " (needs an LLM judge: the offline judge has no rule for these)" : ""}
               </span>
             </h3>
-            <table className="mt-1 w-full text-sm">
+            {/* Fixed columns, so the row counts line up from one family's table to the next. */}
+            <table className="mt-1 w-full table-fixed text-sm">
+              <colgroup>
+                <col className="w-8" />
+                <col />
+                <col className="w-32" />
+                <col className="w-2/5" />
+              </colgroup>
               <tbody className="divide-y divide-slate-100">
                 {members.map((metric) => {
                   const rows = effectiveRows(metric, offline);

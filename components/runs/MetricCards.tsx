@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Aggregate } from "@/lib/metrics/aggregates";
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { findMetric, scoreDirection } from "@/lib/metrics/metricCatalog";
 import { runRowsHref } from "@/lib/urlState/runRowQuery";
 import { wilsonInterval } from "@/lib/stats";
@@ -79,6 +80,7 @@ export function metricLabel(metric: string): string {
   const known = findMetric(metric);
   if (known) return known.label;
   const name = metric.split("/").pop() ?? metric;
+  if (isGEvalMetric(metric)) return `${name} (G-Eval)`;
   return `${name} (custom ${metric.startsWith("retrieval/") ? "retrieval" : "answer"} judge)`;
 }
 

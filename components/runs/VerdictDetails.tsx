@@ -38,9 +38,10 @@ export function VerdictDetails({ details, metric }: { details: Details; metric: 
     <div className="mt-2 space-y-2" data-testid="verdict-details">
       {groups.map((group) => (
         <section key={group.title} aria-label={group.title} data-testid="verdict-group">
-          <h4 className="text-xs font-semibold text-slate-700">
+          {/* Not a heading: the panel sits at different heading depths on the row and compare-row pages; the section is labelled. */}
+          <p className="text-xs font-semibold text-slate-700">
             {group.title} <span className="font-normal text-slate-500">({group.items.length})</span>
-          </h4>
+          </p>
           <ol className="mt-1 space-y-1">
             {group.items.map((item, index) => (
               <li key={index} className="flex gap-2 text-sm" data-testid="verdict-item" data-verdict={item.verdict}>

@@ -104,14 +104,14 @@ export async function getScoreHistogram(
     metric,
   );
   const byBucket = new Map(counts.map((row) => [Number(row.bucket), Number(row.count)]));
-  const width = top / buckets;
+  // Edges as i·top/n, not i·(top/n): 7 × 0.1 is 0.7000000000000001, 7 / 10 is 0.7, so an edge equals the pass mark it meets.
   return {
     min: 0,
     max: top,
     threshold: range.threshold === null ? null : Number(range.threshold),
     buckets: Array.from({ length: buckets }, (_, i) => ({
-      from: i * width,
-      to: i === buckets - 1 ? top : (i + 1) * width,
+      from: (i * top) / buckets,
+      to: i === buckets - 1 ? top : ((i + 1) * top) / buckets,
       count: byBucket.get(i) ?? 0,
     })),
   };

@@ -78,6 +78,13 @@ describe("score histogram on a real SQLite file", () => {
   it("colours bins by success against the pass mark and marks it at its edge", async () => {
     const data = prepareScoreHistogram(await getScoreHistogram(db, "run1", FAITHFULNESS, 10), "higher");
     expect(data.bars[4].fill).toBe(CHART_COLORS.poor);
+    // With a 0.7 pass mark the bin [0.6, 0.7) fails whole: its edge is exactly 0.7, not 0.7000000000000001.
+    const stricter = prepareScoreHistogram(
+      { ...(await getScoreHistogram(db, "run1", FAITHFULNESS, 10))!, threshold: 0.7 },
+      "higher",
+    );
+    expect(stricter.bars[6].fill).toBe(CHART_COLORS.poor);
+    expect(stricter.bars[7].fill).toBe(CHART_COLORS.good);
     expect(data.bars[5].fill).toBe(CHART_COLORS.good);
     expect(data.threshold).toEqual({ tick: "0.5–0.6", position: "start", text: "pass mark 0.50 (at least)" });
     expect(data.summary).toBe("9 rows scored");
