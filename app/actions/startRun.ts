@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
+import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "@/lib/server/logError";
@@ -25,6 +26,7 @@ const formSchema = z.object({
   generationModel: z.string().trim().max(200).optional(),
   systemPrompt: z.string().max(8000).optional(),
   customJudges: z.string().max(100_000).optional(),
+  gEvalJudges: z.string().max(100_000).optional(),
 });
 
 const NO_MODEL_ENDPOINT: StartRunState = {
@@ -75,6 +77,12 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     };
   const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
+  const gEval = z.array(gEvalDefinitionSchema).safeParse(parseJson(form.gEvalJudges || "[]"));
+  if (!gEval.success)
+    return {
+      message: "Check the G-Eval judges.",
+      errors: gEval.error.issues.map((issue) => `G-Eval judge ${issue.path.join(".")}: ${issue.message}`),
+    };
 
   let llm: ReturnType<typeof readLlmConfig>;
   try {
@@ -109,6 +117,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         .filter(Boolean),
       metrics: form.metrics,
       customJudges: custom.data,
+      gEvalJudges: gEval.data,
       thresholds: scores.data.thresholds,
       ...(Object.keys(scores.data.contextRelevance).length > 0
         ? { contextRelevance: scores.data.contextRelevance }

@@ -10,6 +10,7 @@ export function ExpectedCallsNote(props: {
   offline: boolean;
   rowCount: number;
   customJudges: number;
+  gEvalJudges: number;
 }) {
   const calls = expectedLlmCalls(props);
   return (

@@ -9,7 +9,8 @@ import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import { ExpectedCallsNote } from "./ExpectedCallsNote";
 import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
-import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
+import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
+import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 import { ScoreSettings } from "./ScoreSettings";
 import { formatInteger } from "@/lib/charts/format";
 
@@ -37,6 +38,7 @@ export function RunForm({
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
   const [customJudges, setCustomJudges] = useState<CustomJudgeDraft[]>([]);
+  const [gEvalJudges, setGEvalJudges] = useState<GEvalJudgeDraft[]>([]);
   const [judgeChoice, setJudgeChoice] = useState<"heuristic" | "model">(judge.configured ? "model" : "heuristic");
   const offline = judgeChoice === "heuristic";
   const metrics = generate ? metricsWithGeneration : metricsAsUploaded;
@@ -63,6 +65,7 @@ export function RunForm({
     <form onSubmit={submitTo(formAction)} className="space-y-4" data-testid="run-form">
       <input type="hidden" name="datasetId" value={datasetId} />
       <input type="hidden" name="customJudges" value={JSON.stringify(customJudges)} />
+      <input type="hidden" name="gEvalJudges" value={JSON.stringify(gEvalJudges)} />
 
       <CardFrame>
         <h2 className="text-sm font-semibold">Judges</h2>
@@ -76,6 +79,7 @@ export function RunForm({
           offline={offline}
           rowCount={rowCount}
           customJudges={customJudges.length}
+          gEvalJudges={gEvalJudges.length}
         />
         <div className="mt-3">
           <JudgeFamilyTable metrics={metrics} selected={selected} offline={offline} onToggle={toggle} />
@@ -94,6 +98,16 @@ export function RunForm({
           Your own yes/no criteria, graded per response (ANSWER) or per retrieved chunk (RETRIEVAL).
         </p>
         <CustomJudgesEditor judges={customJudges} onChange={setCustomJudges} />
+      </CardFrame>
+
+      <CardFrame>
+        <h2 className="text-sm font-semibold">G-Eval judges</h2>
+        <p className="mb-2 text-xs text-slate-600">
+          Your own criteria, scored 1–5 by the judge model after evaluation steps it writes once per criteria and model
+          (DeepEval&apos;s G-Eval); weighted by the score token&apos;s probabilities when the endpoint returns them.
+          Needs an LLM judge.
+        </p>
+        <GEvalJudgesEditor judges={gEvalJudges} onChange={setGEvalJudges} />
       </CardFrame>
 
       <CardFrame className="grid gap-4 md:grid-cols-2">
@@ -246,7 +260,7 @@ export function RunForm({
       )}
       <Button
         type="submit"
-        disabled={pending || (selected.size === 0 && customJudges.length === 0)}
+        disabled={pending || (selected.size === 0 && customJudges.length === 0 && gEvalJudges.length === 0)}
         variant="primary"
         size="2xl"
         className="text-sm"

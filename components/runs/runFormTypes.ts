@@ -18,3 +18,5 @@ export type MetricOption = {
 };
 export type JudgeOption = { configured: true; defaultModel: string; endpoint: string } | { configured: false };
 export type CustomJudgeDraft = { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; instructions: string };
+/** A custom G-Eval judge being defined (seed 002); validated by gEvalDefinitionSchema on submit. */
+export type GEvalJudgeDraft = { name: string; criteria: string; evaluationParams: string[]; threshold: number };

@@ -26,9 +26,20 @@ const ROWS = 8;
 const FAITHFULNESS = "response/llm_judged/faithfulness";
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
 const BLEU = "response/statistical/bleu";
+const COHERENCE = "response/llm_judged/g_eval/coherence";
 
+const G_EVAL_STEPS = ["Read the actual output.", "Check that each sentence follows from the last.", "Score 1-5."];
+/** G-Eval: the steps, then 5 for every row except those whose response CONTRADICTS (3). */
+const gEvalResponder: Responder = (body) => {
+  const name = body.response_format?.json_schema?.name;
+  if (name === "g_eval_steps") return JSON.stringify({ steps: G_EVAL_STEPS });
+  if (name !== "g_eval_score") return undefined;
+  const prompt = (body.messages as { content: string }[]).map((m) => m.content).join("\n");
+  return JSON.stringify({ score: prompt.includes("CONTRADICTS") ? 3 : 5, reason: "coherence checked" });
+};
 /** The DeepEval templates answered by markers in the content, context_relevance by IRRELEVANT chunks. */
-const responder: Responder = (body, ctx) => fakeScoreMetricResponder(body, ctx) ?? fakeScoreResponder(body, ctx);
+const responder: Responder = (body, ctx) =>
+  gEvalResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx) ?? fakeScoreResponder(body, ctx);
 
 /** Even rows carry a contradicted claim and an irrelevant chunk, so scores spread and the drill-down has both verdicts. */
 function rows(): string {
@@ -114,6 +125,15 @@ describe("score metrics in the dashboard", () => {
     );
     await page.locator("[data-testid=context-relevance-settings]").waitFor();
     await page.locator(`input[name="threshold:${FAITHFULNESS}"]`).fill("0.7");
+    // A custom G-Eval judge: one call for its steps, then one per row.
+    await page.getByRole("button", { name: "+ Add a G-Eval judge" }).click();
+    await page.getByLabel("G-Eval name").fill("coherence");
+    await page
+      .getByLabel("G-Eval criteria")
+      .fill("Coherence: the sentences of the actual output build one clear answer.");
+    expect(await page.locator("[data-testid=expected-calls]").innerText()).toMatch(
+      /Expected LLM calls: 25 at most \(faithfulness 8, context_relevance 8, custom 9\)/,
+    );
     // The offline judge makes no calls, and says which metrics it cannot judge.
     await page.getByLabel("Offline heuristic judge").check();
     expect(await page.locator("[data-testid=expected-calls]").innerText()).toContain("Expected LLM calls: 0");
@@ -132,7 +152,12 @@ describe("score metrics in the dashboard", () => {
     expect(text).toMatch(/95% CI \d+–\d+%/);
     expect(text).toContain(`${FAITHFULNESS}/success/percentage`);
     await page.locator(`a[data-metric="${BLEU}"] [data-testid=score-success]`).waitFor();
-    expect(await page.locator("[data-testid=score-histogram]").count()).toBe(3);
+    expect(await page.locator("[data-testid=score-histogram]").count()).toBe(4);
+    // G-Eval: rows 1, 3, 5, 7 score 3 of 5 (0.5), the others 5 (1.0): average 0.75; the steps are shown with their hash.
+    expect(await page.locator(`a[data-metric="${COHERENCE}"]`).innerText()).toContain("0.75");
+    const steps = await page.locator("[data-testid=g-eval-steps]").innerText();
+    expect(steps).toContain("Check that each sentence follows from the last.");
+    expect(steps).toMatch(/steps version [0-9a-f]{16}/);
     const caption = await page
       .locator("[data-testid=score-histogram-card-faithfulness] [data-testid=score-histogram-caption]")
       .innerText();
@@ -154,6 +179,9 @@ describe("score metrics in the dashboard", () => {
     expect(relevance).toContain("Context pieces");
     expect(relevance).toMatch(/high[\s\S]*used in the response/);
     expect(relevance).toMatch(/none[\s\S]*not used/);
+    const coherence = await page.locator(`[data-testid=judgment][data-metric="${COHERENCE}"]`).innerText();
+    expect(coherence).toContain("Score 1-5.");
+    expect(coherence).toMatch(/raw score \(1–5\)\s*3\.00/);
     const bleu = await page.locator(`[data-testid=judgment][data-metric="${BLEU}"]`).innerText();
     expect(bleu).toMatch(/bleu|precision/i);
     await expectNoCrashText(page);

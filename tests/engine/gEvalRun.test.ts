@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { getGEvalSteps } from "@/lib/db/gEvalQueries";
 import type { Db } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
@@ -79,6 +80,10 @@ describe("a run with a custom G-Eval judge", () => {
     expect(items[3].skipReason).toMatch(/response/);
     expect(items[0].promptVersion).toMatch(/^g_eval\.score\/v1 steps:[0-9a-f]{16}$/);
     expect(items[0].details).toContain("Check each sentence follows.");
+    // The run page shows the steps and their hash, read back from the stored results.
+    const shown = await getGEvalSteps(db, runId, COHERENCE);
+    expect(shown?.steps).toEqual(STEPS);
+    expect(items[0].promptVersion).toContain(`steps:${shown?.stepsHash}`);
 
     const [aggregate] = await getRunAggregates(db, runId, [COHERENCE]);
     expect(aggregate.name).toBe(`${COHERENCE}/score/average`);
