@@ -1,14 +1,30 @@
 import type { VerdictDetails as Details } from "@/lib/judges/types";
-import { formatScore } from "@/lib/charts/format";
+import { formatInteger, formatScore } from "@/lib/charts/format";
 
 /** Verdict words the judges use, by how well they speak for the row (the colour of the chip). */
 const GOOD = new Set(["yes", "high", "relevant", "used", "aligned", "attributable"]);
 const FAIR = new Set(["medium", "low", "idk"]);
+const POOR = new Set(["no", "none", "missing"]);
 const CHIP = {
   good: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   fair: "bg-amber-50 text-amber-900 ring-amber-200",
   poor: "bg-rose-50 text-rose-800 ring-rose-200",
+  // Not a verdict (G-Eval's "step 2"): no colour that would read as a judgement.
+  plain: "bg-slate-50 text-slate-700 ring-slate-200",
 } as const;
+
+/** Figures that are scores or penalties (two decimals); the other whole-number figures are counts. */
+const SCORE_FIGURES = new Set([
+  "alignment",
+  "coverage",
+  "base",
+  "base_score",
+  "usage_penalty",
+  "missing_penalty",
+  "raw_score",
+  "weighted_score",
+  "scale",
+]);
 
 /** Figure names as people read them; unknown ones are shown as stored. */
 const FIGURE_LABELS: Record<string, string> = {
@@ -73,7 +89,13 @@ export function VerdictDetails({ details, metric }: { details: Details; metric: 
           {figures.map(([name, value]) => (
             <div key={name} className="flex gap-1">
               <dt className="text-slate-600">{FIGURE_LABELS[name] ?? name.replaceAll("_", " ")}</dt>
-              <dd className="font-medium tabular-nums">{value === null ? "—" : formatScore(value)}</dd>
+              <dd className="font-medium tabular-nums">
+                {value === null
+                  ? "—"
+                  : Number.isInteger(value) && !SCORE_FIGURES.has(name)
+                    ? formatInteger(value)
+                    : formatScore(value)}
+              </dd>
             </div>
           ))}
         </dl>
@@ -92,5 +114,5 @@ function tone(verdict: string, yesIsBad: boolean): keyof typeof CHIP {
   if (yesIsBad) return word === "yes" ? "poor" : word === "no" ? "good" : "fair";
   if (GOOD.has(word)) return "good";
   if (FAIR.has(word)) return "fair";
-  return "poor";
+  return POOR.has(word) ? "poor" : "plain";
 }

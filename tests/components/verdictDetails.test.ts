@@ -40,6 +40,20 @@ describe("VerdictDetails (the drill-down of a score)", () => {
     expect(html).toMatch(/probability-weighted score \(1–5\)<\/dt><dd[^>]*>—<\/dd>/);
   });
 
+  it("prints counts as counts and scores with two decimals, and leaves G-Eval's steps uncoloured", () => {
+    const html = htmlOf(
+      {
+        groups: [{ title: "Evaluation steps", items: [{ text: "Read the actual output.", verdict: "step 1" }] }],
+        figures: { claims: 3, yes: 2, raw_score: 3, weighted_score: 3.42 },
+      },
+      "response/llm_judged/g_eval/coherence",
+    );
+    expect(html).toMatch(/claims<\/dt><dd[^>]*>3<\/dd>/);
+    expect(html).toMatch(/raw score \(1–5\)<\/dt><dd[^>]*>3\.00<\/dd>/);
+    expect(html).toMatch(/weighted score \(1–5\)<\/dt><dd[^>]*>3\.42<\/dd>/);
+    expect(html).toMatch(/bg-slate-50[^>]*>step 1/);
+  });
+
   it("renders uploaded text inert: markup arrives as text", () => {
     const html = htmlOf(
       {
