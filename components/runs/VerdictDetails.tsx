@@ -13,18 +13,8 @@ const CHIP = {
   plain: "bg-slate-50 text-slate-700 ring-slate-200",
 } as const;
 
-/** Figures that are scores or penalties (two decimals); the other whole-number figures are counts. */
-const SCORE_FIGURES = new Set([
-  "alignment",
-  "coverage",
-  "base",
-  "base_score",
-  "usage_penalty",
-  "missing_penalty",
-  "raw_score",
-  "weighted_score",
-  "scale",
-]);
+/** Figures that are scores, penalties or proportions (two decimals); the other whole-number figures are counts. */
+const SCORE_FIGURE = /score|penalty|precision|recall|f1|alignment|coverage|base|scale|similarity/i;
 
 /** Figure names as people read them; unknown ones are shown as stored. */
 const FIGURE_LABELS: Record<string, string> = {
@@ -92,7 +82,7 @@ export function VerdictDetails({ details, metric }: { details: Details; metric: 
               <dd className="font-medium tabular-nums">
                 {value === null
                   ? "—"
-                  : Number.isInteger(value) && !SCORE_FIGURES.has(name)
+                  : Number.isInteger(value) && !SCORE_FIGURE.test(name)
                     ? formatInteger(value)
                     : formatScore(value)}
               </dd>

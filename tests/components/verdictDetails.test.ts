@@ -44,12 +44,13 @@ describe("VerdictDetails (the drill-down of a score)", () => {
     const html = htmlOf(
       {
         groups: [{ title: "Evaluation steps", items: [{ text: "Read the actual output.", verdict: "step 1" }] }],
-        figures: { claims: 3, yes: 2, raw_score: 3, weighted_score: 3.42 },
+        figures: { claims: 3, yes: 2, raw_score: 3, weighted_score: 3.42, brevity_penalty: 1 },
       },
       "response/llm_judged/g_eval/coherence",
     );
     expect(html).toMatch(/claims<\/dt><dd[^>]*>3<\/dd>/);
     expect(html).toMatch(/raw score \(1–5\)<\/dt><dd[^>]*>3\.00<\/dd>/);
+    expect(html).toMatch(/brevity penalty<\/dt><dd[^>]*>1\.00<\/dd>/);
     expect(html).toMatch(/weighted score \(1–5\)<\/dt><dd[^>]*>3\.42<\/dd>/);
     expect(html).toMatch(/bg-slate-50[^>]*>step 1/);
   });
