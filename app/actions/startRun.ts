@@ -81,7 +81,13 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   if (!gEval.success)
     return {
       message: "Check the G-Eval judges.",
-      errors: gEval.error.issues.map((issue) => `G-Eval judge ${issue.path.join(".")}: ${issue.message}`),
+      // Numbered from 1 as the form shows them: "G-Eval judge 2, name: …".
+      errors: gEval.error.issues.map((issue) => {
+        const [index, ...field] = issue.path;
+        return typeof index === "number"
+          ? `G-Eval judge ${index + 1}${field.length > 0 ? `, ${field.join(".")}` : ""}: ${issue.message}`
+          : `G-Eval judges: ${issue.message}`;
+      }),
     };
 
   let llm: ReturnType<typeof readLlmConfig>;
