@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
+import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "@/lib/server/logError";
@@ -25,6 +26,7 @@ const formSchema = z.object({
   generationModel: z.string().trim().max(200).optional(),
   systemPrompt: z.string().max(8000).optional(),
   customJudges: z.string().max(100_000).optional(),
+  gEvalJudges: z.string().max(100_000).optional(),
 });
 
 const NO_MODEL_ENDPOINT: StartRunState = {
@@ -38,6 +40,20 @@ const customJudgesSchema = z.array(
   z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
 );
 
+/** Per-metric pass marks (`threshold:<metric>`) and context_relevance settings (`contextRelevance:<key>`) from ScoreSettings. */
+const scoreFieldsSchema = z.object({
+  thresholds: z.record(z.string().min(1), z.coerce.number().min(0)),
+  contextRelevance: z.record(z.string().min(1), z.coerce.number().min(0)),
+});
+
+function scoreFields(formData: FormData, prefix: string): Record<string, string> {
+  return Object.fromEntries(
+    [...formData.entries()]
+      .filter(([key, value]) => key.startsWith(prefix) && String(value).trim() !== "")
+      .map(([key, value]) => [key.slice(prefix.length), String(value)]),
+  );
+}
+
 /** Starts a run from the run form: validates, persists the plan, starts executing it, and opens the run page. */
 export async function startRun(_previous: StartRunState, formData: FormData): Promise<StartRunState> {
   const parsed = formSchema.safeParse({
@@ -50,8 +66,29 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
       errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
     };
   const form = parsed.data;
+  const scores = scoreFieldsSchema.safeParse({
+    thresholds: scoreFields(formData, "threshold:"),
+    contextRelevance: scoreFields(formData, "contextRelevance:"),
+  });
+  if (!scores.success)
+    return {
+      message: "Check the pass marks.",
+      errors: scores.error.issues.map((issue) => `${issue.path.join(" ")}: ${issue.message}`),
+    };
   const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
+  const gEval = z.array(gEvalDefinitionSchema).safeParse(parseJson(form.gEvalJudges || "[]"));
+  if (!gEval.success)
+    return {
+      message: "Check the G-Eval judges.",
+      // Numbered from 1 as the form shows them: "G-Eval judge 2, name: …".
+      errors: gEval.error.issues.map((issue) => {
+        const [index, ...field] = issue.path;
+        return typeof index === "number"
+          ? `G-Eval judge ${index + 1}${field.length > 0 ? `, ${field.join(".")}` : ""}: ${issue.message}`
+          : `G-Eval judges: ${issue.message}`;
+      }),
+    };
 
   let llm: ReturnType<typeof readLlmConfig>;
   try {
@@ -86,6 +123,11 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         .filter(Boolean),
       metrics: form.metrics,
       customJudges: custom.data,
+      gEvalJudges: gEval.data,
+      thresholds: scores.data.thresholds,
+      ...(Object.keys(scores.data.contextRelevance).length > 0
+        ? { contextRelevance: scores.data.contextRelevance }
+        : {}),
       judge,
       concurrency: form.concurrency,
       chunkMode: form.chunkMode,

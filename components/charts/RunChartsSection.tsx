@@ -7,15 +7,20 @@ import { prepareHistogram, type HistogramUnit } from "@/lib/charts/histogram";
 import { chartMetricLabel } from "@/lib/charts/labels";
 import { preparePassRateChart } from "@/lib/charts/passRate";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { getChunkHeatmap, getValueHistogram, HISTOGRAM_METRICS } from "@/lib/db/chartQueries";
+import { prepareScoreHistogram } from "@/lib/charts/scoreHistogram";
+import { getChunkHeatmap, getScoreHistogram, getValueHistogram, HISTOGRAM_METRICS } from "@/lib/db/chartQueries";
 import { getDb } from "@/lib/db/client";
 import { metricShape } from "@/lib/metrics/aggregates";
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { ChunkHeatmap } from "./ChunkHeatmap";
 import { Histogram } from "./Histogram";
 import { JudgeUsageCard } from "./JudgeUsageCard";
 import { PassRateChart } from "./PassRateChart";
+import { ScoreHistogram } from "./ScoreHistogram";
 
 const HISTOGRAM_BUCKETS = 12;
+/** Bins of 0.1 on the [0, 1] scale of the seed 002/003 scores, so a 0.5 pass mark falls on an edge. */
+const SCORE_BUCKETS = 10;
 const HEATMAP_ROWS = 50;
 const HISTOGRAM_UNIT: Record<(typeof HISTOGRAM_METRICS)[number], HistogramUnit> = {
   "agent/latency_seconds": "seconds",
@@ -47,6 +52,13 @@ export function RunChartsSection({ runId, metrics }: { runId: string; metrics: s
           <HistogramWidget runId={runId} metric={metric} />
         </Suspense>
       ))}
+      {metrics
+        .filter((metric) => metricShape(metric) === "score")
+        .map((metric) => (
+          <Suspense key={metric} fallback={<CardSkeleton />}>
+            <ScoreHistogramWidget runId={runId} metric={metric} />
+          </Suspense>
+        ))}
       {heatmapMetric && (
         <div className="lg:col-span-2">
           <Suspense fallback={<CardSkeleton tall />}>
@@ -84,6 +96,26 @@ async function HistogramWidget({ runId, metric }: { runId: string; metric: (type
       testId={`histogram-card-${HISTOGRAM_UNIT[metric]}`}
     >
       <Histogram data={data} title={title} />
+    </Card>
+  );
+}
+
+async function ScoreHistogramWidget({ runId, metric }: { runId: string; metric: string }) {
+  const direction = scoreDirection(metric) ?? "higher";
+  const data = prepareScoreHistogram(await getScoreHistogram(getDb(), runId, metric, SCORE_BUCKETS), direction);
+  const title = `${metricLabel(metric)}: scores per row`;
+  return (
+    <Card
+      title={title}
+      subtitle={
+        <>
+          <code className="font-mono text-[11px]">{metric}/score</code>
+          {direction === "lower" && " · lower is better"}
+        </>
+      }
+      testId={`score-histogram-card-${metric.split("/").pop()}`}
+    >
+      <ScoreHistogram data={data} title={title} />
     </Card>
   );
 }

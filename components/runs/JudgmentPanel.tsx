@@ -1,6 +1,10 @@
 import { metricLabel } from "./MetricCards";
 import { VerdictChip } from "./VerdictChip";
-import { formatInteger, formatPercent, formatUsd } from "@/lib/charts/format";
+import { VerdictDetails } from "./VerdictDetails";
+import type { VerdictDetails as Details } from "@/lib/judges/types";
+import { formatInteger, formatPercent, formatScore, formatUsd } from "@/lib/charts/format";
+import { isScoreMetric } from "@/lib/metrics/aggregates";
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { breakAtSeparators } from "@/components/ui/MetricName";
 
 export type JudgmentView = {
@@ -22,6 +26,8 @@ export type JudgmentView = {
   inputTokens: number | null;
   outputTokens: number | null;
   costUsd: number | null;
+  /** A score metric's intermediate verdicts (seeds 002/003), when the page loaded them. */
+  details?: Details | null;
 };
 
 /** One judge's result on a row: verdict, rationale or error, and where it came from (provider, model, prompt version and hash). */
@@ -37,7 +43,12 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
         <span className="font-medium">{breakAtSeparators(metricLabel(judgment.metric))}</span>
         <code className="font-mono text-[11px] text-slate-400">{judgment.metric}</code>
         {judgment.threshold !== null && judgment.score !== null && (
-          <span className="text-xs text-slate-500">pass mark {formatPercent(judgment.threshold, 0)}</span>
+          <span className="text-xs text-slate-500">
+            pass mark{" "}
+            {isScoreMetric(judgment.metric)
+              ? `${formatScore(judgment.threshold)}${scoreDirection(judgment.metric) === "lower" ? " (at most; lower is better)" : ""}`
+              : formatPercent(judgment.threshold, 0)}
+          </span>
         )}
       </div>
       {judgment.status === "skipped" && <p className="mt-1 text-sm text-slate-500">Skipped: {judgment.skipReason}</p>}
@@ -49,6 +60,7 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
           {judgment.rationale}
         </p>
       )}
+      {judgment.details && <VerdictDetails details={judgment.details} metric={judgment.metric} />}
       {judgment.judgeProvider && (
         <p className="mt-1.5 text-[11px] text-slate-400">
           {judgment.judgeProvider === "heuristic" ? "offline heuristic judge" : judgment.judgeProvider} ·{" "}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Aggregate } from "@/lib/metrics/aggregates";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
+import { findMetric, scoreDirection } from "@/lib/metrics/metricCatalog";
 import { runRowsHref } from "@/lib/urlState/runRowQuery";
 import { wilsonInterval } from "@/lib/stats";
 import {
@@ -9,6 +10,7 @@ import {
   formatInteger,
   formatMetricValue,
   formatPercent,
+  formatScore,
 } from "@/lib/charts/format";
 import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
 
@@ -54,6 +56,7 @@ export function MetricCards({
             {aggregate.kind === "percentage" && (
               <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>
             )}
+            {aggregate.success && <SuccessLine aggregate={aggregate} success={aggregate.success} />}
             <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
               {aggregate.errors > 0 && (
                 <span className="text-red-700">{formatCountOf(aggregate.errors, "error")} (not counted)</span>
@@ -77,11 +80,39 @@ export function metricLabel(metric: string): string {
   const known = findMetric(metric);
   if (known) return known.label;
   const name = metric.split("/").pop() ?? metric;
+  if (isGEvalMetric(metric)) return `${name} (G-Eval)`;
   return `${name} (custom ${metric.startsWith("retrieval/") ? "retrieval" : "answer"} judge)`;
+}
+
+/** A score metric's success percentage (`…/success/percentage`) with its Wilson interval, and its direction. */
+function SuccessLine({ aggregate, success }: { aggregate: Aggregate; success: NonNullable<Aggregate["success"]> }) {
+  const lower = scoreDirection(aggregate.metric) === "lower";
+  return (
+    <div className="mt-1 text-xs text-slate-700" data-testid="score-success">
+      <p>
+        {success.value === null ? (
+          "no row judged yet"
+        ) : (
+          <>
+            <strong className="tabular-nums">{formatPercent(success.value, 0)}</strong> succeed (
+            {formatInteger(success.numerator)} of {formatInteger(success.denominator)})
+          </>
+        )}
+        {lower && <span className="ml-1 font-medium text-amber-800">· lower is better</span>}
+      </p>
+      {success.value !== null && (
+        <p className="text-[11px] tabular-nums text-slate-500">
+          {formatConfidenceInterval(wilsonInterval(success.numerator, success.denominator))}
+        </p>
+      )}
+      <MetricName name={success.name} className="block text-[11px] text-slate-500" />
+    </div>
+  );
 }
 
 function headline(a: Aggregate): string {
   if (a.value === null) return "—";
+  if (a.success) return formatScore(a.value);
   if (a.kind === "percentage") return `${formatPercent(a.value, 0)} yes`;
   return formatMetricValue(a.metric, a.value, { tokenUnit: true });
 }
@@ -89,6 +120,7 @@ function headline(a: Aggregate): string {
 function basis(a: Aggregate): string {
   if (a.value === null) return a.pending > 0 ? "not computed yet" : "no row could be judged";
   if (a.kind === "percentage") return `${formatInteger(a.numerator)} of ${formatInteger(a.denominator)} judged rows`;
+  if (a.success) return `average score over ${formatCountOf(a.denominator, "row")}`;
   const what =
     a.metric === "retrieval/ground_truth/document_recall"
       ? "recall"

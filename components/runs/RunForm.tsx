@@ -7,7 +7,11 @@ import { CardFrame } from "@/components/ui/Card";
 import { submitTo } from "@/components/ui/submitTo";
 import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
-import type { CustomJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
+import { ExpectedCallsNote } from "./ExpectedCallsNote";
+import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
+import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
+import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
+import { ScoreSettings } from "./ScoreSettings";
 import { formatInteger } from "@/lib/charts/format";
 
 type Props = {
@@ -19,12 +23,6 @@ type Props = {
   /** Rows with retrieved text, which a generating run sends the model through the RAG-answer template. */
   rowsWithRetrievedContext: number;
   answerTemplates: AnswerTemplatesInfo;
-};
-
-const KIND_LABEL: Record<string, string> = {
-  llm_judged: "LLM judge",
-  ground_truth: "deterministic",
-  agent: "from the trace",
 };
 
 /** The run form: judges with how many rows each will run on, the judge model, concurrency, generation, custom judges. */
@@ -40,9 +38,18 @@ export function RunForm({
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
   const [customJudges, setCustomJudges] = useState<CustomJudgeDraft[]>([]);
+  const [gEvalJudges, setGEvalJudges] = useState<GEvalJudgeDraft[]>([]);
+  const [judgeChoice, setJudgeChoice] = useState<"heuristic" | "model">(judge.configured ? "model" : "heuristic");
+  const offline = judgeChoice === "heuristic";
   const metrics = generate ? metricsWithGeneration : metricsAsUploaded;
+  // The Databricks suite by default, as the CLI's `all`: the score families are chosen by hand, so a default run's cost does not grow by ten LLM metrics.
   const [selected, setSelected] = useState<Set<string>>(
-    () => new Set(metricsAsUploaded.filter((m) => m.rows > 0).map((m) => m.name)),
+    () =>
+      new Set(
+        metricsAsUploaded
+          .filter((m) => m.family === "databricks" && effectiveRows(m, !judge.configured) > 0)
+          .map((m) => m.name),
+      ),
   );
   const toggle = (name: string) =>
     setSelected((current) => {
@@ -51,12 +58,14 @@ export function RunForm({
       else next.add(name);
       return next;
     });
-  const judgedRows = metrics.filter((m) => selected.has(m.name)).reduce((sum, m) => sum + m.rows, 0);
+  const chosen = metrics.filter((m) => selected.has(m.name));
+  const judgedRows = chosen.reduce((sum, m) => sum + effectiveRows(m, offline), 0);
 
   return (
     <form onSubmit={submitTo(formAction)} className="space-y-4" data-testid="run-form">
       <input type="hidden" name="datasetId" value={datasetId} />
       <input type="hidden" name="customJudges" value={JSON.stringify(customJudges)} />
+      <input type="hidden" name="gEvalJudges" value={JSON.stringify(gEvalJudges)} />
 
       <CardFrame>
         <h2 className="text-sm font-semibold">Judges</h2>
@@ -64,38 +73,24 @@ export function RunForm({
           {formatInteger(judgedRows)} judgments will run across {formatInteger(rowCount)} rows; the rest are skipped
           with their reason.
         </p>
-        <table className="mt-2 w-full text-sm">
-          <tbody className="divide-y divide-slate-100">
-            {metrics.map((metric) => (
-              <tr key={metric.name} className={metric.rows === 0 ? "text-slate-400" : ""}>
-                <td className="w-8 py-1.5">
-                  <input
-                    type="checkbox"
-                    name="metrics"
-                    value={metric.name}
-                    checked={selected.has(metric.name)}
-                    onChange={() => toggle(metric.name)}
-                    aria-label={metric.label}
-                  />
-                </td>
-                <td className="py-1.5 pr-2">
-                  <div className="font-medium">
-                    {metric.label}{" "}
-                    <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal uppercase text-slate-500">
-                      {KIND_LABEL[metric.kind]}
-                    </span>
-                  </div>
-                  <code className="font-mono text-[11px] text-slate-500">{metric.name}</code>
-                </td>
-                <td className="py-1.5 pr-2 text-right tabular-nums text-xs">
-                  {formatInteger(metric.rows)} / {formatInteger(metric.rowCount)} rows
-                </td>
-                <td className="py-1.5 text-xs text-slate-500">{metric.missing.join("; ")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ExpectedCallsNote
+          options={metrics.map((m) => ({ name: m.name, rows: effectiveRows(m, offline), callsPerRow: m.callsPerRow }))}
+          selected={selected}
+          offline={offline}
+          rowCount={rowCount}
+          customJudges={customJudges.length}
+          gEvalJudges={gEvalJudges.length}
+        />
+        <div className="mt-3">
+          <JudgeFamilyTable metrics={metrics} selected={selected} offline={offline} onToggle={toggle} />
+        </div>
       </CardFrame>
+
+      {chosen.some((m) => m.score !== null) && (
+        <CardFrame>
+          <ScoreSettings metrics={chosen} />
+        </CardFrame>
+      )}
 
       <CardFrame>
         <h2 className="text-sm font-semibold">Custom judges</h2>
@@ -105,11 +100,28 @@ export function RunForm({
         <CustomJudgesEditor judges={customJudges} onChange={setCustomJudges} />
       </CardFrame>
 
+      <CardFrame>
+        <h2 className="text-sm font-semibold">G-Eval judges</h2>
+        <p className="mb-2 text-xs text-slate-600">
+          Your own criteria, scored 1–5 by the judge model after evaluation steps it writes once per criteria and model
+          (DeepEval&apos;s G-Eval); weighted by the score token&apos;s probabilities when the endpoint returns them.
+          Needs an LLM judge.
+        </p>
+        <GEvalJudgesEditor judges={gEvalJudges} onChange={setGEvalJudges} />
+      </CardFrame>
+
       <CardFrame className="grid gap-4 md:grid-cols-2">
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold">Judge model</legend>
           <label className="flex items-start gap-2 text-sm">
-            <input type="radio" name="judge" value="heuristic" defaultChecked={!judge.configured} className="mt-1" />
+            <input
+              type="radio"
+              name="judge"
+              value="heuristic"
+              checked={offline}
+              onChange={() => setJudgeChoice("heuristic")}
+              className="mt-1"
+            />
             <span>
               Offline heuristic judge{" "}
               <span className="block text-xs text-slate-500">
@@ -122,7 +134,8 @@ export function RunForm({
               type="radio"
               name="judge"
               value="model"
-              defaultChecked={judge.configured}
+              checked={!offline}
+              onChange={() => setJudgeChoice("model")}
               disabled={!judge.configured}
               className="mt-1"
             />
@@ -247,7 +260,7 @@ export function RunForm({
       )}
       <Button
         type="submit"
-        disabled={pending || (selected.size === 0 && customJudges.length === 0)}
+        disabled={pending || (selected.size === 0 && customJudges.length === 0 && gEvalJudges.length === 0)}
         variant="primary"
         size="2xl"
         className="text-sm"

@@ -6,6 +6,8 @@
  * chart builders in lib/charts all import from this one module.
  */
 
+import { isScoreMetric } from "@/lib/metrics/aggregates";
+
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** How many extra decimals a percentage may grow so a value that is not 0 or 1 never reads "0%" or "100%". */
@@ -70,6 +72,19 @@ export function formatConfidenceInterval(interval: { low: number; high: number }
   return interval ? `95% CI ${formatPercentInterval(interval.low, interval.high, digits)}` : "";
 }
 
+/**
+ * A score of seeds 002/003 as DeepEval prints it, two decimals ("0.64"): a score is not a share of rows,
+ * so it never reads as a percentage. A value short of 1 never reads "1.00", nor one above 0 "0.00".
+ */
+export function formatScore(score: number): string {
+  for (let d = 2; d <= 2 + MAX_EXTRA_DIGITS; d++) {
+    const text = score.toFixed(d);
+    const reads = Number(text);
+    if ((reads !== 1 || score === 1) && (reads !== 0 || score === 0)) return text;
+  }
+  return score.toFixed(2 + MAX_EXTRA_DIGITS);
+}
+
 /** A short duration in seconds: "850 ms", "1.25 s". */
 export function formatSeconds(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return "—";
@@ -105,8 +120,9 @@ export function formatBytes(bytes: number): string {
 /**
  * A per-row or aggregate metric value in its unit: latency in seconds, token
  * counts as counts, and every other score (precision, recall, custom scores
- * in [0, 1]) as a percentage. The unit comes from the metric's name, never
- * from the value, so a 0.05 s latency is never shown as "5%".
+ * in [0, 1]) as a percentage, and the seed 002/003 scores as scores ("0.64").
+ * The unit comes from the metric's name, never from the value, so a 0.05 s
+ * latency is never shown as "5%".
  */
 export function formatMetricValue(
   metric: string,
@@ -115,6 +131,7 @@ export function formatMetricValue(
 ): string {
   if (metric === "agent/latency_seconds") return formatSeconds(value);
   if (metric.startsWith("agent/")) return `${formatInteger(value)}${options.tokenUnit ? " tokens" : ""}`;
+  if (isScoreMetric(metric)) return formatScore(value);
   return formatPercent(value, options.percentDigits ?? 0);
 }
 

@@ -1,3 +1,4 @@
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 
 export type MetricLabeller = (metric: string) => string;
@@ -8,7 +9,8 @@ export type MetricLabeller = (metric: string) => string;
  * "(custom answer judge)" wording the metric cards use).
  */
 export function chartMetricLabel(metric: string): string {
-  return findMetric(metric)?.label ?? `${metric.split("/").pop() ?? metric} (custom)`;
+  const name = metric.split("/").pop() ?? metric;
+  return findMetric(metric)?.label ?? `${name} (${isGEvalMetric(metric) ? "G-Eval" : "custom"})`;
 }
 
 /** Yes/no and score metrics whose values are proportions in [0, 1]; agent/* values are seconds and tokens. */

@@ -63,6 +63,60 @@ export async function getValueHistogram(
   };
 }
 
+export type ScoreHistogram = ValueHistogram & {
+  /** The pass mark the rows were judged against (every row of a run carries the same one), or null. */
+  threshold: number | null;
+};
+
+/**
+ * A score metric's per-row scores (seeds 002/003) in `bucketCount` equal bins over the fixed range
+ * [0, top], top = 1 or the largest score when a scaled context_relevance goes above it: scores of
+ * two runs bin alike whatever their spread. Bin i holds [i·w, (i+1)·w), the last one closed. The
+ * product is nudged by 1e-9 so that a score on an edge (0.7 = 7 × 0.1) falls in the bin it starts,
+ * not the one below, as binary floating point would put it. Null when no row has a score.
+ */
+export async function getScoreHistogram(
+  db: Db,
+  runId: string,
+  metric: string,
+  bucketCount: number,
+): Promise<ScoreHistogram | null> {
+  const where = `"runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL`;
+  const [range] = await db.$queryRawUnsafe<
+    { min: number | null; max: number | null; n: number | bigint; threshold: number | null }[]
+  >(
+    `SELECT MIN("score") AS "min", MAX("score") AS "max", COUNT(*) AS "n", MAX("threshold") AS "threshold"
+     FROM "JudgmentItem" WHERE ${where}`,
+    runId,
+    metric,
+  );
+  if (!range || Number(range.n) === 0 || range.max === null) return null;
+  const top = Math.max(1, Number(range.max));
+  const buckets = Math.min(MAX_BUCKETS, Math.max(1, Math.floor(bucketCount)));
+  const counts = await db.$queryRawUnsafe<{ bucket: number | bigint; count: number | bigint }[]>(
+    `SELECT MIN(MAX(CAST("score" * ? / ? + 1e-9 AS INTEGER), 0), ?) AS "bucket", COUNT(*) AS "count"
+     FROM "JudgmentItem" WHERE ${where}
+     GROUP BY "bucket"`,
+    buckets,
+    top,
+    buckets - 1,
+    runId,
+    metric,
+  );
+  const byBucket = new Map(counts.map((row) => [Number(row.bucket), Number(row.count)]));
+  // Edges as i·top/n, not i·(top/n): 7 × 0.1 is 0.7000000000000001, 7 / 10 is 0.7, so an edge equals the pass mark it meets.
+  return {
+    min: 0,
+    max: top,
+    threshold: range.threshold === null ? null : Number(range.threshold),
+    buckets: Array.from({ length: buckets }, (_, i) => ({
+      from: (i * top) / buckets,
+      to: i === buckets - 1 ? top : ((i + 1) * top) / buckets,
+      count: byBucket.get(i) ?? 0,
+    })),
+  };
+}
+
 export type ChunkVerdict = "yes" | "no" | "error" | null;
 export type ChunkHeatmapRow = {
   rowId: string;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
 
 /**
@@ -16,6 +17,8 @@ export const storedRunConfigSchema = z.object({
   generationTemperature: z.number().optional(),
   /** Mastra's context_relevance penalties and scale, when the run set any (seed 003). */
   contextRelevance: contextRelevanceSettingsSchema.optional(),
+  /** The run's custom G-Eval judges (seed 002), judged as response/llm_judged/g_eval/<name>. */
+  gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
   /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
   refreshCache: z.boolean().optional(),
 });

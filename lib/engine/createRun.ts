@@ -6,6 +6,7 @@ import { listRowFlagsPage } from "@/lib/db/runQueries";
 import type { RunBudget } from "@/lib/db/runBudget";
 import type { StoredRunConfig } from "@/lib/db/storedRun";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
+import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
 import type { RowInput } from "@/lib/metrics/metricCatalog";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
 import { orderedUuid } from "./orderedId";
@@ -53,13 +54,29 @@ export async function createRun(db: Db, input: RunConfigInput, options: { budget
       metric: customMetricName(custom),
       requires: requirementsOf("", custom),
     })),
+    // G-Eval has no offline rule: on the offline judge its metrics are planned skipped, with why.
+    ...config.gEvalJudges.map((definition) => ({
+      metric: gEvalMetricName(definition),
+      requires: gEvalRequirements(definition.evaluationParams),
+      unavailable:
+        config.judge.provider === "heuristic"
+          ? `g_eval ${definition.name} needs an LLM judge: the offline heuristic judge has no rule for it`
+          : null,
+    })),
   ];
   const runId = randomUUID();
   const planner = { owner: `planner-${randomUUID().slice(0, 8)}`, ttlMs: PLANNING_TTL_MS };
   const stored: StoredRunConfig = {
     metrics: judges.map((judge) => judge.metric),
     chunkMode: config.chunkMode,
-    thresholds: config.thresholds,
+    // A G-Eval judge's own threshold is its pass mark unless the run's thresholds name it.
+    thresholds: {
+      ...Object.fromEntries(
+        config.gEvalJudges.map((definition) => [gEvalMetricName(definition), definition.threshold]),
+      ),
+      ...config.thresholds,
+    },
+    ...(config.gEvalJudges.length > 0 ? { gEvalJudges: config.gEvalJudges } : {}),
     ...(config.generation ? { generationTemperature: config.generation.temperature } : {}),
     ...scoreMetricSettings(config),
   };

@@ -1,6 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
 import type { RunRecord } from "@/lib/db/runQueries";
+import { createGEvalJudge, withGEvalJudges } from "@/lib/judges/geval";
+import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
@@ -39,12 +41,17 @@ export function createEngineDeps(
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
   } else if (llm) {
-    judge = createLlmJudgeBackend({
-      llm,
-      cache: createJudgeCache(db),
-      model: run.judgeModel,
-      readCache: run.config.refreshCache !== true,
-    });
+    const cache = createJudgeCache(db);
+    const readCache = run.config.refreshCache !== true;
+    judge = createLlmJudgeBackend({ llm, cache, model: run.judgeModel, readCache });
+    const gEvalJudges = run.config.gEvalJudges ?? [];
+    // A run's G-Eval metrics go to G-Eval (steps cached per criteria and model), everything else to the LLM judge.
+    if (gEvalJudges.length > 0)
+      judge = withGEvalJudges(
+        judge,
+        createGEvalJudge({ llm, cache, model: run.judgeModel, readCache }),
+        new Map(gEvalJudges.map((definition) => [gEvalMetricName(definition), definition])),
+      );
   } else {
     throw new JudgeUnavailableError(
       "this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { modelNameSchema } from "@/lib/llm/modelName";
 import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
+import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
@@ -43,6 +45,8 @@ export const runConfigSchema = z
         return [...new Set(resolved.filter(Boolean))];
       }),
     customJudges: z.array(customJudgeSchema).max(20).default([]),
+    /** Custom G-Eval judges (seed 002): criteria → steps (once per criteria and model) → a 1–5 score per row. */
+    gEvalJudges: z.array(gEvalDefinitionSchema).max(20).default([]),
     judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: modelNameSchema }),
     concurrency: z.number().int().min(1).max(256).default(8),
     chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
@@ -70,16 +74,20 @@ export const runConfigSchema = z
       })
       .optional(),
   })
-  .refine((config) => config.metrics.length + config.customJudges.length > 0, {
+  .refine((config) => config.metrics.length + config.customJudges.length + config.gEvalJudges.length > 0, {
     message: "choose at least one metric or custom judge",
+  })
+  .refine((config) => new Set(config.gEvalJudges.map((j) => j.name)).size === config.gEvalJudges.length, {
+    message: "G-Eval judge names must be unique",
   })
   .refine((config) => new Set(config.customJudges.map((j) => j.assessmentName)).size === config.customJudges.length, {
     message: "custom judge names must be unique",
   })
   .superRefine((config, ctx) => {
-    const customNames = new Set(
-      config.customJudges.flatMap((judge) => [judge.assessmentName, customMetricName(judge)]),
-    );
+    const customNames = new Set([
+      ...config.customJudges.flatMap((judge) => [judge.assessmentName, customMetricName(judge)]),
+      ...config.gEvalJudges.map(gEvalMetricName),
+    ]);
     for (const [name, value] of Object.entries(config.thresholds)) {
       if (!BUILT_IN_NAMES.has(name) && !customNames.has(name)) {
         ctx.addIssue({

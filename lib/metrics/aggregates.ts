@@ -1,3 +1,4 @@
+import { isGEvalMetric } from "./gEvalMetric";
 import { findMetric } from "./metricCatalog";
 
 /**
@@ -118,5 +119,5 @@ export function toAggregate(counts: MetricCounts): Aggregate {
 
 /** A seed 002/003 score metric (score, threshold, success, reason, error_message per row). */
 export function isScoreMetric(metric: string): boolean {
-  return findMetric(metric)?.score !== undefined;
+  return findMetric(metric)?.score !== undefined || isGEvalMetric(metric);
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBytes,
+  formatScore,
   formatConfidenceInterval,
   formatCount,
   formatCountOf,
@@ -131,5 +132,17 @@ describe("long labels", () => {
 
   it("cut a single word only when it is longer than a whole line", () => {
     expect(wrapLabel("supercalifragilistic", 10, 1)).toEqual({ lines: ["supercali…"], abbreviated: true });
+  });
+});
+
+describe("formatScore", () => {
+  it("prints a seed 002/003 score with two decimals, never rounding onto 0 or 1", () => {
+    expect(formatScore(0.64)).toBe("0.64");
+    expect(formatScore(1)).toBe("1.00");
+    expect(formatScore(0)).toBe("0.00");
+    expect(formatScore(0.9996)).toBe("0.9996");
+    expect(formatScore(0.001)).toBe("0.001");
+    expect(formatScore(7.5)).toBe("7.50");
+    expect(formatMetricValue("response/llm_judged/faithfulness", 0.64)).toBe("0.64");
   });
 });

@@ -10,6 +10,7 @@ import { ResumeRunButton } from "@/components/runs/ResumeRunButton";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { RunDuration, RunTimeline } from "@/components/runs/RunTimeline";
 import { LiveProgress } from "@/components/runs/LiveProgress";
+import { GEvalStepsPanel } from "@/components/runs/GEvalStepsPanel";
 import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
@@ -129,6 +130,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       <RunSettings runId={run.id} name={run.name} tags={tags} />
       <MetricCards aggregates={aggregates} runId={run.id} active={active} />
       <RunChartsSection runId={run.id} metrics={config.metrics} />
+      <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} />
 
       {/* scroll-mt: a jump to #rows (a metric card) lands with the filter bar below the sticky header. */}
       <CardFrame padding="none" id="rows" aria-label="Rows" className="scroll-mt-16">

@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { RunForm } from "@/components/runs/RunForm";
+import type { MetricOption } from "@/components/runs/runFormTypes";
 import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
 import { messagesOnlyTemplate, ragAnswerTemplate, shortHash } from "@/lib/engine/generation/answerTemplates";
+import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { metricAvailability } from "@/lib/metrics/availability";
 
 export const dynamic = "force-dynamic";
@@ -18,20 +20,20 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
   if (!dataset) notFound();
   const coverage = await getInputCoverage(db, datasetId);
   const judge = describeJudgeProvider();
-  // Without a model endpoint only the offline judge runs: metrics it has no rule for are shown unavailable, with why.
-  const offline = judge.provider === "heuristic";
-  const toOption = (generates: boolean) =>
-    metricAvailability(coverage, { generatesResponses: generates, offline }).map((a) => ({
+  // Rows per metric as if judged by a model; the form zeroes those the offline judge has no rule for (with why) when it is chosen.
+  const toOption = (generates: boolean): MetricOption[] =>
+    metricAvailability(coverage, { generatesResponses: generates }).map((a) => ({
       name: a.metric.name,
       label: a.metric.label,
       question: a.metric.question,
       kind: a.metric.kind,
+      family: a.metric.family,
       rows: a.rows,
       rowCount: a.rowCount,
-      missing: [
-        ...(a.unavailableOffline ? [a.unavailableOffline] : []),
-        ...a.missing.map((m) => `needs ${m.description}`),
-      ],
+      missing: a.missing.map((m) => `needs ${m.description}`),
+      unavailableOffline: offlineUnavailableReason(a.metric.name),
+      callsPerRow: a.metric.callsPerRow ?? (a.metric.kind === "llm_judged" ? 1 : 0),
+      score: a.metric.score ?? null,
     }));
 
   return (

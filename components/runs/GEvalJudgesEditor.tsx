@@ -1,0 +1,118 @@
+"use client";
+
+import { EVALUATION_PARAMS } from "@/lib/judges/geval/definition";
+import { G_EVAL_PREFIX } from "@/lib/metrics/gEvalMetric";
+import type { GEvalJudgeDraft } from "./runFormTypes";
+
+const PARAM_WORDS: Record<string, string> = {
+  input: "input (the request)",
+  actual_output: "actual_output (the response)",
+  expected_output: "expected_output",
+  retrieval_context: "retrieval_context (retrieved chunks)",
+  context: "context (the ideal context)",
+};
+
+/**
+ * Custom G-Eval judges (seed 002), defined like the custom ANSWER/RETRIEVAL judges: a name, the criteria
+ * in words, the fields the judge reads (DeepEval's evaluation_params) and a pass mark on [0, 1]. The
+ * evaluation steps are generated once per criteria and model when the run starts, and shown on the run page.
+ */
+export function GEvalJudgesEditor({
+  judges,
+  onChange,
+}: {
+  judges: GEvalJudgeDraft[];
+  onChange: (judges: GEvalJudgeDraft[]) => void;
+}) {
+  const update = (index: number, change: Partial<GEvalJudgeDraft>) =>
+    onChange(judges.map((judge, i) => (i === index ? { ...judge, ...change } : judge)));
+  return (
+    <div className="space-y-3" data-testid="g-eval-editor">
+      {judges.map((judge, index) => (
+        <div key={index} className="rounded-md border border-slate-200 bg-slate-50 p-3">
+          <div className="flex flex-wrap items-end gap-3">
+            <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+              G-Eval name
+              <input
+                value={judge.name}
+                onChange={(e) => update(index, { name: e.target.value })}
+                placeholder="coherence"
+                pattern="[a-z][a-z0-9_]*"
+                required
+                className="w-56 rounded border border-slate-300 px-2 py-1 font-mono text-sm font-normal"
+              />
+            </label>
+            <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+              G-Eval pass mark (0–1)
+              <input
+                type="number"
+                min={0}
+                max={1}
+                step={0.05}
+                value={judge.threshold}
+                onChange={(e) => update(index, { threshold: Number(e.target.value) })}
+                required
+                className="w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal tabular-nums"
+              />
+            </label>
+            <button
+              type="button"
+              onClick={() => onChange(judges.filter((_, i) => i !== index))}
+              className="ml-auto text-xs text-red-700 hover:underline"
+            >
+              Remove
+            </button>
+          </div>
+          <label className="mt-2 flex flex-col gap-1 text-xs font-medium text-slate-700">
+            G-Eval criteria
+            <textarea
+              value={judge.criteria}
+              onChange={(e) => update(index, { criteria: e.target.value })}
+              rows={2}
+              required
+              placeholder="Coherence: the sentences of the actual output build a clear, well-organised answer."
+              className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+            />
+          </label>
+          <fieldset className="mt-2">
+            <legend className="text-xs font-medium text-slate-700">Evaluation parameters (what the judge reads)</legend>
+            <div className="mt-1 flex flex-wrap gap-3">
+              {EVALUATION_PARAMS.map((param) => (
+                <label key={param} className="flex items-center gap-1 text-xs text-slate-700">
+                  <input
+                    type="checkbox"
+                    checked={judge.evaluationParams.includes(param)}
+                    onChange={(e) =>
+                      update(index, {
+                        evaluationParams: e.target.checked
+                          ? EVALUATION_PARAMS.filter((p) => p === param || judge.evaluationParams.includes(p))
+                          : judge.evaluationParams.filter((p) => p !== param),
+                      })
+                    }
+                  />
+                  {PARAM_WORDS[param]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <p className="mt-1 font-mono text-[11px] text-slate-600">
+            {G_EVAL_PREFIX}
+            {judge.name || "{name}"}/score · 1 call for the steps, then 1 per row
+          </p>
+        </div>
+      ))}
+      <button
+        type="button"
+        onClick={() =>
+          onChange([
+            ...judges,
+            { name: "", criteria: "", evaluationParams: ["input", "actual_output"], threshold: 0.5 },
+          ])
+        }
+        className="rounded border border-dashed border-slate-400 px-3 py-1 text-sm text-slate-700 hover:bg-slate-50"
+      >
+        + Add a G-Eval judge
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+"use client";
+
+import { DEFAULT_CONTEXT_RELEVANCE_SETTINGS } from "@/lib/metrics/contextRelevanceScore";
+import type { MetricOption } from "./runFormTypes";
+
+const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
+
+const PENALTIES: { key: keyof typeof DEFAULT_CONTEXT_RELEVANCE_SETTINGS; label: string; max: number }[] = [
+  { key: "unusedHighRelevanceContext", label: "Penalty per unused high-relevance piece", max: 1 },
+  { key: "missingContextPerItem", label: "Penalty per missing item", max: 1 },
+  { key: "maxMissingContextPenalty", label: "Cap of the missing penalty", max: 1 },
+  { key: "scale", label: "Scale", max: 1000 },
+];
+
+const INPUT = "w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal tabular-nums";
+
+/**
+ * Pass marks of the chosen score metrics (seeds 002/003; success is score ≥ threshold, ≤ where lower is
+ * better) and Mastra's context_relevance penalties and scale. Field names are read by app/actions/startRun.ts.
+ */
+export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
+  const scored = metrics.filter((metric) => metric.score !== null);
+  const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
+  if (scored.length === 0) return null;
+  return (
+    <div className="space-y-3" data-testid="score-settings">
+      <fieldset>
+        <legend className="text-sm font-semibold">Pass marks</legend>
+        <p className="text-xs text-slate-600">
+          A row succeeds when its score is at or above the pass mark, or at or below it where lower is better.
+        </p>
+        <div className="mt-2 flex flex-wrap gap-3">
+          {scored.map((metric) => (
+            <label key={metric.name} className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+              {metric.label}
+              {metric.score?.direction === "lower" ? " (at most)" : " (at least)"}
+              <input
+                name={`threshold:${metric.name}`}
+                type="number"
+                step={0.01}
+                min={0}
+                max={metric.name === CONTEXT_RELEVANCE ? undefined : 1}
+                defaultValue={metric.score?.defaultThreshold}
+                required
+                className={INPUT}
+              />
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {contextRelevance && (
+        <fieldset data-testid="context-relevance-settings">
+          <legend className="text-sm font-semibold">Context relevance (Mastra) settings</legend>
+          <p className="text-xs text-slate-600">
+            final = max(0, base − unused-high penalty − missing penalty) × scale; Mastra&apos;s defaults shown.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-3">
+            {PENALTIES.map((penalty) => (
+              <label key={penalty.key} className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+                {penalty.label}
+                <input
+                  name={`contextRelevance:${penalty.key}`}
+                  type="number"
+                  step={0.01}
+                  min={0}
+                  max={penalty.max}
+                  defaultValue={DEFAULT_CONTEXT_RELEVANCE_SETTINGS[penalty.key]}
+                  required
+                  className={INPUT}
+                />
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+    </div>
+  );
+}

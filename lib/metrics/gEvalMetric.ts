@@ -1,0 +1,29 @@
+import type { RowInput } from "./metricCatalog";
+
+/**
+ * Metric names of a run's custom G-Eval judges (seed 002): `response/llm_judged/g_eval/<name>`,
+ * score metrics on [0, 1], higher is better, success = score ≥ the definition's threshold.
+ * Their definitions live in the run's config, not in the catalogue.
+ */
+export const G_EVAL_PREFIX = "response/llm_judged/g_eval/";
+
+export function gEvalMetricName(definition: { name: string }): string {
+  return `${G_EVAL_PREFIX}${definition.name}`;
+}
+
+export function isGEvalMetric(metric: string): boolean {
+  return metric.startsWith(G_EVAL_PREFIX);
+}
+
+/** What a row must carry for each of DeepEval's evaluation parameters (input is always there). */
+const PARAM_INPUTS: Record<string, RowInput | null> = {
+  input: null,
+  actual_output: "response",
+  expected_output: "expected_response_or_facts",
+  retrieval_context: "retrieved_context_content",
+  context: "expected_context_content",
+};
+
+export function gEvalRequirements(evaluationParams: readonly string[]): RowInput[] {
+  return evaluationParams.map((param) => PARAM_INPUTS[param] ?? null).filter((input) => input !== null);
+}
