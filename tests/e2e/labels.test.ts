@@ -138,7 +138,7 @@ describe("human labels, agreement and disagreements", () => {
     await page.keyboard.press(against);
     await expect
       .poll(() => target.locator("[data-testid=current-label]").innerText(), { timeout: 10_000 })
-      .toContain(against === "y" ? "label: yes" : "label: no");
+      .toMatch(against === "y" ? /^label: yes( \(disagrees\))?$/ : /^label: no( \(disagrees\))?$/);
     expect(await target.innerText()).toContain("by Local admin");
     // n with a line picked labelled the row; it did not move to another row.
     expect(new URL(page.url()).pathname).toBe(`/runs/${runA}/rows/${row7?.id}`);
@@ -154,7 +154,7 @@ describe("human labels, agreement and disagreements", () => {
     await page.keyboard.press(judged.get(8) === "no" ? "n" : "y");
     await expect
       .poll(() => next.locator("[data-testid=current-label]").innerText(), { timeout: 10_000 })
-      .toContain(judged.get(8) === "no" ? "label: no" : "label: yes");
+      .toMatch(judged.get(8) === "no" ? /^label: no$/ : /^label: yes$/);
     await page.locator("[data-testid=label-history] summary").click();
     expect(await page.locator("[data-testid=label-history]").innerText()).toMatch(
       /Local admin · groundedness: (yes|no) \(ui\)/,

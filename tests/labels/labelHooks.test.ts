@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import { roleCan } from "@/lib/auth/permissions";
 import { getRowLabels } from "@/lib/db/labelQueries";
 import { getRunRowNeighbours, getRunRowPosition, listRunRows } from "@/lib/db/runRowQueries";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
@@ -188,4 +189,12 @@ describe("npm run eval prints the agreement per judge when the dataset has label
     expect(table).toMatch(/κ \(95 % CI\)/);
     expect(table).toMatch(/response\/llm_judged\/correctness\s+3\s+0/);
   }, 120_000);
+});
+
+describe("who may label", () => {
+  it("runners and admins write labels; viewers only read them", () => {
+    expect(roleCan("viewer", "labels.write")).toBe(false);
+    expect(roleCan("runner", "labels.write")).toBe(true);
+    expect(roleCan("admin", "labels.write")).toBe(true);
+  });
 });
