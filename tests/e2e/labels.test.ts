@@ -22,6 +22,7 @@ import {
 } from "./helpers";
 
 const G = "response/llm_judged/groundedness";
+const C = "response/llm_judged/correctness";
 
 let app: OpenedApp;
 let server: AppServer;
@@ -50,12 +51,12 @@ async function startHeuristicRun(datasetUrl: string, name: string): Promise<stri
 }
 
 /** The run's groundedness verdict per row number. */
-async function verdicts(runId: string): Promise<Map<number, string | null>> {
+async function verdicts(runId: string, metric = G): Promise<Map<number, string | null>> {
   const rows = await db.$queryRawUnsafe<{ rowNumber: number | bigint; rating: string | null; status: string }[]>(
     `SELECT r."rowNumber", j."rating", j."status" FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
      WHERE j."runId" = ? AND j."metric" = ? ORDER BY r."rowNumber"`,
     runId,
-    G,
+    metric,
   );
   return new Map(rows.map((row) => [Number(row.rowNumber), row.status === "done" ? row.rating : null]));
 }
@@ -87,15 +88,19 @@ describe("human labels, agreement and disagreements", () => {
   let runB = "";
   // Labels on rows 1–6 from the upload: yes, no, yes, no, yes, yes.
   const uploaded: Record<number, "yes" | "no"> = { 1: "yes", 2: "no", 3: "yes", 4: "no", 5: "yes", 6: "yes" };
+  // Correctness too, so the panel shows a judge whose verdicts take both values.
+  const correctness: Record<number, "yes" | "no"> = { 1: "yes", 2: "yes", 3: "no", 4: "yes", 5: "yes", 6: "no" };
 
   it("uploads a dataset with human_labels and runs the heuristic judge twice", async () => {
     const rows = VALID_ROWS.map((row, i) =>
-      uploaded[i + 1] ? { ...row, human_labels: { groundedness: uploaded[i + 1] } } : row,
+      uploaded[i + 1]
+        ? { ...row, human_labels: { groundedness: uploaded[i + 1], correctness: correctness[i + 1] } }
+        : row,
     );
     const file = writeFile(tempDir(), "labelled.jsonl", toJsonl(rows));
     const datasetId = await uploadThroughPage(page, server.baseUrl, file, "Labelled set");
     const stored = await db.humanLabel.count({ where: { datasetId } });
-    expect(stored).toBe(6);
+    expect(stored).toBe(12);
     datasetUrl = `${server.baseUrl}/datasets/${datasetId}`;
     runA = await startHeuristicRun(datasetUrl, "Heuristic A");
     runB = await startHeuristicRun(datasetUrl, "Heuristic B");
@@ -185,15 +190,32 @@ describe("human labels, agreement and disagreements", () => {
     );
     await screenshot(page, "63-confusion-cell-rows");
 
-    const labels = await db.humanLabel.findMany({ where: { metric: G }, include: { row: true } });
-    const judged = await verdicts(runA);
-    const disagreements = labels
-      .filter((l) => judged.get(l.row.rowNumber) && judged.get(l.row.rowNumber) !== l.rating)
-      .map((l) => l.row.requestId)
-      .sort();
+    // The filter without a metric: rows where the judge differs from the label on any labelled metric.
+    const labels = await db.humanLabel.findMany({ include: { row: true } });
+    const judgedBy = new Map([
+      [G, await verdicts(runA)],
+      [C, await verdicts(runA, C)],
+    ]);
+    const disagreeingOn = (metrics: string[]) =>
+      new Set(
+        labels
+          .filter((l) => {
+            const judge = judgedBy.get(l.metric)?.get(l.row.rowNumber);
+            return metrics.includes(l.metric) && judge && judge !== l.rating;
+          })
+          .map((l) => l.row.requestId),
+      );
     await page.getByRole("link", { name: "Judge disagrees with label" }).click();
     await page.waitForURL((url) => url.searchParams.get("filter") === "disagrees");
-    await expect.poll(() => rows.count()).toBe(disagreements.length);
+    // The tab keeps the metric the cell was on, as every tab does: disagreements on groundedness.
+    await expect.poll(() => rows.count()).toBe(disagreeingOn([G]).size);
+    expect(await page.locator("[data-testid=row-filter-summary]").innerText()).toContain("on groundedness");
+    // Clearing the metric: disagreements on any labelled metric.
+    await page.locator("[data-testid=row-filter-summary] a[data-chip=metric]").click();
+    await page.waitForURL((url) => url.searchParams.get("filter") === "disagrees" && !url.searchParams.has("metric"));
+    const any = disagreeingOn([G, C]);
+    expect(any.size).toBeGreaterThan(disagreeingOn([G]).size);
+    await expect.poll(() => rows.count()).toBe(any.size);
     await screenshot(page, "64-disagreements");
     await expectNoCrashText(page);
   });
@@ -203,6 +225,19 @@ describe("human labels, agreement and disagreements", () => {
     expect(await page.locator("[data-testid=queue-progress]").innerText()).toMatch(/of 10 labelled for groundedness/);
     expect(await page.locator("[role=progressbar]").getAttribute("aria-valuenow")).not.toBeNull();
     await screenshot(page, "65-labelling-queue");
+    // A row opened from the queue keeps it: ] goes to the queue's next row, not the filter's.
+    const links = page.locator("[data-testid=labelling-queue] ol a");
+    const [first, second] = await links.allInnerTexts();
+    await links.first().click();
+    await page.waitForURL((url) => url.searchParams.get("queue") === G);
+    await page.locator("h1", { hasText: first.replace(/,.*/, "") }).waitFor();
+    await waitForHydration(page, "[data-testid=label-controls] button");
+    await waitForEffects(page);
+    if (second) {
+      await page.keyboard.press("]");
+      await page.locator("h1", { hasText: second.replace(/,.*/, "") }).waitFor();
+      expect(new URL(page.url()).searchParams.get("queue")).toBe(G);
+    }
   });
 
   it("the compare page shows both runs' agreement side by side with the paired test", async () => {
