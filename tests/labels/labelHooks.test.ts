@@ -8,7 +8,7 @@ import { roleCan } from "@/lib/auth/permissions";
 import { getRowLabels } from "@/lib/db/labelQueries";
 import { getRunRowNeighbours, getRunRowPosition, listRunRows } from "@/lib/db/runRowQueries";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
-import { parseRunRowQuery } from "@/lib/urlState/runRowQuery";
+import { agreementCellHref, describeRunRowFilter, parseRunRowQuery, runRowsViewHref } from "@/lib/urlState/runRowQuery";
 import { ingestIntoDb } from "../ingest/ingestIntoTempDb";
 import { toCsv, toJsonl } from "../support/evalFiles";
 import { spawnEval } from "../support/spawnEval";
@@ -196,5 +196,21 @@ describe("who may label", () => {
     expect(roleCan("viewer", "labels.write")).toBe(false);
     expect(roleCan("runner", "labels.write")).toBe(true);
     expect(roleCan("admin", "labels.write")).toBe(true);
+  });
+});
+
+describe("links into the agreement filters", () => {
+  it("a confusion cell's link names the metric and the cell; clearing the metric leaves no cell behind", () => {
+    const href = agreementCellHref("r1", G, "yes-no");
+    expect(href).toBe(`/runs/r1?filter=cell&metric=${encodeURIComponent(G)}&cell=yes-no#rows`);
+    const query = parseRunRowQuery(Object.fromEntries(new URL(href, "http://x").searchParams));
+    expect(describeRunRowFilter(query)).toBe("judge yes, label no on groundedness");
+    expect(runRowsViewHref("r1", query, { metric: undefined })).toBe(
+      "/runs/r1?filter=all&sort=rowNumber&dir=asc&pageSize=25#rows",
+    );
+    expect(runRowsViewHref("r1", query, { filter: "disagrees" })).toBe(
+      `/runs/r1?filter=disagrees&metric=${encodeURIComponent(G)}&sort=rowNumber&dir=asc&pageSize=25#rows`,
+    );
+    expect(describeRunRowFilter({ filter: "disagrees", q: "" })).toBe("judge disagrees with the label");
   });
 });
