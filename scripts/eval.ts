@@ -8,6 +8,7 @@ import { parseEvalArgs, EVAL_USAGE, UsageError, type EvalArgs } from "../lib/cli
 import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
 import { getRunAggregates } from "../lib/db/aggregateQueries";
+import { getRunAgreement } from "../lib/db/agreementQueries";
 import { createDb, type Db } from "../lib/db/client";
 import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasetWrites";
@@ -24,6 +25,7 @@ import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
 import { describeRowIssue } from "../lib/ingest/errors";
 import { ingestFile } from "../lib/ingest/ingestFile";
+import { formatAgreementTable } from "../lib/labels/agreementTable";
 import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
 
@@ -79,6 +81,9 @@ async function main(argv: string[]): Promise<number> {
       `\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`,
     );
     console.log(formatAggregates(aggregates));
+    const agreement = getRunAgreement(db, { id: runId, datasetId: run.datasetId });
+    if (agreement.some((judge) => judge.labelled + judge.errors > 0))
+      console.log("\nAgreement with human labels\n" + formatAgreementTable(agreement));
     let exportFailed = false;
     if (args.out) {
       const exportStarted = Date.now();

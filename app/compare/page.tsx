@@ -3,6 +3,7 @@ import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunPicker } from "@/components/compare/RunPicker";
+import { CompareAgreement } from "@/components/labels/CompareAgreementTable";
 import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
@@ -101,6 +102,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         </p>
       )}
       <MetricComparisonTable comparison={comparison} />
+      {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
       <CompareBars data={prepareCompareBars(comparison)} />
       {flips && candidateId && (
         <>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { SearchBox } from "@/components/table/SearchBox";
 import { Button } from "@/components/ui/Button";
 import {
+  describeAgreementCell,
   METRIC_FILTERS,
   metricShortName,
   runRowsViewHref,
@@ -14,7 +15,12 @@ const LABELS: Record<RunRowQuery["filter"], string> = {
   failed: "Failed",
   errored: "Errored",
   passed: "Passed all",
+  disagrees: "Judge disagrees with label",
+  cell: "Confusion cell",
 };
+
+/** The tabs; a confusion cell is reached from the agreement panel, not picked here. */
+const TABS = (Object.keys(LABELS) as RunRowQuery["filter"][]).filter((filter) => filter !== "cell");
 
 /**
  * Filter tabs, the per-metric filter and search, and a line that says which of
@@ -32,12 +38,12 @@ export function RunRowFilters({
   metrics: { name: string; short: string }[];
 }) {
   const pathname = `/runs/${runId}`;
-  const metricFilter = METRIC_FILTERS.includes(query.filter) ? query.filter : "failed";
+  const metricFilter = METRIC_FILTERS.includes(query.filter) && query.filter !== "cell" ? query.filter : "failed";
   return (
     <div className="border-b border-slate-200" data-testid="row-filters">
       <div className="flex flex-wrap items-center gap-2 px-3 py-2">
         <nav className="flex gap-1 text-sm" aria-label="Row filter">
-          {(Object.keys(LABELS) as RunRowQuery["filter"][]).map((filter) => (
+          {TABS.map((filter) => (
             <Link
               key={filter}
               href={runRowsViewHref(runId, query, { filter })}
@@ -58,7 +64,7 @@ export function RunRowFilters({
           {query.q && <input type="hidden" name="q" value={query.q} />}
           <input type="hidden" name="pageSize" value={query.pageSize} />
           <label className="text-xs text-slate-500" htmlFor="metric-filter">
-            {metricFilter === "errored" ? "Errored on" : "Failed on"}
+            {metricFilter === "errored" ? "Errored on" : metricFilter === "disagrees" ? "Disagrees on" : "Failed on"}
           </label>
           <select
             id="metric-filter"
@@ -101,7 +107,8 @@ function FilterSummary({ runId, query }: { runId: string; query: RunRowQuery }) 
   if (query.filter !== "all")
     chips.push({
       key: "filter",
-      text: LABELS[query.filter].toLowerCase(),
+      text:
+        query.filter === "cell" && query.cell ? describeAgreementCell(query.cell) : LABELS[query.filter].toLowerCase(),
       clear: "Clear the filter",
       clears: { filter: "all" },
     });

@@ -49,9 +49,7 @@ export function listAgreementCellRows(
   cell: AgreementCell,
   query: AgreementRowQuery,
 ) {
-  const condition =
-    "errors" in cell ? `p."outcome" = 'error'` : `p."outcome" = 'judged' AND p."judge" = @judge AND p."human" = @human`;
-  const values: Record<string, string> = "errors" in cell ? {} : { judge: cell.judge, human: cell.human };
+  const { condition, values } = cellCondition(cell);
   return pageOfRows(db, run, { ...query, metric }, condition, values);
 }
 
@@ -98,7 +96,38 @@ export function getDisagreementNeighbours(
   row: { id: string; rowNumber: number },
   query: Pick<AgreementRowQuery, "metric" | "q">,
 ): { previousId: string | null; nextId: string | null; index: number | null; total: number } {
-  const { where, bound } = filterOf(run, query, DISAGREES, {});
+  return neighboursWithin(db, run, row, query, DISAGREES, {});
+}
+
+/** The same for a confusion cell of one metric (the drill-down reached from an agreement panel link). */
+export function getAgreementCellNeighbours(
+  db: Db,
+  run: RunRef,
+  row: { id: string; rowNumber: number },
+  query: Pick<AgreementRowQuery, "q"> & { metric: string },
+  cell: AgreementCell,
+): { previousId: string | null; nextId: string | null; index: number | null; total: number } {
+  const { condition, values } = cellCondition(cell);
+  return neighboursWithin(db, run, row, query, condition, values);
+}
+
+function cellCondition(cell: AgreementCell): { condition: string; values: Record<string, string> } {
+  if ("errors" in cell) return { condition: `p."outcome" = 'error'`, values: {} };
+  return {
+    condition: `p."outcome" = 'judged' AND p."judge" = @judge AND p."human" = @human`,
+    values: { judge: cell.judge, human: cell.human },
+  };
+}
+
+function neighboursWithin(
+  db: Db,
+  run: RunRef,
+  row: { id: string; rowNumber: number },
+  query: Pick<AgreementRowQuery, "metric" | "q">,
+  condition: string,
+  values: Record<string, string>,
+): { previousId: string | null; nextId: string | null; index: number | null; total: number } {
+  const { where, bound } = filterOf(run, query, condition, values);
   const c = connection(db);
   const one = (sql: string) =>
     (preparedStatement(c, `WITH paired AS (${PAIRED}) ${sql}`).get({

@@ -3,6 +3,7 @@ import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
 import { bulkInsertWhenWritable } from "./directSqlite";
 import { databaseUrlOf, type Db } from "./client";
+import { labelBulkTables, type RowLabels } from "./labelWrites";
 
 /** The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction. */
 export function createDatasetSink(db: Db): DatasetSink {
@@ -59,8 +60,10 @@ const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "
 export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[]): Promise<void> {
   const rowValues: (string | number | boolean | null)[][] = [];
   const chunkValues: (string | number | null)[][] = [];
+  const labelled: RowLabels[] = [];
   for (const row of rows) {
     const id = randomUUID();
+    if (row.humanLabels.length > 0) labelled.push({ rowId: id, entries: row.humanLabels });
     const columns = toRowColumns(datasetId, row);
     rowValues.push([id, ...ROW_COLUMNS.slice(1).map((column) => columns[column as keyof typeof columns])]);
     (row.retrievedContext ?? []).forEach((chunk, position) =>
@@ -81,6 +84,8 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
   await bulkInsertWhenWritable(databaseUrlOf(db), [
     { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
     { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
+    // Labels from the upload's human_labels column, in the same transaction as their rows.
+    ...labelBulkTables(datasetId, labelled, { labelledBy: null, source: "upload" }),
   ]);
 }
 

@@ -1,6 +1,13 @@
 import { decodeVerdictDetails } from "./verdictDetails";
 import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
-import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import type { AgreementCellName, RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import {
+  getAgreementCellNeighbours,
+  getDisagreementNeighbours,
+  listAgreementCellRows,
+  listDisagreementRows,
+  type AgreementCell,
+} from "./agreementRowQueries";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
@@ -24,6 +31,9 @@ export function runRowWhere(runId: string, datasetId: string, query: RunRowFilte
         { judgments: { none: { runId, OR: [{ status: "error" }, { status: "done", passed: false }] } } },
       ],
     },
+    // "Judge ≠ label" is not expressible in Prisma: these filters are read by agreementRowQueries (see isAgreementFilter).
+    disagrees: {},
+    cell: {},
   };
   return {
     datasetId,
@@ -34,9 +44,28 @@ export function runRowWhere(runId: string, datasetId: string, query: RunRowFilte
   };
 }
 
-export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+/** The filters that compare the run's verdicts with the human labels, read in SQL by agreementRowQueries. */
+function isAgreementFilter(query: RunRowFilter): boolean {
+  return query.filter === "disagrees" || query.filter === "cell";
+}
+
+function agreementCellOf(name: AgreementCellName): AgreementCell {
+  if (name === "errors") return { errors: true };
+  const [judge, human] = name.split("-") as ["yes" | "no", "yes" | "no"];
+  return { judge, human };
+}
+
+async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+  if (query.filter === "cell" && query.metric && query.cell) {
+    const page = listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
+    return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
+  }
+  if (isAgreementFilter(query)) {
+    const page = listDisagreementRows(db, run, query);
+    return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
+  }
   const where = runRowWhere(run.id, run.datasetId, query);
-  const page = await readPage(
+  return readPage(
     query,
     () => db.datasetRow.count({ where }),
     (skip, take) =>
@@ -48,6 +77,10 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
         select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true },
       }),
   );
+}
+
+export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+  const page = await readRowsPage(db, run, query);
   const rows = page.items;
   const { judgments, generated } = pageVerdicts(
     db,
@@ -127,6 +160,11 @@ export async function getRunRowNeighbours(
   rowNumber: number,
   query: RunRowFilter,
 ) {
+  if (isAgreementFilter(query)) {
+    // Within the agreement filters every row is one to read, so n goes to the next of them as j does.
+    const place = agreementPlace(db, run, { id: "", rowNumber }, query);
+    return { previousId: place.previousId, nextId: place.nextId, nextFailedId: place.nextId };
+  }
   const where = runRowWhere(run.id, run.datasetId, query);
   const failed = failedWithin(run.id, run.datasetId, query);
   const [previous, next, nextFailed] = await Promise.all([
@@ -159,6 +197,10 @@ export async function getRunRowPosition(
   row: { id: string; rowNumber: number },
   query: RunRowFilter,
 ): Promise<{ index: number | null; total: number }> {
+  if (isAgreementFilter(query)) {
+    const { index, total } = agreementPlace(db, run, row, query);
+    return { index, total };
+  }
   const where = runRowWhere(run.id, run.datasetId, query);
   const [total, before, inFilter] = await Promise.all([
     db.datasetRow.count({ where }),
@@ -166,6 +208,17 @@ export async function getRunRowPosition(
     db.datasetRow.count({ where: { ...where, id: row.id } }),
   ]);
   return { index: inFilter > 0 ? before + 1 : null, total };
+}
+
+function agreementPlace(
+  db: Db,
+  run: { id: string; datasetId: string },
+  row: { id: string; rowNumber: number },
+  query: RunRowFilter,
+) {
+  if (query.filter === "cell" && query.metric && query.cell)
+    return getAgreementCellNeighbours(db, run, row, { metric: query.metric, q: query.q }, agreementCellOf(query.cell));
+  return getDisagreementNeighbours(db, run, row, query);
 }
 
 /**

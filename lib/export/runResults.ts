@@ -1,7 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { countLabelledRows, readLabelsInRowRange, type StoredLabel } from "@/lib/db/labelQueries";
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRun } from "@/lib/db/runQueries";
+import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { csvLine } from "./csv";
 import { resultColumnNames, toResultRecord, type ResultRecord } from "./resultColumns";
@@ -27,19 +29,45 @@ const PAGE_ROWS = 500;
 /** Text handed to the writer at once: records are batched so a 20,000-row export is not 20,000 tiny writes. */
 const PIECE_CHARS = 64 * 1024;
 
-type ExportedRun = { id: string; datasetId: string; metrics: string[] };
+/** withLabels: the dataset has human labels, so the export carries `…/human_label` columns. */
+type ExportedRun = { id: string; datasetId: string; metrics: string[]; withLabels: boolean };
 
 async function loadExportedRun(db: Db, runId: string) {
   const run = await getRun(db, runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
-  return { run, exported: { id: run.id, datasetId: run.datasetId, metrics: run.config.metrics } satisfies ExportedRun };
+  const withLabels = countLabelledRows(db, run.datasetId).length > 0;
+  return {
+    run,
+    exported: { id: run.id, datasetId: run.datasetId, metrics: run.config.metrics, withLabels } satisfies ExportedRun,
+  };
 }
 
-/** The run's rows as result records, a page at a time. */
+/**
+ * The columns of a run's export: Agent Evaluation's, and on a dataset with
+ * human labels `<metric>/human_label` after each labellable metric's.
+ */
+export function exportColumnNames(run: Pick<ExportedRun, "metrics" | "withLabels">): string[] {
+  const columns = resultColumnNames(run.metrics);
+  return run.withLabels ? withHumanLabelColumns(columns, run.metrics) : columns;
+}
+
+/** The run's rows as result records with the dataset's human labels beside each verdict, a page at a time. */
 export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerator<ResultRecord> {
   for (let cursor: number | null = 0; cursor !== null;) {
     const page = await listRunResultsPage(db, run.id, run.datasetId, cursor, PAGE_ROWS);
-    for (const row of page.rows) yield toResultRecord(row, run.metrics);
+    if (!run.withLabels) {
+      for (const row of page.rows) yield toResultRecord(row, run.metrics);
+      cursor = page.nextRowNumber;
+      continue;
+    }
+    const last = page.rows.at(-1);
+    const labelsByRow = new Map<number, StoredLabel[]>();
+    if (last) {
+      for (const label of readLabelsInRowRange(db, run.datasetId, cursor, last.rowNumber))
+        labelsByRow.set(label.rowNumber, [...(labelsByRow.get(label.rowNumber) ?? []), label]);
+    }
+    for (const row of page.rows)
+      yield withHumanLabels(toResultRecord(row, run.metrics), run.metrics, labelsByRow.get(row.rowNumber) ?? []);
     cursor = page.nextRowNumber;
   }
 }
@@ -62,7 +90,7 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
       aggregates.flatMap((a) => [[a.name, a.value], ...(a.success ? [[a.success.name, a.success.value]] : [])]),
     ),
     aggregate_details: aggregates,
-    columns: resultColumnNames(exported.metrics),
+    columns: exportColumnNames(exported),
     exported,
   };
 }
@@ -101,7 +129,7 @@ export async function* runResultsJson(db: Db, runId: string): AsyncGenerator<str
 /** CSV export: one line per dataset row, Agent Evaluation's column names as the header (written even for a run without rows). */
 export async function* runResultsCsv(db: Db, runId: string): AsyncGenerator<string> {
   const { exported } = await loadExportedRun(db, runId);
-  const header = resultColumnNames(exported.metrics);
+  const header = exportColumnNames(exported);
   const records = await primed(runResultRecords(db, exported));
   let piece = csvLine(header);
   for await (const record of records) {

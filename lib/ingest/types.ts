@@ -1,3 +1,5 @@
+import type { LabelEntry } from "@/lib/labels/labelValue";
+
 /** The Databricks Agent Evaluation input schema, after validation and normalisation. */
 export type ChatMessage = { role: string; content: string };
 
@@ -26,6 +28,8 @@ export type NormalizedRow = {
   trace: unknown | null;
   tokens: TokenCounts | null;
   latencySeconds: number | null;
+  /** Labels that arrived with the data (the optional human_labels column). */
+  humanLabels: LabelEntry[];
 };
 
 /** Column names exactly as the Agent Evaluation input schema spells them. */
@@ -38,5 +42,6 @@ export const INPUT_COLUMNS = [
   "expected_retrieved_context",
   "retrieved_context",
   "trace",
+  "human_labels",
 ] as const;
 export type InputColumn = (typeof INPUT_COLUMNS)[number];

@@ -8,6 +8,7 @@ import {
 } from "./columnSchemas";
 import type { RowIssue } from "./errors";
 import { measureJsonValue, tooDeepMessage } from "./jsonShape";
+import { parseHumanLabels } from "./humanLabels";
 import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
@@ -123,6 +124,13 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   const firstRow = state.requestIds.get(finalId);
   if (firstRow !== undefined) issue("request_id", `request_id "${finalId}" is also used by row ${firstRow}`);
 
+  const labels = parseHumanLabels(
+    cells.human_labels,
+    record,
+    retrieved?.length ?? traceFacts?.retrievedContext?.length ?? null,
+  );
+  issues.push(...labels.issues);
+
   if (issues.length > 0 || "error" in request) return { row: null, issues };
   state.requestIds.set(finalId, record.row);
 
@@ -147,6 +155,7 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
       trace,
       tokens: traceFacts?.tokens ?? null,
       latencySeconds: traceFacts?.latencySeconds ?? null,
+      humanLabels: labels.entries,
     },
   };
 }

@@ -4,16 +4,25 @@ import { firstValues, type SearchParams } from "./searchParams";
 import { withParams, type ParamValues } from "./withParams";
 
 /** A run's rows table: which rows (by their judgments in this run), search, sort and page. */
-export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed"] as const;
+export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed", "disagrees", "cell"] as const;
 export type RunRowFilterName = (typeof RUN_ROW_FILTERS)[number];
 
 /** The filters a metric narrows ("failed on groundedness", "errored on correctness"); the others ignore one. */
-export const METRIC_FILTERS: readonly RunRowFilterName[] = ["failed", "errored"];
+export const METRIC_FILTERS: readonly RunRowFilterName[] = ["failed", "errored", "disagrees", "cell"];
+
+/**
+ * A confusion cell of the agreement panel, judge verdict then human label
+ * ("yes-no": the judge said yes, the reviewer no), or the labelled rows the
+ * judge errored on. Only with filter=cell, which needs a metric too.
+ */
+export const AGREEMENT_CELLS = ["yes-yes", "yes-no", "no-yes", "no-no", "errors"] as const;
+export type AgreementCellName = (typeof AGREEMENT_CELLS)[number];
 
 export const runRowQuerySchema = paginationSchema.extend({
   filter: z.enum(RUN_ROW_FILTERS).catch("all"),
   /** With filter=failed or errored: only rows that failed (or errored on) this metric. */
   metric: z.string().max(300).optional().catch(undefined),
+  cell: z.enum(AGREEMENT_CELLS).optional().catch(undefined),
   q: z.string().max(200).catch(""),
   sort: z.enum(["rowNumber", "requestId"]).catch("rowNumber"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
@@ -21,12 +30,16 @@ export const runRowQuerySchema = paginationSchema.extend({
 export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
 
 /** The part of the query that picks rows, and so follows the reviewer from the table into a row and from row to row. */
-export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q">;
+export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q"> & { cell?: AgreementCellName };
 
 /** The query in the URL; a metric is kept only with a filter it narrows, so what is shown is what is applied. */
 export function parseRunRowQuery(searchParams: SearchParams): RunRowQuery {
   const flat = firstValues(searchParams);
   const query = runRowQuerySchema.parse({ ...flat, q: flat.q ?? "" });
+  // A confusion cell is one metric's; without both it names no rows, so the table shows them all.
+  if (query.filter === "cell" && (!query.metric || !query.cell))
+    return { ...query, filter: "all", metric: undefined, cell: undefined };
+  if (query.filter !== "cell") query.cell = undefined;
   return METRIC_FILTERS.includes(query.filter) ? query : { ...query, metric: undefined };
 }
 
@@ -40,11 +53,18 @@ export function runRowParams(query: RunRowQuery) {
     dir: query.dir,
     page: query.page,
     pageSize: query.pageSize,
+    // Only a confusion cell's view has one; the other links keep their parameters as they were.
+    ...(query.cell ? { cell: query.cell } : {}),
   };
 }
 
 function filterParams(query: RunRowFilter) {
-  return { filter: query.filter, metric: query.metric, q: query.q };
+  return { filter: query.filter, metric: query.metric, cell: query.cell, q: query.q };
+}
+
+/** The rows of one confusion cell of a metric (a link from the agreement panel). */
+export function agreementCellHref(runId: string, metric: string, cell: AgreementCellName): string {
+  return runRowsHref(runId, { filter: "cell", metric, cell, q: "" });
 }
 
 /** The rows table of a run, keeping the filter the reviewer came with. */
@@ -60,8 +80,10 @@ export function runRowsHref(runId: string, query: RunRowFilter): string {
 export function runRowsViewHref(runId: string, query: RunRowQuery, changes: Partial<RunRowFilter>): string {
   const next = { ...filterParams(query), ...changes };
   const metric = METRIC_FILTERS.includes(next.filter) ? next.metric : undefined;
+  const cell = next.filter === "cell" && metric ? next.cell : undefined;
+  const filter = next.filter === "cell" && !cell ? "all" : next.filter;
   const kept: ParamValues = { sort: query.sort, dir: query.dir, pageSize: query.pageSize };
-  return withParams(`/runs/${runId}`, { ...next, metric }, kept) + "#rows";
+  return withParams(`/runs/${runId}`, { ...next, filter, metric, cell }, kept) + "#rows";
 }
 
 /** One row of a run, keeping the filter so j / k / n move within it. */
@@ -79,14 +101,33 @@ const FILTER_WORDS: Record<RunRowFilterName, string> = {
   failed: "failed on any metric",
   errored: "errored on any metric",
   passed: "passed every metric",
+  disagrees: "judge disagrees with the label",
+  cell: "in a confusion cell",
 };
+
+const CELL_WORDS: Record<AgreementCellName, string> = {
+  "yes-yes": "judge yes, label yes",
+  "yes-no": "judge yes, label no",
+  "no-yes": "judge no, label yes",
+  "no-no": "judge no, label no",
+  errors: "judge errored, labelled",
+};
+
+/** A confusion cell in words: "judge yes, label no". */
+export function describeAgreementCell(cell: AgreementCellName): string {
+  return CELL_WORDS[cell];
+}
 
 /** The filter in words: "failed on groundedness", "all rows matching “refund”". */
 export function describeRunRowFilter(query: RunRowFilter): string {
   const words =
-    query.metric && METRIC_FILTERS.includes(query.filter)
-      ? `${query.filter} on ${metricShortName(query.metric)}`
-      : FILTER_WORDS[query.filter];
+    query.filter === "cell" && query.metric && query.cell
+      ? `${CELL_WORDS[query.cell]} on ${metricShortName(query.metric)}`
+      : query.filter === "disagrees" && query.metric
+        ? `judge disagrees with the label on ${metricShortName(query.metric)}`
+        : query.metric && METRIC_FILTERS.includes(query.filter)
+          ? `${query.filter} on ${metricShortName(query.metric)}`
+          : FILTER_WORDS[query.filter];
   const q = query.q.trim();
   return q ? `${words} matching “${q}”` : words;
 }

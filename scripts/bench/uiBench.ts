@@ -1,17 +1,22 @@
 // npm run bench:ui — seeds two runs of 10,000 rows × 7 metrics × 5 chunks into
 // a fresh store, starts the production server, and prints the median server
 // response time (full body, 10 requests each) of the run page, the failed-rows
-// table on pages 1 and 200, a row's drill-down, and the compare page.
+// table on pages 1 and 200, a row's drill-down, and the compare page. Then a
+// 1,000-row dataset with human labels on every row and two runs: the run page
+// with its agreement panel, the disagreement filter, a confusion cell's rows,
+// the labelling queue and the compare page's agreement table (issue 12).
 import http from "node:http";
 import { createDb } from "../../lib/db/client";
 import { closeDirectConnection } from "../../lib/db/directSqlite";
 import { findFailedRowId } from "../../lib/db/runQueries";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
+import { seedLabels } from "./seedLabels";
 import { seedLargeRuns } from "./seedLargeRuns";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const REPEATS = 10;
+const LABELLED_ROWS = 1_000;
 
 async function main(): Promise<void> {
   const server = await startServerForBench({ skipBuild: process.env.BENCH_SKIP_BUILD === "1" });
@@ -29,6 +34,15 @@ async function main(): Promise<void> {
     if (!failedRowId) throw new Error("the seeded run has no failed row");
     await db.$disconnect();
 
+    const labelled = await seedLargeRuns(server.databaseUrl, LABELLED_ROWS, 5);
+    const labels = await seedLabels(server.databaseUrl, labelled.datasetId, 5);
+    closeDirectConnection(server.databaseUrl);
+    console.log(
+      `seeded 2 runs × ${LABELLED_ROWS.toLocaleString("en-US")} rows with ${labels.toLocaleString("en-US")} human labels`,
+    );
+    const [la, lb] = labelled.runIds;
+    const groundedness = encodeURIComponent("response/llm_judged/groundedness");
+
     const pages: [string, string, number][] = [
       ["run page", `/runs/${a}`, 300],
       [
@@ -39,6 +53,11 @@ async function main(): Promise<void> {
       ["failed-rows table, filtered, page 200", `/runs/${a}?filter=failed&page=200`, 300],
       ["row drill-down", `/runs/${a}/rows/${failedRowId}?filter=failed`, 300],
       ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
+      ["labelled 1k: run page + agreement panel", `/runs/${la}`, 300],
+      ["labelled 1k: judge disagrees filter", `/runs/${la}?filter=disagrees`, 300],
+      ["labelled 1k: a confusion cell's rows", `/runs/${la}?filter=cell&metric=${groundedness}&cell=yes-no`, 300],
+      ["labelled 1k: labelling queue", `/runs/${la}/label?queue=${groundedness}&target=200`, 300],
+      ["labelled 1k: compare + agreement table", `/compare?runs=${la},${lb}&baseline=${la}`, 1000],
     ];
     console.log(`\nmedian of ${REPEATS} (after one warm-up request), server response time to the full body:`);
     let peak = processTreeRss(server.pid);

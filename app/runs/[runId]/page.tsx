@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { cancelRun } from "@/app/actions/cancelRun";
 import { RunChartsSection } from "@/components/charts/RunChartsSection";
+import { AgreementPanel } from "@/components/labels/AgreementPanel";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RejudgeButton } from "@/components/runs/RejudgeButton";
 import { ResumeRunButton } from "@/components/runs/ResumeRunButton";
@@ -131,6 +132,9 @@ export default async function RunPage({ params, searchParams }: Props) {
       <MetricCards aggregates={aggregates} runId={run.id} active={active} />
       <RunChartsSection runId={run.id} metrics={config.metrics} />
       <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} />
+      <Suspense fallback={<CardSkeleton />}>
+        <AgreementPanel run={run} query={query} />
+      </Suspense>
 
       {/* scroll-mt: a jump to #rows (a metric card) lands with the filter bar below the sticky header. */}
       <CardFrame padding="none" id="rows" aria-label="Rows" className="scroll-mt-16">

@@ -7,6 +7,7 @@ import { labelFileFormatOf, labelFilePieces } from "@/lib/labels/labelFile";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 import { logServerError } from "@/lib/server/logError";
+import { checkSameOrigin } from "@/lib/server/sameOrigin";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { searchParamsOf } from "@/lib/urlState/searchParams";
 
@@ -35,8 +36,9 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
  * issue comes back with its row, line and column.
  */
 export async function POST(request: Request, { params }: Params): Promise<Response> {
-  // Inline same-site check until the shared helper in lib/server/ lands: a page on another site must not write labels.
-  if (isCrossSite(request)) return Response.json({ ok: false, error: "cross-site request refused" }, { status: 403 });
+  // A page on another site must not write labels.
+  const origin = checkSameOrigin(request);
+  if (!origin.ok) return Response.json({ ok: false, error: origin.message }, { status: 403 });
   const { datasetId } = await params;
   const db = getDb();
   if (!(await getDataset(db, datasetId)))
@@ -74,21 +76,4 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
 async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenerator<string> {
   yield first;
   yield* rest;
-}
-
-/**
- * Sec-Fetch-Site (sent by every current browser) must be same-origin, or
- * "none" for a user-typed request; without it (curl, the CLI), an Origin
- * header, when present, must name this host.
- */
-function isCrossSite(request: Request): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site) return site !== "same-origin" && site !== "none";
-  const origin = request.headers.get("origin");
-  if (!origin) return false;
-  try {
-    return new URL(origin).host !== (request.headers.get("host") ?? new URL(request.url).host);
-  } catch {
-    return true;
-  }
 }

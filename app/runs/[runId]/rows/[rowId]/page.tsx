@@ -9,6 +9,8 @@ import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
+import { RowLabelsCard } from "@/components/labels/RowLabelsCard";
+import { nextRowToLabel } from "@/components/labels/nextRowToLabel";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
@@ -23,7 +25,8 @@ type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: 
 
 export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
-  const query = parseRunRowQuery(await searchParams);
+  const search = await searchParams;
+  const query = parseRunRowQuery(search);
   const db = getDb();
   const [run, row] = await Promise.all([getRun(db, runId), getRunRowDetail(db, runId, rowId)]);
   if (!run || !row) notFound();
@@ -33,6 +36,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
     getRunRowPosition(db, run, row, query),
   ]);
   const href = (id: string | null) => (id ? runRowHref(runId, id, query) : null);
+  const nextToLabelHref = nextRowToLabel(db, run, row, search, href(neighbours.nextId));
 
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? (generation?.response ?? null) : row.response;
@@ -124,6 +128,13 @@ export default async function RunRowPage({ params, searchParams }: Props) {
               </p>
             )}
           </Card>
+          <RowLabelsCard
+            run={run}
+            rowId={row.id}
+            judgments={row.judgments}
+            retrievedChunkCount={retrieved.length}
+            nextToLabelHref={nextToLabelHref}
+          />
           <AgentFactsCard
             subtitle={run.generationModel ? "from the generation call" : trace ? "from the MLflow trace" : undefined}
             facts={

@@ -1,0 +1,54 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { checkRole } from "@/lib/auth/requireRole";
+import { getDb } from "@/lib/db/client";
+import { saveRowLabel } from "@/lib/labels/saveLabel";
+
+export type SaveLabelState = { ok: boolean; message: string | null };
+
+const inputSchema = z.object({
+  runId: z.string().min(1).max(100),
+  datasetId: z.string().min(1).max(100),
+  rowId: z.string().min(1).max(100),
+  metric: z.string().min(1).max(300),
+  /** A chunk's 0-based position for a per-chunk metric; absent for a whole-row label. */
+  chunkPosition: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** "yes", "no", a score in [0, 1], or "clear" to remove the label. */
+  value: z.union([
+    z.enum(["yes", "no", "clear"]),
+    z.coerce
+      .number({ message: "Enter a score between 0 and 1." })
+      .min(0, "A score is at least 0.")
+      .max(1, "A score is at most 1."),
+  ]),
+});
+
+/** Gives, changes or clears one human label on a row (the drill-down's label controls); the history keeps every change. */
+export async function saveLabel(_previous: SaveLabelState, formData: FormData): Promise<SaveLabelState> {
+  const access = await checkRole("labels.write");
+  if (!access.ok) return { ok: false, message: access.message };
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  };
+  const input = inputSchema.safeParse({
+    runId: text("runId"),
+    datasetId: text("datasetId"),
+    rowId: text("rowId"),
+    metric: text("metric"),
+    chunkPosition: text("chunkPosition"),
+    value: text("value"),
+  });
+  if (!input.success) return { ok: false, message: input.error.issues[0]?.message ?? "Check the label." };
+  const { runId, value, ...target } = input.data;
+  const saved = saveRowLabel(getDb(), {
+    ...target,
+    value: value === "clear" ? null : value,
+    labelledBy: access.user.id,
+  });
+  if (!saved.ok) return { ok: false, message: saved.error };
+  revalidatePath(`/runs/${runId}`, "layout");
+  return { ok: true, message: saved.changed ? "Saved." : "Unchanged." };
+}

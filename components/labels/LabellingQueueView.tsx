@@ -1,0 +1,66 @@
+import Link from "next/link";
+import { CardFrame } from "@/components/ui/Card";
+import { ProgressBar } from "@/components/ui/ProgressBar";
+import { getDb } from "@/lib/db/client";
+import { getLabellingQueue } from "@/lib/labels/labellingQueue";
+import { queueRowHref, type LabelQueueQuery } from "@/lib/urlState/labelQueueQuery";
+import { metricShortName } from "@/lib/urlState/runRowQuery";
+
+const SHOWN = 50;
+
+/** The queue of one metric: progress toward the target, per verdict, and the next units, each a link to its row. */
+export function LabellingQueueView({
+  run,
+  query,
+}: {
+  run: { id: string };
+  query: LabelQueueQuery & { queue: string };
+}) {
+  const queue = getLabellingQueue(getDb(), run, query.queue, { target: query.target, seed: query.seed });
+  if ("error" in queue)
+    return (
+      <CardFrame>
+        <p className="text-sm text-red-800">{queue.error}</p>
+      </CardFrame>
+    );
+  const done = queue.target === 0 ? 1 : queue.labelled / queue.target;
+  return (
+    <CardFrame data-testid="labelling-queue" className="space-y-3">
+      <div>
+        <p className="mb-1 text-sm" data-testid="queue-progress">
+          <strong>{queue.labelled}</strong> of {queue.target} labelled for {metricShortName(query.queue)}
+          {queue.target < queue.requestedTarget && ` (the run judged only ${queue.target})`}
+        </p>
+        <ProgressBar value={done} label={`Labelled ${queue.labelled} of ${queue.target}`} tone="emerald" />
+      </div>
+      <ul className="flex flex-wrap gap-4 text-xs text-slate-700">
+        {queue.strata.map((stratum) => (
+          <li key={stratum.verdict}>
+            judge said <strong>{stratum.verdict}</strong>: {stratum.labelled} labelled of {stratum.allocated} wanted (
+            {stratum.available} judged)
+          </li>
+        ))}
+      </ul>
+      {queue.next.length === 0 ? (
+        <p className="text-sm text-emerald-800">The target is reached: nothing left to label in this queue.</p>
+      ) : (
+        <ol className="divide-y divide-slate-100 text-sm">
+          {queue.next.slice(0, SHOWN).map((unit) => (
+            <li key={`${unit.rowId}:${unit.chunkPosition}`} className="flex items-center gap-3 py-1">
+              <Link href={queueRowHref(run.id, unit.rowId, query)} className="text-indigo-700 hover:underline">
+                Row {unit.rowNumber}
+                {unit.chunkPosition >= 0 && `, chunk ${unit.chunkPosition + 1}`}
+              </Link>
+              <span className="text-xs text-slate-600">judge said {unit.verdict}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {queue.next.length > SHOWN && (
+        <p className="text-xs text-slate-500">
+          The next {SHOWN} of {queue.next.length}; on a row, ] or Shift+N opens the next one.
+        </p>
+      )}
+    </CardFrame>
+  );
+}

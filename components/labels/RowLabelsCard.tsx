@@ -1,0 +1,151 @@
+import { Card } from "@/components/ui/Card";
+import { getDb } from "@/lib/db/client";
+import { getRowLabelHistory, getRowLabels, type StoredLabel } from "@/lib/db/labelQueries";
+import { userNamesById } from "@/lib/db/userQueries";
+import { resolveLabelMetric } from "@/lib/labels/labelKinds";
+import { metricShortName } from "@/lib/urlState/runRowQuery";
+import { LabelControls, type LabelTarget } from "./LabelControls";
+
+type Judgment = {
+  metric: string;
+  status: string;
+  rating: string | null;
+  score: number | null;
+  threshold: number | null;
+  passed: boolean | null;
+  chunks: { position: number; rating: string | null; errorMessage: string | null }[];
+};
+
+/**
+ * The human labels of one row beside this run's verdicts: a target per
+ * labellable judged metric (per chunk for chunk relevance), who labelled it
+ * and when, and the row's label history. Labels belong to the dataset row,
+ * so they are the same on every run of the dataset.
+ */
+export async function RowLabelsCard({
+  run,
+  rowId,
+  judgments,
+  retrievedChunkCount,
+  nextToLabelHref,
+}: {
+  run: { id: string; datasetId: string };
+  rowId: string;
+  judgments: Judgment[];
+  retrievedChunkCount: number;
+  nextToLabelHref: string | null;
+}) {
+  const db = getDb();
+  const labels = getRowLabels(db, rowId);
+  const history = getRowLabelHistory(db, rowId, 50);
+  const names = await userNamesById(
+    db,
+    [...labels, ...history].map((entry) => entry.labelledBy),
+  );
+  const who = (id: string | null) => (id === null ? "unknown" : id === "local" ? "Local admin" : (names.get(id) ?? id));
+  const labelOf = (metric: string, position: number) =>
+    labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
+  const when = (label: StoredLabel | null) =>
+    label ? `by ${who(label.labelledBy)}, ${shortTime(label.labelledAt)} (${label.source})` : null;
+
+  const targets: LabelTarget[] = judgments.flatMap((judgment) => {
+    const resolved = resolveLabelMetric(judgment.metric);
+    if ("error" in resolved) return [];
+    const short = metricShortName(judgment.metric);
+    if (resolved.kind === "chunk_rating") {
+      return Array.from({ length: retrievedChunkCount }, (_, position): LabelTarget => {
+        const verdict = judgment.chunks.find((chunk) => chunk.position === position);
+        const judge = verdict ? (verdict.errorMessage ? "error" : (verdict.rating ?? "–")) : "–";
+        const label = labelOf(judgment.metric, position);
+        return {
+          key: `${judgment.metric}:${position}`,
+          metric: judgment.metric,
+          title: `${short} · chunk ${position + 1}`,
+          kind: "rating",
+          chunkPosition: position,
+          judge,
+          label: label?.rating ?? null,
+          labelledWhen: when(label),
+          disagrees: label?.rating != null && (judge === "yes" || judge === "no") && judge !== label.rating,
+        };
+      });
+    }
+    const label = labelOf(judgment.metric, -1);
+    const judge = judgeInWords(judgment);
+    const labelText = label ? (label.kind === "score" ? String(label.score) : label.rating) : null;
+    const target: LabelTarget = {
+      key: judgment.metric,
+      metric: judgment.metric,
+      title: short,
+      kind: resolved.kind,
+      chunkPosition: null,
+      judge,
+      label: labelText,
+      labelledWhen: when(label),
+      disagrees: disagrees(judgment, label),
+    };
+    return [target];
+  });
+
+  return (
+    <Card
+      title="Your labels"
+      subtitle="Labels belong to the dataset row, so every run and judge on this dataset is measured against them."
+      testId="row-labels"
+    >
+      {targets.length === 0 ? (
+        <p className="text-sm text-slate-500">No judge of this run takes a human label.</p>
+      ) : (
+        <LabelControls
+          ids={{ runId: run.id, datasetId: run.datasetId, rowId }}
+          targets={targets}
+          nextToLabelHref={nextToLabelHref}
+        />
+      )}
+      <p className="mt-1 text-xs text-slate-600" data-testid="label-keys">
+        Keys: <kbd className="font-mono">1</kbd>–<kbd className="font-mono">9</kbd> pick a line, then{" "}
+        <kbd className="font-mono">y</kbd> / <kbd className="font-mono">n</kbd> label it (a score line takes a number
+        and Enter), <kbd className="font-mono">Esc</kbd> lets go; <kbd className="font-mono">]</kbd> or{" "}
+        <kbd className="font-mono">Shift+N</kbd>: next row to label. With no line picked, j / k / n move as before.
+      </p>
+      {history.length > 0 && (
+        <details className="mt-2 text-xs text-slate-700" data-testid="label-history">
+          <summary className="cursor-pointer text-slate-600">History ({history.length})</summary>
+          <ul className="mt-1 space-y-0.5">
+            {history.map((entry) => (
+              <li key={`${entry.metric}:${entry.chunkPosition}:${entry.revision}`}>
+                {shortTime(entry.labelledAt)} · {who(entry.labelledBy)} ·{" "}
+                <span className="font-mono">{metricShortName(entry.metric)}</span>
+                {entry.chunkPosition >= 0 && ` chunk ${entry.chunkPosition + 1}`}:{" "}
+                {entry.action === "cleared" ? "cleared" : (entry.rating ?? entry.score)} ({entry.source})
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </Card>
+  );
+}
+
+function judgeInWords(judgment: Judgment): string {
+  if (judgment.status === "error") return "error";
+  if (judgment.status !== "done") return judgment.status;
+  if (judgment.rating) return judgment.rating;
+  if (judgment.score !== null)
+    return `${judgment.score.toFixed(2)}${judgment.passed === null ? "" : judgment.passed ? " (pass)" : " (fail)"}`;
+  return "–";
+}
+
+/** As the agreement counts it: a rating against the label, a score's pass/fail at its threshold against the label's. */
+function disagrees(judgment: Judgment, label: StoredLabel | null): boolean {
+  if (!label || judgment.status !== "done") return false;
+  if (label.kind === "rating") return judgment.rating !== null && judgment.rating !== label.rating;
+  if (label.score === null || judgment.threshold === null || judgment.passed === null) return false;
+  return label.score >= judgment.threshold !== judgment.passed;
+}
+
+/** "2026-11-22 18:03 UTC" from a stored ISO-like timestamp. */
+function shortTime(stored: string): string {
+  const date = new Date(stored);
+  return Number.isNaN(date.getTime()) ? stored : `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -1,0 +1,37 @@
+import { createDb } from "../../lib/db/client";
+import { listDatasetRowIds } from "../../lib/db/datasetQueries";
+import { writeLabels, type RowLabels } from "../../lib/db/labelWrites";
+import type { LabelEntry } from "../../lib/labels/labelValue";
+import { mulberry32 } from "../../lib/stats";
+
+const WHOLE_ROW_METRICS = [
+  "response/llm_judged/correctness",
+  "response/llm_judged/groundedness",
+  "response/llm_judged/safety",
+];
+const CHUNK_METRIC = "retrieval/llm_judged/chunk_relevance";
+
+/**
+ * Human labels on every row of a seeded bench dataset: three yes/no judges
+ * and chunk relevance per chunk, seeded-random at a 75 % yes-rate, written
+ * through the same repository function as an import.
+ */
+export async function seedLabels(databaseUrl: string, datasetId: string, chunks: number): Promise<number> {
+  const db = createDb(databaseUrl);
+  const random = mulberry32(99);
+  const rating = (metric: string, chunkPosition: number): LabelEntry => ({
+    metric,
+    chunkPosition,
+    value: { kind: "rating", rating: random() < 0.75 ? "yes" : "no" },
+  });
+  const rows: RowLabels[] = (await listDatasetRowIds(db, datasetId)).map((rowId) => ({
+    rowId,
+    entries: [
+      ...WHOLE_ROW_METRICS.map((metric) => rating(metric, -1)),
+      ...Array.from({ length: chunks }, (_, position) => rating(CHUNK_METRIC, position)),
+    ],
+  }));
+  const written = writeLabels(db, datasetId, rows, { labelledBy: null, source: "import" });
+  await db.$disconnect();
+  return written;
+}
