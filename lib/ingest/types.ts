@@ -33,7 +33,7 @@ export type NormalizedRow = {
 };
 
 /** Column names exactly as the Agent Evaluation input schema spells them. */
-export const INPUT_COLUMNS = [
+export const AGENT_EVALUATION_COLUMNS = [
   "request_id",
   "request",
   "response",
@@ -42,6 +42,7 @@ export const INPUT_COLUMNS = [
   "expected_retrieved_context",
   "retrieved_context",
   "trace",
-  "human_labels",
 ] as const;
+/** Every column an upload may carry: the Agent Evaluation schema plus Assay's optional human_labels. */
+export const INPUT_COLUMNS = [...AGENT_EVALUATION_COLUMNS, "human_labels"] as const;
 export type InputColumn = (typeof INPUT_COLUMNS)[number];
