@@ -17,6 +17,7 @@ export const ACTION_MIN_ROLE = {
   "run.rejudge": "runner",
   "run.resume": "runner",
   "run.estimate": "runner",
+  "labels.write": "runner",
   // Changing or removing what others made, and running the server.
   "run.update": "admin",
   "run.delete": "admin",
@@ -40,6 +41,7 @@ const ACTION_PHRASE: Record<Action, string> = {
   "run.rejudge": "re-judge runs",
   "run.resume": "resume runs",
   "run.estimate": "estimate run costs",
+  "labels.write": "write labels",
   "run.update": "edit runs",
   "run.delete": "delete runs",
   "dataset.rename": "rename datasets",

@@ -56,6 +56,7 @@ describe("the policy table", () => {
         "run.rejudge",
         "run.resume",
         "run.estimate",
+        "labels.write",
       ].sort(),
     );
     expect(allowed("admin")).toEqual([...ACTIONS].sort());

@@ -1,3 +1,5 @@
+import { refusalResponse } from "@/lib/auth/guard";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasetQueries";
 import { decodeUploadText } from "@/lib/ingest/decodeText";
@@ -7,6 +9,7 @@ import { labelFileFormatOf, labelFilePieces } from "@/lib/labels/labelFile";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 import { logServerError } from "@/lib/server/logError";
+import { checkSameOrigin } from "@/lib/server/sameOrigin";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { searchParamsOf } from "@/lib/urlState/searchParams";
 
@@ -17,6 +20,8 @@ type Params = { params: Promise<{ datasetId: string }> };
 
 /** A dataset's current human labels as a file keyed by request_id (?format=csv|json), streamed. */
 export async function GET(request: Request, { params }: Params): Promise<Response> {
+  const access = await checkRole("export", request.headers);
+  if (!access.ok) return refusalResponse(access);
   const { datasetId } = await params;
   const format = parseExportFormat(searchParamsOf(new URL(request.url)), "csv");
   const db = getDb();
@@ -35,8 +40,11 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
  * issue comes back with its row, line and column.
  */
 export async function POST(request: Request, { params }: Params): Promise<Response> {
-  // Inline same-site check until the shared helper in lib/server/ lands: a page on another site must not write labels.
-  if (isCrossSite(request)) return Response.json({ ok: false, error: "cross-site request refused" }, { status: 403 });
+  // A page on another site must not write labels: refused before anything is read.
+  const origin = checkSameOrigin(request);
+  if (!origin.ok) return Response.json({ ok: false, error: origin.message }, { status: 403 });
+  const access = await checkRole("labels.write", request.headers);
+  if (!access.ok) return Response.json({ ok: false, error: access.message }, { status: access.status });
   const { datasetId } = await params;
   const db = getDb();
   if (!(await getDataset(db, datasetId)))
@@ -53,7 +61,10 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
     const first = await texts.next();
     if (first.done) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
     const format = labelFileFormatOf(request.headers.get("content-type"), first.value);
-    const result = await importLabelFile(db, datasetId, prepend(first.value, texts), format, { labelledBy: null });
+    const result = await importLabelFile(db, datasetId, prepend(first.value, texts), format, {
+      // A row without labelled_by is credited to who imported it (their email, as a label file would name them).
+      labelledBy: access.user.local ? null : (access.user.email ?? access.user.name),
+    });
     if (!result.ok) {
       const body = { ok: false, issueCount: result.issueCount, issues: result.issues.map(describeRowIssue) };
       return Response.json(body, { status: 422 });
@@ -74,21 +85,4 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
 async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenerator<string> {
   yield first;
   yield* rest;
-}
-
-/**
- * Sec-Fetch-Site (sent by every current browser) must be same-origin, or
- * "none" for a user-typed request; without it (curl, the CLI), an Origin
- * header, when present, must name this host.
- */
-function isCrossSite(request: Request): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site) return site !== "same-origin" && site !== "none";
-  const origin = request.headers.get("origin");
-  if (!origin) return false;
-  try {
-    return new URL(origin).host !== (request.headers.get("host") ?? new URL(request.url).host);
-  } catch {
-    return true;
-  }
 }

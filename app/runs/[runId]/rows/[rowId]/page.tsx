@@ -1,6 +1,7 @@
 import { AgentFactsCard } from "@/components/content/AgentFactsCard";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
@@ -23,6 +24,7 @@ type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: 
 
 export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
+  await requirePageRole("data.read", `/runs/${runId}/rows/${rowId}`);
   const query = parseRunRowQuery(await searchParams);
   const db = getDb();
   const [run, row] = await Promise.all([getRun(db, runId), getRunRowDetail(db, runId, rowId)]);
