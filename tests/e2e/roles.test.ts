@@ -61,16 +61,23 @@ afterAll(async () => {
 async function signIn(user: TestUser, from = "/datasets"): Promise<void> {
   await page.goto(`${server.baseUrl}${from}`);
   await page.waitForURL((url) => url.pathname === "/signin");
-  await waitForHydration(page, "[data-testid=signin-form] button[type=submit]");
+  await waitForHydration(page, "[data-testid=signin-form]");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === from);
+  try {
+    await page.waitForURL((url) => url.pathname === from, { timeout: 10_000 });
+  } catch (error) {
+    throw new Error(
+      `sign-in of ${user.email} stayed on ${page.url()}: ${await page.locator("main").innerText()}\n${problems.join("\n")}\n${server.output().slice(-2000)}`,
+      { cause: error },
+    );
+  }
   await expect.poll(() => page.locator("[data-testid=signout-control]").innerText()).toContain(`(${user.role})`);
 }
 
 async function signOut(): Promise<void> {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL((url) => url.pathname === "/signin");
 }
 
