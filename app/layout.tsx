@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { SignOutControl } from "@/components/auth/SignOutControl";
 import { JudgeBadge } from "@/components/layout/JudgeBadge";
 import { NavLink } from "@/components/layout/NavLink";
+import { roleCan } from "@/lib/auth/permissions";
+import { currentUser } from "@/lib/auth/requireRole";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,7 +12,10 @@ export const metadata: Metadata = {
   description: "Evaluate LLM and RAG applications with LLM judges.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
+  // While sign-in is off there are no accounts to manage, so the header stays as it always was.
+  const managesUsers = user !== null && !user.local && roleCan(user.role, "users.manage");
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -28,9 +34,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <NavLink href="/datasets">Datasets</NavLink>
               <NavLink href="/runs">Runs</NavLink>
               <NavLink href="/compare">Compare</NavLink>
+              {managesUsers && <NavLink href="/admin/users">Users</NavLink>}
             </nav>
-            <div className="ml-auto">
+            <div className="ml-auto flex items-center gap-4">
               <JudgeBadge />
+              <SignOutControl />
             </div>
           </div>
         </header>

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { deleteDatasetWithRuns } from "@/lib/db/datasetWrites";
 
@@ -20,6 +21,8 @@ const inputSchema = z.object({
  * is never deleted unseen.
  */
 export async function deleteDataset(_previous: DeleteDatasetState, formData: FormData): Promise<DeleteDatasetState> {
+  const access = await checkRole("dataset.delete");
+  if (!access.ok) return { message: access.message };
   const input = inputSchema.safeParse({
     datasetId: formData.get("datasetId"),
     confirm: formData.get("confirm"),

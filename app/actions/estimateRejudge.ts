@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { estimateRejudge as estimateRejudgeInDb, type RejudgeEstimate } from "@/lib/db/rejudgeEstimate";
 import { getRun } from "@/lib/db/runQueries";
@@ -18,6 +19,8 @@ export type EstimateRejudgeResult = { ok: true; estimate: RejudgeEstimate } | { 
 
 /** What a re-judge would redo and spend (judgments, LLM calls, tokens, cost), shown before the user confirms it. */
 export async function estimateRejudge(input: unknown): Promise<EstimateRejudgeResult> {
+  const access = await checkRole("run.estimate");
+  if (!access.ok) return { ok: false, message: access.message };
   const parsed = inputSchema.safeParse(input);
   if (!parsed.success) return { ok: false, message: "That re-judge request is not valid." };
   const { runId, which, secondOpinion } = parsed.data;

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
@@ -20,6 +21,7 @@ const inputSchema = z.object({
  * Sent only from the confirmation that showed the estimate.
  */
 export async function rejudgeRun(formData: FormData): Promise<void> {
+  await requireRole("run.rejudge");
   const input = inputSchema.safeParse({
     runId: formData.get("runId"),
     which: formData.get("which"),

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { renameDataset as renameDatasetInDb } from "@/lib/db/datasetWrites";
 
@@ -14,6 +15,8 @@ const inputSchema = z.object({
 
 /** Renames a dataset (e.g. "support set v2, cleaned"). */
 export async function renameDataset(_previous: RenameDatasetState, formData: FormData): Promise<RenameDatasetState> {
+  const access = await checkRole("dataset.rename");
+  if (!access.ok) return { ok: false, message: access.message };
   const input = inputSchema.safeParse({ datasetId: formData.get("datasetId"), name: formData.get("name") });
   if (!input.success) return { ok: false, message: input.error.issues[0]?.message ?? "Check the form." };
   const renamed = await renameDatasetInDb(getDb(), input.data.datasetId, input.data.name);

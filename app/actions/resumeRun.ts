@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { reopenRun } from "@/lib/db/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
@@ -10,6 +11,7 @@ const inputSchema = z.object({ runId: z.string().min(1).max(100) });
 
 /** Resumes a failed or paused run: its finished judgments stay, the pending ones are judged now. */
 export async function resumeRun(formData: FormData): Promise<void> {
+  await requireRole("run.resume");
   const input = inputSchema.safeParse({ runId: formData.get("runId") });
   if (!input.success) return;
   if (await reopenRun(getDb(), input.data.runId)) executeRunInBackground(input.data.runId);

@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
@@ -56,6 +57,8 @@ function scoreFields(formData: FormData, prefix: string): Record<string, string>
 
 /** Starts a run from the run form: validates, persists the plan, starts executing it, and opens the run page. */
 export async function startRun(_previous: StartRunState, formData: FormData): Promise<StartRunState> {
+  const access = await checkRole("run.start");
+  if (!access.ok) return { message: access.message, errors: [] };
   const parsed = formSchema.safeParse({
     ...Object.fromEntries([...formData.entries()].filter(([key]) => key !== "metrics")),
     metrics: formData.getAll("metrics").map(String),
@@ -114,25 +117,29 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
 
   let runId: string;
   try {
-    runId = await createRun(getDb(), {
-      datasetId: form.datasetId,
-      name: form.name,
-      tags: (form.tags ?? "")
-        .split(",")
-        .map((tag) => tag.trim())
-        .filter(Boolean),
-      metrics: form.metrics,
-      customJudges: custom.data,
-      gEvalJudges: gEval.data,
-      thresholds: scores.data.thresholds,
-      ...(Object.keys(scores.data.contextRelevance).length > 0
-        ? { contextRelevance: scores.data.contextRelevance }
-        : {}),
-      judge,
-      concurrency: form.concurrency,
-      chunkMode: form.chunkMode,
-      ...(generation ? { generation } : {}),
-    });
+    runId = await createRun(
+      getDb(),
+      {
+        datasetId: form.datasetId,
+        name: form.name,
+        tags: (form.tags ?? "")
+          .split(",")
+          .map((tag) => tag.trim())
+          .filter(Boolean),
+        metrics: form.metrics,
+        customJudges: custom.data,
+        gEvalJudges: gEval.data,
+        thresholds: scores.data.thresholds,
+        ...(Object.keys(scores.data.contextRelevance).length > 0
+          ? { contextRelevance: scores.data.contextRelevance }
+          : {}),
+        judge,
+        concurrency: form.concurrency,
+        chunkMode: form.chunkMode,
+        ...(generation ? { generation } : {}),
+      },
+      { createdById: access.user.local ? null : access.user.id },
+    );
   } catch (error) {
     if (error instanceof RunConfigError)
       return { message: "The run could not start.", errors: error.message.split("; ") };

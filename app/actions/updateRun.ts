@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { renameRun } from "@/lib/db/runLifecycle";
 
@@ -26,6 +27,8 @@ const inputSchema = z.object({
 
 /** Renames and re-tags a run (e.g. "gpt-4.1 + reranker v2"). */
 export async function updateRun(_previous: UpdateRunState, formData: FormData): Promise<UpdateRunState> {
+  const access = await checkRole("run.update");
+  if (!access.ok) return { ok: false, message: access.message };
   const input = inputSchema.safeParse({
     runId: formData.get("runId"),
     name: formData.get("name"),

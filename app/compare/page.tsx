@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
@@ -26,6 +27,7 @@ export const metadata: Metadata = { title: "Compare runs" };
 const FLIPS_PER_PAGE = 50;
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requirePageRole("data.read", "/compare");
   const asked = parseCompareQuery(await searchParams);
   const db = getDb();
   // A link kept after a run was deleted still compares the runs that remain, and says which one is gone.

@@ -1,10 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { UploadPanel } from "@/components/datasets/UploadPanel";
 import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { formatDateTime, formatInteger } from "@/lib/charts/format";
+import { appAuthMode } from "@/lib/auth/appAuth";
+import { creatorLabel } from "@/lib/auth/creatorLabel";
+import { roleCan } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
+import { userNamesById } from "@/lib/db/userQueries";
 import { listDatasets } from "@/lib/db/datasetQueries";
 import { limitsFromEnv } from "@/lib/ingest/limits";
 
@@ -12,7 +17,14 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Datasets" };
 
 export default async function DatasetsPage() {
-  const datasets = await listDatasets(getDb());
+  const user = await requirePageRole("data.read", "/datasets");
+  const db = getDb();
+  const datasets = await listDatasets(db);
+  const creators = await userNamesById(
+    db,
+    datasets.map((dataset) => dataset.createdById),
+  );
+  const signInOn = appAuthMode().kind === "on";
   return (
     <div className="space-y-6">
       <div>
@@ -21,11 +33,15 @@ export default async function DatasetsPage() {
           Evaluation sets: requests, responses, ground truth and retrieved context, one row per question.
         </p>
       </div>
-      <UploadPanel maxBytes={limitsFromEnv().maxFileBytes} />
+      {roleCan(user.role, "dataset.upload") && <UploadPanel maxBytes={limitsFromEnv().maxFileBytes} />}
       {datasets.length === 0 ? (
         <EmptyState
           title="No datasets yet"
-          body="Upload a CSV, JSON, JSONL or Parquet evaluation set above to get started."
+          body={
+            roleCan(user.role, "dataset.upload")
+              ? "Upload a CSV, JSON, JSONL or Parquet evaluation set above to get started."
+              : "A runner or an admin can upload an evaluation set here."
+          }
         />
       ) : (
         <CardFrame as="div" padding="none" className="overflow-x-auto">
@@ -37,6 +53,7 @@ export default async function DatasetsPage() {
                 <th className="px-3 py-2">Source</th>
                 <th className="px-3 py-2 text-right">Runs</th>
                 <th className="px-3 py-2">Uploaded</th>
+                <th className="px-3 py-2">By</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -58,6 +75,7 @@ export default async function DatasetsPage() {
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{dataset._count.runs}</td>
                   <td className="px-3 py-2 text-slate-600">{formatDateTime(dataset.createdAt)}</td>
+                  <td className="px-3 py-2 text-slate-600">{creatorLabel(dataset.createdById, creators, signInOn)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RunStatusBadge } from "@/components/runs/RunStatusBadge";
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
@@ -8,14 +9,24 @@ import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { formatCount, formatDateTime, formatInteger, formatPercent, formatSeconds } from "@/lib/charts/format";
+import { appAuthMode } from "@/lib/auth/appAuth";
+import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { getDb } from "@/lib/db/client";
 import { listRuns } from "@/lib/db/runQueries";
+import { userNamesById } from "@/lib/db/userQueries";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
-  const runs = await listRuns(getDb());
+  await requirePageRole("data.read", "/runs");
+  const db = getDb();
+  const runs = await listRuns(db);
+  const creators = await userNamesById(
+    db,
+    runs.map((run) => run.createdById),
+  );
+  const signInOn = appAuthMode().kind === "on";
   return (
     <div className="space-y-4">
       <AutoRefresh active={runs.some((run) => run.status === "running" || run.status === "pending")} />
@@ -44,6 +55,7 @@ export default async function RunsPage() {
                 <th className="px-3 py-2 w-56">Progress</th>
                 <th className="px-3 py-2">Pass rates</th>
                 <th className="px-3 py-2">Started</th>
+                <th className="px-3 py-2">By</th>
                 <th
                   className="px-3 py-2 text-right"
                   title="Time spent working, without the time an interrupted run waited to be resumed"
@@ -129,6 +141,7 @@ export default async function RunsPage() {
                       </div>
                     </td>
                     <td className="px-3 py-2 text-slate-600">{run.startedAt ? formatDateTime(run.startedAt) : "—"}</td>
+                    <td className="px-3 py-2 text-slate-600">{creatorLabel(run.createdById, creators, signInOn)}</td>
                     <td className="px-3 py-2 text-right tabular-nums text-slate-600">{formatSeconds(duration)}</td>
                   </tr>
                 );

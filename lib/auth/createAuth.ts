@@ -8,6 +8,7 @@ import type { Db } from "@/lib/db/client";
 import { isSignUpEnabled } from "@/lib/db/settingsQueries";
 import type { OidcConfig } from "./oidcConfig";
 import { DEFAULT_ROLE } from "./roles";
+import { requestOrigins } from "./requestOrigins";
 
 export type CreateAuthOptions = {
   db: Db;
@@ -46,7 +47,11 @@ export function createAuth(options: CreateAuthOptions) {
     secret: options.secret,
     baseURL: options.baseURL,
     basePath: "/api/auth",
-    trustedOrigins: options.trustedOrigins,
+    // The configured origins, and (when no base URL pins one) the origin of the host each request was sent to.
+    trustedOrigins: (request) => [
+      ...(options.trustedOrigins ?? []),
+      ...(options.baseURL ? [] : requestOrigins(request)),
+    ],
     // Works with the Prisma 7 client generated into lib/db/generated: the
     // adapter only calls db.user.findFirst(...) and friends on the instance it
     // is given, and the better-sqlite3 driver adapter sits under that client.
@@ -54,7 +59,13 @@ export function createAuth(options: CreateAuthOptions) {
     telemetry: { enabled: false },
     rateLimit: { enabled: options.rateLimit ?? true },
     emailAndPassword: { enabled: true, minPasswordLength: 12, maxPasswordLength: 256 },
-    advanced: { cookiePrefix: "assay", ipAddress: { trustedProxies: options.trustedProxies } },
+    advanced: {
+      cookiePrefix: "assay",
+      ipAddress: { trustedProxies: options.trustedProxies },
+      // Better Auth skips its Origin (CSRF) check whenever NODE_ENV is "test"; Assay checks it everywhere, so a
+      // server started under a test runner refuses a cross-site POST exactly as production does.
+      disableOriginCheck: false,
+    },
     user: {
       // Every way a new account can appear (OpenID Connect first sign-in,
       // sign-up) is refused while sign-up is off, except an admin's (the

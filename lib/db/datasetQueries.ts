@@ -18,6 +18,7 @@ export async function listDatasets(db: Db) {
       sourceFormat: true,
       rowCount: true,
       createdAt: true,
+      createdById: true,
       _count: { select: { runs: true } },
     },
   });

@@ -5,11 +5,16 @@ import { bulkInsertWhenWritable } from "./directSqlite";
 import { databaseUrlOf, type Db } from "./client";
 import { labelBulkTables, type RowLabels } from "./labelWrites";
 
-/** The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction. */
-export function createDatasetSink(db: Db): DatasetSink {
+/**
+ * The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction.
+ * `createdById` names the signed-in user who uploaded it (null while sign-in is off, and for the CLI).
+ */
+export function createDatasetSink(db: Db, options: { createdById?: string | null } = {}): DatasetSink {
   return {
     async begin(meta) {
-      const dataset = await db.dataset.create({ data: { ...meta, status: "importing" } });
+      const dataset = await db.dataset.create({
+        data: { ...meta, status: "importing", createdById: options.createdById ?? null },
+      });
       return dataset.id;
     },
     async writeRows(datasetId, rows) {

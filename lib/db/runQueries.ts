@@ -142,6 +142,7 @@ const RUN_LIST_SELECT = {
   startedAt: true,
   finishedAt: true,
   datasetId: true,
+  createdById: true,
 } as const;
 
 /**

@@ -25,6 +25,8 @@ type NewRun = {
   generationModel: string | null;
   generationSystemPrompt: string | null;
   budget?: RunBudget;
+  /** The signed-in user who started it; null while sign-in is off. */
+  createdById?: string | null;
 };
 
 /**
@@ -66,6 +68,7 @@ export async function insertPlanningRun(
         "budgetCalls",
         "budgetTokens",
         "budgetUsd",
+        "createdById",
       ],
       rows: [
         [
@@ -86,6 +89,7 @@ export async function insertPlanningRun(
           run.budget?.calls ?? null,
           run.budget?.tokens ?? null,
           run.budget?.usd ?? null,
+          run.createdById ?? null,
         ],
       ],
     },

@@ -36,7 +36,11 @@ const PLANNING_TTL_MS = 60_000;
  * becomes pending only once the whole plan is stored. From then on progress is
  * a count of item statuses and a crash loses nothing.
  */
-export async function createRun(db: Db, input: RunConfigInput, options: { budget?: RunBudget } = {}): Promise<string> {
+export async function createRun(
+  db: Db,
+  input: RunConfigInput,
+  options: { budget?: RunBudget; createdById?: string | null } = {},
+): Promise<string> {
   const parsed = runConfigSchema.safeParse(input);
   if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const config = parsed.data;
@@ -95,6 +99,7 @@ export async function createRun(db: Db, input: RunConfigInput, options: { budget
       generationModel,
       generationSystemPrompt: config.generation?.systemPrompt ?? null,
       budget: options.budget,
+      createdById: options.createdById ?? null,
     },
     config.customJudges,
     planner,

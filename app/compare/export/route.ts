@@ -1,6 +1,8 @@
 import { parseCompareQuery } from "@/lib/urlState/compareQuery";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { searchParamsOf } from "@/lib/urlState/searchParams";
+import { refusalResponse } from "@/lib/auth/guard";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
@@ -10,6 +12,8 @@ export const dynamic = "force-dynamic";
 
 /** Streams the compared runs' results (?runs=a,b&format=csv|json), one line per run and dataset row. */
 export async function GET(request: Request): Promise<Response> {
+  const access = await checkRole("export", request.headers);
+  if (!access.ok) return refusalResponse(access);
   const searchParams = searchParamsOf(new URL(request.url));
   const query = parseCompareQuery(searchParams);
   const format = parseExportFormat(searchParams, "csv");

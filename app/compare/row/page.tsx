@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { RowHeader } from "@/components/content/RowHeader";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
@@ -19,6 +20,7 @@ export const metadata: Metadata = { title: "Flipped row" };
 
 /** One row judged by two runs, side by side: both responses and both sets of rationales, the flipped metric first. */
 export default async function CompareRowPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requirePageRole("data.read", "/compare");
   const query = parseCompareRowQuery(await searchParams);
   if (!query) notFound();
   const { baseline, candidate, row: rowId, metric } = query;

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { DatasetRowsTable } from "@/components/datasets/DatasetRowsTable";
 import { DatasetSettings } from "@/components/datasets/DatasetSettings";
 import { InputCoverageCard } from "@/components/datasets/InputCoverageCard";
@@ -12,9 +13,14 @@ import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatCountOf, formatDateTime, formatPercent } from "@/lib/charts/format";
 import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
+import { appAuthMode } from "@/lib/auth/appAuth";
+import { creatorLabel } from "@/lib/auth/creatorLabel";
+import { roleCan } from "@/lib/auth/permissions";
+import { currentUser } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { countDatasetRuns, getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasetQueries";
 import { listRuns } from "@/lib/db/runQueries";
+import { userNamesById } from "@/lib/db/userQueries";
 import { metricAvailability } from "@/lib/metrics/availability";
 import { compareHref } from "@/lib/urlState/compareQuery";
 import { parseDatasetRowQuery, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
@@ -25,14 +31,22 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  // A signed-out visitor (sent on to the sign-in page) learns no dataset's name from the title.
+  if (!(await currentUser())) return { title: "Dataset" };
   const dataset = await getDataset(getDb(), (await params).datasetId);
   return { title: dataset?.name ?? "Dataset not found" };
 }
 
 export default async function DatasetPage({ params, searchParams }: Props) {
   const { datasetId } = await params;
+  const user = await requirePageRole("data.read", `/datasets/${datasetId}`);
   const dataset = await getDataset(getDb(), datasetId);
   if (!dataset) notFound();
+  const creator = creatorLabel(
+    dataset.createdById,
+    await userNamesById(getDb(), [dataset.createdById]),
+    appAuthMode().kind === "on",
+  );
   const query = parseDatasetRowQuery(await searchParams);
 
   return (
@@ -51,12 +65,14 @@ export default async function DatasetPage({ params, searchParams }: Props) {
               {formatCountOf(dataset.rowCount, "row")}
             </span>
             {dataset.sourceFilename && <> · from {dataset.sourceFilename}</>} · uploaded{" "}
-            {formatDateTime(dataset.createdAt)}
+            {formatDateTime(dataset.createdAt)} by <span data-testid="created-by">{creator}</span>
           </p>
         </div>
-        <LinkButton href={`/datasets/${dataset.id}/runs/new`} variant="primary" size="xl" className="text-sm">
-          New run
-        </LinkButton>
+        {roleCan(user.role, "run.start") && (
+          <LinkButton href={`/datasets/${dataset.id}/runs/new`} variant="primary" size="xl" className="text-sm">
+            New run
+          </LinkButton>
+        )}
       </div>
 
       {dataset.warnings.length > 0 && (
@@ -83,7 +99,15 @@ export default async function DatasetPage({ params, searchParams }: Props) {
       </Suspense>
 
       <Suspense fallback={null}>
-        <SettingsSection datasetId={dataset.id} name={dataset.name} rowCount={dataset.rowCount} />
+        {(roleCan(user.role, "dataset.rename") || roleCan(user.role, "dataset.delete")) && (
+          <SettingsSection
+            datasetId={dataset.id}
+            name={dataset.name}
+            rowCount={dataset.rowCount}
+            canRename={roleCan(user.role, "dataset.rename")}
+            canDelete={roleCan(user.role, "dataset.delete")}
+          />
+        )}
       </Suspense>
 
       <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
@@ -94,7 +118,19 @@ export default async function DatasetPage({ params, searchParams }: Props) {
 }
 
 /** Rename or delete; the delete confirmation names how many runs go with the dataset. */
-async function SettingsSection({ datasetId, name, rowCount }: { datasetId: string; name: string; rowCount: number }) {
+async function SettingsSection({
+  datasetId,
+  name,
+  rowCount,
+  canRename,
+  canDelete,
+}: {
+  datasetId: string;
+  name: string;
+  rowCount: number;
+  canRename: boolean;
+  canDelete: boolean;
+}) {
   const runs = await countDatasetRuns(getDb(), datasetId);
   return (
     <DatasetSettings
@@ -103,6 +139,8 @@ async function SettingsSection({ datasetId, name, rowCount }: { datasetId: strin
       rowCount={rowCount}
       runCount={runs.total}
       runsInProgress={runs.inProgress}
+      canRename={canRename}
+      canDelete={canDelete}
     />
   );
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { cancelRun } from "@/app/actions/cancelRun";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { RunChartsSection } from "@/components/charts/RunChartsSection";
 import { AgreementPanel } from "@/components/labels/AgreementPanel";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
@@ -23,10 +24,15 @@ import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatInteger } from "@/lib/charts/format";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getDb } from "@/lib/db/client";
+import { appAuthMode } from "@/lib/auth/appAuth";
+import { creatorLabel } from "@/lib/auth/creatorLabel";
+import { roleCan } from "@/lib/auth/permissions";
+import { currentUser } from "@/lib/auth/requireRole";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { listRunEvents } from "@/lib/db/runEvents";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
 import { listRunRows } from "@/lib/db/runRowQueries";
+import { userNamesById } from "@/lib/db/userQueries";
 import { parseRunRowQuery, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
@@ -35,16 +41,31 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ runId: string }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  // A signed-out visitor (sent on to the sign-in page) learns no run's name from the title.
+  if (!(await currentUser())) return { title: "Run" };
   const run = await getRun(getDb(), (await params).runId);
   return { title: run?.name ?? "Run not found" };
 }
 
 export default async function RunPage({ params, searchParams }: Props) {
   const { runId } = await params;
+  const user = await requirePageRole("data.read", `/runs/${runId}`);
+  const can = {
+    cancel: roleCan(user.role, "run.cancel"),
+    resume: roleCan(user.role, "run.resume"),
+    rejudge: roleCan(user.role, "run.rejudge"),
+    update: roleCan(user.role, "run.update"),
+    delete: roleCan(user.role, "run.delete"),
+  };
   const query = parseRunRowQuery(await searchParams);
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
+  const creator = creatorLabel(
+    run.createdById,
+    await userNamesById(db, [run.createdById]),
+    appAuthMode().kind === "on",
+  );
   const { config, tags } = run;
   const [aggregates, progress, generationTemplates, events] = await Promise.all([
     getRunAggregates(db, runId, config.metrics),
@@ -83,6 +104,9 @@ export default async function RunPage({ params, searchParams }: Props) {
               </span>
             ))}
             <span>started {run.startedAt ? formatDateTime(run.startedAt) : "—"}</span>
+            <span>
+              by <span data-testid="created-by">{creator}</span>
+            </span>
             <RunDuration startedAt={run.startedAt} finishedAt={run.finishedAt} workingMs={run.workingMs} />
             {run.judgeProvider !== "heuristic" && (
               <span>
@@ -100,21 +124,21 @@ export default async function RunPage({ params, searchParams }: Props) {
           )}
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm">
-          {active && (
+          {active && can.cancel && (
             <form action={cancelRun}>
               <input type="hidden" name="runId" value={run.id} />
               <Button>Cancel run</Button>
             </form>
           )}
-          <ResumeRunButton runId={run.id} status={run.status} />
-          {(run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
+          {can.resume && <ResumeRunButton runId={run.id} status={run.status} />}
+          {can.rejudge && (run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
             <RejudgeButton
               runId={run.id}
               which="errored"
               label={`Re-judge ${formatInteger(progress.judgments.error)} errored`}
             />
           )}
-          {(run.status === "completed" || run.status === "failed") && (
+          {can.rejudge && (run.status === "completed" || run.status === "failed") && (
             <RejudgeButton runId={run.id} which="errored_or_failed" label="Re-judge errored and failed" />
           )}
           <DownloadButton href={`/runs/${run.id}/export?format=csv`}>Export CSV</DownloadButton>
@@ -128,7 +152,9 @@ export default async function RunPage({ params, searchParams }: Props) {
         runId={run.id}
         initial={{ status: run.status, ...progress }}
       />
-      <RunSettings runId={run.id} name={run.name} tags={tags} />
+      {(can.update || can.delete) && (
+        <RunSettings runId={run.id} name={run.name} tags={tags} canUpdate={can.update} canDelete={can.delete} />
+      )}
       <MetricCards aggregates={aggregates} runId={run.id} active={active} />
       <RunChartsSection runId={run.id} metrics={config.metrics} />
       <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} />

@@ -1,3 +1,4 @@
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { createDatasetSink } from "@/lib/db/datasetWrites";
 import { describeRowIssue } from "@/lib/ingest/errors";
@@ -23,6 +24,9 @@ export async function POST(request: Request): Promise<Response> {
   // Another site's page may POST here too (a text/plain body needs no preflight): refuse before reading anything.
   const origin = checkSameOrigin(request);
   if (!origin.ok) return resultResponse({ fileError: origin.message }, 403);
+  const access = await checkRole("dataset.upload", request.headers);
+  if (!access.ok) return resultResponse({ fileError: access.message }, access.status);
+  const createdById = access.user.local ? null : access.user.id;
   const url = new URL(request.url);
   const query = uploadQuerySchema.safeParse(firstValues(searchParamsOf(url)));
   if (!query.success) return resultResponse({ fileError: `Bad upload request: ${firstIssue(query.error)}` }, 400);
@@ -64,7 +68,7 @@ export async function POST(request: Request): Promise<Response> {
             filename: query.data.filename,
             name: query.data.name,
             mode: query.data.mode,
-            sink: ownedSink(createDatasetSink(getDb())),
+            sink: ownedSink(createDatasetSink(getDb(), { createdById })),
             limits,
             onProgress: (progress) => send({ type: "progress", ...progress }),
           }),

@@ -1,3 +1,4 @@
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -19,6 +20,7 @@ type Props = { params: Promise<{ runId: string }>; searchParams: Promise<SearchP
 /** Which rows to label next for the most information about one judge of this run. */
 export default async function LabelQueuePage({ params, searchParams }: Props) {
   const { runId } = await params;
+  await requirePageRole("data.read", `/runs/${runId}/label`);
   const run = await getRun(getDb(), runId);
   if (!run) notFound();
   const query = parseLabelQueueQuery(await searchParams);

@@ -1,3 +1,5 @@
+import { refusalResponse } from "@/lib/auth/guard";
+import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasetQueries";
 import { decodeUploadText } from "@/lib/ingest/decodeText";
@@ -18,6 +20,8 @@ type Params = { params: Promise<{ datasetId: string }> };
 
 /** A dataset's current human labels as a file keyed by request_id (?format=csv|json), streamed. */
 export async function GET(request: Request, { params }: Params): Promise<Response> {
+  const access = await checkRole("export", request.headers);
+  if (!access.ok) return refusalResponse(access);
   const { datasetId } = await params;
   const format = parseExportFormat(searchParamsOf(new URL(request.url)), "csv");
   const db = getDb();
@@ -36,9 +40,11 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
  * issue comes back with its row, line and column.
  */
 export async function POST(request: Request, { params }: Params): Promise<Response> {
-  // A page on another site must not write labels.
+  // A page on another site must not write labels: refused before anything is read.
   const origin = checkSameOrigin(request);
   if (!origin.ok) return Response.json({ ok: false, error: origin.message }, { status: 403 });
+  const access = await checkRole("labels.write", request.headers);
+  if (!access.ok) return Response.json({ ok: false, error: access.message }, { status: access.status });
   const { datasetId } = await params;
   const db = getDb();
   if (!(await getDataset(db, datasetId)))
@@ -55,7 +61,10 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
     const first = await texts.next();
     if (first.done) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
     const format = labelFileFormatOf(request.headers.get("content-type"), first.value);
-    const result = await importLabelFile(db, datasetId, prepend(first.value, texts), format, { labelledBy: null });
+    const result = await importLabelFile(db, datasetId, prepend(first.value, texts), format, {
+      // A row without labelled_by is credited to who imported it (their email, as a label file would name them).
+      labelledBy: access.user.local ? null : (access.user.email ?? access.user.name),
+    });
     if (!result.ok) {
       const body = { ok: false, issueCount: result.issueCount, issues: result.issues.map(describeRowIssue) };
       return Response.json(body, { status: 422 });

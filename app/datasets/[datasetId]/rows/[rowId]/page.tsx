@@ -1,6 +1,7 @@
 import { AgentFactsCard } from "@/components/content/AgentFactsCard";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
@@ -18,6 +19,7 @@ export const metadata: Metadata = { title: "Row" };
 
 export default async function DatasetRowPage({ params }: Props) {
   const { datasetId, rowId } = await params;
+  await requirePageRole("data.read", `/datasets/${datasetId}/rows/${rowId}`);
   const db = getDb();
   const [dataset, row] = await Promise.all([getDataset(db, datasetId), getDatasetRow(db, datasetId, rowId)]);
   if (!dataset || !row) notFound();

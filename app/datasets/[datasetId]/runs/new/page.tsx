@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { RunForm } from "@/components/runs/RunForm";
 import type { MetricOption } from "@/components/runs/runFormTypes";
 import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
@@ -15,6 +16,7 @@ export const metadata: Metadata = { title: "New run" };
 
 export default async function NewRunPage({ params }: { params: Promise<{ datasetId: string }> }) {
   const { datasetId } = await params;
+  await requirePageRole("run.start", `/datasets/${datasetId}/runs/new`);
   const db = getDb();
   const dataset = await getDataset(db, datasetId);
   if (!dataset) notFound();

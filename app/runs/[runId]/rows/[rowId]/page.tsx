@@ -1,6 +1,7 @@
 import { AgentFactsCard } from "@/components/content/AgentFactsCard";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
@@ -25,6 +26,7 @@ type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: 
 
 export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
+  await requirePageRole("data.read", `/runs/${runId}/rows/${rowId}`);
   const search = await searchParams;
   const query = parseRunRowQuery(search);
   const db = getDb();

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuth } from "@/lib/auth/createAuth";
+import { createUserAccount } from "@/lib/auth/createUserAccount";
+import { creatorLabel } from "@/lib/auth/creatorLabel";
+import { createDatasetSink } from "@/lib/db/datasetWrites";
+import { getDataset, listDatasets } from "@/lib/db/datasetQueries";
+import { getRun, listRuns } from "@/lib/db/runQueries";
+import { userNamesById } from "@/lib/db/userQueries";
+import { createRun } from "@/lib/engine/createRun";
+import { ingestUpload } from "@/lib/ingest/ingestUpload";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { byteChunks, toJsonl } from "../support/evalFiles";
+import { createTempDb } from "../support/tempDb";
+import { TEST_SECRET } from "./authKit";
+
+let temp: Awaited<ReturnType<typeof createTempDb>>;
+let runnerId: string;
+
+beforeAll(async () => {
+  temp = await createTempDb();
+  const auth = createAuth({
+    db: temp.db,
+    secret: TEST_SECRET,
+    baseURL: "http://127.0.0.1:1",
+    oidc: null,
+    rateLimit: false,
+  });
+  const runner = await createUserAccount(auth, temp.db, {
+    email: "rita@example.com",
+    name: "Rita Runner",
+    password: "runner password 1234",
+    role: "runner",
+  });
+  runnerId = runner.id;
+}, 60_000);
+
+afterAll(async () => {
+  await temp?.cleanup();
+});
+
+describe("who created a dataset or a run", () => {
+  it("is stored by the upload sink and by createRun, listed, and shown by name", async () => {
+    const upload = await ingestUpload({
+      chunks: byteChunks(toJsonl([{ request: "What is 2+2?", response: "4" }]), 65536),
+      filename: "one.jsonl",
+      mode: "strict",
+      sink: createDatasetSink(temp.db, { createdById: runnerId }),
+    });
+    if (!upload.ok) throw new Error("the upload failed");
+    expect((await getDataset(temp.db, upload.datasetId))?.createdById).toBe(runnerId);
+    expect((await listDatasets(temp.db)).map((dataset) => dataset.createdById)).toEqual([runnerId]);
+
+    const runId = await createRun(
+      temp.db,
+      {
+        datasetId: upload.datasetId,
+        metrics: ["response/llm_judged/safety"],
+        judge: { provider: "heuristic", model: HEURISTIC_MODEL },
+        concurrency: 1,
+        chunkMode: "batched",
+      },
+      { createdById: runnerId },
+    );
+    expect((await getRun(temp.db, runId))?.createdById).toBe(runnerId);
+    const [listed] = await listRuns(temp.db);
+    expect(listed.createdById).toBe(runnerId);
+
+    const names = await userNamesById(temp.db, [listed.createdById]);
+    expect(creatorLabel(listed.createdById, names, true)).toBe("Rita Runner");
+  });
+
+  it("is null without a user (sign-in off, the CLI), shown as local or unknown", async () => {
+    const upload = await ingestUpload({
+      chunks: byteChunks(toJsonl([{ request: "Hi?", response: "Hello" }]), 65536),
+      filename: "two.jsonl",
+      mode: "strict",
+      sink: createDatasetSink(temp.db),
+    });
+    if (!upload.ok) throw new Error("the upload failed");
+    expect((await getDataset(temp.db, upload.datasetId))?.createdById).toBeNull();
+    expect(creatorLabel(null, new Map(), false)).toBe("local");
+    expect(creatorLabel(null, new Map(), true)).toBe("—");
+    expect(creatorLabel("a-deleted-user", new Map(), true)).toBe("—");
+  });
+});

@@ -1,0 +1,484 @@
+// The role matrix over real HTTP, against the built app with accounts on
+// (ASSAY_AUTH_SECRET set): every state-changing endpoint, server actions
+// included, tried without a session, with a role too weak, and cross-site,
+// each refused with nothing changed in the database; then by the weakest role
+// allowed, which changes it.
+//
+// Server actions are called the way Next's own client calls them: a POST to
+// the page that uses the action, with its id (read from this build's
+// server-reference-manifest.json) in the Next-Action header and the arguments
+// encoded by React's encodeReply. That is the request a browser sends; a
+// viewer's browser never shows the buttons, so the only way to prove the
+// server refuses is to send the request the button would have sent.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAction, type Action } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/auth/roles";
+import { createDb, type Db } from "@/lib/db/client";
+import { createRun } from "@/lib/engine/createRun";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { toJsonl } from "../support/evalFiles";
+import { startAppServer, type AppServer } from "./appServer";
+import {
+  callAction,
+  createUsersWithCli,
+  E2E_AUTH_SECRET,
+  formData,
+  OTHER_USER,
+  serverActionIds,
+  signInCookie,
+  USERS,
+  type ActionReply,
+} from "./authSession";
+
+const EVIL = "https://evil.example";
+
+let server: AppServer;
+let db: Db;
+let cookies: Record<Role, string>;
+let actionIds: Map<string, string>;
+let sampleId: string;
+/** endpoint → who → HTTP status seen: printed at the end, for the record. */
+const seen = new Map<string, Record<string, number>>();
+
+function record(endpoint: string, who: string, status: number): void {
+  seen.set(endpoint, { ...seen.get(endpoint), [who]: status });
+}
+
+beforeAll(async () => {
+  server = await startAppServer({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
+  db = createDb(server.databaseUrl);
+  await createUsersWithCli(server.databaseUrl, [...Object.values(USERS), OTHER_USER]);
+  // Three sign-ins: exactly the rate limit's 3 per 10 s per client address.
+  cookies = {
+    viewer: await signInCookie(server.baseUrl, USERS.viewer),
+    runner: await signInCookie(server.baseUrl, USERS.runner),
+    admin: await signInCookie(server.baseUrl, USERS.admin),
+  };
+  actionIds = serverActionIds();
+  const sample = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+  sampleId = sample.id;
+}, 240_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+  if (seen.size > 0) {
+    const whos = ["no session", "viewer", "runner", "cross-site", "admin"];
+    const lines = [...seen].map(([endpoint, byWho]) =>
+      [endpoint.padEnd(44), ...whos.map((who) => String(byWho[who] ?? "").padEnd(11))].join(""),
+    );
+    console.log(["endpoint".padEnd(44) + whos.map((w) => w.padEnd(11)).join(""), ...lines].join("\n"));
+  }
+});
+
+/** A run on the sample dataset in the given state, made beside the server on the same database file. */
+async function runIn(
+  status: "running" | "failed" | "completed",
+  name = "matrix run",
+  datasetId = sampleId,
+): Promise<string> {
+  const runId = await createRun(db, {
+    datasetId,
+    name,
+    metrics: ["response/llm_judged/safety"],
+    judge: { provider: "heuristic", model: HEURISTIC_MODEL },
+    concurrency: 1,
+    chunkMode: "batched",
+  });
+  if (status === "completed")
+    await db.judgmentItem.updateMany({ where: { runId, status: "pending" }, data: { status: "error" } });
+  // "running" under another process's live lease: nothing here resumes or finishes it while the test looks.
+  await db.run.update({
+    where: { id: runId },
+    data: {
+      status,
+      leaseOwner: status === "running" ? "another-process" : null,
+      leaseExpiresAt: status === "running" ? new Date(Date.now() + 3_600_000) : null,
+    },
+  });
+  return runId;
+}
+
+async function runStatus(runId: string): Promise<string | null> {
+  return (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
+}
+
+type Attempt = { who: string; cookie?: string; origin?: string; fetchSite?: string };
+
+/** The refused tries of an action whose weakest allowed role is `min`, and the allowed one. */
+function attemptsFor(min: Role): { refused: Attempt[]; allowed: Attempt } {
+  const refused: Attempt[] = [{ who: "no session" }, { who: "viewer", cookie: cookies.viewer }];
+  if (min === "admin") refused.push({ who: "runner", cookie: cookies.runner });
+  // Cross-site with the allowed role's own session: a page on another site posting with the user's cookies.
+  refused.push({ who: "cross-site", cookie: cookies[min], origin: EVIL, fetchSite: "cross-site" });
+  return { refused, allowed: { who: min, cookie: cookies[min] } };
+}
+
+type ActionCase = {
+  action: string;
+  /** The policy entry its guard checks (lib/auth/permissions.ts). */
+  policy: Action;
+  min: Role;
+  /** Makes what the action acts on; returns the page to post from, the arguments, and how to read the effect. */
+  setUp: () => Promise<{ page: string; args: unknown[]; effect: () => Promise<unknown> }>;
+  /** The effect once the allowed role has called it (compared with the value before). */
+  changed: (before: unknown, after: unknown, reply: ActionReply) => void;
+};
+
+const ACTIONS: ActionCase[] = [
+  {
+    action: "startRun",
+    policy: "run.start",
+    min: "runner",
+    setUp: async () => ({
+      page: `/datasets/${sampleId}/runs/new`,
+      args: [
+        { message: null, errors: [] },
+        formData({
+          datasetId: sampleId,
+          name: "started over HTTP",
+          metrics: ["response/llm_judged/safety"],
+          judge: "heuristic",
+          concurrency: "2",
+          chunkMode: "batched",
+        }),
+      ],
+      effect: () => db.run.count({ where: { name: "started over HTTP" } }),
+    }),
+    changed: (before, after, reply) => {
+      expect(after).toBe((before as number) + 1);
+      expect(reply.redirect).toMatch(/\/runs\//);
+    },
+  },
+  {
+    action: "cancelRun",
+    policy: "run.cancel",
+    min: "runner",
+    setUp: async () => {
+      const runId = await runIn("running");
+      return { page: `/runs/${runId}`, args: [formData({ runId })], effect: () => runStatus(runId) };
+    },
+    changed: (before, after) => {
+      expect(before).toBe("running");
+      expect(after).toBe("cancelled");
+    },
+  },
+  {
+    action: "resumeRun",
+    policy: "run.resume",
+    min: "runner",
+    setUp: async () => {
+      const runId = await runIn("failed");
+      return { page: `/runs/${runId}`, args: [formData({ runId })], effect: () => runStatus(runId) };
+    },
+    changed: (before, after) => {
+      expect(before).toBe("failed");
+      expect(after).not.toBe("failed");
+    },
+  },
+  {
+    action: "rejudgeRun",
+    policy: "run.rejudge",
+    min: "runner",
+    setUp: async () => {
+      const runId = await runIn("completed");
+      return {
+        page: `/runs/${runId}`,
+        args: [formData({ runId, which: "errored", confirm: "rejudge" })],
+        effect: () => db.judgmentItem.count({ where: { runId, status: "error" } }),
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBeGreaterThan(0);
+      expect(after).toBeLessThan(before as number);
+    },
+  },
+  {
+    action: "estimateRejudge",
+    policy: "run.estimate",
+    min: "runner",
+    setUp: async () => {
+      const runId = await runIn("completed");
+      // It only reads; what it must not do is answer a role below runner (checked on the reply).
+      return {
+        page: `/runs/${runId}`,
+        args: [{ runId, which: "errored", secondOpinion: false }],
+        effect: async () => null,
+      };
+    },
+    changed: (_before, _after, reply) => {
+      expect(reply.body).toContain('"ok":true');
+    },
+  },
+  {
+    action: "updateRun",
+    policy: "run.update",
+    min: "admin",
+    setUp: async () => {
+      const runId = await runIn("failed", "name before");
+      return {
+        page: `/runs/${runId}`,
+        args: [{ message: null, ok: false }, formData({ runId, name: "renamed by admin", tags: "a, b" })],
+        effect: async () => (await db.run.findUnique({ where: { id: runId } }))?.name,
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe("name before");
+      expect(after).toBe("renamed by admin");
+    },
+  },
+  {
+    action: "deleteRun",
+    policy: "run.delete",
+    min: "admin",
+    setUp: async () => {
+      const runId = await runIn("failed");
+      return {
+        page: `/runs/${runId}`,
+        args: [formData({ runId, confirm: "delete" })],
+        effect: () => db.run.count({ where: { id: runId } }),
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe(1);
+      expect(after).toBe(0);
+    },
+  },
+  {
+    action: "renameDataset",
+    policy: "dataset.rename",
+    min: "admin",
+    setUp: async () => ({
+      page: `/datasets/${sampleId}`,
+      args: [{ message: null, ok: false }, formData({ datasetId: sampleId, name: "renamed sample" })],
+      effect: async () => (await db.dataset.findUnique({ where: { id: sampleId } }))?.name,
+    }),
+    changed: (_before, after) => expect(after).toBe("renamed sample"),
+  },
+  {
+    action: "setUserRole",
+    policy: "users.manage",
+    min: "admin",
+    setUp: async () => {
+      const olga = await db.user.findFirstOrThrow({ where: { email: OTHER_USER.email } });
+      return {
+        page: "/admin/users",
+        args: [{ ok: false, message: null }, formData({ userId: olga.id, role: "runner" })],
+        effect: async () => (await db.user.findUnique({ where: { id: olga.id } }))?.role,
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe("viewer");
+      expect(after).toBe("runner");
+    },
+  },
+  {
+    action: "setSignUpEnabled",
+    policy: "settings.manage",
+    min: "admin",
+    setUp: async () => ({
+      page: "/admin/users",
+      args: [{ ok: false, message: null }, formData({ signUp: "on" })],
+      effect: async () => (await db.setting.findUnique({ where: { key: "signUpEnabled" } }))?.value ?? null,
+    }),
+    changed: (before, after) => expect(after).not.toEqual(before),
+  },
+  {
+    // Last among the actions: it deletes the sample dataset and its runs.
+    action: "deleteDataset",
+    policy: "dataset.delete",
+    min: "admin",
+    setUp: async () => {
+      // A run in progress blocks deletion (the action says so); end those so the admin's try can succeed.
+      await db.run.updateMany({
+        where: { datasetId: sampleId, status: { in: ["running", "pending"] } },
+        data: { status: "cancelled" },
+      });
+      const total = await db.run.count({ where: { datasetId: sampleId } });
+      return {
+        page: `/datasets/${sampleId}`,
+        args: [{ message: null }, formData({ datasetId: sampleId, confirm: "delete", runCount: String(total) })],
+        effect: () => db.dataset.count({ where: { id: sampleId } }),
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe(1);
+      expect(after).toBe(0);
+    },
+  },
+];
+
+describe("server actions, by role", () => {
+  for (const test of ACTIONS) {
+    it(`${test.action}: refused without a session, below ${test.min}, and cross-site; done by ${test.min}`, async () => {
+      const id = actionIds.get(test.action);
+      expect(id, `${test.action} is in the build's server-reference-manifest`).toBeDefined();
+      const { page, args, effect } = await test.setUp();
+      const before = await effect();
+      const { refused, allowed } = attemptsFor(test.min);
+      for (const attempt of refused) {
+        const logged = server.output().length;
+        const reply = await callAction(server.baseUrl, page, id ?? "", args, attempt);
+        record(`action ${test.action}`, attempt.who, reply.status);
+        expect(await effect(), `${test.action} as ${attempt.who} changed nothing`).toEqual(before);
+        expect(reply.body).not.toContain('"ok":true');
+        // Refused for the right reason: the guard's message comes back (actions that answer a state) or is
+        // thrown and logged (void form actions); a cross-site post never reaches the action (Next's origin check).
+        const reason =
+          attempt.who === "cross-site"
+            ? "Invalid Server Actions request"
+            : attempt.who === "no session"
+              ? `Sign in to ${describeAction(test.policy)}`
+              : `Your role (${attempt.who}) cannot ${describeAction(test.policy)}`;
+        await expect.poll(() => reply.body + server.output().slice(logged), { timeout: 3_000 }).toContain(reason);
+      }
+      const reply = await callAction(server.baseUrl, page, id ?? "", args, allowed);
+      record(`action ${test.action}`, allowed.who, reply.status);
+      test.changed(before, await effect(), reply);
+    });
+  }
+});
+
+type Reply = { status: number; body: string; location: string | null };
+
+/** A request as a browser page would send it: same-origin unless the attempt says otherwise; redirects not followed. */
+async function send(path: string, attempt: Attempt, init: { method?: string; body?: string; type?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) {
+    headers["content-type"] = init.type ?? "text/plain";
+    headers.origin = attempt.origin ?? server.baseUrl;
+    headers["sec-fetch-site"] = attempt.fetchSite ?? "same-origin";
+  }
+  if (attempt.cookie) headers.cookie = attempt.cookie;
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers,
+    body: init.body,
+    redirect: "manual",
+  });
+  const reply: Reply = {
+    status: response.status,
+    body: await response.text(),
+    location: response.headers.get("location"),
+  };
+  return reply;
+}
+
+/** What each refused try must answer: 401 without a session, 403 for a weaker role or another site. */
+function refusedStatus(who: string): number {
+  return who === "no session" ? 401 : 403;
+}
+
+describe("route handlers that change state, by role", () => {
+  let uploadedId: string;
+
+  it("POST /api/datasets/upload: 401 without a session, 403 for a viewer and cross-site; a runner uploads", async () => {
+    const file = toJsonl([
+      { request_id: "m1", request: "Is versioning on by default?", response: "No." },
+      { request_id: "m2", request: "How long do deleted objects stay?", response: "7 days." },
+    ]);
+    const path = "/api/datasets/upload?filename=matrix.jsonl&name=matrix%20upload";
+    const datasets = () => db.dataset.count();
+    const before = await datasets();
+    const { refused, allowed } = attemptsFor("runner");
+    for (const attempt of refused) {
+      const reply = await send(path, attempt, { body: file });
+      record("POST /api/datasets/upload", attempt.who, reply.status);
+      expect(reply.status, `${attempt.who}: ${reply.body}`).toBe(refusedStatus(attempt.who));
+      expect(await datasets()).toBe(before);
+    }
+    const reply = await send(path, allowed, { body: file });
+    record("POST /api/datasets/upload", allowed.who, reply.status);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('"ok":true');
+    const made = await db.dataset.findFirstOrThrow({ where: { name: "matrix upload" } });
+    const rita = await db.user.findFirstOrThrow({ where: { email: USERS.runner.email } });
+    expect(made.createdById).toBe(rita.id);
+    uploadedId = made.id;
+  });
+
+  it("POST /api/datasets/:id/labels: 401 without a session, 403 for a viewer and cross-site; a runner imports", async () => {
+    const file = "request_id,metric,chunk_position,label,labelled_by,labelled_at\nm1,groundedness,,yes,,\n";
+    const path = `/api/datasets/${uploadedId}/labels`;
+    const labels = () => db.humanLabel.count();
+    const { refused, allowed } = attemptsFor("runner");
+    for (const attempt of refused) {
+      const reply = await send(path, attempt, { body: file, type: "text/csv" });
+      record("POST /api/datasets/:id/labels", attempt.who, reply.status);
+      expect(reply.status, `${attempt.who}: ${reply.body}`).toBe(refusedStatus(attempt.who));
+      expect(await labels()).toBe(0);
+    }
+    const reply = await send(path, allowed, { body: file, type: "text/csv" });
+    record("POST /api/datasets/:id/labels", allowed.who, reply.status);
+    expect(reply.status, reply.body).toBe(200);
+    expect(await labels()).toBe(1);
+  });
+
+  it("POST /api/auth/admin/create-user (Better Auth's admin API): refused below admin and cross-site", async () => {
+    const body = (email: string) =>
+      JSON.stringify({ email, password: "a new password 1234", name: "New", role: "viewer" });
+    const users = () => db.user.count();
+    const before = await users();
+    const { refused, allowed } = attemptsFor("admin");
+    for (const attempt of refused) {
+      const reply = await send("/api/auth/admin/create-user", attempt, {
+        body: body(`new-${attempt.who.replace(/\W/g, "")}@example.com`),
+        type: "application/json",
+      });
+      record("POST /api/auth/admin/create-user", attempt.who, reply.status);
+      expect(reply.status, `${attempt.who}: ${reply.body}`).toBe(refusedStatus(attempt.who));
+      expect(await users()).toBe(before);
+    }
+    const reply = await send("/api/auth/admin/create-user", allowed, {
+      body: body("new-by-admin@example.com"),
+      type: "application/json",
+    });
+    record("POST /api/auth/admin/create-user", allowed.who, reply.status);
+    expect(reply.status, reply.body).toBe(200);
+    expect(await users()).toBe(before + 1);
+  });
+
+  it("reads (exports, progress, label export): 401 without a session, allowed to a viewer", async () => {
+    const runId = await runIn("failed", "read run", uploadedId);
+    for (const path of [
+      `/runs/${runId}/export?format=csv`,
+      `/compare/export?runs=${runId},${runId}`,
+      `/api/runs/${runId}/progress`,
+      `/api/datasets/${uploadedId}/labels?format=csv`,
+    ]) {
+      const signedOut = await send(path, { who: "no session" });
+      const viewer = await send(path, { who: "viewer", cookie: cookies.viewer });
+      record(
+        `GET ${path.split("?")[0].replace(runId, ":id").replace(uploadedId, ":id")}`,
+        "no session",
+        signedOut.status,
+      );
+      record(`GET ${path.split("?")[0].replace(runId, ":id").replace(uploadedId, ":id")}`, "viewer", viewer.status);
+      expect(signedOut.status, path).toBe(401);
+      expect(signedOut.body).not.toContain("read run");
+      expect(viewer.status, `${path}: ${viewer.body.slice(0, 200)}`).toBe(200);
+    }
+  });
+
+  it("pages: signed out, sent to /signin without the names in the answer; a viewer is sent away from pages above viewer", async () => {
+    const runId = await runIn("failed", "secret run name", uploadedId);
+    for (const path of [`/datasets`, `/datasets/${uploadedId}`, `/runs`, `/runs/${runId}`, `/compare`]) {
+      const reply = await send(path, { who: "no session" });
+      expect(reply.status, path).toBe(307);
+      expect(reply.location).toContain(`/signin?next=${encodeURIComponent(path)}`);
+      expect(reply.body).not.toContain("secret run name");
+      expect(reply.body).not.toContain("matrix upload");
+    }
+    for (const [path, action] of [
+      [`/datasets/${uploadedId}/runs/new`, "run.start"],
+      ["/admin/users", "users.manage"],
+    ]) {
+      const reply = await send(path, { who: "viewer", cookie: cookies.viewer });
+      record(`GET ${path.replace(uploadedId, ":id")} (page)`, "viewer", reply.status);
+      expect(reply.status, path).toBe(307);
+      expect(reply.location).toContain(`denied=${encodeURIComponent(action)}`);
+    }
+    const allowed = await send(`/datasets/${uploadedId}/runs/new`, { who: "runner", cookie: cookies.runner });
+    expect(allowed.status).toBe(200);
+  });
+});

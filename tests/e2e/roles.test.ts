@@ -1,0 +1,188 @@
+// Browser test with accounts on: a viewer, a runner and an admin each sign in
+// through the sign-in page (users made with `npm run user:create`) and see
+// only what their role may do; what they do shows who did it. Every page
+// visited is checked with axe (the sign-in and users pages included).
+import fs from "node:fs";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { toJsonl } from "../support/evalFiles";
+import { runToCompletion } from "../support/engineKit";
+import type { AppServer } from "./appServer";
+import { createUsersWithCli, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
+import {
+  expectNoCrashText,
+  openApp,
+  screenshot,
+  tempDir,
+  uploadThroughPage,
+  waitForHydration,
+  writeFile,
+  type OpenedApp,
+} from "./helpers";
+
+let app: OpenedApp;
+let server: AppServer;
+let db: Db;
+let page: Page;
+let problems: string[];
+let sampleId = "";
+let completedRunId = "";
+const files = tempDir();
+
+beforeAll(async () => {
+  app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
+  ({ server, db, page, problems } = app);
+  await createUsersWithCli(server.databaseUrl);
+  sampleId = (await db.dataset.findFirstOrThrow({ where: { status: "ready" } })).id;
+  // A finished run to look at (made beside the server, as the CLI would: no creator).
+  const { runId } = await runToCompletion(
+    db,
+    {
+      datasetId: sampleId,
+      name: "Finished sample run",
+      metrics: ["response/llm_judged/safety", "response/llm_judged/relevance_to_query"],
+      judge: { provider: "heuristic", model: HEURISTIC_MODEL },
+      concurrency: 2,
+      chunkMode: "batched",
+    },
+    null,
+  );
+  completedRunId = runId;
+}, 240_000);
+
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(files, { recursive: true, force: true });
+});
+
+/** Signs in through the form, starting from a page that needs a session (so the redirect and `next` are used). */
+async function signIn(user: TestUser, from = "/datasets"): Promise<void> {
+  await page.goto(`${server.baseUrl}${from}`);
+  await page.waitForURL((url) => url.pathname === "/signin");
+  await waitForHydration(page, "[data-testid=signin-form]");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  try {
+    await page.waitForURL((url) => url.pathname === from, { timeout: 10_000 });
+  } catch (error) {
+    throw new Error(
+      `sign-in of ${user.email} stayed on ${page.url()}: ${await page.locator("main").innerText()}\n${problems.join("\n")}\n${server.output().slice(-2000)}`,
+      { cause: error },
+    );
+  }
+  await expect.poll(() => page.locator("[data-testid=signout-control]").innerText()).toContain(`(${user.role})`);
+}
+
+async function signOut(): Promise<void> {
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL((url) => url.pathname === "/signin");
+}
+
+const nav = () => page.getByRole("navigation");
+
+describe("a viewer", () => {
+  it("is sent to the sign-in page, signs in, and sees no upload panel and no Users link", async () => {
+    await signIn(USERS.viewer);
+    expect(await page.getByRole("heading", { name: "Upload an evaluation set" }).count()).toBe(0);
+    expect(await page.locator("[data-testid=upload-input]").count()).toBe(0);
+    expect(await nav().getByRole("link", { name: "Users" }).count()).toBe(0);
+    await screenshot(page, "roles-viewer-datasets");
+  });
+
+  it("reads a dataset without New run or its settings, and a run without re-judge, settings or delete", async () => {
+    await page.goto(`${server.baseUrl}/datasets/${sampleId}`);
+    await page.locator("h1").waitFor();
+    expect(await page.getByRole("link", { name: "New run" }).count()).toBe(0);
+    expect(await page.locator("[data-testid=dataset-settings]").count()).toBe(0);
+    await page.goto(`${server.baseUrl}/runs/${completedRunId}`);
+    await page.locator("h1").waitFor();
+    await expect.poll(() => page.locator("h1").innerText()).toContain("Finished sample run");
+    expect(await page.getByRole("button", { name: /Re-judge/ }).count()).toBe(0);
+    expect(await page.getByText("Name, tags and deletion").count()).toBe(0);
+    expect(await page.getByText("Delete this run…").count()).toBe(0);
+    // Reading and exporting stay.
+    expect(await page.getByRole("link", { name: "Export CSV" }).count()).toBe(1);
+    expect(await page.locator("[data-testid=created-by]").innerText()).toBe("—");
+    await screenshot(page, "roles-viewer-run");
+  });
+
+  it("is told, not shown, when opening the new-run form directly", async () => {
+    await page.goto(`${server.baseUrl}/datasets/${sampleId}/runs/new`);
+    await page.waitForURL((url) => url.pathname === "/signin");
+    await expect.poll(() => page.locator("main").innerText()).toContain("who cannot start runs");
+    expect(await page.locator("[data-testid=run-form]").count()).toBe(0);
+    await signOut();
+  });
+});
+
+describe("a runner", () => {
+  let datasetId = "";
+
+  it("uploads a dataset, shown as theirs", async () => {
+    await signIn(USERS.runner);
+    const file = writeFile(
+      files,
+      "runner.jsonl",
+      toJsonl([
+        { request_id: "r1", request: "Is versioning on by default?", response: "No, turn it on per bucket." },
+        { request_id: "r2", request: "How long do deleted objects stay?", response: "Seven days." },
+      ]),
+    );
+    datasetId = await uploadThroughPage(page, server.baseUrl, file, "Runner's set");
+    expect(await page.locator("[data-testid=created-by]").innerText()).toBe(USERS.runner.name);
+    // May start runs, may not rename or delete the dataset.
+    expect(await page.locator("[data-testid=dataset-settings]").count()).toBe(0);
+    await page.goto(`${server.baseUrl}/datasets`);
+    await expect.poll(() => page.locator("[data-testid=datasets-table]").innerText()).toContain(USERS.runner.name);
+  });
+
+  it("starts a run, shown as theirs, and cannot delete it", async () => {
+    await page.goto(`${server.baseUrl}/datasets/${datasetId}`);
+    await page.getByRole("link", { name: "New run" }).click();
+    await page.waitForURL(/\/runs\/new$/);
+    await waitForHydration(page, "[data-testid=run-form] button[type=submit]");
+    await page.getByPlaceholder("gpt-4.1 + reranker v2").fill("Runner's run");
+    await page.getByRole("button", { name: "Start run" }).click();
+    await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
+    await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    expect(await page.locator("[data-testid=created-by]").innerText()).toBe(USERS.runner.name);
+    expect(await page.getByText("Name, tags and deletion").count()).toBe(0);
+    expect(await page.getByText("Delete this run…").count()).toBe(0);
+    // Re-judging is a runner's.
+    expect(await page.getByRole("button", { name: /Re-judge errored and failed/ }).count()).toBe(1);
+    const runId = new URL(page.url()).pathname.split("/").pop() ?? "";
+    const rita = await db.user.findFirstOrThrow({ where: { email: USERS.runner.email } });
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).createdById).toBe(rita.id);
+    await page.goto(`${server.baseUrl}/runs`);
+    await expect.poll(() => page.locator("[data-testid=runs-table]").innerText()).toContain(USERS.runner.name);
+    await signOut();
+  });
+});
+
+describe("an admin", () => {
+  it("has the Users link and the users page", async () => {
+    await signIn(USERS.admin);
+    await screenshot(page, "roles-admin-header");
+    await nav().getByRole("link", { name: "Users" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin/users");
+    for (const user of Object.values(USERS))
+      await expect.poll(() => page.locator("main").innerText()).toContain(user.email);
+    await screenshot(page, "roles-admin-users");
+  });
+
+  it("deletes a run from its page", async () => {
+    const run = await db.run.findFirstOrThrow({ where: { name: "Runner's run" } });
+    await page.goto(`${server.baseUrl}/runs/${run.id}`);
+    await page.waitForLoadState("networkidle");
+    await page.getByText("Name, tags and deletion").click();
+    await page.getByRole("button", { name: "Delete this run…" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/runs");
+    expect(await db.run.count({ where: { id: run.id } })).toBe(0);
+    await expectNoCrashText(page);
+    expect(problems).toEqual([]);
+  });
+});
