@@ -3,6 +3,7 @@ import type { JudgeAgreement } from "@/lib/db/agreementQueries";
 /** κ in words for the panels: "0.31 [0.05, 0.57]" or "undefined: <reason>". */
 export function kappaText(row: Pick<JudgeAgreement, "kappa">): string {
   if (!row.kappa.defined) return `undefined: ${row.kappa.reason}`;
+  if (row.kappa.intervalNote) return `${row.kappa.kappa.toFixed(2)} (${row.kappa.intervalNote})`;
   return `${row.kappa.kappa.toFixed(2)} [${row.kappa.low.toFixed(2)}, ${row.kappa.high.toFixed(2)}]`;
 }
 

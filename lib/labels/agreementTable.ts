@@ -10,7 +10,8 @@ import { WHOLE_ROW } from "./labelValue";
  */
 export function formatKappa(row: Pick<JudgeAgreement, "kappa">): string {
   if (!row.kappa.defined) return `undefined (${row.kappa.reason})`;
-  const { kappa, low, high } = row.kappa;
+  const { kappa, low, high, intervalNote } = row.kappa;
+  if (intervalNote) return `${kappa.toFixed(2)} (${intervalNote})`;
   return `${kappa.toFixed(2)} [${low.toFixed(2)}, ${high.toFixed(2)}]`;
 }
 

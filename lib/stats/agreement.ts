@@ -12,7 +12,19 @@ import { twoSidedZ } from "./normal";
 export type ConfusionCounts = { yesYes: number; yesNo: number; noYes: number; noNo: number };
 
 export type KappaResult =
-  | { defined: true; kappa: number; low: number; high: number; standardError: number }
+  | {
+      defined: true;
+      kappa: number;
+      low: number;
+      high: number;
+      standardError: number;
+      /**
+       * Why the interval says nothing, or null. The large-sample standard error is 0 when one
+       * side used a single class or agreement is perfect, and "0.00 [0.00, 0.00]" would read
+       * as certainty that a handful of rows cannot give.
+       */
+      intervalNote: string | null;
+    }
   | { defined: false; reason: string };
 
 export type AgreementSummary = {
@@ -93,7 +105,16 @@ export function cohensKappa(counts: ConfusionCounts, confidence = 0.95): KappaRe
     standardError,
     low: Math.max(-1, kappa - z * standardError),
     high: Math.min(1, kappa + z * standardError),
+    // Rounding leaves a true zero near 1e-8 (the variance is a difference of near-equal terms).
+    intervalNote: standardError > 1e-6 ? null : degenerateIntervalNote(judge, human),
   };
+}
+
+function degenerateIntervalNote(judge: number[], human: number[]): string {
+  if (judge[0] === 0 || judge[0] === 1)
+    return `no interval: the judge said "${judge[0] === 1 ? "yes" : "no"}" on every labelled row`;
+  if (human[0] === 0 || human[0] === 1) return `no interval: every label is "${human[0] === 1 ? "yes" : "no"}"`;
+  return "no interval: the judge and the labels agree on every row, too few rows to bound κ this way";
 }
 
 /** The agreement figures for one judge from its confusion counts and error count. */

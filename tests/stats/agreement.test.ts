@@ -63,6 +63,8 @@ describe("cohensKappa (Fleiss–Cohen–Everitt large-sample SE)", () => {
     // yy 3, nn 2: po = 1, pe = .6·.6 + .4·.4 = .52, κ = 1; numerator .6·1 + .4·1 − (1 − 0)² = 0 → SE 0.
     const result = cohensKappa({ yesYes: 3, yesNo: 0, noYes: 0, noNo: 2 });
     expect(result).toMatchObject({ defined: true, kappa: 1, low: 1, high: 1 });
+    // A zero-width interval from five rows is not certainty: it is flagged so no one prints "[1.00, 1.00]".
+    expect(result.defined && result.intervalNote).toContain("agree on every row");
   });
 
   it("is undefined, with a reason, when both sides say yes on every row", () => {
@@ -79,6 +81,8 @@ describe("cohensKappa (Fleiss–Cohen–Everitt large-sample SE)", () => {
     // yy 3, yn 2: judge marginals (1, 0), human (.6, .4); po = .6, pe = .6 → κ = 0.
     const result = cohensKappa({ yesYes: 3, yesNo: 2, noYes: 0, noNo: 0 });
     expect(result).toMatchObject({ defined: true, kappa: 0 });
+    expect(result.defined && result.intervalNote).toBe('no interval: the judge said "yes" on every labelled row');
+    expect(cohensKappa({ yesYes: 20, yesNo: 5, noYes: 10, noNo: 15 })).toMatchObject({ intervalNote: null });
   });
 
   it("is undefined for a single labelled row, agreeing or not, and for none", () => {
