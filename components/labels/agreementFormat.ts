@@ -1,3 +1,4 @@
+import { formatPercent } from "@/lib/charts/format";
 import type { JudgeAgreement } from "@/lib/db/agreementQueries";
 
 /** κ in words for the panels: "0.31 [0.05, 0.57]" or "undefined: <reason>". */
@@ -8,7 +9,7 @@ export function kappaText(row: Pick<JudgeAgreement, "kappa">): string {
 }
 
 export function percentText(value: number | null): string {
-  return value === null ? "–" : `${(value * 100).toFixed(1)} %`;
+  return value === null ? "–" : formatPercent(value);
 }
 
 /** Spearman's ρ and the mean absolute difference of a score judge, or null for a yes/no judge. */
