@@ -1,45 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { saveJudgment } from "@/lib/db/runWrites";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
+import { scoreRun } from "../support/scoreRun";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
+const higherPasses = (score: number) => score >= 0.5;
 const judge = { provider: "openai" as const, model: "judge-model" };
-
-/** Writes a score for every pending item of a run, row by row in request order. */
-async function scoreRun(db: Db, runId: string, scores: number[]) {
-  const items = await db.judgmentItem.findMany({
-    where: { runId },
-    orderBy: { row: { rowNumber: "asc" } },
-    select: { id: true, rowId: true, metric: true },
-  });
-  items.forEach((item, i) =>
-    saveJudgment(
-      db,
-      { ...item, runId },
-      {
-        rating: null,
-        score: scores[i],
-        rationale: "written by the test",
-        errorMessage: null,
-        provider: "openai",
-        model: "judge-model",
-        promptVersion: "test",
-        promptHash: null,
-        usage: null,
-        cacheHit: false,
-        attempts: 1,
-        latencyMs: 0,
-        threshold: 0.5,
-        passed: scores[i] >= 0.5,
-        costUsd: null,
-      },
-    ),
-  );
-}
 
 describe("comparing a higher-is-better score metric (faithfulness)", () => {
   let db: Db;
@@ -67,11 +36,13 @@ describe("comparing a higher-is-better score metric (faithfulness)", () => {
       db,
       baseline,
       Array.from({ length: 30 }, (_, i) => 0.3 + (i % 3) * 0.1),
+      higherPasses,
     );
     await scoreRun(
       db,
       candidate,
       Array.from({ length: 30 }, (_, i) => 0.6 + (i % 3) * 0.1),
+      higherPasses,
     );
 
     const comparison = await compareRuns(db, [baseline, candidate], baseline);
