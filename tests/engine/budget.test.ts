@@ -6,29 +6,27 @@ import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
-import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
+import { fakeLlmConfig, readRun } from "../support/engineKit";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { spawnEval } from "../support/spawnEval";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openServedDataset } from "../support/servedDataset";
 
 describe("run budgets", () => {
   let db: Db;
   let url: string;
-  let cleanup: () => Promise<void>;
+  let close: () => Promise<void>;
   let server: FakeOpenAIServer;
   let datasetId: string;
 
   beforeAll(async () => {
-    ({ db, url, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 10 } });
-    datasetId = await importRows(db, syntheticRows(20, 2));
+    ({ db, url, server, datasetId, close } = await openServedDataset(syntheticRows(20, 2), {
+      responder: fakeJudgeResponder,
+      behaviour: { latencyMs: 10 },
+    }));
   });
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => close());
 
   it("a run pauses at its call budget, stays paused, and resumes after the budget is raised with nothing judged twice", async () => {
     const runId = await createRun(
