@@ -6,9 +6,8 @@ import { writeLabels } from "@/lib/db/labelWrites";
 import type { LabelEntry } from "@/lib/labels/labelValue";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";
-import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openDataset } from "../support/servedDataset";
 import { rowIdsByNumber, seedRun, type SeedVerdict } from "./seedRuns";
 
 /**
@@ -46,8 +45,7 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
   let runB: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(db, syntheticRows(12, 3));
+    ({ db, cleanup, datasetId } = await openDataset(syntheticRows(12, 3)));
     const rows = rowIdsByNumber(db, datasetId);
     const human: Record<number, "yes" | "no"> = { 1: "yes", 2: "yes", 3: "yes", 4: "yes", 5: "no", 6: "yes", 7: "yes" };
     Object.assign(human, { 8: "no", 9: "no", 10: "yes", 12: "no" });

@@ -7,9 +7,8 @@ import { writeLabels, type RowLabels } from "@/lib/db/labelWrites";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { mulberry32 } from "@/lib/stats";
-import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openDataset } from "../support/servedDataset";
 import { rowIdsByNumber, seedRun, type SeedVerdict } from "./seedRuns";
 
 /**
@@ -49,8 +48,7 @@ describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
   let runB: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
+    ({ db, cleanup, datasetId } = await openDataset(syntheticRows(ROWS, CHUNKS)));
     const random = mulberry32(99);
     const yn = () => (random() < 0.75 ? ("yes" as const) : ("no" as const));
     const labels: RowLabels[] = [...rowIdsByNumber(db, datasetId).values()].map((rowId) => ({
