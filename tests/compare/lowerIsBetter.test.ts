@@ -1,35 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { createRun } from "@/lib/engine/createRun";
-import { importRows } from "../support/engineKit";
-import { createTempDb } from "../support/tempDb";
-import { scoreRun } from "../support/scoreRun";
+import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
+import { openDataset, type StoredDataset } from "../support/servedDataset";
 
 const HALLUCINATION = "response/llm_judged/hallucination";
 const lowerPasses = (score: number) => score <= 0.5;
 const judge = { provider: "openai" as const, model: "judge-model" };
 
 describe("comparing a lower-is-better score (hallucination)", () => {
-  let db: Db;
-  let cleanup: () => Promise<void>;
-  let datasetId: string;
-
+  let env: StoredDataset;
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(
-      db,
-      Array.from({ length: 30 }, (_, i) => ({
-        request_id: `r${i}`,
-        request: `question ${i}`,
-        response: `answer ${i}`,
-        expected_retrieved_context: [{ content: `ideal ${i}`, doc_uri: `d${i}` }],
-      })),
-    );
+    env = await openDataset(thirtyRowsWithContext("expected_retrieved_context", "ideal"));
   });
-  afterAll(async () => cleanup());
+  afterAll(async () => env.cleanup());
 
   it("calls a drop in the score an improvement and a rise a regression", async () => {
+    const { db, datasetId } = env;
     const baseline = await createRun(db, { datasetId, metrics: ["hallucination"], judge });
     const better = await createRun(db, { datasetId, metrics: ["hallucination"], judge });
     await scoreRun(

@@ -1,35 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { createRun } from "@/lib/engine/createRun";
-import { importRows } from "../support/engineKit";
-import { createTempDb } from "../support/tempDb";
-import { scoreRun } from "../support/scoreRun";
+import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
+import { openDataset, type StoredDataset } from "../support/servedDataset";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
 const higherPasses = (score: number) => score >= 0.5;
 const judge = { provider: "openai" as const, model: "judge-model" };
 
 describe("comparing a higher-is-better score metric (faithfulness)", () => {
-  let db: Db;
-  let cleanup: () => Promise<void>;
-  let datasetId: string;
-
+  let env: StoredDataset;
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(
-      db,
-      Array.from({ length: 30 }, (_, i) => ({
-        request_id: `r${i}`,
-        request: `question ${i}`,
-        response: `answer ${i}`,
-        retrieved_context: [{ content: `chunk ${i}`, doc_uri: `d${i}` }],
-      })),
-    );
+    env = await openDataset(thirtyRowsWithContext("retrieved_context", "chunk"));
   });
-  afterAll(async () => cleanup());
+  afterAll(async () => env.cleanup());
 
   it("tests the per-row scores with the paired bootstrap (not as yes/no) and keeps the averages and success", async () => {
+    const { db, datasetId } = env;
     const baseline = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
     const candidate = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
     await scoreRun(

@@ -35,3 +35,13 @@ export async function scoreRun(db: Db, runId: string, scores: number[], passes: 
     ),
   );
 }
+
+/** Thirty answered requests, each with one context item under `contextField` (retrieved or expected). */
+export function thirtyRowsWithContext(contextField: "retrieved_context" | "expected_retrieved_context", word: string) {
+  return Array.from({ length: 30 }, (_, i) => ({
+    request_id: `r${i}`,
+    request: `question ${i}`,
+    response: `answer ${i}`,
+    [contextField]: [{ content: `${word} ${i}`, doc_uri: `d${i}` }],
+  }));
+}
