@@ -7,7 +7,8 @@ import { checkThresholds } from "@/lib/cli/thresholdCheck";
 import { createDb } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
 import { spawnEval } from "../support/spawnEval";
-import { averageAggregate, baseArgs, usageError } from "../support/evalArgsKit";
+import { baseArgs, usageError } from "../support/evalArgsKit";
+import { aggregate as aggregateWith } from "../charts/fixtures";
 
 describe("metric names on the command line", () => {
   it("accepts the input schema's names as aliases of the canonical ones, in --judges and --threshold", () => {
@@ -65,9 +66,9 @@ describe("metric names on the command line", () => {
   });
 
   it("checks a threshold stored under any accepted spelling against the canonical aggregate", () => {
-    const aggregate = averageAggregate({
-      metric: "retrieval/llm_judged/chunk_relevance",
+    const aggregate = aggregateWith("retrieval/llm_judged/chunk_relevance", {
       name: "retrieval/llm_judged/chunk_relevance/precision/average",
+      kind: "average",
       value: 0.75,
       numerator: 1.5,
       denominator: 2,

@@ -10,7 +10,8 @@ import { SAMPLE_FILE } from "../support/engineKit";
 import type { Responder } from "../support/fakeOpenAIServer";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { spawnEval } from "../support/spawnEval";
-import { averageAggregate, baseArgs, usageError } from "../support/evalArgsKit";
+import { baseArgs, usageError } from "../support/evalArgsKit";
+import { aggregate as aggregateWith } from "../charts/fixtures";
 
 describe("score metrics on the command line", () => {
   it("resolves the family's short names and whole families; all stays the Databricks suite", () => {
@@ -59,7 +60,14 @@ describe("score metrics on the command line", () => {
   });
 
   it("checks a lower-is-better aggregate against its threshold from below", () => {
-    const aggregate = (metric: string, value: number) => averageAggregate({ metric, value });
+    const aggregate = (metric: string, value: number) =>
+      aggregateWith(metric, {
+        name: `${metric}/score/average`,
+        kind: "average",
+        value,
+        numerator: value,
+        denominator: 1,
+      });
     const verdicts = checkThresholds(
       [aggregate("response/llm_judged/toxicity", 0.1), aggregate("response/llm_judged/faithfulness", 0.1)],
       { toxicity: 0.2, faithfulness: 0.2 },

@@ -1,5 +1,4 @@
 import { parseEvalArgs, UsageError } from "@/lib/cli/evalArgs";
-import type { Aggregate } from "@/lib/metrics/aggregates";
 
 /** The smallest valid `assay eval` argument list; tests append the flags under test. */
 export const baseArgs = ["--dataset", "set.jsonl"];
@@ -13,22 +12,4 @@ export function usageError(argv: string[]): string {
     throw error;
   }
   throw new Error("expected a usage error");
-}
-
-/** An average aggregate with no errors, skips or pending items; counts default to one row scored `value`. */
-export function averageAggregate(
-  fields: { metric: string; value: number } & Partial<Omit<Aggregate, "kind">>,
-): Aggregate {
-  return {
-    name: `${fields.metric}/score/average`,
-    kind: "average",
-    numerator: fields.value,
-    denominator: 1,
-    errors: 0,
-    skipped: 0,
-    pending: 0,
-    passed: 0,
-    failed: 0,
-    ...fields,
-  };
 }
