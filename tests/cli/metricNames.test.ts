@@ -2,28 +2,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEvalArgs, UsageError } from "@/lib/cli/evalArgs";
+import { parseEvalArgs } from "@/lib/cli/evalArgs";
 import { checkThresholds } from "@/lib/cli/thresholdCheck";
 import { createDb } from "@/lib/db/client";
-import type { Aggregate } from "@/lib/metrics/aggregates";
 import { toJsonl } from "../support/evalFiles";
 import { spawnEval } from "../support/spawnEval";
-
-const base = ["--dataset", "set.jsonl"];
-const usageError = (argv: string[]) => {
-  try {
-    parseEvalArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError) return error.message;
-    throw error;
-  }
-  throw new Error("expected a usage error");
-};
+import { baseArgs, usageError } from "../support/evalArgsKit";
+import { aggregate as aggregateWith } from "../charts/fixtures";
 
 describe("metric names on the command line", () => {
   it("accepts the input schema's names as aliases of the canonical ones, in --judges and --threshold", () => {
     const args = parseEvalArgs([
-      ...base,
+      ...baseArgs,
       "--judges",
       "agent/input_token_count,agent/output_token_count,retrieval/llm_judged/chunk_relevance_precision",
       "--threshold",
@@ -41,7 +31,7 @@ describe("metric names on the command line", () => {
 
   it("accepts short names and full names alike", () => {
     const args = parseEvalArgs([
-      ...base,
+      ...baseArgs,
       "--judges",
       "correctness,response/llm_judged/safety,input_token_count,llm_judged/groundedness",
       "--threshold",
@@ -60,8 +50,8 @@ describe("metric names on the command line", () => {
 
   it("rejects an unknown name with a message that lists the valid ones", () => {
     for (const message of [
-      usageError([...base, "--judges", "correctness,fluency"]),
-      usageError([...base, "--threshold", "fluency=0.5"]),
+      usageError([...baseArgs, "--judges", "correctness,fluency"]),
+      usageError([...baseArgs, "--threshold", "fluency=0.5"]),
     ]) {
       expect(message).toMatch(
         /unknown judge "fluency"; known: correctness, relevance_to_query, groundedness, safety, chunk_relevance, context_sufficiency, document_recall, total_token_count, total_input_token_count, total_output_token_count, latency_seconds/,
@@ -70,23 +60,20 @@ describe("metric names on the command line", () => {
         "agent/input_token_count, agent/output_token_count, retrieval/llm_judged/chunk_relevance_precision",
       );
     }
-    expect(usageError([...base, "--threshold", "correctness=2"])).toContain("expected NAME=VALUE with 0 ≤ VALUE ≤ 1");
+    expect(usageError([...baseArgs, "--threshold", "correctness=2"])).toContain(
+      "expected NAME=VALUE with 0 ≤ VALUE ≤ 1",
+    );
   });
 
   it("checks a threshold stored under any accepted spelling against the canonical aggregate", () => {
-    const aggregate: Aggregate = {
-      metric: "retrieval/llm_judged/chunk_relevance",
+    const aggregate = aggregateWith("retrieval/llm_judged/chunk_relevance", {
       name: "retrieval/llm_judged/chunk_relevance/precision/average",
       kind: "average",
       value: 0.75,
       numerator: 1.5,
       denominator: 2,
-      errors: 0,
-      skipped: 0,
-      pending: 0,
       passed: 2,
-      failed: 0,
-    };
+    });
     expect(checkThresholds([aggregate], { chunk_relevance_precision: 0.7 })).toEqual([
       {
         metric: "retrieval/llm_judged/chunk_relevance",

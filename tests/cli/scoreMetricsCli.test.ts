@@ -3,29 +3,19 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseEvalArgs, UsageError } from "@/lib/cli/evalArgs";
+import { parseEvalArgs } from "@/lib/cli/evalArgs";
 import { checkThresholds } from "@/lib/cli/thresholdCheck";
-import type { Aggregate } from "@/lib/metrics/aggregates";
 import { DEFAULT_METRICS, metricsOfFamily } from "@/lib/metrics/metricNames";
 import { SAMPLE_FILE } from "../support/engineKit";
 import type { Responder } from "../support/fakeOpenAIServer";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { spawnEval } from "../support/spawnEval";
-
-const base = ["--dataset", "set.jsonl"];
-const usageError = (argv: string[]) => {
-  try {
-    parseEvalArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError) return error.message;
-    throw error;
-  }
-  throw new Error("expected a usage error");
-};
+import { baseArgs, usageError } from "../support/evalArgsKit";
+import { aggregate as aggregateWith } from "../charts/fixtures";
 
 describe("score metrics on the command line", () => {
   it("resolves the family's short names and whole families; all stays the Databricks suite", () => {
-    const args = parseEvalArgs([...base, "--judges", "bleu,context_relevance,hallucination,statistical"]);
+    const args = parseEvalArgs([...baseArgs, "--judges", "bleu,context_relevance,hallucination,statistical"]);
     expect(args.metrics).toEqual([
       "response/statistical/bleu",
       "retrieval/llm_judged/context_relevance",
@@ -34,15 +24,15 @@ describe("score metrics on the command line", () => {
       "response/statistical/meteor",
       "response/statistical/levenshtein",
     ]);
-    expect(parseEvalArgs(base).metrics).toEqual(DEFAULT_METRICS);
+    expect(parseEvalArgs(baseArgs).metrics).toEqual(DEFAULT_METRICS);
     expect(DEFAULT_METRICS).not.toContain("response/statistical/bleu");
-    expect(parseEvalArgs([...base, "--judges", "deepeval"]).metrics).toEqual(metricsOfFamily("deepeval"));
+    expect(parseEvalArgs([...baseArgs, "--judges", "deepeval"]).metrics).toEqual(metricsOfFamily("deepeval"));
     expect(metricsOfFamily("deepeval")).toHaveLength(9);
   });
 
   it("takes thresholds by short or full name, and context_relevance settings by Mastra's names", () => {
     const args = parseEvalArgs([
-      ...base,
+      ...baseArgs,
       "--threshold",
       "toxicity=0.2",
       "--threshold",
@@ -60,29 +50,24 @@ describe("score metrics on the command line", () => {
       "retrieval/llm_judged/context_relevance": 70,
     });
     expect(args.contextRelevance).toEqual({ scale: 100, unusedHighRelevanceContext: 0.2 });
-    expect(usageError([...base, "--threshold", "bleu=1.5"])).toContain("expected NAME=VALUE with 0 ≤ VALUE ≤ 1");
-    expect(usageError([...base, "--context-relevance", "penalty=0.2"])).toContain(
+    expect(usageError([...baseArgs, "--threshold", "bleu=1.5"])).toContain("expected NAME=VALUE with 0 ≤ VALUE ≤ 1");
+    expect(usageError([...baseArgs, "--context-relevance", "penalty=0.2"])).toContain(
       "KEY one of unusedHighRelevanceContext, missingContextPerItem, maxMissingContextPenalty, scale",
     );
-    expect(usageError([...base, "--context-relevance", "missingContextPerItem=3"])).toContain(
+    expect(usageError([...baseArgs, "--context-relevance", "missingContextPerItem=3"])).toContain(
       "penalties are from 0 to 1",
     );
   });
 
   it("checks a lower-is-better aggregate against its threshold from below", () => {
-    const aggregate = (metric: string, value: number): Aggregate => ({
-      metric,
-      name: `${metric}/score/average`,
-      kind: "average",
-      value,
-      numerator: value,
-      denominator: 1,
-      errors: 0,
-      skipped: 0,
-      pending: 0,
-      passed: 0,
-      failed: 0,
-    });
+    const aggregate = (metric: string, value: number) =>
+      aggregateWith(metric, {
+        name: `${metric}/score/average`,
+        kind: "average",
+        value,
+        numerator: value,
+        denominator: 1,
+      });
     const verdicts = checkThresholds(
       [aggregate("response/llm_judged/toxicity", 0.1), aggregate("response/llm_judged/faithfulness", 0.1)],
       { toxicity: 0.2, faithfulness: 0.2 },

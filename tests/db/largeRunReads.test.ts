@@ -23,9 +23,9 @@ import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { comparisonResultsCsv, comparisonResultsJson, runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import { DATABRICKS_METRICS } from "@/lib/metrics/metricCatalog";
-import { importRows, readRun, runToCompletion } from "../support/engineKit";
+import { readRun, runToCompletion } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openDataset } from "../support/servedDataset";
 
 /**
  * Every repository read the app, the engine and the exports make, against a
@@ -53,8 +53,7 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
   let runB: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
+    ({ db, cleanup, datasetId } = await openDataset(syntheticRows(ROWS, CHUNKS)));
     // Planning, pending work (pages of 400 items) and saving all go through the guarded client.
     const a = await runToCompletion(
       db,

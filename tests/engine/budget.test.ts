@@ -1,36 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
 import { setRunBudget } from "@/lib/db/runBudget";
 import { listResumableRuns, reopenRun } from "@/lib/db/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
-import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
+import { fakeLlmConfig, readRun } from "../support/engineKit";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { spawnEval } from "../support/spawnEval";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openServedDataset, type ServedDataset } from "../support/servedDataset";
 
 describe("run budgets", () => {
-  let db: Db;
-  let url: string;
-  let cleanup: () => Promise<void>;
-  let server: FakeOpenAIServer;
-  let datasetId: string;
-
+  let world: ServedDataset;
   beforeAll(async () => {
-    ({ db, url, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 10 } });
-    datasetId = await importRows(db, syntheticRows(20, 2));
+    world = await openServedDataset(syntheticRows(20, 2), {
+      responder: fakeJudgeResponder,
+      behaviour: { latencyMs: 10 },
+    });
   });
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => world.close());
 
   it("a run pauses at its call budget, stays paused, and resumes after the budget is raised with nothing judged twice", async () => {
+    const { db, server, datasetId } = world;
     const runId = await createRun(
       db,
       { datasetId, metrics: BUILT_IN_METRICS, judge: { provider: "openai", model: "judge-budget" }, concurrency: 4 },
@@ -62,6 +54,7 @@ describe("run budgets", () => {
   });
 
   it("the CLI prints an estimate, pauses at --budget-calls, and resumes with a raised budget", async () => {
+    const { db, url, server, datasetId } = world;
     const env = { DATABASE_URL: url, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-budget-0000" };
     const first = await spawnEval(
       [

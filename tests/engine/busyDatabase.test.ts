@@ -5,13 +5,13 @@ import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
-import { fakeLlmConfig, importRows, readRun } from "../support/engineKit";
+import { fakeLlmConfig, readRun } from "../support/engineKit";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { holdWriteLock } from "../support/holdWriteLock";
 import { spawnEval } from "../support/spawnEval";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openServedDataset } from "../support/servedDataset";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -41,19 +41,17 @@ async function statusCounts(db: Db, runId: string) {
 describe("runs survive a busy database", () => {
   let db: Db;
   let url: string;
-  let cleanup: () => Promise<void>;
+  let close: () => Promise<void>;
   let server: FakeOpenAIServer;
   let datasetId: string;
 
   beforeAll(async () => {
-    ({ db, url, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 15 } });
-    datasetId = await importRows(db, syntheticRows(60, 3));
+    ({ db, url, server, datasetId, close } = await openServedDataset(syntheticRows(60, 3), {
+      responder: fakeJudgeResponder,
+      behaviour: { latencyMs: 15 },
+    }));
   });
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => close());
   afterEach(() => {
     delete process.env.ASSAY_STORE_RETRY_MS;
   });

@@ -5,9 +5,9 @@ import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { metricAvailability } from "@/lib/metrics/availability";
 import { requirementsOf, skipReason, WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { importRows, runToCompletion } from "../support/engineKit";
-import { createTempDb } from "../support/tempDb";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { runToCompletion } from "../support/engineKit";
+import { openServedDataset } from "../support/servedDataset";
 
 const CONTENT_JUDGES = [
   "retrieval/llm_judged/chunk_relevance",
@@ -24,47 +24,45 @@ const CONTENT_JUDGES = [
  */
 describe("rows with a retrieved chunk that has no content", () => {
   let db: Db;
-  let cleanup: () => Promise<void>;
+  let close: () => Promise<void>;
   let server: FakeOpenAIServer;
   let datasetId: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder });
     const base = { response: "Rotate keys in the console.", expected_response: "In the console." };
-    datasetId = await importRows(db, [
-      {
-        ...base,
-        request_id: "doc-uri-only",
-        request: "PARTIAL-ROW how do I rotate keys?",
-        retrieved_context: [
-          { content: "Rotate keys in the console.", doc_uri: "a" },
-          { doc_uri: "b" },
-          { content: "Keys rotate yearly.", doc_uri: "c" },
-        ],
-        expected_retrieved_context: [{ doc_uri: "a" }, { doc_uri: "b" }],
-      },
-      {
-        ...base,
-        request_id: "blank",
-        request: "BLANK-ROW how do I rotate keys?",
-        retrieved_context: [
-          { content: "Rotate keys in the console.", doc_uri: "a" },
-          { content: " \u3000\u00a0\n", doc_uri: "b" },
-        ],
-      },
-      {
-        ...base,
-        request_id: "full",
-        request: "FULL-ROW how do I rotate keys?",
-        retrieved_context: [{ content: "Rotate keys in the console.", doc_uri: "a" }],
-      },
-    ]);
+    ({ db, server, datasetId, close } = await openServedDataset(
+      [
+        {
+          ...base,
+          request_id: "doc-uri-only",
+          request: "PARTIAL-ROW how do I rotate keys?",
+          retrieved_context: [
+            { content: "Rotate keys in the console.", doc_uri: "a" },
+            { doc_uri: "b" },
+            { content: "Keys rotate yearly.", doc_uri: "c" },
+          ],
+          expected_retrieved_context: [{ doc_uri: "a" }, { doc_uri: "b" }],
+        },
+        {
+          ...base,
+          request_id: "blank",
+          request: "BLANK-ROW how do I rotate keys?",
+          retrieved_context: [
+            { content: "Rotate keys in the console.", doc_uri: "a" },
+            { content: " \u3000\u00a0\n", doc_uri: "b" },
+          ],
+        },
+        {
+          ...base,
+          request_id: "full",
+          request: "FULL-ROW how do I rotate keys?",
+          retrieved_context: [{ content: "Rotate keys in the console.", doc_uri: "a" }],
+        },
+      ],
+      { responder: fakeJudgeResponder },
+    ));
   });
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => close());
 
   const config = (judge: { provider: "openai" | "heuristic"; model: string }) => ({
     datasetId,

@@ -3,9 +3,9 @@ import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getGEvalSteps } from "@/lib/db/gEvalQueries";
 import type { Db } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
-import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
-import { importRows, readRun, runToCompletion } from "../support/engineKit";
-import { createTempDb } from "../support/tempDb";
+import { type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
+import { readRun, runToCompletion } from "../support/engineKit";
+import { openServedDataset } from "../support/servedDataset";
 
 // A run with a custom G-Eval judge, end to end: config → plan → the engine's deps wrap the LLM
 // judge with G-Eval → the fake server's steps and scores → stored results and aggregates.
@@ -31,24 +31,22 @@ const definition = {
 
 describe("a run with a custom G-Eval judge", () => {
   let db: Db;
-  let cleanup: () => Promise<void>;
+  let close: () => Promise<void>;
   let server: FakeOpenAIServer;
   let datasetId: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder });
-    datasetId = await importRows(db, [
-      { request_id: "a", request: "Q1?", response: "A clear answer. It follows." },
-      { request_id: "b", request: "Q2?", response: "RAMBLING words here. And there." },
-      { request_id: "c", request: "Q3?", response: "Another clear answer." },
-      { request_id: "d", request: "Q4?" },
-    ]);
+    ({ db, server, datasetId, close } = await openServedDataset(
+      [
+        { request_id: "a", request: "Q1?", response: "A clear answer. It follows." },
+        { request_id: "b", request: "Q2?", response: "RAMBLING words here. And there." },
+        { request_id: "c", request: "Q3?", response: "Another clear answer." },
+        { request_id: "d", request: "Q4?" },
+      ],
+      { responder },
+    ));
   });
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => close());
 
   it("plans it like a custom judge, asks for the steps once, scores each row and aggregates it as a score", async () => {
     const { runId, outcome } = await runToCompletion(

@@ -5,31 +5,28 @@ import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeLlmConfig, importRows, readRun, runToCompletion } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openServedDataset } from "../support/servedDataset";
 
 const judge = { provider: "openai" as const, model: "judge-model" };
 
 describe("re-runs, re-judging, chunk modes and generation", () => {
   let db: Db;
-  let cleanup: () => Promise<void>;
+  let close: () => Promise<void>;
   let server: FakeOpenAIServer;
   let datasetId: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder });
-    datasetId = await importRows(db, syntheticRows(30, 3));
+    ({ db, server, datasetId, close } = await openServedDataset(syntheticRows(30, 3), {
+      responder: fakeJudgeResponder,
+    }));
   });
   // faultRate merges key by key, so faults are switched off explicitly.
   const noFaults = { status429: 0, status500: 0, timeout: 0, invalidJson: 0, schemaViolation: 0 };
   beforeEach(() => server.setBehaviour({ faultRate: noFaults }));
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => close());
 
   it("a re-run of a finished run makes 0 LLM calls (every answer comes from the cache)", async () => {
     const first = await runToCompletion(

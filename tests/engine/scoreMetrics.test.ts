@@ -8,9 +8,9 @@ import { getRunRowDetail } from "@/lib/db/runRowQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import type { Responder } from "../support/fakeOpenAIServer";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, runToCompletion } from "../support/engineKit";
-import { createTempDb } from "../support/tempDb";
+import { openServedDataset } from "../support/servedDataset";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
 const judge = { provider: "openai" as const, model: "judge-model" };
@@ -84,19 +84,14 @@ const ROWS = [
 
 describe("score metrics through the engine (context_relevance via the fake server, statistical offline)", () => {
   let db: Db;
-  let cleanup: () => Promise<void>;
+  let close: () => Promise<void>;
   let server: FakeOpenAIServer;
   let datasetId: string;
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    server = await startFakeOpenAIServer({ responder });
-    datasetId = await importRows(db, ROWS);
+    ({ db, server, datasetId, close } = await openServedDataset(ROWS, { responder }));
   });
-  afterAll(async () => {
-    await server.close();
-    await cleanup();
-  });
+  afterAll(async () => close());
 
   const scoresOf = async (runId: string, metric: string) =>
     Object.fromEntries(

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/agreementQueries";
 import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/agreementRowQueries";
-import type { Db } from "@/lib/db/client";
 import { writeLabels } from "@/lib/db/labelWrites";
 import type { LabelEntry } from "@/lib/labels/labelValue";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";
-import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openDataset, type StoredDataset } from "../support/servedDataset";
 import { rowIdsByNumber, seedRun, type SeedVerdict } from "./seedRuns";
 
 /**
@@ -39,15 +37,11 @@ const rating = (metric: string, value: "yes" | "no", chunkPosition = -1): LabelE
 });
 
 describe("agreement of a run's judges with human labels, in SQL", () => {
-  let db: Db;
-  let cleanup: () => Promise<void>;
-  let datasetId: string;
-  let runA: string;
-  let runB: string;
+  let world: StoredDataset & { runA: string; runB: string };
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(db, syntheticRows(12, 3));
+    const dataset = await openDataset(syntheticRows(12, 3));
+    const { db, datasetId } = dataset;
     const rows = rowIdsByNumber(db, datasetId);
     const human: Record<number, "yes" | "no"> = { 1: "yes", 2: "yes", 3: "yes", 4: "yes", 5: "no", 6: "yes", 7: "yes" };
     Object.assign(human, { 8: "no", 9: "no", 10: "yes", 12: "no" });
@@ -77,8 +71,8 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
       { rowNumber: 2, metric: CR, score: 0.5, chunks: ["no", "error", "yes"] },
       ...[0.1, 0.4, 0.4, 0.9].map((score, i) => ({ rowNumber: i + 1, metric: F, score, threshold: 0.5 })),
     ];
-    runA = seedRun(db, datasetId, "A", judgeA);
-    runB = seedRun(
+    const runA = seedRun(db, datasetId, "A", judgeA);
+    const runB = seedRun(
       db,
       datasetId,
       "B",
@@ -88,10 +82,12 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
         rating: Number(rowNumber) === 12 ? "no" : label,
       })),
     );
+    world = { ...dataset, runA, runB };
   }, 60_000);
-  afterAll(async () => cleanup());
+  afterAll(async () => world.cleanup());
 
   it("counts the confusion cells, errors and unjudged labels per metric, and κ from them", () => {
+    const { db, datasetId, runA } = world;
     const agreement = getRunAgreement(db, { id: runA, datasetId });
     const byMetric = new Map(agreement.map((row) => [row.metric, row]));
     const g = byMetric.get(G);
@@ -120,6 +116,7 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
   });
 
   it("pairs two runs on the labels both judged, for the McNemar test", () => {
+    const { db, datasetId, runA, runB } = world;
     const counts = readPairedRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
     expect(counts).toEqual([{ metric: G, bothAgree: 6, onlyAAgrees: 0, onlyBAgrees: 3, bothDisagree: 0 }]);
     expect(pairedAgreementTest(counts[0]).pValue).toBeCloseTo(0.25, 12);
@@ -138,6 +135,7 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
   });
 
   it("lists one confusion cell's rows and the rows where the judge disagrees, paged and sorted like the rows table", () => {
+    const { db, datasetId, runA, runB } = world;
     const base = { q: "", sort: "rowNumber" as const, dir: "asc" as const, page: 1, pageSize: 50 };
     const cell = listAgreementCellRows(db, { id: runA, datasetId }, G, { judge: "no", human: "yes" }, base);
     expect(cell.items.map((row) => row.rowNumber)).toEqual([6, 7]);

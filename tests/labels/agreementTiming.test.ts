@@ -2,14 +2,12 @@ import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement } from "@/lib/db/agreementQueries";
 import { listDisagreementRows } from "@/lib/db/agreementRowQueries";
-import type { Db } from "@/lib/db/client";
 import { writeLabels, type RowLabels } from "@/lib/db/labelWrites";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { mulberry32 } from "@/lib/stats";
-import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
-import { createTempDb } from "../support/tempDb";
+import { openDataset, type StoredDataset } from "../support/servedDataset";
 import { rowIdsByNumber, seedRun, type SeedVerdict } from "./seedRuns";
 
 /**
@@ -42,15 +40,11 @@ function verdicts(seed: number): SeedVerdict[] {
 }
 
 describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
-  let db: Db;
-  let cleanup: () => Promise<void>;
-  let datasetId: string;
-  let runA: string;
-  let runB: string;
+  let world: StoredDataset & { runA: string; runB: string };
 
   beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    datasetId = await importRows(db, syntheticRows(ROWS, CHUNKS));
+    const dataset = await openDataset(syntheticRows(ROWS, CHUNKS));
+    const { db, datasetId } = dataset;
     const random = mulberry32(99);
     const yn = () => (random() < 0.75 ? ("yes" as const) : ("no" as const));
     const labels: RowLabels[] = [...rowIdsByNumber(db, datasetId).values()].map((rowId) => ({
@@ -66,12 +60,16 @@ describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
       ],
     }));
     writeLabels(db, datasetId, labels, { labelledBy: "timing", source: "import" });
-    runA = seedRun(db, datasetId, "A", verdicts(1));
-    runB = seedRun(db, datasetId, "B", verdicts(2));
+    world = {
+      ...dataset,
+      runA: seedRun(db, datasetId, "A", verdicts(1)),
+      runB: seedRun(db, datasetId, "B", verdicts(2)),
+    };
   }, 120_000);
-  afterAll(async () => cleanup());
+  afterAll(async () => world.cleanup());
 
   it("prints the server time of each agreement read", () => {
+    const { db, datasetId, runA, runB } = world;
     const time = <T>(label: string, read: () => T): T => {
       read(); // first call prepares the statements
       const runs = 5;

@@ -1,21 +1,9 @@
 import { z } from "zod";
 import { answerRelevancyScore } from "@/lib/metrics/qag/formulas";
-import { FENCE_RULE } from "../fence";
 import type { PromptTemplate } from "../promptTemplate";
 import { conversationSection } from "../sections";
-import {
-  actualOutputSection,
-  detailItem,
-  itemReason,
-  itemText,
-  JSON_ONLY,
-  LIMITS,
-  overallReason,
-  retrievalContextSection,
-  scoreVerdict,
-  tally,
-  triVerdict,
-} from "./shared";
+import { actualOutputSection, overallReason, retrievalContextSection, scoreVerdict, triVerdict } from "./shared";
+import { scoreMetricSystem, triTally, verdictGroup, verdictItems } from "./scoreMetricParts";
 
 /**
  * DeepEval's answer relevancy in one call: the statements of the actual
@@ -24,9 +12,7 @@ import {
  * reason. Score = relevant (yes + idk) / statements.
  */
 export const answerRelevancyAnswerSchema = z.strictObject({
-  statements: z
-    .array(z.strictObject({ statement: itemText, verdict: triVerdict, reason: itemReason }))
-    .max(LIMITS.items),
+  statements: verdictItems("statement", triVerdict),
   reason: overallReason,
 });
 export type AnswerRelevancyAnswer = z.infer<typeof answerRelevancyAnswerSchema>;
@@ -35,16 +21,16 @@ export const answerRelevancy: PromptTemplate<AnswerRelevancyAnswer> = {
   version: "deepeval.answer_relevancy/v1",
   schemaName: "answer_relevancy_statements",
   schema: () => answerRelevancyAnswerSchema,
-  system: [
-    "You measure how relevant an AI assistant's actual output is to the input (the user's request; in a conversation, its last user turn in context).",
-    "1. Break the actual output into its statements (one idea each; greetings and filler are statements too).",
-    '2. For each statement: "yes" when it helps address the input; "no" when it is irrelevant to the input; "idk" when it is ambiguous or supporting information that is neither clearly relevant nor irrelevant.',
-    "   The retrieval context, when given, shows what the assistant knew: a statement it makes relevant is relevant. Do not judge correctness.",
-    "3. Give a short overall reason that names the irrelevant statements, if any.",
-    FENCE_RULE,
-    JSON_ONLY,
+  system: scoreMetricSystem(
+    [
+      "You measure how relevant an AI assistant's actual output is to the input (the user's request; in a conversation, its last user turn in context).",
+      "1. Break the actual output into its statements (one idea each; greetings and filler are statements too).",
+      '2. For each statement: "yes" when it helps address the input; "no" when it is irrelevant to the input; "idk" when it is ambiguous or supporting information that is neither clearly relevant nor irrelevant.',
+      "   The retrieval context, when given, shows what the assistant knew: a statement it makes relevant is relevant. Do not judge correctness.",
+      "3. Give a short overall reason that names the irrelevant statements, if any.",
+    ],
     '{"statements": [{"statement": "...", "verdict": "yes" | "no" | "idk", "reason": "..."}], "reason": "..."}',
-  ].join("\n"),
+  ),
   render: (input) =>
     [
       conversationSection(input),
@@ -56,8 +42,8 @@ export const answerRelevancy: PromptTemplate<AnswerRelevancyAnswer> = {
     return scoreVerdict(
       answerRelevancyScore(verdicts),
       answer.reason,
-      [{ title: "Statements", items: answer.statements.map((s) => detailItem(s.statement, s.verdict, s.reason)) }],
-      { statements: verdicts.length, ...tally(verdicts, ["yes", "no", "idk"]) },
+      [verdictGroup("Statements", answer.statements, "statement")],
+      { statements: verdicts.length, ...triTally(verdicts) },
     );
   },
 };

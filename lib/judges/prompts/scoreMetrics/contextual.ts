@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { contextualPrecisionScore, contextualRecallScore, contextualRelevancyScore } from "@/lib/metrics/qag/formulas";
 import type { JudgeInput } from "../../types";
-import { FENCE_RULE } from "../fence";
 import type { PromptTemplate } from "../promptTemplate";
 import { conversationSection } from "../sections";
 import {
@@ -11,7 +10,6 @@ import {
   indexedItems,
   itemReason,
   itemText,
-  JSON_ONLY,
   LIMITS,
   memoByCount,
   overallReason,
@@ -19,6 +17,7 @@ import {
   scoreVerdict,
   tally,
 } from "./shared";
+import { scoreMetricSystem, verdictItems } from "./scoreMetricParts";
 
 /** DeepEval's three retriever metrics, each in one call: verdicts and reason in one structured answer. */
 
@@ -47,14 +46,14 @@ export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer> = {
   version: "deepeval.contextual_precision/v1",
   schemaName: "contextual_precision_nodes",
   schema: (input) => contextualPrecisionAnswerSchema(input.retrievedContext.length),
-  system: [
-    "You judge a retriever's ranking: for each retrieval node, in the given order, decide whether it was useful in arriving at the expected output for the input.",
-    '"yes" when the node holds information used in, or needed for, the expected output; "no" when it does not (off-topic, or on-topic but not needed).',
-    "Judge every node on its own. Then give a short overall reason: are the useful nodes ranked above the others?",
-    FENCE_RULE,
-    JSON_ONLY,
+  system: scoreMetricSystem(
+    [
+      "You judge a retriever's ranking: for each retrieval node, in the given order, decide whether it was useful in arriving at the expected output for the input.",
+      '"yes" when the node holds information used in, or needed for, the expected output; "no" when it does not (off-topic, or on-topic but not needed).',
+      "Judge every node on its own. Then give a short overall reason: are the useful nodes ranked above the others?",
+    ],
     '{"verdicts": [{"node_index": 1, "verdict": "yes" | "no", "reason": "..."}, ...one per node, in order], "reason": "..."}',
-  ].join("\n"),
+  ),
   render: (input) =>
     [conversationSection(input), expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
   toVerdict: (answer, input) => {
@@ -97,15 +96,15 @@ export const contextualRecall: PromptTemplate<ContextualRecallAnswer> = {
   version: "deepeval.contextual_recall/v1",
   schemaName: "contextual_recall_sentences",
   schema: (input) => contextualRecallAnswerSchema(input.retrievedContext.length),
-  system: [
-    "You measure a retriever's recall: how much of the expected output the retrieval context could have produced.",
-    "1. Split the expected output into its sentences (each stated fact of a list is a sentence).",
-    '2. For each sentence: "yes" when it can be attributed to some retrieval node (give that node_index), "no" when no node supports it (node_index null).',
-    "3. Give a short overall reason that names the sentences no node supports, if any.",
-    FENCE_RULE,
-    JSON_ONLY,
+  system: scoreMetricSystem(
+    [
+      "You measure a retriever's recall: how much of the expected output the retrieval context could have produced.",
+      "1. Split the expected output into its sentences (each stated fact of a list is a sentence).",
+      '2. For each sentence: "yes" when it can be attributed to some retrieval node (give that node_index), "no" when no node supports it (node_index null).',
+      "3. Give a short overall reason that names the sentences no node supports, if any.",
+    ],
     '{"sentences": [{"sentence": "...", "verdict": "yes" | "no", "node_index": 1 | null, "reason": "..."}], "reason": "..."}',
-  ].join("\n"),
+  ),
   render: (input) =>
     [conversationSection(input), expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
   toVerdict: (answer) => {
@@ -131,9 +130,7 @@ export const contextualRecall: PromptTemplate<ContextualRecallAnswer> = {
 export const contextualRelevancyAnswerSchema = memoByCount((count: number) =>
   z.strictObject({
     nodes: indexedItems("node_index", count, {
-      statements: z
-        .array(z.strictObject({ statement: itemText, verdict: binaryVerdict, reason: itemReason }))
-        .max(LIMITS.statementsPerNode),
+      statements: verdictItems("statement", binaryVerdict, LIMITS.statementsPerNode),
     }),
     reason: overallReason,
   }),
@@ -145,15 +142,15 @@ export const contextualRelevancy: PromptTemplate<ContextualRelevancyAnswer> = {
   version: "deepeval.contextual_relevancy/v1",
   schemaName: "contextual_relevancy_statements",
   schema: (input) => contextualRelevancyAnswerSchema(input.retrievedContext.length),
-  system: [
-    "You measure how relevant a retriever's context is to the input.",
-    `1. For each retrieval node, in order, break its text into statements (at most ${LIMITS.statementsPerNode} per node; merge minor ones).`,
-    '2. For each statement: "yes" when it is relevant to the input, "no" when it is not.',
-    "3. Give a short overall reason that names what is irrelevant, if anything.",
-    FENCE_RULE,
-    JSON_ONLY,
+  system: scoreMetricSystem(
+    [
+      "You measure how relevant a retriever's context is to the input.",
+      `1. For each retrieval node, in order, break its text into statements (at most ${LIMITS.statementsPerNode} per node; merge minor ones).`,
+      '2. For each statement: "yes" when it is relevant to the input, "no" when it is not.',
+      "3. Give a short overall reason that names what is irrelevant, if anything.",
+    ],
     '{"nodes": [{"node_index": 1, "statements": [{"statement": "...", "verdict": "yes" | "no", "reason": "..."}]}, ...one per node, in order], "reason": "..."}',
-  ].join("\n"),
+  ),
   render: (input) => [conversationSection(input), retrievalContextSection(input)].join("\n\n"),
   toVerdict: (answer) => {
     const perNode = answer.nodes.map((node) => node.statements.map((s) => s.verdict));

@@ -1,19 +1,9 @@
 import { z } from "zod";
 import { summarizationScores } from "@/lib/metrics/qag/formulas";
-import { fence, FENCE_RULE } from "../fence";
+import { fence } from "../fence";
 import type { PromptTemplate } from "../promptTemplate";
-import {
-  actualOutputSection,
-  detailItem,
-  itemReason,
-  itemText,
-  JSON_ONLY,
-  LIMITS,
-  overallReason,
-  scoreVerdict,
-  tally,
-  triVerdict,
-} from "./shared";
+import { actualOutputSection, detailItem, itemText, LIMITS, overallReason, scoreVerdict, triVerdict } from "./shared";
+import { scoreMetricSystem, triTally, verdictGroup, verdictItems } from "./scoreMetricParts";
 
 /**
  * DeepEval's summarization in one call (DeepEval: truths, claims, alignment
@@ -28,7 +18,7 @@ import {
 export const QUESTION_COUNT = 5;
 
 export const summarizationAnswerSchema = z.strictObject({
-  claims: z.array(z.strictObject({ claim: itemText, verdict: triVerdict, reason: itemReason })).max(LIMITS.items),
+  claims: verdictItems("claim", triVerdict),
   questions: z
     .array(z.strictObject({ question: itemText, source_answer: triVerdict, summary_answer: triVerdict }))
     .max(LIMITS.items),
@@ -40,18 +30,18 @@ export const summarization: PromptTemplate<SummarizationAnswer> = {
   version: "deepeval.summarization/v1",
   schemaName: "summarization_claims_questions",
   schema: () => summarizationAnswerSchema,
-  system: [
-    "You grade a summary (the actual output) of a source text (the input).",
-    "Alignment:",
-    '1. Extract every claim the summary makes. For each: "yes" when the source supports it, "no" when the source contradicts it, "idk" when the source does not contain it (added or invented information).',
-    "Coverage:",
-    `2. Write ${QUESTION_COUNT} closed yes/no questions about the most important information of the source, each one the source answers "yes".`,
-    '3. Answer each question twice, "yes", "no" or "idk": source_answer using only the source, summary_answer using only the summary, as if you had never seen the source. Information that is only in the source gives "idk" for the summary.',
-    "4. Give a short overall reason: contradictions, inventions, and the key information the summary misses.",
-    FENCE_RULE,
-    JSON_ONLY,
+  system: scoreMetricSystem(
+    [
+      "You grade a summary (the actual output) of a source text (the input).",
+      "Alignment:",
+      '1. Extract every claim the summary makes. For each: "yes" when the source supports it, "no" when the source contradicts it, "idk" when the source does not contain it (added or invented information).',
+      "Coverage:",
+      `2. Write ${QUESTION_COUNT} closed yes/no questions about the most important information of the source, each one the source answers "yes".`,
+      '3. Answer each question twice, "yes", "no" or "idk": source_answer using only the source, summary_answer using only the summary, as if you had never seen the source. Information that is only in the source gives "idk" for the summary.',
+      "4. Give a short overall reason: contradictions, inventions, and the key information the summary misses.",
+    ],
     '{"claims": [{"claim": "...", "verdict": "yes" | "no" | "idk", "reason": "..."}], "questions": [{"question": "...", "source_answer": "yes" | "no" | "idk", "summary_answer": "yes" | "no" | "idk"}], "reason": "..."}',
-  ].join("\n"),
+  ),
   render: (input) => [fence("source_text", input.request), actualOutputSection(input)].join("\n\n"),
   toVerdict: (answer) => {
     const alignmentVerdicts = answer.claims.map((c) => c.verdict);
@@ -61,7 +51,7 @@ export const summarization: PromptTemplate<SummarizationAnswer> = {
       scores.score,
       answer.reason,
       [
-        { title: "Claims", items: answer.claims.map((c) => detailItem(c.claim, c.verdict, c.reason)) },
+        verdictGroup("Claims", answer.claims, "claim"),
         {
           title: "Coverage questions",
           items: answer.questions.map((q) =>
@@ -76,7 +66,7 @@ export const summarization: PromptTemplate<SummarizationAnswer> = {
         alignment: scores.alignment,
         coverage: scores.coverage,
         claims: alignmentVerdicts.length,
-        ...tally(alignmentVerdicts, ["yes", "no", "idk"]),
+        ...triTally(alignmentVerdicts),
         questions: coverage.length,
       },
     );

@@ -1,0 +1,47 @@
+import type { Db } from "@/lib/db/client";
+import { saveJudgment } from "@/lib/db/runWrites";
+
+/**
+ * Writes a score for every pending item of a run, row by row in request order.
+ * `passes` decides each row's pass/fail, so one helper serves higher- and lower-is-better metrics.
+ */
+export async function scoreRun(db: Db, runId: string, scores: number[], passes: (score: number) => boolean) {
+  const items = await db.judgmentItem.findMany({
+    where: { runId },
+    orderBy: { row: { rowNumber: "asc" } },
+    select: { id: true, rowId: true, metric: true },
+  });
+  items.forEach((item, i) =>
+    saveJudgment(
+      db,
+      { ...item, runId },
+      {
+        rating: null,
+        score: scores[i],
+        rationale: "written by the test",
+        errorMessage: null,
+        provider: "openai",
+        model: "judge-model",
+        promptVersion: "test",
+        promptHash: null,
+        usage: null,
+        cacheHit: false,
+        attempts: 1,
+        latencyMs: 0,
+        threshold: 0.5,
+        passed: passes(scores[i]),
+        costUsd: null,
+      },
+    ),
+  );
+}
+
+/** Thirty answered requests, each with one context item under `contextField` (retrieved or expected). */
+export function thirtyRowsWithContext(contextField: "retrieved_context" | "expected_retrieved_context", word: string) {
+  return Array.from({ length: 30 }, (_, i) => ({
+    request_id: `r${i}`,
+    request: `question ${i}`,
+    response: `answer ${i}`,
+    [contextField]: [{ content: `${word} ${i}`, doc_uri: `d${i}` }],
+  }));
+}
