@@ -1,11 +1,13 @@
 import type { Responder } from "./fakeOpenAIServer";
 import { fakeJudgeResponder } from "./fakeJudgeResponder";
+import { fakeScoreMetricResponder } from "./fakeScoreMetricResponder";
 
 /**
  * fakeJudgeResponder plus answers for the seed 002/003 score templates, so one fake server
  * serves a run with both families (the engine benchmark). context_relevance: every retrieved
  * piece "high" and used, except those whose text says IRRELEVANT ("none", unused); nothing missing.
- * Other score templates fall through to fakeJudgeResponder until their answers are added here.
+ * The DeepEval templates are answered by fakeScoreMetricResponder (verdicts from markers in the text);
+ * everything else by fakeJudgeResponder.
  */
 export const fakeScoreResponder: Responder = (body, ctx) => {
   const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
@@ -23,5 +25,5 @@ export const fakeScoreResponder: Responder = (body, ctx) => {
       overall_assessment: "Checked piece by piece.",
     });
   }
-  return fakeJudgeResponder(body, ctx);
+  return fakeScoreMetricResponder(body, ctx) ?? fakeJudgeResponder(body, ctx);
 };
