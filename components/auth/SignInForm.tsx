@@ -1,7 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/Button";
+import { useAuthPost } from "./useAuthPost";
 
 const INPUT = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm text-slate-900";
 
@@ -12,34 +12,15 @@ const INPUT = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm text-s
  * wrong, never whether the email has an account.
  */
 export function SignInForm({ next }: { next: string }) {
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setPending(true);
-    setMessage(null);
-    try {
-      const response = await fetch("/api/auth/sign-in/email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: form.get("email"), password: form.get("password") }),
-      });
-      if (response.ok) {
-        window.location.assign(next);
-        return;
-      }
-      setMessage(
-        response.status === 429
-          ? "Too many attempts. Wait a few seconds, then try again."
-          : "The email or password is not right.",
-      );
-    } catch {
-      setMessage("The server could not be reached. Try again.");
-    }
-    setPending(false);
-  }
+  const { message, pending, submit } = useAuthPost({
+    path: "/api/auth/sign-in/email",
+    fields: ["email", "password"],
+    destination: next,
+    refusal: (response) =>
+      response.status === 429
+        ? "Too many attempts. Wait a few seconds, then try again."
+        : "The email or password is not right.",
+  });
 
   return (
     <form onSubmit={submit} className="space-y-3" data-testid="signin-form">

@@ -1,7 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/Button";
+import { useAuthPost } from "./useAuthPost";
 
 const INPUT = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm text-slate-900";
 
@@ -21,33 +21,17 @@ function messageFor(status: number, code: string | undefined, minPasswordLength:
  * is off; a new account is a viewer until an admin changes its role.
  */
 export function SignUpForm({ minPasswordLength }: { minPasswordLength: number }) {
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setPending(true);
-    setMessage(null);
-    try {
-      const response = await fetch("/api/auth/sign-up/email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: form.get("name"), email: form.get("email"), password: form.get("password") }),
-      });
-      if (response.ok) {
-        window.location.assign("/datasets");
-        return;
-      }
+  const { message, pending, submit } = useAuthPost({
+    path: "/api/auth/sign-up/email",
+    fields: ["name", "email", "password"],
+    destination: "/datasets",
+    refusal: async (response) => {
       const body: unknown = await response.json().catch(() => null);
       const code =
         body && typeof body === "object" && "code" in body && typeof body.code === "string" ? body.code : undefined;
-      setMessage(messageFor(response.status, code, minPasswordLength));
-    } catch {
-      setMessage("The server could not be reached. Try again.");
-    }
-    setPending(false);
-  }
+      return messageFor(response.status, code, minPasswordLength);
+    },
+  });
 
   return (
     <form onSubmit={submit} className="space-y-3" data-testid="signup-form">

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
+import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
 import { MetricName } from "@/components/ui/MetricName";
 import { getRunAgreement, type JudgeAgreement } from "@/lib/db/agreementQueries";
 import { getDb } from "@/lib/db/client";
@@ -46,34 +47,18 @@ export function AgreementPanel({ run, query }: { run: { id: string; datasetId: s
         <div className="mt-2 overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="agreement-table">
             <caption className="sr-only">Agreement of each judge with the human labels</caption>
-            <thead className="text-xs text-slate-600">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Judge
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  κ (95 % CI)
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Raw agreement
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Confusion (judge × label)
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Labelled
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Errors
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Spearman · MAD
-                </th>
-                <th scope="col" className="py-1 font-medium">
-                  <span className="sr-only">Queue</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeaders
+              columns={[
+                "Judge",
+                "κ (95 % CI)",
+                "Raw agreement",
+                "Confusion (judge × label)",
+                "Labelled",
+                "Errors",
+                "Spearman · MAD",
+                { srOnly: "Queue" },
+              ]}
+            />
             <tbody>
               {rows.map((row) => (
                 <AgreementRow key={row.metric} runId={run.id} row={row} />

@@ -1,4 +1,5 @@
 import { CardFrame } from "@/components/ui/Card";
+import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
 import { MetricName } from "@/components/ui/MetricName";
 import { getDb } from "@/lib/db/client";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
@@ -28,31 +29,17 @@ export function CompareAgreementTable({ baseline, candidate }: { baseline: Compa
       <div className="mt-2 overflow-x-auto">
         <table className="w-full text-left text-sm tabular-nums">
           <caption className="sr-only">Agreement of each run&apos;s judges with the human labels</caption>
-          <thead className="text-xs text-slate-600">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Judge
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Run
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                κ (95 % CI)
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Raw agreement
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Labelled · errors
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Spearman · MAD
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                Paired test
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeaders
+            columns={[
+              "Judge",
+              "Run",
+              "κ (95 % CI)",
+              "Raw agreement",
+              "Labelled · errors",
+              "Spearman · MAD",
+              "Paired test",
+            ]}
+          />
           <tbody>
             {rows.flatMap((row) =>
               (
