@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { SAMPLE_FILE } from "../support/engineKit";
 import type { AppServer } from "./appServer";
+import { startHeuristicRun } from "./heuristicRun";
 import {
   expectNoCrashText,
   openApp,
@@ -37,19 +38,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => app?.close());
-
-async function startHeuristicRun(datasetUrl: string, name: string): Promise<string> {
-  await page.goto(datasetUrl);
-  await page.getByRole("link", { name: "New run" }).click();
-  await page.waitForURL(/\/runs\/new$/);
-  await waitForHydration(page, "[data-testid=run-form] button[type=submit]");
-  await page.getByLabel("Offline heuristic judge").check();
-  await page.getByPlaceholder("gpt-4.1 + reranker v2").fill(name);
-  await page.getByRole("button", { name: "Start run" }).click();
-  await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
-  await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 60_000 });
-  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
-}
 
 /** The row numbers that failed a metric in a run, in row order (what the filter must hold). */
 async function failedRowNumbers(runId: string, metric: string): Promise<number[]> {
@@ -80,7 +68,7 @@ describe("inspecting failed rows", () => {
   it("uploads an evaluation set and runs the heuristic judge on it", async () => {
     const datasetId = await uploadThroughPage(page, server.baseUrl, SAMPLE_FILE, "Failed rows walk");
     datasetUrl = `${server.baseUrl}/datasets/${datasetId}`;
-    runId = await startHeuristicRun(datasetUrl, "Heuristic for failed rows");
+    runId = await startHeuristicRun(page, datasetUrl, "Heuristic for failed rows");
     failures = await failedRowNumbers(runId, GROUNDEDNESS);
     // The walk needs groundedness failures with other failures between them, or n could not go wrong.
     const failedAny = await db.$queryRawUnsafe<{ rowNumber: number | bigint }[]>(
@@ -197,7 +185,7 @@ describe("inspecting failed rows", () => {
   });
 
   it("a compare link with a deleted run keeps the remaining runs, names the missing one and offers the picker", async () => {
-    const secondId = await startHeuristicRun(datasetUrl, "Second heuristic run");
+    const secondId = await startHeuristicRun(page, datasetUrl, "Second heuristic run");
     await page.goto(`${server.baseUrl}/compare?runs=${runId},${GONE},${secondId}&baseline=${GONE}`);
     const notice = page.locator("[data-testid=missing-runs]");
     expect(await notice.innerText()).toContain(`Run ${GONE} no longer exists`);

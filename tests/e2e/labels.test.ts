@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
+import { startHeuristicRun } from "./heuristicRun";
 import {
   expectNoCrashText,
   openApp,
@@ -36,19 +37,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => app?.close());
-
-async function startHeuristicRun(datasetUrl: string, name: string): Promise<string> {
-  await page.goto(datasetUrl);
-  await page.getByRole("link", { name: "New run" }).click();
-  await page.waitForURL(/\/runs\/new$/);
-  await waitForHydration(page, "[data-testid=run-form] button[type=submit]");
-  await page.getByLabel("Offline heuristic judge").check();
-  await page.getByPlaceholder("gpt-4.1 + reranker v2").fill(name);
-  await page.getByRole("button", { name: "Start run" }).click();
-  await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
-  await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 60_000 });
-  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
-}
 
 /** The run's groundedness verdict per row number. */
 async function verdicts(runId: string, metric = G): Promise<Map<number, string | null>> {
@@ -102,8 +90,8 @@ describe("human labels, agreement and disagreements", () => {
     const stored = await db.humanLabel.count({ where: { datasetId } });
     expect(stored).toBe(12);
     datasetUrl = `${server.baseUrl}/datasets/${datasetId}`;
-    runA = await startHeuristicRun(datasetUrl, "Heuristic A");
-    runB = await startHeuristicRun(datasetUrl, "Heuristic B");
+    runA = await startHeuristicRun(page, datasetUrl, "Heuristic A");
+    runB = await startHeuristicRun(page, datasetUrl, "Heuristic B");
   }, 150_000);
 
   it("the run page shows κ and the confusion matrix for groundedness as counted by hand", async () => {
