@@ -54,6 +54,8 @@ export function CompareBars({ data, title = "Metrics by run" }: { data: CompareB
                 name={s.name}
                 fill={s.color}
                 radius={[0, 2, 2, 0]}
+                // A 0% bar is a sliver rather than nothing, so it does not read as "no value" (that bar is absent).
+                minPointSize={2}
                 isAnimationActive={false}
               >
                 <ErrorBar

@@ -32,7 +32,14 @@ export function PassRateChart({ data }: { data: PassRateChartData }) {
           <XAxis {...PERCENT_X_AXIS} />
           <YAxis {...labelYAxis(data.labelWidth)} />
           <Tooltip content={PassRateTooltip} cursor={{ fill: "#f1f5f9" }} isAnimationActive={false} />
-          <Bar dataKey="percent" barSize={data.barSize} radius={[0, 3, 3, 0]} isAnimationActive={false}>
+          <Bar
+            dataKey="percent"
+            barSize={data.barSize}
+            radius={[0, 3, 3, 0]}
+            // A 0% bar is a sliver rather than nothing, so it does not read as a missing metric.
+            minPointSize={2}
+            isAnimationActive={false}
+          >
             <ErrorBar
               dataKey="error"
               width={4}
