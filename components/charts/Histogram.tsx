@@ -39,7 +39,7 @@ export function Histogram({
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart
           data={data.bars}
-          margin={{ top: data.threshold ? 20 : 6, right: 12, bottom: 4, left: 0 }}
+          margin={{ top: data.threshold ? 20 : 6, right: 24, bottom: 4, left: 0 }}
           barCategoryGap={2}
           title={title}
           desc={data.description}
