@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { wrapLabel } from "@/lib/charts/format";
+import { AXIS_CHAR_PX } from "@/lib/charts/labels";
 import { CHART_COLORS } from "@/lib/charts/palette";
 
 /** The tooltip box every chart uses: a small white card with a heading and lines of exact numbers. */
@@ -15,7 +16,7 @@ export function TooltipBox({ heading, children }: { heading: string; children: R
 /** A row of colour swatches with labels, drawn in HTML so it wraps on narrow screens. */
 export function SwatchLegend({ items, label }: { items: { label: string; color: string }[]; label: string }) {
   return (
-    <ul aria-label={label} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-slate-600">
+    <ul aria-label={label} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
       {items.map((item) => (
         <li key={item.label} className="flex items-center gap-1">
           <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-sm" style={{ backgroundColor: item.color }} />
@@ -35,12 +36,12 @@ export function ChartEmpty({ children }: { children: ReactNode }) {
 }
 
 /**
- * Axis tick style shared by the recharts leaves (11 px slate, like the tables' small print).
+ * Axis tick style shared by the recharts leaves (12 px slate: readable at a glance and in screenshots).
  * The size is repeated in `style` because recharts measures tick words with
  * the style object only; without it, labels are measured at the page's 16 px
  * and wrap although they fit.
  */
-export const AXIS_TICK = { fontSize: 11, fill: "#475569", style: { fontSize: "11px" } };
+export const AXIS_TICK = { fontSize: 12, fill: "#475569", style: { fontSize: "12px" } };
 
 /** The value axis of the horizontal percentage bar charts (pass rate, compare): 0–100 % in steps of 20. */
 export const PERCENT_X_AXIS = {
@@ -66,8 +67,7 @@ export function labelYAxis(width: number) {
 
 type CategoryTickProps = { x?: number | string; y?: number | string; payload?: { value?: unknown } };
 
-/** ~6 px per character of the 11 px tick font, less the tick mark and gap (as in categoryAxisWidth). */
-const TICK_CHAR_PX = 6;
+/** The tick mark and gap left of a category label (as in categoryAxisWidth). */
 const TICK_GAP_PX = 16;
 
 /**
@@ -76,7 +76,7 @@ const TICK_GAP_PX = 16;
  */
 function CategoryTick({ x, y, payload, width }: CategoryTickProps & { width: number }) {
   const label = String(payload?.value ?? "");
-  const { lines } = wrapLabel(label, Math.max(8, Math.floor((width - TICK_GAP_PX) / TICK_CHAR_PX)), 2);
+  const { lines } = wrapLabel(label, Math.max(8, Math.floor((width - TICK_GAP_PX) / AXIS_CHAR_PX)), 2);
   const tx = Number(x ?? 0) - 4;
   return (
     <text x={tx} y={Number(y ?? 0)} textAnchor="end" fontSize={AXIS_TICK.fontSize} fill={AXIS_TICK.fill}>

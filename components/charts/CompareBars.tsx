@@ -16,7 +16,7 @@ import { CHART_COLORS } from "@/lib/charts/palette";
 import { CardFrame } from "@/components/ui/Card";
 import { labelYAxis, PERCENT_X_AXIS, SwatchLegend, TooltipBox } from "./ChartParts";
 
-/** Each proportion metric as a group of bars, one per run (baseline first), with 95% intervals where they exist. */
+/** Each proportion metric as a group of bars, one per run (baseline first), with 95% intervals where they exist; scores as their success %. */
 export function CompareBars({ data, title = "Metrics by run" }: { data: CompareBarsData; title?: string }) {
   if (data.rows.length === 0) return null;
   return (
@@ -54,6 +54,8 @@ export function CompareBars({ data, title = "Metrics by run" }: { data: CompareB
                 name={s.name}
                 fill={s.color}
                 radius={[0, 2, 2, 0]}
+                // A 0% bar is a sliver rather than nothing, so it does not read as "no value" (that bar is absent).
+                minPointSize={2}
                 isAnimationActive={false}
               >
                 <ErrorBar
@@ -67,8 +69,8 @@ export function CompareBars({ data, title = "Metrics by run" }: { data: CompareB
             ))}
           </BarChart>
         </ResponsiveContainer>
-        <figcaption className="mt-1 text-[11px] text-slate-500">
-          Yes/no metrics: % yes with 95% Wilson interval. Precision and recall: mean per row.
+        <figcaption className="mt-1 text-xs text-slate-600" data-testid="compare-bars-caption">
+          {data.caption}
         </figcaption>
       </figure>
     </CardFrame>

@@ -4,27 +4,42 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
+  Cell,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
   type TooltipContentProps,
 } from "recharts";
-import type { HistogramBar, HistogramChartData } from "@/lib/charts/histogram";
+import type { HistogramView, HistogramViewBar } from "@/lib/charts/histogram";
 import { CHART_COLORS } from "@/lib/charts/palette";
 import { AXIS_TICK, ChartEmpty, TooltipBox } from "./ChartParts";
 
-const HEIGHT = 200;
+const HEIGHT = 220;
 
-/** Row counts per value bucket (latency, tokens); buckets and labels come from prepareHistogram. */
-export function Histogram({ data, title }: { data: HistogramChartData; title: string }) {
+/**
+ * Rows per bucket: latency and tokens (prepareHistogram) and the seed 002/003 scores
+ * (prepareScoreHistogram, with the pass mark drawn). Buckets, colours and words come from those.
+ */
+export function Histogram({
+  data,
+  title,
+  testId,
+  captionTestId,
+}: {
+  data: HistogramView;
+  title: string;
+  testId: string;
+  captionTestId?: string;
+}) {
   if (data.emptyMessage) return <ChartEmpty>{data.emptyMessage}</ChartEmpty>;
   return (
-    <figure data-testid={`histogram-${data.unit}`}>
+    <figure data-testid={testId}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart
           data={data.bars}
-          margin={{ top: 4, right: 8, bottom: 4, left: 0 }}
+          margin={{ top: data.threshold ? 20 : 6, right: 24, bottom: 4, left: 0 }}
           barCategoryGap={2}
           title={title}
           desc={data.description}
@@ -35,22 +50,35 @@ export function Histogram({ data, title }: { data: HistogramChartData; title: st
             tick={AXIS_TICK}
             stroke={CHART_COLORS.grid}
             interval="preserveStartEnd"
-            minTickGap={8}
+            minTickGap={10}
           />
           <YAxis allowDecimals={false} tick={AXIS_TICK} stroke={CHART_COLORS.grid} width={40} />
           <Tooltip content={HistogramTooltip} cursor={{ fill: "#f1f5f9" }} isAnimationActive={false} />
-          <Bar dataKey="count" fill={data.fill} radius={[2, 2, 0, 0]} isAnimationActive={false} />
+          <Bar dataKey="count" radius={[2, 2, 0, 0]} isAnimationActive={false}>
+            {data.bars.map((bar) => (
+              <Cell key={bar.tick} fill={bar.fill} />
+            ))}
+          </Bar>
+          {data.threshold && (
+            <ReferenceLine
+              x={data.threshold.tick}
+              position={data.threshold.position}
+              stroke={CHART_COLORS.ink}
+              strokeDasharray="4 3"
+              label={{ value: "pass mark", position: "top", fontSize: 12, fill: CHART_COLORS.ink }}
+            />
+          )}
         </BarChart>
       </ResponsiveContainer>
-      <figcaption className="mt-1 text-[11px] text-slate-500">
-        {data.summary} · x: {data.axisLabel}, y: rows
+      <figcaption className="mt-1 text-xs text-slate-600" data-testid={captionTestId}>
+        {data.caption}
       </figcaption>
     </figure>
   );
 }
 
 function HistogramTooltip({ active, payload }: TooltipContentProps) {
-  const bar = payload?.[0]?.payload as HistogramBar | undefined;
+  const bar = payload?.[0]?.payload as HistogramViewBar | undefined;
   if (!active || !bar) return null;
   return (
     <TooltipBox heading={bar.label}>

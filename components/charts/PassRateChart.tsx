@@ -15,8 +15,8 @@ import type { PassRateBar, PassRateChartData } from "@/lib/charts/passRate";
 import { CHART_COLORS } from "@/lib/charts/palette";
 import { ChartEmpty, labelYAxis, PERCENT_X_AXIS, SwatchLegend, TooltipBox } from "./ChartParts";
 
-/** Yes-rate or mean score per metric as horizontal bars with 95% intervals; every decision is in preparePassRateChart. */
-export function PassRateChart({ data, title = "Pass rate by metric" }: { data: PassRateChartData; title?: string }) {
+/** Yes-rate, success rate or mean per metric as horizontal bars with 95% intervals; every decision is in preparePassRateChart. */
+export function PassRateChart({ data }: { data: PassRateChartData }) {
   if (data.bars.length === 0) return <ChartEmpty>No yes/no or score metric has a value yet.</ChartEmpty>;
   return (
     <figure data-testid="pass-rate-chart">
@@ -25,14 +25,21 @@ export function PassRateChart({ data, title = "Pass rate by metric" }: { data: P
           data={data.bars}
           layout="vertical"
           margin={{ top: 4, right: 16, bottom: 4, left: 0 }}
-          title={title}
+          title={data.title}
           desc={data.description}
         >
           <CartesianGrid horizontal={false} stroke={CHART_COLORS.grid} />
           <XAxis {...PERCENT_X_AXIS} />
           <YAxis {...labelYAxis(data.labelWidth)} />
           <Tooltip content={PassRateTooltip} cursor={{ fill: "#f1f5f9" }} isAnimationActive={false} />
-          <Bar dataKey="percent" barSize={16} radius={[0, 3, 3, 0]} isAnimationActive={false}>
+          <Bar
+            dataKey="percent"
+            barSize={data.barSize}
+            radius={[0, 3, 3, 0]}
+            // A 0% bar is a sliver rather than nothing, so it does not read as a missing metric.
+            minPointSize={2}
+            isAnimationActive={false}
+          >
             <ErrorBar
               dataKey="error"
               width={4}
@@ -43,9 +50,9 @@ export function PassRateChart({ data, title = "Pass rate by metric" }: { data: P
           </Bar>
         </BarChart>
       </ResponsiveContainer>
-      <figcaption className="mt-1 flex flex-wrap items-center justify-between gap-2 text-[11px] text-slate-500">
+      <figcaption className="mt-2 space-y-1 text-xs text-slate-600">
         <SwatchLegend items={data.legend} label="Colour bands" />
-        <span>Whiskers: 95% Wilson interval (yes/no metrics)</span>
+        <p data-testid="pass-rate-caption">{data.caption}</p>
       </figcaption>
     </figure>
   );
@@ -59,6 +66,7 @@ function PassRateTooltip({ active, payload }: TooltipContentProps) {
       <p className="font-semibold text-slate-900">{bar.valueText}</p>
       <p>{bar.basisText}</p>
       {bar.intervalText && <p>{bar.intervalText}</p>}
+      {bar.scoreText && <p>{bar.scoreText}</p>}
       {bar.errorsText && <p className="text-red-700">{bar.errorsText}</p>}
     </TooltipBox>
   );

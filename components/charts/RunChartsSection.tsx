@@ -6,8 +6,9 @@ import { prepareHeatmap } from "@/lib/charts/heatmap";
 import { prepareHistogram, type HistogramUnit } from "@/lib/charts/histogram";
 import { chartMetricLabel } from "@/lib/charts/labels";
 import { preparePassRateChart } from "@/lib/charts/passRate";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { LOWER_IS_BETTER_MARK } from "@/lib/charts/proportion";
 import { prepareScoreHistogram } from "@/lib/charts/scoreHistogram";
+import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getChunkHeatmap, getScoreHistogram, getValueHistogram, HISTOGRAM_METRICS } from "@/lib/db/chartQueries";
 import { getDb } from "@/lib/db/client";
 import { metricShape } from "@/lib/metrics/aggregates";
@@ -16,7 +17,6 @@ import { ChunkHeatmap } from "./ChunkHeatmap";
 import { Histogram } from "./Histogram";
 import { JudgeUsageCard } from "./JudgeUsageCard";
 import { PassRateChart } from "./PassRateChart";
-import { ScoreHistogram } from "./ScoreHistogram";
 
 const HISTOGRAM_BUCKETS = 12;
 /** Bins of 0.1 on the [0, 1] scale of the seed 002/003 scores, so a 0.5 pass mark falls on an edge. */
@@ -39,6 +39,7 @@ export function RunChartsSection({ runId, metrics }: { runId: string; metrics: s
   const heatmapMetric = metrics.includes(CHUNK_RELEVANCE)
     ? CHUNK_RELEVANCE
     : metrics.find((metric) => metricShape(metric) === "precision");
+  const scores = metrics.filter((metric) => metricShape(metric) === "score");
   return (
     <section aria-label="Charts" className="grid gap-3 lg:grid-cols-2" data-testid="run-charts">
       <Suspense fallback={<CardSkeleton />}>
@@ -52,13 +53,19 @@ export function RunChartsSection({ runId, metrics }: { runId: string; metrics: s
           <HistogramWidget runId={runId} metric={metric} />
         </Suspense>
       ))}
-      {metrics
-        .filter((metric) => metricShape(metric) === "score")
-        .map((metric) => (
-          <Suspense key={metric} fallback={<CardSkeleton />}>
-            <ScoreHistogramWidget runId={runId} metric={metric} />
-          </Suspense>
-        ))}
+      {scores.length > 0 && (
+        // Small multiples across the full width: one score fills it, three share a row, fourteen take five rows of three.
+        <div
+          className="grid gap-3 lg:col-span-2 [grid-template-columns:repeat(auto-fit,minmax(min(100%,360px),1fr))]"
+          data-testid="score-histograms"
+        >
+          {scores.map((metric) => (
+            <Suspense key={metric} fallback={<CardSkeleton />}>
+              <ScoreHistogramWidget runId={runId} metric={metric} />
+            </Suspense>
+          ))}
+        </div>
+      )}
       {heatmapMetric && (
         <div className="lg:col-span-2">
           <Suspense fallback={<CardSkeleton tall />}>
@@ -73,11 +80,7 @@ export function RunChartsSection({ runId, metrics }: { runId: string; metrics: s
 async function PassRateWidget({ runId, metrics }: { runId: string; metrics: string[] }) {
   const data = preparePassRateChart(await getRunAggregates(getDb(), runId, metrics), chartMetricLabel);
   return (
-    <Card
-      title="Pass rate by metric"
-      subtitle="% yes for yes/no judges, mean per row for precision and recall"
-      testId="pass-rate"
-    >
+    <Card title={data.title} subtitle={data.subtitle} testId="pass-rate">
       <PassRateChart data={data} />
     </Card>
   );
@@ -95,7 +98,7 @@ async function HistogramWidget({ runId, metric }: { runId: string; metric: (type
       subtitle={<code className="font-mono text-[11px]">{metric}</code>}
       testId={`histogram-card-${HISTOGRAM_UNIT[metric]}`}
     >
-      <Histogram data={data} title={title} />
+      <Histogram data={data} title={title} testId={`histogram-${data.unit}`} />
     </Card>
   );
 }
@@ -110,12 +113,16 @@ async function ScoreHistogramWidget({ runId, metric }: { runId: string; metric: 
       subtitle={
         <>
           <code className="font-mono text-[11px]">{metric}/score</code>
-          {direction === "lower" && " · lower is better"}
+          {direction === "lower" && (
+            <span className="ml-1 font-medium text-amber-800" data-testid="lower-is-better">
+              {LOWER_IS_BETTER_MARK} lower is better
+            </span>
+          )}
         </>
       }
       testId={`score-histogram-card-${metric.split("/").pop()}`}
     >
-      <ScoreHistogram data={data} title={title} />
+      <Histogram data={data} title={title} testId="score-histogram" captionTestId="score-histogram-caption" />
     </Card>
   );
 }

@@ -1,6 +1,8 @@
 import { metricLabel } from "@/components/runs/MetricCards";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/metrics/aggregates";
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { LOWER_IS_BETTER_MARK } from "@/lib/charts/proportion";
 import { CardFrame } from "@/components/ui/Card";
 import { formatConfidenceInterval, formatInteger, formatMetricValue, formatPercent } from "@/lib/charts/format";
 import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
@@ -12,7 +14,11 @@ const VERDICT_STYLE = {
   "n/a": "bg-slate-50 text-slate-400",
 } as const;
 
-/** Each metric's value per run with its 95% interval; for each candidate, the delta against the baseline and whether it is real or noise. */
+/**
+ * Each metric's value per run with its 95% interval; for each candidate, the delta against the baseline and
+ * whether it is real or noise. A score metric shows its average score and, beside it, its success percentage
+ * (`…/success/percentage`) with that share's Wilson interval; its delta is the paired bootstrap on the scores.
+ */
 export function MetricComparisonTable({ comparison }: { comparison: Comparison }) {
   const { runs, baselineId } = comparison;
   return (
@@ -40,6 +46,11 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                   name={row.cells[baselineId]?.aggregate?.name ?? row.metric}
                   className="text-[11px] text-slate-500"
                 />
+                {scoreDirection(row.metric) === "lower" && (
+                  <div className="text-[11px] font-medium text-amber-800" data-testid="lower-is-better">
+                    {LOWER_IS_BETTER_MARK} lower is better
+                  </div>
+                )}
               </td>
               {runs.map((run) => {
                 const cell = row.cells[run.id];
@@ -52,6 +63,7 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                         {formatConfidenceInterval(cell.interval, 1)}
                       </div>
                     )}
+                    {cell?.aggregate?.success && <SuccessCell success={cell.aggregate.success} cell={cell} />}
                     {cell?.aggregate && cell.aggregate.errors > 0 && (
                       <div className="text-[11px] text-red-700">{formatInteger(cell.aggregate.errors)} errors</div>
                     )}
@@ -95,9 +107,35 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
   );
 }
 
+/** A score's success percentage in one run, with its counts and 95% Wilson interval. */
+function SuccessCell({
+  success,
+  cell,
+}: {
+  success: NonNullable<Aggregate["success"]>;
+  cell: Comparison["metrics"][number]["cells"][string];
+}) {
+  return (
+    <div className="text-xs tabular-nums text-slate-700" data-testid="success-cell">
+      {success.value === null ? (
+        "no row scored"
+      ) : (
+        <>
+          <span className="font-medium">{formatPercent(success.value, 1)}</span> succeed (
+          {formatInteger(success.numerator)}/{formatInteger(success.denominator)})
+        </>
+      )}
+      {cell.successInterval && (
+        <div className="text-[11px] text-slate-500">{formatConfidenceInterval(cell.successInterval, 1)}</div>
+      )}
+    </div>
+  );
+}
+
 function formatValue(aggregate: Aggregate | null): string {
   if (!aggregate || aggregate.value === null) return "—";
   if (aggregate.kind === "percentage")
     return `${formatPercent(aggregate.value, 1)} yes (${formatInteger(aggregate.numerator)}/${formatInteger(aggregate.denominator)})`;
-  return formatMetricValue(aggregate.metric, aggregate.value, { percentDigits: 1, tokenUnit: true });
+  const value = formatMetricValue(aggregate.metric, aggregate.value, { percentDigits: 1, tokenUnit: true });
+  return aggregate.success ? `${value} average` : value;
 }

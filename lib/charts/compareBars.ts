@@ -1,7 +1,8 @@
 import type { Comparison } from "@/lib/compare/compareRuns";
-import { formatInteger, formatPercent } from "./format";
+import { formatPercent } from "./format";
 import { categoryAxisWidth, chartMetricLabel, isProportionMetric, type MetricLabeller } from "./labels";
 import { BASELINE_SERIES_COLOR, CANDIDATE_SERIES_COLORS } from "./palette";
+import { barLabel, barProportion, proportionCaption, proportionText, type BarProportion } from "./proportion";
 
 export type CompareSeries = {
   runId: string;
@@ -22,17 +23,21 @@ export type CompareBarsData = {
   rows: CompareRow[];
   height: number;
   labelWidth: number;
+  /** What the bars and whiskers mean: only the kinds drawn. */
+  caption: string;
   description: string;
 };
 
-const AXIS_HEIGHT = 36;
-const BAR_HEIGHT = 11;
-const GROUP_PADDING = 14;
+const AXIS_HEIGHT = 40;
+const BAR_HEIGHT = 13;
+const GROUP_PADDING = 16;
 
 /**
  * Grouped horizontal bars, one group per metric whose values are
  * proportions, one bar per run with the baseline first. Yes/no metrics carry
- * their 95% Wilson interval as an error bar; averages (precision, recall) have none.
+ * their 95% Wilson interval as an error bar, and so do the seed 002/003 scores,
+ * drawn as their success percentage (a share of rows, unlike their average
+ * score, which the comparison table shows); averages (precision, recall) have none.
  */
 export function prepareCompareBars(
   comparison: Comparison,
@@ -56,35 +61,41 @@ export function prepareCompareBars(
   }));
 
   const rows: CompareRow[] = [];
+  const kinds = new Set<BarProportion["kind"]>();
+  let anyLowerIsBetter = false;
   for (const metric of comparison.metrics) {
     if (!isProportionMetric(metric.metric)) continue;
-    const row: CompareRow = { metric: metric.metric, label: labelFor(metric.metric) };
-    let any = false;
-    for (const s of series) {
-      const cell = metric.cells[s.runId];
-      const value = cell?.aggregate?.value ?? null;
-      if (value === null || !cell?.aggregate) {
+    const proportions = series.map((s) => {
+      const aggregate = metric.cells[s.runId]?.aggregate;
+      return aggregate ? barProportion(aggregate) : null;
+    });
+    const first = proportions.find((p) => p !== null);
+    if (!first) continue;
+    const row: CompareRow = { metric: metric.metric, label: barLabel(labelFor(metric.metric), first) };
+    kinds.add(first.kind);
+    anyLowerIsBetter ||= first.lowerIsBetter;
+    series.forEach((s, index) => {
+      const proportion = proportions[index];
+      if (!proportion) {
         row[s.valueKey] = null;
         row[s.errorKey] = null;
         row[s.textKey] = "—";
-        continue;
+        return;
       }
-      any = true;
-      const aggregate = cell.aggregate;
+      const { value, interval } = proportion;
       row[s.valueKey] = value * 100;
-      row[s.errorKey] = cell.interval ? [(value - cell.interval.low) * 100, (cell.interval.high - value) * 100] : null;
+      row[s.errorKey] = interval ? [(value - interval.low) * 100, (interval.high - value) * 100] : null;
       row[s.textKey] =
-        aggregate.kind === "percentage"
-          ? `${formatPercent(value)} yes (${formatInteger(aggregate.numerator)}/${formatInteger(aggregate.denominator)})${cell.interval ? ` · 95% CI ${formatPercent(cell.interval.low)}–${formatPercent(cell.interval.high)}` : ""}`
-          : `${formatPercent(value)} mean over ${formatInteger(aggregate.denominator)} rows`;
-    }
-    if (any) rows.push(row);
+        `${proportionText(proportion)}${interval ? ` · 95% CI ${formatPercent(interval.low)}–${formatPercent(interval.high)}` : ""}`;
+    });
+    rows.push(row);
   }
   return {
     series,
     rows,
     height: rows.length === 0 ? 0 : AXIS_HEIGHT + rows.length * (series.length * BAR_HEIGHT + GROUP_PADDING),
     labelWidth: categoryAxisWidth(rows.map((row) => row.label)),
+    caption: proportionCaption(kinds, anyLowerIsBetter),
     description: rows
       .map((row) => `${row.label}: ${series.map((s) => `${s.name} ${row[s.textKey]}`).join(", ")}`)
       .join("; "),

@@ -4,29 +4,39 @@ import { CHART_COLORS } from "./palette";
 
 export type HistogramUnit = "seconds" | "tokens";
 
-export type HistogramBar = {
+/** One bar of the one Histogram leaf (components/charts/Histogram.tsx), for values and for scores alike. */
+export type HistogramViewBar = {
   /** Short axis tick, without the unit ("0.5–1.0", "1,000–1,499"). */
   tick: string;
-  /** Full label with the unit ("0.5–1.0 s", "1,000–1,499 tokens"). */
+  /** Full label with the unit ("0.5–1.0 s", "1,000–1,499 tokens", "score 0.5–0.6"). */
   label: string;
   count: number;
   /** "12 rows (24.0%)" for the tooltip. */
   countText: string;
-  from: number;
-  to: number;
+  fill: string;
 };
 
-export type HistogramChartData = {
+/** What the Histogram leaf draws: bars, an optional marked bin edge (a score's pass mark), a caption. */
+export type HistogramView = {
+  bars: HistogramViewBar[];
+  /** The marked edge: the bin whose left (or, past the last bin, right) edge it is, and its words. */
+  threshold: { tick: string; position: "start" | "end"; text: string } | null;
+  /** The line under the chart; null when it is empty. */
+  caption: string | null;
+  /** Shown instead of the chart when no row has a value. */
+  emptyMessage: string | null;
+  description: string;
+};
+
+export type HistogramBar = HistogramViewBar & { from: number; to: number };
+
+export type HistogramChartData = HistogramView & {
   unit: HistogramUnit;
   bars: HistogramBar[];
   total: number;
   /** "50 rows · 0.4 s to 3.2 s"; null when there is nothing to chart. */
   summary: string | null;
-  /** Shown instead of the chart when no row has a value. */
-  emptyMessage: string | null;
-  fill: string;
   axisLabel: string;
-  description: string;
 };
 
 const UNIT_WORDS: Record<HistogramUnit, { suffix: string; axis: string; empty: string }> = {
@@ -43,9 +53,17 @@ const UNIT_WORDS: Record<HistogramUnit, { suffix: string; axis: string; empty: s
  */
 export function prepareHistogram(histogram: ValueHistogram | null, unit: HistogramUnit): HistogramChartData {
   const words = UNIT_WORDS[unit];
-  const base = { unit, fill: CHART_COLORS.neutral, axisLabel: words.axis };
+  const base = { unit, axisLabel: words.axis, threshold: null };
   if (!histogram || histogram.buckets.length === 0) {
-    return { ...base, bars: [], total: 0, summary: null, emptyMessage: words.empty, description: words.empty };
+    return {
+      ...base,
+      bars: [],
+      total: 0,
+      summary: null,
+      caption: null,
+      emptyMessage: words.empty,
+      description: words.empty,
+    };
   }
   const total = histogram.buckets.reduce((sum, bucket) => sum + bucket.count, 0);
   const single = histogram.min === histogram.max;
@@ -74,6 +92,7 @@ export function prepareHistogram(histogram: ValueHistogram | null, unit: Histogr
       label: `${tick}${words.suffix}`,
       count: bucket.count,
       countText: countText(bucket.count),
+      fill: CHART_COLORS.neutral,
       from: bucket.from,
       to: bucket.to,
     });
@@ -87,6 +106,7 @@ export function prepareHistogram(histogram: ValueHistogram | null, unit: Histogr
     bars,
     total,
     summary,
+    caption: `${summary} · x: ${words.axis}, y: rows`,
     emptyMessage: null,
     description: `${summary}. ${bars.map((bar) => `${bar.label}: ${bar.count}`).join("; ")}`,
   };

@@ -18,9 +18,12 @@ export function isProportionMetric(metric: string): boolean {
   return !metric.startsWith("agent/");
 }
 
-/** Room for the longest label on a category axis, in pixels, at the 11 px tick font. */
-export function categoryAxisWidth(labels: string[], { min = 80, max = 200 } = {}): number {
+/** Pixels per character of the 12 px axis font (system sans), as CategoryTick wraps them. */
+export const AXIS_CHAR_PX = 7;
+
+/** Room for the longest label on a category axis, in pixels, at the 12 px tick font; longer labels wrap onto two lines. */
+export function categoryAxisWidth(labels: string[], { min = 90, max = 220 } = {}): number {
   const longest = labels.reduce((n, label) => Math.max(n, label.length), 0);
-  // ~6 px per character of the 11 px system font, plus the tick mark and margin recharts keeps.
-  return Math.min(max, Math.max(min, Math.ceil(longest * 6) + 16));
+  // ~7 px per character of the 12 px system font, plus the tick mark and margin recharts keeps.
+  return Math.min(max, Math.max(min, Math.ceil(longest * AXIS_CHAR_PX) + 16));
 }

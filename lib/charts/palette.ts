@@ -17,6 +17,9 @@ export const CHART_COLORS = {
   verdictAbsent: "#e2e8f0", // slate-200
 } as const;
 
-/** Series colours for compared runs: the baseline is always slate, candidates cycle through the rest. */
-export const BASELINE_SERIES_COLOR = "#334155"; // slate-700
+/**
+ * Series colours for compared runs: the baseline is always a mid slate (light enough that the ink
+ * whiskers of its interval show on it), candidates cycle through the rest.
+ */
+export const BASELINE_SERIES_COLOR = "#94a3b8"; // slate-400
 export const CANDIDATE_SERIES_COLORS = ["#6366f1", "#0ea5e9", "#14b8a6", "#a855f7", "#f59e0b", "#ec4899"] as const; // indigo, sky, teal, purple, amber, pink (500)

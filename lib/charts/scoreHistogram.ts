@@ -1,24 +1,13 @@
 import type { ScoreHistogram } from "@/lib/db/chartQueries";
 import { formatInteger, formatScore } from "./format";
+import type { HistogramView, HistogramViewBar } from "./histogram";
 import { CHART_COLORS } from "./palette";
 
-export type ScoreHistogramBar = {
-  tick: string;
-  label: string;
-  count: number;
-  countText: string;
-  /** Succeeding bins green, failing ones red, the bin the pass mark cuts through grey. */
-  fill: string;
-};
+/** Succeeding bins green, failing ones red, the bin the pass mark cuts through grey. */
+export type ScoreHistogramBar = HistogramViewBar;
 
-export type ScoreHistogramData = {
-  bars: ScoreHistogramBar[];
-  /** Where the pass mark is drawn: the bin whose left edge it is nearest, and the words. Null without one. */
-  threshold: { tick: string; position: "start" | "end"; text: string } | null;
-  summary: string | null;
-  emptyMessage: string | null;
-  description: string;
-};
+/** `threshold` is where the pass mark is drawn: the bin whose left edge it is nearest, and the words. */
+export type ScoreHistogramData = HistogramView & { summary: string | null };
 
 /**
  * A score metric's distribution (seeds 002/003): fixed bins over [0, top] from getScoreHistogram, each
@@ -31,7 +20,7 @@ export function prepareScoreHistogram(
 ): ScoreHistogramData {
   if (!histogram || histogram.buckets.length === 0) {
     const empty = "No row has a score yet.";
-    return { bars: [], threshold: null, summary: null, emptyMessage: empty, description: empty };
+    return { bars: [], threshold: null, summary: null, caption: null, emptyMessage: empty, description: empty };
   }
   const total = histogram.buckets.reduce((sum, bucket) => sum + bucket.count, 0);
   const threshold = histogram.threshold;
@@ -71,6 +60,7 @@ export function prepareScoreHistogram(
     bars,
     threshold: marker,
     summary,
+    caption: `${summary}${marker ? ` · ${marker.text}` : ""} · x: score, y: rows`,
     emptyMessage: null,
     description: `${summary}${marker ? `, ${marker.text}` : ""}. ${bars.map((bar) => `${bar.label}: ${bar.count}`).join("; ")}`,
   };

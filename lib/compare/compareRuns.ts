@@ -17,7 +17,13 @@ export type CompareRun = {
   status: string;
 };
 
-export type MetricCell = { aggregate: Aggregate | null; interval: { low: number; high: number } | null };
+export type MetricCell = {
+  aggregate: Aggregate | null;
+  /** The 95% Wilson interval of a yes-rate; null for averages. */
+  interval: { low: number; high: number } | null;
+  /** For a seed 002/003 score: the 95% Wilson interval of its success percentage (counted in SQL by getRunAggregates). */
+  successInterval?: { low: number; high: number } | null;
+};
 export type MetricDelta = {
   delta: number | null;
   verdict: "better" | "worse" | "noise" | "n/a";
@@ -75,12 +81,15 @@ export async function compareRuns(db: Db, runIds: string[], baselineId: string):
       const cells: Record<string, MetricCell> = {};
       for (const run of runs) {
         const aggregate = aggregates.get(run.id)?.find((a) => a.metric === metric) ?? null;
+        const success = aggregate?.success;
         cells[run.id] = {
           aggregate,
           interval:
             aggregate && aggregate.kind === "percentage"
               ? wilsonInterval(aggregate.numerator, aggregate.denominator)
               : null,
+          successInterval:
+            success && success.denominator > 0 ? wilsonInterval(success.numerator, success.denominator) : null,
         };
       }
       const deltas: Record<string, MetricDelta> = {};

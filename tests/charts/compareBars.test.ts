@@ -3,19 +3,7 @@ import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { BASELINE_SERIES_COLOR, CANDIDATE_SERIES_COLORS } from "@/lib/charts/palette";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import { wilsonInterval } from "@/lib/stats";
-import { aggregate } from "./fixtures";
-
-const run = (id: string, name: string) => ({
-  id,
-  name,
-  datasetId: "d",
-  datasetName: "set",
-  judgeProvider: "heuristic",
-  judgeModel: "h",
-  generationModel: null,
-  status: "completed",
-});
-const noDelta = { delta: null, verdict: "n/a" as const, words: "", pairs: 0, unpaired: 0 };
+import { aggregate, compareRun as run, NO_DELTA as noDelta } from "./fixtures";
 
 // Baseline "B" is listed second: the chart must still put it first.
 const comparison: Comparison = {
@@ -116,7 +104,7 @@ describe("prepareCompareBars", () => {
       s1Error: null,
       s1Text: "—",
     });
-    expect(height).toBe(36 + 2 * (2 * 11 + 14));
+    expect(height).toBe(40 + 2 * (2 * 13 + 16));
   });
 
   it("takes a labeller", () => {

@@ -17,3 +17,33 @@ export function aggregate(metric: string, fields: Partial<Aggregate>): Aggregate
     ...fields,
   };
 }
+
+/** A seed 002/003 score aggregate: average `value` over `denominator` rows, `passed` of them succeeding. */
+export function scoreAggregate(metric: string, value: number, passed: number, denominator: number): Aggregate {
+  return aggregate(metric, {
+    name: `${metric}/score/average`,
+    kind: "average",
+    value,
+    numerator: value * denominator,
+    denominator,
+    passed,
+    failed: denominator - passed,
+    success: { name: `${metric}/success/percentage`, value: passed / denominator, numerator: passed, denominator },
+  });
+}
+
+/** A finished run as the comparison lists it. */
+export function compareRun(id: string, name = id) {
+  return {
+    id,
+    name,
+    datasetId: "d",
+    datasetName: "set",
+    judgeProvider: "heuristic",
+    judgeModel: "h",
+    generationModel: null,
+    status: "completed",
+  };
+}
+
+export const NO_DELTA = { delta: null, verdict: "n/a" as const, words: "", pairs: 0, unpaired: 0 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prepareHistogram } from "@/lib/charts/histogram";
+import { CHART_COLORS } from "@/lib/charts/palette";
 
 describe("prepareHistogram", () => {
   it("labels second buckets with as many decimals as their width needs", () => {
@@ -21,6 +22,9 @@ describe("prepareHistogram", () => {
     expect(data.bars.map((bar) => bar.countText)).toEqual(["3 rows (75.0%)", "0 rows (0.0%)", "1 row (25.0%)"]);
     expect(data.total).toBe(4);
     expect(data.summary).toBe("4 rows · 0.5 s to 2.0 s");
+    // The same Histogram leaf draws scores: a caption line and no pass mark here.
+    expect(data.caption).toBe("4 rows · 0.5 s to 2.0 s · x: seconds, y: rows");
+    expect(data.threshold).toBeNull();
     expect(data.emptyMessage).toBeNull();
   });
 
@@ -78,7 +82,15 @@ describe("prepareHistogram", () => {
   it("shows one bar when every row has the same value", () => {
     const data = prepareHistogram({ min: 1.25, max: 1.25, buckets: [{ from: 1.25, to: 1.25, count: 6 }] }, "seconds");
     expect(data.bars).toEqual([
-      { tick: "1.25", label: "1.25 s", count: 6, countText: "6 rows (100.0%)", from: 1.25, to: 1.25 },
+      {
+        tick: "1.25",
+        label: "1.25 s",
+        count: 6,
+        countText: "6 rows (100.0%)",
+        fill: CHART_COLORS.neutral,
+        from: 1.25,
+        to: 1.25,
+      },
     ]);
     expect(data.summary).toBe("6 rows, all 1.25 s");
     const tokens = prepareHistogram({ min: 2337, max: 2337, buckets: [{ from: 2337, to: 2337, count: 1 }] }, "tokens");
@@ -91,6 +103,7 @@ describe("prepareHistogram", () => {
     expect(data.bars).toEqual([]);
     expect(data.total).toBe(0);
     expect(data.summary).toBeNull();
+    expect(data.caption).toBeNull();
     expect(data.emptyMessage).toMatch(/token count/);
   });
 });

@@ -70,9 +70,11 @@ describe("preparePassRateChart", () => {
     // 4/4: the Wilson interval is [0.5101…, 1], so the upper offset is exactly 0.
     expect(data.bars[0].error![1]).toBe(0);
     expect(data.bars[0].error![0]).toBeGreaterThan(40);
-    expect(data.height).toBe(36 + 2 * 30);
-    // Longest label "Document recall" (15 characters): 15 × 6 + 16 = 106 px.
-    expect(data.labelWidth).toBe(106);
+    // Two bars (40 + 2 × 34 = 108 px) get the 150 px floor, so they do not sit in a sliver of their card.
+    expect(data.height).toBe(150);
+    expect(data.barSize).toBe(28);
+    // Longest label "Document recall" (15 characters) at the 12 px axis font: 15 × 7 + 16 = 121 px.
+    expect(data.labelWidth).toBe(121);
   });
 
   it("puts the band edges at exactly 80% and 60%", () => {

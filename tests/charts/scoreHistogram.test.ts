@@ -88,6 +88,7 @@ describe("score histogram on a real SQLite file", () => {
     expect(data.bars[5].fill).toBe(CHART_COLORS.good);
     expect(data.threshold).toEqual({ tick: "0.5–0.6", position: "start", text: "pass mark 0.50 (at least)" });
     expect(data.summary).toBe("9 rows scored");
+    expect(data.caption).toBe("9 rows scored · pass mark 0.50 (at least) · x: score, y: rows");
   });
 
   it("reverses the colours where lower is better, and marks a pass mark of 1 at the right end", () => {

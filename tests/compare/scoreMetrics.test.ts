@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { createRun } from "@/lib/engine/createRun";
+import { wilsonInterval } from "@/lib/stats";
 import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
 import { openDataset, type StoredDataset } from "../support/servedDataset";
 
@@ -40,6 +41,10 @@ describe("comparing a higher-is-better score metric (faithfulness)", () => {
     expect(metric?.cells[candidate].aggregate?.value).toBeCloseTo(0.7, 12);
     expect(metric?.cells[baseline].aggregate?.success).toMatchObject({ numerator: 10, denominator: 30 });
     expect(metric?.cells[candidate].aggregate?.success).toMatchObject({ numerator: 30, denominator: 30 });
+    // The success share's own Wilson interval, for the table beside the average: 10/30 and 30/30.
+    expect(metric?.cells[baseline].successInterval).toEqual(wilsonInterval(10, 30));
+    expect(metric?.cells[candidate].successInterval?.high).toBe(1);
+    expect(metric?.cells[candidate].successInterval?.low).toBeCloseTo(0.8865, 4);
     const delta = metric?.deltas[candidate];
     expect(delta?.delta).toBeCloseTo(0.3, 12);
     expect(delta?.pairs).toBe(30);
