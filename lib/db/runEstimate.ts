@@ -1,4 +1,5 @@
 import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
@@ -54,7 +55,8 @@ export function estimateRunSpending(
       const perChunk = definition ? definition.perChunk === true : row.metric.startsWith("retrieval/llm_judged/");
       const rowCalls =
         perChunk && options.chunkMode === "per_chunk" ? row.chunks : row.items * (definition?.callsPerRow ?? 1);
-      calls += rowCalls;
+      // A G-Eval judge first generates its evaluation steps: one call for its criteria and model.
+      calls += rowCalls + (isGEvalMetric(row.metric) ? 1 : 0);
       input += rowCalls * PROMPT_OVERHEAD_TOKENS + Math.ceil(row.chars / CHARS_PER_TOKEN);
       output += (perChunk ? Math.max(row.chunks, row.items) : row.items) * OUTPUT_TOKENS_PER_VERDICT;
     }
