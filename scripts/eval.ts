@@ -122,7 +122,14 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   if (heuristic && !args.judgeModel)
     console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
   // Named on the command line, an LLM-only score metric on the offline judge is a mistake to say, not a column of skips.
-  const unavailable = heuristic ? args.metrics.flatMap((metric) => offlineUnavailableReason(metric) ?? []) : [];
+  const unavailable = heuristic
+    ? [
+        ...args.metrics.flatMap((metric) => offlineUnavailableReason(metric) ?? []),
+        ...args.gEvalJudges.map(
+          (judge) => `g_eval ${judge.name} needs an LLM judge: the offline heuristic judge has no rule for it`,
+        ),
+      ]
+    : [];
   if (unavailable.length > 0)
     throw new UsageError(
       `${unavailable.join("; ")}. Set OPENAI_API_KEY or OPENAI_BASE_URL (and --judge-model), or leave them out.`,
@@ -155,6 +162,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
       name: args.name,
       tags: args.tags,
       metrics: args.metrics,
+      gEvalJudges: args.gEvalJudges,
       judge,
       concurrency: args.concurrency,
       chunkMode: args.chunkMode,

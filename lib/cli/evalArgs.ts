@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { modelNameProblem } from "@/lib/llm/modelName";
 import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib/metrics/metricNames";
+import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
+import { parseGEvalOption } from "./gEvalArgs";
 
 export class UsageError extends Error {}
 
@@ -20,6 +22,11 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           contextual_recall, contextual_relevancy, hallucination, toxicity, bias,
                           summarization), Mastra's context_relevance, statistical scorers (bleu, rouge,
                           meteor, levenshtein), or a whole family: deepeval, mastra, statistical
+  --g-eval DEFINITION     a custom G-Eval judge, as in the run form, named response/llm_judged/g_eval/<name>:
+                          'name=coherence;criteria=The response is well structured;params=input,actual_output;threshold=0.5'
+                          name: lower-case letters, digits, _; params: input, actual_output, expected_output,
+                          retrieval_context, context; threshold on the 0–1 score (default 0.5); needs an
+                          LLM judge; repeatable (names unique; with only --g-eval, --judges defaults to none)
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
@@ -55,6 +62,8 @@ export type EvalArgs = {
   out?: string;
   quiet: boolean;
   contextRelevance: Record<string, number>;
+  /** Custom G-Eval judges (--g-eval), validated like the run form's. */
+  gEvalJudges: GEvalDefinition[];
   /** Only the limits given on the command line (a resume changes only those). */
   budget: { calls?: number; tokens?: number; usd?: number };
 };
@@ -75,6 +84,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "chunk-mode": { type: "string" },
         threshold: { type: "string", multiple: true },
         "context-relevance": { type: "string", multiple: true },
+        "g-eval": { type: "string", multiple: true },
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
         name: { type: "string" },
@@ -94,7 +104,14 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const sources = [parsed.dataset, parsed["dataset-id"], parsed.resume].filter(Boolean).length;
   if (sources !== 1) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
 
-  const judges = (parsed.judges ?? "all")
+  const gEvalJudges = (parsed["g-eval"] ?? []).map((entry) => {
+    const definition = parseGEvalOption(entry);
+    return typeof definition === "string" ? fail(definition) : definition;
+  });
+  const duplicate = gEvalJudges.find((judge, i) => gEvalJudges.findIndex((j) => j.name === judge.name) !== i);
+  if (duplicate) fail(`--g-eval: two judges are named "${duplicate.name}"; names must be unique`);
+  // G-Eval judges alone are a complete run; --judges then adds to them rather than defaulting to every judge.
+  const judges = (parsed.judges ?? (gEvalJudges.length > 0 ? "" : "all"))
     .split(",")
     .map((j) => j.trim())
     .filter(Boolean);
@@ -160,6 +177,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     out: parsed.out,
     quiet: parsed.quiet ?? false,
     contextRelevance,
+    gEvalJudges,
     budget,
   };
 }

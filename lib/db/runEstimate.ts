@@ -1,4 +1,5 @@
 import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
@@ -15,8 +16,9 @@ const CHARS_PER_TOKEN = 4;
 type MetricRow = { metric: string; items: number; chunks: number; chars: number };
 
 /**
- * Estimates the LLM calls, tokens and cost of a run's pending work: one call
- * per judged row (per retrieved chunk for a per-chunk judge in per_chunk mode),
+ * Estimates the LLM calls, tokens and cost of a run's pending work: the
+ * catalogue's calls per row for each judged row (two for summarization; per
+ * retrieved chunk for a per-chunk judge in per_chunk mode),
  * input tokens from the row's text and chunks plus the prompt's own size,
  * output tokens per verdict, priced with ASSAY_LLM_PRICES (null when the model
  * has no price). Deterministic metrics and the offline judge cost nothing.
@@ -48,9 +50,13 @@ export function estimateRunSpending(
   let output = 0;
   if (!options.heuristic) {
     for (const row of byMetric) {
-      const perChunk = findMetric(row.metric)?.perChunk === true || row.metric.startsWith("retrieval/llm_judged/");
-      const rowCalls = perChunk && options.chunkMode === "per_chunk" ? row.chunks : row.items;
-      calls += rowCalls;
+      const definition = findMetric(row.metric);
+      // Catalogued metrics say whether they judge chunk by chunk; custom RETRIEVAL judges (not catalogued) do.
+      const perChunk = definition ? definition.perChunk === true : row.metric.startsWith("retrieval/llm_judged/");
+      const rowCalls =
+        perChunk && options.chunkMode === "per_chunk" ? row.chunks : row.items * (definition?.callsPerRow ?? 1);
+      // A G-Eval judge first generates its evaluation steps: one call for its criteria and model.
+      calls += rowCalls + (isGEvalMetric(row.metric) ? 1 : 0);
       input += rowCalls * PROMPT_OVERHEAD_TOKENS + Math.ceil(row.chars / CHARS_PER_TOKEN);
       output += (perChunk ? Math.max(row.chunks, row.items) : row.items) * OUTPUT_TOKENS_PER_VERDICT;
     }

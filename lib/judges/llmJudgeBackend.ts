@@ -18,9 +18,14 @@ type CallOutcome = {
   failure: LlmCallErrorKind | null;
   /** The judge-cache key of the call (empty for composed outcomes). */
   key: string;
+  /** The parsed answer (null when there is none), the context of a follow-up call. */
+  answer: unknown;
 };
 
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+/** Never stored: judgeOnce always replaces it with the follow-up call's verdict (or its error). */
+const AWAITING_FOLLOW_UP = errorVerdict("the follow-up call was not made");
 
 /**
  * Cached under a batched prompt's key once its row was judged chunk by chunk
@@ -58,7 +63,10 @@ export function createLlmJudgeBackend(deps: {
         `${deps.llm.provider}\u0000${deps.llm.endpoint}\u0000${model}\u0000${template.version}\u0000${rendered.hash}`,
       )
       .digest("hex");
-    const base = { promptHash: rendered.hash, promptVersion: template.version };
+    const base = { promptHash: rendered.hash, promptVersion: template.version, answer: null };
+    // A two-call judge's first answer is no verdict yet: judgeOnce replaces it with the follow-up's.
+    const verdictOf = (answer: unknown): JudgeVerdict =>
+      template.followUp ? AWAITING_FOLLOW_UP : template.toVerdict(answer, input, context);
     const cached = deps.readCache === false ? null : await deps.cache.get(key);
     if (cached?.response === FELL_BACK_TO_PER_CHUNK) {
       return {
@@ -76,7 +84,8 @@ export function createLlmJudgeBackend(deps: {
       if (parsed.success) {
         return {
           ...base,
-          verdict: template.toVerdict(parsed.data, input, context),
+          verdict: verdictOf(parsed.data),
+          answer: parsed.data,
           usage: { ...NO_USAGE },
           attempts: 0,
           cacheHit: true,
@@ -98,7 +107,8 @@ export function createLlmJudgeBackend(deps: {
       );
       return {
         ...base,
-        verdict: template.toVerdict(result.value, input, context),
+        verdict: verdictOf(result.value),
+        answer: result.value,
         usage: result.usage,
         attempts: result.attempts,
         cacheHit: false,
@@ -154,6 +164,7 @@ export function createLlmJudgeBackend(deps: {
   async function judgeOnce(template: AnyTemplate, context: unknown, input: JudgeInput): Promise<CallOutcome> {
     const chunkCount = template.perChunk ? input.retrievedContext.length : 0;
     const batched = await callTemplate(template, input, context, chunkCount);
+    if (template.followUp) return batched.failure === null ? followUp(template.followUp, batched, input) : batched;
     if (!template.perChunk || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
     const single = template.singleChunk;
     const perChunk = await judgeChunksOneByOne(single, input);
@@ -181,6 +192,29 @@ export function createLlmJudgeBackend(deps: {
     };
   }
 
+  /**
+   * The second call of a two-call judge, given the first answer as its
+   * context. Usage and attempts are the sum of both; the row's prompt version
+   * names both versions and its hash combines both hashes, so the rating
+   * traces to the exact words of each call.
+   */
+  async function followUp(template: AnyTemplate, first: CallOutcome, input: JudgeInput): Promise<CallOutcome> {
+    const second = await callTemplate(template, input, first.answer);
+    return {
+      ...second,
+      verdict:
+        second.failure === null
+          ? second.verdict
+          : errorVerdict(`the follow-up call (${template.version}) failed: ${second.verdict.errorMessage ?? ""}`),
+      usage: addUsage(first.usage, second.usage),
+      attempts: first.attempts + second.attempts,
+      cacheHit: first.cacheHit && second.cacheHit,
+      promptHash: createHash("sha256").update(`${first.promptHash},${second.promptHash}`).digest("hex"),
+      promptVersion: `${first.promptVersion} + ${second.promptVersion}`,
+      key: "",
+    };
+  }
+
   /** One call per chunk (the Databricks way); the row's prompt hash is the hash of the per-chunk hashes. */
   async function judgeChunksOneByOne(single: AnyTemplate, input: JudgeInput): Promise<CallOutcome> {
     const outcomes = await Promise.all(
@@ -203,6 +237,7 @@ export function createLlmJudgeBackend(deps: {
       promptVersion: single.version,
       failure: outcomes.find((o) => o.failure !== null)?.failure ?? null,
       key: "",
+      answer: null,
     };
   }
 }
@@ -217,6 +252,7 @@ function noJudgeFor(metric: string): CallOutcome {
     promptVersion: "none",
     failure: "fatal",
     key: "",
+    answer: null,
   };
 }
 

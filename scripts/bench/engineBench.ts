@@ -1,8 +1,9 @@
 // npm run bench — the engine against a fake OpenAI server with a fixed 200 ms
 // latency: 200 rows × 4 chunks, the full judge suite, at concurrency 16 and 64,
 // then a re-run that must make 0 calls; then the same for the score family of
-// seeds 002/003 (DeepEval, Mastra, statistical). Prints the figures, with LLM
-// calls per row per metric for each suite; asserts nothing.
+// seeds 002/003 (DeepEval, Mastra, statistical, and one G-Eval judge) on the
+// same rows with their ideal context's contents (so hallucination has work).
+// Prints the figures, with LLM calls per row per metric for each suite; asserts nothing.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -60,6 +61,13 @@ async function main(): Promise<void> {
     sink: createDatasetSink(db),
   });
   if (!imported.ok) throw new Error("bench dataset did not import");
+  const familyImported = await ingestUpload({
+    chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS).map(withIdealContextContents)), 65536),
+    filename: "bench-family.jsonl",
+    mode: "strict",
+    sink: createDatasetSink(db),
+  });
+  if (!familyImported.ok) throw new Error("bench family dataset did not import");
   const llmConfig = readLlmConfig({ OPENAI_API_KEY: "sk-bench-0000", OPENAI_BASE_URL: url });
 
   console.log(`process RSS before the first run: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
@@ -77,12 +85,14 @@ async function main(): Promise<void> {
     model: string,
     quiet = false,
     metrics: string[] = BUILT_IN_METRICS,
+    family = false,
   ) => {
     await getJson(`${control}/reset`, z.unknown());
     const before = await stats();
     const runId = await createRun(db, {
-      datasetId: imported.datasetId,
+      datasetId: family ? familyImported.datasetId : imported.datasetId,
       metrics,
+      ...(family ? { gEvalJudges: [G_EVAL_JUDGE] } : {}),
       judge: { provider: "openai", model },
       concurrency,
     });
@@ -135,15 +145,34 @@ async function main(): Promise<void> {
   await runOnce("concurrency 64", 64, "bench-judge-64");
   await runOnce("re-run of the concurrency-16 configuration (cache)", 16, "bench-judge-16");
 
-  console.log(`score family (seeds 002/003): ${SCORE_FAMILY.length} metrics, same rows\n`);
-  await runOnce("score family, concurrency 16", 16, "bench-score-16", false, SCORE_FAMILY);
-  await runOnce("score family, concurrency 64", 64, "bench-score-64", false, SCORE_FAMILY);
-  await runOnce("score family, re-run of concurrency 16 (cache)", 16, "bench-score-16", false, SCORE_FAMILY);
+  console.log(
+    `score family (seeds 002/003): ${SCORE_FAMILY.length} metrics and G-Eval "${G_EVAL_JUDGE.name}", same rows with their ideal context's contents\n`,
+  );
+  await runOnce("score family, concurrency 16", 16, "bench-score-16", false, SCORE_FAMILY, true);
+  await runOnce("score family, concurrency 64", 64, "bench-score-64", false, SCORE_FAMILY, true);
+  await runOnce("score family, re-run of concurrency 16 (cache)", 16, "bench-score-16", false, SCORE_FAMILY, true);
 
   await db.$disconnect();
   closeDirectConnection(dbUrl);
   child.kill("SIGTERM");
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const G_EVAL_JUDGE = {
+  name: "coherence",
+  criteria: "The response is well structured and follows from the input.",
+  evaluationParams: ["input" as const, "actual_output" as const],
+  threshold: 0.5,
+};
+
+const benchRowSchema = z.looseObject({
+  retrieved_context: z.array(z.object({ content: z.string(), doc_uri: z.string() })),
+});
+
+/** The row with its ideal context (the expected document) given with contents, copied from its first retrieved chunk. */
+function withIdealContextContents(row: Record<string, unknown>): Record<string, unknown> {
+  const first = benchRowSchema.parse(row).retrieved_context[0];
+  return { ...row, expected_retrieved_context: [first] };
 }
 
 function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T> {

@@ -16,7 +16,7 @@ import { createTempDb } from "../support/tempDb";
 // Each DeepEval-family template through the real LLM judge backend, the real
 // openai SDK and client, the fake server and a real SQLite judge cache: the
 // score is computed from the verdicts, the verdicts are the details, and each
-// row costs exactly one call (zero on a cached re-run).
+// row costs exactly one call (two for summarization; zero on a cached re-run).
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -155,11 +155,11 @@ describe("DeepEval-family templates through the LLM judge backend", () => {
     expect([factual.calls, factual.result.score, factual.result.details?.groups[0].items]).toEqual([1, 0, []]);
   });
 
-  it("summarization: min(alignment, coverage) with both figures, in one call", async () => {
+  it("summarization: min(alignment, coverage) with both figures, in two calls (the second reads the summary alone)", async () => {
     const source = "KEY1 the plan costs $20. KEY2 it includes SSO. KEY3 it has 5 seats. KEY4 support is 24/7.";
     const input = row(source, { response: "KEY1 it costs $20. KEY2 SSO is included. INVENTED it has a free trial." });
     const { result, calls } = await judge("response/llm_judged/summarization", input);
-    expect(calls).toBe(1);
+    expect(calls).toBe(2);
     // alignment 2/3 (the invented claim is idk), coverage 2/4 → min = 0.5
     expect(result.score).toBe(0.5);
     expect(result.details?.figures?.alignment).toBeCloseTo(2 / 3, 12);

@@ -12,8 +12,11 @@ import type { Responder } from "./fakeOpenAIServer";
  *   contextual_relevancy each node's sentences; IRRELEVANT → no
  *   hallucination       one verdict per context item; CONTRADICTED → no
  *   toxicity / bias     actual_output sentences with OPINION are opinions; TOXIC / BIASED → yes
- *   summarization       summary sentences: WRONG → no, INVENTED → idk; one question per source
- *                       sentence with KEYn (at most 5), answered yes by the summary when it says KEYn
+ *   summarization       call 1: summary sentences: WRONG → no, INVENTED → idk; one question per KEYn
+ *                       in the source (at most 5), "Does the text state KEYn?", the source answering yes;
+ *                       without any KEYn, one question about "its main point";
+ *                       call 2 (the summary alone): yes when the summary says KEYn (any non-empty summary
+ *                       for the main point), else idk
  * Any other request gets undefined (the server's default answer).
  */
 export const fakeScoreMetricResponder: Responder = (body) => {
@@ -114,7 +117,8 @@ export const fakeScoreMetricResponder: Responder = (body) => {
     }
     case "summarization_claims_questions": {
       const source = fenced(prompt, "untrusted_source_text")[0] ?? "";
-      const keys = [...source.matchAll(/KEY\d+/g)].map((m) => m[0]).slice(0, 5);
+      const marked = [...source.matchAll(/KEY\d+/g)].map((m) => m[0]).slice(0, 5);
+      const keys = marked.length > 0 ? marked : ["its main point"];
       return JSON.stringify({
         claims: sentences(output).map((claim) => ({
           claim,
@@ -128,14 +132,18 @@ export const fakeScoreMetricResponder: Responder = (body) => {
           ),
           reason: "vs source",
         })),
-        questions: keys.map((key) => ({
-          question: `Does the text state ${key}?`,
-          source_answer: "yes",
-          summary_answer: output.includes(key) ? "yes" : "idk",
-        })),
+        questions: keys.map((key) => ({ question: `Does the text state ${key}?`, source_answer: "yes" })),
         reason,
       });
     }
+    case "summarization_summary_answers":
+      return JSON.stringify({
+        answers: fenced(prompt, "untrusted_question").map((question, i) => {
+          const key = /KEY\d+/.exec(question)?.[0];
+          const stated = key === undefined ? output.trim() !== "" : output.includes(key);
+          return { question_index: i + 1, answer: stated ? "yes" : "idk" };
+        }),
+      });
     default:
       return undefined;
   }

@@ -7,7 +7,8 @@ import { fakeScoreMetricResponder } from "./fakeScoreMetricResponder";
  * serves a run with both families (the engine benchmark). context_relevance: every retrieved
  * piece "high" and used, except those whose text says IRRELEVANT ("none", unused); nothing missing.
  * The DeepEval templates are answered by fakeScoreMetricResponder (verdicts from markers in the text);
- * everything else by fakeJudgeResponder.
+ * G-Eval: three fixed steps, then a score of 4 ("4 of 5") for every row, without log-probabilities.
+ * Everything else is answered by fakeJudgeResponder.
  */
 export const fakeScoreResponder: Responder = (body, ctx) => {
   const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
@@ -25,5 +26,10 @@ export const fakeScoreResponder: Responder = (body, ctx) => {
       overall_assessment: "Checked piece by piece.",
     });
   }
+  if (schemaName === "g_eval_steps")
+    return JSON.stringify({
+      steps: ["Read the input.", "Read the actual output.", "Score how well it meets the criteria."],
+    });
+  if (schemaName === "g_eval_score") return JSON.stringify({ score: 4, reason: "4 of 5: meets the criteria." });
   return fakeScoreMetricResponder(body, ctx) ?? fakeJudgeResponder(body, ctx);
 };

@@ -30,7 +30,10 @@ export function fence(name: string, content: string, attributes: Record<string, 
  * inside the content cannot be closed from inside it, whatever the name is.
  */
 export function defuse(content: string): string {
-  if (!MAYBE_FENCE.test(content)) return content; // the common case: nothing that could spell the prefix
+  if (!MAYBE_FENCE.test(content)) return content; // nothing that could spell the prefix
+  // The common case, judged text in plain ASCII: its skeleton is the text lower-cased with "-" read as "_"
+  // (ASCII has no invisible, compatibility or look-alike characters), so one regex decides.
+  if (PLAIN_ASCII.test(content) && !ASCII_PREFIX.test(content)) return content;
   const skeleton: string[] = [];
   const origin: number[] = []; // skeleton index -> start offset of its source character in content
   let offset = 0;
@@ -58,6 +61,10 @@ export function defuse(content: string): string {
 
 /** A cheap pre-check: any "t" look-alike at all (ASCII, full-width, Cyrillic, Greek, small capital, math). */
 const MAYBE_FENCE = /[tTｔＴтТτΤᴛ\u{1d400}-\u{1d7ff}]/u;
+
+const PLAIN_ASCII = /^[\x00-\x7f]*$/;
+/** SKELETON_PREFIX as it reads on ASCII text: any case, "_" or "-" (the ASCII connectors) after it. */
+const ASCII_PREFIX = /untrusted[_-]/i;
 
 /** "untrusted" followed by a connector (underscore, dash or their look-alikes), on the skeleton. */
 const SKELETON_PREFIX = /untrusted_/g;

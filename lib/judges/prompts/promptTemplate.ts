@@ -11,7 +11,8 @@ import type { BinaryAnswer } from "./outputSchemas";
  * version and the hash of the exact rendered prompt.
  */
 export type PromptTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> &
-  ({ perChunk?: undefined; singleChunk?: undefined } | PerChunk);
+  ({ perChunk?: undefined; singleChunk?: undefined } | PerChunk) &
+  (OneCall<TOutput, TContext> | TwoCalls<TOutput>);
 
 type TemplateFields<TOutput, TContext> = {
   /** e.g. "correctness.expected_response/v1"; part of the judge-cache key, so it never changes for a given prompt. */
@@ -21,7 +22,27 @@ type TemplateFields<TOutput, TContext> = {
   schema: (input: JudgeInput, context: TContext) => z.ZodType<TOutput>;
   system: string;
   render: (input: JudgeInput, context: TContext) => string;
+};
+
+/** Most judges: one call, whose answer is the verdict. */
+type OneCall<TOutput, TContext> = {
   toVerdict: (output: TOutput, input: JudgeInput, context: TContext) => JudgeVerdict;
+  followUp?: undefined;
+};
+
+/**
+ * A judge whose definition needs a second call that must not see everything
+ * the first saw (summarization: the coverage questions are answered from the
+ * summary alone, while the first call reads the source). The first answer is
+ * the follow-up's context, and the follow-up's verdict is the row's. Each call
+ * is cached, limited and retried on its own; a failed second call is an error
+ * verdict like a failed first one.
+ */
+type TwoCalls<TOutput> = {
+  toVerdict?: undefined;
+  // The follow-up's own answer type is its business; it is typed where it is defined.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  followUp: PromptTemplate<any, TOutput>;
 };
 
 /**
@@ -32,7 +53,9 @@ type TemplateFields<TOutput, TContext> = {
  */
 type PerChunk = { perChunk: true; singleChunk: PromptTemplate<BinaryAnswer, { position: number }> };
 
-export type PerChunkTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> & PerChunk;
+export type PerChunkTemplate<TOutput, TContext = undefined> = TemplateFields<TOutput, TContext> &
+  PerChunk &
+  OneCall<TOutput, TContext>;
 
 export type RenderedPrompt = { messages: ChatTurn[]; hash: string };
 
