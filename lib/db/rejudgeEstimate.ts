@@ -119,7 +119,9 @@ export async function estimateRejudge(
     estimate.fromCache += failed - calledFailed;
     const judged = errored + calledFailed;
     const chunks = Number(s.erroredChunks ?? 0) + (options.secondOpinion ? Number(s.failedChunks ?? 0) : 0);
-    const calls = judgesPerChunk(s.metric) && perChunkCalls ? chunks : judged;
+    // A two-call metric (summarization) makes two calls per judgment; its stored usage already sums both.
+    const calls =
+      judgesPerChunk(s.metric) && perChunkCalls ? chunks : judged * (findMetric(s.metric)?.callsPerRow ?? 1);
     estimate.llmCalls += calls;
     const average = usageByMetric.get(s.metric);
     if (!average || average.input === null || average.output === null) {

@@ -135,4 +135,26 @@ describe("the re-judge estimate, from the run's own stored usage", () => {
     expect(estimate).toMatchObject({ judgments: 6, llmCalls: 0, inputTokens: 0, outputTokens: 0, heuristic: true });
     expect(estimate?.costUsd).toBeNull();
   });
+
+  it("a two-call metric (summarization) costs two calls per re-judged row", async () => {
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: ["summarization"],
+      judge: { provider: "openai", model: "judge-model" },
+      chunkMode: "batched",
+      concurrency: 2,
+    });
+    await db.judgmentItem.updateMany({
+      where: { runId, row: { rowNumber: { in: [1, 2] } } },
+      data: { status: "error", errorMessage: "HTTP 500" },
+    });
+    await db.judgmentItem.updateMany({
+      where: { runId, row: { rowNumber: { in: [3, 4] } } },
+      data: { status: "done", score: 0.5, passed: true, inputTokens: 300, outputTokens: 50 },
+    });
+    await db.run.update({ where: { id: runId }, data: { status: "completed", finishedAt: new Date() } });
+    const estimate = await estimateRejudge(db, runId, "errored", { secondOpinion: false, price: PRICE });
+    // 2 errored rows × 2 calls; tokens from the stored per-judgment usage, which sums both calls.
+    expect(estimate).toMatchObject({ judgments: 2, llmCalls: 4, inputTokens: 600, outputTokens: 100 });
+  });
 });
