@@ -22,6 +22,7 @@ import type { Limiter } from "@/lib/llm/concurrencyLimiter";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { generateResponses } from "./generateResponses";
 import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
+import { findMetric } from "@/lib/metrics/metricCatalog";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { forEachConcurrently, pendingJudgments } from "./pendingWork";
 import { customMetricName } from "./runConfig";
@@ -177,7 +178,8 @@ export async function runEvaluation(
       generates,
       costOf: deps.costOf ?? (() => null),
     };
-    // The budget is checked before each judgment, counting those in flight as one call each, so a run stops at its
+    // The budget is checked before each judgment, counting those in flight at their calls per row (two for
+    // summarization, one for the others), so a run stops at its
     // limit (over it only by retries and repairs of calls already started); what it had spent is read once.
     const budget = await getRunBudget(db, runId);
     const spent = getRunSpending(db, runId);
@@ -194,8 +196,9 @@ export async function runEvaluation(
           stopped = true; // the item stays pending for the resume
           return;
         }
-        inFlight += 1;
-        const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= 1));
+        const calls = findMetric(item.metric)?.callsPerRow ?? 1;
+        inFlight += calls;
+        const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= calls));
         spent.calls += result.attempts;
         spent.tokens += (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0);
         spent.usd += result.costUsd ?? 0;

@@ -7,6 +7,7 @@ import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { fakeLlmConfig, readRun } from "../support/engineKit";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
+import { fakeScoreResponder } from "../support/fakeScoreResponder";
 import { spawnEval } from "../support/spawnEval";
 import { syntheticRows } from "../support/syntheticRows";
 import { openServedDataset, type ServedDataset } from "../support/servedDataset";
@@ -87,4 +88,35 @@ describe("run budgets", () => {
       budgetCalls: 1000,
     });
   }, 60_000);
+});
+
+describe("run budgets with a two-call metric", () => {
+  let world: ServedDataset;
+  beforeAll(async () => {
+    world = await openServedDataset(syntheticRows(12, 1), {
+      responder: fakeScoreResponder,
+      behaviour: { latencyMs: 10 },
+    });
+  });
+  afterAll(async () => world.close());
+
+  it("counts a summarization in flight as two calls, so the run stops at its call budget, not past it", async () => {
+    const { db, server, datasetId } = world;
+    const runId = await createRun(
+      db,
+      {
+        datasetId,
+        metrics: ["summarization"],
+        judge: { provider: "openai", model: "judge-two-calls" },
+        concurrency: 4,
+      },
+      { budget: { calls: 6, tokens: null, usd: null } },
+    );
+    const run = await readRun(db, runId);
+    const before = server.stats.totalRequests;
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    expect(outcome.status).toBe("paused");
+    expect(server.stats.totalRequests - before).toBe(6);
+    expect(await db.judgmentItem.count({ where: { runId, status: "done" } })).toBe(3);
+  });
 });
