@@ -129,7 +129,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             params={params}
             baselineId={baselineId}
             candidateId={candidateId}
-            metrics={comparison.metrics.filter((m) => m.shape === "rating").map((m) => m.metric)}
+            // Yes/no metrics flip on their rating, scores on their success; agent/* values have no pass mark.
+            metrics={comparison.metrics.filter((m) => !m.metric.startsWith("agent/")).map((m) => m.metric)}
           />
         </>
       )}

@@ -4,9 +4,14 @@ import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { Button, LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import type { Flip } from "@/lib/db/compareQueries";
-import { formatInteger } from "@/lib/charts/format";
+import { formatInteger, formatMetricValue } from "@/lib/charts/format";
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
 
-/** Rows whose verdict changed between baseline and candidate: regressions first. Each opens both runs side by side. */
+/**
+ * Rows whose verdict changed between baseline and candidate: a yes/no rating that changed, or a score that
+ * crossed its pass mark (pass → fail, with both scores and the pass mark). Regressions first. Each opens both
+ * runs side by side.
+ */
 export function FlipList({
   flips,
   total,
@@ -63,8 +68,8 @@ export function FlipList({
             aria-label="Direction"
           >
             <option value="">regressions and improvements</option>
-            <option value="regressions">regressions (yes → no)</option>
-            <option value="improvements">improvements (no → yes)</option>
+            <option value="regressions">regressions (yes → no, pass → fail)</option>
+            <option value="improvements">improvements (no → yes, fail → pass)</option>
           </select>
           <Button size="sm">Filter</Button>
         </form>
@@ -72,15 +77,28 @@ export function FlipList({
       <table className="w-full text-sm">
         <tbody className="divide-y divide-slate-100">
           {flips.map((flip) => (
-            <tr key={`${flip.rowId}-${flip.metric}`} className="hover:bg-slate-50">
+            <tr
+              key={`${flip.rowId}-${flip.metric}`}
+              className="hover:bg-slate-50"
+              data-testid="flip"
+              data-kind={flip.kind}
+              data-metric={flip.metric}
+            >
               <td className="w-28 px-3 py-1.5">
                 <span
-                  className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${flip.baseline === "yes" ? "bg-rose-100 text-rose-800" : "bg-emerald-100 text-emerald-800"}`}
+                  className={`whitespace-nowrap rounded px-1.5 py-0.5 text-[11px] font-medium ${flip.regression ? "bg-rose-100 text-rose-800" : "bg-emerald-100 text-emerald-800"}`}
                 >
                   {flip.baseline} → {flip.candidate}
                 </span>
               </td>
-              <td className="px-3 py-1.5 text-xs text-slate-500">{flip.metric.split("/").pop()}</td>
+              <td className="px-3 py-1.5 text-xs text-slate-500">
+                {flip.metric.split("/").pop()}
+                {flip.kind === "success" && (
+                  <span className="block tabular-nums" data-testid="flip-scores">
+                    {describeScoreFlip(flip)}
+                  </span>
+                )}
+              </td>
               <td className="px-3 py-1.5">
                 <code className="font-mono text-xs">{flip.requestId}</code>
               </td>
@@ -102,7 +120,7 @@ export function FlipList({
           {flips.length === 0 && (
             <tr>
               <td className="px-3 py-6 text-center text-slate-500">
-                No row changed its verdict{params.metric ? " on this metric" : ""}.
+                No row changed its verdict or crossed its pass mark{params.metric ? " on this metric" : ""}.
               </td>
             </tr>
           )}
@@ -125,4 +143,18 @@ export function FlipList({
       </div>
     </CardFrame>
   );
+}
+
+/**
+ * A score flip in numbers: "0.82 → 0.31, pass mark 0.50". Lower-is-better metrics say their pass mark is a
+ * ceiling; a pass mark that differs between the runs shows both.
+ */
+function describeScoreFlip(flip: Flip): string {
+  const value = (score: number | null) => (score === null ? "—" : formatMetricValue(flip.metric, score));
+  const marks =
+    flip.baselineThreshold === flip.candidateThreshold
+      ? value(flip.baselineThreshold)
+      : `${value(flip.baselineThreshold)} → ${value(flip.candidateThreshold)}`;
+  const ceiling = scoreDirection(flip.metric) === "lower" ? " (at most)" : "";
+  return `${value(flip.baselineScore)} → ${value(flip.candidateScore)}, pass mark ${marks}${ceiling}`;
 }

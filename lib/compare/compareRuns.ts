@@ -44,7 +44,7 @@ export type Comparison = {
     cells: Record<string, MetricCell>;
     deltas: Record<string, MetricDelta>;
   }[];
-  /** Paired yes/no counts per candidate on the baseline's dataset (reused for the flip list's total). */
+  /** Paired counts per candidate on the baseline's dataset: yes/no cells (McNemar) and score success flips, reused for the flip list's total. */
   paired?: Record<string, PairedCounts[]>;
 };
 

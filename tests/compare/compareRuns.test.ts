@@ -69,6 +69,8 @@ describe("comparing two runs on one dataset", () => {
         yesNo: 2,
         noYes: 3,
         noNo: 1,
+        passFail: 0,
+        failPass: 0,
         onlyBaseline: 0,
         onlyCandidate: 0,
       },

@@ -192,7 +192,7 @@ describe("score metrics in the dashboard", () => {
     await openRunForm(datasetId);
     await page.getByLabel("Offline heuristic judge").check();
     await chooseOnly(["Faithfulness", "BLEU"]);
-    await startAndFinish("Scores offline");
+    const offlineRun = await startAndFinish("Scores offline");
     await page.goto(`${server.baseUrl}/compare`);
     await page.getByLabel("Compare Scores LLM").check();
     await page.getByLabel("Compare Scores offline").check();
@@ -204,8 +204,40 @@ describe("score metrics in the dashboard", () => {
     expect(table).toContain("0.83");
     expect(table).toMatch(/real improvement|real regression|likely noise/i);
     expect(table).toMatch(/95% CI/);
+    // Faithfulness flips on its success: the LLM run's even rows score 0.67 under its 0.70 pass mark (fail), the
+    // offline run scores every row 1.00 over its default 0.50 (pass): four fail → pass improvements, none on BLEU.
+    const flips = page.locator("[data-testid=flip-list]");
+    expect(await flips.locator("h2").innerText()).toBe("Flipped rows (4)");
+    const scoreFlips = flips.locator(`[data-testid=flip][data-kind=success][data-metric="${FAITHFULNESS}"]`);
+    expect(await scoreFlips.count()).toBe(4);
+    const firstFlip = await scoreFlips.first().innerText();
+    expect(firstFlip).toContain("fail → pass");
+    expect(firstFlip).toContain("0.67 → 1.00, pass mark 0.70 → 0.50");
     await expectNoCrashText(page);
     await screenshot(page, "63-score-compare");
+
+    // The other way round (offline as baseline) they are regressions, and the direction and metric filters find them.
+    await page.goto(`${server.baseUrl}/compare?runs=${offlineRun},${firstRun}&baseline=${offlineRun}`);
+    await waitForHydration(page, "[data-testid=flip-list] button");
+    await page.getByLabel("Metric", { exact: true }).selectOption(FAITHFULNESS);
+    await page.getByLabel("Direction", { exact: true }).selectOption("regressions");
+    await flips.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL((url) => url.searchParams.get("direction") === "regressions");
+    expect(await flips.locator("h2").innerText()).toBe("Flipped rows (4)");
+    const regression = await flips.locator("[data-testid=flip]").first().innerText();
+    expect(regression).toContain("pass → fail");
+    expect(regression).toContain("1.00 → 0.67, pass mark 0.50 → 0.70");
+    await screenshot(page, "63-score-compare-regressions");
+
+    // The row page states the flipped metric in both runs: score, pass mark and success.
+    await flips.locator("[data-testid=flip] a").first().click();
+    await page.waitForURL((url) => url.pathname === "/compare/row");
+    const sides = page.locator("[data-testid=flip-summary] [data-testid=flip-summary-side]");
+    expect(await sides.count()).toBe(2);
+    expect((await sides.nth(0).innerText()).replace(/\s+/g, " ")).toMatch(/Baseline Scores offline 1\.00 0\.50 pass/i);
+    expect((await sides.nth(1).innerText()).replace(/\s+/g, " ")).toMatch(/Candidate Scores LLM 0\.67 0\.70 fail/i);
+    await expectNoCrashText(page);
+    await screenshot(page, "63-score-flip-row");
     expect(problems).toEqual([]);
   }, 150_000);
 });

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { RowHeader } from "@/components/content/RowHeader";
+import { FlipSummary } from "@/components/compare/FlipSummary";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
@@ -18,7 +19,10 @@ import type { SearchParams } from "@/lib/urlState/searchParams";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Flipped row" };
 
-/** One row judged by two runs, side by side: both responses and both sets of rationales, the flipped metric first. */
+/**
+ * One row judged by two runs, side by side: the flipped metric in both runs (verdict or score, pass mark,
+ * success), then both responses and both sets of rationales, the flipped metric first.
+ */
 export default async function CompareRowPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("data.read", "/compare");
   const query = parseCompareRowQuery(await searchParams);
@@ -44,6 +48,16 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
         rowNumber={baseRow.rowNumber}
         requestId={baseRow.requestId}
       />
+      {metric && (
+        <FlipSummary
+          metric={metric}
+          sides={sides.map(({ run, row, label }) => ({
+            label,
+            runName: run.name,
+            judgment: row.judgments.find((j) => j.metric === metric),
+          }))}
+        />
+      )}
       <Card title="Request">
         <ChatTranscript messages={decodeMessages(baseRow.messages)} />
       </Card>
