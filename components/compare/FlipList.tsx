@@ -147,14 +147,16 @@ export function FlipList({
 
 /**
  * A score flip in numbers: "0.82 → 0.31, pass mark 0.50". Lower-is-better metrics say their pass mark is a
- * ceiling; a pass mark that differs between the runs shows both.
+ * ceiling; pass marks that differ between the runs read "pass marks 0.70, then 0.50", without an arrow that
+ * could pass for a change of score.
  */
 function describeScoreFlip(flip: Flip): string {
   const value = (score: number | null) => (score === null ? "—" : formatMetricValue(flip.metric, score));
   const marks =
     flip.baselineThreshold === flip.candidateThreshold
       ? value(flip.baselineThreshold)
-      : `${value(flip.baselineThreshold)} → ${value(flip.candidateThreshold)}`;
+      : `${value(flip.baselineThreshold)}, then ${value(flip.candidateThreshold)}`;
   const ceiling = scoreDirection(flip.metric) === "lower" ? " (at most)" : "";
-  return `${value(flip.baselineScore)} → ${value(flip.candidateScore)}, pass mark ${marks}${ceiling}`;
+  const label = flip.baselineThreshold === flip.candidateThreshold ? "pass mark" : "pass marks";
+  return `${value(flip.baselineScore)} → ${value(flip.candidateScore)}, ${label} ${marks}${ceiling}`;
 }

@@ -212,7 +212,7 @@ describe("score metrics in the dashboard", () => {
     expect(await scoreFlips.count()).toBe(4);
     const firstFlip = await scoreFlips.first().innerText();
     expect(firstFlip).toContain("fail → pass");
-    expect(firstFlip).toContain("0.67 → 1.00, pass mark 0.70 → 0.50");
+    expect(firstFlip).toContain("0.67 → 1.00, pass marks 0.70, then 0.50");
     await expectNoCrashText(page);
     await screenshot(page, "63-score-compare");
 
@@ -226,7 +226,7 @@ describe("score metrics in the dashboard", () => {
     expect(await flips.locator("h2").innerText()).toBe("Flipped rows (4)");
     const regression = await flips.locator("[data-testid=flip]").first().innerText();
     expect(regression).toContain("pass → fail");
-    expect(regression).toContain("1.00 → 0.67, pass mark 0.50 → 0.70");
+    expect(regression).toContain("1.00 → 0.67, pass marks 0.50, then 0.70");
     await screenshot(page, "63-score-compare-regressions");
 
     // The row page states the flipped metric in both runs: score, pass mark and success.
