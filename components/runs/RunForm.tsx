@@ -13,7 +13,7 @@ import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
 import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
 import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 import { ScoreSettings } from "./ScoreSettings";
-import { formatInteger } from "@/lib/charts/format";
+import { formatInteger, formatUsd } from "@/lib/charts/format";
 import type { RowTextProfile } from "@/lib/db/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import { findMetric } from "@/lib/metrics/metricCatalog";
@@ -287,6 +287,13 @@ export function RunForm({
           run page to resume. Empty fields set no limit. Cost needs the judge model&apos;s price in ASSAY_LLM_PRICES.
         </p>
         <BudgetFields idPrefix="new-run-budget" />
+        {estimate.llmCalls > 0 && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="budget-estimate-hint">
+            The estimate above for this run: {formatInteger(estimate.llmCalls)} LLM calls,{" "}
+            {formatInteger(estimate.inputTokens + estimate.outputTokens)} tokens
+            {estimate.costUsd !== null && <>, about {formatUsd(estimate.costUsd)}</>}.
+          </p>
+        )}
       </CardFrame>
 
       {(state.message || state.errors.length > 0) && (

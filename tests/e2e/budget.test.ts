@@ -58,6 +58,9 @@ describe("a run with a budget", () => {
     expect(await spending.innerText()).toMatch(
       /^About [\d,]+ input and [\d,]+ output tokens; about \$0\.\d{4} at the configured prices\.$/,
     );
+    expect(await page.getByTestId("budget-estimate-hint").innerText()).toMatch(
+      /^The estimate above for this run: 60 LLM calls, [\d,]+ tokens, about \$0\.\d{4}\.$/,
+    );
     // One call per chunk for chunk relevance: two chunks a row instead of one call.
     await page.locator("select[name=chunkMode]").selectOption("per_chunk");
     await expect.poll(() => calls.innerText()).toContain("Expected LLM calls: 70 at most");
@@ -75,7 +78,7 @@ describe("a run with a budget", () => {
 
     const requestsBefore = fake.stats.totalRequests;
     await page.getByRole("button", { name: "Start run" }).click();
-    await page.waitForURL(/\/runs\/[^/]+$/);
+    await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
     const runId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
     await waitForStatus(runId, "paused");
     expect(fake.stats.totalRequests - requestsBefore).toBe(4);
