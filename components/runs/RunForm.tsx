@@ -49,6 +49,8 @@ export function RunForm({
   const [judgeChoice, setJudgeChoice] = useState<"heuristic" | "model">(judge.configured ? "model" : "heuristic");
   const offline = judgeChoice === "heuristic";
   const [judgeModel, setJudgeModel] = useState(judge.configured ? judge.defaultModel : "");
+  // An empty field runs the server's default model (startRun), so the estimate prices that one.
+  const pricedJudgeModel = judgeModel.trim() || (judge.configured ? judge.defaultModel : "");
   const [generationModel, setGenerationModel] = useState("");
   const [chunkMode, setChunkMode] = useState<"batched" | "per_chunk">("batched");
   const metrics = generate ? metricsWithGeneration : metricsAsUploaded;
@@ -78,7 +80,7 @@ export function RunForm({
   const estimate = estimateFormSpending(
     { profiles: textProfiles, judges: planned.judges, gEvalMetrics: planned.gEvalMetrics },
     {
-      judgeModel: offline ? "" : judgeModel.trim(), // the offline judge is never priced: it makes no calls
+      judgeModel: offline ? "" : pricedJudgeModel, // the offline judge is never priced: it makes no calls
       generationModel: generate ? generationModel.trim() : null,
       chunkMode,
       heuristic: offline,
@@ -105,7 +107,7 @@ export function RunForm({
         <ExpectedCallsNote
           estimate={estimate}
           offline={offline}
-          judgeModel={judgeModel.trim()}
+          judgeModel={pricedJudgeModel}
           generationModel={generate ? generationModel.trim() : null}
           prices={judge.configured ? judge.prices : {}}
         />
