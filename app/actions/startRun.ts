@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
+import { readBudgetFields } from "@/lib/engine/budgetFields";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
@@ -78,6 +79,9 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
       message: "Check the pass marks.",
       errors: scores.error.issues.map((issue) => `${issue.path.join(" ")}: ${issue.message}`),
     };
+  const budget = readBudgetFields(formData);
+  if (!budget.success)
+    return { message: "Check the budget.", errors: budget.error.issues.map((issue) => issue.message) };
   const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
   const gEval = z.array(gEvalDefinitionSchema).safeParse(parseJson(form.gEvalJudges || "[]"));
@@ -138,7 +142,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         chunkMode: form.chunkMode,
         ...(generation ? { generation } : {}),
       },
-      { createdById: access.user.local ? null : access.user.id },
+      { createdById: access.user.local ? null : access.user.id, budget: budget.data },
     );
   } catch (error) {
     if (error instanceof RunConfigError)

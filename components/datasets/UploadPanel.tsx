@@ -47,7 +47,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
 
   const upload = async (mode: "strict" | "validRowsOnly") => {
     if (!file) return;
-    setPhase({ kind: "uploading", progress: { sentBytes: 0, totalBytes: file.size, rowsRead: 0 } });
+    setPhase({ kind: "uploading", progress: { sentBytes: 0, totalBytes: file.size, rowsRead: 0, queued: null } });
     const result = await sendUpload(file, {
       name,
       mode,
@@ -160,6 +160,20 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
 
 function UploadProgressView({ progress }: { progress: UploadProgress }) {
   const fraction = progress.totalBytes > 0 ? progress.sentBytes / progress.totalBytes : 0;
+  if (progress.queued)
+    return (
+      <div className="mt-3" aria-live="polite" data-testid="upload-queued">
+        {/* No aria-valuenow: an indeterminate bar, since nothing is read while the upload waits for a slot. */}
+        <div
+          role="progressbar"
+          aria-label="Upload progress (queued)"
+          className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
+        >
+          <div className="h-full w-1/3 animate-pulse rounded-full bg-amber-400" />
+        </div>
+        <p className="mt-1 text-xs text-amber-800">{progress.queued}</p>
+      </div>
+    );
   return (
     <div className="mt-3" aria-live="polite">
       <ProgressBar value={fraction} label="Upload progress" />

@@ -1,8 +1,9 @@
-import { uploadEventSchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
 import { withParams } from "@/lib/urlState/withParams";
+import { INITIAL_UPLOAD_STREAM, readUploadEvents, type UploadResult } from "./uploadEvents";
 
-export type UploadProgress = { sentBytes: number; totalBytes: number; rowsRead: number };
-export type UploadResult = Extract<UploadEvent, { type: "result" }>;
+export type { UploadResult } from "./uploadEvents";
+/** `queued`: the server's words while the upload waits for a free slot, null once it runs. */
+export type UploadProgress = { sentBytes: number; totalBytes: number; rowsRead: number; queued: string | null };
 
 /**
  * Sends a file as the raw request body (so the server can stream it) and
@@ -19,29 +20,18 @@ export function sendUpload(
     { filename: file.name, mode: options.mode, name: options.name.trim() },
   );
   const xhr = new XMLHttpRequest();
-  let rowsRead = 0;
   let sentBytes = 0;
-  let parsedUpTo = 0;
-  let result: UploadResult | null = null;
+  let stream = INITIAL_UPLOAD_STREAM;
+  const progress = (): UploadProgress => ({
+    sentBytes,
+    totalBytes: file.size,
+    rowsRead: stream.rowsRead,
+    queued: stream.queued,
+  });
 
   const readEvents = () => {
-    const text = xhr.responseText;
-    let newline = text.indexOf("\n", parsedUpTo);
-    while (newline !== -1) {
-      const line = text.slice(parsedUpTo, newline).trim();
-      parsedUpTo = newline + 1;
-      if (line) {
-        try {
-          const event = uploadEventSchema.parse(JSON.parse(line));
-          if (event.type === "progress") rowsRead = event.rows;
-          else result = event;
-        } catch {
-          // A partial or foreign line (e.g. a proxy error page) is ignored; the status check below reports it.
-        }
-      }
-      newline = text.indexOf("\n", parsedUpTo);
-    }
-    options.onProgress({ sentBytes, totalBytes: file.size, rowsRead });
+    stream = readUploadEvents(xhr.responseText, stream);
+    options.onProgress(progress());
   };
 
   return new Promise((resolve) => {
@@ -49,12 +39,12 @@ export function sendUpload(
       resolve({ type: "result", ok: false, fileError: message, issues: [], issueCount: 0, warnings: [] });
     xhr.upload.onprogress = (event) => {
       sentBytes = event.loaded;
-      options.onProgress({ sentBytes, totalBytes: file.size, rowsRead });
+      options.onProgress(progress());
     };
     xhr.onprogress = readEvents;
     xhr.onload = () => {
       readEvents();
-      if (result) resolve(result);
+      if (stream.result) resolve(stream.result);
       else fail(`The server answered ${xhr.status} without a result. Nothing was stored; try again.`);
     };
     xhr.onerror = () => fail("The connection to the server was lost during the upload. Nothing was stored; try again.");

@@ -8,11 +8,15 @@ import { submitTo } from "@/components/ui/submitTo";
 import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import { ExpectedCallsNote } from "./ExpectedCallsNote";
+import { BudgetFields } from "./BudgetFields";
 import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
 import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
 import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 import { ScoreSettings } from "./ScoreSettings";
-import { formatInteger } from "@/lib/charts/format";
+import { formatInteger, formatUsd } from "@/lib/charts/format";
+import type { RowTextProfile } from "@/lib/db/datasetTextSizes";
+import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
+import { findMetric } from "@/lib/metrics/metricCatalog";
 
 type Props = {
   datasetId: string;
@@ -23,6 +27,8 @@ type Props = {
   /** Rows with retrieved text, which a generating run sends the model through the RAG-answer template. */
   rowsWithRetrievedContext: number;
   answerTemplates: AnswerTemplatesInfo;
+  /** The dataset's rows grouped by the inputs they carry, with their text sizes: what the estimate is computed from. */
+  textProfiles: RowTextProfile[];
 };
 
 /** The run form: judges with how many rows each will run on, the judge model, concurrency, generation, custom judges. */
@@ -34,6 +40,7 @@ export function RunForm({
   judge,
   rowsWithRetrievedContext,
   answerTemplates,
+  textProfiles,
 }: Props) {
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
@@ -41,6 +48,11 @@ export function RunForm({
   const [gEvalJudges, setGEvalJudges] = useState<GEvalJudgeDraft[]>([]);
   const [judgeChoice, setJudgeChoice] = useState<"heuristic" | "model">(judge.configured ? "model" : "heuristic");
   const offline = judgeChoice === "heuristic";
+  const [judgeModel, setJudgeModel] = useState(judge.configured ? judge.defaultModel : "");
+  // An empty field runs the server's default model (startRun), so the estimate prices that one.
+  const pricedJudgeModel = judgeModel.trim() || (judge.configured ? judge.defaultModel : "");
+  const [generationModel, setGenerationModel] = useState("");
+  const [chunkMode, setChunkMode] = useState<"batched" | "per_chunk">("batched");
   const metrics = generate ? metricsWithGeneration : metricsAsUploaded;
   // The Databricks suite by default, as the CLI's `all`: the score families are chosen by hand, so a default run's cost does not grow by ten LLM metrics.
   const [selected, setSelected] = useState<Set<string>>(
@@ -59,7 +71,26 @@ export function RunForm({
       return next;
     });
   const chosen = metrics.filter((m) => selected.has(m.name));
-  const judgedRows = chosen.reduce((sum, m) => sum + effectiveRows(m, offline), 0);
+  // The same plan and formula as the CLI's estimate (lib/engine/plannedSpending.ts); G-Eval is skipped on the offline judge.
+  const planned = plannedJudges({
+    metrics: chosen.map((m) => m.name),
+    customJudges,
+    gEvalJudges: offline ? [] : gEvalJudges,
+  });
+  const estimate = estimateFormSpending(
+    { profiles: textProfiles, judges: planned.judges, gEvalMetrics: planned.gEvalMetrics },
+    {
+      judgeModel: offline ? "" : pricedJudgeModel, // the offline judge is never priced: it makes no calls
+      generationModel: generate ? generationModel.trim() : null,
+      chunkMode,
+      heuristic: offline,
+      prices: judge.configured ? judge.prices : {},
+    },
+  );
+  const customRows = estimate.judged
+    .filter((work) => !findMetric(work.metric))
+    .reduce((sum, work) => sum + work.items, 0);
+  const judgedRows = chosen.reduce((sum, m) => sum + effectiveRows(m, offline), 0) + customRows;
 
   return (
     <form onSubmit={submitTo(formAction)} className="space-y-4" data-testid="run-form">
@@ -74,12 +105,11 @@ export function RunForm({
           with their reason.
         </p>
         <ExpectedCallsNote
-          options={metrics.map((m) => ({ name: m.name, rows: effectiveRows(m, offline), callsPerRow: m.callsPerRow }))}
-          selected={selected}
+          estimate={estimate}
           offline={offline}
-          rowCount={rowCount}
-          customJudges={customJudges.length}
-          gEvalJudges={gEvalJudges.length}
+          judgeModel={pricedJudgeModel}
+          generationModel={generate ? generationModel.trim() : null}
+          prices={judge.configured ? judge.prices : {}}
         />
         <div className="mt-3">
           <JudgeFamilyTable metrics={metrics} selected={selected} offline={offline} onToggle={toggle} />
@@ -149,7 +179,8 @@ export function RunForm({
               {judge.configured && (
                 <input
                   name="judgeModel"
-                  defaultValue={judge.defaultModel}
+                  value={judgeModel}
+                  onChange={(event) => setJudgeModel(event.target.value)}
                   className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm"
                   aria-label="Judge model"
                 />
@@ -192,7 +223,8 @@ export function RunForm({
               Chunk relevance
               <select
                 name="chunkMode"
-                defaultValue="batched"
+                value={chunkMode}
+                onChange={(event) => setChunkMode(event.target.value === "per_chunk" ? "per_chunk" : "batched")}
                 className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
               >
                 <option value="batched">one call per row (all chunks)</option>
@@ -232,6 +264,8 @@ export function RunForm({
               <input
                 name="generationModel"
                 required
+                value={generationModel}
+                onChange={(event) => setGenerationModel(event.target.value)}
                 placeholder="gpt-4.1-mini"
                 className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
               />
@@ -245,6 +279,22 @@ export function RunForm({
               />
             </label>
           </div>
+        )}
+      </CardFrame>
+
+      <CardFrame>
+        <h2 className="text-sm font-semibold">Budget (optional)</h2>
+        <p className="mb-2 text-xs text-slate-500">
+          The run pauses when it reaches any limit set here, keeping what it has judged; raise or clear the limit on the
+          run page to resume. Empty fields set no limit. Cost needs the judge model&apos;s price in ASSAY_LLM_PRICES.
+        </p>
+        <BudgetFields idPrefix="new-run-budget" />
+        {estimate.llmCalls > 0 && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="budget-estimate-hint">
+            The estimate above for this run: {formatInteger(estimate.llmCalls)} LLM calls,{" "}
+            {formatInteger(estimate.inputTokens + estimate.outputTokens)} tokens
+            {estimate.costUsd !== null && <>, about {formatUsd(estimate.costUsd)}</>}.
+          </p>
         )}
       </CardFrame>
 

@@ -18,12 +18,22 @@ export function runStatusLabel(status: string, rejudgeTotal: number | null | und
   return (status === "pending" || status === "running") && rejudgeTotal != null ? "re-judging" : status;
 }
 
-export function RunStatusBadge({ status, rejudgeTotal }: { status: string; rejudgeTotal?: number | null }) {
-  const label = runStatusLabel(status, rejudgeTotal);
+/** A run its budget paused says so beside its status: it waits for a person, not for the database. */
+export function RunStatusBadge({
+  status,
+  rejudgeTotal,
+  pauseReason,
+}: {
+  status: string;
+  rejudgeTotal?: number | null;
+  pauseReason?: string | null;
+}) {
+  const base = runStatusLabel(status, rejudgeTotal);
+  const label = base === "paused" && pauseReason === "budget" ? "paused: budget reached" : base;
   return (
     <span
       data-testid="run-status-badge"
-      className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[label] ?? "bg-slate-100"}`}
+      className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[base] ?? "bg-slate-100"}`}
     >
       {label}
     </span>

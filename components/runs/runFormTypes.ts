@@ -1,4 +1,5 @@
-import type { MetricFamily } from "@/lib/metrics/metricCatalog";
+import type { LlmPrices } from "@/lib/llm/pricing";
+import type { MetricFamily, RowInput } from "@/lib/metrics/metricCatalog";
 
 export type MetricOption = {
   name: string;
@@ -6,17 +7,19 @@ export type MetricOption = {
   question: string;
   kind: string;
   family: MetricFamily;
+  /** What a row must carry for it (the form's estimate sums the rows that do). */
+  requires: RowInput[];
   rows: number;
   rowCount: number;
   missing: string[];
   /** Set when the offline judge has no rule for this metric: why. */
   unavailableOffline: string | null;
-  /** LLM calls per judged row with the LLM judge (0 for deterministic and statistical metrics). */
-  callsPerRow: number;
   /** Score metrics of seeds 002/003: direction and default pass mark. */
   score: { direction: "higher" | "lower"; defaultThreshold: number } | null;
 };
-export type JudgeOption = { configured: true; defaultModel: string; endpoint: string } | { configured: false };
+/** The judge endpoint as the browser may know it: never the key; prices (ASSAY_LLM_PRICES) for the estimate. */
+export type JudgeOption =
+  { configured: true; defaultModel: string; endpoint: string; prices: LlmPrices } | { configured: false };
 export type CustomJudgeDraft = { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; instructions: string };
 /** A custom G-Eval judge being defined (seed 002); validated by gEvalDefinitionSchema on submit. */
 export type GEvalJudgeDraft = { name: string; criteria: string; evaluationParams: string[]; threshold: number };

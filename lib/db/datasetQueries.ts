@@ -44,8 +44,8 @@ function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** SQL condition per input; constants only, never user text. */
-const INPUT_SQL: Record<RowInput, string> = {
+/** SQL condition per input, on an unaliased "DatasetRow"; constants only, never user text. */
+export const INPUT_SQL: Record<RowInput, string> = {
   response: `"hasResponse" = 1`,
   expected_response_or_facts: `("hasExpectedResponse" = 1 OR "hasExpectedFacts" = 1)`,
   expected_response: `"hasExpectedResponse" = 1`,

@@ -1,5 +1,5 @@
 import type { ModelPrice as Price } from "@/lib/llm/pricing";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
 import type { Db } from "./client";
 import type { RejudgeSelection } from "./runLifecycle";
 import { decodeRunConfig } from "./storedRun";
@@ -35,17 +35,6 @@ type Selected = {
   failedChunks: number | bigint | null;
 };
 type Usage = { metric: string; input: number | null; output: number | null };
-
-/** Per-chunk judges: chunk_relevance, and custom RETRIEVAL judges (they judge chunk by chunk too). */
-function judgesPerChunk(metric: string): boolean {
-  const known = findMetric(metric);
-  if (known) return known.perChunk === true;
-  return metric.startsWith("retrieval/llm_judged/");
-}
-
-function makesLlmCalls(metric: string): boolean {
-  return metric.includes("/llm_judged/");
-}
 
 /**
  * What a re-judge would spend, before it is started: the judgments it redoes,
@@ -110,7 +99,8 @@ export async function estimateRejudge(
     estimate.errored += errored;
     estimate.failed += failed;
     estimate.judgments += errored + failed;
-    if (heuristic || !makesLlmCalls(s.metric)) {
+    const shape = judgeCallShape(s.metric);
+    if (heuristic || shape === null) {
       estimate.withoutCalls += errored + failed;
       continue;
     }
@@ -120,8 +110,7 @@ export async function estimateRejudge(
     const judged = errored + calledFailed;
     const chunks = Number(s.erroredChunks ?? 0) + (options.secondOpinion ? Number(s.failedChunks ?? 0) : 0);
     // A two-call metric (summarization) makes two calls per judgment; its stored usage already sums both.
-    const calls =
-      judgesPerChunk(s.metric) && perChunkCalls ? chunks : judged * (findMetric(s.metric)?.callsPerRow ?? 1);
+    const calls = shape.perChunk && perChunkCalls ? chunks : judged * shape.callsPerRow;
     estimate.llmCalls += calls;
     const average = usageByMetric.get(s.metric);
     if (!average || average.input === null || average.output === null) {

@@ -1,6 +1,7 @@
 import type { Db } from "./client";
 import { databaseUrlOf } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
+import { BUDGET_REACHED, reopenRun } from "./runLifecycle";
 
 /** A run's spending limits; null means no limit of that kind. */
 export type RunBudget = { calls: number | null; tokens: number | null; usd: number | null };
@@ -53,12 +54,70 @@ export function reachedLimit(budget: RunBudget, spent: RunSpending, inFlight = 0
   return null;
 }
 
+/** The limit in words, and what was spent against it: ["500 LLM calls", "500 made"]. */
+function describeLimit(limit: keyof RunBudget, budget: RunBudget, spent: RunSpending): [string, string] {
+  return limit === "calls"
+    ? [`${budget.calls} LLM calls`, `${spent.calls} made`]
+    : limit === "tokens"
+      ? [`${budget.tokens} tokens`, `${spent.tokens} used`]
+      : [`$${budget.usd}`, `$${spent.usd.toFixed(4)} spent`];
+}
+
+/** "Paused: budget of 500 LLM calls reached (500 made). …": the run page and the CLI show it as the run's status. */
 export function describeBudgetPause(limit: keyof RunBudget, budget: RunBudget, spent: RunSpending): string {
-  const what =
-    limit === "calls"
-      ? `${budget.calls} LLM calls (${spent.calls} made)`
-      : limit === "tokens"
-        ? `${budget.tokens} tokens (${spent.tokens} used)`
-        : `$${budget.usd} (${spent.usd.toFixed(4)} spent)`;
-  return `Paused at its budget of ${what}. Raise the budget to resume; finished judgments are kept.`;
+  const [what, spentText] = describeLimit(limit, budget, spent);
+  return `Paused: budget of ${what} reached (${spentText}). Raise or remove the budget to resume; finished judgments are kept.`;
+}
+
+/** What the run page's resume form needs: why a paused run waits, its limits and what it has spent. */
+export async function getRunBudgetState(
+  db: Db,
+  runId: string,
+): Promise<{ pausedByBudget: boolean; budget: RunBudget; spent: RunSpending } | null> {
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: { status: true, pauseReason: true, budgetCalls: true, budgetTokens: true, budgetUsd: true },
+  });
+  if (!run) return null;
+  return {
+    pausedByBudget: run.status === "paused" && run.pauseReason === BUDGET_REACHED,
+    budget: { calls: run.budgetCalls, tokens: run.budgetTokens, usd: run.budgetUsd },
+    spent: getRunSpending(db, runId),
+  };
+}
+
+const LIMIT_FIELD: Record<keyof RunBudget, string> = { calls: "call", tokens: "token", usd: "cost" };
+
+function describeSpent(limit: keyof RunBudget, spent: RunSpending): string {
+  return limit === "calls"
+    ? `${spent.calls} LLM calls`
+    : limit === "tokens"
+      ? `${spent.tokens} tokens`
+      : `$${spent.usd.toFixed(4)}`;
+}
+
+/**
+ * Sets a paused or failed run's budget (null removes a limit) and makes it runnable again, as long
+ * as the new budget leaves room: a limit at or under what the run has already spent would pause it
+ * again at once, so it is refused with what was spent. The caller starts executing it.
+ */
+export async function raiseBudgetAndReopen(
+  db: Db,
+  runId: string,
+  budget: RunBudget,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+  if (!run) return { ok: false, message: "This run no longer exists." };
+  if (run.status !== "paused" && run.status !== "failed")
+    return { ok: false, message: `The run is ${run.status}; only a paused or failed run can be resumed.` };
+  const spent = getRunSpending(db, runId);
+  const limit = reachedLimit(budget, spent);
+  if (limit !== null)
+    return {
+      ok: false,
+      message: `The run has already spent ${describeSpent(limit, spent)}: set the ${LIMIT_FIELD[limit]} budget above that, or leave it empty for no limit.`,
+    };
+  await setRunBudget(db, runId, budget);
+  if (!(await reopenRun(db, runId))) return { ok: false, message: "The run could not be reopened; reload the page." };
+  return { ok: true };
 }

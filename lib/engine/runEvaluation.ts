@@ -22,7 +22,7 @@ import type { Limiter } from "@/lib/llm/concurrencyLimiter";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { generateResponses } from "./generateResponses";
 import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { forEachConcurrently, pendingJudgments } from "./pendingWork";
 import { customMetricName } from "./runConfig";
@@ -196,7 +196,7 @@ export async function runEvaluation(
           stopped = true; // the item stays pending for the resume
           return;
         }
-        const calls = findMetric(item.metric)?.callsPerRow ?? 1;
+        const calls = judgeCallShape(item.metric)?.callsPerRow ?? 0;
         inFlight += calls;
         const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= calls));
         spent.calls += result.attempts;

@@ -35,6 +35,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const databaseUrl = `file:${path.join(dbDir, "assay.db")}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // As a user's `npm start` runs it: vitest's own NODE_ENV (test) would switch Next and libraries to test behaviour.
+    NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: databaseUrl,
     ...options.env,

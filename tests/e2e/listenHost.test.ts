@@ -41,7 +41,13 @@ async function withServe(env: Record<string, string>, check: (port: number, outp
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start", "-p", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: `file:${path.join(dir, "assay.db")}`, ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: `file:${path.join(dir, "assay.db")}`,
+      ...env,
+    },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,7 @@
 // Browser tests: uploading a valid evaluation set as CSV, JSON and JSONL, and
 // browsing the result (search, sort, row detail, j/k navigation).
 import fs from "node:fs";
+import http from "node:http";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
@@ -8,6 +9,7 @@ import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
 import {
   chooseFile,
+  clickUpload,
   expectNoCrashText,
   requestTextOf,
   screenshot,
@@ -16,6 +18,7 @@ import {
   tableRowTexts,
   tempDir,
   uploadThroughPage,
+  waitForDatasetPage,
   VALID_ROWS,
   waitForEffects,
   waitForHydration,
@@ -229,5 +232,48 @@ describe("the same rows as JSON and JSONL", () => {
   it("raised no page error, server error or dialog along the way", () => {
     expect(problems).toEqual([]);
     expect(server.output()).not.toMatch(/\berror\b/i);
+  });
+});
+
+describe("an upload that has to wait for a free slot (ASSAY_MAX_CONCURRENT_UPLOADS=1)", () => {
+  let queuedApp: OpenedApp;
+  beforeAll(async () => {
+    queuedApp = await openApp({ env: { ASSAY_MAX_CONCURRENT_UPLOADS: "1" } });
+  });
+  afterAll(async () => queuedApp?.close());
+
+  it("shows the queued line with a waiting bar until the held upload ends, then imports", async () => {
+    const { server: queuedServer, page: queuedPage, db: queuedDb } = queuedApp;
+    // Another client's upload takes the only slot and holds it: half a line sent, the body left open.
+    const held = http.request(new URL("/api/datasets/upload?filename=held.jsonl", queuedServer.baseUrl), {
+      method: "POST",
+    });
+    const heldReply = new Promise<string>((resolve, reject) => {
+      held.on("response", (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => resolve(text));
+      });
+      held.on("error", reject);
+    });
+    held.write('{"request": "held question", "response": "held answer"}\n{"req');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    await chooseFile(queuedPage, queuedServer.baseUrl, writeFile(files, "waiting.jsonl", toJsonl(VALID_ROWS)));
+    await clickUpload(queuedPage, "Waiting set");
+    const queued = queuedPage.locator("[data-testid=upload-queued]");
+    await queued.waitFor();
+    expect(await queued.innerText()).toContain("Queued: 1 upload is in progress. Yours starts when one finishes.");
+    expect(await queued.getByRole("progressbar", { name: "Upload progress (queued)" }).count()).toBe(1);
+    await screenshot(queuedPage, "03-upload-queued");
+
+    // The held upload finishes; the waiting one runs and opens its dataset.
+    held.end('uest": "second held question", "response": "another answer"}\n');
+    expect(await heldReply).toContain('"ok":true');
+    const datasetId = await waitForDatasetPage(queuedPage);
+    expect(await queuedPage.getByRole("heading", { level: 1 }).innerText()).toBe("Waiting set");
+    expect(await queuedDb.datasetRow.count({ where: { datasetId } })).toBe(VALID_ROWS.length);
+    expect(queuedApp.problems).toEqual([]);
   });
 });

@@ -89,7 +89,8 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Link>
           </p>
           <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
-            {run.name} <RunStatusBadge status={run.status} rejudgeTotal={run.rejudgeTotal} />
+            {run.name}{" "}
+            <RunStatusBadge status={run.status} rejudgeTotal={run.rejudgeTotal} pauseReason={run.pauseReason} />
           </h1>
           <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
             <JudgeLabel provider={run.judgeProvider} model={run.judgeModel} />

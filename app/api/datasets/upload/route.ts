@@ -47,19 +47,21 @@ export async function POST(request: Request): Promise<Response> {
     async start(controller) {
       const send = (event: UploadEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
       let leave: (() => void) | null = null;
+      let queued = false;
       try {
         // At most ASSAY_MAX_CONCURRENT_UPLOADS at once; the others wait here, told so, their bodies unread.
-        leave = await serverUploadGate().enter(
-          (ahead, running) =>
-            send({
-              type: "progress",
-              bytes: 0,
-              rows: 0,
-              issues: 0,
-              queued: `Queued: ${running} upload${running === 1 ? " is" : "s are"} in progress${ahead > 0 ? ` and ${ahead} ${ahead === 1 ? "is" : "are"} waiting ahead of yours` : ""}. Yours starts when one finishes.`,
-            }),
-          request.signal,
-        );
+        leave = await serverUploadGate().enter((ahead, running) => {
+          queued = true;
+          send({
+            type: "progress",
+            bytes: 0,
+            rows: 0,
+            issues: 0,
+            queued: `Queued: ${running} upload${running === 1 ? " is" : "s are"} in progress${ahead > 0 ? ` and ${ahead} ${ahead === 1 ? "is" : "are"} waiting ahead of yours` : ""}. Yours starts when one finishes.`,
+          });
+        }, request.signal);
+        // A progress line without `queued`: the panel stops saying it waits as soon as it runs, not at its first rows.
+        if (queued) send({ type: "progress", bytes: 0, rows: 0, issues: 0 });
         // Imports a killed server left behind go now, not an hour later.
         await discardOrphanedImportsNow();
         const result = await withImportHeartbeat(() =>

@@ -7,8 +7,11 @@ import type { MetricOption } from "@/components/runs/runFormTypes";
 import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
+import { getDatasetTextProfiles } from "@/lib/db/datasetTextSizes";
 import { messagesOnlyTemplate, ragAnswerTemplate, shortHash } from "@/lib/engine/generation/answerTemplates";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
+import { readLlmConfig } from "@/lib/llm/llmConfig";
+import type { LlmPrices } from "@/lib/llm/pricing";
 import { metricAvailability } from "@/lib/metrics/availability";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +23,10 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
   const db = getDb();
   const dataset = await getDataset(db, datasetId);
   if (!dataset) notFound();
-  const coverage = await getInputCoverage(db, datasetId);
+  const [coverage, textProfiles] = await Promise.all([
+    getInputCoverage(db, datasetId),
+    getDatasetTextProfiles(db, datasetId),
+  ]);
   const judge = describeJudgeProvider();
   // Rows per metric as if judged by a model; the form zeroes those the offline judge has no rule for (with why) when it is chosen.
   const toOption = (generates: boolean): MetricOption[] =>
@@ -29,12 +35,12 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
       label: a.metric.label,
       question: a.metric.question,
       kind: a.metric.kind,
+      requires: a.metric.requires,
       family: a.metric.family,
       rows: a.rows,
       rowCount: a.rowCount,
       missing: a.missing.map((m) => `needs ${m.description}`),
       unavailableOffline: offlineUnavailableReason(a.metric.name),
-      callsPerRow: a.metric.callsPerRow ?? (a.metric.kind === "llm_judged" ? 1 : 0),
       score: a.metric.score ?? null,
     }));
 
@@ -65,8 +71,9 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
         judge={
           judge.provider === "heuristic"
             ? { configured: false }
-            : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint }
+            : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint, prices: configuredPrices() }
         }
+        textProfiles={textProfiles}
         rowsWithRetrievedContext={coverage.inputs.retrieved_context_content}
         answerTemplates={{
           rag: { version: ragAnswerTemplate.version, shortHash: shortHash(ragAnswerTemplate.hash) },
@@ -75,4 +82,13 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
       />
     </div>
   );
+}
+
+/** ASSAY_LLM_PRICES alone, for the form's estimate: prices are public figures; the rest of the LLM config (the key) stays here. */
+function configuredPrices(): LlmPrices {
+  try {
+    return readLlmConfig()?.prices ?? {};
+  } catch {
+    return {}; // a misconfigured endpoint shows as unconfigured already; the estimate then says the cost is unknown
+  }
 }

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import type { RunBudget } from "@/lib/db/runBudget";
+
+/** The Run columns hold 32-bit integers; a budget past this is no budget anyway. */
+const MAX_COUNT = 2_000_000_000;
+const MAX_USD = 1_000_000;
+
+/** An empty field is no limit (null); anything else must be a positive number. */
+function limitField(what: string, options: { whole: boolean; max: number }) {
+  const number = z.coerce
+    .number({ error: `${what} must be a number` })
+    .refine((value) => Number.isFinite(value) && value > 0, { message: `${what} must be more than 0` })
+    .refine((value) => !options.whole || Number.isInteger(value), { message: `${what} must be a whole number` })
+    .refine((value) => value <= options.max, {
+      message: `${what} must be at most ${options.max.toLocaleString("en-US")}`,
+    });
+  return z.preprocess((value) => (value == null || String(value).trim() === "" ? null : value), number.nullable());
+}
+
+/**
+ * A run's budget as the run form and the resume form send it (`budgetCalls`, `budgetTokens`, `budgetUsd`);
+ * the run pauses when it reaches any of them (lib/db/runBudget.ts).
+ */
+export const budgetFieldsSchema = z
+  .object({
+    budgetCalls: limitField("The call budget", { whole: true, max: MAX_COUNT }),
+    budgetTokens: limitField("The token budget", { whole: true, max: MAX_COUNT }),
+    budgetUsd: limitField("The cost budget (USD)", { whole: false, max: MAX_USD }),
+  })
+  .transform((fields): RunBudget => ({
+    calls: fields.budgetCalls,
+    tokens: fields.budgetTokens,
+    usd: fields.budgetUsd,
+  }));
+
+export function readBudgetFields(formData: FormData) {
+  return budgetFieldsSchema.safeParse({
+    budgetCalls: formData.get("budgetCalls"),
+    budgetTokens: formData.get("budgetTokens"),
+    budgetUsd: formData.get("budgetUsd"),
+  });
+}

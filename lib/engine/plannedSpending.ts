@@ -1,0 +1,82 @@
+import type { RowTextProfile } from "@/lib/db/datasetTextSizes";
+import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
+import { findMetric, type RowInput } from "@/lib/metrics/metricCatalog";
+import { requirementsOf } from "@/lib/metrics/rowEligibility";
+import {
+  estimateSpending,
+  type JudgedWork,
+  type SpendingEstimate,
+  type SpendingOptions,
+} from "@/lib/metrics/spendingEstimate";
+import { customMetricName } from "./runConfig";
+
+// The run form's estimate, before any run is planned: a dataset's rows grouped by the inputs they
+// carry (lib/db/datasetTextSizes.ts), summed over the groups each chosen judge may run on, then
+// through the same formula as the CLI's estimate of a planned run (lib/metrics/spendingEstimate.ts).
+
+/** A judge the form has chosen: its metric name and the inputs a row needs for it. */
+export type PlannedJudge = { metric: string; requires: readonly RowInput[] };
+
+/**
+ * The judges a run of this choice plans, with what each needs from a row, as lib/engine/createRun.ts
+ * plans them: the chosen catalogue metrics, the custom judges (ANSWER needs a response, RETRIEVAL chunk
+ * content), the G-Eval judges (what their evaluation parameters read; none on the offline judge).
+ */
+export function plannedJudges(choice: {
+  metrics: readonly string[];
+  customJudges: readonly { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL" }[];
+  gEvalJudges: readonly { name: string; evaluationParams: readonly string[] }[];
+}): { judges: PlannedJudge[]; gEvalMetrics: Set<string> } {
+  const gEval = choice.gEvalJudges.map((definition) => ({
+    metric: gEvalMetricName(definition),
+    requires: gEvalRequirements(definition.evaluationParams),
+  }));
+  return {
+    judges: [
+      ...choice.metrics.map((metric) => ({ metric, requires: findMetric(metric)?.requires ?? [] })),
+      ...choice.customJudges.map((custom) => ({
+        metric: customMetricName(custom),
+        requires: requirementsOf("", { ...custom, instructions: "" }),
+      })),
+      ...gEval,
+    ],
+    gEvalMetrics: new Set(gEval.map((judge) => judge.metric)),
+  };
+}
+
+/** A run that generates responses supplies these itself (as lib/metrics/availability.ts says). */
+const SUPPLIED_BY_GENERATION: ReadonlySet<RowInput> = new Set(["response", "trace_tokens", "trace_latency"]);
+
+/** The rows a judge runs on, with their chunks and text, summed over the groups that carry what it needs. */
+export function judgedWork(profiles: readonly RowTextProfile[], judge: PlannedJudge, generates: boolean): JudgedWork {
+  const needs = judge.requires.filter((input) => !(generates && SUPPLIED_BY_GENERATION.has(input)));
+  const work: JudgedWork = { metric: judge.metric, items: 0, chunks: 0, chars: 0 };
+  for (const profile of profiles) {
+    if (!needs.every((input) => profile.inputs.includes(input))) continue;
+    work.items += profile.rows;
+    work.chunks += profile.chunks;
+    work.chars += profile.chars;
+  }
+  return work;
+}
+
+export function estimateFormSpending(
+  input: {
+    profiles: readonly RowTextProfile[];
+    judges: readonly PlannedJudge[];
+    /** G-Eval judges among `judges`: one evaluation-steps call each, for those with a row to score. */
+    gEvalMetrics: ReadonlySet<string>;
+  },
+  options: SpendingOptions,
+): SpendingEstimate & { judged: JudgedWork[] } {
+  const generates = options.generationModel !== null;
+  const judged = input.judges.map((judge) => judgedWork(input.profiles, judge, generates));
+  const generation = generates
+    ? {
+        items: input.profiles.reduce((sum, profile) => sum + profile.rows, 0),
+        chars: input.profiles.reduce((sum, profile) => sum + profile.requestChars, 0),
+      }
+    : null;
+  const gEvalJudges = judged.filter((work) => input.gEvalMetrics.has(work.metric) && work.items > 0).length;
+  return { ...estimateSpending({ judged, gEvalJudges, generation }, options), judged };
+}
