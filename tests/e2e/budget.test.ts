@@ -93,6 +93,10 @@ describe("a run with a budget", () => {
     await waitForHydration(page, "[data-testid=raise-budget-form] button");
     expect(await page.getByTestId("run-status-badge").innerText()).toBe("paused: budget reached");
     expect(await page.locator("body").innerText()).toContain("Paused: budget of 4 LLM calls reached (4 made).");
+    // A pause is a status, not an error: the message is not announced or coloured as a failure.
+    const message = page.getByTestId("run-message");
+    expect(await message.getAttribute("role")).toBe("status");
+    expect(await message.getAttribute("class")).toContain("bg-amber-50");
     const form = page.getByTestId("raise-budget-form");
     expect(await form.getByLabel("LLM calls").inputValue()).toBe("4");
     await screenshot(page, "budget-02-run-paused");

@@ -119,7 +119,16 @@ export default async function RunPage({ params, searchParams }: Props) {
           <RunTimeline events={events} />
           {generationTemplates && <GenerationTemplates templates={generationTemplates} />}
           {run.errorMessage && (
-            <p role="alert" className="mt-2 rounded border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800">
+            <p
+              role={run.status === "paused" ? "status" : "alert"}
+              data-testid="run-message"
+              className={`mt-2 rounded border px-2 py-1 text-sm ${
+                // A pause (budget, busy store) waits for the user or the store; only a failure is an error.
+                run.status === "paused"
+                  ? "border-amber-200 bg-amber-50 text-amber-900"
+                  : "border-red-200 bg-red-50 text-red-800"
+              }`}
+            >
               {run.errorMessage}
             </p>
           )}
