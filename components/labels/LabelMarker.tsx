@@ -3,7 +3,8 @@ import type { RowLabelMark } from "@/lib/labels/rowLabelMarks";
 /**
  * The person's label beside a verdict chip in the rows table: outlined (not
  * filled, so it never reads as a verdict), and amber with "≠" when this run's
- * judge disagrees with it. The aria-label says both for screen readers.
+ * judge disagrees with it. Screen readers get the same in words (sr-only
+ * text, since an aria-label is not allowed on a plain span).
  */
 export function LabelMarker({ mark, metric }: { mark: RowLabelMark | undefined; metric: string }) {
   if (!mark) return null;
@@ -15,13 +16,15 @@ export function LabelMarker({ mark, metric }: { mark: RowLabelMark | undefined; 
   return (
     <span
       className={`ml-1 inline-block whitespace-nowrap rounded border px-1 py-0.5 text-[10px] leading-none ${tone}`}
-      aria-label={spoken}
       title={spoken}
       data-testid="label-marker"
       data-disagrees={mark.disagrees ? "true" : "false"}
     >
       {mark.disagrees && <span aria-hidden="true">≠ </span>}
       <span aria-hidden="true">label: {mark.text}</span>
+      <span className="sr-only" data-testid="label-marker-words">
+        {spoken}
+      </span>
     </span>
   );
 }

@@ -133,8 +133,11 @@ function judgeInWords(judgment: Judgment): string {
   if (judgment.status === "error") return "error";
   if (judgment.status !== "done") return judgment.status;
   if (judgment.rating) return judgment.rating;
-  if (judgment.score !== null)
-    return `${judgment.score.toFixed(2)}${judgment.passed === null ? "" : judgment.passed ? " (pass)" : " (fail)"}`;
+  if (judgment.score !== null) {
+    // The pass mark too: a score label is compared with the judge's pass/fail at this mark.
+    const mark = judgment.threshold === null ? "" : ` at ${judgment.threshold.toFixed(2)}`;
+    return `${judgment.score.toFixed(2)}${judgment.passed === null ? "" : judgment.passed ? ` (pass${mark})` : ` (fail${mark})`}`;
+  }
   return "–";
 }
 

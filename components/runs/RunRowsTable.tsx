@@ -48,7 +48,11 @@ export function RunRowsTable({
             header: () => <span title={metric.name}>{breakAtSeparators(metric.short)}</span>,
             cell: (info) => (
               <span className="inline-flex items-center">
-                <VerdictChip verdict={info.row.original.verdicts[metric.name]} metric={metric.name} title={metric.name} />
+                <VerdictChip
+                  verdict={info.row.original.verdicts[metric.name]}
+                  metric={metric.name}
+                  title={metric.name}
+                />
                 <LabelMarker mark={info.row.original.labels[metric.name]} metric={metric.short} />
               </span>
             ),

@@ -60,19 +60,19 @@ export type RunJudgeDefinitions = {
 
 export function runJudgeLabelMetrics(judges: RunJudgeDefinitions): RunJudgeLabel[] {
   return [
-    ...judges.customJudges.map(
-      (judge): RunJudgeLabel => ({
-        metric: customMetricName({
-          assessmentName: judge.assessmentName,
-          assessmentType: judge.assessmentType === "RETRIEVAL" ? "RETRIEVAL" : "ANSWER",
-        }),
-        kind: judge.assessmentType === "RETRIEVAL" ? "chunk_rating" : "rating",
-        threshold: null,
+    ...judges.customJudges.map((judge): RunJudgeLabel => ({
+      metric: customMetricName({
+        assessmentName: judge.assessmentName,
+        assessmentType: judge.assessmentType === "RETRIEVAL" ? "RETRIEVAL" : "ANSWER",
       }),
-    ),
-    ...(judges.gEvalJudges ?? []).map(
-      (judge): RunJudgeLabel => ({ metric: gEvalMetricName(judge), kind: "score", threshold: judge.threshold }),
-    ),
+      kind: judge.assessmentType === "RETRIEVAL" ? "chunk_rating" : "rating",
+      threshold: null,
+    })),
+    ...(judges.gEvalJudges ?? []).map((judge): RunJudgeLabel => ({
+      metric: gEvalMetricName(judge),
+      kind: "score",
+      threshold: judge.threshold,
+    })),
   ];
 }
 
@@ -118,7 +118,9 @@ function resolveRunJudge(name: string, defined: readonly LabelledMetric[]): Labe
   const byShortName = defined.filter((judge) => judge.metric.endsWith(`/${trimmed}`));
   if (byShortName.length === 1) return { metric: byShortName[0].metric, kind: byShortName[0].kind };
   if (byShortName.length > 1) {
-    return { error: `"${trimmed}" names ${byShortName.map((judge) => judge.metric).join(" and ")}; give the full name` };
+    return {
+      error: `"${trimmed}" names ${byShortName.map((judge) => judge.metric).join(" and ")}; give the full name`,
+    };
   }
   if (looksLikeRunJudge(trimmed)) {
     return {

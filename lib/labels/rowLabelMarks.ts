@@ -56,6 +56,10 @@ function markOf(labels: readonly PairedLabel[]): RowLabelMark {
   }
   const label = labels[0];
   const text =
-    label.kind === "score" ? (label.humanScore === null ? "–" : label.humanScore.toFixed(2)) : (label.humanRating ?? "–");
+    label.kind === "score"
+      ? label.humanScore === null
+        ? "–"
+        : label.humanScore.toFixed(2)
+      : (label.humanRating ?? "–");
   return { text, disagrees: disagrees(label), chunks: null };
 }
