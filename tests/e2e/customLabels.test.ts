@@ -3,6 +3,7 @@
 // labelled on the drill-down with the keyboard, then seen in the agreement
 // panel and beside their verdicts in the rows table (marked where the judge
 // disagrees).
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
@@ -13,6 +14,7 @@ import {
   expectNoCrashText,
   openApp,
   screenshot,
+  SCREENSHOT_DIR,
   tempDir,
   uploadThroughPage,
   VALID_ROWS,
@@ -140,6 +142,10 @@ describe("labels on custom and G-Eval judges", () => {
     expect(await markers.last().locator("[aria-hidden=true]").allTextContents()).toEqual(["≠ ", "label: 0.20"]);
     await page.locator("[data-testid=run-rows-table]").scrollIntoViewIfNeeded();
     await screenshot(page, "72-rows-table-with-labels");
+    // The table alone, at a size where the markers can be read.
+    await page
+      .locator("[data-testid=run-rows-table]")
+      .screenshot({ path: path.join(SCREENSHOT_DIR, "73-rows-table-with-labels-close.png") });
     await expectNoCrashText(page);
     expect(problems).toEqual([]);
   });
