@@ -5,6 +5,7 @@ import { getRowLabels } from "@/lib/db/labelQueries";
 import { listRunRows } from "@/lib/db/runRowQueries";
 import { runExportMeta, runResultRecords } from "@/lib/export/runResults";
 import { formatAgreementTable } from "@/lib/labels/agreementTable";
+import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { datasetJudgeLabels } from "@/lib/labels/datasetJudges";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
@@ -212,6 +213,11 @@ describe("labels on a run's custom and G-Eval judges", () => {
     // "answer" is in a (A clear answer.) but not b: same labels, this run's own verdicts.
     expect(again).toMatchObject({ labelled: 2 });
     expect(again?.confusion).toEqual({ yesYes: 1, yesNo: 0, noYes: 1, noNo: 0 });
+    // The compare page's table puts both versions of the judge side by side on the same labels.
+    const compared = compareRunAgreement(db, { id: customRunId, datasetId }, { id: runId, datasetId });
+    const row = compared.find((entry) => entry.metric === MENTIONS);
+    expect([row?.a.labelled, row?.b.labelled]).toEqual([2, 2]);
+    expect(row?.paired).not.toBeNull();
   });
 
   it("queues their rows (per chunk for a RETRIEVAL judge) on the run that defines them, and only there", () => {
