@@ -2,7 +2,7 @@ import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { getRowLabelHistory, getRowLabels, type StoredLabel } from "@/lib/db/labelQueries";
 import { userNamesById } from "@/lib/db/userQueries";
-import { resolveLabelMetric } from "@/lib/labels/labelKinds";
+import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 import { LabelControls, type LabelTarget } from "./LabelControls";
 
@@ -29,7 +29,8 @@ export async function RowLabelsCard({
   retrievedChunkCount,
   nextToLabelHref,
 }: {
-  run: { id: string; datasetId: string };
+  /** The run with its custom judges and config: which of its judges take a label, and of what kind. */
+  run: Parameters<typeof labellableRunMetrics>[0] & { id: string; datasetId: string };
   rowId: string;
   judgments: Judgment[];
   retrievedChunkCount: number;
@@ -48,9 +49,10 @@ export async function RowLabelsCard({
   const when = (label: StoredLabel | null) =>
     label ? `by ${who(label.labelledBy)}, ${shortTime(label.labelledAt)} (${label.source})` : null;
 
+  const labellable = new Map(labellableRunMetrics(run).map((entry) => [entry.metric, entry]));
   const targets: LabelTarget[] = judgments.flatMap((judgment) => {
-    const resolved = resolveLabelMetric(judgment.metric);
-    if ("error" in resolved) return [];
+    const resolved = labellable.get(judgment.metric);
+    if (!resolved) return [];
     const short = metricShortName(judgment.metric);
     if (resolved.kind === "chunk_rating") {
       return Array.from({ length: retrievedChunkCount }, (_, position): LabelTarget => {
@@ -131,8 +133,11 @@ function judgeInWords(judgment: Judgment): string {
   if (judgment.status === "error") return "error";
   if (judgment.status !== "done") return judgment.status;
   if (judgment.rating) return judgment.rating;
-  if (judgment.score !== null)
-    return `${judgment.score.toFixed(2)}${judgment.passed === null ? "" : judgment.passed ? " (pass)" : " (fail)"}`;
+  if (judgment.score !== null) {
+    // The pass mark too: a score label is compared with the judge's pass/fail at this mark.
+    const mark = judgment.threshold === null ? "" : ` at ${judgment.threshold.toFixed(2)}`;
+    return `${judgment.score.toFixed(2)}${judgment.passed === null ? "" : judgment.passed ? ` (pass${mark})` : ` (fail${mark})`}`;
+  }
   return "–";
 }
 

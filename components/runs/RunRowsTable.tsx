@@ -8,12 +8,13 @@ import type { Page } from "@/lib/db/pagination";
 import type { RunRowSummary } from "@/lib/db/runRowQueries";
 import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { breakAtSeparators } from "@/components/ui/MetricName";
+import { LabelMarker } from "@/components/labels/LabelMarker";
 import { VerdictChip } from "./VerdictChip";
 
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
 
 /**
- * A run's rows with one verdict chip per metric; filtering, sorting and paging happen on the server via the URL.
+ * A run's rows with one verdict chip per metric, and the person's label beside it where the row has one; filtering, sorting and paging happen on the server via the URL.
  * Each row's request_id is its link to the drill-down, carrying the filter so j / k / n stay within it.
  */
 export function RunRowsTable({
@@ -46,7 +47,14 @@ export function RunRowsTable({
             id: metric.name,
             header: () => <span title={metric.name}>{breakAtSeparators(metric.short)}</span>,
             cell: (info) => (
-              <VerdictChip verdict={info.row.original.verdicts[metric.name]} metric={metric.name} title={metric.name} />
+              <span className="inline-flex items-center">
+                <VerdictChip
+                  verdict={info.row.original.verdicts[metric.name]}
+                  metric={metric.name}
+                  title={metric.name}
+                />
+                <LabelMarker mark={info.row.original.labels[metric.name]} metric={metric.short} />
+              </span>
             ),
           }),
         ),

@@ -68,6 +68,19 @@ function pairedSql(runs: readonly (readonly [param: string, suffix: string])[]):
 /** Every label of the dataset with one run's verdict (binds @runId, @datasetId); agreementRowQueries.ts lists rows from it. */
 export const PAIRED = pairedSql([["runId", ""]]);
 
+/**
+ * The labels of one table page's rows with one run's verdict beside each
+ * (binds @runId and @rowIds, the page's ids as ONE JSON array): the rows
+ * table's label markers, judged exactly as agreement counts them. The labels
+ * are found through their (rowId, metric, chunkPosition) unique index.
+ */
+export const PAIRED_OF_ROWS = `
+  SELECT l."rowId", l."metric", l."chunkPosition", l."kind", l."rating" AS "humanRating", l."score" AS "humanScore",
+    ${verdictColumns("")}
+  FROM "HumanLabel" l
+  ${verdictJoins("runId", "")}
+  WHERE l."rowId" IN (SELECT value FROM json_each(@rowIds))`;
+
 type RunRef = { id: string; datasetId: string };
 
 export type AgreementCounts = {

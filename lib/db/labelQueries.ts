@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 
@@ -184,4 +186,51 @@ export function readQueueUnitsPage(
        AND r."rowNumber" > @afterRow
      ORDER BY r."rowNumber" LIMIT @limit`,
   ).all(bound) as QueueUnitRow[];
+}
+
+export type DatasetRunJudges = {
+  customJudges: { assessmentName: string; assessmentType: string }[];
+  gEvalJudges: { name: string; threshold: number }[];
+};
+
+const storedGEvalJudgesSchema = z.array(gEvalDefinitionSchema);
+
+/**
+ * The custom and G-Eval judges that any run on a dataset defines, each name
+ * once: what a label on such a judge is checked against (they are not in the
+ * catalogue). Custom judges come from their table; G-Eval definitions from
+ * the runs' stored config (only that member is read and decoded). When two
+ * runs give a G-Eval judge different thresholds, the first run's is kept:
+ * the threshold only describes the label here, agreement uses each
+ * judgment's own.
+ */
+export function readDatasetRunJudges(db: Db, datasetId: string): DatasetRunJudges {
+  return readRunJudges(db, `r."datasetId" = ?`, datasetId);
+}
+
+/** The custom and G-Eval judges one run defines (what its labelling queue may be asked for). */
+export function readOneRunJudges(db: Db, runId: string): DatasetRunJudges {
+  return readRunJudges(db, `r."id" = ?`, runId);
+}
+
+function readRunJudges(db: Db, where: string, value: string): DatasetRunJudges {
+  const sqlite = connection(db);
+  const customJudges = preparedStatement(
+    sqlite,
+    `SELECT DISTINCT c."assessmentName", c."assessmentType" FROM "CustomJudge" c JOIN "Run" r ON r."id" = c."runId"
+     WHERE ${where} ORDER BY c."assessmentType", c."assessmentName"`,
+  ).all(value) as { assessmentName: string; assessmentType: string }[];
+  const stored = preparedStatement(
+    sqlite,
+    `SELECT json_extract(r."config", '$.gEvalJudges') AS "judges" FROM "Run" r
+     WHERE ${where} AND json_extract(r."config", '$.gEvalJudges') IS NOT NULL ORDER BY r."createdAt"`,
+  ).all(value) as { judges: string }[];
+  const gEvalJudges = new Map<string, { name: string; threshold: number }>();
+  for (const { judges } of stored) {
+    const parsed = storedGEvalJudgesSchema.safeParse(JSON.parse(judges));
+    if (!parsed.success) continue;
+    for (const judge of parsed.data)
+      if (!gEvalJudges.has(judge.name)) gEvalJudges.set(judge.name, { name: judge.name, threshold: judge.threshold });
+  }
+  return { customJudges, gEvalJudges: [...gEvalJudges.values()] };
 }

@@ -8,6 +8,8 @@ import {
   listDisagreementRows,
   type AgreementCell,
 } from "./agreementRowQueries";
+import { PAIRED_OF_ROWS } from "./agreementQueries";
+import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
@@ -82,7 +84,7 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
 export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
   const page = await readRowsPage(db, run, query);
   const rows = page.items;
-  const { judgments, generated } = pageVerdicts(
+  const { judgments, generated, labels } = pageVerdicts(
     db,
     run.id,
     rows.map((row) => row.id),
@@ -95,6 +97,8 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
     requestId: row.requestId,
     requestText: clip(row.requestText),
     response: clip(generated.get(row.id) ?? row.response),
+    /** The person's label per metric (labels belong to the dataset row), with whether this run's judge disagrees. */
+    labels: labels.get(row.id) ?? {},
     verdicts: Object.fromEntries(
       (byRow.get(row.id) ?? []).map((j) => [
         j.metric,
@@ -113,7 +117,8 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
 /**
  * The verdicts and generated responses of one table page's rows. The page is
  * sorted and filtered arbitrarily, so it is not a row-number range: its ids go
- * to SQLite as ONE bound JSON array (json_each), never as a value per id. That
+ * to SQLite as ONE bound JSON array (json_each), never as a value per id (the
+ * page's human labels too, paired with this run's verdicts). That
  * is only for a page, whose size the pagination schema caps (MAX_PAGE_SIZE).
  */
 function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
@@ -135,7 +140,13 @@ function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
     connection,
     `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
   ).all(runId, ids) as { rowId: string; response: string | null }[];
-  return { judgments, generated: new Map(generations.map((g) => [g.rowId, g.response])) };
+  // The page's labels with this run's verdict beside each, judged as the agreement panel counts them.
+  const paired = preparedStatement(connection, PAIRED_OF_ROWS).all({ runId, rowIds: ids }) as PairedLabel[];
+  return {
+    judgments,
+    generated: new Map(generations.map((g) => [g.rowId, g.response])),
+    labels: rowLabelMarks(paired),
+  };
 }
 export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][number];
 

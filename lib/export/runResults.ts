@@ -4,6 +4,7 @@ import { countLabelledRows, readLabelsInRowRange, type StoredLabel } from "@/lib
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRun } from "@/lib/db/runQueries";
 import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
+import { runJudgeLabelMetrics } from "@/lib/labels/labelKinds";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 import { csvLine } from "./csv";
 import { resultColumnNames, toResultRecord, type ResultRecord } from "./resultColumns";
@@ -30,7 +31,14 @@ const PAGE_ROWS = 500;
 const PIECE_CHARS = 64 * 1024;
 
 /** withLabels: the dataset has human labels, so the export carries `…/human_label` columns. */
-type ExportedRun = { id: string; datasetId: string; metrics: string[]; withLabels: boolean };
+type ExportedRun = {
+  id: string;
+  datasetId: string;
+  metrics: string[];
+  withLabels: boolean;
+  /** The run's custom and G-Eval judges (full names): they take labels too, though not in the catalogue. */
+  runJudges?: string[];
+};
 
 async function loadExportedRun(db: Db, runId: string) {
   const run = await getRun(db, runId);
@@ -38,7 +46,15 @@ async function loadExportedRun(db: Db, runId: string) {
   const withLabels = countLabelledRows(db, run.datasetId).length > 0;
   return {
     run,
-    exported: { id: run.id, datasetId: run.datasetId, metrics: run.config.metrics, withLabels } satisfies ExportedRun,
+    exported: {
+      id: run.id,
+      datasetId: run.datasetId,
+      metrics: run.config.metrics,
+      withLabels,
+      runJudges: runJudgeLabelMetrics({ customJudges: run.customJudges, gEvalJudges: run.config.gEvalJudges }).map(
+        (judge) => judge.metric,
+      ),
+    } satisfies ExportedRun,
   };
 }
 
@@ -46,9 +62,9 @@ async function loadExportedRun(db: Db, runId: string) {
  * The columns of a run's export: Agent Evaluation's, and on a dataset with
  * human labels `<metric>/human_label` after each labellable metric's.
  */
-export function exportColumnNames(run: Pick<ExportedRun, "metrics" | "withLabels">): string[] {
+export function exportColumnNames(run: Pick<ExportedRun, "metrics" | "withLabels" | "runJudges">): string[] {
   const columns = resultColumnNames(run.metrics);
-  return run.withLabels ? withHumanLabelColumns(columns, run.metrics) : columns;
+  return run.withLabels ? withHumanLabelColumns(columns, run.metrics, run.runJudges) : columns;
 }
 
 /** The run's rows as result records with the dataset's human labels beside each verdict, a page at a time. */
@@ -67,7 +83,12 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
         labelsByRow.set(label.rowNumber, [...(labelsByRow.get(label.rowNumber) ?? []), label]);
     }
     for (const row of page.rows)
-      yield withHumanLabels(toResultRecord(row, run.metrics), run.metrics, labelsByRow.get(row.rowNumber) ?? []);
+      yield withHumanLabels(
+        toResultRecord(row, run.metrics),
+        run.metrics,
+        labelsByRow.get(row.rowNumber) ?? [],
+        run.runJudges,
+      );
     cursor = page.nextRowNumber;
   }
 }

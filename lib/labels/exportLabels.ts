@@ -9,17 +9,27 @@ import { labelKindOf } from "./labelKinds";
  * follow changes to lib/export/resultColumns.ts without an edit here.
  */
 
-/** The run's metrics that take a human label (computed metrics get no column). */
-export function labelledExportMetrics(metrics: readonly string[]): string[] {
+/**
+ * The run's metrics that take a human label (computed metrics get no column):
+ * its labellable catalogue metrics and its own custom and G-Eval judges
+ * (`runJudges`, full names: labellableRunMetrics or runJudgeLabelMetrics).
+ */
+export function labelledExportMetrics(metrics: readonly string[], runJudges: readonly string[] = []): string[] {
+  const own = new Set(runJudges);
   return metrics.filter((metric) => {
+    if (own.has(metric)) return true;
     const definition = findMetric(metric);
     return definition !== undefined && labelKindOf(definition) !== null;
   });
 }
 
 /** Column names with `<metric>/human_label` inserted after the last column of each labellable metric. */
-export function withHumanLabelColumns(columns: readonly string[], metrics: readonly string[]): string[] {
-  const labelled = labelledExportMetrics(metrics);
+export function withHumanLabelColumns(
+  columns: readonly string[],
+  metrics: readonly string[],
+  runJudges: readonly string[] = [],
+): string[] {
+  const labelled = labelledExportMetrics(metrics, runJudges);
   const out: string[] = [];
   const pending = new Set(labelled);
   columns.forEach((column, index) => {
@@ -42,9 +52,10 @@ export function withHumanLabels(
   record: Record<string, unknown>,
   metrics: readonly string[],
   labels: readonly StoredLabel[],
+  runJudges: readonly string[] = [],
 ): Record<string, unknown> {
   const cells = humanLabelCells(labels);
-  const columns = withHumanLabelColumns(Object.keys(record), metrics);
+  const columns = withHumanLabelColumns(Object.keys(record), metrics, runJudges);
   return Object.fromEntries(
     columns.map((column) => [column, column in record ? record[column] : (cells[column] ?? null)]),
   );

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { streamDatasetLabels, type LabelWithRow, type RowKey } from "@/lib/db/labelQueries";
 import { csvLine } from "@/lib/export/csv";
 import type { RowIssue } from "@/lib/ingest/errors";
-import { resolveLabelMetric } from "./labelKinds";
+import { resolveLabelMetric, type LabelledMetric } from "./labelKinds";
 import { labelEntriesFor, WHOLE_ROW, type LabelEntry } from "./labelValue";
 
 /**
@@ -68,6 +68,8 @@ export async function* labelFilePieces(db: Db, datasetId: string, format: LabelF
 export function readLabelRecord(
   record: { row: number; line: number; value: unknown },
   rowsByRequestId: ReadonlyMap<string, RowKey>,
+  /** The custom and G-Eval judges runs on the dataset define (lib/labels/datasetJudges.ts). */
+  runJudges: readonly LabelledMetric[] = [],
 ): { rowId: string; entry: LabelEntry; labelledBy: string | null } | { issues: RowIssue[] } {
   const issues: RowIssue[] = [];
   const issue = (column: string | undefined, message: string) =>
@@ -96,7 +98,7 @@ export function readLabelRecord(
   }
 
   const metricName = text("metric");
-  const resolved = metricName ? resolveLabelMetric(metricName) : { error: "metric is required" };
+  const resolved = metricName ? resolveLabelMetric(metricName, runJudges) : { error: "metric is required" };
   if ("error" in resolved) issue("metric", resolved.error);
 
   const positionText = text("chunk_position");

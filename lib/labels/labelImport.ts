@@ -6,6 +6,7 @@ import { readCsv } from "@/lib/ingest/readers/readCsv";
 import { readJsonArray } from "@/lib/ingest/readers/readJsonArray";
 import { readJsonLines } from "@/lib/ingest/readers/readJsonLines";
 import type { RawRecord } from "@/lib/ingest/readers/rawRecord";
+import { datasetJudgeLabels } from "./datasetJudges";
 import { readLabelRecord, type LabelFileFormat } from "./labelFile";
 
 export const MAX_LABEL_ROW_CHARS = 100_000;
@@ -30,6 +31,7 @@ export async function importLabelFile(
   author: { labelledBy: string | null },
 ): Promise<LabelImportResult> {
   const rowsByRequestId = readRowKeysByRequestId(db, datasetId);
+  const runJudges = datasetJudgeLabels(db, datasetId);
   const issues: RowIssue[] = [];
   let issueCount = 0;
   const report = (found: RowIssue[]) => {
@@ -45,7 +47,7 @@ export async function importLabelFile(
       report([record.issue]);
       continue;
     }
-    const read = readLabelRecord(record, rowsByRequestId);
+    const read = readLabelRecord(record, rowsByRequestId, runJudges);
     if ("issues" in read) {
       report(read.issues);
       continue;

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { readQueueUnitsPage } from "@/lib/db/labelQueries";
+import { runJudgeLabels } from "./datasetJudges";
 import { resolveLabelMetric } from "./labelKinds";
 import { createQueueSelection, type LabellingQueue } from "./queueSelection";
 
@@ -18,7 +19,7 @@ export function getLabellingQueue(
   metricName: string,
   options: { target?: number; seed?: number } = {},
 ): LabellingQueue | { error: string } {
-  const resolved = resolveLabelMetric(metricName);
+  const resolved = resolveLabelMetric(metricName, runJudgeLabels(db, run.id));
   if ("error" in resolved) return resolved;
   const target = Math.min(Math.max(1, Math.floor(options.target ?? DEFAULT_QUEUE_TARGET)), MAX_QUEUE_TARGET);
   const selection = createQueueSelection({ seed: options.seed ?? stableSeed(`${run.id}:${resolved.metric}`), target });

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { clearLabel, LabelTargetError, writeLabels } from "@/lib/db/labelWrites";
+import { datasetJudgeLabels } from "./datasetJudges";
 import { describeLabelKind, resolveLabelMetric } from "./labelKinds";
 import { labelEntriesFor, WHOLE_ROW } from "./labelValue";
 
@@ -24,7 +25,7 @@ export function saveRowLabel(
   db: Db,
   input: SaveLabelInput,
 ): { ok: true; changed: boolean } | { ok: false; error: string } {
-  const resolved = resolveLabelMetric(input.metric);
+  const resolved = resolveLabelMetric(input.metric, datasetJudgeLabels(db, input.datasetId));
   if ("error" in resolved) return { ok: false, error: resolved.error };
   const perChunk = resolved.kind === "chunk_rating";
   const position = input.chunkPosition ?? WHOLE_ROW;

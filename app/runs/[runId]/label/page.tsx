@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
-import { resolveLabelMetric } from "@/lib/labels/labelKinds";
+import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { parseLabelQueueQuery, QUEUE_TARGETS } from "@/lib/urlState/labelQueueQuery";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
@@ -24,7 +24,7 @@ export default async function LabelQueuePage({ params, searchParams }: Props) {
   const run = await getRun(getDb(), runId);
   if (!run) notFound();
   const query = parseLabelQueueQuery(await searchParams);
-  const labellable = run.config.metrics.filter((metric) => !("error" in resolveLabelMetric(metric)));
+  const labellable = labellableRunMetrics(run).map((entry) => entry.metric);
   const metric = query.queue && labellable.includes(query.queue) ? query.queue : labellable[0];
 
   return (

@@ -1,0 +1,18 @@
+import type { Db } from "@/lib/db/client";
+import { readDatasetRunJudges, readOneRunJudges } from "@/lib/db/labelQueries";
+import { runJudgeLabelMetrics, type RunJudgeLabel } from "./labelKinds";
+
+/**
+ * The custom and G-Eval judges that take labels on a dataset: those any run
+ * on it defines. Labels are keyed by the full metric name, so two runs that
+ * define a judge of the same name share its labels (which is what lets two
+ * versions of one judge's instructions be compared against the same people).
+ */
+export function datasetJudgeLabels(db: Db, datasetId: string): RunJudgeLabel[] {
+  return runJudgeLabelMetrics(readDatasetRunJudges(db, datasetId));
+}
+
+/** The custom and G-Eval judges of one run that take labels. */
+export function runJudgeLabels(db: Db, runId: string): RunJudgeLabel[] {
+  return runJudgeLabelMetrics(readOneRunJudges(db, runId));
+}
