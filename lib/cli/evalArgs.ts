@@ -25,8 +25,9 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --g-eval DEFINITION     a custom G-Eval judge, as in the run form, named response/llm_judged/g_eval/<name>:
                           'name=coherence;criteria=The response is well structured;params=input,actual_output;threshold=0.5'
                           name: lower-case letters, digits, _; params: input, actual_output, expected_output,
-                          retrieval_context, context; threshold on the 0–1 score (default 0.5); needs an
-                          LLM judge; repeatable (names unique; with only --g-eval, --judges defaults to none)
+                          retrieval_context, context; threshold on the 0–1 score (default 0.5), a pass mark
+                          that sets the exit code as --threshold does; needs an LLM judge; repeatable (names
+                          unique; with only --g-eval, --judges defaults to none)
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
