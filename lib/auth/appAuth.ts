@@ -3,6 +3,7 @@ import { decideAuthMode, type AuthMode } from "./authMode";
 import { createAuth, type Auth } from "./createAuth";
 import type { AuthContext } from "./guard";
 import { readOidcConfig } from "./oidcConfig";
+import { usesSecureCookies } from "./secureCookies";
 
 /**
  * The server process's auth: the mode decided once from the environment, and
@@ -23,12 +24,23 @@ export function getAuth(): Auth {
   globalForAuth.assayAuth ??= createAuth({
     db: getDb(),
     secret: mode.secret,
-    baseURL: process.env.ASSAY_BASE_URL?.trim() || undefined,
+    baseURL: appBaseUrl(),
+    secureCookies: appUsesSecureCookies(),
     trustedOrigins: splitList(process.env.ASSAY_TRUSTED_ORIGINS),
     trustedProxies: splitList(process.env.ASSAY_TRUSTED_PROXIES),
     oidc: readOidcConfig(process.env),
   });
   return globalForAuth.assayAuth;
+}
+
+/** ASSAY_BASE_URL, the app's public URL, when set. */
+export function appBaseUrl(): string | undefined {
+  return process.env.ASSAY_BASE_URL?.trim() || undefined;
+}
+
+/** Whether this server's sign-in cookies are for HTTPS only. */
+export function appUsesSecureCookies(): boolean {
+  return usesSecureCookies(appBaseUrl(), process.env.NODE_ENV);
 }
 
 export function appAuthContext(): AuthContext {

@@ -26,6 +26,8 @@ export type CreateAuthOptions = {
   rateLimit?: boolean;
   /** Proxies (CIDRs) whose X-Forwarded-For entries are skipped to find the client address the rate limit counts. */
   trustedProxies?: string[];
+  /** Sign-in cookies for HTTPS only (lib/auth/secureCookies.ts); Better Auth's default when not given. */
+  secureCookies?: boolean;
 };
 
 /** Said when sign-up is off, whatever the email: it must not tell whether an account exists. */
@@ -61,6 +63,7 @@ export function createAuth(options: CreateAuthOptions) {
     emailAndPassword: { enabled: true, minPasswordLength: 12, maxPasswordLength: 256 },
     advanced: {
       cookiePrefix: "assay",
+      ...(options.secureCookies === undefined ? {} : { useSecureCookies: options.secureCookies }),
       ipAddress: { trustedProxies: options.trustedProxies },
       // Better Auth skips its Origin (CSRF) check whenever NODE_ENV is "test"; Assay checks it everywhere, so a
       // server started under a test runner refuses a cross-site POST exactly as production does.

@@ -35,10 +35,19 @@ async function answers(host: string, port: number): Promise<boolean> {
   }
 }
 
+async function signInPage(host: string, port: number): Promise<string> {
+  const response = await fetch(`http://${host}:${port}/signin`, { signal: AbortSignal.timeout(10_000) });
+  return response.text();
+}
+
 /** `node --import tsx scripts/serve.ts start -p PORT` (what `npm start` runs after its build), until stopped. */
-async function withServe(env: Record<string, string>, check: (port: number, output: () => string) => Promise<void>) {
+async function withServe(
+  env: Record<string, string>,
+  check: (port: number, output: () => string) => Promise<void>,
+  chosenPort?: number,
+) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-serve-"));
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start", "-p", String(port)], {
     cwd: ROOT,
     env: {
@@ -95,6 +104,29 @@ describe.skipIf(!networkAddress)(`npm start's listening address (network address
     await withServe({ ASSAY_HOST: "0.0.0.0", ASSAY_AUTH_SECRET: "x".repeat(44) }, async (port, output) => {
       expect(output()).toContain("[assay] listening on 0.0.0.0");
       expect(await answers(networkAddress ?? "", port)).toBe(true);
+      // Its sign-in cookie is for HTTPS only (no ASSAY_BASE_URL, production): over plain HTTP on the network
+      // address a browser would drop it, and the sign-in page says so before anyone tries; on loopback it is kept.
+      expect(await signInPage(networkAddress ?? "", port)).toContain("came over plain HTTP");
+      expect(await signInPage("127.0.0.1", port)).not.toContain("came over plain HTTP");
     });
   });
+
+  it(
+    "with ASSAY_BASE_URL on plain http, the sign-in page does not warn about the cookie",
+    { timeout: 150_000 },
+    async () => {
+      const port = await freePort();
+      await withServe(
+        {
+          ASSAY_HOST: "0.0.0.0",
+          ASSAY_AUTH_SECRET: "x".repeat(44),
+          ASSAY_BASE_URL: `http://${networkAddress ?? ""}:${port}`,
+        },
+        async (served) => {
+          expect(await signInPage(networkAddress ?? "", served)).not.toContain("came over plain HTTP");
+        },
+        port,
+      );
+    },
+  );
 });
