@@ -129,8 +129,16 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             params={params}
             baselineId={baselineId}
             candidateId={candidateId}
-            // Yes/no metrics flip on their rating, scores on their success; agent/* values have no pass mark.
-            metrics={comparison.metrics.filter((m) => !m.metric.startsWith("agent/")).map((m) => m.metric)}
+            // Yes/no metrics flip on their rating, scores on their success; agent/* values have no pass mark, and a
+            // metric only one of the two runs judged has nothing to flip.
+            metrics={comparison.metrics
+              .filter(
+                (m) =>
+                  !m.metric.startsWith("agent/") &&
+                  m.cells[baselineId]?.aggregate != null &&
+                  m.cells[candidateId]?.aggregate != null,
+              )
+              .map((m) => m.metric)}
           />
         </>
       )}

@@ -194,6 +194,11 @@ describe("every score metric from the run form, on the sample dataset", () => {
         '[data-testid=metric-comparison] tr[data-metric="response/llm_judged/toxicity"] [data-testid=lower-is-better]',
       )
       .waitFor();
+    // The flip list's metric filter offers only metrics both runs judged: the offline run has no answer_relevancy.
+    const flipMetrics = await page.locator("[data-testid=flip-list] select[name=metric] option").allInnerTexts();
+    expect(flipMetrics).toContain("faithfulness");
+    expect(flipMetrics).toContain("bleu");
+    expect(flipMetrics).not.toContain("answer_relevancy");
     await expectNoCrashText(page);
     await screenshot(page, "73-all-scores-compare");
     expect(problems).toEqual([]);
