@@ -12,6 +12,7 @@ import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
 import type { AppServer } from "./appServer";
 import { expectNoCrashText, openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
+import { chooseOnly, openRunForm, startAndFinish } from "./runFormSteps";
 
 /** Every score metric by its run-form label and its full name. */
 const SCORE_METRICS: [label: string, name: string][] = [
@@ -57,28 +58,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function openRunForm(datasetId: string) {
-  await page.goto(`${server.baseUrl}/datasets/${datasetId}/runs/new`);
-  await waitForHydration(page, "[data-testid=run-form] button[type=submit]");
-}
-
-/** Unticks the default (the Databricks suite) and ticks the named metrics. */
-async function chooseOnly(labels: string[]) {
-  const ticked = page.locator("[data-testid=run-form] input[name=metrics]:checked");
-  while ((await ticked.count()) > 0) await ticked.first().uncheck();
-  for (const label of labels) await page.getByLabel(label, { exact: true }).check();
-}
-
-async function startAndFinish(name: string): Promise<string> {
-  await page.getByPlaceholder("gpt-4.1 + reranker v2").fill(name);
-  await page.getByRole("button", { name: "Start run" }).click();
-  await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
-  await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 150_000 });
-  await page.reload();
-  await page.waitForLoadState("networkidle");
-  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
-}
-
 /** Per metric, how many of the run's judgments finished with a score and how many errored. */
 async function outcomes(runId: string) {
   const groups = await db.judgmentItem.groupBy({
@@ -99,8 +78,11 @@ describe("every score metric from the run form, on the sample dataset", () => {
     const sample = await db.dataset.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true } });
     datasetId = sample?.id ?? "";
     expect(datasetId).not.toBe("");
-    await openRunForm(datasetId);
-    await chooseOnly(SCORE_METRICS.map(([label]) => label));
+    await openRunForm(page, server.baseUrl, datasetId);
+    await chooseOnly(
+      page,
+      SCORE_METRICS.map(([label]) => label),
+    );
     const ticked = await page
       .locator("[data-testid=run-form] input[name=metrics]:checked")
       .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
@@ -112,7 +94,7 @@ describe("every score metric from the run form, on the sample dataset", () => {
   });
 
   it("runs them all: every card has an average score and a success percentage, no metric errors", async () => {
-    firstRun = await startAndFinish("All scores LLM");
+    firstRun = await startAndFinish(page, "All scores LLM", 150_000);
     const outcome = await outcomes(firstRun);
     const failures: string[] = [];
     for (const [label, name] of SCORE_METRICS) {
@@ -170,10 +152,10 @@ describe("every score metric from the run form, on the sample dataset", () => {
   });
 
   it("compares against a second run: each run's average, success % with its interval, and the paired test", async () => {
-    await openRunForm(datasetId);
+    await openRunForm(page, server.baseUrl, datasetId);
     await page.getByLabel("Offline heuristic judge").check();
-    await chooseOnly(["Faithfulness", "BLEU", "ROUGE", "METEOR", "Levenshtein similarity"]);
-    await startAndFinish("Scores offline");
+    await chooseOnly(page, ["Faithfulness", "BLEU", "ROUGE", "METEOR", "Levenshtein similarity"]);
+    await startAndFinish(page, "Scores offline", 150_000);
     await page.goto(`${server.baseUrl}/compare`);
     await page.getByLabel("Compare All scores LLM").check();
     await page.getByLabel("Compare Scores offline").check();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { SAMPLE_FILE } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { startHeuristicRun } from "./heuristicRun";
+import { startHeuristicRun } from "./runFormSteps";
 import {
   expectNoCrashText,
   openApp,

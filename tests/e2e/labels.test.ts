@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
-import { startHeuristicRun } from "./heuristicRun";
+import { startHeuristicRun } from "./runFormSteps";
 import {
   expectNoCrashText,
   openApp,

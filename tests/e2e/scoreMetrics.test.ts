@@ -21,6 +21,7 @@ import {
   writeFile,
   type OpenedApp,
 } from "./helpers";
+import { chooseOnly, openRunForm, startAndFinish } from "./runFormSteps";
 
 const ROWS = 8;
 const FAITHFULNESS = "response/llm_judged/faithfulness";
@@ -81,35 +82,13 @@ afterAll(async () => {
   fs.rmSync(files, { recursive: true, force: true });
 });
 
-async function openRunForm(datasetId: string) {
-  await page.goto(`${server.baseUrl}/datasets/${datasetId}/runs/new`);
-  await waitForHydration(page, "[data-testid=run-form] button[type=submit]");
-}
-
-/** Unticks the default (the Databricks suite) and ticks the named metrics. */
-async function chooseOnly(labels: string[]) {
-  const ticked = page.locator("[data-testid=run-form] input[name=metrics]:checked");
-  while ((await ticked.count()) > 0) await ticked.first().uncheck();
-  for (const label of labels) await page.getByLabel(label, { exact: true }).check();
-}
-
-async function startAndFinish(name: string): Promise<string> {
-  await page.getByPlaceholder("gpt-4.1 + reranker v2").fill(name);
-  await page.getByRole("button", { name: "Start run" }).click();
-  await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
-  await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 90_000 });
-  await page.reload();
-  await page.waitForLoadState("networkidle");
-  return new URL(page.url()).pathname.split("/").at(-1)!;
-}
-
 describe("score metrics in the dashboard", () => {
   let datasetId = "";
   let firstRun = "";
 
   it("groups the judges by family, ticks only the Databricks suite, and shows the expected LLM calls", async () => {
     datasetId = await uploadThroughPage(page, server.baseUrl, writeFile(files, "warranty.jsonl", rows()), "Warranty");
-    await openRunForm(datasetId);
+    await openRunForm(page, server.baseUrl, datasetId);
     for (const family of ["databricks", "deepeval", "mastra", "statistical"])
       await page.locator(`[data-testid=judge-family-${family}]`).waitFor();
     const ticked = await page
@@ -118,7 +97,7 @@ describe("score metrics in the dashboard", () => {
     expect(ticked.length).toBeGreaterThan(0);
     expect(ticked.every((name) => !name.includes("/statistical/") && name !== FAITHFULNESS)).toBe(true);
 
-    await chooseOnly(["Faithfulness", "Context relevance (Mastra)", "BLEU"]);
+    await chooseOnly(page, ["Faithfulness", "Context relevance (Mastra)", "BLEU"]);
     // 8 rows × 1 call for faithfulness and for context_relevance; BLEU needs no LLM.
     expect(await page.locator("[data-testid=expected-calls]").innerText()).toMatch(
       /Expected LLM calls: 16 at most \(faithfulness 8, context_relevance 8\)/,
@@ -143,7 +122,7 @@ describe("score metrics in the dashboard", () => {
   });
 
   it("runs faithfulness, context_relevance and bleu and shows score cards and histograms with the pass mark", async () => {
-    firstRun = await startAndFinish("Scores LLM");
+    firstRun = await startAndFinish(page, "Scores LLM", 90_000);
     const card = page.locator(`a[data-metric="${FAITHFULNESS}"]`);
     const text = await card.innerText();
     // Even rows: 2 of 3 claims supported → 0.67; odd rows 1.00 → average 0.83; with the 0.7 pass mark 4 of 8 succeed.
@@ -189,10 +168,10 @@ describe("score metrics in the dashboard", () => {
   });
 
   it("compares two runs on a score metric with the paired test and the averages", async () => {
-    await openRunForm(datasetId);
+    await openRunForm(page, server.baseUrl, datasetId);
     await page.getByLabel("Offline heuristic judge").check();
-    await chooseOnly(["Faithfulness", "BLEU"]);
-    const offlineRun = await startAndFinish("Scores offline");
+    await chooseOnly(page, ["Faithfulness", "BLEU"]);
+    const offlineRun = await startAndFinish(page, "Scores offline", 90_000);
     await page.goto(`${server.baseUrl}/compare`);
     await page.getByLabel("Compare Scores LLM").check();
     await page.getByLabel("Compare Scores offline").check();
