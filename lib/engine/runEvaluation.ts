@@ -179,8 +179,8 @@ export async function runEvaluation(
       costOf: deps.costOf ?? (() => null),
     };
     // The budget is checked before each judgment, counting those in flight at their calls per row (two for
-    // summarization, one for the others), so a run stops at its
-    // limit (over it only by retries and repairs of calls already started); what it had spent is read once.
+    // summarization, one for the others), so a run stops calling at its limit (over it only by retries and
+    // repairs of calls already started); what it had spent is read once.
     const budget = await getRunBudget(db, runId);
     const spent = getRunSpending(db, runId);
     let inFlight = 0;
@@ -191,12 +191,12 @@ export async function runEvaluation(
       pendingJudgments(db, runId),
       lanes,
       async ({ item, row }) => {
+        // The calls this judgment makes (the offline heuristic judge makes none).
+        const calls = deps.judge.provider === "heuristic" ? 0 : (judgeCallShape(item.metric)?.callsPerRow ?? 0);
         budgetLimit ??= reachedLimit(budget, spent, inFlight);
-        if (budgetLimit !== null) {
-          stopped = true; // the item stays pending for the resume
-          return;
-        }
-        const calls = judgeCallShape(item.metric)?.callsPerRow ?? 0;
+        // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
+        // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
+        if (budgetLimit !== null && calls > 0) return; // the item stays pending for the resume
         inFlight += calls;
         const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= calls));
         spent.calls += result.attempts;

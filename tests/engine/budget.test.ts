@@ -40,6 +40,18 @@ describe("run budgets", () => {
       pauseReason: "budget",
     });
     expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).errorMessage).toMatch(/budget of 25 LLM calls/);
+    // What calls no model is computed anyway: only LLM judgments wait for the budget.
+    const pendingByMetric = await db.judgmentItem.groupBy({
+      by: ["metric"],
+      where: { runId, status: "pending" },
+      _count: { _all: true },
+    });
+    expect(pendingByMetric.map((group) => group.metric)).not.toContain("retrieval/ground_truth/document_recall");
+    expect(
+      await db.judgmentItem.count({
+        where: { runId, metric: "retrieval/ground_truth/document_recall", status: "done" },
+      }),
+    ).toBe(20);
     // Not resumed by itself: it waits for a higher budget.
     expect(await listResumableRuns(db)).not.toContain(runId);
 
