@@ -37,6 +37,8 @@ beforeAll(async () => {
     cwd: ROOT,
     env: {
       ...process.env,
+      // As npm start runs it, not with the test runner's NODE_ENV=test.
+      NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: databaseUrl,
       ASSAY_AUTH_SECRET: E2E_AUTH_SECRET,
