@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
 import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
-import { MetricName } from "@/components/ui/MetricName";
 import { getRunAgreement, type JudgeAgreement } from "@/lib/db/agreementQueries";
 import { getDb } from "@/lib/db/client";
 import { KAPPA_INTERVAL_METHOD } from "@/lib/stats";
@@ -13,6 +12,7 @@ import {
   type AgreementCellName,
   type RunRowQuery,
 } from "@/lib/urlState/runRowQuery";
+import { JudgeName } from "./JudgeName";
 import { kappaText, percentText, scoreText } from "./agreementFormat";
 
 /**
@@ -82,8 +82,7 @@ function AgreementRow({ runId, row }: { runId: string; row: JudgeAgreement }) {
   return (
     <tr className="border-t border-slate-100 align-top" data-metric={row.metric}>
       <th scope="row" className="py-1.5 pr-3 font-normal">
-        <MetricName name={row.metric.split("/").pop() ?? row.metric} />
-        {row.perChunk && <span className="ml-1 text-xs text-slate-500">(per chunk)</span>}
+        <JudgeName metric={row.metric} perChunk={row.perChunk} />
       </th>
       <td className="py-1.5 pr-3 tabular-nums" data-testid="kappa">
         {kappaText(row)}

@@ -1,8 +1,8 @@
 import { CardFrame } from "@/components/ui/Card";
 import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
-import { MetricName } from "@/components/ui/MetricName";
 import { getDb } from "@/lib/db/client";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
+import { JudgeName } from "./JudgeName";
 import { kappaText, percentText, scoreText } from "./agreementFormat";
 
 type ComparedRun = { id: string; datasetId: string; name: string };
@@ -57,8 +57,7 @@ export function CompareAgreementTable({ baseline, candidate }: { baseline: Compa
                   >
                     {index === 0 && (
                       <th scope="rowgroup" rowSpan={2} className="py-1 pr-3 align-top font-normal">
-                        <MetricName name={row.metric.split("/").pop() ?? row.metric} />
-                        {figures.perChunk && <span className="ml-1 text-xs text-slate-500">(per chunk)</span>}
+                        <JudgeName metric={row.metric} perChunk={figures.perChunk} />
                       </th>
                     )}
                     <td className="py-1 pr-3 text-xs">{run.name}</td>

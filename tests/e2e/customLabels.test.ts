@@ -117,8 +117,13 @@ describe("labels on custom and G-Eval judges", () => {
 
   it("the agreement panel counts them, and the rows table shows each label beside its verdict", async () => {
     await page.goto(`${server.baseUrl}/runs/${runId}`);
-    for (const metric of [CITES, CLARITY]) {
+    for (const [metric, kind] of [
+      [CITES, "(custom)"],
+      [CLARITY, "(G-Eval)"],
+    ] as const) {
       const row = page.locator(`[data-testid=agreement-table] tr[data-metric="${metric}"]`);
+      // The run's own judges say what they are: their short name alone could be a catalogue metric's.
+      expect(await row.locator(":scope > th").innerText()).toContain(kind);
       const cells = await row.locator(":scope > td").allInnerTexts();
       expect(Number(cells[3])).toBe(1);
       const matrix = (await row.locator("table td").allInnerTexts()).filter((t) => /^\d+$/.test(t.trim()));
