@@ -130,6 +130,8 @@ export function validateForeignRecord(
     state,
     limits,
   );
+  // A row the mapping rejected does not hold its request_id: a later row may use it.
+  if (issues.length > 0 && result.row) state.requestIds.delete(result.row.requestId);
   const all = [...issues, ...result.issues.map((issue) => inUserColumns(reading, issue))];
   return { row: all.length > 0 ? null : result.row, issues: all };
 }

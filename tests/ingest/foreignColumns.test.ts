@@ -89,6 +89,18 @@ describe("DeepEval test cases are read into the Agent Evaluation input schema", 
     expect(bad.added).toEqual({ datasets: 0, rows: 0 });
   });
 
+  it("a later record with an Agent Evaluation column is a row error, not silently dropped", async () => {
+    const rows = [
+      { input: "q1", actual_output: "a1" },
+      { input: "q2", actual_output: "a2", request: "q2 again" },
+    ];
+    const { result, messages } = await ingestIntoDb(db, "deepeval-late.jsonl", toJsonl(rows), "strict");
+    expect(result).toMatchObject({ ok: false, notice: expect.stringMatching(/^Read as DeepEval test cases: /) });
+    expect(messages).toEqual([
+      "row 2, column request: this file is read as DeepEval test cases (decided from its first record), which have no request column; use one column set per file",
+    ]);
+  });
+
   it("a file with both request and input is read as the schema's own columns (not mapped)", async () => {
     const rows = [{ request: "q1", input: "other", actual_output: "a1", response: "r1" }];
     const { result, storedRows } = await ingestIntoDb(db, "mixed.jsonl", toJsonl(rows), "strict");
