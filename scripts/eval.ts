@@ -138,8 +138,10 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
     const result = await ingestFile(args.dataset, { mode: "strict", sink: createDatasetSink(db) });
+    // How a DeepEval or Ragas file's columns were read: on stdout with the report, or first among the errors.
+    if (result.ok && result.notice) console.log(result.notice);
     if (!result.ok) {
-      const lines = [result.fileError, ...result.issues.map(describeRowIssue)].filter(Boolean);
+      const lines = [result.notice, result.fileError, ...result.issues.map(describeRowIssue)].filter(Boolean);
       if (result.issueCount > result.issues.length) lines.push(`…and ${result.issueCount - result.issues.length} more`);
       throw new InputError(`${args.dataset} was not imported:\n  ${lines.join("\n  ")}`);
     }

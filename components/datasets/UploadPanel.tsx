@@ -2,12 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, type DragEvent } from "react";
-import { Button } from "@/components/ui/Button";
+import { Button, LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { UNSUPPORTED_TYPE_HINT, UPLOAD_EXTENSIONS } from "@/lib/ingest/formats";
 import { describeUploadProblems } from "@/lib/ingest/uploadSummary";
 import { sendUpload, type UploadProgress, type UploadResult } from "./sendUpload";
+import { UploadNotice } from "./UploadNotice";
 import { formatBytes, formatCount, formatInteger } from "@/lib/charts/format";
 
 type Phase =
@@ -55,7 +56,8 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
     });
     if (result.ok && result.datasetId) {
       setPhase({ kind: "done", result });
-      router.push(`/datasets/${result.datasetId}`);
+      // A file read as DeepEval or Ragas columns stays here, so the notice of how it was read is seen before moving on.
+      if (!result.notice) router.push(`/datasets/${result.datasetId}`);
       router.refresh();
     } else {
       setPhase({ kind: "failed", result });
@@ -68,7 +70,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
     choose(event.dataTransfer.files[0]);
   };
 
-  const busy = phase.kind === "uploading" || phase.kind === "done";
+  const busy = phase.kind === "uploading" || (phase.kind === "done" && !phase.result.notice);
   return (
     <CardFrame aria-labelledby="upload-heading">
       <h2 id="upload-heading" className="text-sm font-semibold">
@@ -78,8 +80,8 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         CSV, JSON (an array of objects), JSONL or Parquet with the columns <code className="font-mono">request</code>,{" "}
         <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or{" "}
         <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>,{" "}
-        <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>. Up to{" "}
-        {formatBytes(maxBytes)}.
+        <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>; or a
+        DeepEval or Ragas dataset with their own column names. Up to {formatBytes(maxBytes)}.
       </p>
 
       <div
@@ -136,7 +138,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
           </label>
           <Button
             type="button"
-            disabled={busy}
+            disabled={busy || phase.kind === "done"}
             onClick={() => upload("strict")}
             variant="primary"
             size="xl"
@@ -148,11 +150,25 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
       )}
 
       {phase.kind === "uploading" && <UploadProgressView progress={phase.progress} />}
-      {phase.kind === "done" && (
+      {phase.kind === "done" && !phase.result.notice && (
         <p className="mt-3 text-sm text-emerald-700">
           Imported {formatCount(phase.result.rowCount)} rows. Opening the dataset…
         </p>
       )}
+      {phase.kind === "done" && phase.result.notice && (
+        <>
+          <UploadNotice notice={phase.result.notice} />
+          <div className="mt-3 flex items-center gap-3">
+            <p className="text-sm text-emerald-700" data-testid="upload-imported">
+              Imported {formatCount(phase.result.rowCount)} rows.
+            </p>
+            <LinkButton href={`/datasets/${phase.result.datasetId}`} variant="primary" className="text-sm">
+              Open the dataset
+            </LinkButton>
+          </div>
+        </>
+      )}
+      {phase.kind === "failed" && phase.result.notice && <UploadNotice notice={phase.result.notice} />}
       {phase.kind === "failed" && <UploadErrors result={phase.result} onImportValid={() => upload("validRowsOnly")} />}
     </CardFrame>
   );

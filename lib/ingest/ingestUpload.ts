@@ -1,6 +1,13 @@
 import { decodeUploadText, type ByteCounter } from "./decodeText";
 import { describeRowIssue, FileError, type RowIssue } from "./errors";
 import { detectFormat, type UploadFormat } from "./formats";
+import {
+  describeForeignReading,
+  detectForeignColumns,
+  recordColumns,
+  validateForeignRecord,
+  type ForeignReading,
+} from "./foreignColumns";
 import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
 import type { RawRecord } from "./readers/rawRecord";
 import { readCsv } from "./readers/readCsv";
@@ -35,6 +42,8 @@ export type IngestResult =
       warnings: string[];
       issues: RowIssue[];
       issueCount: number;
+      /** Set when the file was read as DeepEval or Ragas columns: the format and each mapping, in words. */
+      notice: string | null;
     }
   | {
       ok: false;
@@ -44,6 +53,7 @@ export type IngestResult =
       rowsRead: number;
       validRows: number;
       warnings: string[];
+      notice: string | null;
     };
 
 export type IngestOptions = {
@@ -74,6 +84,9 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   let batchBytes = 0;
 
   const state = newValidationState();
+  // Decided by the first record read (a CSV's header): DeepEval or Ragas columns, or the schema's own (null).
+  let foreign: ForeignReading | null | undefined;
+  const notice = (): string | null => (foreign ? describeForeignReading(foreign) : null);
   // Unknown columns are reported once, at the end, in one bounded warning (first in the list).
   const withUnknownColumns = (): string[] => {
     const unknown = describeUnknownColumns(state.unknownColumns);
@@ -82,7 +95,16 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
   const failed = async (fileError: string | null): Promise<IngestResult> => {
     if (datasetId) await options.sink.discard(datasetId);
-    return { ok: false, fileError, issues, issueCount, rowsRead, validRows, warnings: withUnknownColumns() };
+    return {
+      ok: false,
+      fileError,
+      issues,
+      issueCount,
+      rowsRead,
+      validRows,
+      warnings: withUnknownColumns(),
+      notice: notice(),
+    };
   };
 
   try {
@@ -100,7 +122,13 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
     for await (const record of records) {
       rowsRead += 1;
-      const result = "issue" in record ? { row: null, issues: [record.issue] } : validateRecord(record, state, limits);
+      if (foreign === undefined && !("issue" in record)) foreign = detectForeignColumns(recordColumns(record));
+      const result =
+        "issue" in record
+          ? { row: null, issues: [record.issue] }
+          : foreign
+            ? validateForeignRecord(foreign, record, state, limits)
+            : validateRecord(record, state, limits);
       for (const issue of result.issues) {
         issueCount += 1;
         if (issues.length < limits.maxReportedErrors) issues.push(issue);
@@ -133,9 +161,23 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     if (skippedRows > 0)
       warnings.push(`${skippedRows} invalid row${skippedRows === 1 ? " was" : "s were"} skipped at upload.`);
     const allWarnings = withUnknownColumns();
-    await options.sink.commit(datasetId, { rowCount: validRows, warnings: allWarnings });
+    // The dataset page keeps saying how a foreign file was read, first among its notes.
+    const readAs = notice();
+    await options.sink.commit(datasetId, {
+      rowCount: validRows,
+      warnings: readAs ? [readAs, ...allWarnings] : allWarnings,
+    });
     options.onProgress?.({ bytes: counter.bytes, rows: rowsRead, issues: issueCount });
-    return { ok: true, datasetId, rowCount: validRows, skippedRows, warnings: allWarnings, issues, issueCount };
+    return {
+      ok: true,
+      datasetId,
+      rowCount: validRows,
+      skippedRows,
+      warnings: allWarnings,
+      issues,
+      issueCount,
+      notice: readAs,
+    };
   } catch (error) {
     if (error instanceof FileError) return await failed(error.message);
     if (datasetId) await options.sink.discard(datasetId).catch(() => undefined);

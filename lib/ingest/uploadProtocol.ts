@@ -34,6 +34,8 @@ export const uploadEventSchema = z.discriminatedUnion("type", [
     rowsRead: z.number().optional(),
     validRows: z.number().optional(),
     warnings: z.array(z.string()),
+    /** How a DeepEval or Ragas file's columns were read, in words; absent or null for the schema's own columns. */
+    notice: z.string().nullable().optional(),
   }),
 ]);
 export type UploadEvent = z.infer<typeof uploadEventSchema>;

@@ -1,11 +1,12 @@
 // Browser tests: uploading a valid evaluation set as CSV, JSON and JSONL, and
-// browsing the result (search, sort, row detail, j/k navigation).
+// browsing the result (search, sort, row detail, j/k navigation); a DeepEval file read with a notice.
 import fs from "node:fs";
 import http from "node:http";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
+import { DEEPEVAL_CASES, DEEPEVAL_NOTICE } from "../ingest/support/foreignDatasets";
 import type { AppServer } from "./appServer";
 import {
   chooseFile,
@@ -232,6 +233,33 @@ describe("the same rows as JSON and JSONL", () => {
   it("raised no page error, server error or dialog along the way", () => {
     expect(problems).toEqual([]);
     expect(server.output()).not.toMatch(/\berror\b/i);
+  });
+});
+
+describe("a DeepEval JSON file", () => {
+  it("is read as DeepEval test cases: the panel says how, and links to the stored rows", async () => {
+    await chooseFile(page, server.baseUrl, writeFile(files, "deepeval.json", toJsonArray(DEEPEVAL_CASES)));
+    await clickUpload(page, "DeepEval goldens");
+    const notice = page.locator("[data-testid=upload-notice]");
+    await notice.waitFor();
+    expect(await notice.innerText()).toBe(DEEPEVAL_NOTICE);
+    expect(await page.locator("[data-testid=upload-imported]").innerText()).toBe("Imported 2 rows.");
+    // The panel stays on /datasets so the notice is read; the new dataset is listed already.
+    expect(new URL(page.url()).pathname).toBe("/datasets");
+    await expect.poll(() => page.locator("[data-testid=datasets-table]").innerText()).toContain("DeepEval goldens");
+    await screenshot(page, "06-upload-deepeval-notice");
+
+    await page.getByRole("link", { name: "Open the dataset" }).click();
+    const datasetId = await waitForDatasetPage(page);
+    expect(await tableRequestIds(page)).toEqual(["versioning", "presign"]);
+    const [first] = await storedRows(db, datasetId);
+    expect(first.requestText).toBe(DEEPEVAL_CASES[0].input);
+    expect(first.chunks.filter((chunk) => chunk.kind === "retrieved").map((chunk) => chunk.content)).toEqual(
+      DEEPEVAL_CASES[0].retrieval_context,
+    );
+    // The dataset page keeps the notice, first among its notes.
+    expect(await page.locator("body").innerText()).toContain(DEEPEVAL_NOTICE);
+    expect(problems).toEqual([]);
   });
 });
 

@@ -38,7 +38,7 @@ export async function* readCsv(texts: AsyncIterable<string>, maxRowChars: number
       const cell = record.cells[index];
       if (cell !== undefined && cell !== "") value[column] = cell;
     });
-    yield { row, line: found.line, format: "csv", value };
+    yield { row, line: found.line, format: "csv", value, columns: header };
   }
   if (header === null) throw new FileError("The file is empty.");
 }
