@@ -151,4 +151,18 @@ describe("npm run eval (the CLI, as a separate process)", () => {
     expect((await spawnEval(["--resume", runId, "--out", again, "--quiet"], env).done).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(again, "utf8")).rows).toHaveLength(ROWS.length);
   }, 60_000);
+
+  it("says which columns it ignored, so a misspelt column is not a silent row of skips", async () => {
+    const misspelt = path.join(dir, "misspelt.jsonl");
+    fs.writeFileSync(
+      misspelt,
+      toJsonl(ROWS.map(({ expected_response, ...row }) => ({ ...row, expected_respone: expected_response }))),
+    );
+    const { code, stdout } = await spawnEval(
+      ["--dataset", misspelt, "--judges", "safety", "--judge-model", "heuristic", "--quiet"],
+      env,
+    ).done;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Warning: .*"expected_respone"/);
+  });
 });
