@@ -46,9 +46,12 @@ export function getRunSpending(db: Db, runId: string): RunSpending {
   return { calls: judged.calls + generated.calls, tokens: judged.tokens + generated.tokens, usd: judged.usd };
 }
 
-/** Which limit a spending has reached (counting `inFlight` calls already started), or null. */
-export function reachedLimit(budget: RunBudget, spent: RunSpending, inFlight = 0): keyof RunBudget | null {
-  if (budget.calls !== null && spent.calls + inFlight >= budget.calls) return "calls";
+/**
+ * Which limit stops the next judgment, or null: `inFlight` calls already started and the `next` calls it
+ * would make must fit in the call budget (so a two-call summarization never starts with one call left).
+ */
+export function reachedLimit(budget: RunBudget, spent: RunSpending, inFlight = 0, next = 1): keyof RunBudget | null {
+  if (budget.calls !== null && spent.calls + inFlight + next > budget.calls) return "calls";
   if (budget.tokens !== null && spent.tokens >= budget.tokens) return "tokens";
   if (budget.usd !== null && spent.usd >= budget.usd) return "usd";
   return null;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runQueries";
+import { getRunProgress, type ItemCounts, type JudgeRowData, type RunRecord } from "@/lib/db/runQueries";
 import {
   addRunWorkingTime,
   claimRun,
@@ -178,9 +178,10 @@ export async function runEvaluation(
       generates,
       costOf: deps.costOf ?? (() => null),
     };
-    // The budget is checked before each judgment, counting those in flight at their calls per row (two for
-    // summarization, one for the others), so a run stops calling at its limit (over it only by retries and
-    // repairs of calls already started); what it had spent is read once.
+    // The budget is checked before each judgment that calls a model: the calls in flight and the calls it would
+    // make (two for summarization, one per chunk for a per-chunk judge in per_chunk mode, one for the others)
+    // must fit, so a run stops calling at its limit, over it only by retries, repairs and a malformed batched
+    // answer's per-chunk fallback of calls already started. What it had spent is read once.
     const budget = await getRunBudget(db, runId);
     const spent = getRunSpending(db, runId);
     let inFlight = 0;
@@ -191,11 +192,10 @@ export async function runEvaluation(
       pendingJudgments(db, runId),
       lanes,
       async ({ item, row }) => {
-        // The calls this judgment makes (the offline heuristic judge makes none).
-        const calls = deps.judge.provider === "heuristic" ? 0 : (judgeCallShape(item.metric)?.callsPerRow ?? 0);
-        budgetLimit ??= reachedLimit(budget, spent, inFlight);
+        const calls = deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode);
         // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
         // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
+        if (calls > 0) budgetLimit ??= reachedLimit(budget, spent, inFlight, calls);
         if (budgetLimit !== null && calls > 0) return; // the item stays pending for the resume
         inFlight += calls;
         const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= calls));
@@ -218,7 +218,8 @@ export async function runEvaluation(
       await addRunWorkingTime(db, runId, await settleWorkedMs());
       return { runId, status: "cancelled", judgments: final.judgments };
     }
-    if (budgetLimit !== null && status === "running") {
+    // A budget reached as the last LLM judgments finished leaves nothing to resume: the run completes.
+    if (budgetLimit !== null && status === "running" && final.judgments.pending > 0) {
       const message = describeBudgetPause(budgetLimit, budget, spent);
       await pauseRun(db, runId, owner, BUDGET_REACHED, message, await settleWorkedMs());
       return { runId, status: "paused", judgments: final.judgments, pause: { reason: "budget", message } };
@@ -256,4 +257,12 @@ export async function runEvaluation(
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** The LLM calls one judgment makes: per chunk for a per-chunk judge in per_chunk mode, else its calls per row. */
+function callsOf(metric: string, row: JudgeRowData, chunkMode: string): number {
+  const shape = judgeCallShape(metric);
+  if (shape === null) return 0;
+  if (!shape.perChunk || chunkMode !== "per_chunk") return shape.callsPerRow;
+  return Math.max(1, row.chunks.filter((chunk) => chunk.kind === "retrieved").length);
 }

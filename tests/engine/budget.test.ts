@@ -131,4 +131,44 @@ describe("run budgets with a two-call metric", () => {
     expect(server.stats.totalRequests - before).toBe(6);
     expect(await db.judgmentItem.count({ where: { runId, status: "done" } })).toBe(3);
   });
+
+  it("never starts a two-call judgment with one call left: an odd budget stops one under it", async () => {
+    const { db, server, datasetId } = world;
+    const runId = await createRun(
+      db,
+      {
+        datasetId,
+        metrics: ["summarization"],
+        judge: { provider: "openai", model: "judge-odd-budget" },
+        concurrency: 4,
+      },
+      { budget: { calls: 5, tokens: null, usd: null } },
+    );
+    const run = await readRun(db, runId);
+    const before = server.stats.totalRequests;
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    expect(outcome.status).toBe("paused");
+    expect(server.stats.totalRequests - before).toBe(4);
+  });
+
+  it("completes, not pauses, when the budget is reached by the run's last LLM judgments", async () => {
+    const { db, server, datasetId } = world;
+    // 12 rows × 1 call uses the whole budget; document recall after it calls no model.
+    const runId = await createRun(
+      db,
+      {
+        datasetId,
+        metrics: ["correctness", "document_recall"],
+        judge: { provider: "openai", model: "judge-exact-budget" },
+        concurrency: 4,
+      },
+      { budget: { calls: 12, tokens: null, usd: null } },
+    );
+    const run = await readRun(db, runId);
+    const before = server.stats.totalRequests;
+    const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
+    expect(server.stats.totalRequests - before).toBe(12);
+    expect(outcome.status).toBe("completed");
+    expect(await db.judgmentItem.count({ where: { runId, status: "pending" } })).toBe(0);
+  });
 });
