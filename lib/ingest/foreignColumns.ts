@@ -51,22 +51,43 @@ const FORMATS: readonly ForeignFormat[] = [
   },
 ];
 
-export type ColumnMapping = { source: string; target: InputColumn; kind: Kind };
+/** `inFirstRecord` false: read because the format has that column, though the first record left it out. */
+export type ColumnMapping = { source: string; target: InputColumn; kind: Kind; inFirstRecord?: false };
 
 /** How a file's foreign columns are read, decided once from its columns. */
 export type ForeignReading = { format: ForeignFormat["name"]; label: string; mappings: ColumnMapping[] };
 
 const AGENT_COLUMNS = new Set<string>(AGENT_EVALUATION_COLUMNS);
 
-/** The reading for a file with these columns, or null when it is not (unambiguously) DeepEval or Ragas. */
-export function detectForeignColumns(columns: readonly string[]): ForeignReading | null {
+/**
+ * The reading for a file with these columns, or null when it is not (unambiguously) DeepEval or Ragas.
+ * `complete`: the columns are one JSON record's keys, not a header, so the format's other columns (of the
+ * same Ragas generation) are read too when a later record has them: an optional column the first record
+ * leaves out is not dropped for the whole file.
+ */
+export function detectForeignColumns(
+  columns: readonly string[],
+  options: { complete: boolean } = { complete: false },
+): ForeignReading | null {
   const present = new Set(columns);
   if (present.has("request")) return null;
-  const readings = FORMATS.map((format) => readingFor(format, present)).filter((reading) => reading !== null);
+  const readings = FORMATS.map((format) => readingFor(format, present, options.complete)).filter(
+    (reading) => reading !== null,
+  );
   return readings.length === 1 ? readings[0] : null;
 }
 
-function readingFor(format: ForeignFormat, present: Set<string>): ForeignReading | null {
+/** Ragas's v0.1 column names; the others are v0.2+. A file uses one generation. */
+const RAGAS_V01 = new Set(["question", "answer", "contexts", "ground_truth", "ground_truths"]);
+
+/** The column a rule reads in a file whose question column is `requestSource`. */
+function sourceOfGeneration(format: ForeignFormat, rule: Rule, requestSource: string): string | undefined {
+  if (format.name !== "Ragas") return rule.sources[0];
+  const v01 = RAGAS_V01.has(requestSource);
+  return rule.sources.find((source) => RAGAS_V01.has(source) === v01);
+}
+
+function readingFor(format: ForeignFormat, present: Set<string>, complete: boolean): ForeignReading | null {
   const mappings: ColumnMapping[] = [];
   for (const rule of format.rules) {
     const found = rule.sources.filter((source) => present.has(source));
@@ -81,6 +102,18 @@ function readingFor(format: ForeignFormat, present: Set<string>): ForeignReading
   const sources = new Set(mappings.map((mapping) => mapping.source));
   for (const column of present) if (AGENT_COLUMNS.has(column) && !sources.has(column)) return null;
   const requestSource = mappings[0].source;
+  if (complete) {
+    const hadExpectedResponse = mappings.some((mapping) => mapping.target === "expected_response");
+    for (const rule of format.rules) {
+      if (mappings.some((mapping) => mapping.target === rule.target)) continue;
+      if (rule.target === "expected_facts" && hadExpectedResponse) continue;
+      const source = sourceOfGeneration(format, rule, requestSource);
+      if (source !== undefined) mappings.push({ source, target: rule.target, kind: rule.kind, inFirstRecord: false });
+    }
+    // In the rules' order: retrieved context before the expected one (whose chunks may reuse its doc_uris).
+    const order = format.rules.map((rule) => rule.target);
+    mappings.sort((a, b) => order.indexOf(a.target) - order.indexOf(b.target));
+  }
   const label =
     format.name === "DeepEval"
       ? "DeepEval test cases"
@@ -97,8 +130,11 @@ export function recordColumns(record: Exclude<RawRecord, { issue: RowIssue }>): 
 
 /** The one notice an upload read this way carries: the format and each column it mapped. */
 export function describeForeignReading(reading: ForeignReading): string {
-  const pairs = reading.mappings.map((mapping) => `${mapping.source} → ${mapping.target}`).join(", ");
-  const chunked = reading.mappings.filter((mapping) => mapping.kind === "chunks");
+  const named = reading.mappings.filter((mapping) => mapping.inFirstRecord !== false);
+  const others =
+    reading.mappings.length > named.length ? " (and the format's other columns where a record has them)" : "";
+  const pairs = named.map((mapping) => `${mapping.source} → ${mapping.target}`).join(", ") + others;
+  const chunked = named.filter((mapping) => mapping.kind === "chunks");
   if (chunked.length === 0) return `Read as ${reading.label}: ${pairs}.`;
   const retrieved = chunked.find((mapping) => mapping.target === "retrieved_context");
   const expected = chunked.find((mapping) => mapping.target === "expected_retrieved_context");
@@ -195,7 +231,12 @@ function readPassages(source: string, cell: unknown, csv: boolean): { texts: str
     try {
       value = JSON.parse(trimmed);
     } catch {
-      return { error: "the cell looks like JSON but does not parse" };
+      // pandas's to_csv writes a Python list, ['a', 'b'], which is not JSON.
+      return {
+        error: /^\[\s*'/.test(trimmed)
+          ? 'the cell is a Python list (single quotes, as pandas writes one); write it as a JSON array with double quotes, e.g. ["first", "second"]'
+          : "the cell looks like JSON but does not parse",
+      };
     }
   }
   if (!Array.isArray(value)) return { error: `expected an array of strings, got ${describeType(value)}` };

@@ -122,7 +122,8 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
     for await (const record of records) {
       rowsRead += 1;
-      if (foreign === undefined && !("issue" in record)) foreign = detectForeignColumns(recordColumns(record));
+      if (foreign === undefined && !("issue" in record))
+        foreign = detectForeignColumns(recordColumns(record), { complete: record.format !== "csv" });
       const result =
         "issue" in record
           ? { row: null, issues: [record.issue] }

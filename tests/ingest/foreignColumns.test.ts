@@ -186,6 +186,34 @@ describe("Ragas samples are read into the Agent Evaluation input schema", () => 
     expect(chunksOf(storedRows[0], "expected")).toEqual([["Logs go to the logs bucket.", "retrieved_contexts[0]"]]);
   });
 
+  it("JSON: a column the first record leaves out is still read from later records", async () => {
+    const rows = [
+      { user_input: "Where are the logs?", retrieved_contexts: ["Logs go to the logs bucket."] },
+      { user_input: "Where are the metrics?", response: "In the metrics store.", reference: "The metrics store." },
+    ];
+    const { result, storedRows } = await ingestIntoDb(db, "ragas-sparse.jsonl", toJsonl(rows), "strict");
+    expect(result).toMatchObject({
+      ok: true,
+      warnings: [],
+      notice: expect.stringContaining(
+        "user_input → request, retrieved_contexts → retrieved_context (and the format's other columns where a record has them)",
+      ),
+    });
+    expect(storedRows[1]).toMatchObject({
+      requestText: "Where are the metrics?",
+      response: "In the metrics store.",
+      expectedResponse: "The metrics store.",
+    });
+  });
+
+  it("a pandas CSV's Python list in a list cell: the error says so and how to write it", async () => {
+    const csv = "question,answer,contexts\r\nq1,a1,\"['first', 'second']\"\r\n";
+    const { messages } = await ingestIntoDb(db, "ragas-pandas.csv", csv, "strict");
+    expect(messages).toEqual([
+      'row 1 (line 2), column contexts: the cell is a Python list (single quotes, as pandas writes one); write it as a JSON array with double quotes, e.g. ["first", "second"]',
+    ]);
+  });
+
   it("v0.1 and v0.2 names for the same column in one file are ambiguous: not mapped", async () => {
     const rows = [{ question: "q1", user_input: "q1", answer: "a1" }];
     const { result, messages } = await ingestIntoDb(db, "ragas-mixed.jsonl", toJsonl(rows), "strict");
