@@ -1,17 +1,16 @@
 import type { Metadata } from "next";
+import { InsecureCookieNotice } from "@/components/auth/InsecureCookieNotice";
 import { OidcSignInButton } from "@/components/auth/OidcSignInButton";
 import { SignInForm } from "@/components/auth/SignInForm";
 import { SignOutControl } from "@/components/auth/SignOutControl";
 import { SignUpForm } from "@/components/auth/SignUpForm";
 import { CardFrame } from "@/components/ui/Card";
-import { headers } from "next/headers";
 import { appAuthMode, appUsesSecureCookies } from "@/lib/auth/appAuth";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/createUserAccount";
 import { readOidcConfig, type OidcConfig } from "@/lib/auth/oidcConfig";
 import { describeAction, minimumRoleFor, type Action } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";
 import { safeNextPath } from "@/lib/auth/safeRedirect";
-import { secureCookieRefused } from "@/lib/auth/secureCookies";
 import { getDb } from "@/lib/db/client";
 import { isSignUpEnabled } from "@/lib/db/settingsQueries";
 import { parseSignInQuery } from "@/lib/urlState/signInQuery";
@@ -41,11 +40,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       </Panel>
     );
 
-  const [user, signUpOpen, requestHeaders] = await Promise.all([currentUser(), isSignUpEnabled(getDb()), headers()]);
-  const cookieRefused = secureCookieRefused(appUsesSecureCookies(), {
-    host: requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host"),
-    forwardedProto: requestHeaders.get("x-forwarded-proto"),
-  });
+  const [user, signUpOpen] = await Promise.all([currentUser(), isSignUpEnabled(getDb())]);
   const oidc = oidcOrNull();
   const error = query.error ? (OIDC_ERRORS[query.error] ?? "Sign-in did not complete. Try again.") : null;
   return (
@@ -65,17 +60,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           </div>
         </div>
       )}
-      {cookieRefused && (
-        <p
-          role="alert"
-          className="mb-3 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
-          data-testid="insecure-origin"
-        >
-          This page came over plain HTTP, and this server&apos;s sign-in cookie is for HTTPS only, so your browser would
-          drop it and sign-in would not stick. Serve Assay over HTTPS (set ASSAY_BASE_URL to its https:// address), or,
-          on a network you trust, set ASSAY_BASE_URL to this http:// address and restart.
-        </p>
-      )}
+      <InsecureCookieNotice secureCookies={appUsesSecureCookies()} />
       {error && (
         <p role="alert" className="mb-3 text-sm text-red-700">
           {error}
