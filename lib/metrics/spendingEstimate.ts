@@ -64,7 +64,8 @@ export function judgeCallShape(metric: string): { perChunk: boolean; callsPerRow
  * Calls: one per judged row times the metric's calls per row (one per retrieved chunk for a per-chunk
  * judge in per_chunk mode), plus one evaluation-steps call per G-Eval judge (at most: steps already in
  * the judge cache cost none). Input tokens: the prompt's own size per call plus the row's text and
- * chunks (sent with each of a metric's calls per row). Output tokens: one verdict per call, or per
+ * chunks, counted for each of a metric's calls per row (an upper bound: summarization's second call sees
+ * only the summary and the questions, not the source). Output tokens: one verdict per call, or per
  * chunk for a per-chunk judge. Priced with ASSAY_LLM_PRICES; cost null when a model that is called has
  * no price. The offline judge and metrics without a model cost nothing.
  */
