@@ -24,6 +24,7 @@ import { runEvaluation } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
 import { describeRowIssue } from "../lib/ingest/errors";
+import { costBudgetProblem } from "../lib/engine/budgetFields";
 import { ingestFile } from "../lib/ingest/ingestFile";
 import { formatAgreementTable } from "../lib/labels/agreementTable";
 import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heuristic";
@@ -134,6 +135,17 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     throw new UsageError(
       `${unavailable.join("; ")}. Set OPENAI_API_KEY or OPENAI_BASE_URL (and --judge-model), or leave them out.`,
     );
+  let judge: RunConfigInput["judge"];
+  if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
+  else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
+  else
+    throw new InputError(
+      "--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic",
+    );
+  const budget = { calls: args.budget.calls ?? null, tokens: args.budget.tokens ?? null, usd: args.budget.usd ?? null };
+  // Before anything is imported: a cost budget on an unpriced model could never stop the run.
+  const costProblem = costBudgetProblem(budget, judge, llmConfig?.prices ?? {});
+  if (costProblem) throw new InputError(costProblem);
   let datasetId = args.datasetId;
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
@@ -151,14 +163,6 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   }
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
-  let judge: RunConfigInput["judge"];
-  if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
-  else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
-  else
-    throw new InputError(
-      "--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic",
-    );
-  const budget = { calls: args.budget.calls ?? null, tokens: args.budget.tokens ?? null, usd: args.budget.usd ?? null };
   return createRun(
     db,
     {

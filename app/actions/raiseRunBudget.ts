@@ -5,7 +5,10 @@ import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { raiseBudgetAndReopen } from "@/lib/db/runBudget";
-import { readBudgetFields } from "@/lib/engine/budgetFields";
+import { getRun } from "@/lib/db/runQueries";
+import { costBudgetProblem, readBudgetFields } from "@/lib/engine/budgetFields";
+import { readLlmConfig } from "@/lib/llm/llmConfig";
+import type { LlmPrices } from "@/lib/llm/pricing";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
 
 export type RaiseRunBudgetState = { message: string | null };
@@ -24,6 +27,16 @@ export async function raiseRunBudget(_previous: RaiseRunBudgetState, formData: F
   const budget = readBudgetFields(formData);
   if (!budget.success) return { message: budget.error.issues.map((issue) => issue.message).join("; ") };
   const { runId } = input.data;
+  const run = await getRun(getDb(), runId);
+  if (!run) return { message: "This run no longer exists." };
+  let prices: LlmPrices = {};
+  try {
+    prices = readLlmConfig()?.prices ?? {};
+  } catch {
+    // A misconfigured endpoint has no prices either; the cost check below then says what is missing.
+  }
+  const costProblem = costBudgetProblem(budget.data, { provider: run.judgeProvider, model: run.judgeModel }, prices);
+  if (costProblem) return { message: costProblem };
   const raised = await raiseBudgetAndReopen(getDb(), runId, budget.data);
   if (!raised.ok) return { message: raised.message };
   executeRunInBackground(runId);

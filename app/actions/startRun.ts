@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { readBudgetFields } from "@/lib/engine/budgetFields";
+import { costBudgetProblem, readBudgetFields } from "@/lib/engine/budgetFields";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
@@ -114,6 +114,8 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   if (form.judge === "heuristic") judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llm) judge = { provider: llm.endpoint.kind, model: form.judgeModel || llm.model };
   else return NO_MODEL_ENDPOINT;
+  const costProblem = costBudgetProblem(budget.data, judge, llm?.prices ?? {});
+  if (costProblem) return { message: "Check the budget.", errors: [costProblem] };
   const generation =
     form.generate === "on" && form.generationModel
       ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }

@@ -44,7 +44,8 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --resume RUN_ID         continue an interrupted, paused or failed run
   --budget-calls N        pause the run once it has made N LLM calls (with --resume: raise or set it)
   --budget-tokens N       pause the run once it has used N tokens
-  --budget-usd X          pause the run once it has cost X US dollars (needs ASSAY_LLM_PRICES)
+  --budget-usd X          pause the run once it has cost X US dollars (refused without a price for
+                          the judge model in ASSAY_LLM_PRICES)
   --quiet                 no progress bar`;
 
 export type EvalArgs = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { RunBudget } from "@/lib/db/runBudget";
+import { priceFor, type LlmPrices } from "@/lib/llm/pricing";
 
 /** The Run columns hold 32-bit integers; a budget past this is no budget anyway. */
 const MAX_COUNT = 2_000_000_000;
@@ -39,4 +40,17 @@ export function readBudgetFields(formData: FormData) {
     budgetTokens: formData.get("budgetTokens"),
     budgetUsd: formData.get("budgetUsd"),
   });
+}
+
+/**
+ * Why a cost budget cannot be kept, or null: the judge model has no price in ASSAY_LLM_PRICES, so the
+ * run's cost stays unknown (never $0) and the budget would never stop it. The offline judge costs nothing.
+ */
+export function costBudgetProblem(
+  budget: RunBudget,
+  judge: { provider: string; model: string },
+  prices: LlmPrices,
+): string | null {
+  if (budget.usd === null || judge.provider === "heuristic" || priceFor(judge.model, prices) !== null) return null;
+  return `A cost budget needs a price for ${judge.model} in ASSAY_LLM_PRICES: without one the run's cost is unknown and the budget could not stop it. Set the price, or use a call or token budget.`;
 }

@@ -165,4 +165,21 @@ describe("npm run eval (the CLI, as a separate process)", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/Warning: .*"expected_respone"/);
   });
+
+  it("refuses a cost budget on a model without a price, before importing anything", async () => {
+    const budgetDb = path.join(dir, "budget.db");
+    const { code, stderr } = await spawnEval(
+      ["--dataset", datasetFile, "--judges", "correctness", "--judge-model", "unpriced-judge", "--budget-usd", "1"],
+      { DATABASE_URL: `file:${budgetDb}`, OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "sk-test-0000" },
+    ).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain("A cost budget needs a price for unpriced-judge in ASSAY_LLM_PRICES");
+    expect(stderr).not.toMatch(/\n\s+at /);
+    const db = createDb(`file:${budgetDb}`);
+    try {
+      expect(await db.dataset.count()).toBe(0);
+    } finally {
+      await db.$disconnect();
+    }
+  });
 });
