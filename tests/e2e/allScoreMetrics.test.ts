@@ -7,11 +7,12 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
+import type { Responder } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
+import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
+import { expectNoCrashText, screenshot, waitForHydration } from "./helpers";
 import { chooseOnly, openRunForm, startAndFinish } from "./runFormSteps";
 
 /** Every score metric by its run-form label and its full name. */
@@ -38,24 +39,19 @@ const LOWER_IS_BETTER = ["hallucination", "toxicity", "bias"];
 /** The DeepEval templates by markers in the content (none in the sample: all yes), context_relevance by fakeScoreResponder. */
 const responder: Responder = (body, ctx) => fakeScoreMetricResponder(body, ctx) ?? fakeScoreResponder(body, ctx);
 
-let fake: FakeOpenAIServer;
-let app: OpenedApp;
+let app: FakeLlmApp;
 let server: AppServer;
 let page: Page;
 let db: Db;
 let problems: string[];
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder, behaviour: { latencyMs: 2 } });
-  app = await openApp({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" },
-  });
+  app = await openAppWithFakeLlm({ responder, latencyMs: 2 });
   ({ server, page, problems, db } = app);
 });
 
 afterAll(async () => {
   await app?.close();
-  await fake?.close();
 });
 
 /** Per metric, how many of the run's judgments finished with a score and how many errored. */

@@ -5,35 +5,36 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
+import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
+import { expectNoCrashText, screenshot, waitForHydration } from "./helpers";
 
 let fake: FakeOpenAIServer;
-let app: OpenedApp;
+let app: FakeLlmApp;
 let server: AppServer;
 let db: Db;
 let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder: fakeJudgeResponder, behaviour: { latencyMs: 50 } });
-  app = await openApp({
+  app = await openAppWithFakeLlm({
+    responder: fakeJudgeResponder,
+    latencyMs: 50,
     env: {
-      OPENAI_BASE_URL: fake.url,
       OPENAI_API_KEY: "sk-test-budget-e2e-0000",
       ASSAY_JUDGE_MODEL: "judge-model",
       ASSAY_LLM_PRICES: JSON.stringify({ "judge-model": { input: 0.4, output: 1.6 } }),
     },
   });
+  fake = app.fake;
   ({ server, db, page, problems } = app);
 }, 180_000);
 
 afterAll(async () => {
   await app?.close();
-  await fake?.close();
 });
 
 async function waitForStatus(runId: string, status: string, timeoutMs = 60_000) {

@@ -7,12 +7,12 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
+import type { Responder } from "../support/fakeOpenAIServer";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
+import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
 import {
   expectNoCrashText,
-  openApp,
   screenshot,
   SCREENSHOT_DIR,
   tempDir,
@@ -21,7 +21,6 @@ import {
   waitForEffects,
   waitForHydration,
   writeFile,
-  type OpenedApp,
 } from "./helpers";
 
 const CLARITY = "response/llm_judged/g_eval/clarity";
@@ -36,24 +35,19 @@ const responder: Responder = (body) => {
   return undefined;
 };
 
-let fake: FakeOpenAIServer;
-let app: OpenedApp;
+let app: FakeLlmApp;
 let server: AppServer;
 let db: Db;
 let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder, behaviour: { latencyMs: 5 } });
-  app = await openApp({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" },
-  });
+  app = await openAppWithFakeLlm({ responder, latencyMs: 5 });
   ({ server, db, page, problems } = app);
 });
 
 afterAll(async () => {
   await app?.close();
-  await fake?.close();
 });
 
 describe("labels on custom and G-Eval judges", () => {

@@ -8,35 +8,35 @@ import { claimRunLease } from "@/lib/db/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
+import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
+import { expectNoCrashText, screenshot, waitForHydration } from "./helpers";
 
 let fake: FakeOpenAIServer;
-let app: OpenedApp;
+let app: FakeLlmApp;
 let server: AppServer;
 let db: Db;
 let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder: fakeJudgeResponder });
-  app = await openApp({
+  app = await openAppWithFakeLlm({
+    responder: fakeJudgeResponder,
     env: {
-      OPENAI_BASE_URL: fake.url,
       OPENAI_API_KEY: "sk-test-rejudge-e2e-0000",
       ASSAY_JUDGE_MODEL: "judge-model",
       ASSAY_LLM_PRICES: JSON.stringify({ "judge-model": { input: 0.4, output: 1.6 } }),
     },
   });
+  fake = app.fake;
   ({ server, db, page, problems } = app);
 }, 180_000);
 
 afterAll(async () => {
   await app?.close();
-  await fake?.close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,7 +8,6 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { ROOT, type AppServer } from "./appServer";
 import {
   chooseFile,
@@ -19,9 +18,8 @@ import {
   waitForDatasetPage,
   waitForHydration,
   writeFile,
-  openApp,
-  type OpenedApp,
 } from "./helpers";
+import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
 
 /**
  * The sample dataset, sixty times over with distinct request ids: the offline
@@ -30,24 +28,19 @@ import {
  */
 const COPIES = 60;
 
-let fake: FakeOpenAIServer;
-let app: OpenedApp;
+let app: FakeLlmApp;
 let server: AppServer;
 let page: Page;
 let problems: string[];
 const files = tempDir();
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder: fakeScoreResponder, behaviour: { latencyMs: 5 } });
-  app = await openApp({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" },
-  });
+  app = await openAppWithFakeLlm({ responder: fakeScoreResponder, latencyMs: 5 });
   ({ server, page, problems } = app);
 });
 
 afterAll(async () => {
   await app?.close();
-  await fake?.close();
   fs.rmSync(files, { recursive: true, force: true });
 });
 

@@ -7,20 +7,11 @@ import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Responder } from "../support/fakeOpenAIServer";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
 import type { AppServer } from "./appServer";
-import {
-  expectNoCrashText,
-  openApp,
-  screenshot,
-  tempDir,
-  uploadThroughPage,
-  waitForHydration,
-  writeFile,
-  type OpenedApp,
-} from "./helpers";
+import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
+import { expectNoCrashText, screenshot, tempDir, uploadThroughPage, waitForHydration, writeFile } from "./helpers";
 import { chooseOnly, openRunForm, startAndFinish } from "./runFormSteps";
 
 const ROWS = 8;
@@ -61,24 +52,19 @@ function rows(): string {
   ).join("\n");
 }
 
-let fake: FakeOpenAIServer;
-let app: OpenedApp;
+let app: FakeLlmApp;
 let server: AppServer;
 let page: Page;
 let problems: string[];
 const files = tempDir();
 
 beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ responder, behaviour: { latencyMs: 5 } });
-  app = await openApp({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-e2e-fake-key-0000", ASSAY_JUDGE_MODEL: "fake-judge" },
-  });
+  app = await openAppWithFakeLlm({ responder, latencyMs: 5 });
   ({ server, page, problems } = app);
 });
 
 afterAll(async () => {
   await app?.close();
-  await fake?.close();
   fs.rmSync(files, { recursive: true, force: true });
 });
 
