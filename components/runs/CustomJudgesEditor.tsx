@@ -1,5 +1,6 @@
 "use client";
 
+import { JudgeListEditor } from "./JudgeListEditor";
 import type { CustomJudgeDraft } from "./runFormTypes";
 
 /** Custom judges as Agent Evaluation defines them: a name, ANSWER or RETRIEVAL, and the instructions the judge grades against. */
@@ -10,18 +11,20 @@ export function CustomJudgesEditor({
   judges: CustomJudgeDraft[];
   onChange: (judges: CustomJudgeDraft[]) => void;
 }) {
-  const update = (index: number, change: Partial<CustomJudgeDraft>) =>
-    onChange(judges.map((judge, i) => (i === index ? { ...judge, ...change } : judge)));
   return (
-    <div className="space-y-3">
-      {judges.map((judge, index) => (
-        <div key={index} className="rounded-md border border-slate-200 bg-slate-50 p-3">
+    <JudgeListEditor
+      items={judges}
+      onChange={onChange}
+      blank={{ assessmentName: "", assessmentType: "ANSWER", instructions: "" }}
+      addLabel="+ Add a custom judge"
+      fields={(judge, update, remove) => (
+        <>
           <div className="flex flex-wrap items-end gap-3">
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               assessment_name
               <input
                 value={judge.assessmentName}
-                onChange={(e) => update(index, { assessmentName: e.target.value })}
+                onChange={(e) => update({ assessmentName: e.target.value })}
                 placeholder="cites_sources"
                 pattern="[a-z][a-z0-9_]*"
                 required
@@ -32,28 +35,20 @@ export function CustomJudgesEditor({
               assessment_type
               <select
                 value={judge.assessmentType}
-                onChange={(e) =>
-                  update(index, { assessmentType: e.target.value as CustomJudgeDraft["assessmentType"] })
-                }
+                onChange={(e) => update({ assessmentType: e.target.value as CustomJudgeDraft["assessmentType"] })}
                 className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"
               >
                 <option value="ANSWER">ANSWER: judge each response</option>
                 <option value="RETRIEVAL">RETRIEVAL: judge each retrieved chunk</option>
               </select>
             </label>
-            <button
-              type="button"
-              onClick={() => onChange(judges.filter((_, i) => i !== index))}
-              className="ml-auto text-xs text-red-700 hover:underline"
-            >
-              Remove
-            </button>
+            {remove}
           </div>
           <label className="mt-2 flex flex-col gap-1 text-xs font-medium text-slate-600">
             Instructions: what earns a yes
             <textarea
               value={judge.instructions}
-              onChange={(e) => update(index, { instructions: e.target.value })}
+              onChange={(e) => update({ instructions: e.target.value })}
               rows={2}
               required
               minLength={10}
@@ -66,15 +61,8 @@ export function CustomJudgesEditor({
               ? `response/llm_judged/${judge.assessmentName || "{assessment_name}"}/rating`
               : `retrieval/llm_judged/${judge.assessmentName || "{assessment_name}"}/ratings, …/precision`}
           </p>
-        </div>
-      ))}
-      <button
-        type="button"
-        onClick={() => onChange([...judges, { assessmentName: "", assessmentType: "ANSWER", instructions: "" }])}
-        className="rounded border border-dashed border-slate-400 px-3 py-1 text-sm text-slate-700 hover:bg-slate-50"
-      >
-        + Add a custom judge
-      </button>
-    </div>
+        </>
+      )}
+    />
   );
 }

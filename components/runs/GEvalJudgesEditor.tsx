@@ -1,5 +1,6 @@
 "use client";
 
+import { JudgeListEditor } from "./JudgeListEditor";
 import { EVALUATION_PARAMS } from "@/lib/judges/geval/definition";
 import { G_EVAL_PREFIX } from "@/lib/metrics/gEvalMetric";
 import type { GEvalJudgeDraft } from "./runFormTypes";
@@ -24,18 +25,21 @@ export function GEvalJudgesEditor({
   judges: GEvalJudgeDraft[];
   onChange: (judges: GEvalJudgeDraft[]) => void;
 }) {
-  const update = (index: number, change: Partial<GEvalJudgeDraft>) =>
-    onChange(judges.map((judge, i) => (i === index ? { ...judge, ...change } : judge)));
   return (
-    <div className="space-y-3" data-testid="g-eval-editor">
-      {judges.map((judge, index) => (
-        <div key={index} className="rounded-md border border-slate-200 bg-slate-50 p-3">
+    <JudgeListEditor
+      items={judges}
+      onChange={onChange}
+      blank={{ name: "", criteria: "", evaluationParams: ["input", "actual_output"], threshold: 0.5 }}
+      addLabel="+ Add a G-Eval judge"
+      testId="g-eval-editor"
+      fields={(judge, update, remove) => (
+        <>
           <div className="flex flex-wrap items-end gap-3">
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
               G-Eval name
               <input
                 value={judge.name}
-                onChange={(e) => update(index, { name: e.target.value })}
+                onChange={(e) => update({ name: e.target.value })}
                 placeholder="coherence"
                 pattern="[a-z][a-z0-9_]*"
                 required
@@ -50,24 +54,18 @@ export function GEvalJudgesEditor({
                 max={1}
                 step={0.05}
                 value={judge.threshold}
-                onChange={(e) => update(index, { threshold: Number(e.target.value) })}
+                onChange={(e) => update({ threshold: Number(e.target.value) })}
                 required
                 className="w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal tabular-nums"
               />
             </label>
-            <button
-              type="button"
-              onClick={() => onChange(judges.filter((_, i) => i !== index))}
-              className="ml-auto text-xs text-red-700 hover:underline"
-            >
-              Remove
-            </button>
+            {remove}
           </div>
           <label className="mt-2 flex flex-col gap-1 text-xs font-medium text-slate-700">
             G-Eval criteria
             <textarea
               value={judge.criteria}
-              onChange={(e) => update(index, { criteria: e.target.value })}
+              onChange={(e) => update({ criteria: e.target.value })}
               rows={2}
               required
               placeholder="Coherence: the sentences of the actual output build a clear, well-organised answer."
@@ -83,7 +81,7 @@ export function GEvalJudgesEditor({
                     type="checkbox"
                     checked={judge.evaluationParams.includes(param)}
                     onChange={(e) =>
-                      update(index, {
+                      update({
                         evaluationParams: e.target.checked
                           ? EVALUATION_PARAMS.filter((p) => p === param || judge.evaluationParams.includes(p))
                           : judge.evaluationParams.filter((p) => p !== param),
@@ -99,20 +97,8 @@ export function GEvalJudgesEditor({
             {G_EVAL_PREFIX}
             {judge.name || "{name}"}/score · 1 call for the steps, then 1 per row
           </p>
-        </div>
-      ))}
-      <button
-        type="button"
-        onClick={() =>
-          onChange([
-            ...judges,
-            { name: "", criteria: "", evaluationParams: ["input", "actual_output"], threshold: 0.5 },
-          ])
-        }
-        className="rounded border border-dashed border-slate-400 px-3 py-1 text-sm text-slate-700 hover:bg-slate-50"
-      >
-        + Add a G-Eval judge
-      </button>
-    </div>
+        </>
+      )}
+    />
   );
 }
