@@ -323,10 +323,11 @@ describe("server actions, by role", () => {
         expect(await effect(), `${test.action} as ${attempt.who} changed nothing`).toEqual(before);
         expect(reply.body).not.toContain('"ok":true');
         // Refused for the right reason: the guard's message comes back (actions that answer a state) or is
-        // thrown and logged (void form actions); a cross-site post never reaches the action (Next's origin check).
+        // thrown and logged (void form actions); a cross-site post never reaches the action (proxy.ts refuses it
+        // before Next's own origin check would).
         const reason =
           attempt.who === "cross-site"
-            ? "Invalid Server Actions request"
+            ? "Cross-site request refused"
             : attempt.who === "no session"
               ? `Sign in to ${describeAction(test.policy)}`
               : `Your role (${attempt.who}) cannot ${describeAction(test.policy)}`;
