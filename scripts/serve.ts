@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { decideListenHost } from "../lib/server/listenHost";
+import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const [mode, ...nextArgs] = process.argv.slice(2);
@@ -16,6 +17,11 @@ if (mode !== "start" && mode !== "dev") {
 const decision = decideListenHost(process.env);
 if (!decision.ok) {
   console.error(`[assay] ${decision.message}`);
+  process.exit(1);
+}
+const oidc = checkOidcAtStart(process.env);
+if (!oidc.ok) {
+  console.error(`[assay] ${oidc.message}`);
   process.exit(1);
 }
 

@@ -6,7 +6,7 @@ import { SignOutControl } from "@/components/auth/SignOutControl";
 import { SignUpForm } from "@/components/auth/SignUpForm";
 import { CardFrame } from "@/components/ui/Card";
 import { appAuthMode, appUsesSecureCookies } from "@/lib/auth/appAuth";
-import { MIN_PASSWORD_LENGTH } from "@/lib/auth/createUserAccount";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/passwordPolicy";
 import { readOidcConfig, type OidcConfig } from "@/lib/auth/oidcConfig";
 import { describeAction, minimumRoleFor, type Action } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";

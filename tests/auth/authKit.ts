@@ -19,7 +19,7 @@ export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
  */
 export async function startAuthServer(
   db: Db,
-  options: { oidc?: OidcConfig; rateLimit?: boolean } = {},
+  options: { oidc?: (baseURL: string) => OidcConfig | null; rateLimit?: boolean } = {},
 ): Promise<{ auth: Auth; baseURL: string; context: AuthContext; close: () => Promise<void> }> {
   let handler: ReturnType<typeof toNodeHandler> | null = null;
   const server = http.createServer((req, res) => {
@@ -33,7 +33,7 @@ export async function startAuthServer(
     db,
     secret: TEST_SECRET,
     baseURL,
-    oidc: options.oidc ?? null,
+    oidc: options.oidc?.(baseURL) ?? null,
     rateLimit: options.rateLimit ?? false,
   });
   handler = toNodeHandler(auth);
