@@ -178,6 +178,15 @@ describe("one password policy", () => {
       await adminCookie(),
     );
     expect(fine.status, await fine.clone().text()).toBe(200);
+    const long = await findUserByEmail(db, "long@example.com");
+    await expectRefused(
+      await postAuth(
+        server.baseURL,
+        "/admin/set-user-password",
+        { userId: long!.id, newPassword: "too short" },
+        await adminCookie(),
+      ),
+    );
   });
 });
 
