@@ -16,6 +16,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const user = await currentUser();
   // While sign-in is off there are no accounts to manage, so the header stays as it always was.
   const managesUsers = user !== null && !user.local && roleCan(user.role, "users.manage");
+  // The judge model and the endpoint's host are for people with an account (or the local admin while sign-in is
+  // off), not for whoever opens the sign-in page.
+  const showsJudge = user !== null;
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -37,7 +40,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               {managesUsers && <NavLink href="/admin/users">Users</NavLink>}
             </nav>
             <div className="ml-auto flex items-center gap-4">
-              <JudgeBadge />
+              {showsJudge && <JudgeBadge />}
               <SignOutControl />
             </div>
           </div>

@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { decideListenHost, hostArgumentIn, hostArgumentMessage } from "../lib/server/listenHost";
+import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const [mode, ...args] = process.argv.slice(2);
@@ -26,6 +27,11 @@ if (hostArgument !== null) {
 const decision = decideListenHost(process.env);
 if (!decision.ok) {
   console.error(`[assay] ${decision.message}`);
+  process.exit(1);
+}
+const oidc = checkOidcAtStart(process.env);
+if (!oidc.ok) {
+  console.error(`[assay] ${oidc.message}`);
   process.exit(1);
 }
 

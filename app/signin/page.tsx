@@ -6,7 +6,7 @@ import { SignOutControl } from "@/components/auth/SignOutControl";
 import { SignUpForm } from "@/components/auth/SignUpForm";
 import { CardFrame } from "@/components/ui/Card";
 import { appAuthMode, appUsesSecureCookies } from "@/lib/auth/appAuth";
-import { MIN_PASSWORD_LENGTH } from "@/lib/auth/createUserAccount";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/passwordPolicy";
 import { readOidcConfig, type OidcConfig } from "@/lib/auth/oidcConfig";
 import { describeAction, minimumRoleFor, type Action } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";
@@ -22,6 +22,10 @@ export const metadata: Metadata = { title: "Sign in" };
 /** Better Auth's error codes when an OpenID Connect sign-in comes back refused, in words. */
 const OIDC_ERRORS: Record<string, string> = {
   signup_disabled: "There is no account for you yet, and sign-up is off. Ask an admin for an account.",
+  signup_domain_not_allowed:
+    "There is no account for you yet, and sign-up here is open only to other email domains. Ask an admin for an account.",
+  account_not_linked:
+    "An account with your email exists, but nobody has vouched that it is yours, so single sign-on cannot use it. Sign in with its password, or ask an admin.",
   oidc_unavailable: "Single sign-on is not reachable right now. Try again, or sign in with your password.",
 };
 

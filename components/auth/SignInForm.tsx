@@ -8,18 +8,22 @@ const INPUT = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm text-s
 /**
  * Email and password, posted straight to Better Auth (/api/auth/sign-in/email)
  * rather than through a server action, so its per-address rate limit (three
- * attempts per ten seconds) applies. A failure says only that the pair is
- * wrong, never whether the email has an account.
+ * attempts per ten seconds) and Assay's per-account throttle apply. A failure
+ * says only that the pair is wrong, never whether the email has an account; a
+ * paused account's refusal says until when (the server's message).
  */
 export function SignInForm({ next }: { next: string }) {
   const { message, pending, submit } = useAuthPost({
     path: "/api/auth/sign-in/email",
     fields: ["email", "password"],
     destination: next,
-    refusal: (response) =>
-      response.status === 429
-        ? "Too many attempts. Wait a few seconds, then try again."
-        : "The email or password is not right.",
+    refusal: async (response) => {
+      if (response.status !== 429) return "The email or password is not right.";
+      const body = (await response.json().catch(() => null)) as { code?: unknown; message?: unknown } | null;
+      return body?.code === "ACCOUNT_SIGN_IN_PAUSED" && typeof body.message === "string"
+        ? body.message
+        : "Too many attempts. Wait a few seconds, then try again.";
+    },
   });
 
   return (

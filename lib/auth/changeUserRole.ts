@@ -1,10 +1,13 @@
 import type { Db } from "@/lib/db/client";
-import { countUsersWithRole, findUserById, setUserRole } from "@/lib/db/userQueries";
-import { parseStoredRole, type Role } from "./roles";
+import { isLastActiveAdminRefusal } from "@/lib/db/activeAdmins";
+import { findUserById, setUserRole } from "@/lib/db/userQueries";
+import type { Role } from "./roles";
 
 /**
- * Changes a user's role, refusing to demote the last admin: with none left,
- * only the CLI could manage users again.
+ * Changes a user's role, refusing to demote the last active admin: with none
+ * left, only the CLI could manage users again. The database decides, inside
+ * the update itself (lib/db/activeAdmins.ts), so two admins demoting each
+ * other at the same moment cannot both succeed.
  */
 export async function changeUserRole(
   db: Db,
@@ -13,9 +16,11 @@ export async function changeUserRole(
 ): Promise<{ ok: true; message: null } | { ok: false; message: string }> {
   const user = await findUserById(db, userId);
   if (!user) return { ok: false, message: "This user no longer exists." };
-  const current = parseStoredRole(user.role);
-  if (current === "admin" && role !== "admin" && (await countUsersWithRole(db, "admin")) <= 1)
-    return { ok: false, message: `${user.email} is the only admin; make someone else admin first.` };
-  await setUserRole(db, userId, role);
+  try {
+    await setUserRole(db, userId, role);
+  } catch (error) {
+    if (!isLastActiveAdminRefusal(error)) throw error;
+    return { ok: false, message: `${user.email} is the only active admin; make someone else admin first.` };
+  }
   return { ok: true, message: null };
 }

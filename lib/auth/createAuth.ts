@@ -1,12 +1,13 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { admin, genericOAuth } from "better-auth/plugins";
-import { adminAc, userAc } from "better-auth/plugins/admin/access";
+import { adminAc, defaultAc, userAc } from "better-auth/plugins/admin/access";
 import type { Db } from "@/lib/db/client";
-import { isSignUpEnabled } from "@/lib/db/settingsQueries";
+import { afterAuthEndpoint, beforeAuthEndpoint, signUpRefusal } from "./authHooks";
+import { withLastAdminRefusals } from "./lastAdmin";
 import type { OidcConfig } from "./oidcConfig";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwordPolicy";
 import { DEFAULT_ROLE } from "./roles";
 import { requestOrigins } from "./requestOrigins";
 
@@ -30,8 +31,17 @@ export type CreateAuthOptions = {
   secureCookies?: boolean;
 };
 
-/** Said when sign-up is off, whatever the email: it must not tell whether an account exists. */
-export const SIGN_UP_CLOSED_MESSAGE = "Sign-up is turned off on this server. Ask an admin for an account.";
+export { SIGN_UP_CLOSED_MESSAGE } from "./authHooks";
+
+/**
+ * The admin plugin's admin permissions without impersonation: an impersonated
+ * session would act as another user with nothing in Assay's UI saying so, and
+ * every run or label it made would be credited to that user.
+ */
+const assayAdminAc = defaultAc.newRole({
+  user: adminAc.statements.user.filter((permission) => !permission.startsWith("impersonate")),
+  session: [...adminAc.statements.session],
+});
 
 /**
  * Better Auth, configured for Assay: email and password, an optional OpenID
@@ -57,10 +67,17 @@ export function createAuth(options: CreateAuthOptions) {
     // Works with the Prisma 7 client generated into lib/db/generated: the
     // adapter only calls db.user.findFirst(...) and friends on the instance it
     // is given, and the better-sqlite3 driver adapter sits under that client.
-    database: prismaAdapter(db, { provider: "sqlite" }),
+    // Through withLastAdminRefusals: a change the database refuses because it would leave no active admin
+    // answers 400 with a message instead of 500.
+    database: prismaAdapter(withLastAdminRefusals(db), { provider: "sqlite" }),
     telemetry: { enabled: false },
     rateLimit: { enabled: options.rateLimit ?? true },
-    emailAndPassword: { enabled: true, minPasswordLength: 12, maxPasswordLength: 256 },
+    // One password policy (lib/auth/passwordPolicy.ts); Better Auth applies these to sign-up and set-user-password.
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
     advanced: {
       cookiePrefix: "assay",
       ...(options.secureCookies === undefined ? {} : { useSecureCookies: options.secureCookies }),
@@ -71,22 +88,34 @@ export function createAuth(options: CreateAuthOptions) {
     },
     user: {
       // Every way a new account can appear (OpenID Connect first sign-in,
-      // sign-up) is refused while sign-up is off, except an admin's (the
-      // admin plugin's create-user, which the CLI also uses).
-      validateUserInfo: async ({ source }) => {
+      // sign-up) is refused while sign-up is off or the email's domain is not
+      // on the allowed list, except an admin's (the admin plugin's
+      // create-user, which the CLI also uses).
+      validateUserInfo: async ({ user, source }) => {
         if (source.action !== "create-user" || source.method === "admin") return;
-        if (await isSignUpEnabled(db)) return;
-        return { error: "signup_disabled", errorDescription: SIGN_UP_CLOSED_MESSAGE };
+        return (await signUpRefusal(db, user.email)) ?? undefined;
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // An account an admin creates (here or with the CLI) has its email
+          // vouched for by that admin, so it counts as verified. Better Auth
+          // links a provider identity to an existing account only when the
+          // local email is verified; this is what lets such an account sign in
+          // through OpenID Connect later. Self-made sign-up accounts stay
+          // unverified: nobody has proven they own the address, and linking
+          // them would hand the owner's provider identity an account whose
+          // password a stranger may have set.
+          before: async (user, context) =>
+            context?.path === "/admin/create-user" ? { data: { ...user, emailVerified: true } } : undefined,
+        },
       },
     },
     hooks: {
-      // Refuse email sign-up before Better Auth looks the email up, so the
-      // answer is the same for a taken and a free address.
-      before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/sign-up/email") return;
-        if (await isSignUpEnabled(db)) return;
-        throw new APIError("FORBIDDEN", { message: SIGN_UP_CLOSED_MESSAGE, code: "SIGNUP_DISABLED" });
-      }),
+      // Sign-up gate, per-account sign-in throttle, password policy on create-user (lib/auth/authHooks.ts).
+      before: beforeAuthEndpoint(db),
+      after: afterAuthEndpoint(db),
     },
     plugins: [
       admin({
@@ -94,7 +123,7 @@ export function createAuth(options: CreateAuthOptions) {
         adminRoles: ["admin"],
         // Only Assay's admin manages users through the plugin's endpoints;
         // runner and viewer get none of its permissions.
-        roles: { admin: adminAc, runner: userAc, viewer: userAc },
+        roles: { admin: assayAdminAc, runner: userAc, viewer: userAc },
       }),
       ...(oidc
         ? [

@@ -2,18 +2,13 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { findUserByEmail } from "@/lib/db/userQueries";
 import type { Auth } from "./createAuth";
+import { passwordSchema } from "./passwordPolicy";
 import type { Role } from "./roles";
-
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 256;
 
 export const newUserSchema = z.object({
   email: z.email("That is not an email address.").transform((email) => email.toLowerCase()),
   name: z.string().trim().min(1).max(200),
-  password: z
-    .string()
-    .min(MIN_PASSWORD_LENGTH, `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`)
-    .max(MAX_PASSWORD_LENGTH, `The password can have at most ${MAX_PASSWORD_LENGTH} characters.`),
+  password: passwordSchema,
 });
 
 export class UserExistsError extends Error {}
@@ -21,7 +16,8 @@ export class UserExistsError extends Error {}
 /**
  * Creates an email/password user with a role, as an admin would: through the
  * admin plugin's create-user, which hashes the password and is the one way in
- * that the sign-up setting does not close. Refuses an email that exists.
+ * that the sign-up setting does not close. Refuses an email that exists. The
+ * account's email counts as verified (createAuth.ts says why).
  */
 export async function createUserAccount(
   auth: Auth,

@@ -1,10 +1,15 @@
 import { z } from "zod";
-import type { Env } from "./authMode";
+import { isLoopbackHost, type Env } from "./authMode";
 
 /**
  * A generic OpenID Connect provider, configured from the environment. All three
  * of ASSAY_OIDC_ISSUER, ASSAY_OIDC_CLIENT_ID and ASSAY_OIDC_CLIENT_SECRET must
- * be set to turn it on; ASSAY_OIDC_NAME labels the sign-in button.
+ * be set to turn it on; ASSAY_OIDC_NAME labels the sign-in button. The issuer
+ * must be https (an http issuer lets anyone on the path read the client secret
+ * and forge the discovery document), except on loopback, where nothing crosses
+ * a network; and ASSAY_BASE_URL must be set, because the redirect URI the
+ * provider sends the user back to must not be derived from a request's Host
+ * header.
  */
 export type OidcConfig = {
   providerId: "oidc";
@@ -45,6 +50,15 @@ export function readOidcConfig(env: Env = process.env): OidcConfig | null {
     );
   }
   const issuer = parsed.data.ASSAY_OIDC_ISSUER.replace(/\/+$/, "");
+  const issuerUrl = new URL(issuer);
+  if (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname))
+    throw new OidcConfigError(
+      `ASSAY_OIDC_ISSUER is ${issuerUrl.protocol}//${issuerUrl.host}: an OpenID Connect issuer must use https:// (plain http:// is accepted only on this machine: localhost, 127.0.0.1, ::1).`,
+    );
+  if (!z.url({ protocol: /^https?$/ }).safeParse(env.ASSAY_BASE_URL?.trim()).success)
+    throw new OidcConfigError(
+      `ASSAY_BASE_URL ${env.ASSAY_BASE_URL?.trim() ? "is invalid" : "is missing"}: single sign-on needs the public URL people open (e.g. https://assay.example.com), from which the redirect URI ASSAY_BASE_URL/api/auth/callback/oidc is made.`,
+    );
   return {
     providerId: OIDC_PROVIDER_ID,
     name: parsed.data.ASSAY_OIDC_NAME ?? "single sign-on",

@@ -10,10 +10,13 @@ type SettingValues = {
   // Open sign-up (email and password, or a first OpenID Connect sign-in) is
   // off until an admin turns it on: the first admin comes from the CLI.
   signUpEnabled: boolean;
+  // Domains sign-up is open to (lib/auth/emailDomains.ts); empty: any domain.
+  allowedEmailDomains: string[];
 };
 
 const SETTINGS: { [K in keyof SettingValues]: { schema: z.ZodType<SettingValues[K]>; fallback: SettingValues[K] } } = {
   signUpEnabled: { schema: z.boolean(), fallback: false },
+  allowedEmailDomains: { schema: z.array(z.string().min(1).max(253)).max(50), fallback: [] },
 };
 
 export type SettingKey = keyof SettingValues;
@@ -42,6 +45,10 @@ export async function writeSetting<K extends SettingKey>(
 
 export function isSignUpEnabled(db: Db): Promise<boolean> {
   return readSetting(db, "signUpEnabled");
+}
+
+export function readAllowedEmailDomains(db: Db): Promise<string[]> {
+  return readSetting(db, "allowedEmailDomains");
 }
 
 function safeJson(text: string): unknown {

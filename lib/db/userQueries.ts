@@ -55,15 +55,11 @@ export async function findUserById(db: Db, id: string) {
   return db.user.findUnique({ where: { id }, select: { id: true, name: true, email: true, role: true } });
 }
 
-/** How many users hold a role (exactly that stored value): the last admin may not be demoted. */
-export async function countUsersWithRole(db: Db, role: string): Promise<number> {
-  return db.user.count({ where: { role, NOT: { banned: true } } });
-}
-
 /**
  * Sets a user's role. Better Auth reads the role from this row on every
  * session lookup (no cookie cache is configured), so the change applies to the
- * user's next request.
+ * user's next request. Demoting the last active admin fails inside the
+ * update (lib/db/activeAdmins.ts).
  */
 export async function setUserRole(db: Db, userId: string, role: string): Promise<void> {
   await db.user.update({ where: { id: userId }, data: { role } });

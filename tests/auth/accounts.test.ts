@@ -42,6 +42,10 @@ describe("the first admin, from the CLI", () => {
     expect(cli.stdout).toContain(`Created admin ${ADMIN.email}`);
     expect(cli.stdout + cli.stderr).not.toContain(ADMIN.password);
     expect(await findUserByEmail(db, ADMIN.email)).toMatchObject({ role: "admin" });
+    // The CLI's admin vouches for the email: what lets this account sign in through OpenID Connect later.
+    expect(await db.user.findUnique({ where: { email: ADMIN.email }, select: { emailVerified: true } })).toEqual({
+      emailVerified: true,
+    });
   });
 
   it("refuses an email that already has an account", async () => {
@@ -171,7 +175,40 @@ describe("sign-up", () => {
     expect(await checkAccess("run.start", headers, server.context)).toMatchObject({ ok: false, status: 403 });
 
     await writeSetting(db, "signUpEnabled", false, admin!.id);
+    expect(await db.user.findUnique({ where: { email: fresh.email }, select: { emailVerified: true } })).toEqual({
+      emailVerified: false,
+    });
     const closedAgain = await postAuth(server.baseURL, "/sign-up/email", { ...fresh, email: "later@example.com" });
     expect(closedAgain.status).toBe(403);
+  });
+});
+
+describe("allowed email domains for sign-up", () => {
+  it("refuses another domain with one answer for a free and a taken email, and accepts a listed one", async () => {
+    const admin = await findUserByEmail(db, ADMIN.email);
+    await writeSetting(db, "signUpEnabled", true, admin!.id);
+    await writeSetting(db, "allowedEmailDomains", ["team.example.org", "example.net"], admin!.id);
+    try {
+      const outsider = { name: "Out", email: "someone@example.com", password: "an outsider password" };
+      const refused = await postAuth(server.baseURL, "/sign-up/email", outsider);
+      const refusedTaken = await postAuth(server.baseURL, "/sign-up/email", { ...outsider, email: ADMIN.email });
+      expect(refused.status).toBe(403);
+      const body = (await refused.json()) as { message: string };
+      expect(body.message).toBe(
+        "Sign-up here is open only to email addresses at team.example.org, example.net. Ask an admin for an account.",
+      );
+      expect(await refusedTaken.json()).toEqual(body);
+      expect(await findUserByEmail(db, outsider.email)).toBeNull();
+
+      const insider = await postAuth(server.baseURL, "/sign-up/email", {
+        ...outsider,
+        email: "Someone@Team.Example.org",
+      });
+      expect(insider.status, await insider.clone().text()).toBe(200);
+      expect(await findUserByEmail(db, "someone@team.example.org")).toMatchObject({ role: "viewer" });
+    } finally {
+      await writeSetting(db, "allowedEmailDomains", [], admin!.id);
+      await writeSetting(db, "signUpEnabled", false, admin!.id);
+    }
   });
 });

@@ -20,7 +20,7 @@ export const TEST_SECRET = "G4hxPnQrHyVwAeNGkp3WNCFsZnZLZAE0uSlLg3jtetc=";
  */
 export async function startAuthServer(
   db: Db,
-  options: { oidc?: OidcConfig; rateLimit?: boolean } = {},
+  options: { oidc?: (baseURL: string) => OidcConfig | null; rateLimit?: boolean } = {},
 ): Promise<{ auth: Auth; baseURL: string; context: AuthContext; close: () => Promise<void> }> {
   let handler: ReturnType<typeof toNodeHandler> | null = null;
   const server = http.createServer((req, res) => {
@@ -34,7 +34,7 @@ export async function startAuthServer(
     db,
     secret: TEST_SECRET,
     baseURL,
-    oidc: options.oidc ?? null,
+    oidc: options.oidc?.(baseURL) ?? null,
     rateLimit: options.rateLimit ?? false,
   });
   handler = toNodeHandler(auth);

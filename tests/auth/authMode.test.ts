@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideAuthMode, isLoopbackHost, listenHost } from "@/lib/auth/authMode";
 import { OidcConfigError, readOidcConfig } from "@/lib/auth/oidcConfig";
+import { checkOidcAtStart } from "@/lib/server/oidcStartCheck";
 import { ACTION_MIN_ROLE, ACTIONS, roleCan } from "@/lib/auth/permissions";
 import { parseStoredRole } from "@/lib/auth/roles";
 import { safeNextPath } from "@/lib/auth/safeRedirect";
@@ -99,6 +100,7 @@ describe("small pieces", () => {
       ASSAY_OIDC_ISSUER: "https://id.example.com/realms/team/",
       ASSAY_OIDC_CLIENT_ID: "assay",
       ASSAY_OIDC_CLIENT_SECRET: "s3cret",
+      ASSAY_BASE_URL: "https://assay.example.com",
     };
     expect(readOidcConfig(full)).toMatchObject({
       providerId: "oidc",
@@ -109,5 +111,30 @@ describe("small pieces", () => {
       /ASSAY_OIDC_CLIENT_SECRET is missing/,
     );
     expect(() => readOidcConfig({ ...full, ASSAY_OIDC_ISSUER: "ftp://x" })).toThrow(/ASSAY_OIDC_ISSUER is invalid/);
+  });
+
+  it("refuses an http:// issuer beyond this machine, and single sign-on without ASSAY_BASE_URL", () => {
+    const full = {
+      ASSAY_OIDC_ISSUER: "https://id.example.com",
+      ASSAY_OIDC_CLIENT_ID: "assay",
+      ASSAY_OIDC_CLIENT_SECRET: "s3cret",
+      ASSAY_BASE_URL: "https://assay.example.com",
+    };
+    expect(() => readOidcConfig({ ...full, ASSAY_OIDC_ISSUER: "http://id.example.com" })).toThrow(OidcConfigError);
+    expect(() => readOidcConfig({ ...full, ASSAY_OIDC_ISSUER: "http://id.example.com" })).toThrow(
+      /ASSAY_OIDC_ISSUER is http:\/\/id\.example\.com: an OpenID Connect issuer must use https:\/\//,
+    );
+    for (const loopback of ["http://127.0.0.1:8080", "http://localhost:9000/realms/x", "http://[::1]:8080"])
+      expect(readOidcConfig({ ...full, ASSAY_OIDC_ISSUER: loopback })?.issuer).toBe(loopback);
+    expect(() => readOidcConfig({ ...full, ASSAY_BASE_URL: "" })).toThrow(
+      /ASSAY_BASE_URL is missing: single sign-on needs/,
+    );
+    expect(() => readOidcConfig({ ...full, ASSAY_BASE_URL: "assay.example.com" })).toThrow(/ASSAY_BASE_URL is invalid/);
+    expect(checkOidcAtStart({ ...full, ASSAY_BASE_URL: "", ASSAY_AUTH_SECRET: SECRET })).toEqual({
+      ok: false,
+      message: expect.stringContaining("ASSAY_BASE_URL is missing") as unknown as string,
+    });
+    // Without a secret nobody signs in, so nothing to refuse.
+    expect(checkOidcAtStart({ ...full, ASSAY_BASE_URL: "" })).toEqual({ ok: true });
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUserAccount } from "@/lib/auth/createUserAccount";
 import { checkAccess } from "@/lib/auth/guard";
 import { readOidcConfig } from "@/lib/auth/oidcConfig";
 import type { Db } from "@/lib/db/client";
@@ -17,13 +18,16 @@ beforeAll(async () => {
   temp = await createTempDb();
   db = temp.db;
   idp = await startFakeOidcProvider("assay-client", "assay-client-secret");
-  const oidc = readOidcConfig({
-    ASSAY_OIDC_ISSUER: idp.issuer,
-    ASSAY_OIDC_CLIENT_ID: "assay-client",
-    ASSAY_OIDC_CLIENT_SECRET: "assay-client-secret",
-    ASSAY_OIDC_NAME: "Test IdP",
-  });
-  server = await startAuthServer(db, { oidc: oidc ?? undefined });
+  // The provider on loopback may use http; the base URL is the auth server's own.
+  const oidc = (baseURL: string) =>
+    readOidcConfig({
+      ASSAY_OIDC_ISSUER: idp.issuer,
+      ASSAY_OIDC_CLIENT_ID: "assay-client",
+      ASSAY_OIDC_CLIENT_SECRET: "assay-client-secret",
+      ASSAY_OIDC_NAME: "Test IdP",
+      ASSAY_BASE_URL: baseURL,
+    });
+  server = await startAuthServer(db, { oidc });
 });
 
 afterAll(async () => {
@@ -62,6 +66,25 @@ describe("OpenID Connect sign-in (generic provider from discovery)", () => {
     expect(await findUserByEmail(db, "newcomer@example.com")).toBeNull();
   });
 
+  it("signs in an account an admin created first (CLI or admin API), keeping its role, while sign-up is off", async () => {
+    await createUserAccount(server.auth, db, {
+      email: "pat.runner@example.com",
+      name: "Pat Runner",
+      password: "pat runner password",
+      role: "runner",
+    });
+    idp.signInAs({ sub: "pat-1", email: "Pat.Runner@example.com", name: "Pat at the IdP" });
+    const { landedOn, cookie } = await signInThroughProvider();
+    expect(landedOn.pathname, landedOn.search).toBe("/datasets");
+    expect(await checkAccess("run.start", new Headers({ cookie }), server.context)).toMatchObject({
+      ok: true,
+      user: { email: "pat.runner@example.com", role: "runner" },
+    });
+    const pat = await findUserByEmail(db, "pat.runner@example.com");
+    const methods = await db.account.findMany({ where: { userId: pat!.id }, select: { providerId: true } });
+    expect(methods.map((method) => method.providerId).sort()).toEqual(["credential", "oidc"]);
+  });
+
   it("creates a viewer and signs them in once sign-up is on", async () => {
     await writeSetting(db, "signUpEnabled", true, null);
     idp.signInAs({ sub: "new-2", email: "sso.viewer@example.com", name: "Sso Viewer" });
@@ -77,5 +100,36 @@ describe("OpenID Connect sign-in (generic provider from discovery)", () => {
     // The confidential client authenticated with its secret and the PKCE verifier.
     const lastTokenRequest = idp.tokenRequests.at(-1);
     expect(lastTokenRequest?.get("code_verifier")).toBeTruthy();
+  });
+
+  it("does not link a self-made sign-up account, whose email nobody vouched for", async () => {
+    const signUp = await postAuth(server.baseURL, "/sign-up/email", {
+      name: "Squatter",
+      email: "later.employee@example.com",
+      password: "squatter password 1",
+    });
+    expect(signUp.status, await signUp.clone().text()).toBe(200);
+    idp.signInAs({ sub: "later-1", email: "later.employee@example.com", name: "Later Employee" });
+    const { landedOn, cookie } = await signInThroughProvider();
+    expect(landedOn.pathname).toBe("/signin");
+    expect(landedOn.searchParams.get("error")).toBe("account_not_linked");
+    expect(cookie).not.toContain("session_token=");
+  });
+
+  it("creates an account only for an allowed email domain when the admin lists domains", async () => {
+    await writeSetting(db, "allowedEmailDomains", ["example.com"], null);
+    try {
+      idp.signInAs({ sub: "out-1", email: "outsider@elsewhere.org", name: "Out Sider" });
+      const refused = await signInThroughProvider();
+      expect(refused.landedOn.pathname).toBe("/signin");
+      expect(refused.landedOn.searchParams.get("error")).toBe("signup_domain_not_allowed");
+      expect(await findUserByEmail(db, "outsider@elsewhere.org")).toBeNull();
+
+      idp.signInAs({ sub: "in-1", email: "insider@example.com", name: "In Sider" });
+      expect((await signInThroughProvider()).landedOn.pathname).toBe("/datasets");
+      expect(await findUserByEmail(db, "insider@example.com")).toMatchObject({ role: "viewer" });
+    } finally {
+      await writeSetting(db, "allowedEmailDomains", [], null);
+    }
   });
 });

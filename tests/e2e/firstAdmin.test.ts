@@ -12,6 +12,8 @@ import { startServe } from "./serveProcess";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-first-admin-"));
 const databaseUrl = `file:${path.join(dir, "assay.db")}`;
+const JUDGE_HOST = "judge-host.internal:8123";
+const JUDGE_MODEL = "private-judge-7b";
 let baseUrl = "";
 let output: () => string = () => "";
 let stop: () => Promise<void> = async () => {};
@@ -22,6 +24,9 @@ beforeAll(async () => {
     ASSAY_AUTH_SECRET: E2E_AUTH_SECRET,
     ASSAY_HOST: "",
     HOSTNAME: "",
+    // A judge endpoint whose model and host must not be shown to signed-out visitors (nothing calls it here).
+    OPENAI_BASE_URL: `http://${JUDGE_HOST}/v1`,
+    ASSAY_JUDGE_MODEL: JUDGE_MODEL,
   });
   baseUrl = `http://127.0.0.1:${served.port}`;
   output = served.output;
@@ -46,4 +51,17 @@ it("with a secret, npm start on 127.0.0.1 asks for sign-in; the first admin come
   const page = await users.text();
   expect(page).toContain(USERS.admin.email);
   expect(page).toContain("Turn sign-up on"); // sign-up stays off until an admin turns it on
+});
+
+it("shows the judge model and endpoint host to signed-in users only, not on the signed-out sign-in page", async () => {
+  const signedOut = await fetch(`${baseUrl}/signin`);
+  expect(signedOut.status).toBe(200);
+  const signInPage = await signedOut.text();
+  expect(signInPage).toContain("Sign in to Assay");
+  expect(signInPage).not.toContain(JUDGE_MODEL);
+  expect(signInPage).not.toContain("judge-host.internal");
+
+  const cookie = await signInCookie(baseUrl, USERS.admin);
+  const signedIn = await (await fetch(`${baseUrl}/admin/users`, { headers: { cookie } })).text();
+  expect(signedIn).toContain(`${JUDGE_MODEL} via ${JUDGE_HOST}`);
 });

@@ -284,6 +284,20 @@ const ACTIONS: ActionCase[] = [
     changed: (before, after) => expect(after).not.toEqual(before),
   },
   {
+    action: "setAllowedEmailDomains",
+    policy: "settings.manage",
+    min: "admin",
+    setUp: async () => ({
+      page: "/admin/users",
+      args: [{ ok: false, message: null }, formData({ domains: "example.com" })],
+      effect: async () => (await db.setting.findUnique({ where: { key: "allowedEmailDomains" } }))?.value ?? null,
+    }),
+    changed: (before, after) => {
+      expect(before).toBeNull();
+      expect(after).toBe('["example.com"]');
+    },
+  },
+  {
     // Last among the actions: it deletes the sample dataset and its runs.
     action: "deleteDataset",
     policy: "dataset.delete",

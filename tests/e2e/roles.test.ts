@@ -6,6 +6,8 @@ import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { SIGN_UP_MEANING } from "@/lib/auth/signUpWording";
+import { readAllowedEmailDomains } from "@/lib/db/settingsQueries";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { toJsonl } from "../support/evalFiles";
 import { runToCompletion } from "../support/engineKit";
@@ -171,6 +173,28 @@ describe("an admin", () => {
     for (const user of Object.values(USERS))
       await expect.poll(() => page.locator("main").innerText()).toContain(user.email);
     await screenshot(page, "roles-admin-users");
+  });
+
+  it("reads what sign-up on means, and limits sign-up to listed email domains", async () => {
+    await page.goto(`${server.baseUrl}/admin/users`);
+    await expect.poll(() => page.getByTestId("signup-meaning").innerText()).toBe(SIGN_UP_MEANING);
+    await waitForHydration(page, "[data-testid=allowed-domains] button");
+    const field = page.getByLabel("Allowed email domains for sign-up");
+    await field.fill("example.com, not a domain");
+    await page.getByRole("button", { name: "Save domains" }).click();
+    await expect
+      .poll(() => page.getByTestId("allowed-domains").innerText())
+      .toContain("“not” is not a domain name. Write domains like example.com");
+    expect(await readAllowedEmailDomains(db)).toEqual([]);
+    await field.fill("example.com, @Lab.Example.org");
+    await page.getByRole("button", { name: "Save domains" }).click();
+    await expect
+      .poll(() => page.getByTestId("allowed-domains").innerText())
+      .toContain("Saved: example.com, lab.example.org.");
+    expect(await readAllowedEmailDomains(db)).toEqual(["example.com", "lab.example.org"]);
+    await page.reload();
+    await expect.poll(() => field.inputValue()).toBe("example.com, lab.example.org");
+    await screenshot(page, "roles-admin-signup-domains");
   });
 
   it("deletes a run from its page", async () => {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/components/auth/requirePageRole";
+import { AllowedDomainsForm } from "@/components/auth/AllowedDomainsForm";
 import { SignUpToggle } from "@/components/auth/SignUpToggle";
 import { UserRoleForm } from "@/components/auth/UserRoleForm";
 import { Pager } from "@/components/table/Pager";
@@ -8,7 +9,7 @@ import { formatDateTime } from "@/lib/charts/format";
 import { appAuthMode } from "@/lib/auth/appAuth";
 import { parseStoredRole } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { isSignUpEnabled } from "@/lib/db/settingsQueries";
+import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/settingsQueries";
 import { listUsers } from "@/lib/db/userQueries";
 import { paginationSchema } from "@/lib/urlState/pagination";
 import { firstValues, type SearchParams } from "@/lib/urlState/searchParams";
@@ -16,12 +17,16 @@ import { firstValues, type SearchParams } from "@/lib/urlState/searchParams";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Users" };
 
-/** Admins list accounts, change roles, and open or close sign-up. */
+/** Admins list accounts, change roles, open or close sign-up and limit it to email domains. */
 export default async function UsersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("users.manage", "/admin/users");
   const pagination = paginationSchema.parse(firstValues(await searchParams));
   const db = getDb();
-  const [users, signUpOpen] = await Promise.all([listUsers(db, pagination), isSignUpEnabled(db)]);
+  const [users, signUpOpen, domains] = await Promise.all([
+    listUsers(db, pagination),
+    isSignUpEnabled(db),
+    readAllowedEmailDomains(db),
+  ]);
   const mode = appAuthMode();
   return (
     <div className="space-y-6">
@@ -37,8 +42,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
           </p>
         )}
       </div>
-      <CardFrame padding="md">
-        <SignUpToggle enabled={signUpOpen} />
+      <CardFrame padding="md" className="space-y-4">
+        <SignUpToggle enabled={signUpOpen} domains={domains} />
+        <AllowedDomainsForm domains={domains} />
       </CardFrame>
       <CardFrame as="div" padding="none" className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="users-table">
