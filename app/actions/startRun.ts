@@ -12,6 +12,7 @@ import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "@/lib/server/logError";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
+import { checkSpendingAllowed } from "@/lib/server/runSpendingGuard";
 
 export type StartRunState = { message: string | null; errors: string[] };
 
@@ -120,6 +121,13 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     form.generate === "on" && form.generationModel
       ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
       : undefined;
+  const allowed = await checkSpendingAllowed(getDb(), access.user, {
+    budget: budget.data,
+    models: { judge, generationModel: generation?.model ?? null },
+    typed: true,
+    startsRun: true,
+  });
+  if (!allowed.ok) return { message: "This server's spending limits refuse this run.", errors: allowed.problems };
 
   let runId: string;
   try {
@@ -144,7 +152,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         chunkMode: form.chunkMode,
         ...(generation ? { generation } : {}),
       },
-      { createdById: access.user.local ? null : access.user.id, budget: budget.data },
+      { createdById: access.user.local ? null : access.user.id, budget: allowed.budget },
     );
   } catch (error) {
     if (error instanceof RunConfigError)
