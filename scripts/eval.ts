@@ -151,7 +151,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     );
   const budget = { calls: args.budget.calls ?? null, tokens: args.budget.tokens ?? null, usd: args.budget.usd ?? null };
   // Before anything is imported: a cost budget on an unpriced model could never stop the run.
-  const costProblem = costBudgetProblem(budget, judge, llmConfig?.prices ?? {});
+  const costProblem = costBudgetProblem(budget, judge, llmConfig?.prices ?? {}, args.generateModel ?? null);
   if (costProblem) throw new InputError(costProblem);
   // The server-wide limits bind the machine's operator too (the per-user count of runs is for signed-in users).
   const allowed = checkRunSpending(

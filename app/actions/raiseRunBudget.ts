@@ -43,7 +43,12 @@ export async function raiseRunBudget(_previous: RaiseRunBudgetState, formData: F
   } catch {
     // A misconfigured endpoint has no prices either; the cost check below then says what is missing.
   }
-  const costProblem = costBudgetProblem(budget.data, { provider: run.judgeProvider, model: run.judgeModel }, prices);
+  const costProblem = costBudgetProblem(
+    budget.data,
+    { provider: run.judgeProvider, model: run.judgeModel },
+    prices,
+    run.generationModel,
+  );
   if (costProblem) return { message: costProblem };
   // Resuming puts the run back in progress, so the per-user count applies as at the start.
   const allowed = await checkSpendingAllowed(getDb(), access.user, {

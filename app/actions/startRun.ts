@@ -115,12 +115,12 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   if (form.judge === "heuristic") judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llm) judge = { provider: llm.endpoint.kind, model: form.judgeModel || llm.model };
   else return NO_MODEL_ENDPOINT;
-  const costProblem = costBudgetProblem(budget.data, judge, llm?.prices ?? {});
-  if (costProblem) return { message: "Check the budget.", errors: [costProblem] };
   const generation =
     form.generate === "on" && form.generationModel
       ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
       : undefined;
+  const costProblem = costBudgetProblem(budget.data, judge, llm?.prices ?? {}, generation?.model ?? null);
+  if (costProblem) return { message: "Check the budget.", errors: [costProblem] };
   const allowed = await checkSpendingAllowed(getDb(), access.user, {
     budget: budget.data,
     models: { judge, generationModel: generation?.model ?? null },

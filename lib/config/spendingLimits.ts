@@ -74,7 +74,9 @@ export function formatLimitUsd(usd: number): string {
 /** The limits in one sentence for the run form, or null when there are none. */
 export function describeSpendingLimits(limits: SpendingLimits): string | null {
   const parts = [
-    limits.maxRunUsd !== null ? `at most ${formatLimitUsd(limits.maxRunUsd)} per run` : null,
+    limits.maxRunUsd !== null
+      ? `at most ${formatLimitUsd(limits.maxRunUsd)} per run (an empty cost field runs with that)`
+      : null,
     limits.allowedModels !== null ? `models: ${limits.allowedModels.join(", ")}` : null,
     limits.maxRunsInProgressPerUser !== null
       ? `at most ${limits.maxRunsInProgressPerUser} run${limits.maxRunsInProgressPerUser === 1 ? "" : "s"} in progress per user`

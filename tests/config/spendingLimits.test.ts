@@ -43,7 +43,7 @@ describe("server-wide spending limits from the environment", () => {
     expect(
       describeSpendingLimits({ maxRunUsd: 5, allowedModels: ["gpt-4.1-mini", "gpt-4.1"], maxRunsInProgressPerUser: 1 }),
     ).toBe(
-      "This server allows at most $5.00 per run; models: gpt-4.1-mini, gpt-4.1; at most 1 run in progress per user.",
+      "This server allows at most $5.00 per run (an empty cost field runs with that); models: gpt-4.1-mini, gpt-4.1; at most 1 run in progress per user.",
     );
   });
 });
