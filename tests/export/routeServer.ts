@@ -15,7 +15,9 @@ export async function startRouteServer(handle: (request: Request) => Promise<Res
   // serve catches its own errors, so the server need not wait on it.
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
-      const response = await handle(new Request(`http://127.0.0.1${req.url}`, { method: req.method }));
+      // The Host header goes through as Next passes it: the guard checks it while sign-in is off.
+      const headers = { host: req.headers.host ?? "" };
+      const response = await handle(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }));
       res.statusCode = response.status;
       response.headers.forEach((value, name) => res.setHeader(name, value));
       if (response.body) await pipeToNodeResponse(response.body, res);

@@ -45,8 +45,21 @@ const SAME_ROWS_AS_JSON = [
 
 let db: Db;
 let cleanup: () => Promise<void>;
-beforeAll(async () => ({ db, cleanup } = await createTempDb()));
-afterAll(async () => cleanup());
+// A temp folder of this file's own (os.tmpdir() reads TMPDIR on every call), so the check that every
+// upload's temporary copy is gone sees only this file's uploads, not those of test files running beside it.
+const sharedTmpdir = process.env.TMPDIR;
+let ownTmpdir: string;
+beforeAll(async () => {
+  ownTmpdir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-parquet-test-"));
+  process.env.TMPDIR = ownTmpdir;
+  ({ db, cleanup } = await createTempDb());
+});
+afterAll(async () => {
+  await cleanup();
+  if (sharedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sharedTmpdir;
+  fs.rmSync(ownTmpdir, { recursive: true, force: true });
+});
 
 /** Stored rows without their ids, so two uploads of the same rows compare equal. */
 function comparable(rows: Awaited<ReturnType<typeof ingestIntoDb>>["storedRows"]) {

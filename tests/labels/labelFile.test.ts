@@ -26,7 +26,12 @@ describe("labels on their own: the label file and its route", () => {
     );
   const get = async (format: string) =>
     (
-      await route.GET(new Request(`http://localhost/api/datasets/${datasetId}/labels?format=${format}`), params())
+      await route.GET(
+        new Request(`http://localhost/api/datasets/${datasetId}/labels?format=${format}`, {
+          headers: { host: "localhost" },
+        }),
+        params(),
+      )
     ).text();
 
   beforeAll(async () => {
