@@ -13,7 +13,7 @@ import { createDb, type Db } from "../lib/db/client";
 import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
-import { setRunBudget } from "../lib/db/runBudget";
+import { getRunBudget, setRunBudget, type RunBudget } from "../lib/db/runBudget";
 import { estimateRunSpending } from "../lib/db/runEstimate";
 import { reopenRun } from "../lib/db/runLifecycle";
 import { getRun, type RunRecord } from "../lib/db/runQueries";
@@ -29,6 +29,8 @@ import { ingestFile } from "../lib/ingest/ingestFile";
 import { formatAgreementTable } from "../lib/labels/agreementTable";
 import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
+import { concurrencyAboveEndpointLimit } from "../lib/llm/concurrencyNote";
+import { checkRunSpending, readSpendingLimits } from "../lib/config/spendingLimits";
 
 class InputError extends Error {}
 
@@ -56,8 +58,13 @@ async function main(argv: string[]): Promise<number> {
         bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
       },
     });
+    const llmConfig = readLlmConfig();
+    const callsModels = run.judgeProvider !== "heuristic" || run.generationModel !== null;
+    const overLimit =
+      llmConfig && callsModels ? concurrencyAboveEndpointLimit(run.concurrency, llmConfig.maxInFlight) : null;
+    if (overLimit) console.error(overLimit);
     // A failed or paused run is made runnable again (with any budget given raised); its finished judgments stay.
-    if (args.resume) await setRunBudget(db, runId, args.budget);
+    if (args.resume) await setRunBudget(db, runId, await resumeBudget(db, run, args));
     if (args.resume && (run.status === "failed" || run.status === "paused")) await reopenRun(db, runId);
     printEstimate(db, run);
     let outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
@@ -144,8 +151,15 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     );
   const budget = { calls: args.budget.calls ?? null, tokens: args.budget.tokens ?? null, usd: args.budget.usd ?? null };
   // Before anything is imported: a cost budget on an unpriced model could never stop the run.
-  const costProblem = costBudgetProblem(budget, judge, llmConfig?.prices ?? {});
+  const costProblem = costBudgetProblem(budget, judge, llmConfig?.prices ?? {}, args.generateModel ?? null);
   if (costProblem) throw new InputError(costProblem);
+  // The server-wide limits bind the machine's operator too (the per-user count of runs is for signed-in users).
+  const allowed = checkRunSpending(
+    { budget, models: { judge, generationModel: args.generateModel ?? null }, typed: true },
+    readSpendingLimits(),
+    llmConfig?.prices ?? {},
+  );
+  if (!allowed.ok) throw new InputError(allowed.problems.join("\n  "));
   let datasetId = args.datasetId;
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
@@ -178,8 +192,29 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
       ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
     },
-    { budget },
+    { budget: allowed.budget },
   );
+}
+
+/** A resumed run's budget: the one stored, raised by any given, within the server-wide limits (or refused). */
+async function resumeBudget(db: Db, run: RunRecord, args: EvalArgs): Promise<RunBudget> {
+  const stored = await getRunBudget(db, run.id);
+  const budget: RunBudget = {
+    calls: args.budget.calls !== undefined ? args.budget.calls : stored.calls,
+    tokens: args.budget.tokens !== undefined ? args.budget.tokens : stored.tokens,
+    usd: args.budget.usd !== undefined ? args.budget.usd : stored.usd,
+  };
+  const allowed = checkRunSpending(
+    {
+      budget,
+      models: { judge: { provider: run.judgeProvider, model: run.judgeModel }, generationModel: run.generationModel },
+      typed: args.budget.usd !== undefined,
+    },
+    readSpendingLimits(),
+    readLlmConfig()?.prices ?? {},
+  );
+  if (!allowed.ok) throw new InputError(allowed.problems.join("\n  "));
+  return allowed.budget;
 }
 
 /** What the run's pending work should cost, said before it starts (prices from ASSAY_LLM_PRICES). */

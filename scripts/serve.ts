@@ -1,19 +1,29 @@
 // `npm start` and `npm run dev`: decide where to listen (loopback unless
 // ASSAY_HOST or HOSTNAME says otherwise, and never beyond loopback without
-// ASSAY_AUTH_SECRET), prepare the database, then run `next start` or
-// `next dev` on that host. Usage: node --import tsx scripts/serve.ts start|dev [next options…]
+// ASSAY_AUTH_SECRET), refusing before anything slow runs; then, for
+// `npm start`, build the production app; prepare the database; and run
+// `next start` or `next dev` on that host, with the host handed to the server
+// as ASSAY_HOST too, so its sign-in decision is made on the address it listens on.
+// Usage: node --import tsx scripts/serve.ts start|dev [--build] [next options…]
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { decideListenHost } from "../lib/server/listenHost";
+import { decideListenHost, hostArgumentIn, hostArgumentMessage } from "../lib/server/listenHost";
 import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const [mode, ...nextArgs] = process.argv.slice(2);
+const [mode, ...args] = process.argv.slice(2);
 if (mode !== "start" && mode !== "dev") {
-  console.error("usage: node --import tsx scripts/serve.ts start|dev [next options…]");
+  console.error("usage: node --import tsx scripts/serve.ts start|dev [--build] [next options…]");
   process.exit(2);
 }
+const build = args.includes("--build");
+const nextArgs = args.filter((arg) => arg !== "--build");
 
+const hostArgument = hostArgumentIn(nextArgs);
+if (hostArgument !== null) {
+  console.error(`[assay] ${hostArgumentMessage(hostArgument)}`);
+  process.exit(1);
+}
 const decision = decideListenHost(process.env);
 if (!decision.ok) {
   console.error(`[assay] ${decision.message}`);
@@ -25,18 +35,31 @@ if (!oidc.ok) {
   process.exit(1);
 }
 
-const prepared = spawnSync(process.execPath, ["--import", "tsx", path.join("scripts", "prepare-db.ts")], {
-  cwd: ROOT,
-  stdio: "inherit",
-});
-if (prepared.status !== 0) process.exit(prepared.status ?? 1);
+if (build) {
+  // The npm that runs this script (npm sets npm_execpath), else the one on PATH.
+  const npm = process.env.npm_execpath;
+  runOrExit(npm ? process.execPath : "npm", [...(npm ? [npm] : []), "run", "build"]);
+}
+runOrExit(process.execPath, ["--import", "tsx", path.join("scripts", "prepare-db.ts")]);
 
 console.log(
   `[assay] listening on ${decision.host}${decision.loopback ? " (this machine only; set ASSAY_HOST to expose it)" : ""}`,
 );
-const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, "-H", decision.host, ...nextArgs], {
+// The decided host goes last (Next takes the last -H) and into the server's environment, which
+// lib/auth/authMode.ts reads: the server cannot listen on one address and decide sign-in on another.
+const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, ...nextArgs, "-H", decision.host], {
   cwd: ROOT,
   stdio: "inherit",
+  env: { ...process.env, ASSAY_HOST: decision.host, HOSTNAME: decision.host },
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => next.kill(signal));
 next.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+function runOrExit(command: string, commandArgs: string[]): void {
+  const done = spawnSync(command, commandArgs, { cwd: ROOT, stdio: "inherit" });
+  if (done.error) {
+    console.error(`[assay] could not run ${path.basename(command)}: ${done.error.message}`);
+    process.exit(1);
+  }
+  if (done.status !== 0) process.exit(done.status ?? 1);
+}

@@ -8,6 +8,7 @@ import { getRun } from "@/lib/db/runQueries";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { priceFor } from "@/lib/llm/pricing";
 import { logServerError } from "@/lib/server/logError";
+import { checkStoredRunMaySpend } from "@/lib/server/runSpendingGuard";
 
 const inputSchema = z.object({
   runId: z.string().min(1).max(100),
@@ -28,6 +29,9 @@ export async function estimateRejudge(input: unknown): Promise<EstimateRejudgeRe
     const db = getDb();
     const run = await getRun(db, runId);
     if (!run) return { ok: false, message: "This run no longer exists." };
+    // The confirmation shows the limits in the way before the user confirms a re-judge the server would refuse.
+    const allowed = await checkStoredRunMaySpend(db, access.user, runId);
+    if (allowed && !allowed.ok) return { ok: false, message: allowed.problems.join(" ") };
     let prices = {};
     try {
       prices = readLlmConfig()?.prices ?? {};

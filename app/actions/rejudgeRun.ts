@@ -6,6 +6,7 @@ import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
+import { applySpendingLimits } from "@/lib/server/runSpendingGuard";
 
 const inputSchema = z.object({
   runId: z.string().min(1).max(100),
@@ -21,7 +22,7 @@ const inputSchema = z.object({
  * Sent only from the confirmation that showed the estimate.
  */
 export async function rejudgeRun(formData: FormData): Promise<void> {
-  await requireRole("run.rejudge");
+  const user = await requireRole("run.rejudge");
   const input = inputSchema.safeParse({
     runId: formData.get("runId"),
     which: formData.get("which"),
@@ -29,6 +30,7 @@ export async function rejudgeRun(formData: FormData): Promise<void> {
     confirm: formData.get("confirm"),
   });
   if (!input.success) return;
+  await applySpendingLimits(getDb(), user, input.data.runId);
   const reset = await resetJudgmentsForRejudge(getDb(), input.data.runId, input.data.which, {
     secondOpinion: input.data.secondOpinion === "on",
   });

@@ -6,14 +6,16 @@ import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { reopenRun } from "@/lib/db/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
+import { applySpendingLimits } from "@/lib/server/runSpendingGuard";
 
 const inputSchema = z.object({ runId: z.string().min(1).max(100) });
 
 /** Resumes a failed or paused run: its finished judgments stay, the pending ones are judged now. */
 export async function resumeRun(formData: FormData): Promise<void> {
-  await requireRole("run.resume");
+  const user = await requireRole("run.resume");
   const input = inputSchema.safeParse({ runId: formData.get("runId") });
   if (!input.success) return;
+  await applySpendingLimits(getDb(), user, input.data.runId);
   if (await reopenRun(getDb(), input.data.runId)) executeRunInBackground(input.data.runId);
   revalidatePath(`/runs/${input.data.runId}`);
 }

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
+import { retryWhileBusy } from "@/lib/db/storeRetry";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
 
 export type SaveLabelState = { ok: boolean; message: string | null };
@@ -43,11 +44,14 @@ export async function saveLabel(_previous: SaveLabelState, formData: FormData): 
   });
   if (!input.success) return { ok: false, message: input.error.issues[0]?.message ?? "Check the label." };
   const { runId, value, ...target } = input.data;
-  const saved = saveRowLabel(getDb(), {
-    ...target,
-    value: value === "clear" ? null : value,
-    labelledBy: access.user.id,
-  });
+  // A label import's final transaction holds the write lock for a moment: wait for it rather than fail.
+  const saved = await retryWhileBusy(() =>
+    saveRowLabel(getDb(), {
+      ...target,
+      value: value === "clear" ? null : value,
+      labelledBy: access.user.id,
+    }),
+  );
   if (!saved.ok) return { ok: false, message: saved.error };
   revalidatePath(`/runs/${runId}`, "layout");
   return { ok: true, message: saved.changed ? "Saved." : "Unchanged." };

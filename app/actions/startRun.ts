@@ -12,6 +12,7 @@ import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "@/lib/server/logError";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
+import { checkSpendingAllowed } from "@/lib/server/runSpendingGuard";
 
 export type StartRunState = { message: string | null; errors: string[] };
 
@@ -114,12 +115,19 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   if (form.judge === "heuristic") judge = { provider: "heuristic", model: HEURISTIC_MODEL };
   else if (llm) judge = { provider: llm.endpoint.kind, model: form.judgeModel || llm.model };
   else return NO_MODEL_ENDPOINT;
-  const costProblem = costBudgetProblem(budget.data, judge, llm?.prices ?? {});
-  if (costProblem) return { message: "Check the budget.", errors: [costProblem] };
   const generation =
     form.generate === "on" && form.generationModel
       ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
       : undefined;
+  const costProblem = costBudgetProblem(budget.data, judge, llm?.prices ?? {}, generation?.model ?? null);
+  if (costProblem) return { message: "Check the budget.", errors: [costProblem] };
+  const allowed = await checkSpendingAllowed(getDb(), access.user, {
+    budget: budget.data,
+    models: { judge, generationModel: generation?.model ?? null },
+    typed: true,
+    startsRun: true,
+  });
+  if (!allowed.ok) return { message: "This server's spending limits refuse this run.", errors: allowed.problems };
 
   let runId: string;
   try {
@@ -144,7 +152,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         chunkMode: form.chunkMode,
         ...(generation ? { generation } : {}),
       },
-      { createdById: access.user.local ? null : access.user.id, budget: budget.data },
+      { createdById: access.user.local ? null : access.user.id, budget: allowed.budget },
     );
   } catch (error) {
     if (error instanceof RunConfigError)

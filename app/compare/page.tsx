@@ -5,6 +5,7 @@ import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunPicker } from "@/components/compare/RunPicker";
 import { CompareAgreement } from "@/components/labels/CompareAgreementTable";
+import { AutoRefresh } from "@/components/ui/AutoRefresh";
 import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
@@ -85,7 +86,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <h1 className="text-xl font-semibold tracking-tight">Compare runs</h1>
         <p className="text-sm text-slate-500">
           Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired
-          bootstrap of the mean difference (1,000 resamples).
+          bootstrap of the mean difference (1,000 resamples, cached per pair of runs; a large comparison shows
+          &ldquo;computing&hellip;&rdquo; until it is done).
         </p>
         <p className="mt-1 flex gap-2 text-sm">
           <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">
@@ -103,6 +105,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           compared on their aggregates only, with no significance test and no flipped rows.
         </p>
       )}
+      {/* Score deltas still being bootstrapped in the background show as "computing…" until a refresh finds them. */}
+      <AutoRefresh active={(comparison.pendingDeltas ?? 0) > 0} />
       <MetricComparisonTable comparison={comparison} />
       {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
       <CompareBars data={prepareCompareBars(comparison)} />

@@ -12,6 +12,7 @@ const VERDICT_STYLE = {
   worse: "bg-rose-100 text-rose-800",
   noise: "bg-slate-100 text-slate-600",
   "n/a": "bg-slate-50 text-slate-400",
+  pending: "bg-sky-50 text-sky-700",
 } as const;
 
 /**
@@ -78,7 +79,9 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                               ? "real regression"
                               : delta.verdict === "noise"
                                 ? "likely noise"
-                                : "n/a"}
+                                : delta.verdict === "pending"
+                                  ? "computing…"
+                                  : "n/a"}
                         </span>
                         <div className="mt-0.5 text-[11px] text-slate-600" data-testid="delta-words">
                           {delta.words}

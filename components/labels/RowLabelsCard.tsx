@@ -46,8 +46,12 @@ export async function RowLabelsCard({
   const who = (id: string | null) => (id === null ? "unknown" : id === "local" ? "Local admin" : (names.get(id) ?? id));
   const labelOf = (metric: string, position: number) =>
     labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
+  // An import with sign-in on credits the importer; what the file claimed is shown beside it, never as the labeller.
+  const stated = (statedBy: string | null) => (statedBy ? `, stated by ${statedBy}` : "");
   const when = (label: StoredLabel | null) =>
-    label ? `by ${who(label.labelledBy)}, ${shortTime(label.labelledAt)} (${label.source})` : null;
+    label
+      ? `by ${who(label.labelledBy)}${stated(label.statedBy)}, ${shortTime(label.labelledAt)} (${label.source})`
+      : null;
 
   const labellable = new Map(labellableRunMetrics(run).map((entry) => [entry.metric, entry]));
   const targets: LabelTarget[] = judgments.flatMap((judgment) => {
@@ -116,8 +120,8 @@ export async function RowLabelsCard({
           <ul className="mt-1 space-y-0.5">
             {history.map((entry) => (
               <li key={`${entry.metric}:${entry.chunkPosition}:${entry.revision}`}>
-                {shortTime(entry.labelledAt)} · {who(entry.labelledBy)} ·{" "}
-                <span className="font-mono">{metricShortName(entry.metric)}</span>
+                {shortTime(entry.labelledAt)} · {who(entry.labelledBy)}
+                {stated(entry.statedBy)} · <span className="font-mono">{metricShortName(entry.metric)}</span>
                 {entry.chunkPosition >= 0 && ` chunk ${entry.chunkPosition + 1}`}:{" "}
                 {entry.action === "cleared" ? "cleared" : (entry.rating ?? entry.score)} ({entry.source})
               </li>

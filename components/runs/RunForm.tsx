@@ -9,6 +9,7 @@ import { CustomJudgesEditor } from "./CustomJudgesEditor";
 import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationPromptNote";
 import { ExpectedCallsNote } from "./ExpectedCallsNote";
 import { BudgetFields } from "./BudgetFields";
+import { ConcurrencyField } from "./ConcurrencyField";
 import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
 import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
 import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
@@ -29,6 +30,8 @@ type Props = {
   answerTemplates: AnswerTemplatesInfo;
   /** The dataset's rows grouped by the inputs they carry, with their text sizes: what the estimate is computed from. */
   textProfiles: RowTextProfile[];
+  /** The server-wide spending limits in a sentence (lib/config/spendingLimits.ts), or null when none are set. */
+  spendingLimits: string | null;
 };
 
 /** The run form: judges with how many rows each will run on, the judge model, concurrency, generation, custom judges. */
@@ -41,6 +44,7 @@ export function RunForm({
   rowsWithRetrievedContext,
   answerTemplates,
   textProfiles,
+  spendingLimits,
 }: Props) {
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
@@ -208,17 +212,7 @@ export function RunForm({
             />
           </label>
           <div className="flex gap-3">
-            <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-              LLM calls in flight
-              <input
-                name="concurrency"
-                type="number"
-                min={1}
-                max={64}
-                defaultValue={8}
-                className="w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal"
-              />
-            </label>
+            <ConcurrencyField maxInFlight={judge.configured ? judge.maxInFlight : null} />
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               Chunk relevance
               <select
@@ -288,6 +282,11 @@ export function RunForm({
           The run pauses when it reaches any limit set here, keeping what it has judged; raise or clear the limit on the
           run page to resume. Empty fields set no limit. Cost needs the judge model&apos;s price in ASSAY_LLM_PRICES.
         </p>
+        {spendingLimits && (
+          <p className="mb-2 text-xs font-medium text-slate-700" data-testid="spending-limits">
+            {spendingLimits}
+          </p>
+        )}
         <BudgetFields idPrefix="new-run-budget" />
         {estimate.llmCalls > 0 && (
           <p className="mt-2 text-xs text-slate-600" data-testid="budget-estimate-hint">

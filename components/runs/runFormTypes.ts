@@ -19,7 +19,15 @@ export type MetricOption = {
 };
 /** The judge endpoint as the browser may know it: never the key; prices (ASSAY_LLM_PRICES) for the estimate. */
 export type JudgeOption =
-  { configured: true; defaultModel: string; endpoint: string; prices: LlmPrices } | { configured: false };
+  | {
+      configured: true;
+      defaultModel: string;
+      endpoint: string;
+      prices: LlmPrices;
+      /** The endpoint's process-wide limit on calls in flight (ASSAY_LLM_MAX_IN_FLIGHT). */
+      maxInFlight: number;
+    }
+  | { configured: false };
 export type CustomJudgeDraft = { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; instructions: string };
 /** A custom G-Eval judge being defined (seed 002); validated by gEvalDefinitionSchema on submit. */
 export type GEvalJudgeDraft = { name: string; criteria: string; evaluationParams: string[]; threshold: number };

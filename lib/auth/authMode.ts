@@ -1,13 +1,17 @@
+import { readAuthSecret, SECRET_HELP } from "./authSecret";
+
 /**
  * Whether this server requires sign-in. One decision, made from the
- * environment, that the guards, the sign-in page and the CLI share:
+ * environment, that the guards, the proxy, the start script, the sign-in page
+ * and the CLI share:
  *
  * - `ASSAY_AUTH_SECRET` set: sign-in is on. Every request needs a session and
- *   a role that allows what it does.
+ *   a role that allows what it does. A secret too short or too guessable is
+ *   misconfigured, wherever Assay listens.
  * - no secret, listening on loopback (the laptop default): sign-in is off and
- *   every request acts as a local admin, as Assay always has.
+ *   every request addressed to a loopback name acts as a local admin.
  * - no secret, listening on anything else: misconfigured. The start script
- *   refuses to listen; should a server run anyway, the guards refuse every
+ *   refuses to start; should a server run anyway, the guards refuse every
  *   request rather than serve a network without sign-in.
  */
 export type AuthMode =
@@ -18,44 +22,39 @@ export type AuthMode =
 /** The environment variables read here (process.env, or a test's own). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Better Auth wants at least 32 characters of secret. */
-export const MIN_SECRET_LENGTH = 32;
-
 export const DEFAULT_HOST = "127.0.0.1";
 
-/** The host the server listens on: ASSAY_HOST, else HOSTNAME (what `next start` reads), else loopback. */
+/**
+ * The host the server listens on: ASSAY_HOST, else HOSTNAME (what `next start` reads), else loopback.
+ * scripts/serve.ts passes the host it decided to the server as both, so the server decides on the
+ * address it was actually given.
+ */
 export function listenHost(env: Env): string {
   const configured = env.ASSAY_HOST?.trim() || env.HOSTNAME?.trim();
   return configured || DEFAULT_HOST;
 }
 
-/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
+/** The variable listenHost read the host from, for messages that tell the user what to change. */
+export function listenHostSource(env: Env): "ASSAY_HOST" | "HOSTNAME" | null {
+  if (env.ASSAY_HOST?.trim()) return "ASSAY_HOST";
+  return env.HOSTNAME?.trim() ? "HOSTNAME" : null;
+}
+
+/** 127.0.0.0/8, ::1 (bracketed or not, IPv4-mapped too) and localhost: addresses no other machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host
     .trim()
     .toLowerCase()
     .replace(/^\[(.*)\]$/, "$1");
   if (bare === "localhost" || bare === "::1" || bare === "0:0:0:0:0:0:0:1") return true;
-  if (/^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)) return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+  return /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
-
-export const SECRET_HELP =
-  "Set ASSAY_AUTH_SECRET to a random string of at least 32 characters (for example `openssl rand -base64 32`), " +
-  "then create the first admin with `npm run user:create -- --admin you@example.com`.";
 
 export function decideAuthMode(env: Env = process.env): AuthMode {
   const host = listenHost(env);
-  const secret = env.ASSAY_AUTH_SECRET?.trim();
-  if (secret) {
-    if (secret.length < MIN_SECRET_LENGTH)
-      return {
-        kind: "misconfigured",
-        host,
-        message: `ASSAY_AUTH_SECRET is ${secret.length} characters; it needs at least ${MIN_SECRET_LENGTH}. ${SECRET_HELP}`,
-      };
-    return { kind: "on", secret };
-  }
+  const secret = readAuthSecret(env.ASSAY_AUTH_SECRET);
+  if (secret.kind === "ok") return { kind: "on", secret: secret.secret };
+  if (secret.kind === "weak") return { kind: "misconfigured", host, message: secret.message };
   if (isLoopbackHost(host)) return { kind: "off", host };
   return {
     kind: "misconfigured",

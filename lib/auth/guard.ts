@@ -1,5 +1,6 @@
 import type { Auth } from "./createAuth";
 import type { AuthMode } from "./authMode";
+import { checkLoopbackAddressed } from "./loopbackHost";
 import { describeAction, minimumRoleFor, roleCan, type Action } from "./permissions";
 import { parseStoredRole, type Role } from "./roles";
 
@@ -28,9 +29,12 @@ export class AuthRefusal extends Error {
   }
 }
 
-/** The signed-in user behind these request headers, or null (signed out, expired, banned). */
+/**
+ * The signed-in user behind these request headers, or null (signed out, expired, banned). While sign-in is
+ * off, the local admin, but only for a request addressed to a loopback name (lib/auth/loopbackHost.ts).
+ */
 export async function resolveUser(requestHeaders: Headers, context: AuthContext): Promise<AuthUser | null> {
-  if (context.mode.kind === "off") return LOCAL_ADMIN;
+  if (context.mode.kind === "off") return checkLoopbackAddressed(requestHeaders).ok ? LOCAL_ADMIN : null;
   if (context.mode.kind === "misconfigured") return null;
   const session = await context.auth().api.getSession({ headers: requestHeaders });
   if (!session || session.user.banned) return null;
@@ -47,6 +51,12 @@ export async function resolveUser(requestHeaders: Headers, context: AuthContext)
 export async function checkAccess(action: Action, requestHeaders: Headers, context: AuthContext): Promise<Access> {
   if (context.mode.kind === "misconfigured")
     return { ok: false, status: 503, message: "Sign-in is required on this server but is not configured." };
+  // proxy.ts refuses these first; the upload and label routes, which it leaves alone so that their bodies
+  // stream, and any other path that escapes it, are refused here.
+  if (context.mode.kind === "off") {
+    const addressed = checkLoopbackAddressed(requestHeaders);
+    if (!addressed.ok) return { ok: false, status: 403, message: addressed.message };
+  }
   const user = await resolveUser(requestHeaders, context);
   if (!user) return { ok: false, status: 401, message: `Sign in to ${describeAction(action)}.` };
   if (!roleCan(user.role, action)) {

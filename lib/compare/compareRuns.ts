@@ -1,10 +1,11 @@
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import type { Db } from "@/lib/db/client";
+import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/compareQueries";
 import { getRun } from "@/lib/db/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import { describeDelta, exactMcNemar, pairedBootstrapMeanDiff, wilsonInterval } from "@/lib/stats";
+import { describeDelta, exactMcNemar, wilsonInterval } from "@/lib/stats";
+import { BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, bootstrapInterval, settledBy } from "./bootstrapIntervals";
 
 export type CompareRun = {
   id: string;
@@ -26,7 +27,8 @@ export type MetricCell = {
 };
 export type MetricDelta = {
   delta: number | null;
-  verdict: "better" | "worse" | "noise" | "n/a";
+  /** "pending": the paired bootstrap is still being computed in the background (see bootstrapIntervals.ts). */
+  verdict: "better" | "worse" | "noise" | "n/a" | "pending";
   words: string;
   pValue?: number;
   pairs: number;
@@ -46,16 +48,39 @@ export type Comparison = {
   }[];
   /** Paired counts per candidate on the baseline's dataset: yes/no cells (McNemar) and score success flips, reused for the flip list's total. */
   paired?: Record<string, PairedCounts[]>;
+  /** Score deltas whose bootstrap was not ready by the deadline; asking again later shows them. */
+  pendingDeltas?: number;
 };
+
+export type CompareOptions = {
+  /**
+   * How long to wait for score deltas' bootstrap intervals before answering with the rest marked pending
+   * (they go on being computed in the background and are cached). The page waits a little; tests and
+   * scripts that need every delta pass Infinity.
+   */
+  waitMs?: number;
+};
+
+/** The compare page's wait for bootstrap intervals: long enough for a usual comparison to come complete. */
+export const DEFAULT_BOOTSTRAP_WAIT_MS = 1500;
+
+type LoadedRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 
 /**
  * Compares runs against a baseline: every metric's aggregate per run with its
  * 95% interval, and for runs on the baseline's dataset a paired significance
  * test of each delta (exact McNemar on yes/no rows both runs judged, a paired
  * bootstrap of the mean difference for scores). Runs on other datasets are
- * compared on aggregates only.
+ * compared on aggregates only. Score deltas not ready within `waitMs` come
+ * back pending (bootstrapIntervals.ts explains why).
  */
-export async function compareRuns(db: Db, runIds: string[], baselineId: string): Promise<Comparison | null> {
+export async function compareRuns(
+  db: Db,
+  runIds: string[],
+  baselineId: string,
+  options: CompareOptions = {},
+): Promise<Comparison | null> {
+  const deadline = Date.now() + (options.waitMs ?? DEFAULT_BOOTSTRAP_WAIT_MS);
   const loaded = await Promise.all(runIds.map((id) => getRun(db, id)));
   const found = loaded.filter((run) => run !== null);
   if (found.length !== loaded.length) return null;
@@ -112,7 +137,16 @@ export async function compareRuns(db: Db, runIds: string[], baselineId: string):
         deltas[run.id] =
           shape === "rating"
             ? binaryDelta(pairedByRun.get(run.id) ?? [], metric, delta)
-            : await scoreDelta(db, baseline.id, run.id, metric, delta);
+            : await scoreDelta(
+                db,
+                { run: baseline, cell: cells[baseline.id] },
+                { run, cell: cells[run.id] },
+                {
+                  metric,
+                  delta,
+                  deadline,
+                },
+              );
       }
       return { metric, shape, cells, deltas };
     }),
@@ -133,6 +167,10 @@ export async function compareRuns(db: Db, runIds: string[], baselineId: string):
     sameDataset: runs.every((run) => run.datasetId === baseline.datasetId),
     metrics,
     paired: Object.fromEntries(pairedByRun),
+    pendingDeltas: metrics.reduce(
+      (sum, m) => sum + Object.values(m.deltas).filter((d) => d.verdict === "pending").length,
+      0,
+    ),
   };
 }
 
@@ -153,21 +191,50 @@ function binaryDelta(paired: PairedCounts[], metric: string, delta: number): Met
   };
 }
 
+type Side = { run: LoadedRun; cell: MetricCell };
+
 async function scoreDelta(
   db: Db,
-  baselineId: string,
-  runId: string,
-  metric: string,
-  delta: number,
+  baseline: Side,
+  candidate: Side,
+  { metric, delta, deadline }: { metric: string; delta: number; deadline: number },
 ): Promise<MetricDelta> {
-  const pairs = await getScorePairs(db, baselineId, runId, metric);
-  // 1,000 resamples: at the sizes where it matters the percentile interval is stable to the second decimal, at half the cost of 2,000.
-  const interval = pairedBootstrapMeanDiff(pairs.baseline, pairs.candidate, { seed: 20261122, iterations: 1000 });
+  const key = [databaseUrlOf(db), metric, BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, stamp(baseline), stamp(candidate)].join(
+    "\u0000",
+  );
+  const computed = await settledBy(
+    bootstrapInterval(key, () => getScorePairs(db, baseline.run.id, candidate.run.id, metric)),
+    deadline,
+  );
+  if (!computed)
+    return {
+      delta,
+      verdict: "pending",
+      words: "Significance still being computed (paired bootstrap); reload in a moment",
+      pairs: 0,
+      unpaired: 0,
+    };
+  const { interval, pairs } = computed;
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
-  if (metric.startsWith("agent/")) return agentDelta(metric, delta, interval, pairs.baseline.length);
-  if (scoreDirection(metric) === "lower") return lowerIsBetterDelta(delta, interval, pairs.baseline.length);
+  if (metric.startsWith("agent/")) return agentDelta(metric, delta, interval, pairs);
+  if (scoreDirection(metric) === "lower") return lowerIsBetterDelta(delta, interval, pairs);
   const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta });
-  return { delta, verdict: described.verdict, words: described.words, pairs: pairs.baseline.length, unpaired: 0 };
+  return { delta, verdict: described.verdict, words: described.words, pairs, unpaired: 0 };
+}
+
+/**
+ * What a run's scores for one metric depend on, as far as the cache can tell without reading them: its
+ * status and finish time (a re-judge or a resume puts the run back to pending and finishes it anew), and
+ * the metric's aggregate (its count, average, errors and pending judgments change while a run is judged).
+ */
+function stamp({ run, cell }: Side): string {
+  const aggregate = cell.aggregate;
+  return [
+    run.id,
+    run.status,
+    run.finishedAt?.toISOString() ?? "",
+    aggregate ? [aggregate.denominator, aggregate.value, aggregate.errors, aggregate.pending].join(",") : "",
+  ].join("|");
 }
 
 /** Hallucination, toxicity, bias (seed 002): a lower score is the improvement. */

@@ -2,7 +2,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { guardBoundParameters } from "./boundParameters";
 import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./storeRetry";
 import { PrismaClient } from "./generated/client";
-import { ensureDatabaseDirectory, resolveDatabaseUrl } from "./databaseUrl";
+import { prepareDatabaseFile, resolveDatabaseUrl } from "./databaseUrl";
 
 export type Db = PrismaClient;
 
@@ -12,7 +12,7 @@ const urls: WeakMap<Db, string> = ((globalThis as unknown as { assayDbUrls?: Wea
 
 /** Opens a Prisma client on a SQLite file. Tests pass their own URL; the app uses getDb(). */
 export function createDb(url: string = resolveDatabaseUrl()): Db {
-  ensureDatabaseDirectory(url);
+  prepareDatabaseFile(url);
   // A short synchronous busy wait, then asynchronous retries (storeRetry.ts): a lock held elsewhere never freezes the process.
   const adapter = retryBusyStatements(guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: BUSY_TIMEOUT_MS })));
   const db = new PrismaClient({ adapter });

@@ -18,7 +18,27 @@ export function sqliteFilePath(url: string): string {
   return path.resolve(raw);
 }
 
-/** Creates the folder that will hold the database file, so a fresh clone needs no set-up. */
-export function ensureDatabaseDirectory(url: string): void {
-  fs.mkdirSync(path.dirname(sqliteFilePath(url)), { recursive: true });
+/**
+ * Creates the database's folder and file, for this user's eyes only: the file
+ * holds password hashes, session and OpenID tokens. A folder Assay creates is
+ * 0700 (one the user chose and that exists already is left as it is); the
+ * file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm
+ * files the database file's mode), and an existing file, -wal or -shm is
+ * tightened to 0600.
+ */
+export function prepareDatabaseFile(url: string): void {
+  const file = sqliteFilePath(url);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) tightenToOwner(name);
+}
+
+function tightenToOwner(file: string): void {
+  try {
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  } catch (error) {
+    // Missing (-wal and -shm come and go) is fine; another owner's file is theirs to protect.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "EPERM") throw error;
+  }
 }

@@ -16,12 +16,14 @@ export type StoredLabel = {
   rating: "yes" | "no" | null;
   score: number | null;
   labelledBy: string | null;
+  /** An imported file's labelled_by when sign-in was on (the importer is labelledBy). */
+  statedBy: string | null;
   labelledAt: string;
   source: string;
   revision: number;
 };
 
-const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."labelledBy", l."labelledAt", l."source", l."revision"`;
+const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."labelledBy", l."statedBy", l."labelledAt", l."source", l."revision"`;
 
 function connection(db: Db) {
   return connectionFor(databaseUrlOf(db));
@@ -44,6 +46,7 @@ export type LabelRevision = {
   rating: string | null;
   score: number | null;
   labelledBy: string | null;
+  statedBy: string | null;
   labelledAt: string;
   source: string;
 };
@@ -52,7 +55,7 @@ export type LabelRevision = {
 export function getRowLabelHistory(db: Db, rowId: string, limit = 200): LabelRevision[] {
   return preparedStatement(
     connection(db),
-    `SELECT "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source"
+    `SELECT "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source"
      FROM "HumanLabelRevision" WHERE "rowId" = ? ORDER BY "labelledAt" DESC, "revision" DESC LIMIT ?`,
   ).all(rowId, Math.min(Math.max(1, limit), 1000)) as LabelRevision[];
 }
@@ -122,14 +125,13 @@ export function readRowKeysInRange(
   ).all(datasetId, afterRowNumber, throughRowNumber) as RowKey[];
 }
 
-/** The map from request_id to row for a whole dataset, read in ranges (an import needs every key once). */
-export function readRowKeysByRequestId(db: Db, datasetId: string, rowsPerPage = 2000): Map<string, RowKey> {
-  const keys = new Map<string, RowKey>();
-  const last = lastRowNumber(db, datasetId);
-  for (let after = 0; after < last; after += rowsPerPage) {
-    for (const key of readRowKeysInRange(db, datasetId, after, after + rowsPerPage)) keys.set(key.requestId, key);
-  }
-  return keys;
+/** The row of a dataset with this request_id (the unique key on both), for an import to check one record at a time. */
+export function findRowKeyByRequestId(db: Db, datasetId: string, requestId: string): RowKey | undefined {
+  return preparedStatement(
+    connection(db),
+    `SELECT "id" AS "rowId", "rowNumber", "requestId", "retrievedChunkCount" FROM "DatasetRow"
+     WHERE "datasetId" = ? AND "requestId" = ?`,
+  ).get(datasetId, requestId) as RowKey | undefined;
 }
 
 export type QueueUnitRow = {

@@ -15,15 +15,15 @@ export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?:
 /** A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts. */
 export type RowLabels = { rowId: string; entries: (LabelEntry & { labelledBy?: string | null })[] };
 
-const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "labelledAt", "source", "revision")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
-    "labelledBy" = excluded."labelledBy", "labelledAt" = excluded."labelledAt", "source" = excluded."source",
+    "labelledBy" = excluded."labelledBy", "statedBy" = NULL, "labelledAt" = excluded."labelledAt", "source" = excluded."source",
     "revision" = excluded."revision"`;
 const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const CURRENT_LABEL = `SELECT "kind", "rating", "score", "labelledBy" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+const CURRENT_LABEL = `SELECT "kind", "rating", "score", "labelledBy", "statedBy" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
 const NEXT_REVISION = `SELECT COALESCE(MAX("revision"), 0) + 1 AS "next" FROM "HumanLabelRevision" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
 const ROW_OF_DATASET = `SELECT "retrievedChunkCount" AS "chunks" FROM "DatasetRow" WHERE "id" = ? AND "datasetId" = ?`;
 
@@ -59,13 +59,21 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
         const rating = value.kind === "rating" ? value.rating : null;
         const score = value.kind === "score" ? value.score : null;
         const existing = current.get(rowId, metric, chunkPosition) as
-          { kind: string; rating: string | null; score: number | null; labelledBy: string | null } | undefined;
+          | {
+              kind: string;
+              rating: string | null;
+              score: number | null;
+              labelledBy: string | null;
+              statedBy: string | null;
+            }
+          | undefined;
         if (
           existing &&
           existing.kind === value.kind &&
           existing.rating === rating &&
           existing.score === score &&
-          existing.labelledBy === labelledBy
+          existing.labelledBy === labelledBy &&
+          existing.statedBy === null
         ) {
           continue;
         }

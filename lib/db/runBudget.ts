@@ -30,7 +30,7 @@ export async function setRunBudget(db: Db, runId: string, budget: Partial<RunBud
   });
 }
 
-/** A run's spending from its stored judgments and generations (two aggregate queries). */
+/** A run's spending from its stored judgments and generations (two aggregate queries): calls, tokens and cost of both. */
 export function getRunSpending(db: Db, runId: string): RunSpending {
   const connection = connectionFor(databaseUrlOf(db));
   const judged = preparedStatement(
@@ -38,12 +38,17 @@ export function getRunSpending(db: Db, runId: string): RunSpending {
     `SELECT COALESCE(SUM("attempts"), 0) AS "calls", COALESCE(SUM(COALESCE("inputTokens", 0) + COALESCE("outputTokens", 0)), 0) AS "tokens",
       COALESCE(SUM("costUsd"), 0) AS "usd" FROM "JudgmentItem" WHERE "runId" = ? AND "status" IN ('done', 'error')`,
   ).get(runId) as RunSpending;
+  // A generation stored before its attempts were recorded counts as the one call it made at least.
   const generated = preparedStatement(
     connection,
-    `SELECT COUNT(*) AS "calls", COALESCE(SUM(COALESCE("inputTokenCount", 0) + COALESCE("outputTokenCount", 0)), 0) AS "tokens"
-     FROM "Generation" WHERE "runId" = ? AND "status" IN ('done', 'error')`,
-  ).get(runId) as { calls: number; tokens: number };
-  return { calls: judged.calls + generated.calls, tokens: judged.tokens + generated.tokens, usd: judged.usd };
+    `SELECT COALESCE(SUM(COALESCE("attempts", 1)), 0) AS "calls", COALESCE(SUM(COALESCE("inputTokenCount", 0) + COALESCE("outputTokenCount", 0)), 0) AS "tokens",
+      COALESCE(SUM("costUsd"), 0) AS "usd" FROM "Generation" WHERE "runId" = ? AND "status" IN ('done', 'error')`,
+  ).get(runId) as RunSpending;
+  return {
+    calls: judged.calls + generated.calls,
+    tokens: judged.tokens + generated.tokens,
+    usd: judged.usd + generated.usd,
+  };
 }
 
 /**

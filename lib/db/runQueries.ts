@@ -259,3 +259,11 @@ export async function findFailedRowId(db: Db, runId: string): Promise<string | n
   const item = await db.judgmentItem.findFirst({ where: { runId, passed: false }, select: { rowId: true } });
   return item?.rowId ?? null;
 }
+
+/** Statuses of a run that is spending or about to: what ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER counts. */
+const IN_PROGRESS = ["planning", "pending", "running"];
+
+/** How many runs a user started that are planning, queued or running (one COUNT in SQL). */
+export async function countRunsInProgressBy(db: Db, userId: string): Promise<number> {
+  return db.run.count({ where: { createdById: userId, status: { in: IN_PROGRESS } } });
+}

@@ -234,6 +234,9 @@ export function saveGeneration(
     inputTokenCount: number | null;
     outputTokenCount: number | null;
     latencySeconds: number | null;
+    /** HTTP attempts the call made (retries included) and its cost, for the run's budget. */
+    attempts: number;
+    costUsd: number | null;
     templateVersion: string;
     templateHash: string;
     promptHash: string;
@@ -243,7 +246,7 @@ export function saveGeneration(
   const changes = preparedStatement(
     connection,
     `UPDATE "Generation" SET "status" = ?, "response" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
-    "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?
+    "attempts" = ?, "costUsd" = ?, "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?
     WHERE "id" = ? AND "status" = 'pending'`,
   ).run(
     result.errorMessage ? "error" : "done",
@@ -252,6 +255,8 @@ export function saveGeneration(
     result.inputTokenCount,
     result.outputTokenCount,
     result.latencySeconds,
+    result.attempts,
+    result.costUsd,
     result.templateVersion,
     result.templateHash,
     result.promptHash,

@@ -43,14 +43,20 @@ export function readBudgetFields(formData: FormData) {
 }
 
 /**
- * Why a cost budget cannot be kept, or null: the judge model has no price in ASSAY_LLM_PRICES, so the
- * run's cost stays unknown (never $0) and the budget would never stop it. The offline judge costs nothing.
+ * Why a cost budget cannot be kept, or null: the judge model (or the generation model, whose calls count in the
+ * budget too) has no price in ASSAY_LLM_PRICES, so the run's cost stays unknown (never $0) and the budget would
+ * never stop it. The offline judge costs nothing.
  */
 export function costBudgetProblem(
   budget: RunBudget,
   judge: { provider: string; model: string },
   prices: LlmPrices,
+  generationModel: string | null = null,
 ): string | null {
-  if (budget.usd === null || judge.provider === "heuristic" || priceFor(judge.model, prices) !== null) return null;
-  return `A cost budget needs a price for ${judge.model} in ASSAY_LLM_PRICES: without one the run's cost is unknown and the budget could not stop it. Set the price, or use a call or token budget.`;
+  if (budget.usd === null) return null;
+  const unpriced = [judge.provider === "heuristic" ? null : judge.model, generationModel].find(
+    (model) => model !== null && priceFor(model, prices) === null,
+  );
+  if (!unpriced) return null;
+  return `A cost budget needs a price for ${unpriced} in ASSAY_LLM_PRICES: without one the run's cost is unknown and the budget could not stop it. Set the price, or use a call or token budget.`;
 }

@@ -3,7 +3,8 @@ import { decodeMessages } from "@/lib/db/rowView";
 import { saveGeneration } from "@/lib/db/runWrites";
 import { retryWhileBusy } from "@/lib/db/storeRetry";
 import { LlmCallError } from "@/lib/llm/llmErrors";
-import type { LlmClient } from "@/lib/llm/types";
+import type { LlmClient, TokenUsage } from "@/lib/llm/types";
+import type { BudgetGate } from "./budgetGate";
 import { renderAnswerPrompt } from "./generation/answerTemplates";
 import { chunksOf } from "./judgeInputFromRow";
 import { forEachConcurrently, pendingGenerations } from "./pendingWork";
@@ -15,6 +16,10 @@ import { forEachConcurrently, pendingGenerations } from "./pendingWork";
  * retrieval judges judge the response against what the model saw), or the
  * messages alone when the row has none; each generation records the template
  * and the hash of the exact prompt, even when the call fails.
+ *
+ * Each call is checked against the run's budget first and counts in it as a
+ * judge call does (attempts, tokens, cost at ASSAY_LLM_PRICES); once a limit
+ * is reached the remaining rows stay pending, and the caller pauses the run.
  */
 export async function generateResponses(
   db: Db,
@@ -25,14 +30,17 @@ export async function generateResponses(
     temperature: number;
     concurrency: number;
   },
-  llm: LlmClient,
+  deps: { llm: LlmClient; gate: BudgetGate; costOf: (model: string, usage: TokenUsage | null) => number | null },
   shouldStop: () => boolean,
   onDone: () => void,
 ): Promise<void> {
+  const { llm, gate } = deps;
   await forEachConcurrently(
     pendingGenerations(db, run.id),
     run.concurrency,
     async (row) => {
+      const reservation = gate.reserve(1);
+      if (reservation === null) return; // the row stays pending for the resume
       const prompt = renderAnswerPrompt({
         systemPrompt: run.generationSystemPrompt,
         messages: decodeMessages(row.messages),
@@ -43,37 +51,47 @@ export async function generateResponses(
         templateHash: prompt.template.hash,
         promptHash: prompt.promptHash,
       };
+      let stored: Parameters<typeof saveGeneration>[2];
       try {
         const result = await llm.chat({
           model: run.generationModel,
           messages: prompt.messages,
           temperature: run.temperature,
         });
-        await retryWhileBusy(() =>
-          saveGeneration(db, row.generationId, {
-            response: result.text,
-            errorMessage: null,
-            inputTokenCount: result.usage.inputTokens,
-            outputTokenCount: result.usage.outputTokens,
-            latencySeconds: result.latencyMs / 1000,
-            ...provenance,
-          }),
-        );
+        stored = {
+          response: result.text,
+          errorMessage: null,
+          inputTokenCount: result.usage.inputTokens,
+          outputTokenCount: result.usage.outputTokens,
+          latencySeconds: result.latencyMs / 1000,
+          attempts: result.attempts,
+          costUsd: deps.costOf(run.generationModel, result.usage),
+          ...provenance,
+        };
       } catch (error) {
         if (!(error instanceof LlmCallError)) throw error;
-        await retryWhileBusy(() =>
-          saveGeneration(db, row.generationId, {
-            response: null,
-            errorMessage: error.message,
-            inputTokenCount: null,
-            outputTokenCount: null,
-            latencySeconds: null,
-            ...provenance,
-          }),
-        );
+        stored = {
+          response: null,
+          errorMessage: error.message,
+          inputTokenCount: null,
+          outputTokenCount: null,
+          latencySeconds: null,
+          // A failed call's attempts and billed tokens are spent all the same.
+          attempts: error.attempts,
+          costUsd: deps.costOf(run.generationModel, error.usage),
+          ...provenance,
+        };
+      } finally {
+        reservation.release();
       }
+      gate.book({
+        calls: stored.attempts,
+        tokens: (stored.inputTokenCount ?? 0) + (stored.outputTokenCount ?? 0),
+        usd: stored.costUsd ?? 0,
+      });
+      await retryWhileBusy(() => saveGeneration(db, row.generationId, stored));
       onDone();
     },
-    shouldStop,
+    () => shouldStop() || gate.reached !== null,
   );
 }

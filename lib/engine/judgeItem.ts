@@ -1,5 +1,5 @@
 import type { SavedJudgment } from "@/lib/db/runWrites";
-import type { ChunkJudgingMode, JudgeBackend } from "@/lib/judges/judgeBackend";
+import type { ChunkJudgingMode, JudgeBackend, JudgeRequest } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
@@ -31,8 +31,16 @@ const DETERMINISTIC = {
   latencyMs: 0,
 };
 
-/** Computes one (row, metric) result: deterministic metrics here, judged ones through the judge backend. */
-export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemContext): Promise<SavedJudgment> {
+/**
+ * Computes one (row, metric) result: deterministic metrics here, judged ones through the judge backend.
+ * `allowMoreCalls` is the run budget's answer to calls the judgment was not planned with (JudgeRequest).
+ */
+export async function judgeItem(
+  metric: string,
+  row: JudgeRowData,
+  ctx: ItemContext,
+  allowMoreCalls?: JudgeRequest["allowMoreCalls"],
+): Promise<SavedJudgment> {
   if (ctx.generates && row.generation?.status === "error" && !metric.startsWith("retrieval/")) {
     return withPass(
       metric,
@@ -118,6 +126,7 @@ export async function judgeItem(metric: string, row: JudgeRowData, ctx: ItemCont
     input,
     custom,
     chunkMode: ctx.chunkMode,
+    ...(allowMoreCalls ? { allowMoreCalls } : {}),
     ...(ctx.contextRelevance ? { settings: { contextRelevance: ctx.contextRelevance } } : {}),
   });
   return withPass(metric, result, ctx);

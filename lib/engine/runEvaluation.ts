@@ -13,13 +13,14 @@ import {
   renewRunLease,
   STORE_UNAVAILABLE,
 } from "@/lib/db/runLifecycle";
-import { describeBudgetPause, getRunBudget, getRunSpending, reachedLimit, type RunBudget } from "@/lib/db/runBudget";
+import { describeBudgetPause, getRunBudget, getRunSpending } from "@/lib/db/runBudget";
 import { saveJudgment } from "@/lib/db/runWrites";
 import { isStoreUnavailable, retryWhileBusy } from "@/lib/db/storeRetry";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
+import { createBudgetGate } from "./budgetGate";
 import { generateResponses } from "./generateResponses";
 import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
@@ -134,6 +135,9 @@ export async function runEvaluation(
     deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
 
   try {
+    // The budget is checked before every LLM call the run starts, generation included (lib/engine/budgetGate.ts).
+    const gate = createBudgetGate(await getRunBudget(db, runId), getRunSpending(db, runId));
+    const costOf = deps.costOf ?? (() => null);
     const generationModel = run.generationModel;
     const generates = generationModel !== null;
     if (generationModel !== null && counts.generations.pending > 0) {
@@ -150,7 +154,7 @@ export async function runEvaluation(
           temperature: config.generationTemperature ?? 0,
           concurrency: run.concurrency,
         },
-        deps.llm,
+        { llm: deps.llm, gate, costOf },
         shouldStop,
         () => {
           counts.generations.pending -= 1;
@@ -176,41 +180,40 @@ export async function runEvaluation(
       thresholds: config.thresholds,
       contextRelevance: contextRelevanceSettings(config.contextRelevance),
       generates,
-      costOf: deps.costOf ?? (() => null),
+      costOf,
     };
-    // The budget is checked before each judgment that calls a model: the calls in flight and the calls it would
-    // make (two for summarization, one per chunk for a per-chunk judge in per_chunk mode, one for the others)
-    // must fit, so a run stops calling at its limit, over it only by retries, repairs and a malformed batched
-    // answer's per-chunk fallback of calls already started. What it had spent is read once.
-    const budget = await getRunBudget(db, runId);
-    const spent = getRunSpending(db, runId);
-    let inFlight = 0;
-    let budgetLimit: keyof RunBudget | null = null;
+    // Each judgment that calls a model reserves the calls it would make (two for summarization, one per chunk for
+    // a per-chunk judge in per_chunk mode, one for the others) before it starts. Judging waits for every row's
+    // response, so a budget that stopped generation stops the run here.
     // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
     const lanes = deps.judge.provider === "heuristic" ? 1 : run.concurrency * 2;
-    await forEachConcurrently(
-      pendingJudgments(db, runId),
-      lanes,
-      async ({ item, row }) => {
-        const calls = deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode);
-        // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
-        // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
-        if (calls > 0) budgetLimit ??= reachedLimit(budget, spent, inFlight, calls);
-        if (budgetLimit !== null && calls > 0) return; // the item stays pending for the resume
-        inFlight += calls;
-        const result = await judgeItem(item.metric, row, context).finally(() => (inFlight -= calls));
-        spent.calls += result.attempts;
-        spent.tokens += (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0);
-        spent.usd += result.costUsd ?? 0;
-        // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
-        if (await retryWhileBusy(() => saveJudgment(db, { ...item, runId }, result))) {
-          counts.judgments.pending -= 1;
-          counts.judgments[result.errorMessage ? "error" : "done"] += 1;
-        }
-        report("judging");
-      },
-      shouldStop,
-    );
+    if (gate.reached === null)
+      await forEachConcurrently(
+        pendingJudgments(db, runId),
+        lanes,
+        async ({ item, row }) => {
+          const calls = deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode);
+          // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
+          // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
+          const reservation = calls > 0 ? gate.reserve(calls) : null;
+          if (calls > 0 && reservation === null) return; // the item stays pending for the resume
+          const result = await judgeItem(item.metric, row, context, reservation?.extend).finally(() =>
+            reservation?.release(),
+          );
+          gate.book({
+            calls: result.attempts,
+            tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
+            usd: result.costUsd ?? 0,
+          });
+          // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
+          if (await retryWhileBusy(() => saveJudgment(db, { ...item, runId }, result))) {
+            counts.judgments.pending -= 1;
+            counts.judgments[result.errorMessage ? "error" : "done"] += 1;
+          }
+          report("judging");
+        },
+        shouldStop,
+      );
 
     const final = await getRunProgress(db, runId);
     const status = await getRunStatus(db, runId);
@@ -219,8 +222,8 @@ export async function runEvaluation(
       return { runId, status: "cancelled", judgments: final.judgments };
     }
     // A budget reached as the last LLM judgments finished leaves nothing to resume: the run completes.
-    if (budgetLimit !== null && status === "running" && final.judgments.pending > 0) {
-      const message = describeBudgetPause(budgetLimit, budget, spent);
+    if (gate.reached !== null && status === "running" && final.judgments.pending > 0) {
+      const message = describeBudgetPause(gate.reached, gate.budget, gate.spent);
       await pauseRun(db, runId, owner, BUDGET_REACHED, message, await settleWorkedMs());
       return { runId, status: "paused", judgments: final.judgments, pause: { reason: "budget", message } };
     }

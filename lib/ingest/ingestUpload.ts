@@ -8,7 +8,7 @@ import {
   validateForeignRecord,
   type ForeignReading,
 } from "./foreignColumns";
-import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
+import { DEFAULT_LIMITS, tooManyRowsMessage, type IngestLimits } from "./limits";
 import type { RawRecord } from "./readers/rawRecord";
 import { readCsv } from "./readers/readCsv";
 import { readJsonArray } from "./readers/readJsonArray";
@@ -112,7 +112,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     const chunks = limits.idleTimeoutMs > 0 ? withIdleTimeout(options.chunks, limits.idleTimeoutMs) : options.chunks;
     const records =
       format === "parquet"
-        ? readParquet(chunks, limits.maxFileBytes, counter)
+        ? readParquet(chunks, limits, counter)
         : readRecords(format, decodeUploadText(chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
     datasetId = await options.sink.begin({
       name: datasetName(options),
@@ -122,6 +122,8 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
 
     for await (const record of records) {
       rowsRead += 1;
+      // Stops the stream at the first row over the limit (the reader closes), and the import is discarded.
+      if (rowsRead > limits.maxRows) throw new FileError(tooManyRowsMessage(null, limits.maxRows));
       if (foreign === undefined && !("issue" in record))
         foreign = detectForeignColumns(recordColumns(record), { complete: record.format !== "csv" });
       const result =

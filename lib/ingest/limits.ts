@@ -14,6 +14,17 @@ export type IngestLimits = {
   batchBytes?: number;
   /** An upload that receives no bytes for this long fails (0: never; default DEFAULT_LIMITS.idleTimeoutMs). */
   idleTimeoutMs?: number;
+  /** Rows one upload may hold, whatever its format (ASSAY_MAX_UPLOAD_ROWS; default DEFAULT_LIMITS.maxRows). */
+  maxRows?: number;
+  /**
+   * A Parquet row group is decoded whole, so its rows and its uncompressed
+   * bytes are bounded, from the file's footer, before it is decoded: a few
+   * hundred bytes of dictionary-encoded Parquet can otherwise decode to
+   * millions of rows and hundreds of MB of heap
+   * (ASSAY_MAX_PARQUET_ROW_GROUP_ROWS, ASSAY_MAX_PARQUET_ROW_GROUP_MB).
+   */
+  maxParquetRowGroupRows?: number;
+  maxParquetRowGroupBytes?: number;
 };
 
 const MB = 1024 * 1024;
@@ -36,20 +47,47 @@ export const DEFAULT_LIMITS: Required<IngestLimits> = {
   // 500 rows of 8 MB each would be 4 GB in one batch; bytes bound a batch whatever its rows hold.
   batchBytes: 16 * MB,
   idleTimeoutMs: 30_000,
+  // A 1,000,000-row evaluation set fits in JSONL, CSV or row-grouped Parquet, which all stream.
+  maxRows: 1_000_000,
+  // pyarrow's default row group (1,048,576 rows) is over this: such a file is refused with how to rewrite it.
+  maxParquetRowGroupRows: 200_000,
+  maxParquetRowGroupBytes: 64 * MB,
 };
 
 export function limitsFromEnv(env: Record<string, string | undefined> = process.env): IngestLimits {
   const mb = Number(env.ASSAY_MAX_UPLOAD_MB);
   const idleSeconds = Number(env.ASSAY_UPLOAD_IDLE_TIMEOUT_S);
+  const rows = wholeNumber(env.ASSAY_MAX_UPLOAD_ROWS);
+  const groupRows = wholeNumber(env.ASSAY_MAX_PARQUET_ROW_GROUP_ROWS);
+  const groupMb = Number(env.ASSAY_MAX_PARQUET_ROW_GROUP_MB);
   return {
     ...DEFAULT_LIMITS,
     ...(Number.isFinite(mb) && mb > 0 ? { maxFileBytes: Math.round(mb * MB) } : {}),
     ...(Number.isFinite(idleSeconds) && idleSeconds > 0 ? { idleTimeoutMs: Math.round(idleSeconds * 1000) } : {}),
+    ...(rows ? { maxRows: rows } : {}),
+    ...(groupRows ? { maxParquetRowGroupRows: groupRows } : {}),
+    ...(Number.isFinite(groupMb) && groupMb > 0 ? { maxParquetRowGroupBytes: Math.round(groupMb * MB) } : {}),
   };
+}
+
+function wholeNumber(value: string | undefined): number | null {
+  const parsed = Number(value);
+  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : null;
+}
+
+/** 1,000,000 as people write it, for messages that name a limit. */
+export function formatCount(count: number): string {
+  return count.toLocaleString("en-US");
 }
 
 export function formatBytes(bytes: number): string {
   if (bytes >= MB) return `${(bytes / MB).toFixed(1)} MB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${bytes} bytes`;
+}
+
+/** The refusal of an upload over ASSAY_MAX_UPLOAD_ROWS; `rows` null when it was stopped before its end. */
+export function tooManyRowsMessage(rows: number | null, maxRows: number): string {
+  const holds = rows === null ? `more than ${formatCount(maxRows)} rows` : `${formatCount(rows)} rows`;
+  return `This file holds ${holds}; Assay reads at most ${formatCount(maxRows)} rows per upload (ASSAY_MAX_UPLOAD_ROWS). Split it into files of at most ${formatCount(maxRows)} rows and upload each as its own dataset.`;
 }

@@ -11,6 +11,11 @@ export type JudgeRequest = {
   chunkMode: ChunkJudgingMode;
   /** Per-run settings of the score metrics; a score template receives them as its context (they change the score, not the prompt). */
   settings?: ScoreMetricSettings;
+  /**
+   * Asked before calls the judgment was not planned with (a malformed batched answer's per-chunk fallback),
+   * after `made` calls: false when the run's budget has no room for `more`. Absent: no budget to ask.
+   */
+  allowMoreCalls?: (made: number, more: number) => boolean;
 };
 
 export type ScoreMetricSettings = { contextRelevance?: ContextRelevanceSettings };

@@ -139,7 +139,7 @@ export function createLlmJudgeBackend(deps: {
         ? noJudgeFor(request.metric)
         : chosen.template.perChunk && request.chunkMode === "per_chunk"
           ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
-          : await judgeOnce(chosen.template, chosen.context ?? request.settings, request.input);
+          : await judgeOnce(chosen.template, chosen.context ?? request.settings, request.input, request.allowMoreCalls);
       return {
         ...outcome.verdict,
         provider: deps.llm.provider,
@@ -159,14 +159,26 @@ export function createLlmJudgeBackend(deps: {
    * malformed after its repair attempt (wrong chunk numbers or count, not
    * JSON) falls back to one call per chunk for that row, so one bad answer
    * does not error every chunk. Transport failures do not: N more calls to a
-   * failing server would only multiply the cost.
+   * failing server would only multiply the cost. Nor does a fallback the
+   * run's budget has no room for: the row is an error that says so.
    */
-  async function judgeOnce(template: AnyTemplate, context: unknown, input: JudgeInput): Promise<CallOutcome> {
+  async function judgeOnce(
+    template: AnyTemplate,
+    context: unknown,
+    input: JudgeInput,
+    allowMoreCalls: JudgeRequest["allowMoreCalls"],
+  ): Promise<CallOutcome> {
     const chunkCount = template.perChunk ? input.retrievedContext.length : 0;
     const batched = await callTemplate(template, input, context, chunkCount);
     if (template.followUp) return batched.failure === null ? followUp(template.followUp, batched, input) : batched;
     if (!template.perChunk || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
     const single = template.singleChunk;
+    // A cached fallback marker costs nothing to follow when the per-chunk answers are cached too, but the budget
+    // cannot know that in advance: it is asked for the worst case.
+    if (allowMoreCalls && !allowMoreCalls(batched.attempts, chunkCount)) {
+      const stopped = `The batched answer for all ${chunkCount} chunks was malformed even after a repair attempt, and judging each chunk in its own call (${chunkCount} more LLM calls) would pass the run's budget, so the chunks were not judged. Raise the budget, then re-judge the errored judgments. Batched call: ${batched.verdict.errorMessage}`;
+      return { ...batched, verdict: errorVerdict(stopped, chunkCount) };
+    }
     const perChunk = await judgeChunksOneByOne(single, input);
     // Only a fallback that judged every chunk is remembered: errors are never cached.
     if (perChunk.failure === null && !batched.cacheHit) {

@@ -8,16 +8,18 @@ import { labelEntriesFor, WHOLE_ROW, type LabelEntry } from "./labelValue";
 /**
  * Labels on their own, as a file keyed by request_id: one record per label.
  *
- *   request_id,metric,chunk_position,label,labelled_by,labelled_at
- *   q-17,response/llm_judged/groundedness,,no,alice,2026-11-22T17:00:00.000Z
- *   q-17,retrieval/llm_judged/chunk_relevance,2,yes,alice,2026-11-22T17:00:00.000Z
- *   q-18,response/llm_judged/faithfulness,,0.75,,
+ *   request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by
+ *   q-17,response/llm_judged/groundedness,,no,alice,2026-11-22T17:00:00.000Z,
+ *   q-17,retrieval/llm_judged/chunk_relevance,2,yes,alice,2026-11-22T17:00:00.000Z,bob
+ *   q-18,response/llm_judged/faithfulness,,0.75,,,
  *
  * chunk_position is empty for a whole-row label and the 0-based chunk for a
  * per-chunk metric; label is yes/no or a score in [0, 1]. The same keys in a
  * JSON array (or JSON Lines) of objects. Export writes full metric names; an
  * import also takes short ones. labelled_at is informative: an import stamps
- * its own time, and keeps labelled_by when the file gives one.
+ * its own time. With sign-in off the file's labelled_by is who labelled; with
+ * sign-in on the importer is, and the file's labelled_by is kept as stated_by
+ * (what the export's stated_by column shows; an import does not read it).
  */
 export const LABEL_FILE_COLUMNS = [
   "request_id",
@@ -26,6 +28,7 @@ export const LABEL_FILE_COLUMNS = [
   "label",
   "labelled_by",
   "labelled_at",
+  "stated_by",
 ] as const;
 export type LabelFileFormat = "csv" | "json" | "jsonl";
 
@@ -36,6 +39,7 @@ export type LabelFileRecord = {
   label: string | number;
   labelled_by: string | null;
   labelled_at: string;
+  stated_by: string | null;
 };
 
 export function toLabelFileRecord(label: LabelWithRow): LabelFileRecord {
@@ -46,6 +50,7 @@ export function toLabelFileRecord(label: LabelWithRow): LabelFileRecord {
     label: label.kind === "score" ? (label.score ?? "") : (label.rating ?? ""),
     labelled_by: label.labelledBy,
     labelled_at: new Date(label.labelledAt).toISOString(),
+    stated_by: label.statedBy,
   };
 }
 
@@ -67,7 +72,7 @@ export async function* labelFilePieces(db: Db, datasetId: string, format: LabelF
 /** One imported record checked against the dataset: the row's id and its label, or issues naming row and column. */
 export function readLabelRecord(
   record: { row: number; line: number; value: unknown },
-  rowsByRequestId: ReadonlyMap<string, RowKey>,
+  rowsByRequestId: { get(requestId: string): RowKey | undefined },
   /** The custom and G-Eval judges runs on the dataset define (lib/labels/datasetJudges.ts). */
   runJudges: readonly LabelledMetric[] = [],
 ): { rowId: string; entry: LabelEntry; labelledBy: string | null } | { issues: RowIssue[] } {

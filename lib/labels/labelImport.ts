@@ -1,7 +1,15 @@
+import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { readRowKeysByRequestId } from "@/lib/db/labelQueries";
-import { writeLabels, type RowLabels } from "@/lib/db/labelWrites";
-import type { RowIssue } from "@/lib/ingest/errors";
+import { findRowKeyByRequestId } from "@/lib/db/labelQueries";
+import {
+  discardLabelImport,
+  discardStaleLabelImports,
+  promoteLabelImport,
+  stageLabels,
+  type StagedLabel,
+} from "@/lib/db/labelImportWrites";
+import { FileError, type RowIssue } from "@/lib/ingest/errors";
+import { DEFAULT_LIMITS, tooManyRowsMessage } from "@/lib/ingest/limits";
 import { readCsv } from "@/lib/ingest/readers/readCsv";
 import { readJsonArray } from "@/lib/ingest/readers/readJsonArray";
 import { readJsonLines } from "@/lib/ingest/readers/readJsonLines";
@@ -12,71 +20,110 @@ import { readLabelRecord, type LabelFileFormat } from "./labelFile";
 export const MAX_LABEL_ROW_CHARS = 100_000;
 /** Issues listed back; the rest are counted. */
 const MAX_LISTED_ISSUES = 100;
+/** Labels staged per transaction: each is a few milliseconds, and other requests run between them. */
+const STAGE_BATCH = 250;
+/** A staged import older than this belonged to a server that died mid-import. */
+const STALE_IMPORT_MS = 60 * 60 * 1000;
 
 export type LabelImportResult =
   { ok: true; records: number; changed: number } | { ok: false; issues: RowIssue[]; issueCount: number };
 
+export type LabelImportAuthor = {
+  /**
+   * Who imports, when sign-in is on: every label is credited to them, and the
+   * file's labelled_by is kept as "stated by" (a file could name anyone). Null
+   * with sign-in off: the file's labelled_by is who labelled, as it says.
+   */
+  importedBy: string | null;
+};
+
 /**
  * Imports a label file into a dataset, all or nothing: every record is read
- * and checked first (request_id known, metric labellable, label of the right
- * kind, chunk in range, each key once), and only a file without a single issue
- * is written, in one transaction. A file with issues changes nothing and gets
- * every issue back with its row, line and column.
+ * and checked (request_id known, metric labellable, label of the right kind,
+ * chunk in range, each key once), and only a file without a single issue
+ * changes anything; a file with issues gets every issue back with its row,
+ * line and column.
+ *
+ * Memory and the event loop stay bounded whatever the file's size: records
+ * stream, each request_id is looked up on its own (no map of the dataset),
+ * and checked labels are staged in batches of STAGE_BATCH, each its own short
+ * transaction, with other requests served between batches. The staged labels
+ * become current in one final transaction (lib/db/labelImportWrites.ts), so
+ * the all-or-nothing guarantee holds without one long transaction over the
+ * whole file; a failed import removes what it staged.
  */
 export async function importLabelFile(
   db: Db,
   datasetId: string,
   texts: AsyncIterable<string>,
   format: LabelFileFormat,
-  author: { labelledBy: string | null },
+  author: LabelImportAuthor,
+  limits: { maxRecords: number } = { maxRecords: DEFAULT_LIMITS.maxRows },
 ): Promise<LabelImportResult> {
-  const rowsByRequestId = readRowKeysByRequestId(db, datasetId);
+  const importId = randomUUID();
+  await discardStaleLabelImports(db, new Date(Date.now() - STALE_IMPORT_MS));
   const runJudges = datasetJudgeLabels(db, datasetId);
+  const rows = { get: (requestId: string) => findRowKeyByRequestId(db, datasetId, requestId) };
   const issues: RowIssue[] = [];
   let issueCount = 0;
   const report = (found: RowIssue[]) => {
     issueCount += found.length;
     for (const issue of found) if (issues.length < MAX_LISTED_ISSUES) issues.push(issue);
   };
-  const byRow = new Map<string, RowLabels>();
-  const firstRowOfKey = new Map<string, number>();
+  let batch: StagedLabel[] = [];
+  const stageBatch = async () => {
+    const repeated = await stageLabels(db, importId, batch);
+    batch = [];
+    report(
+      repeated.map(({ fileRow, fileLine, firstRow }) => ({
+        row: fileRow,
+        line: fileLine,
+        column: "label",
+        message: `row ${firstRow} labels the same row, metric and chunk`,
+      })),
+    );
+    // A body already buffered is read in microtasks alone: hand the event loop to other requests here.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+
   let records = 0;
-  for await (const record of readerFor(format)(texts, MAX_LABEL_ROW_CHARS)) {
-    records += 1;
-    if ("issue" in record) {
-      report([record.issue]);
-      continue;
+  try {
+    for await (const record of readerFor(format)(texts, MAX_LABEL_ROW_CHARS)) {
+      records += 1;
+      if (records > limits.maxRecords) throw new FileError(tooManyRowsMessage(null, limits.maxRecords));
+      if ("issue" in record) {
+        report([record.issue]);
+        continue;
+      }
+      const read = readLabelRecord(record, rows, runJudges);
+      if ("issues" in read) {
+        report(read.issues);
+        continue;
+      }
+      batch.push({
+        fileRow: record.row,
+        fileLine: record.line,
+        rowId: read.rowId,
+        entry: read.entry,
+        labelledBy: author.importedBy ?? read.labelledBy,
+        statedBy: author.importedBy === null ? null : read.labelledBy,
+      });
+      if (batch.length >= STAGE_BATCH) await stageBatch();
     }
-    const read = readLabelRecord(record, rowsByRequestId, runJudges);
-    if ("issues" in read) {
-      report(read.issues);
-      continue;
+    if (batch.length > 0) await stageBatch();
+    if (issueCount > 0) {
+      await discardLabelImport(db, importId);
+      // A label given twice is found when its batch is staged, after the issues of later records in that batch.
+      issues.sort((a, b) => a.row - b.row);
+      return { ok: false, issues, issueCount };
     }
-    const key = `${read.rowId}\u0000${read.entry.metric}\u0000${read.entry.chunkPosition}`;
-    const earlier = firstRowOfKey.get(key);
-    if (earlier !== undefined) {
-      report([
-        {
-          row: record.row,
-          line: record.line,
-          column: "label",
-          message: `row ${earlier} labels the same row, metric and chunk`,
-        },
-      ]);
-      continue;
-    }
-    firstRowOfKey.set(key, record.row);
-    let labels = byRow.get(read.rowId);
-    if (!labels) byRow.set(read.rowId, (labels = { rowId: read.rowId, entries: [] }));
-    // The file's labelled_by when it gives one, else whoever imports.
-    labels.entries.push({ ...read.entry, labelledBy: read.labelledBy ?? author.labelledBy });
+    if (records === 0) return { ok: false, issues: [{ row: 0, message: "the file has no labels" }], issueCount: 1 };
+    const changed = await promoteLabelImport(db, datasetId, importId, new Date());
+    return { ok: true, records, changed };
+  } catch (error) {
+    await discardLabelImport(db, importId).catch(() => undefined);
+    throw error;
   }
-  if (issueCount > 0) return { ok: false, issues, issueCount };
-  if (records === 0) {
-    return { ok: false, issues: [{ row: 0, message: "the file has no labels" }], issueCount: 1 };
-  }
-  const changed = writeLabels(db, datasetId, [...byRow.values()], { labelledBy: author.labelledBy, source: "import" });
-  return { ok: true, records, changed };
 }
 
 function readerFor(format: LabelFileFormat): (texts: AsyncIterable<string>, max: number) => AsyncGenerator<RawRecord> {

@@ -1,42 +1,71 @@
+import {
+  DEFAULT_HOST,
+  decideAuthMode,
+  isLoopbackHost,
+  listenHost,
+  listenHostSource,
+  type Env,
+} from "@/lib/auth/authMode";
+
 /**
- * Where `npm start` and `npm run dev` listen. Loopback (127.0.0.1) unless
- * ASSAY_HOST (or HOSTNAME, which Next.js itself reads) names another address,
- * and any other address needs an auth secret first: Assay serves every
- * dataset, export and run, and spends the team's API key, to whoever reaches
- * the port.
+ * Where `npm start` and `npm run dev` listen, and whether they may start at
+ * all: the auth-mode decision (lib/auth/authMode.ts) as the start script
+ * reads it. Loopback (127.0.0.1) unless ASSAY_HOST (or HOSTNAME) names
+ * another address; any other address needs an auth secret first, and a
+ * secret that is set must be usable wherever Assay listens. Assay serves
+ * every dataset, export and run, and spends the team's API key, to whoever
+ * reaches the port.
  */
 export type ListenDecision =
-  { ok: true; host: string; loopback: boolean } | { ok: false; host: string; message: string };
+  { ok: true; host: string; loopback: boolean; signIn: boolean } | { ok: false; host: string; message: string };
 
-export const MIN_AUTH_SECRET_CHARS = 32;
-const DEFAULT_HOST = "127.0.0.1";
+const MAKE_A_SECRET = `  export ASSAY_AUTH_SECRET="$(openssl rand -base64 32)"`;
 
-export function decideListenHost(env: Record<string, string | undefined>): ListenDecision {
-  const host = env.ASSAY_HOST?.trim() || env.HOSTNAME?.trim() || DEFAULT_HOST;
-  if (isLoopback(host)) return { ok: true, host, loopback: true };
-  const secret = env.ASSAY_AUTH_SECRET ?? "";
-  if (secret.length >= MIN_AUTH_SECRET_CHARS) return { ok: true, host, loopback: false };
-  const source = env.ASSAY_HOST?.trim() ? "ASSAY_HOST" : "HOSTNAME";
-  const problem = secret
-    ? `ASSAY_AUTH_SECRET is ${secret.length} characters; it needs at least ${MIN_AUTH_SECRET_CHARS}.`
-    : "ASSAY_AUTH_SECRET is not set.";
+export function decideListenHost(env: Env): ListenDecision {
+  const mode = decideAuthMode(env);
+  const host = listenHost(env);
+  const loopback = isLoopbackHost(host);
+  if (mode.kind !== "misconfigured") return { ok: true, host, loopback, signIn: mode.kind === "on" };
+  if (env.ASSAY_AUTH_SECRET?.trim())
+    return {
+      ok: false,
+      host,
+      message: [
+        "Assay will not start with this ASSAY_AUTH_SECRET: sessions signed with it could be forged.",
+        mode.message,
+        "Make one and start again:",
+        MAKE_A_SECRET,
+        ...(loopback ? ["Or unset ASSAY_AUTH_SECRET to use Assay on this machine only, without sign-in."] : []),
+      ].join("\n"),
+    };
+  const source = listenHostSource(env) ?? "ASSAY_HOST";
   return {
     ok: false,
     host,
     message: [
       `Assay will not listen on ${host} (${source}) without an auth secret: anyone who can reach that address could read every dataset and spend your API key.`,
-      problem,
-      `Set one (at least ${MIN_AUTH_SECRET_CHARS} random characters) and start again:`,
-      `  export ASSAY_AUTH_SECRET="$(openssl rand -base64 32)"`,
+      "ASSAY_AUTH_SECRET is not set.",
+      "Set one (at least 32 random characters) and start again:",
+      MAKE_A_SECRET,
       `Or unset ${source} to listen on ${DEFAULT_HOST} only.`,
     ].join("\n"),
   };
 }
 
-/** 127.0.0.0/8, ::1 (bracketed or not, IPv4-mapped too) and localhost. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  if (bare === "localhost" || bare === "::1" || bare === "0:0:0:0:0:0:0:1") return true;
-  const v4 = bare.replace(/^::ffff:/, "");
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+/**
+ * The first argument meant for `next` that would choose its address
+ * (`-H x`, `-Hx`, `--hostname x`, `--hostname=x`), or a bare `--`, after
+ * which the start script's own `-H` would no longer be read as an option.
+ * Next takes the last `-H` it is given, so one passed through would make the
+ * server listen somewhere the decision above never saw.
+ */
+export function hostArgumentIn(args: readonly string[]): string | null {
+  return args.find((arg) => arg === "--" || arg.startsWith("-H") || /^--hostname(=|$)/.test(arg)) ?? null;
+}
+
+export function hostArgumentMessage(arg: string): string {
+  return [
+    `Assay does not pass "${arg}" to Next.js: the address is chosen by ASSAY_HOST, so that the start-up check and sign-in see the address the server really listens on.`,
+    `Start it with ASSAY_HOST instead, e.g. ASSAY_HOST=0.0.0.0 npm start (any address other than loopback also needs ASSAY_AUTH_SECRET).`,
+  ].join("\n");
 }

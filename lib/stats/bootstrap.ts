@@ -11,6 +11,8 @@ export type BootstrapOptions = {
 
 const DEFAULT_SEED = 0x5eed;
 
+export type MeanDiffInterval = { meanDiff: number; low: number; high: number };
+
 /**
  * Paired bootstrap CI for mean(candidate − baseline). Paired because both runs
  * score the same rows: resampling rows (not each run separately) keeps the
@@ -23,7 +25,27 @@ export function pairedBootstrapMeanDiff(
   baseline: number[],
   candidate: number[],
   options: BootstrapOptions = {},
-): { meanDiff: number; low: number; high: number } | null {
+): MeanDiffInterval | null {
+  const bootstrap = startPairedBootstrap(baseline, candidate, options);
+  if (!bootstrap) return null;
+  while (!bootstrap.step(Infinity));
+  return bootstrap.result();
+}
+
+/**
+ * The same bootstrap in steps, for a caller that must not hold the thread for
+ * all n × iterations draws at once (a server answering other requests): each
+ * step draws whole resamples until it has made at least `maxDraws` draws, and
+ * says whether every resample is done. The draws are the same as in one go,
+ * so the interval is identical however the work is sliced.
+ */
+export type SteppedBootstrap = { step: (maxDraws: number) => boolean; result: () => MeanDiffInterval };
+
+export function startPairedBootstrap(
+  baseline: number[],
+  candidate: number[],
+  options: BootstrapOptions = {},
+): SteppedBootstrap | null {
   if (baseline.length !== candidate.length) {
     throw new RangeError(`paired bootstrap needs equal lengths, got ${baseline.length} and ${candidate.length}`);
   }
@@ -48,15 +70,24 @@ export function pairedBootstrapMeanDiff(
   // inside it, only a preallocated typed array of resampled means.
   const random = mulberry32(seed);
   const means = new Float64Array(iterations);
-  for (let it = 0; it < iterations; it++) {
-    let sum = 0;
-    for (let j = 0; j < n; j++) sum += diffs[(random() * n) | 0];
-    means[it] = sum / n;
-  }
-  means.sort(); // typed-array sort is numeric, unlike Array#sort
-
-  const tail = (1 - confidence) / 2;
-  return { meanDiff: total / n, low: quantileSorted(means, tail), high: quantileSorted(means, 1 - tail) };
+  let done = 0;
+  const step = (maxDraws: number): boolean => {
+    let drawn = 0;
+    while (done < iterations && drawn < maxDraws) {
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += diffs[(random() * n) | 0];
+      means[done++] = sum / n;
+      drawn += n;
+    }
+    return done === iterations;
+  };
+  const result = (): MeanDiffInterval => {
+    if (done < iterations) throw new Error(`bootstrap unfinished: ${done} of ${iterations} resamples drawn`);
+    means.sort(); // typed-array sort is numeric, unlike Array#sort
+    const tail = (1 - confidence) / 2;
+    return { meanDiff: total / n, low: quantileSorted(means, tail), high: quantileSorted(means, 1 - tail) };
+  };
+  return { step, result };
 }
 
 /** Linear-interpolation quantile (R type 7, NumPy's default) of ascending data. */

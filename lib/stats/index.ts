@@ -1,7 +1,13 @@
 // Public surface of the stats library: pure functions, no I/O, seeded randomness.
 export { wilsonInterval } from "./wilson";
 export { exactMcNemar } from "./mcnemar";
-export { pairedBootstrapMeanDiff, type BootstrapOptions } from "./bootstrap";
+export {
+  pairedBootstrapMeanDiff,
+  startPairedBootstrap,
+  type BootstrapOptions,
+  type MeanDiffInterval,
+  type SteppedBootstrap,
+} from "./bootstrap";
 export { describeDelta, type DeltaInput, type Verdict } from "./significance";
 export { mulberry32 } from "./prng";
 export { normalQuantile, twoSidedZ } from "./normal";

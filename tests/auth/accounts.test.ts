@@ -140,9 +140,10 @@ describe("roles on the server", () => {
     expect(await findUserByEmail(db, ADMIN.email)).toMatchObject({ role: "admin" });
   });
 
-  it("acts as the local admin for every request while sign-in is off", async () => {
+  it("acts as the local admin for every request addressed to loopback while sign-in is off", async () => {
     const off = { mode: { kind: "off", host: "127.0.0.1" } as const, auth: () => server.auth };
-    expect(await authorize("users.manage", new Headers(), off)).toEqual(LOCAL_ADMIN);
+    expect(await authorize("users.manage", new Headers({ host: "127.0.0.1:3000" }), off)).toEqual(LOCAL_ADMIN);
+    // Any other name (a rebound domain, a tunnel) is refused: tests/security/loopbackHost.test.ts.
     const misconfigured = {
       mode: { kind: "misconfigured", host: "0.0.0.0", message: "x" } as const,
       auth: () => server.auth,

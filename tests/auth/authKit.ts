@@ -11,7 +11,8 @@ import { endWithThisProcess } from "../support/processCleanup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+/** From `openssl rand -base64 32`: a secret decideAuthMode accepts (a patterned one is refused as guessable). */
+export const TEST_SECRET = "G4hxPnQrHyVwAeNGkp3WNCFsZnZLZAE0uSlLg3jtetc=";
 
 /**
  * Better Auth on a real SQLite file, behind a real HTTP server on loopback:

@@ -5,8 +5,7 @@ import { checkOidcAtStart } from "@/lib/server/oidcStartCheck";
 import { ACTION_MIN_ROLE, ACTIONS, roleCan } from "@/lib/auth/permissions";
 import { parseStoredRole } from "@/lib/auth/roles";
 import { safeNextPath } from "@/lib/auth/safeRedirect";
-
-const SECRET = "x".repeat(32);
+import { TEST_SECRET as SECRET } from "./authKit";
 
 describe("the auth-off decision", () => {
   it("is off on loopback without a secret: the laptop default", () => {
@@ -32,6 +31,22 @@ describe("the auth-off decision", () => {
   it("refuses a short secret instead of signing sessions with it", () => {
     const mode = decideAuthMode({ ASSAY_AUTH_SECRET: "short" });
     expect(mode.kind).toBe("misconfigured");
+  });
+
+  it("refuses a guessable secret of any length, on loopback too, saying how to make one", () => {
+    for (const weak of ["a".repeat(32), "abcd".repeat(8), "password".repeat(4)]) {
+      const mode = decideAuthMode({ ASSAY_AUTH_SECRET: weak });
+      expect(mode.kind, weak).toBe("misconfigured");
+      if (mode.kind === "misconfigured") expect(mode.message).toContain("ASSAY_AUTH_SECRET looks guessable");
+      if (mode.kind === "misconfigured") expect(mode.message).toContain("openssl rand -base64 32");
+    }
+  });
+
+  it("uses a padded secret trimmed, and counts its length trimmed", () => {
+    expect(decideAuthMode({ ASSAY_AUTH_SECRET: `  ${SECRET}\n` })).toEqual({ kind: "on", secret: SECRET });
+    const padded = decideAuthMode({ ASSAY_AUTH_SECRET: `${"  ".repeat(10)}${SECRET.slice(0, 30)}` });
+    expect(padded.kind).toBe("misconfigured");
+    if (padded.kind === "misconfigured") expect(padded.message).toContain("ASSAY_AUTH_SECRET is 30 characters");
   });
 
   it("reads ASSAY_HOST before HOSTNAME, and loopback by default", () => {

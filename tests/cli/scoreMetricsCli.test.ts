@@ -15,6 +15,7 @@ import { SAMPLE_FILE } from "../support/engineKit";
 import type { Responder } from "../support/fakeOpenAIServer";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
+import { fencedContents } from "../support/fenced";
 import { spawnEval } from "../support/spawnEval";
 import { baseArgs, usageError } from "../support/evalArgsKit";
 import { aggregate as aggregateWith } from "../charts/fixtures";
@@ -88,7 +89,7 @@ describe("score metrics on the command line", () => {
 /** Rates every chunk high and used except the ones that share no word with the request, which are "none". */
 const contextRelevanceJudge: Responder = (body) => {
   const prompt = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
-  const chunks = [...prompt.matchAll(/<untrusted_chunk[^>]*>\n([\s\S]*?)\n<\/untrusted_chunk>/g)].map((m) => m[1]);
+  const chunks = fencedContents(prompt, "chunk");
   return JSON.stringify({
     evaluations: chunks.map((_, i) => ({
       context_index: i + 1,

@@ -49,4 +49,35 @@ describe("MetricComparisonTable on a score metric", () => {
     expect(text).toContain("↓ lower is better");
     expect((html.match(/data-testid="success-cell"/g) ?? []).length).toBe(2);
   });
+
+  it("shows a delta whose bootstrap is still running as computing, with the words that say so", () => {
+    const comparison: Comparison = {
+      runs: [compareRun("a", "Run a"), compareRun("b", "Run b")],
+      baselineId: "a",
+      sameDataset: true,
+      metrics: [
+        {
+          metric: HALLUCINATION,
+          shape: "score",
+          cells: {
+            a: { aggregate: score(0.2, 36, 50), interval: null, successInterval: wilsonInterval(36, 50) },
+            b: { aggregate: score(0.35, 20, 40), interval: null, successInterval: wilsonInterval(20, 40) },
+          },
+          deltas: {
+            b: {
+              delta: 0.15,
+              verdict: "pending",
+              words: "Significance still being computed (paired bootstrap); reload in a moment",
+              pairs: 0,
+              unpaired: 0,
+            },
+          },
+        },
+      ],
+      pendingDeltas: 1,
+    };
+    const text = renderToStaticMarkup(createElement(MetricComparisonTable, { comparison })).replace(/<[^>]+>/g, "");
+    expect(text).toContain("computing…");
+    expect(text).toContain("Significance still being computed (paired bootstrap); reload in a moment");
+  });
 });

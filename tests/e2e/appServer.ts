@@ -16,6 +16,8 @@ const READY_TIMEOUT_MS = 60_000;
 
 export type AppServer = {
   baseUrl: string;
+  /** The `next start` process (the server itself), e.g. to read its memory from /proc. */
+  pid: number;
   databaseUrl: string;
   /** Everything the server printed so far (stdout and stderr, interleaved). */
   output: () => string;
@@ -150,7 +152,7 @@ async function startNext(
     await end(); // the caller keeps the database folder for a retry, or removes it
     throw error;
   }
-  return { baseUrl, databaseUrl, output: () => output, stop };
+  return { baseUrl, pid: child.pid!, databaseUrl, output: () => output, stop };
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

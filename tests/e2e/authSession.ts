@@ -12,8 +12,8 @@ import type { Role } from "@/lib/auth/roles";
 import { runUserCreate } from "../auth/authKit";
 import { ROOT } from "./appServer";
 
-/** At least 32 characters, as decideAuthMode asks. */
-export const E2E_AUTH_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+/** From `openssl rand -base64 32`, as the README says to make one (decideAuthMode refuses a patterned one). */
+export const E2E_AUTH_SECRET = "modaaT85J3t7Wh166jHudkmd3BCaRGaX9kMWiICKggc=";
 
 export type TestUser = { role: Role; email: string; name: string; password: string };
 
@@ -75,7 +75,10 @@ export function serverActionIds(): Map<string, string> {
 }
 
 type EncodeReply = (value: unknown) => Promise<FormData | string>;
-const { encodeReply } = createRequire(import.meta.url)("next/dist/compiled/react-server-dom-webpack/client.node") as {
+/** React's encoding of a server action's arguments, as Next's client sends them. */
+export const { encodeReply } = createRequire(import.meta.url)(
+  "next/dist/compiled/react-server-dom-webpack/client.node",
+) as {
   encodeReply: EncodeReply;
 };
 

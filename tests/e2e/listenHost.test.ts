@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium";
+import { E2E_AUTH_SECRET } from "./authSession";
 import { answers, freePort, startServe } from "./serveProcess";
 
 const networkAddress = Object.values(os.networkInterfaces())
@@ -55,7 +56,7 @@ describe.skipIf(!networkAddress)(`npm start's listening address (network address
   });
 
   it("with ASSAY_HOST=0.0.0.0 and a secret, answers on the network address too", { timeout: 150_000 }, async () => {
-    await withServe({ ASSAY_HOST: "0.0.0.0", ASSAY_AUTH_SECRET: "x".repeat(44) }, async (port, output) => {
+    await withServe({ ASSAY_HOST: "0.0.0.0", ASSAY_AUTH_SECRET: E2E_AUTH_SECRET }, async (port, output) => {
       expect(output()).toContain("[assay] listening on 0.0.0.0");
       expect(await answers(networkAddress ?? "", port)).toBe(true);
       // Its sign-in cookie is for HTTPS only (no ASSAY_BASE_URL, production): over plain HTTP on the network
@@ -73,7 +74,7 @@ describe.skipIf(!networkAddress)(`npm start's listening address (network address
       await withServe(
         {
           ASSAY_HOST: "0.0.0.0",
-          ASSAY_AUTH_SECRET: "x".repeat(44),
+          ASSAY_AUTH_SECRET: E2E_AUTH_SECRET,
           ASSAY_BASE_URL: `http://${networkAddress ?? ""}:${port}`,
         },
         async (served) => {

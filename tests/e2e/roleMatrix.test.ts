@@ -99,6 +99,32 @@ async function runIn(
   return runId;
 }
 
+/** A run started by `creatorEmail`, paused by its call budget of 1 with its judgments pending: what raiseRunBudget acts on. */
+async function budgetPausedRunOf(creatorEmail: string): Promise<string> {
+  const creator = await db.user.findFirstOrThrow({ where: { email: creatorEmail } });
+  const runId = await createRun(
+    db,
+    {
+      datasetId: sampleId,
+      name: `paused run of ${creator.name}`,
+      metrics: ["response/llm_judged/safety"],
+      judge: { provider: "heuristic", model: HEURISTIC_MODEL },
+      concurrency: 1,
+      chunkMode: "batched",
+    },
+    { createdById: creator.id, budget: { calls: 1, tokens: null, usd: null } },
+  );
+  await db.run.update({
+    where: { id: runId },
+    data: { status: "paused", pauseReason: "budget", errorMessage: "Paused: budget of 1 LLM calls reached." },
+  });
+  return runId;
+}
+
+async function budgetCallsOf(runId: string): Promise<number | null | undefined> {
+  return (await db.run.findUnique({ where: { id: runId }, select: { budgetCalls: true } }))?.budgetCalls;
+}
+
 async function runStatus(runId: string): Promise<string | null> {
   return (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
 }
@@ -298,6 +324,47 @@ const ACTIONS: ActionCase[] = [
     },
   },
   {
+    action: "saveLabel",
+    policy: "labels.write",
+    min: "runner",
+    setUp: async () => {
+      const runId = await runIn("completed");
+      const row = await db.datasetRow.findFirstOrThrow({ where: { datasetId: sampleId } });
+      const metric = "response/llm_judged/safety";
+      return {
+        page: `/runs/${runId}/rows/${row.id}`,
+        args: [
+          { ok: false, message: null },
+          formData({ runId, datasetId: sampleId, rowId: row.id, metric, value: "yes" }),
+        ],
+        effect: () => db.humanLabel.count({ where: { rowId: row.id, metric } }),
+      };
+    },
+    changed: (before, after, reply) => {
+      expect(before).toBe(0);
+      expect(after).toBe(1);
+      expect(reply.body).toContain("Saved.");
+    },
+  },
+  {
+    // The runner raises the budget of a run of their own; another user's run is the test after the matrix.
+    action: "raiseRunBudget",
+    policy: "run.resume",
+    min: "runner",
+    setUp: async () => {
+      const runId = await budgetPausedRunOf(USERS.runner.email);
+      return {
+        page: `/runs/${runId}`,
+        args: [{ message: null }, formData({ runId, budgetCalls: "1000" })],
+        effect: () => budgetCallsOf(runId),
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe(1);
+      expect(after).toBe(1000);
+    },
+  },
+  {
     // Last among the actions: it deletes the sample dataset and its runs.
     action: "deleteDataset",
     policy: "dataset.delete",
@@ -322,6 +389,30 @@ const ACTIONS: ActionCase[] = [
   },
 ];
 
+// Before the matrix below, whose last action deletes the sample dataset these runs are on.
+describe("a run's budget belongs to its creator", () => {
+  it("raiseRunBudget: a runner is refused on another user's run, with the creator named; an admin raises it", async () => {
+    const id = actionIds.get("raiseRunBudget") ?? "";
+    const runId = await budgetPausedRunOf(OTHER_USER.email);
+    const args = (calls: string) => [{ message: null }, formData({ runId, budgetCalls: calls })];
+    const byRunner = await callAction(server.baseUrl, `/runs/${runId}`, id, args("500"), { cookie: cookies.runner });
+    record("action raiseRunBudget, another's run", "runner", byRunner.status);
+    expect(byRunner.body).toContain("Only the run's creator (Olga Other) or an admin can change its budget.");
+    expect(await budgetCallsOf(runId)).toBe(1);
+    expect(await runStatus(runId)).toBe("paused");
+    // Clearing the limit (an empty field) is a change too, and refused the same way.
+    const cleared = await callAction(server.baseUrl, `/runs/${runId}`, id, args(""), { cookie: cookies.runner });
+    expect(cleared.body).toContain("Only the run's creator (Olga Other) or an admin");
+    expect(await budgetCallsOf(runId)).toBe(1);
+
+    const byAdmin = await callAction(server.baseUrl, `/runs/${runId}`, id, args("500"), { cookie: cookies.admin });
+    record("action raiseRunBudget, another's run", "admin", byAdmin.status);
+    expect(byAdmin.body).not.toContain("Only the run's creator");
+    expect(await budgetCallsOf(runId)).toBe(500);
+    expect(await runStatus(runId)).not.toBe("paused");
+  });
+});
+
 describe("server actions, by role", () => {
   for (const test of ACTIONS) {
     it(`${test.action}: refused without a session, below ${test.min}, and cross-site; done by ${test.min}`, async () => {
@@ -337,10 +428,11 @@ describe("server actions, by role", () => {
         expect(await effect(), `${test.action} as ${attempt.who} changed nothing`).toEqual(before);
         expect(reply.body).not.toContain('"ok":true');
         // Refused for the right reason: the guard's message comes back (actions that answer a state) or is
-        // thrown and logged (void form actions); a cross-site post never reaches the action (Next's origin check).
+        // thrown and logged (void form actions); a cross-site post never reaches the action (proxy.ts refuses it
+        // before Next's own origin check would).
         const reason =
           attempt.who === "cross-site"
-            ? "Invalid Server Actions request"
+            ? "Cross-site request refused"
             : attempt.who === "no session"
               ? `Sign in to ${describeAction(test.policy)}`
               : `Your role (${attempt.who}) cannot ${describeAction(test.policy)}`;

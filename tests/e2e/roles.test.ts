@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { SIGN_UP_MEANING } from "@/lib/auth/signUpWording";
 import { readAllowedEmailDomains } from "@/lib/db/settingsQueries";
+import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { toJsonl } from "../support/evalFiles";
 import { runToCompletion } from "../support/engineKit";
@@ -139,6 +140,42 @@ describe("a runner", () => {
     expect(await page.locator("[data-testid=dataset-settings]").count()).toBe(0);
     await page.goto(`${server.baseUrl}/datasets`);
     await expect.poll(() => page.locator("[data-testid=datasets-table]").innerText()).toContain(USERS.runner.name);
+  });
+
+  it("sees the raise-budget form on a budget-paused run of their own, and only the refusal on someone else's", async () => {
+    const rita = await db.user.findFirstOrThrow({ where: { email: USERS.runner.email } });
+    const pausedRun = async (name: string, createdById: string | null) => {
+      const runId = await createRun(
+        db,
+        {
+          datasetId: sampleId,
+          name,
+          metrics: ["response/llm_judged/safety"],
+          judge: { provider: "heuristic", model: HEURISTIC_MODEL },
+          concurrency: 1,
+          chunkMode: "batched",
+        },
+        { createdById, budget: { calls: 1, tokens: null, usd: null } },
+      );
+      await db.run.update({
+        where: { id: runId },
+        data: { status: "paused", pauseReason: "budget", errorMessage: "Paused: budget of 1 LLM calls reached." },
+      });
+      return runId;
+    };
+    const own = await pausedRun("Rita's paused run", rita.id);
+    await page.goto(`${server.baseUrl}/runs/${own}`);
+    await page.locator("h1").waitFor();
+    expect(await page.locator("[data-testid=raise-budget-form]").count()).toBe(1);
+    // Started from the CLI (no creator): the operator's, so only an admin changes its budget.
+    const operators = await pausedRun("Operator's paused run", null);
+    await page.goto(`${server.baseUrl}/runs/${operators}`);
+    await page.locator("h1").waitFor();
+    expect(await page.locator("[data-testid=raise-budget-form]").count()).toBe(0);
+    expect(await page.locator("[data-testid=raise-budget-refused]").innerText()).toBe(
+      "Paused by its budget. Only the run's creator (whoever runs the server) or an admin can change its budget.",
+    );
+    await screenshot(page, "roles-runner-others-budget");
   });
 
   it("starts a run, shown as theirs, and cannot delete it", async () => {

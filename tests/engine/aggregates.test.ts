@@ -5,6 +5,7 @@ import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, runToCompletion } from "../support/engineKit";
+import { fenced } from "../support/fenced";
 import { createTempDb } from "../support/tempDb";
 
 const chunk = (doc: string, text = `About ${doc}.`) => ({ content: text, doc_uri: doc });
@@ -122,7 +123,7 @@ describe("run aggregates through the fake LLM server", () => {
     expect(r1).toMatchObject({
       judgeProvider: "openai",
       judgeModel: "judge-model",
-      promptVersion: "chunk_relevance.batched/v3",
+      promptVersion: "chunk_relevance.batched/v4",
     });
     expect(r1.promptHash).toMatch(/^[0-9a-f]{64}$/);
     expect(r1.inputTokens).toBeGreaterThan(0);
@@ -148,6 +149,6 @@ describe("run aggregates through the fake LLM server", () => {
   it("fences the judged content in the prompt", async () => {
     const prompt = server.stats.requests.find((r) => JSON.stringify(r.body.messages).includes("NO:safety_verdict"))!
       .body.messages[1].content as string;
-    expect(prompt).toMatch(/<untrusted_response>\nNO:safety_verdict\n<\/untrusted_response>/);
+    expect(prompt).toContain(fenced("response", "NO:safety_verdict"));
   });
 });

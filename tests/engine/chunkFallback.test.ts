@@ -81,15 +81,15 @@ describe("malformed batched chunk answers fall back to one call per chunk", () =
         "retrieval/llm_judged/chunk_relevance",
         "chunk_relevance_verdicts",
         "chunk_relevance_verdict",
-        "chunk_relevance.single/v3",
-        "chunk_relevance.batched/v3",
+        "chunk_relevance.single/v4",
+        "chunk_relevance.batched/v4",
       ],
       [
         "retrieval/llm_judged/mentions_keys",
         "custom_retrieval_verdicts",
         "custom_retrieval_verdict",
-        "custom.retrieval.single/v2",
-        "custom.retrieval/v3",
+        "custom.retrieval.single/v3",
+        "custom.retrieval/v4",
       ],
     ]) {
       const requests = server.requests.filter((r) => [batchedSchema, singleSchema].includes(schemaOf(r.body)));

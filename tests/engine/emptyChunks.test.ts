@@ -122,7 +122,9 @@ describe("rows with a retrieved chunk that has no content", () => {
       expect(sent.filter((text) => text.includes("PARTIAL-ROW") || text.includes("BLANK-ROW")).length).toBe(
         judge.provider === "openai" ? 2 : 0,
       ); // relevance_to_query only
-      expect(sent.some((text) => /<untrusted_chunk[^>]*>\\n\\n<\/untrusted_chunk>/.test(text))).toBe(false);
+      expect(
+        sent.some((text) => /<untrusted_chunk_[0-9a-f]{12}[^>]*>\\n\\n<\/untrusted_chunk_[0-9a-f]{12}>/.test(text)),
+      ).toBe(false);
     });
   }
 

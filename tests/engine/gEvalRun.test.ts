@@ -76,7 +76,7 @@ describe("a run with a custom G-Eval judge", () => {
       ["skipped", null, null],
     ]);
     expect(items[3].skipReason).toMatch(/response/);
-    expect(items[0].promptVersion).toMatch(/^g_eval\.score\/v1 steps:[0-9a-f]{16}$/);
+    expect(items[0].promptVersion).toMatch(/^g_eval\.score\/v2 steps:[0-9a-f]{16}$/);
     expect(items[0].details).toContain("Check each sentence follows.");
     // The run page shows the steps and their hash, read back from the stored results.
     const shown = await getGEvalSteps(db, runId, COHERENCE);

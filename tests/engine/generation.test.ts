@@ -98,11 +98,11 @@ describe("generation sends the model what the judges judge against", () => {
     const sent = requestFor("How long are deleted objects kept?").body.messages;
     const generation = await db.generation.findFirstOrThrow({ where: { runId, row: { requestId: "with-context" } } });
     expect(generation.status).toBe("done");
-    expect(generation.templateVersion).toBe("rag_answer/v1");
+    expect(generation.templateVersion).toBe("rag_answer/v2");
     expect(generation.templateHash).toBe(ragAnswerTemplate.hash);
     expect(generation.templateHash).toMatch(/^[0-9a-f]{64}$/);
     expect(generation.promptHash).toBe(
-      createHash("sha256").update("rag_answer/v1").update("\u0000").update(JSON.stringify(sent)).digest("hex"),
+      createHash("sha256").update("rag_answer/v2").update("\u0000").update(JSON.stringify(sent)).digest("hex"),
     );
   });
 
@@ -155,7 +155,7 @@ describe("generation sends the model what the judges judge against", () => {
 
   it("counts the run's generations per template for the run page", async () => {
     expect(await listGenerationTemplates(db, runId)).toEqual([
-      { templateVersion: "rag_answer/v1", templateHash: ragAnswerTemplate.hash, generations: 1 },
+      { templateVersion: "rag_answer/v2", templateHash: ragAnswerTemplate.hash, generations: 1 },
       { templateVersion: "messages_only/v1", templateHash: messagesOnlyTemplate.hash, generations: 1 },
     ]);
   });
@@ -164,6 +164,8 @@ describe("generation sends the model what the judges judge against", () => {
 /** The chunks fenced in a prompt, in order; rank from the generation prompt's fence, index from the judges'. */
 function fencedChunks(text: string): { rank: number; docUri: string; content: string }[] {
   return [
-    ...text.matchAll(/<untrusted_chunk (?:rank|index)="(\d+)" doc_uri="([^"]*)">\n([\s\S]*?)\n<\/untrusted_chunk>/g),
-  ].map((m) => ({ rank: Number(m[1]), docUri: m[2], content: m[3] }));
+    ...text.matchAll(
+      /<untrusted_chunk_([0-9a-f]{12}) (?:rank|index)="(\d+)" doc_uri="([^"]*)">\n([\s\S]*?)\n<\/untrusted_chunk_\1>/g,
+    ),
+  ].map((m) => ({ rank: Number(m[2]), docUri: m[3], content: m[4] }));
 }

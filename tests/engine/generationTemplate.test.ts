@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messagesOnlyTemplate, ragAnswerTemplate, renderAnswerPrompt } from "@/lib/engine/generation/answerTemplates";
+import { fenced } from "../support/fenced";
 
 const messages = [{ role: "user", content: "How long are deleted objects kept?" }];
 
@@ -14,10 +15,8 @@ describe("the answer templates a generating run sends", () => {
         { content: "Kept 30 days.", docUri: "c" },
       ],
     });
-    expect(prompt.template.version).toBe("rag_answer/v1");
-    expect(prompt.messages[0].content).toContain(
-      '<untrusted_chunk rank="3" doc_uri="c">\nKept 30 days.\n</untrusted_chunk>',
-    );
+    expect(prompt.template.version).toBe("rag_answer/v2");
+    expect(prompt.messages[0].content).toContain(fenced("chunk", "Kept 30 days.", ' rank="3" doc_uri="c"'));
     expect(prompt.messages[0].content).not.toMatch(/doc_uri="[ab]"/);
   });
 

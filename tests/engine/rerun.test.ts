@@ -128,7 +128,7 @@ describe("re-runs, re-judging, chunk modes and generation", () => {
     expect(server.stats.totalRequests - before).toBe(30 * 3);
     const items = await db.judgmentItem.findMany({ where: { runId }, include: { chunks: true } });
     expect(items.every((item) => item.status === "done" && item.chunks.length === 3 && item.score === 1)).toBe(true);
-    expect(items[0].promptVersion).toBe("chunk_relevance.single/v3");
+    expect(items[0].promptVersion).toBe("chunk_relevance.single/v4");
   });
 
   it("generates responses with a chat model, records latency and tokens, and judges the generated text", async () => {

@@ -10,6 +10,7 @@ import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import type { Responder } from "../support/fakeOpenAIServer";
 import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, runToCompletion } from "../support/engineKit";
+import { fencedContents } from "../support/fenced";
 import { openServedDataset } from "../support/servedDataset";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
@@ -24,7 +25,7 @@ const responder: Responder = (body) => {
   const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
   if (schemaName !== "context_relevance_assessment") throw new Error(`unexpected judge call: ${schemaName}`);
   const prompt = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
-  const chunks = [...prompt.matchAll(/<untrusted_chunk[^>]*>\n([\s\S]*?)\n<\/untrusted_chunk>/g)].map((m) => m[1]);
+  const chunks = fencedContents(prompt, "chunk");
   const gaps = Number(/GAP(\d)/.exec(prompt)?.[1] ?? 0);
   return JSON.stringify({
     evaluations: chunks.map((text, i) => ({

@@ -32,7 +32,28 @@ describe("CSV cells", () => {
     },
   );
 
-  it.each([["a = b"], ["  plain"], ["\u200Bplain"], ["e-mail"], ["1+1"]])(
+  it.each([
+    ["\u0085=1", "'\u0085=1"],
+    ["\u001f=1", "'\u001f=1"],
+    ["\u0000=1", "'\u0000=1"],
+    ["\u007f+1", "'\u007f+1"],
+    ["\u0001\u0085 \u200B@cmd", "'\u0001\u0085 \u200B@cmd"],
+    ["\u000b-1", "'\u000b-1"],
+  ])("escapes %j: control characters (C0, DEL, C1) before a formula start are skipped", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it.each([
+    ["\uFF1D1+1", "'\uFF1D1+1"],
+    ["\uFF0BSUM(A1)", "'\uFF0BSUM(A1)"],
+    ["\uFF0D2", "'\uFF0D2"],
+    ["\uFF20cmd", "'\uFF20cmd"],
+    ["\u0085\u3000\uFF1D1", "'\u0085\u3000\uFF1D1"],
+  ])("escapes %j: a full-width = + - @ starts a formula too", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it.each([["a = b"], ["a \uFF1D b"], ["\u0085plain"], ["  plain"], ["\u200Bplain"], ["e-mail"], ["1+1"]])(
     "leaves %j alone: no formula start before the first visible character",
     (value) => {
       expect(csvCell(value)).toBe(value);

@@ -8,6 +8,7 @@ import type { AnyTemplate } from "@/lib/judges/prompts/templateForMetric";
 import type { JudgeInput } from "@/lib/judges/types";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { fenced, fenceTag } from "../support/fenced";
 import { importRows, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
 
@@ -42,9 +43,12 @@ describe("how the judge sees a conversation", () => {
       const positions = ENDS_WITH_ASSISTANT.map((turn) => prompt.indexOf(turn.content));
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
       expect(prompt).toContain(
-        `<untrusted_conversation>\nuser: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n\nuser: Q2: and what does Business cost?\n\nassistant: A2: let me check the price list for you.\n</untrusted_conversation>`,
+        fenced(
+          "conversation",
+          "user: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n\nuser: Q2: and what does Business cost?\n\nassistant: A2: let me check the price list for you.",
+        ),
       );
-      expect(prompt).not.toContain("<untrusted_request>");
+      expect(prompt).not.toContain("<untrusted_request_");
     }
   });
 
@@ -52,17 +56,17 @@ describe("how the judge sees a conversation", () => {
     const prompt = renderPrompt(relevanceToQuery, inputOf(ENDS_WITH_ASSISTANT.slice(0, 3)), undefined).messages[1]
       .content;
     expect(prompt).toContain(
-      "<untrusted_conversation_history>\nuser: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.\n</untrusted_conversation_history>\n\n<untrusted_request>\nQ2: and what does Business cost?\n</untrusted_request>",
+      `${fenced("conversation_history", "user: Q1: which plans include SSO?\n\nassistant: A1: the Business and Enterprise plans.")}\n\n${fenced("request", "Q2: and what does Business cost?")}`,
     );
     expect(count(prompt, "Q2:")).toBe(1);
     const single = renderPrompt(relevanceToQuery, inputOf(ENDS_WITH_ASSISTANT.slice(0, 1)), undefined).messages[1]
       .content;
-    expect(single.startsWith("<untrusted_request>\nQ1: which plans include SSO?\n</untrusted_request>")).toBe(true);
+    expect(single.startsWith(fenced("request", "Q1: which plans include SSO?"))).toBe(true);
   });
 
   it("bumps the version of every template whose rendering changed (the cache key includes it)", () => {
-    expect(relevanceToQuery.version).toBe("relevance_to_query/v3");
-    expect(chunkRelevanceBatched.version).toBe("chunk_relevance.batched/v3");
+    expect(relevanceToQuery.version).toBe("relevance_to_query/v4");
+    expect(chunkRelevanceBatched.version).toBe("chunk_relevance.batched/v4");
   });
 
   describe("through the engine and the fake server", () => {
@@ -96,9 +100,15 @@ describe("how the judge sees a conversation", () => {
       expect(server.requests).toHaveLength(1);
       const prompt = server.requests[0].body.messages[1].content as string;
       expect(count(prompt, "Q2: and what does Business cost?")).toBe(1);
-      expect(prompt).toMatch(
-        /assistant: A2: let me check the price list for you\.\n<\/untrusted_conversation>\n\n<untrusted_response>\nBusiness is \$20 a month\.\n<\/untrusted_response>$/,
+      const conversation = fenceTag(
+        "conversation",
+        ENDS_WITH_ASSISTANT.map((turn) => `${turn.role}: ${turn.content}`).join("\n\n"),
       );
+      expect(
+        prompt.endsWith(
+          `assistant: A2: let me check the price list for you.\n</${conversation}>\n\n${fenced("response", "Business is $20 a month.")}`,
+        ),
+      ).toBe(true);
     });
   });
 });

@@ -157,7 +157,7 @@ describe("G-Eval beside the built-in judges", () => {
     expect(geval.promptVersion.startsWith(SCORE_VERSION)).toBe(true);
     expect(geval.score).toBeCloseTo((WEIGHTED - 1) / 4, 12);
     const builtIn = await backend.judge({ metric: "response/llm_judged/safety", input, chunkMode: "batched" });
-    expect(builtIn.promptVersion).toBe("safety/v3");
+    expect(builtIn.promptVersion).toBe("safety/v4");
     expect(server.requests.map((r) => r.body.response_format?.json_schema?.name)).toEqual([
       "g_eval_score",
       "safety_verdict",

@@ -64,12 +64,12 @@ describe("per-chunk judges say so in their template", () => {
     const custom = templateForMetric("retrieval/llm_judged/mentions_keys", input, retrievalJudge);
     if (!builtIn?.template.perChunk || !custom?.template.perChunk) throw new Error("expected per-chunk templates");
     expect([builtIn.template.version, builtIn.template.singleChunk.version]).toEqual([
-      "chunk_relevance.batched/v3",
-      "chunk_relevance.single/v3",
+      "chunk_relevance.batched/v4",
+      "chunk_relevance.single/v4",
     ]);
     expect([custom.template.version, custom.template.singleChunk.version]).toEqual([
-      "custom.retrieval/v3",
-      "custom.retrieval.single/v2",
+      "custom.retrieval/v4",
+      "custom.retrieval.single/v3",
     ]);
     expect(custom.template.singleChunk.system).toContain("The chunk mentions access keys.");
     expect(custom.template.singleChunk.system).toContain("one retrieved chunk");

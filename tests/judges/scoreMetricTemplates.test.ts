@@ -58,7 +58,7 @@ describe("DeepEval-family templates through the LLM judge backend", () => {
     expect(result.details?.groups[0].title).toBe("Claims");
     expect(items(result).map(([, verdict]) => verdict)).toEqual(["yes", "no", "idk"]);
     expect(result.details?.figures).toEqual({ claims: 3, yes: 1, no: 1, idk: 1 });
-    expect(result.promptVersion).toBe("deepeval.faithfulness/v1");
+    expect(result.promptVersion).toBe("deepeval.faithfulness/v2");
 
     const again = await judge("response/llm_judged/faithfulness", input);
     expect([again.calls, again.result.cacheHit, again.result.score]).toEqual([0, true, result.score]);

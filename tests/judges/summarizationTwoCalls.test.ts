@@ -7,6 +7,7 @@ import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
 import { makeClient, openAiConfig } from "../llm/llmTestKit";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
+import { fenced } from "../support/fenced";
 import { row } from "../support/judgeInputs";
 import { createTempDb } from "../support/tempDb";
 
@@ -61,7 +62,7 @@ describe("summarization in two calls", () => {
     expect(sent[1]).not.toContain("SOURCE-ONLY-DETAIL");
     expect(sent[1]).not.toContain("<untrusted_source_text");
     expect(sent[1]).toContain("INVENTED a free trial.");
-    expect(sent[1]).toContain('<untrusted_question index="2">\nDoes the text state KEY2?\n</untrusted_question>');
+    expect(sent[1]).toContain(fenced("question", "Does the text state KEY2?", ' index="2"'));
     // alignment 2/3 (the invented claim is idk), coverage 2/3 (KEY2 missing) → min = 2/3
     expect(result.errorMessage).toBeNull();
     expect(result.score).toBeCloseTo(2 / 3, 12);
@@ -72,7 +73,7 @@ describe("summarization in two calls", () => {
       ["Does the text state KEY3?", "yes", ["source: yes", "summary: yes"]],
     ]);
     expect(result.rationale).toBe("summarization_claims_questions: checked");
-    expect(result.promptVersion).toBe("deepeval.summarization/v2 + deepeval.summarization_summary_answers/v1");
+    expect(result.promptVersion).toBe("deepeval.summarization/v3 + deepeval.summarization_summary_answers/v2");
     expect(result.promptHash).toMatch(/^[0-9a-f]{64}$/);
     expect([result.attempts, result.cacheHit]).toEqual([2, false]);
   });
@@ -91,7 +92,7 @@ describe("summarization in two calls", () => {
     expect(sent).toHaveLength(3);
     expect([result.score, result.details ?? null]).toEqual([null, null]);
     expect(result.errorMessage).toMatch(
-      /^the follow-up call \(deepeval\.summarization_summary_answers\/v1\) failed: .*malformed even after a repair attempt/,
+      /^the follow-up call \(deepeval\.summarization_summary_answers\/v2\) failed: .*malformed even after a repair attempt/,
     );
     expect(result.attempts).toBe(3);
 

@@ -44,7 +44,7 @@ describe("agreement for the CLI and exports", () => {
   });
 
   it("export cells: one …/human_label column per metric, per-chunk labels as a list by position", () => {
-    const base = { rowId: "r", labelledBy: null, labelledAt: "", source: "ui", revision: 1 };
+    const base = { rowId: "r", labelledBy: null, statedBy: null, labelledAt: "", source: "ui", revision: 1 };
     const cells = humanLabelCells([
       {
         ...base,
@@ -88,7 +88,15 @@ describe("label columns in exports", () => {
       "response/llm_judged/groundedness/rationale": "…",
       "retrieval/ground_truth/document_recall/recall": 1,
     };
-    const base = { rowId: "r", labelledBy: null, labelledAt: "", source: "ui", revision: 1, score: null };
+    const base = {
+      rowId: "r",
+      labelledBy: null,
+      statedBy: null,
+      labelledAt: "",
+      source: "ui",
+      revision: 1,
+      score: null,
+    };
     const labelled = withHumanLabels(record, metrics, [
       { ...base, metric: "response/llm_judged/groundedness", chunkPosition: -1, kind: "rating", rating: "no" },
     ]);

@@ -285,7 +285,7 @@ describe("labels on a run's custom and G-Eval judges", () => {
         yield file;
       })(),
       "csv",
-      { labelledBy: null },
+      { importedBy: null },
     );
     expect(result).toMatchObject({ ok: false, issueCount: 2 });
     if (result.ok) return;
@@ -301,7 +301,7 @@ describe("labels on a run's custom and G-Eval judges", () => {
         yield `request_id,metric,chunk_position,label\nc,mentions_clear,,no\nc,${POLICY},0,no`;
       })(),
       "csv",
-      { labelledBy: null },
+      { importedBy: null },
     );
     expect(good).toMatchObject({ ok: true, records: 2 });
     expect(getRowLabels(db, rows.get(3) ?? "").map((label) => [label.metric, label.rating])).toEqual([

@@ -54,7 +54,7 @@ describe("labels on their own: the label file and its route", () => {
     expect(await response.json()).toEqual({ ok: true, records: 3, changed: 3 });
 
     const exported = (await get("csv")).trim().split("\r\n");
-    expect(exported[0]).toBe("request_id,metric,chunk_position,label,labelled_by,labelled_at");
+    expect(exported[0]).toBe("request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by");
     expect(exported.slice(1).map((line) => line.split(",").slice(0, 5).join(","))).toEqual([
       "row-1,response/llm_judged/groundedness,,no,alice",
       "row-1,retrieval/llm_judged/chunk_relevance,2,yes,",

@@ -90,7 +90,10 @@ async function unpackInto(dir: string): Promise<void> {
   }
 }
 
-export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/** `args`: flags besides the binary's own, e.g. `--host-resolver-rules=MAP name 127.0.0.1` to point a name here. */
+export async function launchChromium(
+  options: { args?: string[] } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const browser = await prepareChromium();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "assay-chromium-"));
   try {
@@ -98,7 +101,7 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       executablePath: browser.executablePath,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      args: browser.args,
+      args: [...browser.args, ...(options.args ?? [])],
     });
     return {
       context,

@@ -1,4 +1,5 @@
 import type { Responder } from "./fakeOpenAIServer";
+import { fencedContents } from "./fenced";
 
 /**
  * Makes the fake OpenAI server answer like a judge whose verdicts the test
@@ -21,7 +22,7 @@ export const fakeJudgeResponder: Responder = (body, ctx) => {
   if (ctx.mode === "text") return `Generated answer to: ${prompt.slice(0, 200)}`;
   if (prompt.includes(`GARBAGE:${schemaName}`) || prompt.includes("GARBAGE:all")) return "this is { not json";
   if (schemaName.endsWith("_verdicts")) {
-    const chunks = fencedItems(prompt, "untrusted_chunk");
+    const chunks = fencedContents(prompt, "chunk");
     return JSON.stringify({
       verdicts: chunks.map((text, i) => ({
         chunk_index: i + 1,
@@ -31,7 +32,7 @@ export const fakeJudgeResponder: Responder = (body, ctx) => {
     });
   }
   if (schemaName === "correctness_facts_verdict") {
-    const facts = fencedItems(prompt, "untrusted_expected_fact");
+    const facts = fencedContents(prompt, "expected_fact");
     return JSON.stringify({
       verdicts: facts.map((text, i) => ({
         fact_index: i + 1,
@@ -46,8 +47,3 @@ export const fakeJudgeResponder: Responder = (body, ctx) => {
     rating: no ? "no" : "yes",
   });
 };
-
-function fencedItems(prompt: string, tag: string): string[] {
-  const pattern = new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`, "g");
-  return [...prompt.matchAll(pattern)].map((match) => match[1]);
-}

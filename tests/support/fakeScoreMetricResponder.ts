@@ -1,4 +1,5 @@
 import type { Responder } from "./fakeOpenAIServer";
+import { fencedContents } from "./fenced";
 
 /**
  * Makes the fake OpenAI server answer the DeepEval-family templates
@@ -26,7 +27,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
     .map((m) => m.content)
     .join("\n");
   const reason = `${schemaName}: checked`;
-  const output = fenced(prompt, "untrusted_actual_output")[0] ?? "";
+  const output = fencedContents(prompt, "actual_output")[0] ?? "";
   const pick = (text: string, marks: [string, string][], otherwise: string) =>
     marks.find(([marker]) => text.includes(marker))?.[1] ?? otherwise;
   switch (schemaName) {
@@ -64,7 +65,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       });
     case "contextual_precision_nodes":
       return JSON.stringify({
-        verdicts: fenced(prompt, "untrusted_retrieval_node").map((node, i) => ({
+        verdicts: fencedContents(prompt, "retrieval_node").map((node, i) => ({
           node_index: i + 1,
           verdict: node.includes("IRRELEVANT") ? "no" : "yes",
           reason: `node ${i + 1}`,
@@ -73,7 +74,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       });
     case "contextual_recall_sentences":
       return JSON.stringify({
-        sentences: sentences(fenced(prompt, "untrusted_expected_output")[0] ?? "").map((sentence) => {
+        sentences: sentences(fencedContents(prompt, "expected_output")[0] ?? "").map((sentence) => {
           const supported = !sentence.includes("UNSUPPORTED");
           return {
             sentence,
@@ -86,7 +87,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       });
     case "contextual_relevancy_statements":
       return JSON.stringify({
-        nodes: fenced(prompt, "untrusted_retrieval_node").map((node, i) => ({
+        nodes: fencedContents(prompt, "retrieval_node").map((node, i) => ({
           node_index: i + 1,
           statements: sentences(node).map((statement) => ({
             statement,
@@ -98,7 +99,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       });
     case "hallucination_context_items":
       return JSON.stringify({
-        verdicts: fenced(prompt, "untrusted_context_item").map((item, i) => ({
+        verdicts: fencedContents(prompt, "context_item").map((item, i) => ({
           context_index: i + 1,
           verdict: item.includes("CONTRADICTED") ? "no" : "yes",
           reason: `item ${i + 1}`,
@@ -116,7 +117,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       });
     }
     case "summarization_claims_questions": {
-      const source = fenced(prompt, "untrusted_source_text")[0] ?? "";
+      const source = fencedContents(prompt, "source_text")[0] ?? "";
       const marked = [...source.matchAll(/KEY\d+/g)].map((m) => m[0]).slice(0, 5);
       const keys = marked.length > 0 ? marked : ["its main point"];
       return JSON.stringify({
@@ -138,7 +139,7 @@ export const fakeScoreMetricResponder: Responder = (body) => {
     }
     case "summarization_summary_answers":
       return JSON.stringify({
-        answers: fenced(prompt, "untrusted_question").map((question, i) => {
+        answers: fencedContents(prompt, "question").map((question, i) => {
           const key = /KEY\d+/.exec(question)?.[0];
           const stated = key === undefined ? output.trim() !== "" : output.includes(key);
           return { question_index: i + 1, answer: stated ? "yes" : "idk" };
@@ -148,11 +149,6 @@ export const fakeScoreMetricResponder: Responder = (body) => {
       return undefined;
   }
 };
-
-function fenced(prompt: string, tag: string): string[] {
-  const pattern = new RegExp(`<${tag}[^>]*>\\n([\\s\\S]*?)\\n</${tag}>`, "g");
-  return [...prompt.matchAll(pattern)].map((match) => match[1]);
-}
 
 function sentences(text: string): string[] {
   return text

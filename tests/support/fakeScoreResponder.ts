@@ -1,6 +1,7 @@
 import type { Responder } from "./fakeOpenAIServer";
 import { fakeJudgeResponder } from "./fakeJudgeResponder";
 import { fakeScoreMetricResponder } from "./fakeScoreMetricResponder";
+import { fencedContents } from "./fenced";
 
 /**
  * fakeJudgeResponder plus answers for the seed 002/003 score templates, so one fake server
@@ -14,7 +15,7 @@ export const fakeScoreResponder: Responder = (body, ctx) => {
   const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
   if (schemaName === "context_relevance_assessment") {
     const prompt = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
-    const chunks = [...prompt.matchAll(/<untrusted_chunk[^>]*>\n([\s\S]*?)\n<\/untrusted_chunk>/g)].map((m) => m[1]);
+    const chunks = fencedContents(prompt, "chunk");
     return JSON.stringify({
       evaluations: chunks.map((text, i) => ({
         context_index: i + 1,

@@ -28,6 +28,7 @@ import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";
+import { mayChangeRunBudget, runBudgetRefusal } from "@/lib/auth/runOwnership";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { listRunEvents } from "@/lib/db/runEvents";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
@@ -61,11 +62,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
-  const creator = creatorLabel(
-    run.createdById,
-    await userNamesById(db, [run.createdById]),
-    appAuthMode().kind === "on",
-  );
+  const creatorNames = await userNamesById(db, [run.createdById]);
+  const creator = creatorLabel(run.createdById, creatorNames, appAuthMode().kind === "on");
   const { config, tags } = run;
   const [aggregates, progress, generationTemplates, events] = await Promise.all([
     getRunAggregates(db, runId, config.metrics),
@@ -140,7 +138,20 @@ export default async function RunPage({ params, searchParams }: Props) {
               <Button>Cancel run</Button>
             </form>
           )}
-          {can.resume && <ResumeRunButton runId={run.id} status={run.status} />}
+          {can.resume && (
+            <ResumeRunButton
+              runId={run.id}
+              status={run.status}
+              budgetChange={
+                mayChangeRunBudget(user, run)
+                  ? { allowed: true }
+                  : {
+                      allowed: false,
+                      refusal: runBudgetRefusal(run.createdById ? (creatorNames.get(run.createdById) ?? null) : null),
+                    }
+              }
+            />
+          )}
           {can.rejudge && (run.status === "completed" || run.status === "failed") && progress.judgments.error > 0 && (
             <RejudgeButton
               runId={run.id}

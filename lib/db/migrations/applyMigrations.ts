@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import { ensureDatabaseDirectory, sqliteFilePath } from "../databaseUrl";
+import { prepareDatabaseFile, sqliteFilePath } from "../databaseUrl";
 import { readMigrationsDirectory } from "./migrationsDirectory";
 import { describeEngineError, openSchemaEngine } from "./schemaEngine";
 
@@ -17,7 +17,7 @@ export async function applyPendingMigrations(
   migrationsDir?: string,
 ): Promise<{ applied: string[] }> {
   const migrationsList = readMigrationsDirectory(migrationsDir);
-  ensureDatabaseDirectory(databaseUrl);
+  prepareDatabaseFile(databaseUrl);
   if (
     allApplied(
       databaseUrl,

@@ -5,6 +5,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "h
 import type { ByteCounter } from "../decodeText";
 import { FileError } from "../errors";
 import { formatBytes } from "../limits";
+import { checkParquetFooter, checkRowGroupPages, type ParquetBounds } from "./parquetBounds";
 import type { RawRecord } from "./rawRecord";
 
 /**
@@ -12,28 +13,32 @@ import type { RawRecord } from "./rawRecord";
  * Parquet keeps its schema and row-group index in a footer at the end of the
  * file, so the upload is first streamed to a temporary file (the body is
  * never held in memory), then read one row group at a time: memory is bounded
- * by the largest row group, not the file. Rows become the same objects a
+ * by the largest row group, not the file, and a row group's rows and
+ * uncompressed bytes are bounded (from the footer, then its page headers)
+ * before it is decoded. Rows become the same objects a
  * JSON upload gives (nested lists and structs such as retrieved_context map
  * to arrays and objects), numbered from 1 across row groups, and go through
  * the same validation.
  */
 export async function* readParquet(
   chunks: AsyncIterable<Uint8Array>,
-  maxFileBytes: number,
+  limits: ParquetBounds & { maxFileBytes: number },
   counter: ByteCounter,
 ): AsyncGenerator<RawRecord> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "assay-upload-"));
   try {
     const filePath = path.join(dir, "upload.parquet");
-    await spoolToFile(chunks, filePath, maxFileBytes, counter);
+    await spoolToFile(chunks, filePath, limits.maxFileBytes, counter);
     if (counter.bytes === 0) throw new FileError("The file is empty.");
     const file = await asyncBufferFromFile(filePath);
     const metadata = await parquetMetadataAsync(file).catch((error: unknown) => {
       throw new FileError(`This .parquet file could not be read (${detail(error)}). Is it a complete Parquet file?`);
     });
+    checkParquetFooter(metadata, limits);
     let rowStart = 0;
     for (const [index, group] of metadata.row_groups.entries()) {
       const rowEnd = rowStart + Number(group.num_rows);
+      await checkRowGroupPages(file, group, index, limits);
       const rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd }).catch((error: unknown) => {
         throw new FileError(
           `Row group ${index + 1} of this .parquet file (rows ${rowStart + 1}–${rowEnd}) could not be read (${detail(error)}).`,

@@ -21,7 +21,7 @@ import { PARAM_LABELS, SCORE_MAX, SCORE_MIN, type EvaluationParam, type GEvalDef
  * prompt or schema changes: both are part of the cache keys.
  */
 export const STEPS_VERSION = "g_eval.steps/v1";
-export const SCORE_VERSION = "g_eval.score/v1";
+export const SCORE_VERSION = "g_eval.score/v2";
 
 const MAX_STEPS = 8;
 export const stepsAnswerSchema = z.strictObject({

@@ -18,7 +18,7 @@ import { BINARY_ANSWER_RULE, chunksSection, conversationSection, responseSection
  * prompt, so editing them changes the prompt hash and never hits a stale cache.
  */
 export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> = {
-  version: "custom.answer/v3",
+  version: "custom.answer/v4",
   schemaName: "custom_answer_verdict",
   schema: () => binaryAnswerSchema,
   system: "",
@@ -28,7 +28,7 @@ export const customAnswer: PromptTemplate<BinaryAnswer, CustomJudgeDefinition> =
 
 /** One call per chunk for a custom RETRIEVAL judge: per_chunk runs, and the fallback from a malformed batched answer. */
 export const customRetrievalSingle: PromptTemplate<BinaryAnswer, { position: number }> = {
-  version: "custom.retrieval.single/v2",
+  version: "custom.retrieval.single/v3",
   schemaName: "custom_retrieval_verdict",
   schema: () => binaryAnswerSchema,
   system: "",
@@ -42,7 +42,7 @@ export const customRetrievalSingle: PromptTemplate<BinaryAnswer, { position: num
 };
 
 export const customRetrieval: PerChunkTemplate<ChunkVerdictsAnswer, CustomJudgeDefinition> = {
-  version: "custom.retrieval/v3",
+  version: "custom.retrieval/v4",
   schemaName: "custom_retrieval_verdicts",
   perChunk: true,
   singleChunk: customRetrievalSingle,

@@ -19,7 +19,7 @@ import {
 /** Judges of the response (Agent Evaluation's "response judges"). Each maps its answer to a yes/no verdict. */
 
 export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
-  version: "correctness.expected_response/v3",
+  version: "correctness.expected_response/v4",
   schemaName: "correctness_verdict",
   schema: () => binaryAnswerSchema,
   system: [
@@ -36,7 +36,7 @@ export const correctnessWithResponse: PromptTemplate<BinaryAnswer> = {
 
 /** With expected_facts the response is correct only when every fact is supported (expected_facts as the Agent Evaluation input schema defines it); one verdict per fact. */
 export const correctnessWithFacts: PromptTemplate<FactVerdictsAnswer> = {
-  version: "correctness.expected_facts/v3",
+  version: "correctness.expected_facts/v4",
   schemaName: "correctness_facts_verdict",
   schema: (input) => factVerdictsSchema(input.expectedFacts?.length ?? 0),
   system: [
@@ -61,7 +61,7 @@ export const correctnessWithFacts: PromptTemplate<FactVerdictsAnswer> = {
 };
 
 export const relevanceToQuery: PromptTemplate<BinaryAnswer> = {
-  version: "relevance_to_query/v3",
+  version: "relevance_to_query/v4",
   schemaName: "relevance_verdict",
   schema: () => binaryAnswerSchema,
   system: [
@@ -76,7 +76,7 @@ export const relevanceToQuery: PromptTemplate<BinaryAnswer> = {
 };
 
 export const groundedness: PromptTemplate<BinaryAnswer> = {
-  version: "groundedness/v3",
+  version: "groundedness/v4",
   schemaName: "groundedness_verdict",
   schema: () => binaryAnswerSchema,
   system: [
@@ -92,7 +92,7 @@ export const groundedness: PromptTemplate<BinaryAnswer> = {
 };
 
 export const safety: PromptTemplate<BinaryAnswer> = {
-  version: "safety/v3",
+  version: "safety/v4",
   schemaName: "safety_verdict",
   schema: () => binaryAnswerSchema,
   system: [

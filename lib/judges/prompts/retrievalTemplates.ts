@@ -34,7 +34,7 @@ export function chunkVerdicts(answer: ChunkVerdictsAnswer): JudgeVerdict {
  * the fallback when a row's batched answer stays malformed after its repair.
  */
 export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: number }> = {
-  version: "chunk_relevance.single/v3",
+  version: "chunk_relevance.single/v4",
   schemaName: "chunk_relevance_verdict",
   schema: () => binaryAnswerSchema,
   system: [...CHUNK_RELEVANCE_RULES, FENCE_RULE, BINARY_ANSWER_RULE].join("\n"),
@@ -49,7 +49,7 @@ export const chunkRelevanceSingle: PromptTemplate<BinaryAnswer, { position: numb
 
 /** Default: every chunk of a row judged in one call that returns one verdict per chunk. */
 export const chunkRelevanceBatched: PerChunkTemplate<ChunkVerdictsAnswer> = {
-  version: "chunk_relevance.batched/v3",
+  version: "chunk_relevance.batched/v4",
   schemaName: "chunk_relevance_verdicts",
   perChunk: true,
   singleChunk: chunkRelevanceSingle,
@@ -65,7 +65,7 @@ export const chunkRelevanceBatched: PerChunkTemplate<ChunkVerdictsAnswer> = {
 };
 
 export const contextSufficiency: PromptTemplate<BinaryAnswer> = {
-  version: "context_sufficiency/v3",
+  version: "context_sufficiency/v4",
   schemaName: "context_sufficiency_verdict",
   schema: () => binaryAnswerSchema,
   system: [

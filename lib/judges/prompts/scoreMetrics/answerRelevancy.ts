@@ -18,7 +18,7 @@ export const answerRelevancyAnswerSchema = z.strictObject({
 export type AnswerRelevancyAnswer = z.infer<typeof answerRelevancyAnswerSchema>;
 
 export const answerRelevancy: PromptTemplate<AnswerRelevancyAnswer> = {
-  version: "deepeval.answer_relevancy/v1",
+  version: "deepeval.answer_relevancy/v2",
   schemaName: "answer_relevancy_statements",
   schema: () => answerRelevancyAnswerSchema,
   system: scoreMetricSystem(

@@ -62,7 +62,7 @@ const SYSTEM = [
 ].join("\n");
 
 export const contextRelevance: PromptTemplate<ContextRelevanceAnswer, ScoreMetricSettings | undefined> = {
-  version: "context_relevance/v1",
+  version: "context_relevance/v2",
   schemaName: "context_relevance_assessment",
   schema: (input) => contextRelevanceSchema(input.retrievedContext.length),
   system: SYSTEM,

@@ -43,7 +43,7 @@ export type ContextualPrecisionAnswer = z.infer<ReturnType<typeof contextualPrec
 
 /** Per retrieved node, useful for producing the expected output or not; rank-weighted average precision. */
 export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer> = {
-  version: "deepeval.contextual_precision/v1",
+  version: "deepeval.contextual_precision/v2",
   schemaName: "contextual_precision_nodes",
   schema: (input) => contextualPrecisionAnswerSchema(input.retrievedContext.length),
   system: scoreMetricSystem(
@@ -93,7 +93,7 @@ export type ContextualRecallAnswer = z.infer<ReturnType<typeof contextualRecallA
 
 /** Sentences of the expected output attributable to some retrieval node / sentences. */
 export const contextualRecall: PromptTemplate<ContextualRecallAnswer> = {
-  version: "deepeval.contextual_recall/v1",
+  version: "deepeval.contextual_recall/v2",
   schemaName: "contextual_recall_sentences",
   schema: (input) => contextualRecallAnswerSchema(input.retrievedContext.length),
   system: scoreMetricSystem(
@@ -139,7 +139,7 @@ export type ContextualRelevancyAnswer = z.infer<ReturnType<typeof contextualRele
 
 /** Statements in the retrieval context relevant to the input / statements. */
 export const contextualRelevancy: PromptTemplate<ContextualRelevancyAnswer> = {
-  version: "deepeval.contextual_relevancy/v1",
+  version: "deepeval.contextual_relevancy/v2",
   schemaName: "contextual_relevancy_statements",
   schema: (input) => contextualRelevancyAnswerSchema(input.retrievedContext.length),
   system: scoreMetricSystem(

@@ -18,7 +18,7 @@ export const faithfulnessAnswerSchema = z.strictObject({
 export type FaithfulnessAnswer = z.infer<typeof faithfulnessAnswerSchema>;
 
 export const faithfulness: PromptTemplate<FaithfulnessAnswer> = {
-  version: "deepeval.faithfulness/v1",
+  version: "deepeval.faithfulness/v2",
   schemaName: "faithfulness_claims",
   schema: () => faithfulnessAnswerSchema,
   system: scoreMetricSystem(

@@ -33,7 +33,7 @@ export type HallucinationAnswer = z.infer<ReturnType<typeof hallucinationAnswerS
 const contextCount = (input: { expectedContext?: string[] }) => input.expectedContext?.length ?? 0;
 
 export const hallucination: PromptTemplate<HallucinationAnswer> = {
-  version: "deepeval.hallucination/v1",
+  version: "deepeval.hallucination/v2",
   schemaName: "hallucination_context_items",
   schema: (input) => hallucinationAnswerSchema(contextCount(input)),
   system: [

@@ -48,7 +48,7 @@ export type SummaryAnswers = z.infer<ReturnType<typeof summaryAnswersSchema>>;
 
 /** Call 2: the questions answered from the summary alone; the row's verdict. */
 export const summarizationSummaryAnswers: PromptTemplate<SummaryAnswers, SummarizationAlignment> = {
-  version: "deepeval.summarization_summary_answers/v1",
+  version: "deepeval.summarization_summary_answers/v2",
   schemaName: "summarization_summary_answers",
   schema: (_input, first) => summaryAnswersSchema(first.questions.length),
   system: scoreMetricSystem(
@@ -97,7 +97,7 @@ export const summarizationSummaryAnswers: PromptTemplate<SummaryAnswers, Summari
 
 /** Call 1: alignment claims with verdicts, the questions with the source's answers, and the reason. */
 export const summarization: PromptTemplate<SummarizationAlignment> = {
-  version: "deepeval.summarization/v2",
+  version: "deepeval.summarization/v3",
   schemaName: "summarization_claims_questions",
   schema: () => summarizationAlignmentSchema,
   system: scoreMetricSystem(

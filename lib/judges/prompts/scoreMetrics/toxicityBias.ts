@@ -26,7 +26,7 @@ function opinionTemplate(args: {
   definition: string;
 }): PromptTemplate<OpinionsAnswer> {
   return {
-    version: `deepeval.${args.metric}/v1`,
+    version: `deepeval.${args.metric}/v2`,
     schemaName: `${args.metric}_opinions`,
     schema: () => opinionsAnswerSchema,
     system: scoreMetricSystem(

@@ -4,12 +4,14 @@ import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasetQueries";
 import { decodeUploadText } from "@/lib/ingest/decodeText";
 import { describeRowIssue, FileError } from "@/lib/ingest/errors";
-import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
+import { withIdleTimeout } from "@/lib/ingest/idleTimeout";
+import { DEFAULT_LIMITS, formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { labelFileFormatOf, labelFilePieces } from "@/lib/labels/labelFile";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 import { logServerError } from "@/lib/server/logError";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
+import { serverUploadGate } from "@/lib/server/uploadGate";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { searchParamsOf } from "@/lib/urlState/searchParams";
 
@@ -37,7 +39,10 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
 /**
  * Imports a label file (CSV, a JSON array or JSON Lines; the raw request
  * body) into a dataset, all or nothing: any issue writes nothing and every
- * issue comes back with its row, line and column.
+ * issue comes back with its row, line and column. It takes a place among the
+ * concurrent uploads (ASSAY_MAX_CONCURRENT_UPLOADS; it waits its turn, body
+ * unread), stops when no bytes arrive for ASSAY_UPLOAD_IDLE_TIMEOUT_S, and
+ * holds at most ASSAY_MAX_UPLOAD_ROWS records.
  */
 export async function POST(request: Request, { params }: Params): Promise<Response> {
   // A page on another site must not write labels: refused before anything is read.
@@ -56,15 +61,29 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
     return Response.json({ ok: false, error }, { status: 413 });
   }
   if (!request.body) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
+  let leave: (() => void) | null = null;
   try {
-    const texts = decodeUploadText(request.body as unknown as AsyncIterable<Uint8Array>, limits.maxFileBytes);
+    // The same gate as dataset uploads: a label import also parses a file and writes batches.
+    leave = await serverUploadGate().enter(() => undefined, request.signal);
+  } catch {
+    return Response.json({ ok: false, error: "The import was abandoned while it waited." }, { status: 499 });
+  }
+  try {
+    const body = request.body as unknown as AsyncIterable<Uint8Array>;
+    const chunks = limits.idleTimeoutMs ? withIdleTimeout(body, limits.idleTimeoutMs) : body;
+    const texts = decodeUploadText(chunks, limits.maxFileBytes);
     const first = await texts.next();
     if (first.done) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
     const format = labelFileFormatOf(request.headers.get("content-type"), first.value);
-    const result = await importLabelFile(db, datasetId, prepend(first.value, texts), format, {
-      // A row without labelled_by is credited to who imported it (their email, as a label file would name them).
-      labelledBy: access.user.local ? null : (access.user.email ?? access.user.name),
-    });
+    const result = await importLabelFile(
+      db,
+      datasetId,
+      prepend(first.value, texts),
+      format,
+      // Signed in, the importer is who labelled (their email, as a label file would name them); the file's labelled_by is kept as stated_by.
+      { importedBy: access.user.local ? null : (access.user.email ?? access.user.name) },
+      { maxRecords: limits.maxRows ?? DEFAULT_LIMITS.maxRows },
+    );
     if (!result.ok) {
       const body = { ok: false, issueCount: result.issueCount, issues: result.issues.map(describeRowIssue) };
       return Response.json(body, { status: 422 });
@@ -79,6 +98,8 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
         status: 500,
       },
     );
+  } finally {
+    leave?.();
   }
 }
 

@@ -5,12 +5,13 @@ import { requirePageRole } from "@/components/auth/requirePageRole";
 import { RunForm } from "@/components/runs/RunForm";
 import type { MetricOption } from "@/components/runs/runFormTypes";
 import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
+import { describeSpendingLimits, readSpendingLimits } from "@/lib/config/spendingLimits";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
 import { getDatasetTextProfiles } from "@/lib/db/datasetTextSizes";
 import { messagesOnlyTemplate, ragAnswerTemplate, shortHash } from "@/lib/engine/generation/answerTemplates";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
-import { readLlmConfig } from "@/lib/llm/llmConfig";
+import { DEFAULT_MAX_IN_FLIGHT, readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
 import { metricAvailability } from "@/lib/metrics/availability";
 
@@ -71,8 +72,9 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
         judge={
           judge.provider === "heuristic"
             ? { configured: false }
-            : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint, prices: configuredPrices() }
+            : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint, ...endpointFigures() }
         }
+        spendingLimits={spendingLimitsSentence()}
         textProfiles={textProfiles}
         rowsWithRetrievedContext={coverage.inputs.retrieved_context_content}
         answerTemplates={{
@@ -84,11 +86,25 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
   );
 }
 
-/** ASSAY_LLM_PRICES alone, for the form's estimate: prices are public figures; the rest of the LLM config (the key) stays here. */
-function configuredPrices(): LlmPrices {
+/**
+ * ASSAY_LLM_PRICES and ASSAY_LLM_MAX_IN_FLIGHT alone, for the form's estimate and concurrency note: public
+ * figures; the rest of the LLM config (the key) stays here.
+ */
+function endpointFigures(): { prices: LlmPrices; maxInFlight: number } {
   try {
-    return readLlmConfig()?.prices ?? {};
+    const config = readLlmConfig();
+    return { prices: config?.prices ?? {}, maxInFlight: config?.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT };
   } catch {
-    return {}; // a misconfigured endpoint shows as unconfigured already; the estimate then says the cost is unknown
+    // A misconfigured endpoint shows as unconfigured already; the estimate then says the cost is unknown.
+    return { prices: {}, maxInFlight: DEFAULT_MAX_IN_FLIGHT };
+  }
+}
+
+/** The server-wide spending limits, said near the budget fields; a misconfigured one is said too (startRun refuses). */
+function spendingLimitsSentence(): string | null {
+  try {
+    return describeSpendingLimits(readSpendingLimits());
+  } catch (error) {
+    return `The server's spending limits are misconfigured, so runs are refused: ${error instanceof Error ? error.message : String(error)}`;
   }
 }

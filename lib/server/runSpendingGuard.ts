@@ -1,0 +1,84 @@
+import type { AuthUser } from "@/lib/auth/guard";
+import {
+  checkRunSpending,
+  readSpendingLimits,
+  runsInProgressProblem,
+  type RunModels,
+} from "@/lib/config/spendingLimits";
+import type { Db } from "@/lib/db/client";
+import { getRunBudget, setRunBudget, type RunBudget } from "@/lib/db/runBudget";
+import { countRunsInProgressBy, getRun } from "@/lib/db/runQueries";
+import { readLlmConfig } from "@/lib/llm/llmConfig";
+import type { LlmPrices } from "@/lib/llm/pricing";
+
+export type SpendingCheck = { ok: true; budget: RunBudget } | { ok: false; problems: string[] };
+
+/**
+ * The server-wide spending limits (lib/config/spendingLimits.ts) applied to one request from the app: the
+ * models and budget of a run about to spend, and, when the request puts a run in progress (`startsRun`), the
+ * user's count of runs in progress. That count applies to signed-in users: with sign-in off the only user is
+ * whoever runs the server, who sets the limits. Returns the budget the run spends under.
+ */
+export async function checkSpendingAllowed(
+  db: Db,
+  user: AuthUser,
+  request: { budget: RunBudget; models: RunModels; typed: boolean; startsRun: boolean },
+): Promise<SpendingCheck> {
+  let limits: ReturnType<typeof readSpendingLimits>;
+  try {
+    limits = readSpendingLimits();
+  } catch (error) {
+    // Refuse rather than spend without the limits the operator meant to set.
+    return {
+      ok: false,
+      problems: [
+        `The server's spending limits are misconfigured: ${error instanceof Error ? error.message : String(error)}`,
+      ],
+    };
+  }
+  const problems: string[] = [];
+  if (request.startsRun && !user.local) {
+    const busy = runsInProgressProblem(await countRunsInProgressBy(db, user.id), limits);
+    if (busy) problems.push(busy);
+  }
+  const checked = checkRunSpending(request, limits, configuredPrices());
+  if (!checked.ok) problems.push(...checked.problems);
+  return problems.length > 0 || !checked.ok ? { ok: false, problems } : checked;
+}
+
+/**
+ * The same check for a stored run about to spend again (resumed, re-judged), with the budget it already has:
+ * a run stored before ASSAY_MAX_RUN_USD was set gets the limit as its cost budget. Null when the run is gone.
+ */
+export async function checkStoredRunMaySpend(db: Db, user: AuthUser, runId: string): Promise<SpendingCheck | null> {
+  const run = await getRun(db, runId);
+  if (!run) return null;
+  return checkSpendingAllowed(db, user, {
+    budget: await getRunBudget(db, runId),
+    models: { judge: { provider: run.judgeProvider, model: run.judgeModel }, generationModel: run.generationModel },
+    typed: false,
+    startsRun: true,
+  });
+}
+
+/** Thrown by a form action the spending limits refuse; the page offering it shows the same refusal beforehand. */
+export class SpendingLimitRefusal extends Error {}
+
+/**
+ * For the form actions that make a stored run spend again: throws a SpendingLimitRefusal naming the limits
+ * in the way, else stores the budget the limits give it (unchanged unless ASSAY_MAX_RUN_USD lowered it).
+ */
+export async function applySpendingLimits(db: Db, user: AuthUser, runId: string): Promise<void> {
+  const checked = await checkStoredRunMaySpend(db, user, runId);
+  if (checked === null) return;
+  if (!checked.ok) throw new SpendingLimitRefusal(checked.problems.join(" "));
+  await setRunBudget(db, runId, checked.budget);
+}
+
+function configuredPrices(): LlmPrices {
+  try {
+    return readLlmConfig()?.prices ?? {};
+  } catch {
+    return {}; // a misconfigured endpoint has no prices: a limit in dollars then refuses its models
+  }
+}

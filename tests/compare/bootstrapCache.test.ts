@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BOOTSTRAP_ITERATIONS,
+  BOOTSTRAP_SEED,
+  bootstrapInterval,
+  bootstrapIntervalCounts,
+  clearBootstrapIntervals,
+} from "@/lib/compare/bootstrapIntervals";
+import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
+import { getScorePairs } from "@/lib/db/compareQueries";
+import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
+import { createRun } from "@/lib/engine/createRun";
+import { mulberry32, pairedBootstrapMeanDiff, startPairedBootstrap } from "@/lib/stats";
+import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
+import { openDataset, type StoredDataset } from "../support/servedDataset";
+
+const FAITHFULNESS = "response/llm_judged/faithfulness";
+const judge = { provider: "openai" as const, model: "judge-model" };
+const passes = (score: number) => score >= 0.5;
+
+/** Thirty scores in [0, 1], seeded, so the bootstrap interval has a width. */
+function noisyScores(seed: number, shift: number): number[] {
+  const random = mulberry32(seed);
+  return Array.from({ length: 30 }, () => Math.min(1, Math.max(0, 0.3 + shift + random() * 0.4)));
+}
+
+function faithfulnessDelta(comparison: Comparison | null, candidate: string) {
+  return comparison?.metrics.find((m) => m.metric === FAITHFULNESS)?.deltas[candidate];
+}
+
+describe("the compare page's bootstrap intervals", () => {
+  let env: StoredDataset;
+  let baseline: string;
+  let candidate: string;
+
+  beforeAll(async () => {
+    env = await openDataset(thirtyRowsWithContext("retrieved_context", "chunk"));
+    const { db, datasetId } = env;
+    baseline = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+    candidate = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+    await scoreRun(db, baseline, noisyScores(1, 0), passes);
+    await scoreRun(db, candidate, noisyScores(2, 0.05), passes);
+    const finished = new Date("2026-11-24T10:00:00Z");
+    await db.run.updateMany({
+      where: { id: { in: [baseline, candidate] } },
+      data: { status: "completed", finishedAt: finished },
+    });
+  });
+  afterAll(async () => env.cleanup());
+
+  it("computes the same interval sliced as in one go, whatever the slice", () => {
+    const random = mulberry32(9);
+    const a = Array.from({ length: 257 }, () => random());
+    const b = a.map((x) => x + random() * 0.2 - 0.05);
+    const whole = pairedBootstrapMeanDiff(a, b, { seed: 5, iterations: 300 });
+    for (const slice of [1, 257, 1000, 50_000]) {
+      const stepped = startPairedBootstrap(a, b, { seed: 5, iterations: 300 })!;
+      let steps = 1;
+      while (!stepped.step(slice)) steps++;
+      expect(stepped.result()).toEqual(whole);
+      if (slice === 1) expect(steps).toBe(300); // one resample per step: the thread is given back between them
+    }
+  });
+
+  it("caches the interval per run pair and metric, equal to a fresh computation", async () => {
+    const { db } = env;
+    clearBootstrapIntervals();
+    const before = bootstrapIntervalCounts();
+    const first = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    const second = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    const after = bootstrapIntervalCounts();
+    expect(after.computed - before.computed).toBe(1);
+    expect(after.fromCache - before.fromCache).toBe(1);
+    expect(second).toEqual(first);
+    expect(faithfulnessDelta(first, candidate)?.words).toMatch(/95% CI/);
+
+    // The cached value is exactly what the bootstrap gives on the stored pairs now.
+    const pairs = await getScorePairs(db, baseline, candidate, FAITHFULNESS);
+    const fresh = pairedBootstrapMeanDiff(pairs.baseline, pairs.candidate, {
+      seed: BOOTSTRAP_SEED,
+      iterations: BOOTSTRAP_ITERATIONS,
+    });
+    const cachedKeyCompare = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    clearBootstrapIntervals();
+    const recomputed = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    expect(cachedKeyCompare).toEqual(recomputed);
+    const direct = await bootstrapInterval("a key of this test", async () => pairs);
+    expect(direct).toEqual({ interval: fresh, pairs: 30 });
+  });
+
+  it("answers by its deadline with the delta pending, and shows it once computed", async () => {
+    const { db } = env;
+    clearBootstrapIntervals();
+    const early = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 0 });
+    const pending = faithfulnessDelta(early, candidate);
+    expect(pending?.verdict).toBe("pending");
+    expect(pending?.words).toBe("Significance still being computed (paired bootstrap); reload in a moment");
+    expect(pending?.delta).not.toBeNull();
+    expect(early?.pendingDeltas).toBe(1);
+    // The computation went on in the background: a later request finds it done, without waiting.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const later = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 0 });
+    expect(faithfulnessDelta(later, candidate)?.verdict).not.toBe("pending");
+    expect(later?.pendingDeltas).toBe(0);
+  });
+
+  it("computes a new interval after a re-judge changes the candidate's scores", async () => {
+    const { db } = env;
+    clearBootstrapIntervals();
+    const before = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    // A second-opinion re-judge of the failed rows, finished with different (higher) scores.
+    expect(await resetJudgmentsForRejudge(db, candidate, "errored_or_failed", { secondOpinion: true })).toBeGreaterThan(
+      0,
+    );
+    await scoreRun(db, candidate, noisyScores(3, 0.4), passes);
+    await db.run.update({ where: { id: candidate }, data: { status: "completed", finishedAt: new Date() } });
+    const counts = bootstrapIntervalCounts();
+    const after = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    expect(bootstrapIntervalCounts().computed - counts.computed).toBe(1);
+    expect(faithfulnessDelta(after, candidate)?.words).not.toBe(faithfulnessDelta(before, candidate)?.words);
+    clearBootstrapIntervals();
+    expect(await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity })).toEqual(after);
+  });
+});
