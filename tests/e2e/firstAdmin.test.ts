@@ -1,8 +1,10 @@
 // The issue's start test, second half: `npm start`'s script (scripts/serve.ts
 // over the build in .next) with ASSAY_AUTH_SECRET, on 127.0.0.1. Pages need a
 // session; the first admin is created with `npm run user:create` and signs in,
-// and the users page opens. (listenHost.test.ts covers the refusal without a
-// secret and the network address.)
+// and the users page opens. A signed-out visitor sees neither the judge model
+// nor its endpoint's host; a paused account is told on the sign-in page until
+// when. (listenHost.test.ts covers the refusal without a secret and the
+// network address.)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
