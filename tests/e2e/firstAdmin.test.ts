@@ -1,13 +1,18 @@
 // The issue's start test, second half: `npm start`'s script (scripts/serve.ts
 // over the build in .next) with ASSAY_AUTH_SECRET, on 127.0.0.1. Pages need a
 // session; the first admin is created with `npm run user:create` and signs in,
-// and the users page opens. (listenHost.test.ts covers the refusal without a
-// secret and the network address.)
+// and the users page opens. A signed-out visitor sees neither the judge model
+// nor its endpoint's host; a paused account is told on the sign-in page until
+// when. (listenHost.test.ts covers the refusal without a secret and the
+// network address.)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createDb } from "@/lib/db/client";
+import { launchChromium } from "../support/chromium";
 import { createUsersWithCli, E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
+import { screenshot, waitForHydration } from "./helpers";
 import { startServe } from "./serveProcess";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-first-admin-"));
@@ -64,4 +69,30 @@ it("shows the judge model and endpoint host to signed-in users only, not on the 
   const cookie = await signInCookie(baseUrl, USERS.admin);
   const signedIn = await (await fetch(`${baseUrl}/admin/users`, { headers: { cookie } })).text();
   expect(signedIn).toContain(`${JUDGE_MODEL} via ${JUDGE_HOST}`);
+});
+
+it("tells an account whose password sign-in is paused, on the sign-in page, until when", async () => {
+  // As if ten wrong guesses had just been made for this email, from whatever addresses. Unknown emails are paused
+  // the same way as accounts, so the answer tells nothing about which exist.
+  const db = createDb(databaseUrl);
+  try {
+    await db.signInThrottle.create({ data: { email: "paused@example.com", windowStart: new Date(), failures: 10 } });
+  } finally {
+    await db.$disconnect();
+  }
+  const { context, close } = await launchChromium();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/signin`);
+    await waitForHydration(page, "[data-testid=signin-form]");
+    await page.getByLabel("Email").fill("paused@example.com");
+    await page.getByLabel("Password").fill("whatever password it is");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect
+      .poll(() => page.getByTestId("signin-error").innerText())
+      .toMatch(/^Too many failed sign-ins for this account\. Password sign-in for it is paused until \d\d:\d\d UTC/);
+    await screenshot(page, "signin-paused");
+  } finally {
+    await close();
+  }
 });

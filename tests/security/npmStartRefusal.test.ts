@@ -1,6 +1,8 @@
-// `npm start` checks where it may listen before it builds: a refused start
-// (ASSAY_HOST=0.0.0.0 without ASSAY_AUTH_SECRET, or `-H` passed through to
-// next) says why within seconds, instead of after minutes of `next build`.
+// `npm start` checks where it may listen, and the single sign-on settings,
+// before it builds: a refused start (ASSAY_HOST=0.0.0.0 without
+// ASSAY_AUTH_SECRET, `-H` passed through to next, an http:// OpenID Connect
+// issuer beyond loopback, single sign-on without ASSAY_BASE_URL) says why
+// within seconds, instead of after minutes of `next build`.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -85,4 +87,30 @@ describe("npm start on a non-loopback address without a secret", () => {
       expectRefusedQuickly(result);
     },
   );
+});
+
+describe("npm start with single sign-on misconfigured", () => {
+  const oidc = {
+    ASSAY_AUTH_SECRET: "Q2x8vT1mP9zR4kW7yB3nD6hF0jL5sA2cE8gU1iO4",
+    ASSAY_OIDC_ISSUER: "https://id.example.com",
+    ASSAY_OIDC_CLIENT_ID: "assay",
+    ASSAY_OIDC_CLIENT_SECRET: "s3cret",
+    ASSAY_BASE_URL: "https://assay.example.com",
+  };
+
+  it("refuses an http:// issuer beyond loopback, naming the variable", { timeout: 60_000 }, async () => {
+    const result = await npmStart([], { ...oidc, ASSAY_OIDC_ISSUER: "http://id.example.com" });
+    expect(result.output).toContain(
+      "[assay] ASSAY_OIDC_ISSUER is http://id.example.com: an OpenID Connect issuer must use https://",
+    );
+    expectRefusedQuickly(result);
+  });
+
+  it("refuses single sign-on without ASSAY_BASE_URL", { timeout: 60_000 }, async () => {
+    const result = await npmStart([], { ...oidc, ASSAY_BASE_URL: "" });
+    expect(result.output).toContain(
+      "[assay] ASSAY_BASE_URL is missing: single sign-on needs the public URL people open",
+    );
+    expectRefusedQuickly(result);
+  });
 });
