@@ -7,7 +7,13 @@
 // Usage: node --import tsx scripts/serve.ts start|dev [--build] [next options…]
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { decideListenHost, hostArgumentIn, hostArgumentMessage } from "../lib/server/listenHost";
+import {
+  debuggerArgumentIn,
+  debuggerArgumentMessage,
+  decideListenHost,
+  hostArgumentIn,
+  hostArgumentMessage,
+} from "../lib/server/listenHost";
 import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -22,6 +28,11 @@ const nextArgs = args.filter((arg) => arg !== "--build");
 const hostArgument = hostArgumentIn(nextArgs);
 if (hostArgument !== null) {
   console.error(`[assay] ${hostArgumentMessage(hostArgument)}`);
+  process.exit(1);
+}
+const debuggerArgument = debuggerArgumentIn(nextArgs);
+if (debuggerArgument !== null) {
+  console.error(`[assay] ${debuggerArgumentMessage(debuggerArgument)}`);
   process.exit(1);
 }
 const decision = decideListenHost(process.env);

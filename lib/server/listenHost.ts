@@ -69,3 +69,19 @@ export function hostArgumentMessage(arg: string): string {
     `Start it with ASSAY_HOST instead, e.g. ASSAY_HOST=0.0.0.0 npm start (any address other than loopback also needs ASSAY_AUTH_SECRET).`,
   ].join("\n");
 }
+
+/**
+ * A `--inspect` meant for next (any spelling): Next opens the Node.js debugger at the address it is given,
+ * and a debugger port runs any code for whoever reaches it, so `npm start -- --inspect=0.0.0.0:9229` would
+ * expose more than the address check guards. Debugging is a developer's choice made through NODE_OPTIONS.
+ */
+export function debuggerArgumentIn(args: readonly string[]): string | null {
+  return args.find((arg) => /^--inspect(-brk|-wait)?(=|$)/.test(arg)) ?? null;
+}
+
+export function debuggerArgumentMessage(arg: string): string {
+  return [
+    `Assay does not pass "${arg}" to Next.js: a debugger port runs any code for whoever can reach it.`,
+    `To debug on this machine, use Node's own option: NODE_OPTIONS=--inspect=127.0.0.1:9229 npm run dev`,
+  ].join("\n");
+}

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { isLoopbackHost } from "@/lib/auth/authMode";
-import { decideListenHost, hostArgumentIn } from "@/lib/server/listenHost";
+import { debuggerArgumentIn, decideListenHost, hostArgumentIn } from "@/lib/server/listenHost";
 import { TEST_SECRET as SECRET } from "../auth/authKit";
 import { endWithThisProcess } from "../support/processCleanup";
 
@@ -61,6 +61,13 @@ describe("where npm start and npm run dev listen", () => {
       expect(hostArgumentIn(["-p", "4000", ...args]), args.join(" ")).toBe(args[0]);
     expect(hostArgumentIn(["-p", "4000", "--", "x"])).toBe("--");
     expect(hostArgumentIn(["-p", "4000", "--keepAliveTimeout", "5000", "-h"])).toBeNull();
+  });
+
+  it("finds a debugger argument meant for next, which would open a port that runs any code", () => {
+    for (const arg of ["--inspect", "--inspect=0.0.0.0:9229", "--inspect-brk", "--inspect-wait=9229"])
+      expect(debuggerArgumentIn(["-p", "4000", arg]), arg).toBe(arg);
+    expect(debuggerArgumentIn(["-p", "4000", "--keepAliveTimeout", "5000"])).toBeNull();
+    expect(debuggerArgumentIn(["--inspector-of-nothing"])).toBeNull();
   });
 
   it("knows loopback addresses", () => {
@@ -126,6 +133,11 @@ describe("where npm start and npm run dev listen", () => {
         expect(code).toBe(1);
         expect(fs.existsSync(path.join(dir, "assay.db"))).toBe(false);
       }
+      const debug = await runServe(["start", "--build", "--inspect=0.0.0.0:9229"], env);
+      expect(debug.stderr).toContain('[assay] Assay does not pass "--inspect=0.0.0.0:9229" to Next.js');
+      expect(debug.stdout).not.toContain("listening on");
+      expect(debug.code).toBe(1);
+      expect(fs.existsSync(path.join(dir, "assay.db"))).toBe(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
