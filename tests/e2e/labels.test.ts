@@ -238,4 +238,33 @@ describe("human labels, agreement and disagreements", () => {
     await screenshot(page, "66-compare-agreement");
     expect(problems).toEqual([]);
   });
+
+  it("shows, beside the importer, who an imported file said labelled (stated by)", async () => {
+    // As a label import with sign-in on stores it: the importer labelled, the file's labelled_by is kept apart.
+    const row = await db.datasetRow.findFirstOrThrow({
+      where: { datasetId: datasetUrl.split("/").at(-1), rowNumber: 10 },
+    });
+    const label = {
+      datasetId: row.datasetId,
+      rowId: row.id,
+      metric: G,
+      kind: "rating",
+      rating: "yes",
+      source: "import",
+    };
+    const stated = { labelledBy: "runner@example.com", statedBy: "mallory@example.com" };
+    await db.humanLabel.create({ data: { ...label, ...stated } });
+    await db.humanLabelRevision.create({ data: { ...label, ...stated, revision: 1, action: "set" } });
+    await page.goto(`${server.baseUrl}/runs/${runA}/rows/${row.id}`);
+    const target = page.locator(`[data-testid=label-controls] li[data-label-target="groundedness"]`);
+    await target.waitFor();
+    expect(await target.innerText()).toContain("by runner@example.com, stated by mallory@example.com");
+    await page.locator("[data-testid=label-history] summary").click();
+    expect(await page.locator("[data-testid=label-history]").innerText()).toContain(
+      "runner@example.com, stated by mallory@example.com · groundedness: yes (import)",
+    );
+    await target.scrollIntoViewIfNeeded();
+    await screenshot(page, "67-drilldown-stated-by");
+    expect(problems).toEqual([]);
+  });
 });

@@ -504,7 +504,9 @@ describe("route handlers that change state, by role", () => {
   });
 
   it("POST /api/datasets/:id/labels: 401 without a session, 403 for a viewer and cross-site; a runner imports", async () => {
-    const file = "request_id,metric,chunk_position,label,labelled_by,labelled_at\nm1,groundedness,,yes,,\n";
+    // The file names someone else: with sign-in on, the label is the runner's and the file's name is kept as stated by.
+    const file =
+      "request_id,metric,chunk_position,label,labelled_by,labelled_at\nm1,groundedness,,yes,mallory@example.com,\n";
     const path = `/api/datasets/${uploadedId}/labels`;
     const labels = () => db.humanLabel.count();
     const { refused, allowed } = attemptsFor("runner");
@@ -518,6 +520,10 @@ describe("route handlers that change state, by role", () => {
     record("POST /api/datasets/:id/labels", allowed.who, reply.status);
     expect(reply.status, reply.body).toBe(200);
     expect(await labels()).toBe(1);
+    expect(await db.humanLabel.findFirstOrThrow()).toMatchObject({
+      labelledBy: USERS.runner.email,
+      statedBy: "mallory@example.com",
+    });
   });
 
   it("POST /api/auth/admin/create-user (Better Auth's admin API): refused below admin and cross-site", async () => {

@@ -56,6 +56,18 @@ describe("a Parquet decompression bomb", () => {
     expect(added).toEqual({ datasets: 0, rows: 0 });
   });
 
+  it("is refused when a column holds millions of values in few rows (as a list column can)", async () => {
+    const listLike = parquetBomb({ rows: 5_000_000, footerRows: 10, footerValues: 5_000_000 });
+    const { result, added } = await ingestIntoDb(db, "list.parquet", listLike, "validRowsOnly");
+    expect(result).toMatchObject({
+      ok: false,
+      rowsRead: 0,
+      fileError:
+        "Row group 1, column request holds 5,000,000 values; Assay reads at most 4,000,000 values per column in a row group (20 per row of ASSAY_MAX_PARQUET_ROW_GROUP_ROWS). Write the file with smaller row groups (pyarrow: `pq.write_table(table, path, row_group_size=100_000)`) or split it.",
+    });
+    expect(added).toEqual({ datasets: 0, rows: 0 });
+  });
+
   it("is refused when a row group's uncompressed size is over ASSAY_MAX_PARQUET_ROW_GROUP_MB", async () => {
     const wide = parquetBomb({ rows: 10, footerUncompressedBytes: 65 * 1024 * 1024 });
     const { result, added } = await ingestIntoDb(db, "wide.parquet", wide, "validRowsOnly");

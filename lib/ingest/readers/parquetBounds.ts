@@ -32,6 +32,11 @@ export function checkParquetFooter(metadata: FileMetaData, bounds: ParquetBounds
     }
     const bytes = uncompressedBytes(group);
     if (bytes > bounds.maxParquetRowGroupBytes) throw groupTooLarge(index, bytes, bounds);
+    for (const column of group.columns) {
+      const values = Number(column.meta_data?.num_values ?? 0);
+      if (values > maxColumnValues(bounds))
+        throw tooManyValues(index, column.meta_data?.path_in_schema ?? [], values, bounds);
+    }
   }
   if (totalRows > bounds.maxRows) throw new FileError(tooManyRowsMessage(totalRows, bounds.maxRows));
 }
@@ -73,6 +78,24 @@ export async function checkRowGroupPages(
       if (bytes > bounds.maxParquetRowGroupBytes) throw groupTooLarge(index, bytes, bounds);
     }
   }
+}
+
+/**
+ * Values one column chunk may hold. A list column (retrieved_context,
+ * expected_facts) holds a value per list item, so rows alone do not bound it:
+ * one row of a dictionary-encoded list can repeat a value millions of times.
+ * Evaluation lists hold a handful to a few dozen items per row.
+ */
+export const VALUES_PER_ROW = 20;
+
+function maxColumnValues(bounds: ParquetBounds): number {
+  return VALUES_PER_ROW * bounds.maxParquetRowGroupRows;
+}
+
+function tooManyValues(index: number, path: string[], values: number, bounds: ParquetBounds): FileError {
+  return new FileError(
+    `Row group ${index + 1}, column ${path.join(".")} holds ${formatCount(values)} values; Assay reads at most ${formatCount(maxColumnValues(bounds))} values per column in a row group (${VALUES_PER_ROW} per row of ASSAY_MAX_PARQUET_ROW_GROUP_ROWS). ${REWRITE_HINT}`,
+  );
 }
 
 function uncompressedBytes(group: RowGroup): number {
