@@ -19,7 +19,7 @@ export function readOfCompletedRuns<T>(scope: string, runs: RunState[], read: ()
   const stamps = runs.map(completedStamp);
   if (stamps.some((stamp) => stamp === null)) {
     counts.read++;
-    return read();
+    return readOnNextTurn(read);
   }
   const key = [scope, ...stamps].join("\u0000");
   const cached = cache.get(key) as Promise<T> | undefined;
@@ -31,7 +31,7 @@ export function readOfCompletedRuns<T>(scope: string, runs: RunState[], read: ()
     return cached;
   }
   counts.read++;
-  const value = read();
+  const value = readOnNextTurn(read);
   value.catch(() => {
     if (cache.get(key) === value) cache.delete(key);
   });
@@ -50,6 +50,20 @@ export function completedRunReadCounts(): { read: number; fromCache: number } {
 
 export function clearCompletedRunReads(): void {
   cache.clear();
+}
+
+/**
+ * Reads run one after another, each on a fresh turn of the event loop: the queries are synchronous
+ * (better-sqlite3) and a comparison makes one per run and one per pair; started together (or queued as
+ * immediates in the same turn) they would hold the thread as one block. Chained, other requests wait
+ * for one query at most.
+ */
+let lastRead: Promise<unknown> = Promise.resolve();
+
+function readOnNextTurn<T>(read: () => Promise<T>): Promise<T> {
+  const value = lastRead.then(() => new Promise((resolve) => setImmediate(resolve))).then(read);
+  lastRead = value.catch(() => undefined);
+  return value;
 }
 
 function completedStamp(run: RunState): string | null {
