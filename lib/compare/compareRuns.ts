@@ -6,6 +6,7 @@ import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { describeDelta, exactMcNemar, wilsonInterval } from "@/lib/stats";
 import { BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, bootstrapInterval, settledBy } from "./bootstrapIntervals";
+import { readOfCompletedRuns } from "./completedRunCache";
 
 export type CompareRun = {
   id: string;
@@ -88,15 +89,28 @@ export async function compareRuns(
   // The baseline leads every table and chart; the others keep the order they were picked in.
   const runs = [baseline, ...found.filter((run) => run.id !== baseline.id)];
   const metricOrder = [...new Set(runs.flatMap((run) => run.config.metrics))];
+  // Completed runs' reads come from memory when seen before (completedRunCache.ts says why that is exact).
+  const store = databaseUrlOf(db);
   const aggregates = new Map(
-    await Promise.all(runs.map(async (run) => [run.id, await getRunAggregates(db, run.id, metricOrder)] as const)),
+    await Promise.all(
+      runs.map(async (run) => {
+        const read = () => getRunAggregates(db, run.id, metricOrder);
+        return [
+          run.id,
+          await readOfCompletedRuns(`${store}|aggregates|${metricOrder.join(",")}`, [run], read),
+        ] as const;
+      }),
+    ),
   );
   // One paired GROUP BY per candidate on the baseline's dataset, shared by all its metrics.
   const pairedByRun = new Map(
     await Promise.all(
       runs
         .filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
-        .map(async (run) => [run.id, await getPairedCounts(db, baseline.id, run.id)] as const),
+        .map(async (run) => {
+          const read = () => getPairedCounts(db, baseline.id, run.id);
+          return [run.id, await readOfCompletedRuns(`${store}|paired`, [baseline, run], read)] as const;
+        }),
     ),
   );
 

@@ -7,6 +7,8 @@ import {
   clearBootstrapIntervals,
 } from "@/lib/compare/bootstrapIntervals";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
+import { clearCompletedRunReads, completedRunReadCounts } from "@/lib/compare/completedRunCache";
+import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { getScorePairs } from "@/lib/db/compareQueries";
 import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
@@ -115,10 +117,37 @@ describe("the compare page's bootstrap intervals", () => {
     await scoreRun(db, candidate, noisyScores(3, 0.4), passes);
     await db.run.update({ where: { id: candidate }, data: { status: "completed", finishedAt: new Date() } });
     const counts = bootstrapIntervalCounts();
+    const reads = completedRunReadCounts();
     const after = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
     expect(bootstrapIntervalCounts().computed - counts.computed).toBe(1);
+    // The candidate's aggregates and the pair's counts are read again; the baseline's still come from memory.
+    expect(completedRunReadCounts().read - reads.read).toBe(2);
     expect(faithfulnessDelta(after, candidate)?.words).not.toBe(faithfulnessDelta(before, candidate)?.words);
+    const candidateCell = after?.metrics.find((m) => m.metric === FAITHFULNESS)?.cells[candidate];
+    expect(candidateCell?.aggregate).toEqual(
+      (await getRunAggregates(db, candidate, [FAITHFULNESS])).find((a) => a.metric === FAITHFULNESS),
+    );
     clearBootstrapIntervals();
+    clearCompletedRunReads();
     expect(await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity })).toEqual(after);
+  });
+
+  it("reads a completed pair's aggregates and paired counts once, and a run that is not completed every time", async () => {
+    const { db, datasetId } = env;
+    clearCompletedRunReads();
+    const first = completedRunReadCounts();
+    const comparison = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    expect(completedRunReadCounts().read - first.read).toBe(3); // two runs' aggregates, one pair's counts
+    const second = completedRunReadCounts();
+    expect(await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity })).toEqual(comparison);
+    expect(completedRunReadCounts()).toEqual({ read: second.read, fromCache: second.fromCache + 3 });
+
+    const running = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+    await scoreRun(db, running, noisyScores(4, 0), passes);
+    const third = completedRunReadCounts();
+    await compareRuns(db, [baseline, running], baseline, { waitMs: Infinity });
+    await compareRuns(db, [baseline, running], baseline, { waitMs: Infinity });
+    // Each time: the running run's aggregates and the pair's counts; the baseline's aggregates from memory.
+    expect(completedRunReadCounts().read - third.read).toBe(4);
   });
 });

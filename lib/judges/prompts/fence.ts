@@ -77,7 +77,7 @@ export function defuse(content: string): string {
 const MAYBE_FENCE = /[tTｔＴтТτΤᴛ\u{1d400}-\u{1d7ff}]/u;
 
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
-/** SKELETON_PREFIX as it reads on ASCII text: any case, "_" or "-" (the ASCII connectors), "<" and "/" themselves. */
+/** SKELETON_PREFIX as it reads on ASCII text: any case, "_" or "-" as the connector, "<" and "/" as themselves. */
 const ASCII_PREFIX = /untrusted\s*[_-]|<\s*\/?\s*untrusted/i;
 
 /**

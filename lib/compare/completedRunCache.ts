@@ -1,0 +1,72 @@
+/**
+ * A comparison's SQL reads of completed runs, kept in memory. On eight 20,000-row
+ * runs with every score metric, the aggregates and the paired counts are tens of
+ * millions of index entries read synchronously, seconds of a blocked server on
+ * each request (and the compare page asks again while deltas are computing). A
+ * completed run's judgments cannot change without its state changing: judgments
+ * are written only while pending, and a re-judge puts the run back to pending
+ * and finishes it with a new finish time. So a read keyed by the completed runs'
+ * (id, finish time) is exact; a run in any other state is read afresh every time.
+ */
+const MAX_ENTRIES = 500;
+const cache = new Map<string, Promise<unknown>>();
+const counts = { read: 0, fromCache: 0 };
+
+type RunState = { id: string; status: string; finishedAt: Date | null };
+
+/** `read()`'s value, from memory when every run in `runs` is completed and was read the same way before. */
+export function readOfCompletedRuns<T>(scope: string, runs: RunState[], read: () => Promise<T>): Promise<T> {
+  const stamps = runs.map(completedStamp);
+  if (stamps.some((stamp) => stamp === null)) {
+    counts.read++;
+    return readOnNextTurn(read);
+  }
+  const key = [scope, ...stamps].join("\u0000");
+  const cached = cache.get(key) as Promise<T> | undefined;
+  if (cached) {
+    counts.fromCache++;
+    // Least recently used goes first: a Map iterates in insertion order, so re-insert on use.
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  counts.read++;
+  const value = readOnNextTurn(read);
+  value.catch(() => {
+    if (cache.get(key) === value) cache.delete(key);
+  });
+  cache.set(key, value);
+  for (const oldest of cache.keys()) {
+    if (cache.size <= MAX_ENTRIES) break;
+    cache.delete(oldest);
+  }
+  return value;
+}
+
+/** How many reads went to the database and how many came from memory, since the process started. */
+export function completedRunReadCounts(): { read: number; fromCache: number } {
+  return { ...counts };
+}
+
+export function clearCompletedRunReads(): void {
+  cache.clear();
+}
+
+/**
+ * Reads run one after another, each on a fresh turn of the event loop: the queries are synchronous
+ * (better-sqlite3) and a comparison makes one per run and one per pair; started together (or queued as
+ * immediates in the same turn) they would hold the thread as one block. Chained, other requests wait
+ * for one query at most.
+ */
+let lastRead: Promise<unknown> = Promise.resolve();
+
+function readOnNextTurn<T>(read: () => Promise<T>): Promise<T> {
+  const value = lastRead.then(() => new Promise((resolve) => setImmediate(resolve))).then(read);
+  lastRead = value.catch(() => undefined);
+  return value;
+}
+
+function completedStamp(run: RunState): string | null {
+  if (run.status !== "completed" || !run.finishedAt) return null;
+  return `${run.id}|${run.finishedAt.toISOString()}`;
+}
