@@ -1,4 +1,5 @@
 import { startPairedBootstrap, type MeanDiffInterval } from "@/lib/stats";
+import { createPromiseCache } from "./promiseCache";
 
 /**
  * The paired bootstrap intervals behind the compare page's score deltas, kept
@@ -26,10 +27,9 @@ export const SLICE_DRAWS = 2_000_000;
 /** Intervals kept; each is a few numbers, so the bound is about keys, not memory. */
 const MAX_ENTRIES = 5000;
 
-const cache = new Map<string, Promise<ScoreInterval>>();
+const cache = createPromiseCache<ScoreInterval>(MAX_ENTRIES);
 const queue: (() => Promise<void>)[] = [];
 let working = false;
-const counts = { computed: 0, fromCache: 0 };
 
 /**
  * The interval for `key`, from the cache or queued for the background worker.
@@ -37,28 +37,14 @@ const counts = { computed: 0, fromCache: 0 };
  * computation is dropped from the cache, so the next request tries again.
  */
 export function bootstrapInterval(key: string, loadPairs: () => Promise<ScorePairs>): Promise<ScoreInterval> {
-  const cached = cache.get(key);
-  if (cached) {
-    counts.fromCache++;
-    // Least recently used goes first: a Map iterates in insertion order, so re-insert on use.
-    cache.delete(key);
-    cache.set(key, cached);
-    return cached;
-  }
-  counts.computed++;
-  const computed = new Promise<ScoreInterval>((resolve, reject) => {
-    queue.push(() => computeInterval(loadPairs).then(resolve, reject));
-    void drainQueue();
-  });
-  computed.catch(() => {
-    if (cache.get(key) === computed) cache.delete(key);
-  });
-  cache.set(key, computed);
-  for (const oldest of cache.keys()) {
-    if (cache.size <= MAX_ENTRIES) break;
-    cache.delete(oldest);
-  }
-  return computed;
+  return cache.getOrCreate(
+    key,
+    () =>
+      new Promise<ScoreInterval>((resolve, reject) => {
+        queue.push(() => computeInterval(loadPairs).then(resolve, reject));
+        void drainQueue();
+      }),
+  );
 }
 
 /**
@@ -88,7 +74,8 @@ export function clearBootstrapIntervals(): void {
 
 /** How many intervals were queued for computation and how many came from the cache, since the process started. */
 export function bootstrapIntervalCounts(): { computed: number; fromCache: number } {
-  return { ...counts };
+  const { created, fromCache } = cache.counts();
+  return { computed: created, fromCache };
 }
 
 async function drainQueue(): Promise<void> {

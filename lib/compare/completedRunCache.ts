@@ -1,3 +1,5 @@
+import { createPromiseCache } from "./promiseCache";
+
 /**
  * A comparison's SQL reads of completed runs, kept in memory. On eight 20,000-row
  * runs with every score metric, the aggregates and the paired counts are tens of
@@ -9,8 +11,9 @@
  * (id, finish time) is exact; a run in any other state is read afresh every time.
  */
 const MAX_ENTRIES = 500;
-const cache = new Map<string, Promise<unknown>>();
-const counts = { read: 0, fromCache: 0 };
+const cache = createPromiseCache<unknown>(MAX_ENTRIES);
+/** Reads of runs not all completed, which are never cached. */
+let uncachedReads = 0;
 
 type RunState = { id: string; status: string; finishedAt: Date | null };
 
@@ -18,34 +21,17 @@ type RunState = { id: string; status: string; finishedAt: Date | null };
 export function readOfCompletedRuns<T>(scope: string, runs: RunState[], read: () => Promise<T>): Promise<T> {
   const stamps = runs.map(completedStamp);
   if (stamps.some((stamp) => stamp === null)) {
-    counts.read++;
+    uncachedReads++;
     return readOnNextTurn(read);
   }
   const key = [scope, ...stamps].join("\u0000");
-  const cached = cache.get(key) as Promise<T> | undefined;
-  if (cached) {
-    counts.fromCache++;
-    // Least recently used goes first: a Map iterates in insertion order, so re-insert on use.
-    cache.delete(key);
-    cache.set(key, cached);
-    return cached;
-  }
-  counts.read++;
-  const value = readOnNextTurn(read);
-  value.catch(() => {
-    if (cache.get(key) === value) cache.delete(key);
-  });
-  cache.set(key, value);
-  for (const oldest of cache.keys()) {
-    if (cache.size <= MAX_ENTRIES) break;
-    cache.delete(oldest);
-  }
-  return value;
+  return cache.getOrCreate(key, () => readOnNextTurn(read)) as Promise<T>;
 }
 
 /** How many reads went to the database and how many came from memory, since the process started. */
 export function completedRunReadCounts(): { read: number; fromCache: number } {
-  return { ...counts };
+  const { created, fromCache } = cache.counts();
+  return { read: created + uncachedReads, fromCache };
 }
 
 export function clearCompletedRunReads(): void {
