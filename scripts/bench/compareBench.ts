@@ -26,6 +26,7 @@ import { METRICS } from "../../lib/metrics/metricCatalog";
 import { mulberry32 } from "../../lib/stats";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { insertCompletedRun } from "./seedLargeRuns";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 8);
@@ -134,41 +135,14 @@ async function seed(databaseUrl: string): Promise<string[]> {
     const random = mulberry32(run + 1);
     // Each run a little better than the last, so some deltas are real and some are noise.
     const shift = run * 0.01;
-    bulkInsert(databaseUrl, [
-      {
-        table: "Run",
-        columns: [
-          "id",
-          "datasetId",
-          "name",
-          "tags",
-          "status",
-          "judgeProvider",
-          "judgeModel",
-          "concurrency",
-          "config",
-          "createdAt",
-          "startedAt",
-          "finishedAt",
-        ],
-        rows: [
-          [
-            runId,
-            imported.datasetId,
-            `${RUN_NAME} ${run + 1}`,
-            "[]",
-            "completed",
-            "openai",
-            "bench",
-            16,
-            config,
-            now,
-            now,
-            now,
-          ],
-        ],
-      },
-    ]);
+    insertCompletedRun(databaseUrl, {
+      id: runId,
+      datasetId: imported.datasetId,
+      name: `${RUN_NAME} ${run + 1}`,
+      judgeModel: "bench",
+      config,
+      at: now,
+    });
     for (let start = 0; start < rowIds.length; start += 1000) {
       const items: (string | number | null)[][] = [];
       for (const rowId of rowIds.slice(start, start + 1000))

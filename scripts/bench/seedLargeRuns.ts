@@ -53,41 +53,14 @@ export async function seedLargeRuns(
     const random = mulberry32(index + 1);
     const now = sqliteTimestamp(new Date());
     const config = JSON.stringify({ metrics: METRICS, chunkMode: "batched", thresholds: {} });
-    bulkInsert(databaseUrl, [
-      {
-        table: "Run",
-        columns: [
-          "id",
-          "datasetId",
-          "name",
-          "tags",
-          "status",
-          "judgeProvider",
-          "judgeModel",
-          "concurrency",
-          "config",
-          "createdAt",
-          "startedAt",
-          "finishedAt",
-        ],
-        rows: [
-          [
-            runId,
-            imported.datasetId,
-            `UI bench run ${index + 1}`,
-            "[]",
-            "completed",
-            "openai",
-            `bench-model-${index + 1}`,
-            16,
-            config,
-            now,
-            now,
-            now,
-          ],
-        ],
-      },
-    ]);
+    insertCompletedRun(databaseUrl, {
+      id: runId,
+      datasetId: imported.datasetId,
+      name: `UI bench run ${index + 1}`,
+      judgeModel: `bench-model-${index + 1}`,
+      config,
+      at: now,
+    });
     for (let start = 0; start < rowIds.length; start += 1000) {
       const items: (string | number | null)[][] = [];
       const chunkRows: (string | number | null)[][] = [];
@@ -206,4 +179,46 @@ export async function seedLargeRuns(
   }
   await db.$disconnect();
   return { datasetId: imported.datasetId, runIds };
+}
+
+/** One completed run row, written straight to the table (the benchmarks' judgments follow it). */
+export function insertCompletedRun(
+  databaseUrl: string,
+  run: { id: string; datasetId: string; name: string; judgeModel: string; config: string; at: string },
+): void {
+  bulkInsert(databaseUrl, [
+    {
+      table: "Run",
+      columns: [
+        "id",
+        "datasetId",
+        "name",
+        "tags",
+        "status",
+        "judgeProvider",
+        "judgeModel",
+        "concurrency",
+        "config",
+        "createdAt",
+        "startedAt",
+        "finishedAt",
+      ],
+      rows: [
+        [
+          run.id,
+          run.datasetId,
+          run.name,
+          "[]",
+          "completed",
+          "openai",
+          run.judgeModel,
+          16,
+          run.config,
+          run.at,
+          run.at,
+          run.at,
+        ],
+      ],
+    },
+  ]);
 }
