@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z, ZodError } from "zod";
-import { getAccountAuth } from "@/lib/auth/appAuth";
+import { appAuthMode, getAccountAuth } from "@/lib/auth/appAuth";
 import { createUserAccount, UserExistsError } from "@/lib/auth/createUserAccount";
 import { checkRole } from "@/lib/auth/requireRole";
 import { roleSchema } from "@/lib/auth/roles";
@@ -43,7 +43,9 @@ export async function createUser(_previous: CreateUserState, formData: FormData)
       role,
     });
     revalidatePath("/admin/users");
-    return { ok: true, message: `Created ${user.role} ${user.email}. Give them their password; they can sign in now.` };
+    // While sign-in is off nobody signs in; the account waits for ASSAY_AUTH_SECRET.
+    const when = appAuthMode().kind === "on" ? "they can sign in now" : "they can sign in once sign-in is on";
+    return { ok: true, message: `Created ${user.role} ${user.email}. Give them their password; ${when}.` };
   } catch (error) {
     if (error instanceof UserExistsError) return { ok: false, message: error.message };
     if (error instanceof ZodError)

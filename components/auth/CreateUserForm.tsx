@@ -15,8 +15,8 @@ export function CreateUserForm() {
     <div className="space-y-2 text-sm">
       <h2 className="font-medium text-slate-700">Add a user</h2>
       <p id="create-user-help" className="text-slate-600">
-        The account can sign in at once with the password you set (at least {MIN_PASSWORD_LENGTH} characters); give it
-        to them yourself. Its email counts as verified, so it can later sign in through single sign-on too.
+        The account signs in with the password you set (at least {MIN_PASSWORD_LENGTH} characters); give it to them
+        yourself. Its email counts as verified, so it can later sign in through single sign-on too.
       </p>
       {/* Keyed by the last success, so the fields empty once the account exists. */}
       <form
