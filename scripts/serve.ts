@@ -1,7 +1,7 @@
 // `npm start` and `npm run dev`: decide where to listen (loopback unless
 // ASSAY_HOST or HOSTNAME says otherwise, and never beyond loopback without
 // ASSAY_AUTH_SECRET), refusing before anything slow runs; then, for
-// `npm start`, build the production app; prepare the database; and run
+// `npm start`, build the production app when its sources changed; prepare the database; and run
 // `next start` or `next dev` on that host, with the host handed to the server
 // as ASSAY_HOST too, so its sign-in decision is made on the address it listens on.
 // Usage: node --import tsx scripts/serve.ts start|dev [--build] [next options…]
@@ -14,6 +14,7 @@ import {
   hostArgumentIn,
   hostArgumentMessage,
 } from "../lib/server/listenHost";
+import { decideBuild, writeBuildFingerprint } from "../lib/server/buildFingerprint";
 import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -47,9 +48,16 @@ if (!oidc.ok) {
 }
 
 if (build) {
-  // The npm that runs this script (npm sets npm_execpath), else the one on PATH.
-  const npm = process.env.npm_execpath;
-  runOrExit(npm ? process.execPath : "npm", [...(npm ? [npm] : []), "run", "build"]);
+  // Only when the sources, the lockfile or the build-time environment changed since the last build: a restart
+  // (a crashed run resuming) should not wait half a minute for an identical build.
+  const buildDecision = decideBuild(ROOT, process.env);
+  console.log(`[assay] ${buildDecision.message}`);
+  if (buildDecision.build) {
+    // The npm that runs this script (npm sets npm_execpath), else the one on PATH.
+    const npm = process.env.npm_execpath;
+    runOrExit(npm ? process.execPath : "npm", [...(npm ? [npm] : []), "run", "build"]);
+    writeBuildFingerprint(ROOT, buildDecision.fingerprint);
+  }
 }
 runOrExit(process.execPath, ["--import", "tsx", path.join("scripts", "prepare-db.ts")]);
 

@@ -3,7 +3,7 @@
 // admin turns it on). The password is read from the terminal without echo, or
 // from standard input with --password-stdin; it is never printed or logged.
 import { parseArgs } from "node:util";
-import { createAuth } from "../lib/auth/createAuth";
+import { ACCOUNTS_ONLY_SECRET, createAuth } from "../lib/auth/createAuth";
 import { createUserAccount, UserExistsError } from "../lib/auth/createUserAccount";
 import { decideAuthMode } from "../lib/auth/authMode";
 import { ROLES, type Role } from "../lib/auth/roles";
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
     // secret only matters to the server that signs people in later.
     const auth = createAuth({
       db,
-      secret: mode.kind === "on" ? mode.secret : "assay-user-create-offline-secret-000",
+      secret: mode.kind === "on" ? mode.secret : ACCOUNTS_ONLY_SECRET,
       baseURL: process.env.ASSAY_BASE_URL?.trim() || "http://127.0.0.1:3000",
     });
     const user = await createUserAccount(auth, db, {

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { decideAuthMode, type AuthMode } from "./authMode";
-import { createAuth, type Auth } from "./createAuth";
+import { ACCOUNTS_ONLY_SECRET, createAuth, type Auth } from "./createAuth";
 import type { AuthContext } from "./guard";
 import { readOidcConfig } from "./oidcConfig";
 import { usesSecureCookies } from "./secureCookies";
@@ -10,7 +10,7 @@ import { usesSecureCookies } from "./secureCookies";
  * Better Auth on the app's database, built on first use. On globalThis because
  * Next bundles this module more than once (pages, route handlers, actions).
  */
-const globalForAuth = globalThis as unknown as { assayAuth?: Auth; assayAuthMode?: AuthMode };
+const globalForAuth = globalThis as unknown as { assayAuth?: Auth; assayAccountAuth?: Auth; assayAuthMode?: AuthMode };
 
 export function appAuthMode(): AuthMode {
   globalForAuth.assayAuthMode ??= decideAuthMode(process.env);
@@ -31,6 +31,23 @@ export function getAuth(): Auth {
     oidc: readOidcConfig(process.env),
   });
   return globalForAuth.assayAuth;
+}
+
+/**
+ * Better Auth for an admin's account changes (create, reset a password): the
+ * server's own while sign-in is on. While it is off (the local admin manages
+ * accounts ahead of turning it on), one on the same database made as the CLI
+ * makes it: it only hashes passwords and writes accounts, and never signs a
+ * session with its placeholder secret.
+ */
+export function getAccountAuth(): Auth {
+  if (appAuthMode().kind === "on") return getAuth();
+  globalForAuth.assayAccountAuth ??= createAuth({
+    db: getDb(),
+    secret: ACCOUNTS_ONLY_SECRET,
+    baseURL: appBaseUrl() ?? "http://127.0.0.1:3000",
+  });
+  return globalForAuth.assayAccountAuth;
 }
 
 /** ASSAY_BASE_URL, the app's public URL, when set. */

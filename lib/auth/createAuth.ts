@@ -34,6 +34,13 @@ export type CreateAuthOptions = {
 export { SIGN_UP_CLOSED_MESSAGE } from "./authHooks";
 
 /**
+ * The secret of an instance that only creates accounts and hashes passwords
+ * (the CLI; the users page while sign-in is off): neither depends on the
+ * secret, and such an instance never signs a session.
+ */
+export const ACCOUNTS_ONLY_SECRET = "assay-user-create-offline-secret-000";
+
+/**
  * The admin plugin's admin permissions without impersonation: an impersonated
  * session would act as another user with nothing in Assay's UI saying so, and
  * every run or label it made would be credited to that user.

@@ -324,6 +324,61 @@ const ACTIONS: ActionCase[] = [
     },
   },
   {
+    action: "createUser",
+    policy: "users.manage",
+    min: "admin",
+    setUp: async () => ({
+      page: "/admin/users",
+      args: [
+        { ok: false, message: null },
+        formData({ email: "nina@example.com", name: "Nina New", role: "runner", password: "nina new password 1" }),
+      ],
+      effect: async () => (await db.user.findUnique({ where: { email: "nina@example.com" } }))?.role ?? null,
+    }),
+    changed: (before, after) => {
+      expect(before).toBeNull();
+      expect(after).toBe("runner");
+    },
+  },
+  {
+    action: "resetUserPassword",
+    policy: "users.manage",
+    min: "admin",
+    setUp: async () => {
+      const olga = await db.user.findFirstOrThrow({ where: { email: OTHER_USER.email } });
+      return {
+        page: "/admin/users",
+        args: [{ ok: false, message: null }, formData({ userId: olga.id, password: "olga's reset password" })],
+        effect: async () =>
+          (await db.account.findFirst({ where: { userId: olga.id, providerId: "credential" } }))?.password ?? null,
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toEqual(expect.any(String));
+      expect(after).toEqual(expect.any(String));
+      expect(after).not.toBe(before);
+    },
+  },
+  {
+    action: "removeUser",
+    policy: "users.manage",
+    min: "admin",
+    setUp: async () => {
+      const user = await db.user.create({
+        data: { id: "matrix-removable-user", name: "Rex Removable", email: "rex@example.com", role: "viewer" },
+      });
+      return {
+        page: "/admin/users",
+        args: [{ ok: false, message: null }, formData({ userId: user.id, confirm: "remove" })],
+        effect: () => db.user.count({ where: { id: user.id } }),
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe(1);
+      expect(after).toBe(0);
+    },
+  },
+  {
     action: "saveLabel",
     policy: "labels.write",
     min: "runner",

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { AllowedDomainsForm } from "@/components/auth/AllowedDomainsForm";
+import { CreateUserForm } from "@/components/auth/CreateUserForm";
 import { SignUpToggle } from "@/components/auth/SignUpToggle";
+import { UserAccountActions } from "@/components/auth/UserAccountActions";
 import { UserRoleForm } from "@/components/auth/UserRoleForm";
 import { Pager } from "@/components/table/Pager";
 import { CardFrame } from "@/components/ui/Card";
@@ -17,7 +19,10 @@ import { firstValues, type SearchParams } from "@/lib/urlState/searchParams";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Users" };
 
-/** Admins list accounts, change roles, open or close sign-up and limit it to email domains. */
+/**
+ * Admins list accounts, add them, change roles, reset passwords, remove them,
+ * and open or close sign-up and limit it to email domains.
+ */
 export default async function UsersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("users.manage", "/admin/users");
   const pagination = paginationSchema.parse(firstValues(await searchParams));
@@ -46,6 +51,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         <SignUpToggle enabled={signUpOpen} domains={domains} />
         <AllowedDomainsForm domains={domains} />
       </CardFrame>
+      <CardFrame padding="md">
+        <CreateUserForm />
+      </CardFrame>
       <CardFrame as="div" padding="none" className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="users-table">
           <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -55,6 +63,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
               <th className="px-3 py-2">Signs in with</th>
               <th className="px-3 py-2">Created</th>
               <th className="px-3 py-2">Role</th>
+              <th className="px-3 py-2">Account</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -73,13 +82,16 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                 <td className="px-3 py-2">
                   <UserRoleForm userId={user.id} email={user.email} role={parseStoredRole(user.role)} />
                 </td>
+                <td className="w-80 px-3 py-2 align-top">
+                  <UserAccountActions userId={user.id} email={user.email} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
         {users.total === 0 && (
           <p className="px-3 py-4 text-sm text-slate-500">
-            No accounts yet. Create the first admin with npm run user:create -- --admin you@example.com.
+            No accounts yet. Add the first admin above, or with npm run user:create -- --admin you@example.com.
           </p>
         )}
       </CardFrame>

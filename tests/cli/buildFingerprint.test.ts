@@ -1,0 +1,108 @@
+// `npm start` builds only when what `next build` reads changed since its last
+// build, and says which it was: a restart (a crashed run resuming) no longer
+// waits half a minute for an identical build.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { computeBuildFingerprint, decideBuild, writeBuildFingerprint } from "@/lib/server/buildFingerprint";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project folder with a few sources, a lockfile and no build yet. */
+function project(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-build-"));
+  dirs.push(dir);
+  const files: Record<string, string> = {
+    "app/page.tsx": "export default function Page() { return null; }\n",
+    "lib/engine/run.ts": "export const x = 1;\n",
+    "lib/db/generated/client.ts": "// generated\n",
+    "package-lock.json": '{ "lockfileVersion": 3 }\n',
+    "next.config.mjs": "export default {};\n",
+    "scripts/eval.ts": "// not part of the build\n",
+  };
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+/** What `npm start` does when the decision says build: `next build` writes BUILD_ID, then the fingerprint is kept. */
+function buildIn(dir: string, env: Record<string, string> = {}, buildId = "build-1"): void {
+  const decision = decideBuild(dir, env);
+  expect(decision.build).toBe(true);
+  fs.mkdirSync(path.join(dir, ".next"), { recursive: true });
+  fs.writeFileSync(path.join(dir, ".next", "BUILD_ID"), buildId);
+  if (decision.build) writeBuildFingerprint(dir, decision.fingerprint);
+}
+
+describe("whether npm start builds", () => {
+  it("builds when .next has no build, then skips while nothing changed", () => {
+    const dir = project();
+    expect(decideBuild(dir, {})).toMatchObject({ build: true, message: "building: no earlier build in .next" });
+    buildIn(dir);
+    const again = decideBuild(dir, {});
+    expect(again.build).toBe(false);
+    expect(again.message).toMatch(/^build is up to date \(4 source files.*\); skipping next build$/);
+  });
+
+  it("rebuilds when a source file changes, is added or removed, and names it", () => {
+    const dir = project();
+    buildIn(dir);
+    fs.writeFileSync(path.join(dir, "app/page.tsx"), "export default function Page() { return 1; }\n");
+    expect(decideBuild(dir, {}).message).toBe("rebuilding: app/page.tsx changed");
+    buildIn(dir, {}, "build-2");
+    fs.writeFileSync(path.join(dir, "lib/engine/new.ts"), "export {};\n");
+    fs.rmSync(path.join(dir, "lib/engine/run.ts"));
+    expect(decideBuild(dir, {}).message).toBe("rebuilding: lib/engine/new.ts added, lib/engine/run.ts removed");
+  });
+
+  it("rebuilds when the lockfile changes (another Next.js or package version)", () => {
+    const dir = project();
+    buildIn(dir);
+    fs.writeFileSync(path.join(dir, "package-lock.json"), '{ "lockfileVersion": 3, "packages": {} }\n');
+    expect(decideBuild(dir, {}).message).toBe("rebuilding: package-lock.json changed");
+  });
+
+  it("rebuilds when ASSAY_ALLOWED_ORIGINS, which next.config.mjs reads at build time, changes", () => {
+    const dir = project();
+    buildIn(dir, { ASSAY_ALLOWED_ORIGINS: "proxy.example.com" });
+    expect(decideBuild(dir, { ASSAY_ALLOWED_ORIGINS: "proxy.example.com" }).build).toBe(false);
+    expect(decideBuild(dir, {}).message).toBe("rebuilding: ASSAY_ALLOWED_ORIGINS changed");
+  });
+
+  it("rebuilds when another build replaced the one npm start made (npm run build, the browser tests)", () => {
+    const dir = project();
+    buildIn(dir);
+    fs.writeFileSync(path.join(dir, ".next", "BUILD_ID"), "made-by-someone-else");
+    expect(decideBuild(dir, {}).message).toMatch(/^rebuilding: \.next holds another build/);
+    fs.rmSync(path.join(dir, ".next", "assay-build-fingerprint.json"));
+    expect(decideBuild(dir, {}).message).toMatch(/^rebuilding: the build in \.next was not made by npm start/);
+  });
+
+  it("ignores what the build does not read: the generated Prisma client, scripts, new time stamps", () => {
+    const dir = project();
+    buildIn(dir);
+    fs.writeFileSync(path.join(dir, "lib/db/generated/client.ts"), "// generated again\n");
+    fs.writeFileSync(path.join(dir, "scripts/eval.ts"), "// edited\n");
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(dir, "app/page.tsx"), later, later); // a checkout or a save without a change
+    expect(decideBuild(dir, {}).build).toBe(false);
+  });
+
+  it("fingerprints this repository's sources in well under a second", () => {
+    const started = performance.now();
+    const fingerprint = computeBuildFingerprint(ROOT, process.env);
+    const elapsed = performance.now() - started;
+    expect(Object.keys(fingerprint.files)).toContain("package-lock.json");
+    expect(Object.keys(fingerprint.files)).toContain("app/layout.tsx");
+    expect(Object.keys(fingerprint.files).some((name) => name.startsWith("lib/db/generated/"))).toBe(false);
+    expect(elapsed).toBeLessThan(1_000);
+  });
+});
