@@ -177,9 +177,14 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
   );
 }
 
-/** A successful upload with a notice or warnings waits on the panel until the user opens the dataset. */
+/**
+ * A successful upload with a notice or a warning about the file waits on the panel until the user opens the
+ * dataset. The "N invalid rows were skipped" line alone does not: the user just chose that with "Import only
+ * the valid rows", and the dataset page lists it among its warnings.
+ */
 function staysOnPanel(result: UploadResult): boolean {
-  return Boolean(result.notice) || result.warnings.length > 0;
+  const ownChoice = (result.skippedRows ?? 0) > 0 ? 1 : 0;
+  return Boolean(result.notice) || result.warnings.length > ownChoice;
 }
 
 function UploadProgressView({ progress }: { progress: UploadProgress }) {
