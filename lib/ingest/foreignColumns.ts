@@ -93,8 +93,13 @@ function sameColumns(a: ForeignReading, b: ForeignReading): boolean {
 /** Null when the columns hold no two formats' own columns (a plain schema file, or an unknown one). */
 function describeMixedColumns(columns: readonly string[], readings: ForeignReading[]): string | null {
   const named = columns.filter((column) => TELLING_COLUMNS.has(column));
+  // Two formats are meant only when each has a column of its own here: a shared `input` beside the schema's
+  // `response` is a schema file missing its request, not a mix of formats.
+  const owning = new Set(
+    named.map((column) => TELLING_COLUMNS.get(column) ?? []).flatMap((f) => (f.length === 1 ? f : [])),
+  );
+  if (readings.length < 2 && owning.size < 2) return null;
   const formats = new Set(named.flatMap((column) => TELLING_COLUMNS.get(column) ?? []));
-  if (readings.length < 2 && formats.size < 2) return null;
   const labels = FORMATS.filter((format) => formats.has(format.name)).map((format) => format.label);
   return `The columns ${named.join(", ")} could mean more than one format (${labels.join(", ")}), so the file was read as the Agent Evaluation input schema's own columns. Keep one format's columns per file.`;
 }

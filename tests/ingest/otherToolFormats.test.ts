@@ -227,6 +227,19 @@ describe("columns that could mean two formats", () => {
   });
 });
 
+describe("a shared column beside the schema's own", () => {
+  it("is a schema file missing its request, not a mix of formats: no such notice, one file-level error", async () => {
+    const rows = [{ input: "q1", response: "a1" }];
+    const { result, messages } = await ingestIntoDb(db, "input-response.jsonl", toJsonl(rows), "strict");
+    expect(result).toMatchObject({
+      ok: false,
+      notice: null,
+      fileError: expect.stringMatching(/^No column gives the request\. Found columns: input, response\./),
+    });
+    expect(messages).toEqual([]);
+  });
+});
+
 describe("problem counts and places", () => {
   it("9 problems in 8 of 10 rows; a chunk's place is 'chunk 1', a message's 'message 2'", async () => {
     const good = (i: number) => ({ request: `q${i}`, response: `a${i}` });
