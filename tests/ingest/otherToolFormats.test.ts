@@ -166,6 +166,37 @@ describe("MLflow 3 evaluation datasets", () => {
   });
 });
 
+describe("the same formats as CSV, dict and list cells holding JSON", () => {
+  it("MLflow inputs and expectations dicts, and OpenAI evals chat input, are read from JSON cells", async () => {
+    const mlflow = [
+      {
+        inputs: JSON.stringify({ question: "Is versioning on?" }),
+        outputs: "No.",
+        expectations: JSON.stringify({ expected_facts: ["Versioning is off by default."] }),
+      },
+    ];
+    const read = await ingestIntoDb(db, "mlflow.csv", toCsv(mlflow), "strict");
+    expect(read.result).toMatchObject({ ok: true, notice: expect.stringContaining("Read inputs.question (1 row).") });
+    expect(read.storedRows[0]).toMatchObject({
+      requestText: "Is versioning on?",
+      response: "No.",
+      expectedFacts: JSON.stringify(["Versioning is off by default."]),
+    });
+
+    const chat = [{ input: JSON.stringify([{ role: "user", content: "Capital of France?" }]), ideal: "Paris" }];
+    const openai = await ingestIntoDb(db, "openai-chat.csv", toCsv(chat), "strict");
+    expect(openai.result).toMatchObject({
+      ok: true,
+      notice: expect.stringContaining("Read input as chat messages (1 row)."),
+    });
+    expect(openai.storedRows[0]).toMatchObject({
+      requestFormat: "messages",
+      requestText: "Capital of France?",
+      expectedResponse: "Paris",
+    });
+  });
+});
+
 describe("Braintrust records", () => {
   it("input, output, expected, metadata: the response and the expected answer are kept; metadata is warned about", async () => {
     const rows = Array.from({ length: 5 }, (_, i) => ({
