@@ -297,6 +297,31 @@ describe("a Braintrust JSONL file", () => {
   });
 });
 
+describe("a file in the schema's own columns with a misspelt one", () => {
+  it("stays on the success panel with the warning, instead of moving on before it is read", async () => {
+    const rows = VALID_ROWS.slice(0, 3).map(({ expected_response, ...row }) => ({
+      ...row,
+      expected_respone: expected_response,
+    }));
+    await chooseFile(page, server.baseUrl, writeFile(files, "misspelt.jsonl", toJsonl(rows)));
+    await clickUpload(page, "Misspelt column");
+    const warnings = page.locator("[data-testid=upload-warnings] li");
+    await warnings.first().waitFor();
+    expect(await warnings.allInnerTexts()).toEqual([
+      expect.stringMatching(/^Unknown column "expected_respone" was ignored/),
+    ]);
+    expect(await page.locator("[data-testid=upload-notice]").count()).toBe(0);
+    expect(await page.locator("[data-testid=upload-imported]").innerText()).toBe("Imported 3 rows.");
+    // Still on the panel a moment later: the warning is not replaced by the dataset page.
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe("/datasets");
+    await screenshot(page, "08-upload-warning-on-success");
+    await page.getByRole("link", { name: "Open the dataset" }).click();
+    await waitForDatasetPage(page);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("an upload that has to wait for a free slot (ASSAY_MAX_CONCURRENT_UPLOADS=1)", () => {
   let queuedApp: OpenedApp;
   beforeAll(async () => {
