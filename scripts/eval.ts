@@ -164,13 +164,15 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
     const result = await ingestFile(args.dataset, { mode: "strict", sink: createDatasetSink(db) });
-    // How a DeepEval or Ragas file's columns were read: on stdout with the report, or first among the errors.
+    // How another tool's file was read: on stdout with the report, or first among the errors.
     if (result.ok && result.notice) console.log(result.notice);
     // Unknown columns (often a misspelt one, whose metrics then skip every row) are said here as in the upload panel.
     if (result.ok) for (const warning of result.warnings) console.log(`Warning: ${warning}`);
     if (!result.ok) {
       const lines = [result.notice, result.fileError, ...result.issues.map(describeRowIssue)].filter(Boolean);
       if (result.issueCount > result.issues.length) lines.push(`…and ${result.issueCount - result.issues.length} more`);
+      // Unknown columns matter most when the upload failed: they often say why.
+      lines.push(...result.warnings.map((warning) => `Warning: ${warning}`));
       throw new InputError(`${args.dataset} was not imported:\n  ${lines.join("\n  ")}`);
     }
     datasetId = result.datasetId;

@@ -8,7 +8,7 @@ import { ProgressBar } from "@/components/ui/ProgressBar";
 import { UNSUPPORTED_TYPE_HINT, UPLOAD_EXTENSIONS } from "@/lib/ingest/formats";
 import { describeUploadProblems } from "@/lib/ingest/uploadSummary";
 import { sendUpload, type UploadProgress, type UploadResult } from "./sendUpload";
-import { UploadNotice } from "./UploadNotice";
+import { UploadNotice, UploadWarnings } from "./UploadNotice";
 import { formatBytes, formatCount, formatInteger } from "@/lib/charts/format";
 
 type Phase =
@@ -56,8 +56,8 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
     });
     if (result.ok && result.datasetId) {
       setPhase({ kind: "done", result });
-      // A file read as DeepEval or Ragas columns stays here, so the notice of how it was read is seen before moving on.
-      if (!result.notice) router.push(`/datasets/${result.datasetId}`);
+      // A file read in another tool's format, or with warnings, stays here so they are read before moving on.
+      if (!staysOnPanel(result)) router.push(`/datasets/${result.datasetId}`);
       router.refresh();
     } else {
       setPhase({ kind: "failed", result });
@@ -70,7 +70,7 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
     choose(event.dataTransfer.files[0]);
   };
 
-  const busy = phase.kind === "uploading" || (phase.kind === "done" && !phase.result.notice);
+  const busy = phase.kind === "uploading" || (phase.kind === "done" && !staysOnPanel(phase.result));
   return (
     <CardFrame aria-labelledby="upload-heading">
       <h2 id="upload-heading" className="text-sm font-semibold">
@@ -81,7 +81,8 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         <code className="font-mono">response</code>, <code className="font-mono">expected_facts</code> or{" "}
         <code className="font-mono">expected_response</code>, <code className="font-mono">retrieved_context</code>,{" "}
         <code className="font-mono">expected_retrieved_context</code>, <code className="font-mono">trace</code>; or a
-        DeepEval or Ragas dataset with their own column names. Up to {formatBytes(maxBytes)}.
+        DeepEval, Ragas, MLflow 3, Braintrust, OpenAI evals or Langfuse dataset with their own column names. Up to{" "}
+        {formatBytes(maxBytes)}.
       </p>
 
       <div
@@ -150,14 +151,15 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
       )}
 
       {phase.kind === "uploading" && <UploadProgressView progress={phase.progress} />}
-      {phase.kind === "done" && !phase.result.notice && (
+      {phase.kind === "done" && !staysOnPanel(phase.result) && (
         <p className="mt-3 text-sm text-emerald-700">
           Imported {formatCount(phase.result.rowCount)} rows. Opening the dataset…
         </p>
       )}
-      {phase.kind === "done" && phase.result.notice && (
+      {phase.kind === "done" && staysOnPanel(phase.result) && (
         <>
-          <UploadNotice notice={phase.result.notice} />
+          {phase.result.notice && <UploadNotice notice={phase.result.notice} />}
+          <UploadWarnings warnings={phase.result.warnings} />
           <div className="mt-3 flex items-center gap-3">
             <p className="text-sm text-emerald-700" data-testid="upload-imported">
               Imported {formatCount(phase.result.rowCount)} rows.
@@ -169,9 +171,20 @@ export function UploadPanel({ maxBytes }: { maxBytes: number }) {
         </>
       )}
       {phase.kind === "failed" && phase.result.notice && <UploadNotice notice={phase.result.notice} />}
+      {phase.kind === "failed" && <UploadWarnings warnings={phase.result.warnings} />}
       {phase.kind === "failed" && <UploadErrors result={phase.result} onImportValid={() => upload("validRowsOnly")} />}
     </CardFrame>
   );
+}
+
+/**
+ * A successful upload with a notice or a warning about the file waits on the panel until the user opens the
+ * dataset. The "N invalid rows were skipped" line alone does not: the user just chose that with "Import only
+ * the valid rows", and the dataset page lists it among its warnings.
+ */
+function staysOnPanel(result: UploadResult): boolean {
+  const ownChoice = (result.skippedRows ?? 0) > 0 ? 1 : 0;
+  return Boolean(result.notice) || result.warnings.length > ownChoice;
 }
 
 function UploadProgressView({ progress }: { progress: UploadProgress }) {
@@ -214,7 +227,11 @@ function UploadErrors({ result, onImportValid }: { result: UploadResult; onImpor
       {result.issueCount > 0 && (
         <>
           <p className="font-medium" data-testid="upload-problem-summary">
-            {describeUploadProblems(result.issueCount, result.rowsRead ?? 0)}
+            {describeUploadProblems(
+              result.issueCount,
+              result.rowsWithProblems ?? result.rowsRead ?? 0,
+              result.rowsRead ?? 0,
+            )}
           </p>
           <ul className="mt-2 max-h-72 list-disc space-y-0.5 overflow-y-auto pl-5 font-mono text-xs">
             {result.issues.map((issue, index) => (

@@ -1,66 +1,56 @@
 import type { RowIssue } from "./errors";
 import type { IngestLimits } from "./limits";
-import { describeType } from "./normalizeRequest";
+import { FORMATS, type ForeignFormat, type FormatName, type Kind, type Rule } from "./foreignFormats";
+import {
+  jsonOrText,
+  readExpectations,
+  readExpected,
+  readPassages,
+  readRequest,
+  readResponse,
+  type CellReading,
+} from "./foreignValues";
 import type { RawRecord } from "./readers/rawRecord";
 import { AGENT_EVALUATION_COLUMNS, type InputColumn } from "./types";
 import { validateRecord, type ValidationState } from "./validateRecord";
 
 /**
- * Datasets written for DeepEval (test cases / goldens) and Ragas (v0.1 and
- * v0.2+ column names) use their own column names for what the Agent
- * Evaluation input schema calls request, response and so on. A file is read
- * that way only when its columns (a CSV's header, otherwise the first
- * record's keys) say so unambiguously: no `request` column, the format's
- * question column present, and no Agent Evaluation column the format does
- * not itself use. Every later record is read the same way, errors name the
- * user's own columns, and the upload says in one notice how it read them.
+ * Datasets written for other evaluation tools (DeepEval, Ragas, MLflow 3,
+ * Braintrust, OpenAI evals, Langfuse; foreignFormats.ts) use their own column
+ * names for what the Agent Evaluation input schema calls request, response and
+ * so on. A file is read that way only when its columns (a CSV's header,
+ * otherwise the first record's keys) say so unambiguously: no `request`
+ * column, the format's question column present, no Agent Evaluation column the
+ * format does not itself use, and no column that only another format uses.
+ * Every later record is read the same way, errors name the user's own columns,
+ * and the upload says in one notice how it read them.
  */
-
-/** "value": the cell is taken as is. "chunks": an array of strings becomes chunks `{content, doc_uri}`. */
-type Kind = "value" | "chunks";
-
-/** Several sources for one target: "either" means both present is ambiguous (no mapping); "firstWins" keeps the first. */
-type Rule = { target: InputColumn; sources: readonly string[]; kind: Kind; onSeveral: "either" | "firstWins" };
-
-type ForeignFormat = { name: "DeepEval" | "Ragas"; rules: readonly Rule[] };
-
-// Retrieved context comes before the expected one: an ideal chunk reuses the doc_uri of a retrieved chunk with the same text.
-const FORMATS: readonly ForeignFormat[] = [
-  {
-    name: "DeepEval",
-    rules: [
-      { target: "request", sources: ["input"], kind: "value", onSeveral: "either" },
-      { target: "response", sources: ["actual_output"], kind: "value", onSeveral: "either" },
-      { target: "expected_response", sources: ["expected_output"], kind: "value", onSeveral: "either" },
-      { target: "retrieved_context", sources: ["retrieval_context"], kind: "chunks", onSeveral: "either" },
-      { target: "expected_retrieved_context", sources: ["context"], kind: "chunks", onSeveral: "either" },
-      { target: "request_id", sources: ["id", "name"], kind: "value", onSeveral: "firstWins" },
-    ],
-  },
-  {
-    name: "Ragas",
-    rules: [
-      { target: "request", sources: ["question", "user_input"], kind: "value", onSeveral: "either" },
-      { target: "response", sources: ["answer", "response"], kind: "value", onSeveral: "either" },
-      { target: "retrieved_context", sources: ["contexts", "retrieved_contexts"], kind: "chunks", onSeveral: "either" },
-      { target: "expected_response", sources: ["ground_truth", "reference"], kind: "value", onSeveral: "either" },
-      // The schema allows one of expected_response and expected_facts: ground_truths is read only without ground_truth/reference.
-      { target: "expected_facts", sources: ["ground_truths"], kind: "value", onSeveral: "either" },
-      { target: "expected_retrieved_context", sources: ["reference_contexts"], kind: "chunks", onSeveral: "either" },
-    ],
-  },
-];
 
 /** `inFirstRecord` false: read because the format has that column, though the first record left it out. */
 export type ColumnMapping = { source: string; target: InputColumn; kind: Kind; inFirstRecord?: false };
 
-/** How a file's foreign columns are read, decided once from its columns. */
-export type ForeignReading = { format: ForeignFormat["name"]; label: string; mappings: ColumnMapping[] };
+/** How each cell was read beyond "as is", counted over the file, for the notice; and the dict keys left out. */
+type ReadingNotes = { how: Map<string, number>; ignored: Set<string> };
+
+/** How a file's foreign columns are read, decided once from its columns; `notes` fill in as rows are read. */
+export type ForeignReading = { format: FormatName; label: string; mappings: ColumnMapping[]; notes: ReadingNotes };
+
+/** What the columns say: one format's reading, or none, with a sentence when they could mean several. */
+export type ColumnDecision = { reading: ForeignReading | null; mixed: string | null };
 
 const AGENT_COLUMNS = new Set<string>(AGENT_EVALUATION_COLUMNS);
 
+/** The columns that tell formats apart: every format's own, but not an id they share. */
+const TELLING_COLUMNS = new Map<string, FormatName[]>();
+for (const format of FORMATS)
+  for (const rule of format.rules)
+    if (!rule.weak)
+      for (const source of rule.sources)
+        if (!AGENT_COLUMNS.has(source))
+          TELLING_COLUMNS.set(source, [...(TELLING_COLUMNS.get(source) ?? []), format.name]);
+
 /**
- * The reading for a file with these columns, or null when it is not (unambiguously) DeepEval or Ragas.
+ * The reading for a file with these columns, or null when it is not (unambiguously) one foreign format.
  * `complete`: the columns are one JSON record's keys, not a header, so the format's other columns (of the
  * same Ragas generation) are read too when a later record has them: an optional column the first record
  * leaves out is not dropped for the whole file.
@@ -69,12 +59,49 @@ export function detectForeignColumns(
   columns: readonly string[],
   options: { complete: boolean } = { complete: false },
 ): ForeignReading | null {
+  return decideColumns(columns, options).reading;
+}
+
+/** As detectForeignColumns, and when no format fits but several formats' columns are there, says so. */
+export function decideColumns(
+  columns: readonly string[],
+  options: { complete: boolean } = { complete: false },
+): ColumnDecision {
   const present = new Set(columns);
-  if (present.has("request")) return null;
+  if (present.has("request")) return { reading: null, mixed: null };
   const readings = FORMATS.map((format) => readingFor(format, present, options.complete)).filter(
     (reading) => reading !== null,
   );
-  return readings.length === 1 ? readings[0] : null;
+  // Formats that read the file's columns the same way (a lone `input`) are one reading: the first in FORMATS.
+  const distinct = readings.filter(
+    (reading, index) => readings.findIndex((other) => sameColumns(other, reading)) === index,
+  );
+  if (distinct.length === 1) return { reading: readings[0], mixed: null };
+  return { reading: null, mixed: describeMixedColumns(columns, readings) };
+}
+
+function sameColumns(a: ForeignReading, b: ForeignReading): boolean {
+  const pairs = (reading: ForeignReading) =>
+    reading.mappings
+      .filter((mapping) => mapping.inFirstRecord !== false && mapping.target !== "request_id")
+      .map((mapping) => `${mapping.source}>${mapping.target}`)
+      .sort()
+      .join();
+  return pairs(a) === pairs(b);
+}
+
+/** Null when the columns hold no two formats' own columns (a plain schema file, or an unknown one). */
+function describeMixedColumns(columns: readonly string[], readings: ForeignReading[]): string | null {
+  const named = columns.filter((column) => TELLING_COLUMNS.has(column));
+  // Two formats are meant only when each has a column of its own here: a shared `input` beside the schema's
+  // `response` is a schema file missing its request, not a mix of formats.
+  const owning = new Set(
+    named.map((column) => TELLING_COLUMNS.get(column) ?? []).flatMap((f) => (f.length === 1 ? f : [])),
+  );
+  if (readings.length < 2 && owning.size < 2) return null;
+  const formats = new Set(named.flatMap((column) => TELLING_COLUMNS.get(column) ?? []));
+  const labels = FORMATS.filter((format) => formats.has(format.name)).map((format) => format.label);
+  return `The columns ${named.join(", ")} could mean more than one format (${labels.join(", ")}), so the file was read as the Agent Evaluation input schema's own columns. Keep one format's columns per file.`;
 }
 
 /** Ragas's v0.1 column names; the others are v0.2+. A file uses one generation. */
@@ -82,9 +109,12 @@ const RAGAS_V01 = new Set(["question", "answer", "contexts", "ground_truth", "gr
 
 /** The column a rule reads in a file whose question column is `requestSource`. */
 function sourceOfGeneration(format: ForeignFormat, rule: Rule, requestSource: string): string | undefined {
-  if (format.name !== "Ragas") return rule.sources[0];
-  const v01 = RAGAS_V01.has(requestSource);
-  return rule.sources.find((source) => RAGAS_V01.has(source) === v01);
+  if (format.name === "Ragas") {
+    const v01 = RAGAS_V01.has(requestSource);
+    return rule.sources.find((source) => RAGAS_V01.has(source) === v01);
+  }
+  // OpenAI evals: `prompt` goes with `completion`, `input` with `ideal`; neither pair is a different generation's column.
+  return rule.sources[0];
 }
 
 function readingFor(format: ForeignFormat, present: Set<string>, complete: boolean): ForeignReading | null {
@@ -98,9 +128,13 @@ function readingFor(format: ForeignFormat, present: Set<string>, complete: boole
     mappings.push({ source: found[0], target: rule.target, kind: rule.kind });
   }
   if (!mappings.some((mapping) => mapping.target === "request")) return null;
-  // An Agent Evaluation column the format does not use itself (Ragas's `response` it does) makes the file mixed.
+  // An Agent Evaluation column the format does not use itself (Ragas's `response` it does) makes the file mixed,
+  // and so does a column that only other formats use (Braintrust's `output` beside DeepEval's `input`).
   const sources = new Set(mappings.map((mapping) => mapping.source));
-  for (const column of present) if (AGENT_COLUMNS.has(column) && !sources.has(column)) return null;
+  for (const column of present) {
+    if (sources.has(column)) continue;
+    if (AGENT_COLUMNS.has(column) || TELLING_COLUMNS.has(column)) return null;
+  }
   const requestSource = mappings[0].source;
   if (complete) {
     const hadExpectedResponse = mappings.some((mapping) => mapping.target === "expected_response");
@@ -115,10 +149,10 @@ function readingFor(format: ForeignFormat, present: Set<string>, complete: boole
     mappings.sort((a, b) => order.indexOf(a.target) - order.indexOf(b.target));
   }
   const label =
-    format.name === "DeepEval"
-      ? "DeepEval test cases"
-      : `Ragas samples (${requestSource === "question" ? "v0.1" : "v0.2+"} column names)`;
-  return { format: format.name, label, mappings };
+    format.name === "Ragas"
+      ? `${format.label} (${requestSource === "question" ? "v0.1" : "v0.2+"} column names)`
+      : format.label;
+  return { format: format.name, label, mappings, notes: { how: new Map(), ignored: new Set() } };
 }
 
 /** The columns that decide: a CSV's header, or a JSON record's keys (anything but an object has none). */
@@ -128,14 +162,25 @@ export function recordColumns(record: Exclude<RawRecord, { issue: RowIssue }>): 
   return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : [];
 }
 
-/** The one notice an upload read this way carries: the format and each column it mapped. */
+/** What a mapping's column becomes, in the notice's words. */
+function targetWords(mapping: ColumnMapping): string {
+  if (mapping.kind === "expected") return `${mapping.target} (expected_facts when a list of strings)`;
+  if (mapping.kind === "expectations") return "expected_response, expected_facts, expected_retrieved_context (by key)";
+  return mapping.target;
+}
+
+/** The one notice an upload read this way carries: the format, each column it mapped, and how dict cells were read. */
 export function describeForeignReading(reading: ForeignReading): string {
   const named = reading.mappings.filter((mapping) => mapping.inFirstRecord !== false);
   const others =
     reading.mappings.length > named.length ? " (and the format's other columns where a record has them)" : "";
-  const pairs = named.map((mapping) => `${mapping.source} → ${mapping.target}`).join(", ") + others;
+  const pairs = named.map((mapping) => `${mapping.source} → ${targetWords(mapping)}`).join(", ") + others;
+  const how = [...reading.notes.how].map(
+    ([words, rows]) => `${words} (${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"})`,
+  );
+  const read = how.length > 0 ? ` Read ${how.join(", ")}.` : "";
   const chunked = named.filter((mapping) => mapping.kind === "chunks");
-  if (chunked.length === 0) return `Read as ${reading.label}: ${pairs}.`;
+  if (chunked.length === 0) return `Read as ${reading.label}: ${pairs}.${read}`;
   const retrieved = chunked.find((mapping) => mapping.target === "retrieved_context");
   const expected = chunked.find((mapping) => mapping.target === "expected_retrieved_context");
   const uris = chunked.map((mapping) => `"${mapping.source}[i]"`).join(" and ");
@@ -143,11 +188,20 @@ export function describeForeignReading(reading: ForeignReading): string {
     retrieved && expected
       ? ` (a ${expected.source} passage with the same text as a retrieved one takes its doc_uri, so document recall counts passages retrieved word for word)`
       : "";
-  return `Read as ${reading.label}: ${pairs}. Each passage became a chunk with doc_uri ${uris}${shared}.`;
+  return `Read as ${reading.label}: ${pairs}. Each passage became a chunk with doc_uri ${uris}${shared}.${read}`;
+}
+
+/** Keys of a dict cell that have no place in the schema (MLflow's guidelines): one warning, never silence. */
+export function foreignWarnings(reading: ForeignReading): string[] {
+  const ignored = [...reading.notes.ignored];
+  if (ignored.length === 0) return [];
+  return [
+    `${ignored.length === 1 ? "The key" : "The keys"} ${ignored.join(", ")} ${ignored.length === 1 ? "was" : "were"} ignored: Assay reads expected_response, expected_facts and expected_retrieved_context from expectations.`,
+  ];
 }
 
 /**
- * Validates one record of a file read as DeepEval or Ragas: maps its columns,
+ * Validates one record of a file read in another tool's format: maps its columns,
  * validates the result as the Agent Evaluation input schema, and words every
  * issue with the user's column name.
  */
@@ -202,6 +256,19 @@ function mapRecord(
       out[mapping.target] = cell;
       continue;
     }
+    if (mapping.kind !== "chunks") {
+      const read = readCell(mapping, jsonOrText(cell, csv));
+      if ("error" in read) {
+        issues.push({ column: mapping.source, message: read.error });
+        continue;
+      }
+      if (read.how) reading.notes.how.set(read.how, (reading.notes.how.get(read.how) ?? 0) + 1);
+      for (const key of read.ignored ?? []) if (reading.notes.ignored.size < 20) reading.notes.ignored.add(key);
+      // A CSV row stays a CSV row (its other cells are decoded as Assay's own CSV is), so structured values go back as JSON text.
+      for (const [target, given] of Object.entries(read.values))
+        out[target] = csv && typeof given !== "string" ? JSON.stringify(given) : given;
+      continue;
+    }
     const passages = readPassages(mapping.source, cell, csv);
     if ("error" in passages) {
       issues.push({ column: mapping.source, message: passages.error });
@@ -215,45 +282,36 @@ function mapRecord(
           : undefined) ?? `${mapping.source}[${index}]`,
     }));
     if (mapping.target === "retrieved_context") retrievedChunks = chunks;
-    // A CSV row stays a CSV row (its other cells are decoded as Assay's own CSV is), so the chunks go back as JSON text.
     out[mapping.target] = csv ? JSON.stringify(chunks) : chunks;
   }
   return { value: out, issues };
 }
 
-/** DeepEval and Ragas keep passages as an array of strings; in a CSV cell, as JSON text. */
-function readPassages(source: string, cell: unknown, csv: boolean): { texts: string[] } | { error: string } {
-  let value = cell;
-  if (csv && typeof cell === "string") {
-    const trimmed = cell.trim();
-    if (!trimmed.startsWith("["))
-      return { error: 'expected a JSON array of strings in this cell, e.g. ["first", "second"]' };
-    try {
-      value = JSON.parse(trimmed);
-    } catch {
-      // pandas's to_csv writes a Python list, ['a', 'b'], which is not JSON.
-      return {
-        error: /^\[\s*'/.test(trimmed)
-          ? 'the cell is a Python list (single quotes, as pandas writes one); write it as a JSON array with double quotes, e.g. ["first", "second"]'
-          : "the cell looks like JSON but does not parse",
-      };
-    }
-  }
-  if (!Array.isArray(value)) return { error: `expected an array of strings, got ${describeType(value)}` };
-  const texts: string[] = [];
-  for (const [index, item] of value.entries()) {
-    if (typeof item !== "string") return { error: `${source}[${index}] is ${describeType(item)}, expected a string` };
-    texts.push(item);
-  }
-  return { texts };
+function readCell(mapping: ColumnMapping, cell: unknown): CellReading {
+  if (mapping.kind === "request") return readRequest(mapping.source, cell);
+  if (mapping.kind === "response") return readResponse(mapping.source, cell);
+  if (mapping.kind === "expected") return readExpected(mapping.source, cell);
+  return readExpectations(mapping.source, cell);
+}
+
+/** The mapping whose column gave a schema column: by target, or the one cell that gives several (expected, expectations). */
+function mappingOf(reading: ForeignReading, column: string | undefined): ColumnMapping | undefined {
+  return (
+    reading.mappings.find((candidate) => candidate.target === column) ??
+    (column?.startsWith("expected_")
+      ? reading.mappings.find((candidate) => candidate.kind === "expected" || candidate.kind === "expectations")
+      : undefined)
+  );
 }
 
 /** An issue about a mapped column names the user's column, including where its message starts with the column's name. */
 function inUserColumns(reading: ForeignReading, issue: RowIssue): RowIssue {
-  const mapping = reading.mappings.find((candidate) => candidate.target === issue.column);
-  if (!mapping) return issue;
-  const message = issue.message.startsWith(`${mapping.target} `)
-    ? `${mapping.source}${issue.message.slice(mapping.target.length)}`
+  const mapping = mappingOf(reading, issue.column);
+  if (!mapping || issue.column === undefined) return issue;
+  // An expectations dict names its key: "expectations.expected_facts".
+  const column = mapping.kind === "expectations" ? `${mapping.source}.${issue.column}` : mapping.source;
+  const message = issue.message.startsWith(`${issue.column} `)
+    ? `${column}${issue.message.slice(issue.column.length)}`
     : issue.message;
-  return { ...issue, column: mapping.source, message };
+  return { ...issue, column, message };
 }

@@ -2,8 +2,9 @@ import { decodeUploadText, type ByteCounter } from "./decodeText";
 import { describeRowIssue, FileError, type RowIssue } from "./errors";
 import { detectFormat, type UploadFormat } from "./formats";
 import {
+  decideColumns,
   describeForeignReading,
-  detectForeignColumns,
+  foreignWarnings,
   recordColumns,
   validateForeignRecord,
   type ForeignReading,
@@ -18,7 +19,8 @@ import type { NormalizedRow } from "./types";
 import { withIdleTimeout } from "./idleTimeout";
 import { approximateRowBytes } from "./rowSize";
 import { describeUnknownColumns } from "./unknownColumns";
-import { newValidationState, validateRecord } from "./validateRecord";
+import { noRequestColumnMessage } from "./uploadSummary";
+import { newValidationState, REQUEST_REQUIRED, validateRecord } from "./validateRecord";
 
 /** Where validated rows go. The database implementation lives in lib/db; tests may pass their own. */
 export type DatasetSink = {
@@ -42,7 +44,7 @@ export type IngestResult =
       warnings: string[];
       issues: RowIssue[];
       issueCount: number;
-      /** Set when the file was read as DeepEval or Ragas columns: the format and each mapping, in words. */
+      /** Set when the file was read in another tool's format (or its columns could mean several): in words. */
       notice: string | null;
     }
   | {
@@ -52,6 +54,8 @@ export type IngestResult =
       issueCount: number;
       rowsRead: number;
       validRows: number;
+      /** Rows with at least one problem: "9 problems in 8 of 10 rows". */
+      rowsWithProblems: number;
       warnings: string[];
       notice: string | null;
     };
@@ -79,18 +83,26 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   let issueCount = 0;
   let rowsRead = 0;
   let validRows = 0;
+  let rowsWithProblems = 0;
+  // The same counts without "request is required": used when no row has a request column at all, which is
+  // then said once for the file instead of once per row.
+  const withoutMissingRequest = { issues: [] as RowIssue[], issueCount: 0, rowsWithProblems: 0 };
+  const columnsSeen = { names: new Set<string>(), more: false, request: false, objects: 0 };
   let datasetId: string | null = null;
   let batch: NormalizedRow[] = [];
   let batchBytes = 0;
 
   const state = newValidationState();
-  // Decided by the first record read (a CSV's header): DeepEval or Ragas columns, or the schema's own (null).
+  // Decided by the first record read (a CSV's header): another tool's columns, or the schema's own (null).
   let foreign: ForeignReading | null | undefined;
-  const notice = (): string | null => (foreign ? describeForeignReading(foreign) : null);
+  // Set when the columns could mean several formats, so the file was read as the schema's own: said as the notice.
+  let mixed: string | null = null;
+  const notice = (): string | null => (foreign ? describeForeignReading(foreign) : mixed);
   // Unknown columns are reported once, at the end, in one bounded warning (first in the list).
   const withUnknownColumns = (): string[] => {
     const unknown = describeUnknownColumns(state.unknownColumns);
-    return unknown ? [unknown, ...warnings] : warnings;
+    const dictKeys = foreign ? foreignWarnings(foreign) : [];
+    return [...(unknown ? [unknown] : []), ...dictKeys, ...warnings];
   };
 
   const failed = async (fileError: string | null): Promise<IngestResult> => {
@@ -102,6 +114,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       issueCount,
       rowsRead,
       validRows,
+      rowsWithProblems,
       warnings: withUnknownColumns(),
       notice: notice(),
     };
@@ -125,17 +138,25 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       // Stops the stream at the first row over the limit (the reader closes), and the import is discarded.
       if (rowsRead > limits.maxRows) throw new FileError(tooManyRowsMessage(null, limits.maxRows));
       if (foreign === undefined && !("issue" in record))
-        foreign = detectForeignColumns(recordColumns(record), { complete: record.format !== "csv" });
+        ({ reading: foreign, mixed } = decideColumns(recordColumns(record), { complete: record.format !== "csv" }));
+      if (!("issue" in record)) noteColumns(columnsSeen, record.value);
       const result =
         "issue" in record
           ? { row: null, issues: [record.issue] }
           : foreign
             ? validateForeignRecord(foreign, record, state, limits)
             : validateRecord(record, state, limits);
+      let otherProblems = 0;
       for (const issue of result.issues) {
         issueCount += 1;
         if (issues.length < limits.maxReportedErrors) issues.push(issue);
+        if (issue.column === "request" && issue.message === REQUEST_REQUIRED) continue;
+        otherProblems += 1;
+        if (withoutMissingRequest.issues.length < limits.maxReportedErrors) withoutMissingRequest.issues.push(issue);
       }
+      if (result.issues.length > 0) rowsWithProblems += 1;
+      withoutMissingRequest.issueCount += otherProblems;
+      if (otherProblems > 0) withoutMissingRequest.rowsWithProblems += 1;
       if (!result.row) continue;
       validRows += 1;
       // In strict mode a row error means nothing will be kept; stop writing, keep reading to list every error.
@@ -157,6 +178,12 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       }
     }
     if (rowsRead === 0) return await failed("The file has no rows.");
+    // No record has a request column (after any mapping): one file-level message naming what is there, not one per row.
+    if (!foreign && columnsSeen.objects > 0 && !columnsSeen.request) {
+      issues.splice(0, issues.length, ...withoutMissingRequest.issues);
+      ({ issueCount, rowsWithProblems } = withoutMissingRequest);
+      return await failed(noRequestColumnMessage([...columnsSeen.names], columnsSeen.more));
+    }
     if (options.mode === "strict" && issueCount > 0) return await failed(null);
     if (validRows === 0) return await failed("No row is valid, so nothing was imported.");
     if (batch.length > 0) await options.sink.writeRows(datasetId, batch);
@@ -185,6 +212,25 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     if (error instanceof FileError) return await failed(error.message);
     if (datasetId) await options.sink.discard(datasetId).catch(() => undefined);
     throw error;
+  }
+}
+
+const COLUMNS_NAMED = 20;
+
+/** Notes the columns a record has (the first few names, and whether any has `request`) for the no-request message. */
+function noteColumns(seen: { names: Set<string>; more: boolean; request: boolean; objects: number }, value: unknown) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+  seen.objects += 1;
+  if (Object.hasOwn(value, "request")) seen.request = true;
+  // A CSV's records all have the header's columns, and a wide JSON record may have thousands: stop at the first few.
+  if (seen.names.size >= COLUMNS_NAMED && seen.more) return;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || seen.names.has(key)) continue;
+    if (seen.names.size >= COLUMNS_NAMED) {
+      seen.more = true;
+      return;
+    }
+    seen.names.add(key);
   }
 }
 

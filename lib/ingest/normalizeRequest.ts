@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describePlace } from "./errors";
 import type { ChatMessage, RequestFormat } from "./types";
 
 const contentPartSchema = z.object({ type: z.string(), text: z.string().optional() });
@@ -97,8 +98,9 @@ export function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-export function firstIssue(error: z.ZodError): string {
+/** The first problem zod found, its place in people's words (see describePlace); `column` names the array's items. */
+export function firstIssue(error: z.ZodError, column?: string): string {
   const issue = error.issues[0];
-  const path = issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : "";
-  return `${path}${issue.message}`;
+  const place = issue.path.length > 0 ? `${describePlace(issue.path, column)}: ` : "";
+  return `${place}${issue.message}`;
 }

@@ -33,8 +33,9 @@ export const uploadEventSchema = z.discriminatedUnion("type", [
     issueCount: z.number(),
     rowsRead: z.number().optional(),
     validRows: z.number().optional(),
+    rowsWithProblems: z.number().optional(),
     warnings: z.array(z.string()),
-    /** How a DeepEval or Ragas file's columns were read, in words; absent or null for the schema's own columns. */
+    /** How another tool's file was read (or that its columns could mean several formats), in words; absent or null otherwise. */
     notice: z.string().nullable().optional(),
   }),
 ]);

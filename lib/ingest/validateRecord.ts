@@ -22,6 +22,9 @@ export function newValidationState(): ValidationState {
   return { requestIds: new Map(), unknownColumns: newUnknownColumns() };
 }
 
+/** A row without a request. When no row has one, the upload says so once for the file (ingestUpload.ts). */
+export const REQUEST_REQUIRED = "request is required";
+
 type RecordInput = { row: number; line: number; format: "json" | "csv"; value: unknown };
 type Result = { row: NormalizedRow | null; issues: RowIssue[] };
 
@@ -85,7 +88,7 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
     cells[column] = cell;
   }
 
-  const request = cells.request === undefined ? { error: "request is required" } : normalizeRequest(cells.request);
+  const request = cells.request === undefined ? { error: REQUEST_REQUIRED } : normalizeRequest(cells.request);
   if ("error" in request && !rejected.has("request")) issue("request", request.error);
 
   const requestId = parseColumn(requestIdSchema, cells.request_id, "request_id", issue);
@@ -169,7 +172,7 @@ function parseColumn<T extends z.ZodType>(
   if (cell === undefined) return undefined;
   const parsed = schema.safeParse(cell);
   if (parsed.success) return parsed.data;
-  issue(column, firstIssue(parsed.error));
+  issue(column, firstIssue(parsed.error, column));
   return undefined;
 }
 

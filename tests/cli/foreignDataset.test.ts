@@ -27,3 +27,27 @@ describe("npm run eval --dataset with a DeepEval file", () => {
     expect(stdout).toMatch(/response\/statistical\/bleu\/score\/average\s+\S+\s+2 rows/);
   });
 });
+
+describe("npm run eval --dataset with a file in no format Assay reads", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-cli-nofmt-"));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("says once that no column gives the request, names the columns, and prints the ignored-columns warning", async () => {
+    const dataset = path.join(dir, "mystery.jsonl");
+    const rows = Array.from({ length: 50 }, (_, i) => JSON.stringify({ query_text: `q${i}`, answer_text: `a${i}` }));
+    fs.writeFileSync(dataset, rows.join("\n"));
+    const { code, stderr } = await spawnEval(
+      ["--dataset", dataset, "--judges", "safety", "--judge-model", "heuristic", "--quiet"],
+      { DATABASE_URL: `file:${path.join(dir, "cli.db")}` },
+    ).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain("No column gives the request. Found columns: query_text, answer_text.");
+    // Not one "request is required" per row.
+    expect(stderr).not.toContain("request is required");
+    // The warning that says why is printed with the failure, not only on success.
+    expect(stderr).toMatch(/Warning: Unknown columns "query_text", "answer_text" were ignored/);
+  });
+});

@@ -86,7 +86,7 @@ describe("files as people save them", () => {
       .poll(() => page.locator("[data-testid=upload-errors]").innerText())
       .toContain("row 4, column request: request is required");
     expect(await page.locator("[data-testid=upload-problem-summary]").innerText()).toBe(
-      "1 problem in 5 rows. Nothing was stored.",
+      "1 problem in 1 of 5 rows. Nothing was stored.",
     );
     await page.getByRole("button", { name: "Import only the 4 valid rows" }).click();
     await waitForDatasetPage(page);

@@ -1,5 +1,6 @@
 // Browser tests: uploading a valid evaluation set as CSV, JSON and JSONL, and
-// browsing the result (search, sort, row detail, j/k navigation); a DeepEval file read with a notice.
+// browsing the result (search, sort, row detail, j/k navigation); DeepEval and Braintrust files read with a notice
+// (and the Braintrust file's warning on the success panel).
 import fs from "node:fs";
 import http from "node:http";
 import type { Page } from "playwright-core";
@@ -259,6 +260,64 @@ describe("a DeepEval JSON file", () => {
     );
     // The dataset page keeps the notice, first among its notes.
     expect(await page.locator("body").innerText()).toContain(DEEPEVAL_NOTICE);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("a Braintrust JSONL file", () => {
+  it("keeps its responses and expected answers, and the panel shows the notice and the metadata warning", async () => {
+    const records = Array.from({ length: 5 }, (_, i) => ({
+      input: `Braintrust question ${i + 1}?`,
+      output: `Braintrust answer ${i + 1}.`,
+      expected: `Braintrust expected ${i + 1}.`,
+      metadata: { source: "prod" },
+    }));
+    await chooseFile(page, server.baseUrl, writeFile(files, "braintrust.jsonl", toJsonl(records)));
+    await clickUpload(page, "Braintrust records");
+    const notice = page.locator("[data-testid=upload-notice]");
+    await notice.waitFor();
+    expect(await notice.innerText()).toBe(
+      "Read as Braintrust records: input → request, output → response, expected → expected_response (expected_facts when a list of strings) (and the format's other columns where a record has them).",
+    );
+    // The success panel shows the warning too: metadata was not read, and says so instead of dropping it silently.
+    const warnings = page.locator("[data-testid=upload-warnings] li");
+    expect(await warnings.allInnerTexts()).toEqual([expect.stringMatching(/^Unknown column "metadata" was ignored/)]);
+    expect(await warnings.first().isVisible()).toBe(true);
+    expect(await page.locator("[data-testid=upload-imported]").innerText()).toBe("Imported 5 rows.");
+    expect(new URL(page.url()).pathname).toBe("/datasets");
+    await screenshot(page, "07-upload-braintrust-notice-and-warning");
+
+    await page.getByRole("link", { name: "Open the dataset" }).click();
+    const datasetId = await waitForDatasetPage(page);
+    const stored = await storedRows(db, datasetId);
+    expect(stored.map((row) => [row.requestText, row.response, row.expectedResponse])).toEqual(
+      records.map((record) => [record.input, record.output, record.expected]),
+    );
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("a file in the schema's own columns with a misspelt one", () => {
+  it("stays on the success panel with the warning, instead of moving on before it is read", async () => {
+    const rows = VALID_ROWS.slice(0, 3).map(({ expected_response, ...row }) => ({
+      ...row,
+      expected_respone: expected_response,
+    }));
+    await chooseFile(page, server.baseUrl, writeFile(files, "misspelt.jsonl", toJsonl(rows)));
+    await clickUpload(page, "Misspelt column");
+    const warnings = page.locator("[data-testid=upload-warnings] li");
+    await warnings.first().waitFor();
+    expect(await warnings.allInnerTexts()).toEqual([
+      expect.stringMatching(/^Unknown column "expected_respone" was ignored/),
+    ]);
+    expect(await page.locator("[data-testid=upload-notice]").count()).toBe(0);
+    expect(await page.locator("[data-testid=upload-imported]").innerText()).toBe("Imported 3 rows.");
+    // Still on the panel a moment later: the warning is not replaced by the dataset page.
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe("/datasets");
+    await screenshot(page, "08-upload-warning-on-success");
+    await page.getByRole("link", { name: "Open the dataset" }).click();
+    await waitForDatasetPage(page);
     expect(problems).toEqual([]);
   });
 });

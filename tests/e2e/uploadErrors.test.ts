@@ -1,6 +1,7 @@
 // Browser tests: uploads that fail. Row errors are listed by row number and
 // nothing is stored until the user asks for the valid rows only; whole-file
-// problems (empty, binary, wrong type, too large) get one plain message.
+// problems (empty, binary, wrong type, too large, no column that gives the request) get one plain message,
+// with the upload's warnings beside it.
 import { uploadEventSchema } from "@/lib/ingest/uploadProtocol";
 import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
@@ -89,7 +90,8 @@ describe("upload errors (default limits)", () => {
     expect(items[0]).toMatch(/^row 5: invalid JSON on line 5 \(.+\)$/);
     expect(items[1]).toBe("row 9: expected an object with columns such as request and response, got a string");
     expect(items[2]).toBe("row 17, column expected_facts: expected_facts and expected_response are both set; keep one");
-    expect(await errorBox().innerText()).toContain("3 problems in 20 rows. Nothing was stored.");
+    // Three numbers, each named: the problems, the rows that have them, and the rows read.
+    expect(await errorBox().innerText()).toContain("3 problems in 3 of 20 rows. Nothing was stored.");
     const importValid = errorBox().getByRole("button", { name: "Import only the 17 valid rows" });
     expect(await importValid.isVisible()).toBe(true);
     await expectNoCrashText(page);
@@ -156,6 +158,33 @@ describe("upload errors (default limits)", () => {
       await expectNoCrashText(page);
     }
     expect(uploadRequests.length).toBe(before);
+    expect(await db.dataset.count()).toBe(datasets);
+  });
+
+  it("a 5,000-row file in no format Assay reads fails once, naming its columns, with the ignored-columns warning", async () => {
+    const datasets = await db.dataset.count();
+    const header = "question_text,model_answer,gold_answer";
+    const lines = Array.from({ length: 5000 }, (_, i) => `Question ${i}?,Answer ${i}.,Gold ${i}.`);
+    await chooseFile(page, server.baseUrl, writeFile(files, "other-tool.csv", [header, ...lines].join("\n") + "\n"));
+    await clickUpload(page, "Other tool");
+    await errorBox().waitFor();
+    const text = await errorBox().innerText();
+    expect(text).toContain(
+      "No column gives the request. Found columns: question_text, model_answer, gold_answer. Assay reads: Agent Evaluation's input schema (request, response, …), DeepEval test cases, Ragas samples, MLflow 3 evaluation datasets, Braintrust records, OpenAI evals samples, Langfuse dataset items.",
+    );
+    // Said once for the file: no list of 5,000 "request is required", no problem count.
+    expect(text).not.toContain("request is required");
+    expect(text).not.toMatch(/problems? in/);
+    expect(await errorBox().locator("li").count()).toBe(0);
+    // The server's word on the columns it could not read is shown with the failure, not only on success.
+    const warnings = page.locator("[data-testid=upload-warnings] li");
+    expect(await warnings.allInnerTexts()).toEqual([
+      expect.stringMatching(/^Unknown columns "question_text", "model_answer", "gold_answer" were ignored/),
+    ]);
+    expect(await warnings.first().isVisible()).toBe(true);
+    expect(await errorBox().getByRole("button").count()).toBe(0);
+    await expectNoCrashText(page);
+    await screenshot(page, "07-upload-no-request-column");
     expect(await db.dataset.count()).toBe(datasets);
   });
 

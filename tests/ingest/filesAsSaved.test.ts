@@ -88,17 +88,28 @@ describe("quotes inside unquoted CSV cells", () => {
     ]);
   });
 
-  it("a two-row file with one problem counts 1 problem in 2 rows and blames the row that has it", async () => {
+  it("a two-row file with one problem counts 1 problem in 1 of 2 rows and blames the row that has it", async () => {
     const twoRows = 'request,response\r\n=HYPERLINK("x"),fine\r\nq2,"closed"early\r\n';
     const { result, messages } = await ingestIntoDb(db, "two.csv", twoRows, "strict");
-    expect(result).toMatchObject({ ok: false, fileError: null, issueCount: 1, rowsRead: 2, validRows: 1 });
+    expect(result).toMatchObject({
+      ok: false,
+      fileError: null,
+      issueCount: 1,
+      rowsRead: 2,
+      validRows: 1,
+      rowsWithProblems: 1,
+    });
     expect(messages).toEqual([
       'row 2 (line 3): a quote inside a cell is not escaped (write "" for a literal quote) near line 3',
     ]);
     if (result.ok) throw new Error("expected a failed upload");
-    expect(describeUploadProblems(result.issueCount, result.rowsRead)).toBe("1 problem in 2 rows. Nothing was stored.");
-    expect(describeUploadProblems(1, 1)).toBe("1 problem in 1 row. Nothing was stored.");
-    expect(describeUploadProblems(1200, 20000)).toBe("1,200 problems in 20,000 rows. Nothing was stored.");
+    // Problems, the rows that have them, and the rows read: three different numbers, each named.
+    expect(describeUploadProblems(result.issueCount, result.rowsWithProblems, result.rowsRead)).toBe(
+      "1 problem in 1 of 2 rows. Nothing was stored.",
+    );
+    expect(describeUploadProblems(1, 1, 1)).toBe("1 problem in 1 row. Nothing was stored.");
+    expect(describeUploadProblems(9, 8, 10)).toBe("9 problems in 8 of 10 rows. Nothing was stored.");
+    expect(describeUploadProblems(1200, 900, 20000)).toBe("1,200 problems in 900 of 20,000 rows. Nothing was stored.");
   });
 });
 

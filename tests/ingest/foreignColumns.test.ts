@@ -217,7 +217,12 @@ describe("Ragas samples are read into the Agent Evaluation input schema", () => 
   it("v0.1 and v0.2 names for the same column in one file are ambiguous: not mapped", async () => {
     const rows = [{ question: "q1", user_input: "q1", answer: "a1" }];
     const { result, messages } = await ingestIntoDb(db, "ragas-mixed.jsonl", toJsonl(rows), "strict");
-    expect(result).toMatchObject({ ok: false, notice: null });
-    expect(messages).toEqual(["row 1, column request: request is required"]);
+    expect(result).toMatchObject({
+      ok: false,
+      notice: null,
+      fileError: expect.stringMatching(/^No column gives the request\. Found columns: question, user_input, answer\./),
+    });
+    // Said once for the file, not as a "request is required" on every row.
+    expect(messages).toEqual([]);
   });
 });

@@ -98,7 +98,8 @@ describe("ingestUpload: bad input", () => {
       "row 2, column request: request is required",
       "row 3: expected an object with columns such as request and response, got an array",
       'row 4, column expected_facts: expected an array of strings, e.g. ["fact one", "fact two"]',
-      "row 5, column retrieved_context: 0.doc_uri: every chunk needs a doc_uri string",
+      // The place as people name it (chunk 1 is the first chunk), not the validator's path "0.doc_uri".
+      "row 5, column retrieved_context: chunk 1, doc_uri: every chunk needs a doc_uri string",
     ]);
   });
 
