@@ -164,7 +164,7 @@ export function recordColumns(record: Exclude<RawRecord, { issue: RowIssue }>): 
 
 /** What a mapping's column becomes, in the notice's words. */
 function targetWords(mapping: ColumnMapping): string {
-  if (mapping.kind === "expected") return `${mapping.target} (expected_facts when a list of strings)`;
+  if (mapping.kind === "expected") return `${mapping.target} (or expected_facts when it is a list)`;
   if (mapping.kind === "expectations") return "expected_response, expected_facts, expected_retrieved_context (by key)";
   return mapping.target;
 }
@@ -173,7 +173,7 @@ function targetWords(mapping: ColumnMapping): string {
 export function describeForeignReading(reading: ForeignReading): string {
   const named = reading.mappings.filter((mapping) => mapping.inFirstRecord !== false);
   const others =
-    reading.mappings.length > named.length ? " (and the format's other columns where a record has them)" : "";
+    reading.mappings.length > named.length ? "; the format's other columns are read where a record has them" : "";
   const pairs = named.map((mapping) => `${mapping.source} → ${targetWords(mapping)}`).join(", ") + others;
   const how = [...reading.notes.how].map(
     ([words, rows]) => `${words} (${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"})`,

@@ -277,7 +277,7 @@ describe("a Braintrust JSONL file", () => {
     const notice = page.locator("[data-testid=upload-notice]");
     await notice.waitFor();
     expect(await notice.innerText()).toBe(
-      "Read as Braintrust records: input → request, output → response, expected → expected_response (expected_facts when a list of strings) (and the format's other columns where a record has them).",
+      "Read as Braintrust records: input → request, output → response, expected → expected_response (or expected_facts when it is a list); the format's other columns are read where a record has them.",
     );
     // The success panel shows the warning too: metadata was not read, and says so instead of dropping it silently.
     const warnings = page.locator("[data-testid=upload-warnings] li");

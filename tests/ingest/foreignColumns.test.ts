@@ -196,7 +196,7 @@ describe("Ragas samples are read into the Agent Evaluation input schema", () => 
       ok: true,
       warnings: [],
       notice: expect.stringContaining(
-        "user_input → request, retrieved_contexts → retrieved_context (and the format's other columns where a record has them)",
+        "user_input → request, retrieved_contexts → retrieved_context; the format's other columns are read where a record has them",
       ),
     });
     expect(storedRows[1]).toMatchObject({

@@ -73,7 +73,7 @@ describe("OpenAI evals samples", () => {
       rowCount: 5000,
       warnings: [],
       notice:
-        "Read as OpenAI evals samples: prompt → request, completion → response, ideal → expected_response (expected_facts when a list of strings).",
+        "Read as OpenAI evals samples: prompt → request, completion → response, ideal → expected_response (or expected_facts when it is a list).",
     });
     expect(storedRows[4999]).toMatchObject({
       requestText: "Question 4999?",
@@ -98,7 +98,7 @@ describe("OpenAI evals samples", () => {
       ok: true,
       rowCount: 2,
       notice:
-        "Read as OpenAI evals samples: input → request, ideal → expected_response (expected_facts when a list of strings) (and the format's other columns where a record has them). Read input as chat messages (2 rows), ideal lists as expected_facts (1 row).",
+        "Read as OpenAI evals samples: input → request, ideal → expected_response (or expected_facts when it is a list); the format's other columns are read where a record has them. Read input as chat messages (2 rows), ideal lists as expected_facts (1 row).",
     });
     expect(storedRows[0]).toMatchObject({
       requestFormat: "messages",
@@ -210,7 +210,7 @@ describe("Braintrust records", () => {
       ok: true,
       rowCount: 5,
       notice:
-        "Read as Braintrust records: input → request, output → response, expected → expected_response (expected_facts when a list of strings) (and the format's other columns where a record has them).",
+        "Read as Braintrust records: input → request, output → response, expected → expected_response (or expected_facts when it is a list); the format's other columns are read where a record has them.",
       warnings: [expect.stringMatching(/^Unknown column "metadata" was ignored/)],
     });
     expect(storedRows.map((row) => [row.requestText, row.response, row.expectedResponse])).toEqual(
@@ -236,7 +236,7 @@ describe("Langfuse dataset items", () => {
     expect(result).toMatchObject({
       ok: true,
       notice:
-        "Read as Langfuse dataset items: input → request, expectedOutput → expected_response (expected_facts when a list of strings), id → request_id. Read input.question (1 row), expectedOutput.answer (1 row).",
+        "Read as Langfuse dataset items: input → request, expectedOutput → expected_response (or expected_facts when it is a list), id → request_id. Read input.question (1 row), expectedOutput.answer (1 row).",
     });
     expect(storedRows.map((row) => [row.requestId, row.requestText, row.expectedResponse])).toEqual([
       ["item-1", "Is versioning on?", "No."],
