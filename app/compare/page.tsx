@@ -3,6 +3,7 @@ import { requirePageRole } from "@/components/auth/requirePageRole";
 import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
+import { RunJudgingHeader } from "@/components/compare/RunJudgingHeader";
 import { RunPicker } from "@/components/compare/RunPicker";
 import { CompareAgreement } from "@/components/labels/CompareAgreementTable";
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
@@ -10,6 +11,7 @@ import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
+import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/compareQueries";
 import { getRun, listRunsForPicker } from "@/lib/db/runQueries";
@@ -107,6 +109,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       )}
       {/* Score deltas still being bootstrapped in the background show as "computing…" until a refresh finds them. */}
       <AutoRefresh active={(comparison.pendingDeltas ?? 0) > 0} />
+      <RunJudgingHeader runs={comparison.runs} baselineId={baselineId} />
+      <p className="text-sm font-medium text-slate-800" data-testid="verdict-summary">
+        {describeVerdicts(countVerdicts(comparison))}
+      </p>
       <MetricComparisonTable comparison={comparison} />
       {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
       <CompareBars data={prepareCompareBars(comparison)} />
