@@ -92,11 +92,23 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           &ldquo;computing&hellip;&rdquo; until it is done).
         </p>
         <p className="mt-1 flex gap-2 text-sm">
-          <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">
-            Export CSV
+          <DownloadButton href={compareExportHref(query.runs, "csv", { baseline: baselineId })} size="xs">
+            Export rows CSV
           </DownloadButton>
-          <DownloadButton href={compareExportHref(query.runs, "json")} size="xs">
-            Export JSON
+          <DownloadButton
+            href={compareExportHref(query.runs, "csv", { baseline: baselineId, part: "statistics" })}
+            size="xs"
+          >
+            Export statistics CSV
+          </DownloadButton>
+          <DownloadButton
+            href={compareExportHref(query.runs, "csv", { baseline: baselineId, part: "flips" })}
+            size="xs"
+          >
+            Export flipped rows CSV
+          </DownloadButton>
+          <DownloadButton href={compareExportHref(query.runs, "json", { baseline: baselineId })} size="xs">
+            Export JSON (statistics, flips, rows)
           </DownloadButton>
         </p>
       </div>

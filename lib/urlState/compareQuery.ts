@@ -90,6 +90,13 @@ export function compareRowHref(query: CompareRowQuery): string {
   );
 }
 
-export function compareExportHref(runIds: string[], format: "json" | "csv"): string {
-  return `/compare/export?runs=${runIds.map(encodeURIComponent).join(",")}&format=${format}`;
+/** The compare export: with a baseline its statistics are against that run; `part` picks a CSV's table. */
+export function compareExportHref(
+  runIds: string[],
+  format: "json" | "csv",
+  options: { baseline?: string; part?: "statistics" | "flips" } = {},
+): string {
+  const baseline = options.baseline ? `&baseline=${encodeURIComponent(options.baseline)}` : "";
+  const part = options.part ? `&part=${options.part}` : "";
+  return `/compare/export?runs=${runIds.map(encodeURIComponent).join(",")}${baseline}&format=${format}${part}`;
 }
