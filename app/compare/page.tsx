@@ -19,6 +19,7 @@ import {
   compareExportHref,
   compareHref,
   compareParams,
+  FLIPS_PER_PAGE,
   parseCompareQuery,
   withoutRuns,
 } from "@/lib/urlState/compareQuery";
@@ -26,8 +27,6 @@ import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
-
-const FLIPS_PER_PAGE = 50;
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("data.read", "/compare");
