@@ -109,6 +109,15 @@ async function press(key: string, expected: { row: string; metric: string }): Pr
 describe("a flipped row side by side", () => {
   it("shows the row's ground truth and its retrieved chunks with both runs' per-chunk verdicts", async () => {
     await listedFlips("");
+    // The compare page above the list: both judges in the header, the note beside safety's verdict, one summary line.
+    expect(await page.locator("[data-testid=run-judging]").innerText()).toMatch(/judge-a[\s\S]*judge-b/);
+    expect(await page.locator(`tr[data-metric="${SAFETY}"] [data-testid=judged-differently]`).innerText()).toContain(
+      "Judged differently: judge-a vs judge-b",
+    );
+    expect(await page.locator("[data-testid=verdict-summary]").innerText()).toMatch(
+      /^\d+ real regressions?, \d+ real improvements?, \d+ likely noise \(\d+ verdicts? compares? runs judged differently\)$/,
+    );
+    await screenshot(page, "compare-judged-differently");
     await page.goto(`${server.baseUrl}${await page.locator("[data-testid=flip] a").first().getAttribute("href")}`);
     await page.locator("[data-testid=ground-truth]").waitFor();
     const requestId = await page.locator("h1 code").innerText();
