@@ -3,6 +3,7 @@ import { requirePageRole } from "@/components/auth/requirePageRole";
 import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
+import { RunJudgingHeader } from "@/components/compare/RunJudgingHeader";
 import { RunPicker } from "@/components/compare/RunPicker";
 import { CompareAgreement } from "@/components/labels/CompareAgreementTable";
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
@@ -10,6 +11,7 @@ import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
+import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/compareQueries";
 import { getRun, listRunsForPicker } from "@/lib/db/runQueries";
@@ -17,6 +19,7 @@ import {
   compareExportHref,
   compareHref,
   compareParams,
+  FLIPS_PER_PAGE,
   parseCompareQuery,
   withoutRuns,
 } from "@/lib/urlState/compareQuery";
@@ -24,8 +27,6 @@ import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
-
-const FLIPS_PER_PAGE = 50;
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("data.read", "/compare");
@@ -90,11 +91,23 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           &ldquo;computing&hellip;&rdquo; until it is done).
         </p>
         <p className="mt-1 flex gap-2 text-sm">
-          <DownloadButton href={compareExportHref(query.runs, "csv")} size="xs">
-            Export CSV
+          <DownloadButton href={compareExportHref(query.runs, "csv", { baseline: baselineId })} size="xs">
+            Export rows CSV
           </DownloadButton>
-          <DownloadButton href={compareExportHref(query.runs, "json")} size="xs">
-            Export JSON
+          <DownloadButton
+            href={compareExportHref(query.runs, "csv", { baseline: baselineId, part: "statistics" })}
+            size="xs"
+          >
+            Export statistics CSV
+          </DownloadButton>
+          <DownloadButton
+            href={compareExportHref(query.runs, "csv", { baseline: baselineId, part: "flips" })}
+            size="xs"
+          >
+            Export flipped rows CSV
+          </DownloadButton>
+          <DownloadButton href={compareExportHref(query.runs, "json", { baseline: baselineId })} size="xs">
+            Export JSON (statistics, flips, rows)
           </DownloadButton>
         </p>
       </div>
@@ -107,6 +120,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       )}
       {/* Score deltas still being bootstrapped in the background show as "computing…" until a refresh finds them. */}
       <AutoRefresh active={(comparison.pendingDeltas ?? 0) > 0} />
+      <RunJudgingHeader runs={comparison.runs} baselineId={baselineId} />
+      <p className="text-sm font-medium text-slate-800" data-testid="verdict-summary">
+        {describeVerdicts(countVerdicts(comparison))}
+      </p>
       <MetricComparisonTable comparison={comparison} />
       {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
       <CompareBars data={prepareCompareBars(comparison)} />

@@ -109,6 +109,13 @@ export function FlipList({
                     candidate: candidateId,
                     row: flip.rowId,
                     metric: flip.metric,
+                    // The list it was opened from, so j / k / n on the row page step through these flips in order.
+                    runs: params.runs === undefined ? undefined : String(params.runs),
+                    listMetric: params.metric === undefined ? undefined : String(params.metric),
+                    direction:
+                      params.direction === "regressions" || params.direction === "improvements"
+                        ? params.direction
+                        : undefined,
                   })}
                   className="text-indigo-700 hover:underline"
                 >

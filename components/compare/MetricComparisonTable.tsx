@@ -86,6 +86,11 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                         <div className="mt-0.5 text-[11px] text-slate-600" data-testid="delta-words">
                           {delta.words}
                         </div>
+                        {delta.judgedDifferently && (
+                          <div className="text-[11px] font-medium text-amber-800" data-testid="judged-differently">
+                            {delta.judgedDifferently}
+                          </div>
+                        )}
                         {delta.flips && (
                           <div className="text-[11px] text-slate-500">
                             {formatInteger(delta.flips.regressions)} yes→no, {formatInteger(delta.flips.improvements)}{" "}

@@ -2,7 +2,14 @@ import { VerdictChip, type VerdictView } from "@/components/runs/VerdictChip";
 import { InertMarkdown } from "./InertMarkdown";
 
 /** One judge's verdict on one chunk (a run's per-chunk metrics), with its rationale or error. */
-export type ChunkVerdictView = { key: string; metric: string; verdict: VerdictView; text: string | null };
+export type ChunkVerdictView = {
+  key: string;
+  metric: string;
+  verdict: VerdictView;
+  text: string | null;
+  /** Whose verdict, where one chunk carries several runs' (the compare row page: "Baseline", "Candidate"). */
+  source?: string;
+};
 
 export type ChunkView = {
   position: number;
@@ -46,6 +53,7 @@ export function ChunkList({ chunks, emptyText }: { chunks: ChunkView[]; emptyTex
               className="flex items-start gap-2 border-t border-slate-100 bg-slate-50 px-3 py-1.5 text-xs"
               data-testid="chunk-verdict"
             >
+              {verdict.source && <span className="font-medium text-slate-500">{verdict.source}</span>}
               <VerdictChip verdict={verdict.verdict} />
               <span className="font-medium text-slate-600">{verdict.metric.split("/").pop()}</span>
               <span className="text-slate-700">{verdict.text}</span>

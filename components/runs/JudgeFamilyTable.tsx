@@ -26,11 +26,14 @@ export function JudgeFamilyTable({
   selected,
   offline,
   onToggle,
+  agentSource = KIND_LABEL.agent,
 }: {
   metrics: MetricOption[];
   selected: ReadonlySet<string>;
   offline: boolean;
   onToggle: (name: string) => void;
+  /** Where the agent/* values come from: the trace, or a generating run's own calls. */
+  agentSource?: string;
 }) {
   return (
     <div className="space-y-4">
@@ -80,7 +83,7 @@ export function JudgeFamilyTable({
                         <div className="font-medium">
                           {metric.label}{" "}
                           <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal uppercase text-slate-600">
-                            {KIND_LABEL[metric.kind] ?? metric.kind}
+                            {metric.kind === "agent" ? agentSource : (KIND_LABEL[metric.kind] ?? metric.kind)}
                           </span>
                           {metric.score?.direction === "lower" && (
                             <span className="ml-1 text-[11px] font-normal text-slate-600">lower is better</span>

@@ -11,6 +11,7 @@ import { ExpectedCallsNote } from "./ExpectedCallsNote";
 import { BudgetFields } from "./BudgetFields";
 import { ConcurrencyField } from "./ConcurrencyField";
 import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
+import { metricsOnGenerateChange } from "./generatedMetrics";
 import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
 import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 import { ScoreSettings } from "./ScoreSettings";
@@ -116,7 +117,13 @@ export function RunForm({
           prices={judge.configured ? judge.prices : {}}
         />
         <div className="mt-3">
-          <JudgeFamilyTable metrics={metrics} selected={selected} offline={offline} onToggle={toggle} />
+          <JudgeFamilyTable
+            metrics={metrics}
+            selected={selected}
+            offline={offline}
+            onToggle={toggle}
+            agentSource={generate ? "from the generation" : "from the trace"}
+          />
         </div>
       </CardFrame>
 
@@ -235,14 +242,23 @@ export function RunForm({
             type="checkbox"
             name="generate"
             checked={generate}
-            onChange={(e) => setGenerate(e.target.checked)}
+            onChange={(e) => {
+              const checked = e.target.checked;
+              setGenerate(checked);
+              setSelected((current) =>
+                metricsOnGenerateChange(current, checked, {
+                  asUploaded: metricsAsUploaded,
+                  withGeneration: metricsWithGeneration,
+                }),
+              );
+            }}
             disabled={!judge.configured}
           />
           Generate responses with a chat model, then judge them
         </label>
         <p className="text-xs text-slate-500">
-          Compare model versions on one dataset: each row's conversation goes to the model; latency and tokens are
-          recorded.
+          Compare model versions on one dataset: each row's conversation goes to the model; its latency and tokens are
+          measured (the agent metrics, ticked with this box) and compared per model.
         </p>
         {generate && (
           <GenerationPromptNote

@@ -1,12 +1,14 @@
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/compareQueries";
+import { getMetricJudges, type MetricJudge } from "@/lib/db/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import { describeDelta, exactMcNemar, wilsonInterval } from "@/lib/stats";
+import { describeDelta, exactMcNemar, twoSidedZ, wilsonInterval } from "@/lib/stats";
 import { BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, bootstrapInterval, settledBy } from "./bootstrapIntervals";
 import { readOfCompletedRuns } from "./completedRunCache";
+import { judgedDifferently } from "./judgeDifferences";
 
 export type CompareRun = {
   id: string;
@@ -17,6 +19,8 @@ export type CompareRun = {
   judgeModel: string;
   generationModel: string | null;
   status: string;
+  /** How the run was judged: its settings, and per metric the judges and prompt versions its finished judgments record. */
+  judging: { chunkMode: string; thresholds: Record<string, number>; metricJudges: MetricJudge[] };
 };
 
 export type MetricCell = {
@@ -31,10 +35,17 @@ export type MetricDelta = {
   /** "pending": the paired bootstrap is still being computed in the background (see bootstrapIntervals.ts). */
   verdict: "better" | "worse" | "noise" | "n/a" | "pending";
   words: string;
+  /**
+   * The delta's 95% interval: the paired bootstrap's for scores; for yes/no metrics the paired Wald interval
+   * of the difference in yes-rates over the rows both runs judged (the verdict itself is McNemar's).
+   */
+  interval?: { low: number; high: number } | null;
   pValue?: number;
   pairs: number;
   flips?: { regressions: number; improvements: number };
   unpaired: number;
+  /** Set when the two runs' judge, prompt version or pass mark for this metric differ (judgeDifferences.ts). */
+  judgedDifferently?: string;
 };
 
 export type Comparison = {
@@ -91,17 +102,28 @@ export async function compareRuns(
   const metricOrder = [...new Set(runs.flatMap((run) => run.config.metrics))];
   // Completed runs' reads come from memory when seen before (completedRunCache.ts says why that is exact).
   const store = databaseUrlOf(db);
-  const aggregates = new Map(
+  // Each run's aggregates and the judges its judgments record come in one read (one cache entry per run).
+  const perRun = new Map(
     await Promise.all(
       runs.map(async (run) => {
-        const read = () => getRunAggregates(db, run.id, metricOrder);
+        const read = async () => ({
+          aggregates: await getRunAggregates(db, run.id, metricOrder),
+          judges: await getMetricJudges(db, run.id),
+        });
         return [
           run.id,
-          await readOfCompletedRuns(`${store}|aggregates|${metricOrder.join(",")}`, [run], read),
+          await readOfCompletedRuns(`${store}|aggregates+judges|${metricOrder.join(",")}`, [run], read),
         ] as const;
       }),
     ),
   );
+  const aggregates = new Map([...perRun].map(([id, read]) => [id, read.aggregates]));
+  const judgesByRun = new Map([...perRun].map(([id, read]) => [id, read.judges]));
+  const judgingOf = (run: LoadedRun, metric: string, shape: ReturnType<typeof metricShape>) => ({
+    judges: (judgesByRun.get(run.id) ?? []).filter((judge) => judge.metric === metric),
+    // A yes/no metric's pass mark is on the share of yes, which a delta of yes-rates does not depend on.
+    threshold: shape === "rating" ? null : (run.config.thresholds[metric] ?? null),
+  });
   // One paired GROUP BY per candidate on the baseline's dataset, shared by all its metrics.
   const pairedByRun = new Map(
     await Promise.all(
@@ -161,6 +183,8 @@ export async function compareRuns(
                   deadline,
                 },
               );
+        const note = judgedDifferently(judgingOf(baseline, metric, shape), judgingOf(run, metric, shape));
+        if (note) deltas[run.id].judgedDifferently = note;
       }
       return { metric, shape, cells, deltas };
     }),
@@ -176,6 +200,11 @@ export async function compareRuns(
       judgeModel: run.judgeModel,
       generationModel: run.generationModel,
       status: run.status,
+      judging: {
+        chunkMode: run.config.chunkMode,
+        thresholds: run.config.thresholds,
+        metricJudges: judgesByRun.get(run.id) ?? [],
+      },
     })),
     baselineId: baseline.id,
     sameDataset: runs.every((run) => run.datasetId === baseline.datasetId),
@@ -198,11 +227,25 @@ function binaryDelta(paired: PairedCounts[], metric: string, delta: number): Met
     delta,
     verdict: described.verdict,
     words: described.words,
+    interval: pairedRateInterval(counts),
     pValue,
     pairs: counts.both,
     flips: { regressions: counts.yesNo, improvements: counts.noYes },
     unpaired: counts.onlyBaseline + counts.onlyCandidate,
   };
+}
+
+/**
+ * The 95% Wald interval of the paired difference in yes-rates (candidate minus baseline) over the rows
+ * both runs judged: d = (c − b) / n, var = ((b + c) − (c − b)² / n) / n².
+ */
+function pairedRateInterval(counts: PairedCounts): { low: number; high: number } {
+  const n = counts.both;
+  const b = counts.yesNo;
+  const c = counts.noYes;
+  const d = (c - b) / n;
+  const half = (twoSidedZ(0.95) * Math.sqrt(Math.max(0, b + c - ((c - b) * (c - b)) / n))) / n;
+  return { low: Math.max(-1, d - half), high: Math.min(1, d + half) };
 }
 
 type Side = { run: LoadedRun; cell: MetricCell };
@@ -230,10 +273,11 @@ async function scoreDelta(
     };
   const { interval, pairs } = computed;
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
-  if (metric.startsWith("agent/")) return agentDelta(metric, delta, interval, pairs);
-  if (scoreDirection(metric) === "lower") return lowerIsBetterDelta(delta, interval, pairs);
+  const bounds = { low: interval.low, high: interval.high };
+  if (metric.startsWith("agent/")) return { ...agentDelta(metric, delta, interval, pairs), interval: bounds };
+  if (scoreDirection(metric) === "lower") return { ...lowerIsBetterDelta(delta, interval, pairs), interval: bounds };
   const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta });
-  return { delta, verdict: described.verdict, words: described.words, pairs, unpaired: 0 };
+  return { delta, verdict: described.verdict, words: described.words, interval: bounds, pairs, unpaired: 0 };
 }
 
 /**

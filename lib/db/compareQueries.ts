@@ -35,9 +35,9 @@ export type PairedCounts = {
 const SCORED_IN_BOTH = `a."rating" IS NULL AND b."rating" IS NULL AND a."status" = 'done' AND b."status" = 'done'`;
 const SUCCESS_LOST = `${SCORED_IN_BOTH} AND a."passed" = TRUE AND b."passed" = FALSE`;
 const SUCCESS_GAINED = `${SCORED_IN_BOTH} AND a."passed" = FALSE AND b."passed" = TRUE`;
-const REGRESSION = `((a."rating" = 'yes' AND b."rating" = 'no') OR (${SUCCESS_LOST}))`;
-const IMPROVEMENT = `((a."rating" = 'no' AND b."rating" = 'yes') OR (${SUCCESS_GAINED}))`;
-const PAIRED_JOIN = `FROM "JudgmentItem" a INDEXED BY "JudgmentItem_pairing_idx"
+export const REGRESSION = `((a."rating" = 'yes' AND b."rating" = 'no') OR (${SUCCESS_LOST}))`;
+export const IMPROVEMENT = `((a."rating" = 'no' AND b."rating" = 'yes') OR (${SUCCESS_GAINED}))`;
+export const PAIRED_JOIN = `FROM "JudgmentItem" a INDEXED BY "JudgmentItem_pairing_idx"
      JOIN "JudgmentItem" b INDEXED BY "JudgmentItem_pairing_idx" ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"`;
 
 export async function getPairedCounts(db: Db, baselineRunId: string, candidateRunId: string): Promise<PairedCounts[]> {

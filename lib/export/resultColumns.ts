@@ -8,7 +8,9 @@ import { metricShape } from "@/lib/metrics/aggregates";
  * retrieval/ground_truth/document_recall, agent/*; and for the score metrics of seeds 002/003
  * (DeepEval's fields): {metric}/score|threshold|success|reason|error_message, plus
  * {metric}/details, the intermediate verdicts (claims, statements, nodes, opinions, context
- * pieces; JSON in CSV).
+ * pieces; JSON in CSV). After each metric's columns, {metric}/skip_reason: why the metric was not judged on
+ * this row (Assay's own column, not Agent Evaluation's; empty when the row was judged), so a skip does not
+ * read as a blank.
  */
 export type ResultRecord = Record<string, string | number | boolean | null | (string | null)[] | unknown>;
 
@@ -54,6 +56,8 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
       record[metric] = judgment?.status === "done" ? judgment.score : null;
       if (metric === "retrieval/ground_truth/document_recall") record[`${metric}/error_message`] = error;
     }
+    record[`${metric}/skip_reason`] =
+      judgment?.status === "skipped" ? (judgment.skipReason ?? "skipped (no reason recorded)") : null;
   }
   return record;
 }

@@ -6,6 +6,7 @@ import { getRun } from "@/lib/db/runQueries";
 import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
 import { runJudgeLabelMetrics } from "@/lib/labels/labelKinds";
 import type { Aggregate } from "@/lib/metrics/aggregates";
+import { comparisonStatistics, exportedComparison, flippedRows } from "./comparisonStatistics";
 import { csvLine } from "./csv";
 import { resultColumnNames, toResultRecord, type ResultRecord } from "./resultColumns";
 
@@ -199,14 +200,34 @@ export async function* comparisonResultsCsv(db: Db, runIds: string[]): AsyncGene
   yield piece;
 }
 
-/** JSON comparison: {columns, runs: [{run, aggregates, rows}]}; every row carries every column of the comparison (null where its run has no such metric). */
-export async function* comparisonResultsJson(db: Db, runIds: string[]): AsyncGenerator<string> {
+/**
+ * JSON comparison: {columns, baseline_run_id, statistics, flipped_rows, runs: [{run, aggregates, rows}]}.
+ * statistics and flipped_rows are what the compare page shows against the baseline (comparisonStatistics.ts);
+ * every row carries every column of the comparison (null where its run has no such metric).
+ */
+export async function* comparisonResultsJson(
+  db: Db,
+  runIds: string[],
+  baselineId: string = runIds[0],
+): AsyncGenerator<string> {
   const metas = [];
   for (const runId of runIds) metas.push(await runExportMeta(db, runId));
+  const comparison = await exportedComparison(db, runIds, baselineId);
+  if (!comparison) throw new Error("a compared run no longer exists");
   const columns = comparisonColumns(metas.map((meta) => meta.columns)).filter(
     (column) => column !== "run_id" && column !== "run_name",
   );
-  let piece = `{"columns":${JSON.stringify(columns)},"runs":[`;
+  let piece = `{"columns":${JSON.stringify(columns)},"baseline_run_id":${JSON.stringify(comparison.baselineId)},"statistics":${JSON.stringify(comparisonStatistics(comparison))},"flipped_rows":[`;
+  let firstFlip = true;
+  for await (const flip of flippedRows(db, comparison)) {
+    piece += `${firstFlip ? "" : ","}\n${JSON.stringify(flip)}`;
+    firstFlip = false;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = "";
+    }
+  }
+  piece += `],"runs":[`;
   for (const [index, meta] of metas.entries()) {
     const records = await primed(runResultRecords(db, meta.exported));
     piece += `${index === 0 ? "" : ","}\n{"run":${JSON.stringify(meta.run)},"aggregates":${JSON.stringify(meta.aggregates)},"rows":[`;

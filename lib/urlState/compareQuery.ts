@@ -67,12 +67,22 @@ export function compareHref(
   return `/compare?runs=${runs}${baseline}${candidate}${options.hash ? `#${options.hash}` : ""}`;
 }
 
-/** One row judged by two runs, side by side: every field is required, or the page is not found. */
+/** How many flipped rows the compare page lists per page (the row page's way back lands on the flip's page). */
+export const FLIPS_PER_PAGE = 50;
+
+/**
+ * One row judged by two runs, side by side: baseline, candidate and row are required, or the page is not found.
+ * `metric` is the flip this page was opened for; `runs`, `listMetric` and `direction` are the flip list it came
+ * from (its runs and filters), which j / k / n step through and the way back returns to.
+ */
 export const compareRowQuerySchema = z.object({
   baseline: z.string().min(1),
   candidate: z.string().min(1),
   row: z.string().min(1),
   metric: z.string().optional(),
+  runs: z.string().max(1000).optional().catch(undefined),
+  listMetric: z.string().max(300).optional().catch(undefined),
+  direction: z.enum(["regressions", "improvements"]).optional().catch(undefined),
 });
 export type CompareRowQuery = z.infer<typeof compareRowQuerySchema>;
 
@@ -86,10 +96,44 @@ export function compareRowHref(query: CompareRowQuery): string {
   return withParams(
     "/compare/row",
     {},
-    { baseline: query.baseline, candidate: query.candidate, row: query.row, metric: query.metric },
+    {
+      baseline: query.baseline,
+      candidate: query.candidate,
+      row: query.row,
+      metric: query.metric,
+      runs: query.runs,
+      listMetric: query.listMetric,
+      direction: query.direction,
+    },
   );
 }
 
-export function compareExportHref(runIds: string[], format: "json" | "csv"): string {
-  return `/compare/export?runs=${runIds.map(encodeURIComponent).join(",")}&format=${format}`;
+/** Back from a flipped row to the compare page it came from: same runs and filters, the page holding that flip. */
+export function compareListHref(query: CompareRowQuery, position: number | null): string {
+  const page = position === null ? undefined : Math.ceil(position / FLIPS_PER_PAGE);
+  return (
+    withParams(
+      "/compare",
+      {},
+      {
+        runs: query.runs ?? `${query.baseline},${query.candidate}`,
+        baseline: query.baseline,
+        candidate: query.candidate,
+        metric: query.listMetric,
+        direction: query.direction,
+        page: page && page > 1 ? page : undefined,
+      },
+    ) + "#flips"
+  );
+}
+
+/** The compare export: with a baseline its statistics are against that run; `part` picks a CSV's table. */
+export function compareExportHref(
+  runIds: string[],
+  format: "json" | "csv",
+  options: { baseline?: string; part?: "statistics" | "flips" } = {},
+): string {
+  const baseline = options.baseline ? `&baseline=${encodeURIComponent(options.baseline)}` : "";
+  const part = options.part ? `&part=${options.part}` : "";
+  return `/compare/export?runs=${runIds.map(encodeURIComponent).join(",")}${baseline}&format=${format}${part}`;
 }

@@ -157,7 +157,13 @@ describe("human labels through the upload, the rows table, exports and the CLI",
     const [header, ...lines] = csv.trim().split("\r\n");
     const columns = header.split(",");
     const at = columns.indexOf(`${G}/human_label`);
-    expect(columns.slice(at - 3, at)).toEqual([`${G}/rating`, `${G}/rationale`, `${G}/error_message`]);
+    // Agent Evaluation's columns, then Assay's own skip_reason, then the label.
+    expect(columns.slice(at - 4, at)).toEqual([
+      `${G}/rating`,
+      `${G}/rationale`,
+      `${G}/error_message`,
+      `${G}/skip_reason`,
+    ]);
     // The label is the last column here (one judged metric); the cells before it hold JSON with commas.
     expect(at).toBe(columns.length - 1);
     expect(lines.map((line) => line.slice(line.lastIndexOf(",") + 1))).toEqual(["yes", "no", "yes", "no", "", ""]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   compareExportHref,
+  compareListHref,
   compareHref,
   compareParams,
   compareRowHref,
@@ -213,6 +214,30 @@ describe("the compare query", () => {
     const query = parseCompareRowQuery({ baseline: ["a", "z"], candidate: "b", row: "r", metric: "m/x" });
     expect(query).toEqual({ baseline: "a", candidate: "b", row: "r", metric: "m/x" });
     expect(compareRowHref(query!)).toBe("/compare/row?baseline=a&candidate=b&row=r&metric=m%2Fx");
+  });
+
+  it("carries the flip list's runs and filters to the row page and back to the list's page", () => {
+    const query = parseCompareRowQuery({
+      baseline: "a",
+      candidate: "b",
+      row: "r",
+      metric: "m/x",
+      runs: "a,b,c",
+      listMetric: "m/x",
+      direction: "regressions",
+    })!;
+    expect(compareRowHref(query)).toBe(
+      "/compare/row?baseline=a&candidate=b&row=r&metric=m%2Fx&runs=a%2Cb%2Cc&listMetric=m%2Fx&direction=regressions",
+    );
+    expect(compareListHref(query, 51)).toBe(
+      "/compare?runs=a%2Cb%2Cc&baseline=a&candidate=b&metric=m%2Fx&direction=regressions&page=2#flips",
+    );
+    expect(compareListHref({ baseline: "a", candidate: "b", row: "r" }, 3)).toBe(
+      "/compare?runs=a%2Cb&baseline=a&candidate=b#flips",
+    );
+    expect(parseCompareRowQuery({ baseline: "a", candidate: "b", row: "r", direction: "sideways" })?.direction).toBe(
+      undefined,
+    );
   });
 });
 

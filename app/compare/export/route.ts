@@ -1,31 +1,49 @@
+import { z } from "zod";
 import { parseCompareQuery } from "@/lib/urlState/compareQuery";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
-import { searchParamsOf } from "@/lib/urlState/searchParams";
+import { firstValue, searchParamsOf } from "@/lib/urlState/searchParams";
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
+import { comparisonStatisticsCsv, exportedComparison, flippedRowsCsv } from "@/lib/export/comparisonStatistics";
+import { comparisonExportFilename } from "@/lib/export/exportFilename";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 
 export const dynamic = "force-dynamic";
 
-/** Streams the compared runs' results (?runs=a,b&format=csv|json), one line per run and dataset row. */
+/** A CSV holds one table: the rows (default), the per-metric statistics, or the flipped rows. JSON holds all three. */
+const partSchema = z.enum(["rows", "statistics", "flips"]).catch("rows");
+
+/**
+ * Streams a comparison (?runs=a,b&baseline=a&format=csv|json[&part=rows|statistics|flips]). JSON: the
+ * statistics per metric, the flipped rows and every run's rows; CSV: one line per run and dataset row, or
+ * with part=statistics one line per (metric, candidate), with part=flips one per flipped row.
+ */
 export async function GET(request: Request): Promise<Response> {
   const access = await checkRole("export", request.headers);
   if (!access.ok) return refusalResponse(access);
   const searchParams = searchParamsOf(new URL(request.url));
   const query = parseCompareQuery(searchParams);
   const format = parseExportFormat(searchParams, "csv");
+  const part = format === "csv" ? partSchema.parse(firstValue(searchParams.part)) : "rows";
   const db = getDb();
   const runs = await Promise.all(query.runs.map((id) => getRun(db, id)));
   if (runs.length === 0 || runs.some((run) => !run)) return new Response("Unknown runs.", { status: 404 });
-  return downloadResponse(
-    format === "csv" ? comparisonResultsCsv(db, query.runs) : comparisonResultsJson(db, query.runs),
-    {
-      filename: `comparison.${format}`,
-      contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-      context: "comparison export",
-    },
-  );
+  const baselineId = query.baseline && query.runs.includes(query.baseline) ? query.baseline : query.runs[0];
+  const ordered = [baselineId, ...query.runs.filter((id) => id !== baselineId)];
+  return downloadResponse(piecesOf(format, part), {
+    filename: comparisonExportFilename(ordered, format, part === "rows" ? undefined : part),
+    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+    context: "comparison export",
+  });
+
+  async function* piecesOf(format: "csv" | "json", part: z.infer<typeof partSchema>): AsyncGenerator<string> {
+    if (format === "json") return yield* comparisonResultsJson(db, ordered, baselineId);
+    if (part === "rows") return yield* comparisonResultsCsv(db, ordered);
+    const comparison = await exportedComparison(db, ordered, baselineId);
+    if (!comparison) throw new Error("a compared run no longer exists");
+    yield* part === "statistics" ? comparisonStatisticsCsv(comparison) : flippedRowsCsv(db, comparison);
+  }
 }

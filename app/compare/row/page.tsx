@@ -4,6 +4,8 @@ import { notFound } from "next/navigation";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { RowHeader } from "@/components/content/RowHeader";
+import { ComparedRowContext } from "@/components/compare/ComparedRowContext";
+import { FlipSteps } from "@/components/compare/FlipSteps";
 import { FlipSummary } from "@/components/compare/FlipSummary";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
@@ -11,9 +13,10 @@ import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/rowView";
+import { getFlipPlace } from "@/lib/db/flipNavigation";
 import { getRun } from "@/lib/db/runQueries";
 import { getRunRowDetail } from "@/lib/db/runRowQueries";
-import { compareHref, parseCompareRowQuery } from "@/lib/urlState/compareQuery";
+import { compareListHref, compareRowHref, parseCompareRowQuery } from "@/lib/urlState/compareQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +24,8 @@ export const metadata: Metadata = { title: "Flipped row" };
 
 /**
  * One row judged by two runs, side by side: the flipped metric in both runs (verdict or score, pass mark,
- * success), then both responses and both sets of rationales, the flipped metric first.
+ * success), the row's ground truth and retrieved chunks with both runs' per-chunk verdicts, then both responses
+ * and both sets of rationales, the flipped metric first. j / k / n step through the flip list it was opened from.
  */
 export default async function CompareRowPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("data.read", "/compare");
@@ -40,14 +44,37 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
     { run: baseRun, row: baseRow, label: "Baseline" },
     { run: candRun, row: candRow, label: "Candidate" },
   ];
+  const place = metric
+    ? await getFlipPlace(
+        db,
+        baseline,
+        candidate,
+        { metric: query.listMetric, direction: query.direction },
+        { rowId, metric },
+      )
+    : null;
+  const stepHref = (flip: { rowId: string; metric: string } | null) =>
+    flip ? compareRowHref({ ...query, row: flip.rowId, metric: flip.metric }) : null;
 
   return (
     <div className="space-y-4">
-      <RowHeader
-        crumbs={[{ href: compareHref([baseline, candidate], { baseline, hash: "flips" }), label: "Compare" }]}
-        rowNumber={baseRow.rowNumber}
-        requestId={baseRow.requestId}
-      />
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <RowHeader
+          crumbs={[{ href: compareListHref(query, place?.position ?? null), label: "Compare" }]}
+          rowNumber={baseRow.rowNumber}
+          requestId={baseRow.requestId}
+        />
+        {place && (
+          <FlipSteps
+            position={place.position}
+            total={place.total}
+            filter={{ metric: query.listMetric, direction: query.direction }}
+            previousHref={stepHref(place.previous)}
+            nextHref={stepHref(place.next)}
+            nextRegressionHref={stepHref(place.nextRegression)}
+          />
+        )}
+      </div>
       {metric && (
         <FlipSummary
           metric={metric}
@@ -61,6 +88,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
       <Card title="Request">
         <ChatTranscript messages={decodeMessages(baseRow.messages)} />
       </Card>
+      <ComparedRowContext sides={sides} />
       <div className="grid gap-4 lg:grid-cols-2" data-testid="side-by-side">
         {sides.map(({ run, row, label }) => {
           const response = run.generationModel ? (row.generations[0]?.response ?? null) : row.response;

@@ -4,6 +4,7 @@ import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runQueries";
+import { runExportFilename } from "@/lib/export/exportFilename";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 
@@ -19,7 +20,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ runI
   const run = await getRun(db, runId);
   if (!run) return new Response("No such run.", { status: 404 });
   return downloadResponse(format === "csv" ? runResultsCsv(db, runId) : runResultsJson(db, runId), {
-    filename: `${run.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "run"}.${format}`,
+    filename: runExportFilename(run, format),
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
     context: `export of run ${runId}`,
   });

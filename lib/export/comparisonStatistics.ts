@@ -1,0 +1,164 @@
+import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
+import type { Db } from "@/lib/db/client";
+import { listFlips, type Flip } from "@/lib/db/compareQueries";
+import { csvLine } from "./csv";
+
+/**
+ * What a comparison's export says about each metric, beside the rows: the same statistics the compare page
+ * shows (computed by compareRuns, so from the same bootstrap cache; the export waits for every interval),
+ * one record per (metric, candidate run).
+ */
+export type MetricStatistics = {
+  metric: string;
+  baseline_run_id: string;
+  candidate_run_id: string;
+  /** The aggregate the page shows: a yes-rate in [0, 1], or a score metric's average score. */
+  baseline_value: number | null;
+  candidate_value: number | null;
+  delta: number | null;
+  /** The delta's 95% interval (paired bootstrap for scores, paired Wald for yes-rates). */
+  interval_low: number | null;
+  interval_high: number | null;
+  /** McNemar's exact p for yes/no metrics; null for scores (their verdict is the bootstrap interval). */
+  p_value: number | null;
+  test: "exact_mcnemar" | "paired_bootstrap" | null;
+  verdict: "better" | "worse" | "noise" | "n/a";
+  words: string;
+  paired_rows: number;
+  /** Rows judged in one run only (not in the test). */
+  unpaired_rows: number;
+  /** Rows whose yes/no verdict or score success flipped, as the flip list counts them. */
+  regressions: number | null;
+  improvements: number | null;
+  /** Set when the runs' judge, prompt version or pass mark differ for this metric. */
+  judged_differently: string | null;
+};
+
+export type FlippedRow = {
+  candidate_run_id: string;
+  request_id: string;
+  row_number: number;
+  metric: string;
+  /** "verdict": a yes/no rating changed; "success": a score crossed its pass mark. */
+  kind: Flip["kind"];
+  direction: "regression" | "improvement";
+  baseline: string;
+  candidate: string;
+  baseline_score: number | null;
+  candidate_score: number | null;
+};
+
+export const STATISTICS_COLUMNS: (keyof MetricStatistics)[] = [
+  "metric",
+  "baseline_run_id",
+  "candidate_run_id",
+  "baseline_value",
+  "candidate_value",
+  "delta",
+  "interval_low",
+  "interval_high",
+  "p_value",
+  "test",
+  "verdict",
+  "words",
+  "paired_rows",
+  "unpaired_rows",
+  "regressions",
+  "improvements",
+  "judged_differently",
+];
+
+export const FLIPPED_ROW_COLUMNS: (keyof FlippedRow)[] = [
+  "candidate_run_id",
+  "request_id",
+  "row_number",
+  "metric",
+  "kind",
+  "direction",
+  "baseline",
+  "candidate",
+  "baseline_score",
+  "candidate_score",
+];
+
+/** The comparison behind an export, every bootstrap interval waited for. Null when a run is missing. */
+export function exportedComparison(db: Db, runIds: string[], baselineId: string): Promise<Comparison | null> {
+  return compareRuns(db, runIds, baselineId, { waitMs: Infinity });
+}
+
+/** One record per (metric, candidate), in the page's metric order. */
+export function comparisonStatistics(comparison: Comparison): MetricStatistics[] {
+  const baselineId = comparison.baselineId;
+  return comparison.metrics.flatMap(({ metric, shape, cells, deltas }) =>
+    Object.entries(deltas).map(([candidateId, delta]) => {
+      const counts = comparison.paired?.[candidateId]?.find((c) => c.metric === metric);
+      const tested = delta.verdict !== "n/a" && delta.verdict !== "pending";
+      return {
+        metric,
+        baseline_run_id: baselineId,
+        candidate_run_id: candidateId,
+        baseline_value: cells[baselineId]?.aggregate?.value ?? null,
+        candidate_value: cells[candidateId]?.aggregate?.value ?? null,
+        delta: delta.delta,
+        interval_low: delta.interval?.low ?? null,
+        interval_high: delta.interval?.high ?? null,
+        p_value: delta.pValue ?? null,
+        test: tested ? (shape === "rating" ? "exact_mcnemar" : "paired_bootstrap") : null,
+        // An export waits for every interval, so "pending" cannot reach it; n/a stands in should it ever.
+        verdict: delta.verdict === "pending" ? "n/a" : delta.verdict,
+        words: delta.words,
+        paired_rows: delta.pairs,
+        unpaired_rows: counts ? counts.onlyBaseline + counts.onlyCandidate : delta.unpaired,
+        regressions: counts ? counts.yesNo + counts.passFail : null,
+        improvements: counts ? counts.noYes + counts.failPass : null,
+        judged_differently: delta.judgedDifferently ?? null,
+      } satisfies MetricStatistics;
+    }),
+  );
+}
+
+/** Flips read a page at a time: a comparison with many flips never holds a page of more than this. */
+const FLIP_PAGE = 1000;
+
+/** Every flipped row of every candidate on the baseline's dataset, in the flip list's order (regressions first). */
+export async function* flippedRows(db: Db, comparison: Comparison): AsyncGenerator<FlippedRow> {
+  for (const [candidateId, paired] of Object.entries(comparison.paired ?? {})) {
+    for (let offset = 0; ; offset += FLIP_PAGE) {
+      const page = await listFlips(db, comparison.baselineId, candidateId, { offset, limit: FLIP_PAGE, paired });
+      for (const flip of page.items)
+        yield {
+          candidate_run_id: candidateId,
+          request_id: flip.requestId,
+          row_number: flip.rowNumber,
+          metric: flip.metric,
+          kind: flip.kind,
+          direction: flip.regression ? "regression" : "improvement",
+          baseline: flip.baseline,
+          candidate: flip.candidate,
+          baseline_score: flip.baselineScore,
+          candidate_score: flip.candidateScore,
+        };
+      if (page.items.length < FLIP_PAGE) break;
+    }
+  }
+}
+
+/** `?part=statistics` as CSV: one line per (metric, candidate) with the columns above. */
+export async function* comparisonStatisticsCsv(comparison: Comparison): AsyncGenerator<string> {
+  let text = csvLine(STATISTICS_COLUMNS);
+  for (const record of comparisonStatistics(comparison)) text += csvLine(STATISTICS_COLUMNS.map((c) => record[c]));
+  yield text;
+}
+
+/** `?part=flips` as CSV: one line per flipped row with the columns above. */
+export async function* flippedRowsCsv(db: Db, comparison: Comparison): AsyncGenerator<string> {
+  let text = csvLine(FLIPPED_ROW_COLUMNS);
+  for await (const flip of flippedRows(db, comparison)) {
+    text += csvLine(FLIPPED_ROW_COLUMNS.map((c) => flip[c]));
+    if (text.length >= 64 * 1024) {
+      yield text;
+      text = "";
+    }
+  }
+  yield text;
+}
