@@ -34,6 +34,11 @@ type Props<TRow extends { id: string }> = {
   linkColumn?: string;
   headerClassName?: string;
   cellClassName: string;
+  /**
+   * The run rows table's extras: a pager above the table too (the row count at the top), controls marked for
+   * useKeepFocus, and one column (the filtered metric's) tinted.
+   */
+  placeKeeping?: { highlightColumn?: string; minWidthColumns?: string[] };
   empty: ReactNode;
   emptyClassName: string;
 };
@@ -54,6 +59,7 @@ export function ServerTable<TRow extends { id: string }>({
   cellClassName,
   empty,
   emptyClassName,
+  placeKeeping,
 }: Props<TRow>) {
   const router = useRouter();
   const rows = page.items;
@@ -82,8 +88,22 @@ export function ServerTable<TRow extends { id: string }>({
     ),
   });
 
+  const pager = (place?: "top" | "bottom") => (
+    <Pager
+      pathname={view.pathname}
+      params={view.params}
+      page={page.page}
+      pageCount={page.pageCount}
+      pageSize={page.pageSize}
+      total={page.total}
+      hash={view.hash}
+      place={place}
+    />
+  );
+  const highlight = placeKeeping?.highlightColumn;
   return (
     <>
+      {placeKeeping && pager("top")}
       <div className="overflow-x-auto">
         <table className="w-full text-sm" data-testid={testId}>
           <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
@@ -92,7 +112,9 @@ export function ServerTable<TRow extends { id: string }>({
                 {group.headers.map((header) => (
                   <SortableHeaderCell
                     key={header.id}
-                    className={headerClassName}
+                    className={`${headerClassName ?? ""} ${placeKeeping?.minWidthColumns?.includes(header.column.id) ? "min-w-56" : ""}`}
+                    focusKey={placeKeeping ? `sort-${header.column.id}` : undefined}
+                    highlighted={highlight !== undefined && header.column.id === highlight}
                     sorted={header.column.getIsSorted()}
                     canSort={header.column.getCanSort()}
                     onToggle={header.column.getToggleSortingHandler()}
@@ -114,7 +136,10 @@ export function ServerTable<TRow extends { id: string }>({
                   onAuxClick={(event) => openRow(event, href)}
                 >
                   {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={cellClassName}>
+                    <td
+                      key={cell.id}
+                      className={`${cellClassName} ${highlight !== undefined && cell.column.id === highlight ? "bg-amber-50" : ""}`}
+                    >
                       {cell.column.id === linkColumn ? (
                         <Link href={href} className={ROW_LINK}>
                           <table.FlexRender cell={cell} />
@@ -137,14 +162,7 @@ export function ServerTable<TRow extends { id: string }>({
           </tbody>
         </table>
       </div>
-      <Pager
-        pathname={view.pathname}
-        params={view.params}
-        page={page.page}
-        pageCount={page.pageCount}
-        pageSize={page.pageSize}
-        total={page.total}
-      />
+      {pager(placeKeeping ? "bottom" : undefined)}
     </>
   );
 }
