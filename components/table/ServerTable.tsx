@@ -3,7 +3,7 @@
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { MouseEvent, ReactNode } from "react";
+import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
 import type { Page } from "@/lib/db/pagination";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { Pager } from "./Pager";
@@ -101,6 +101,25 @@ export function ServerTable<TRow extends { id: string }>({
     />
   );
   const highlight = placeKeeping?.highlightColumn;
+  /**
+   * With a sort button on every metric column, the header row is one Tab stop (the sorted column's button) and ←
+   * / → move between its buttons, so the rows stay a few Tabs from the filter bar however wide the run is.
+   */
+  const headers = table.getHeaderGroups().flatMap((group) => group.headers);
+  const tabStop = placeKeeping
+    ? (
+        headers.find((header) => header.column.getCanSort() && header.column.getIsSorted()) ??
+        headers.find((header) => header.column.getCanSort())
+      )?.id
+    : undefined;
+  const moveAlongHeaders = (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (!placeKeeping || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>("[data-sort-button]")];
+    const at = buttons.indexOf(document.activeElement as HTMLElement);
+    if (at < 0) return;
+    event.preventDefault();
+    buttons[Math.min(buttons.length - 1, Math.max(0, at + (event.key === "ArrowRight" ? 1 : -1)))].focus();
+  };
   return (
     <>
       {placeKeeping && pager("top")}
@@ -108,13 +127,14 @@ export function ServerTable<TRow extends { id: string }>({
         <table className="w-full text-sm" data-testid={testId}>
           <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
             {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
+              <tr key={group.id} onKeyDown={moveAlongHeaders}>
                 {group.headers.map((header) => (
                   <SortableHeaderCell
                     key={header.id}
                     className={`${headerClassName ?? ""} ${placeKeeping?.minWidthColumns?.includes(header.column.id) ? "min-w-56" : ""}`}
                     focusKey={placeKeeping ? `sort-${header.column.id}` : undefined}
                     highlighted={highlight !== undefined && header.column.id === highlight}
+                    tabIndex={tabStop === undefined ? undefined : header.id === tabStop ? 0 : -1}
                     sorted={header.column.getIsSorted()}
                     canSort={header.column.getCanSort()}
                     onToggle={header.column.getToggleSortingHandler()}

@@ -9,6 +9,7 @@ export function SortableHeaderCell({
   className = "px-3 py-2",
   focusKey,
   highlighted = false,
+  tabIndex,
 }: {
   sorted: false | "asc" | "desc";
   canSort: boolean;
@@ -19,6 +20,8 @@ export function SortableHeaderCell({
   focusKey?: string;
   /** The column the current filter is about (failed on this metric): tinted so the eye finds it. */
   highlighted?: boolean;
+  /** -1 keeps the button out of the Tab order where the header row is one stop, its buttons reached by arrows. */
+  tabIndex?: number;
 }) {
   return (
     <th
@@ -31,6 +34,8 @@ export function SortableHeaderCell({
           type="button"
           onClick={onToggle}
           data-focus-key={focusKey}
+          data-sort-button
+          tabIndex={tabIndex}
           className="inline-flex items-center gap-1 hover:text-slate-900"
         >
           {children}
