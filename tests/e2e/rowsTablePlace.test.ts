@@ -133,6 +133,8 @@ describe("the rows table keeps the reviewer's place on a run with 18 metrics", (
     expect(after.scrollY).toBeGreaterThan(1000);
     expect(after).toMatchObject({ tableInView: true, focusKey: "pager-bottom-next" });
     await screenshot(page, "80-rows-after-next");
+    // What the reviewer sees: the viewport, not the whole page.
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "80-rows-after-next-viewport.png") });
   });
 
   it("a page size keeps the table in view and the focus on that size", async () => {
@@ -156,6 +158,7 @@ describe("the rows table keeps the reviewer's place on a run with 18 metrics", (
     expect(await highlighted.count()).toBe(1);
     expect(await highlighted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
     await screenshot(page, "80-rows-failed-on-correctness");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "80-rows-failed-on-correctness-viewport.png") });
   });
 
   it("search keeps the table in view and the focus in the search field", async () => {
