@@ -3,6 +3,7 @@ import { metricLabel } from "@/components/runs/MetricCards";
 import { Card } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { prepareHeatmap } from "@/lib/charts/heatmap";
+import type { RunRowFilter } from "@/lib/urlState/runRowQuery";
 import { prepareHistogram, type HistogramUnit } from "@/lib/charts/histogram";
 import { chartMetricLabel } from "@/lib/charts/labels";
 import { preparePassRateChart } from "@/lib/charts/passRate";
@@ -33,7 +34,16 @@ const CHUNK_RELEVANCE = "retrieval/llm_judged/chunk_relevance";
  * an async server component behind its own Suspense boundary, so a slow
  * query shows that widget's skeleton and never holds up the rest of the page.
  */
-export function RunChartsSection({ runId, metrics }: { runId: string; metrics: string[] }) {
+export function RunChartsSection({
+  runId,
+  metrics,
+  filter,
+}: {
+  runId: string;
+  metrics: string[];
+  /** The rows table's filter, carried by the chunk grid's row links. */
+  filter?: RunRowFilter;
+}) {
   const histograms = HISTOGRAM_METRICS.filter((metric) => metrics.includes(metric));
   // Built-in chunk relevance first; otherwise the first custom per-chunk (RETRIEVAL) judge.
   const heatmapMetric = metrics.includes(CHUNK_RELEVANCE)
@@ -69,7 +79,7 @@ export function RunChartsSection({ runId, metrics }: { runId: string; metrics: s
       {heatmapMetric && (
         <div className="lg:col-span-2">
           <Suspense fallback={<CardSkeleton tall />}>
-            <HeatmapWidget runId={runId} metric={heatmapMetric} />
+            <HeatmapWidget runId={runId} metric={heatmapMetric} filter={filter} />
           </Suspense>
         </div>
       )}
@@ -127,10 +137,10 @@ async function ScoreHistogramWidget({ runId, metric }: { runId: string; metric: 
   );
 }
 
-async function HeatmapWidget({ runId, metric }: { runId: string; metric: string }) {
+async function HeatmapWidget({ runId, metric, filter }: { runId: string; metric: string; filter?: RunRowFilter }) {
   const model = prepareHeatmap(
     await getChunkHeatmap(getDb(), runId, { metric, limitRows: HEATMAP_ROWS, offsetRows: 0 }),
-    { runId },
+    { runId, filter },
   );
   return (
     <Card

@@ -17,29 +17,44 @@ export type ProgressSnapshot = {
 
 const ACTIVE = new Set(["pending", "running"]);
 
+/**
+ * After this long without an answer from the server, the page says so: an
+ * open page of a run whose server died must not go on saying "running".
+ */
+export const STALE_AFTER_MS = 5_000;
+
 /** Polls the run's item counts every second while it is active; refreshes the page when it finishes. */
 export function LiveProgress({ runId, initial }: { runId: string; initial: ProgressSnapshot }) {
   const router = useRouter();
   const [snapshot, setSnapshot] = useState(initial);
+  // When the server last answered, and each poll's turn: a failed poll changes no snapshot, yet the next must come.
+  const [lastHeard, setLastHeard] = useState(() => Date.now());
+  const [stale, setStale] = useState(false);
+  const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!ACTIVE.has(snapshot.status)) return;
     // poll catches its own errors; the timer only starts it.
     const poll = async () => {
       try {
         const response = await fetch(`/api/runs/${runId}/progress`, { cache: "no-store" });
-        if (!response.ok) return;
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const next = (await response.json()) as ProgressSnapshot;
+        setLastHeard(Date.now());
+        setStale(false);
         setSnapshot(next);
         if (!ACTIVE.has(next.status)) router.refresh();
         else if (next.judgments.done + next.judgments.error > snapshot.judgments.done + snapshot.judgments.error)
           router.refresh();
       } catch {
-        // a missed poll is retried on the next tick
+        // A missed poll is retried on the next tick; missed for long, the page says updates stopped.
+        if (Date.now() - lastHeard >= STALE_AFTER_MS) setStale(true);
+      } finally {
+        setTick((n) => n + 1);
       }
     };
     const timer = setTimeout(() => void poll(), 1000);
     return () => clearTimeout(timer);
-  }, [runId, router, snapshot]);
+  }, [runId, router, snapshot, tick, lastHeard]);
 
   const { judgments, generations } = snapshot;
   const toJudge = judgments.total - judgments.skipped;
@@ -74,6 +89,16 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
         {" · "}
         <span data-testid="run-status">{runStatusLabel(snapshot.status, snapshot.rejudge?.total)}</span>
       </p>
+      {stale && ACTIVE.has(snapshot.status) && (
+        <p className="mt-1 text-xs text-amber-800" role="status" data-testid="run-updates-stopped">
+          No updates since {clockTime(lastHeard)}: the server may have stopped. Reload the page to check.
+        </p>
+      )}
     </div>
   );
+}
+
+/** HH:MM:SS in the reader's time zone, the time shown in their own clock. */
+function clockTime(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
 }

@@ -13,6 +13,8 @@ import {
   formatScore,
 } from "@/lib/charts/format";
 import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
+import type { SkipReasonCount } from "@/lib/db/skipReasonQueries";
+import { cardBasis, skippedSentence } from "./metricCardText";
 
 /**
  * One card per metric: Agent Evaluation's aggregate name, the value in words, and what it was computed over.
@@ -22,10 +24,13 @@ export function MetricCards({
   aggregates,
   runId,
   active = false,
+  skipReasons = new Map(),
 }: {
   aggregates: Aggregate[];
   runId: string;
   active?: boolean;
+  /** Why each metric's skipped rows were skipped (lib/db/skipReasonQueries). */
+  skipReasons?: Map<string, SkipReasonCount[]>;
 }) {
   if (aggregates.length === 0) return null;
   return (
@@ -42,6 +47,8 @@ export function MetricCards({
             title="Show the rows that failed this metric"
             className="block rounded-lg border border-slate-200 bg-white p-3 shadow-sm transition hover:border-indigo-300 hover:shadow"
             data-metric={aggregate.metric}
+            // The jump lands the focus on the filter summary, a few Tabs from the first failed row (useKeepFocus).
+            data-focus-after="row-filter-summary"
           >
             <h3 className="text-sm font-medium break-normal text-slate-800">
               {breakAtSeparators(metricLabel(aggregate.metric))}
@@ -52,17 +59,27 @@ export function MetricCards({
               </p>
             )}
             <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight">{headline(aggregate)}</p>
-            <p className="text-xs text-slate-600">{basis(aggregate)}</p>
+            <p className="text-xs text-slate-600" data-testid="metric-card-basis">
+              {cardBasis(aggregate, skipReasons.get(aggregate.metric))}
+            </p>
             {aggregate.kind === "percentage" && (
               <p className="text-[11px] tabular-nums text-slate-500">{intervalText(aggregate)}</p>
             )}
-            {aggregate.success && <SuccessLine aggregate={aggregate} success={aggregate.success} />}
+            {aggregate.success && (aggregate.value !== null || aggregate.pending > 0) && (
+              <SuccessLine aggregate={aggregate} success={aggregate.success} />
+            )}
             <p className="mt-1 flex flex-wrap gap-x-2 text-xs">
               {aggregate.errors > 0 && (
                 <span className="text-red-700">{formatCountOf(aggregate.errors, "error")} (not counted)</span>
               )}
-              {aggregate.skipped > 0 && (
-                <span className="text-slate-500">{formatInteger(aggregate.skipped)} skipped</span>
+              {/* Without a figure the line above already says how many were skipped and why. */}
+              {aggregate.skipped > 0 && aggregate.value !== null && (
+                <span
+                  className="text-slate-500"
+                  title={skippedSentence(aggregate.skipped, skipReasons.get(aggregate.metric) ?? [])}
+                >
+                  {formatInteger(aggregate.skipped)} skipped
+                </span>
               )}
               {aggregate.pending > 0 && (
                 <span className="text-indigo-700">{formatInteger(aggregate.pending)} pending</span>
@@ -115,24 +132,6 @@ function headline(a: Aggregate): string {
   if (a.success) return formatScore(a.value);
   if (a.kind === "percentage") return `${formatPercent(a.value, 0)} yes`;
   return formatMetricValue(a.metric, a.value, { tokenUnit: true });
-}
-
-function basis(a: Aggregate): string {
-  if (a.value === null) return a.pending > 0 ? "not computed yet" : "no row could be judged";
-  if (a.kind === "percentage") return `${formatInteger(a.numerator)} of ${formatInteger(a.denominator)} judged rows`;
-  if (a.success) return `average score over ${formatCountOf(a.denominator, "row")}`;
-  const what =
-    a.metric === "retrieval/ground_truth/document_recall"
-      ? "recall"
-      : a.metric.startsWith("agent/")
-        ? "value"
-        : "precision";
-  const judged = a.passed + a.failed;
-  const passRate =
-    judged > 0 && !a.metric.startsWith("agent/")
-      ? `; ${formatPercent(a.passed / judged, 0)} of rows pass (${formatInteger(a.passed)} of ${formatInteger(judged)})`
-      : "";
-  return `mean ${what} over ${formatCountOf(a.denominator, "row")}${passRate}`;
 }
 
 /** The 95% Wilson interval of a yes-rate: honest about how much 40 rows can tell, and at 1,000 of 1,000 "99.6–100%". */

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { SearchBox } from "@/components/table/SearchBox";
 import { Button } from "@/components/ui/Button";
+import { MetricColumnChooser } from "./MetricColumnChooser";
 import {
   describeAgreementCell,
   METRIC_FILTERS,
@@ -32,10 +33,13 @@ export function RunRowFilters({
   runId,
   query,
   metrics,
+  shownColumns,
 }: {
   runId: string;
   query: RunRowQuery;
   metrics: { name: string; short: string }[];
+  /** The metric columns the table shows (the column chooser's ticks). */
+  shownColumns: string[];
 }) {
   const pathname = `/runs/${runId}`;
   const metricFilter = METRIC_FILTERS.includes(query.filter) && query.filter !== "cell" ? query.filter : "failed";
@@ -48,6 +52,7 @@ export function RunRowFilters({
               key={filter}
               href={runRowsViewHref(runId, query, { filter })}
               aria-current={query.filter === filter ? "page" : undefined}
+              data-focus-key={`tab-${filter}`}
               className={`rounded px-2 py-1 ${query.filter === filter ? "bg-slate-800 text-white" : "text-slate-600 hover:bg-slate-100"}`}
             >
               {LABELS[filter]}
@@ -56,13 +61,16 @@ export function RunRowFilters({
         </nav>
         <form
           key={`${query.filter}:${query.metric ?? ""}`}
-          action={pathname}
+          action={`${pathname}#rows`}
           method="get"
           className="flex items-center gap-1 text-sm"
         >
           <input type="hidden" name="filter" value={metricFilter} />
           {query.q && <input type="hidden" name="q" value={query.q} />}
           <input type="hidden" name="pageSize" value={query.pageSize} />
+          <input type="hidden" name="sort" value={query.sort} />
+          <input type="hidden" name="dir" value={query.dir} />
+          {query.cols && <input type="hidden" name="cols" value={query.cols.join(",")} />}
           <label className="text-xs text-slate-500" htmlFor="metric-filter">
             {metricFilter === "errored" ? "Errored on" : metricFilter === "disagrees" ? "Disagrees on" : "Failed on"}
           </label>
@@ -70,6 +78,7 @@ export function RunRowFilters({
             id="metric-filter"
             name="metric"
             defaultValue={query.metric ?? ""}
+            data-focus-key="metric-filter"
             className="rounded border border-slate-300 px-1 py-1 text-sm"
           >
             <option value="">any metric</option>
@@ -79,9 +88,12 @@ export function RunRowFilters({
               </option>
             ))}
           </select>
-          <Button size="sm">Show</Button>
+          <Button size="sm" data-focus-key="metric-filter-submit">
+            Show
+          </Button>
         </form>
-        <div className="ml-auto">
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <MetricColumnChooser runId={runId} query={query} metrics={metrics} shown={shownColumns} />
           <SearchBox
             action={pathname}
             q={query.q}
@@ -91,8 +103,11 @@ export function RunRowFilters({
               sort: query.sort,
               dir: query.dir,
               pageSize: query.pageSize,
+              cols: query.cols?.join(","),
             }}
             placeholder="Search rows"
+            hash="#rows"
+            focusKey="row-search"
           />
         </div>
       </div>
@@ -125,6 +140,9 @@ function FilterSummary({ runId, query }: { runId: string; query: RunRowQuery }) 
       className="flex flex-wrap items-center gap-1.5 px-3 pb-2 text-xs text-slate-600"
       data-testid="row-filter-summary"
       aria-live="polite"
+      // A metric card's jump lands the focus here (useKeepFocus): the next Tab reaches the chips, then the rows.
+      tabIndex={-1}
+      data-focus-key="row-filter-summary"
     >
       {chips.length === 0 ? (
         <span>Showing all rows</span>

@@ -9,6 +9,7 @@ import type { RunRowSummary } from "@/lib/db/runRowQueries";
 import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { breakAtSeparators } from "@/components/ui/MetricName";
 import { LabelMarker } from "@/components/labels/LabelMarker";
+import { useKeepFocus } from "@/components/table/useKeepFocus";
 import { VerdictChip } from "./VerdictChip";
 
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
@@ -28,6 +29,8 @@ export function RunRowsTable({
   query: RunRowQuery;
   metrics: { name: string; short: string }[];
 }) {
+  // This table mounts anew with every view (the rows section is keyed by the query): the focus comes back here.
+  useKeepFocus();
   const columns = useMemo(
     () =>
       column.columns([
@@ -43,9 +46,17 @@ export function RunRowsTable({
           cell: (info) => <span className="line-clamp-2 max-w-xs text-slate-600">{info.getValue() ?? "—"}</span>,
         }),
         ...metrics.map((metric) =>
-          column.display({
+          // An accessor (a display column never sorts): sorted on the server by the metric's verdict, then its score,
+          // worst first on the first click.
+          column.accessor((row) => row.verdicts[metric.name], {
             id: metric.name,
-            header: () => <span title={metric.name}>{breakAtSeparators(metric.short)}</span>,
+            enableSorting: true,
+            sortDescFirst: false,
+            header: () => (
+              <span title={`${metric.name}: sort by its verdict and score, worst first`}>
+                {breakAtSeparators(metric.short)}
+              </span>
+            ),
             cell: (info) => (
               <span className="inline-flex items-center">
                 <VerdictChip
@@ -71,6 +82,7 @@ export function RunRowsTable({
         view={{ pathname: `/runs/${runId}`, params: runRowParams(query), hash: "#rows" }}
         rowHref={(row) => runRowHref(runId, row.id, query)}
         linkColumn="requestId"
+        placeKeeping={{ highlightColumn: query.metric, minWidthColumns: ["requestText", "response"] }}
         headerClassName="px-2 py-2"
         cellClassName="px-2 py-1.5"
         empty="No row matches this filter."

@@ -3,7 +3,7 @@
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { MouseEvent, ReactNode } from "react";
+import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
 import type { Page } from "@/lib/db/pagination";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { Pager } from "./Pager";
@@ -34,6 +34,11 @@ type Props<TRow extends { id: string }> = {
   linkColumn?: string;
   headerClassName?: string;
   cellClassName: string;
+  /**
+   * The run rows table's extras: a pager above the table too (the row count at the top), controls marked for
+   * useKeepFocus, and one column (the filtered metric's) tinted.
+   */
+  placeKeeping?: { highlightColumn?: string; minWidthColumns?: string[] };
   empty: ReactNode;
   emptyClassName: string;
 };
@@ -54,6 +59,7 @@ export function ServerTable<TRow extends { id: string }>({
   cellClassName,
   empty,
   emptyClassName,
+  placeKeeping,
 }: Props<TRow>) {
   const router = useRouter();
   const rows = page.items;
@@ -82,17 +88,53 @@ export function ServerTable<TRow extends { id: string }>({
     ),
   });
 
+  const pager = (place?: "top" | "bottom") => (
+    <Pager
+      pathname={view.pathname}
+      params={view.params}
+      page={page.page}
+      pageCount={page.pageCount}
+      pageSize={page.pageSize}
+      total={page.total}
+      hash={view.hash}
+      place={place}
+    />
+  );
+  const highlight = placeKeeping?.highlightColumn;
+  /**
+   * With a sort button on every metric column, the header row is one Tab stop (the sorted column's button) and ←
+   * / → move between its buttons, so the rows stay a few Tabs from the filter bar however wide the run is.
+   */
+  const headers = table.getHeaderGroups().flatMap((group) => group.headers);
+  const tabStop = placeKeeping
+    ? (
+        headers.find((header) => header.column.getCanSort() && header.column.getIsSorted()) ??
+        headers.find((header) => header.column.getCanSort())
+      )?.id
+    : undefined;
+  const moveAlongHeaders = (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (!placeKeeping || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>("[data-sort-button]")];
+    const at = buttons.indexOf(document.activeElement as HTMLElement);
+    if (at < 0) return;
+    event.preventDefault();
+    buttons[Math.min(buttons.length - 1, Math.max(0, at + (event.key === "ArrowRight" ? 1 : -1)))].focus();
+  };
   return (
     <>
+      {placeKeeping && pager("top")}
       <div className="overflow-x-auto">
         <table className="w-full text-sm" data-testid={testId}>
           <thead className="border-y border-slate-200 bg-slate-50 text-left text-xs font-medium text-slate-500">
             {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
+              <tr key={group.id} onKeyDown={moveAlongHeaders}>
                 {group.headers.map((header) => (
                   <SortableHeaderCell
                     key={header.id}
-                    className={headerClassName}
+                    className={`${headerClassName ?? ""} ${placeKeeping?.minWidthColumns?.includes(header.column.id) ? "min-w-56" : ""}`}
+                    focusKey={placeKeeping ? `sort-${header.column.id}` : undefined}
+                    highlighted={highlight !== undefined && header.column.id === highlight}
+                    tabIndex={tabStop === undefined ? undefined : header.id === tabStop ? 0 : -1}
                     sorted={header.column.getIsSorted()}
                     canSort={header.column.getCanSort()}
                     onToggle={header.column.getToggleSortingHandler()}
@@ -114,7 +156,10 @@ export function ServerTable<TRow extends { id: string }>({
                   onAuxClick={(event) => openRow(event, href)}
                 >
                   {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={cellClassName}>
+                    <td
+                      key={cell.id}
+                      className={`${cellClassName} ${highlight !== undefined && cell.column.id === highlight ? "bg-amber-50" : ""}`}
+                    >
                       {cell.column.id === linkColumn ? (
                         <Link href={href} className={ROW_LINK}>
                           <table.FlexRender cell={cell} />
@@ -137,14 +182,7 @@ export function ServerTable<TRow extends { id: string }>({
           </tbody>
         </table>
       </div>
-      <Pager
-        pathname={view.pathname}
-        params={view.params}
-        page={page.page}
-        pageCount={page.pageCount}
-        pageSize={page.pageSize}
-        total={page.total}
-      />
+      {pager(placeKeeping ? "bottom" : undefined)}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { ChunkHeatmap, ChunkVerdict } from "@/lib/db/chartQueries";
+import { runRowHref, type RunRowFilter } from "@/lib/urlState/runRowQuery";
 import { formatInteger, formatPercent } from "./format";
 import { CHART_COLORS } from "./palette";
 
@@ -58,7 +59,11 @@ function stateOf(verdict: ChunkVerdict): Exclude<HeatmapCellState, "none"> {
  * marker where the chunk is an expected document, and each row's precision
  * and recall as text. Rows keep the order the query returned (row number).
  */
-export function prepareHeatmap(heatmap: ChunkHeatmap, options: { runId?: string } = {}): HeatmapModel {
+export function prepareHeatmap(
+  heatmap: ChunkHeatmap,
+  // The table's filter rides along on each row link, as the table's own do, so j / k / n stay within it.
+  options: { runId?: string; filter?: RunRowFilter } = {},
+): HeatmapModel {
   const legend = Object.values(STATE_STYLE).map(({ color, words }) => ({ label: words, color }));
   const columnCount = heatmap.maxPosition + 1;
   if (heatmap.rows.length === 0 || columnCount === 0) {
@@ -95,7 +100,11 @@ export function prepareHeatmap(heatmap: ChunkHeatmap, options: { runId?: string 
       rowId: row.rowId,
       rowNumber: row.rowNumber,
       requestId: row.requestId,
-      href: options.runId ? `/runs/${options.runId}/rows/${row.rowId}` : null,
+      href: options.runId
+        ? options.filter
+          ? runRowHref(options.runId, row.rowId, options.filter)
+          : `/runs/${options.runId}/rows/${row.rowId}`
+        : null,
       label,
       precisionText,
       recallText,

@@ -1,6 +1,6 @@
 import { decodeVerdictDetails } from "./verdictDetails";
 import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
-import type { AgreementCellName, RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { isMetricSort, type AgreementCellName, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import {
   getAgreementCellNeighbours,
   getDisagreementNeighbours,
@@ -14,6 +14,7 @@ import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
 import { readPage } from "./pagination";
+import { listRowsByMetric } from "./runRowMetricSort";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
@@ -57,7 +58,11 @@ function agreementCellOf(name: AgreementCellName): AgreementCell {
   return { judge, human };
 }
 
-async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+async function readRowsPage(db: Db, run: { id: string; datasetId: string }, rowQuery: RunRowQuery) {
+  if (isMetricSort(rowQuery)) return listRowsByMetric(db, run, rowQuery);
+  // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
+  const sort = rowQuery.sort === "requestId" ? "requestId" : "rowNumber";
+  const query = { ...rowQuery, sort } as const;
   if (query.filter === "cell" && query.metric && query.cell) {
     const page = listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
@@ -73,7 +78,7 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
     (skip, take) =>
       db.datasetRow.findMany({
         where,
-        orderBy: [{ [query.sort]: query.dir }, { rowNumber: "asc" }],
+        orderBy: [{ [sort]: query.dir }, { rowNumber: "asc" }],
         skip,
         take,
         select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true },

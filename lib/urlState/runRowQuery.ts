@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "./pagination";
-import { firstValues, type SearchParams } from "./searchParams";
+import { allValues, firstValues, type SearchParams } from "./searchParams";
 import { withParams, type ParamValues } from "./withParams";
 
 /** A run's rows table: which rows (by their judgments in this run), search, sort and page. */
@@ -24,18 +24,43 @@ export const runRowQuerySchema = paginationSchema.extend({
   metric: z.string().max(300).optional().catch(undefined),
   cell: z.enum(AGREEMENT_CELLS).optional().catch(undefined),
   q: z.string().max(200).catch(""),
-  sort: z.enum(["rowNumber", "requestId"]).catch("rowNumber"),
+  /**
+   * rowNumber, requestId, or one of the run's metrics: that metric's verdict
+   * and score, worst first when ascending (see lib/db/runRowMetricSort). A
+   * metric the run does not have falls back to rowNumber (parseRunRowQuery).
+   */
+  sort: z.string().max(300).catch("rowNumber"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
+  /** The metric columns shown, in the run's order; undefined: the default (all, or a few when the run has many). */
+  cols: z.array(z.string()).optional(),
 });
 export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
 
 /** The part of the query that picks rows, and so follows the reviewer from the table into a row and from row to row. */
 export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q"> & { cell?: AgreementCellName };
 
-/** The query in the URL; a metric is kept only with a filter it narrows, so what is shown is what is applied. */
-export function parseRunRowQuery(searchParams: SearchParams): RunRowQuery {
+/** The table sorts by these row fields, or by one of the run's metrics. */
+const ROW_SORTS = ["rowNumber", "requestId"];
+
+/** A run with more metrics than this shows only some columns unless the reviewer picks them (the text needs the width). */
+export const DEFAULT_METRIC_COLUMNS = 8;
+
+/**
+ * The query in the URL; a metric is kept only with a filter it narrows, so
+ * what is shown is what is applied. `metrics` are the run's: a sort or a
+ * column naming another is dropped. A metric sort applies to the filters
+ * read through Prisma (all, failed, errored, passed); the agreement filters
+ * keep their row order.
+ */
+export function parseRunRowQuery(searchParams: SearchParams, metrics: readonly string[] = []): RunRowQuery {
   const flat = firstValues(searchParams);
-  const query = runRowQuerySchema.parse({ ...flat, q: flat.q ?? "" });
+  // cols=a,b or cols=a&cols=b: both name the columns; unknown names are dropped, and none left means the default.
+  const named = allValues(searchParams.cols).flatMap((value) => value.split(","));
+  const cols = named.length > 0 ? metrics.filter((metric) => named.includes(metric)) : undefined;
+  const parsed = runRowQuerySchema.parse({ ...flat, q: flat.q ?? "", cols: cols?.length ? cols : undefined });
+  const agreement = parsed.filter === "disagrees" || parsed.filter === "cell";
+  const sortable = ROW_SORTS.includes(parsed.sort) || (metrics.includes(parsed.sort) && !agreement);
+  const query = sortable ? parsed : { ...parsed, sort: "rowNumber" };
   // A confusion cell is one metric's; without both it names no rows, so the table shows them all.
   if (query.filter === "cell" && (!query.metric || !query.cell))
     return { ...query, filter: "all", metric: undefined, cell: undefined };
@@ -55,7 +80,31 @@ export function runRowParams(query: RunRowQuery) {
     pageSize: query.pageSize,
     // Only a confusion cell's view has one; the other links keep their parameters as they were.
     ...(query.cell ? { cell: query.cell } : {}),
+    ...(query.cols ? { cols: query.cols.join(",") } : {}),
   };
+}
+
+/** Whether the table is sorted by a metric (its verdict, then its score) rather than a row field. */
+export function isMetricSort(query: Pick<RunRowQuery, "sort">): boolean {
+  return !ROW_SORTS.includes(query.sort);
+}
+
+/**
+ * The metric columns the table shows, the filtered metric's first: the ones
+ * the URL names, or all of them up to DEFAULT_METRIC_COLUMNS, and past that
+ * the filtered metric and the first ones of the run (the reviewer adds others
+ * with the column chooser), so Request and Response keep a readable width.
+ */
+export function shownMetricColumns(query: Pick<RunRowQuery, "cols" | "metric">, metrics: readonly string[]): string[] {
+  const chosen = query.cols ?? (metrics.length <= DEFAULT_METRIC_COLUMNS ? [...metrics] : defaultFew(query, metrics));
+  const filtered = query.metric && metrics.includes(query.metric) ? query.metric : undefined;
+  return filtered ? [filtered, ...chosen.filter((metric) => metric !== filtered)] : chosen;
+}
+
+/** With many metrics: the filtered one, then the run's first, six in all. */
+function defaultFew(query: Pick<RunRowQuery, "metric">, metrics: readonly string[]): string[] {
+  const few = metrics.filter((metric) => metric !== query.metric).slice(0, query.metric ? 5 : 6);
+  return query.metric ? [query.metric, ...few] : few;
 }
 
 function filterParams(query: RunRowFilter) {
@@ -82,7 +131,12 @@ export function runRowsViewHref(runId: string, query: RunRowQuery, changes: Part
   const metric = METRIC_FILTERS.includes(next.filter) ? next.metric : undefined;
   const cell = next.filter === "cell" && metric ? next.cell : undefined;
   const filter = next.filter === "cell" && !cell ? "all" : next.filter;
-  const kept: ParamValues = { sort: query.sort, dir: query.dir, pageSize: query.pageSize };
+  const kept: ParamValues = {
+    sort: query.sort,
+    dir: query.dir,
+    pageSize: query.pageSize,
+    cols: query.cols?.join(","),
+  };
   return withParams(`/runs/${runId}`, { ...next, filter, metric, cell }, kept) + "#rows";
 }
 

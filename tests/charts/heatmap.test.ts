@@ -67,6 +67,13 @@ describe("prepareHeatmap", () => {
     expect(prepareHeatmap(heatmap).rows[0].href).toBeNull();
   });
 
+  it("carries the rows table's filter on each row link, so j / k / n stay within it", () => {
+    const filter = { filter: "failed" as const, metric: "retrieval/llm_judged/chunk_relevance", q: "refund" };
+    expect(prepareHeatmap(heatmap, { runId: "run1", filter }).rows[0].href).toBe(
+      "/runs/run1/rows/a?filter=failed&metric=retrieval%2Fllm_judged%2Fchunk_relevance&q=refund",
+    );
+  });
+
   it("explains an empty page and rows without chunks", () => {
     expect(prepareHeatmap({ rows: [], maxPosition: -1, totalRows: 0 })).toMatchObject({
       rows: [],

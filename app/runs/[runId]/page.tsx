@@ -17,6 +17,7 @@ import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
 import { RunSettings } from "@/components/runs/RunSettings";
+import { SkipToRows } from "@/components/runs/SkipToRows";
 import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
 import { Button, DownloadButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
@@ -31,10 +32,11 @@ import { currentUser } from "@/lib/auth/requireRole";
 import { mayChangeRunBudget, runBudgetRefusal } from "@/lib/auth/runOwnership";
 import { listGenerationTemplates } from "@/lib/db/generationQueries";
 import { listRunEvents } from "@/lib/db/runEvents";
+import { listSkipReasons } from "@/lib/db/skipReasonQueries";
 import { getRun, getRunProgress } from "@/lib/db/runQueries";
 import { listRunRows } from "@/lib/db/runRowQueries";
 import { userNamesById } from "@/lib/db/userQueries";
-import { parseRunRowQuery, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { parseRunRowQuery, shownMetricColumns, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
@@ -58,23 +60,26 @@ export default async function RunPage({ params, searchParams }: Props) {
     update: roleCan(user.role, "run.update"),
     delete: roleCan(user.role, "run.delete"),
   };
-  const query = parseRunRowQuery(await searchParams);
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
+  const query = parseRunRowQuery(await searchParams, run.config.metrics);
+  const shownColumns = shownMetricColumns(query, run.config.metrics);
   const creatorNames = await userNamesById(db, [run.createdById]);
   const creator = creatorLabel(run.createdById, creatorNames, appAuthMode().kind === "on");
   const { config, tags } = run;
-  const [aggregates, progress, generationTemplates, events] = await Promise.all([
+  const [aggregates, progress, generationTemplates, events, skipReasons] = await Promise.all([
     getRunAggregates(db, runId, config.metrics),
     getRunProgress(db, runId),
     run.generationModel ? listGenerationTemplates(db, runId) : null,
     listRunEvents(db, runId),
+    listSkipReasons(db, runId),
   ]);
   const active = run.status === "pending" || run.status === "running";
 
   return (
     <div className="space-y-5">
+      <SkipToRows />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-xs text-slate-500">
@@ -176,8 +181,8 @@ export default async function RunPage({ params, searchParams }: Props) {
       {(can.update || can.delete) && (
         <RunSettings runId={run.id} name={run.name} tags={tags} canUpdate={can.update} canDelete={can.delete} />
       )}
-      <MetricCards aggregates={aggregates} runId={run.id} active={active} />
-      <RunChartsSection runId={run.id} metrics={config.metrics} />
+      <MetricCards aggregates={aggregates} runId={run.id} active={active} skipReasons={skipReasons} />
+      <RunChartsSection runId={run.id} metrics={config.metrics} filter={query} />
       <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} />
       <Suspense fallback={<CardSkeleton />}>
         <AgreementPanel run={run} query={query} />
@@ -185,9 +190,14 @@ export default async function RunPage({ params, searchParams }: Props) {
 
       {/* scroll-mt: a jump to #rows (a metric card) lands with the filter bar below the sticky header. */}
       <CardFrame padding="none" id="rows" aria-label="Rows" className="scroll-mt-16">
-        <RunRowFilters runId={run.id} query={query} metrics={metricColumns(config.metrics)} />
+        <RunRowFilters
+          runId={run.id}
+          query={query}
+          metrics={metricColumns(config.metrics)}
+          shownColumns={shownColumns}
+        />
         <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
-          <RunRowsSection run={run} query={query} metrics={config.metrics} />
+          <RunRowsSection run={run} query={query} metrics={shownColumns} />
         </Suspense>
       </CardFrame>
     </div>

@@ -1,0 +1,81 @@
+"use client";
+
+import { useEffect } from "react";
+
+/** Where the control to refocus is remembered across the navigation it starts (a full load for a GET form). */
+const STORAGE_KEY = "assay:keep-focus";
+/** Longer than any page load the focus waits for; shorter than a reviewer's next click. */
+const KEEP_FOR_MS = 15_000;
+
+/**
+ * Keeps the reviewer's place across a server-rendered table's navigations:
+ * a control marked `data-focus-key` (a pager link, the search field, the
+ * metric select) gets the focus back after the page it asked for arrives, and
+ * a link marked `data-focus-after` (a metric card) sends the focus to the
+ * control of that key (the filter summary). The navigation itself scrolls to
+ * the table (its URL ends in #rows); the element is then brought into view
+ * only if it is not already.
+ *
+ * Call it from a component that mounts anew with every view of the table (the
+ * rows section is keyed by the query), so the effect runs once per arrival.
+ */
+export function useKeepFocus(): void {
+  useEffect(() => {
+    restoreFocus();
+    const remember = (key: string | undefined) => {
+      if (!key) return;
+      try {
+        sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ path: location.pathname, key, at: Date.now() }));
+      } catch {
+        // No session storage (a locked-down browser): the view still changes, only the focus is not kept.
+      }
+    };
+    const onClick = (event: MouseEvent) => {
+      const target = (event.target as Element | null)?.closest<HTMLElement>(
+        // Form fields and submit buttons are remembered on submit, not on a click that only focuses them.
+        "[data-focus-after], a[data-focus-key], button[data-focus-key][type=button]",
+      );
+      if (target) remember(target.dataset.focusAfter ?? target.dataset.focusKey);
+    };
+    const onSubmit = (event: SubmitEvent) => {
+      const form = event.target as HTMLFormElement;
+      // The field Enter was pressed in, or the button that was clicked: whichever had the focus.
+      const focused = document.activeElement as HTMLElement | null;
+      const inForm = focused && form.contains(focused) ? focused : event.submitter;
+      const key = inForm?.dataset.focusKey ?? form.dataset.focusKey;
+      remember(key);
+    };
+    document.addEventListener("click", onClick, true);
+    document.addEventListener("submit", onSubmit, true);
+    return () => {
+      document.removeEventListener("click", onClick, true);
+      document.removeEventListener("submit", onSubmit, true);
+    };
+  }, []);
+}
+
+function restoreFocus(): void {
+  let saved: { path?: string; key?: string; at?: number } | null = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null");
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    return;
+  }
+  // A note left by a click that started no new view of the table (the same filter again) must not act later.
+  if (!saved?.key || saved.path !== location.pathname || Date.now() - (saved.at ?? 0) > KEEP_FOR_MS) return;
+  // A control the new view no longer has (Next on the last page) hands the focus to its group (the pager).
+  const group = saved.key.slice(0, Math.max(0, saved.key.lastIndexOf("-")));
+  // A control hidden in the new view (the column chooser's button, its panel closed again) takes no focus: its
+  // group gets it.
+  const element = [saved.key, group]
+    .filter(Boolean)
+    .map((key) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`))
+    .find((candidate) => {
+      candidate?.focus({ preventScroll: true });
+      return candidate != null && document.activeElement === candidate;
+    });
+  if (!element) return;
+  const box = element.getBoundingClientRect();
+  if (box.bottom > innerHeight || box.top < 0) element.scrollIntoView({ block: "nearest" });
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_METRIC_COLUMNS,
+  parseRunRowQuery,
+  runRowParams,
+  runRowsViewHref,
+  shownMetricColumns,
+} from "@/lib/urlState/runRowQuery";
+
+/** A wide run: 18 metrics, as the all-score-metrics run a reviewer tried. */
+const METRICS = Array.from({ length: 18 }, (_, i) => `m/metric_${i + 1}`);
+
+describe("the rows table's metric columns and metric sort in the URL", () => {
+  it("shows every metric of a narrow run, and a few of a wide one", () => {
+    expect(shownMetricColumns(parseRunRowQuery({}, METRICS.slice(0, 4)), METRICS.slice(0, 4))).toEqual(
+      METRICS.slice(0, 4),
+    );
+    const wide = shownMetricColumns(parseRunRowQuery({}, METRICS), METRICS);
+    expect(wide.length).toBeLessThanOrEqual(DEFAULT_METRIC_COLUMNS);
+    expect(wide).toEqual(METRICS.slice(0, 6));
+  });
+
+  it("puts the filtered metric's column first, even when it is not among the default few", () => {
+    const query = parseRunRowQuery({ filter: "failed", metric: "m/metric_17" }, METRICS);
+    expect(shownMetricColumns(query, METRICS)[0]).toBe("m/metric_17");
+    expect(shownMetricColumns(query, METRICS)).toHaveLength(6);
+  });
+
+  it("reads the chosen columns from cols (comma-separated or repeated), in the run's order, dropping unknown names", () => {
+    const query = parseRunRowQuery({ cols: ["m/metric_9,m/nope", "m/metric_2"] }, METRICS);
+    expect(query.cols).toEqual(["m/metric_2", "m/metric_9"]);
+    expect(shownMetricColumns(query, METRICS)).toEqual(["m/metric_2", "m/metric_9"]);
+    expect(parseRunRowQuery({ cols: "m/nope" }, METRICS).cols).toBeUndefined();
+  });
+
+  it("keeps the columns and a metric sort on every link of the table", () => {
+    const query = parseRunRowQuery({ cols: "m/metric_2", sort: "m/metric_3", dir: "desc" }, METRICS);
+    expect(runRowParams(query)).toMatchObject({ cols: "m/metric_2", sort: "m/metric_3", dir: "desc" });
+    const href = new URL(runRowsViewHref("r1", query, { filter: "failed" }), "http://x");
+    expect(href.hash).toBe("#rows");
+    expect(href.searchParams.get("cols")).toBe("m/metric_2");
+    expect(href.searchParams.get("sort")).toBe("m/metric_3");
+  });
+
+  it("drops a metric sort with the agreement filters, which keep their own order", () => {
+    expect(parseRunRowQuery({ sort: "m/metric_3", filter: "disagrees" }, METRICS).sort).toBe("rowNumber");
+    expect(parseRunRowQuery({ sort: "m/metric_3", filter: "failed" }, METRICS).sort).toBe("m/metric_3");
+  });
+});
