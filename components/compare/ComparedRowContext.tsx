@@ -1,5 +1,5 @@
 import { ChunkList, type ChunkVerdictView } from "@/components/content/ChunkList";
-import { InertMarkdown } from "@/components/content/InertMarkdown";
+import { GroundTruthCard } from "@/components/content/GroundTruthCard";
 import { Card } from "@/components/ui/Card";
 import { decodeFacts, splitChunks } from "@/lib/db/rowView";
 import type { getRunRowDetail } from "@/lib/db/runRowQueries";
@@ -17,29 +17,12 @@ export function ComparedRowContext({ sides }: { sides: { label: string; row: Row
   const { retrieved, expectedUris } = splitChunks(row.chunks);
   return (
     <div className="grid gap-4 lg:grid-cols-[2fr_3fr]">
-      <Card title="Ground truth" testId="ground-truth">
-        {row.expectedResponse !== null && <InertMarkdown text={row.expectedResponse} />}
-        {facts && (
-          <ul className="list-disc space-y-0.5 pl-5 text-sm">
-            {facts.map((fact, i) => (
-              <li key={i}>{fact}</li>
-            ))}
-          </ul>
-        )}
-        {row.expectedResponse === null && !facts && (
-          <p className="text-sm text-slate-400">No expected response or facts on this row.</p>
-        )}
-        {expectedUris.size > 0 && (
-          <p className="mt-2 text-xs text-slate-500">
-            Expected documents:{" "}
-            {[...expectedUris].map((uri) => (
-              <code key={uri} className="mr-1 break-all font-mono">
-                {uri}
-              </code>
-            ))}
-          </p>
-        )}
-      </Card>
+      <GroundTruthCard
+        expectedResponse={row.expectedResponse}
+        facts={facts}
+        expectedUris={expectedUris}
+        emptyText="No expected response or facts on this row."
+      />
       <Card
         title={`Retrieved context (${retrieved.length})`}
         subtitle="Each chunk with both runs' per-chunk verdicts."

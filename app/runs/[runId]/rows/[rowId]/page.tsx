@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
+import { GroundTruthCard } from "@/components/content/GroundTruthCard";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { RowHeader } from "@/components/content/RowHeader";
 import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
@@ -107,29 +108,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           </Card>
         </div>
         <div className="space-y-4">
-          <Card title="Ground truth">
-            {row.expectedResponse !== null && <InertMarkdown text={row.expectedResponse} />}
-            {facts && (
-              <ul className="list-disc space-y-0.5 pl-5 text-sm">
-                {facts.map((fact, i) => (
-                  <li key={i}>{fact}</li>
-                ))}
-              </ul>
-            )}
-            {row.expectedResponse === null && !facts && (
-              <p className="text-sm text-slate-400">No expected response or facts.</p>
-            )}
-            {expectedUris.size > 0 && (
-              <p className="mt-2 text-xs text-slate-500">
-                Expected documents:{" "}
-                {[...expectedUris].map((uri) => (
-                  <code key={uri} className="mr-1 break-all font-mono">
-                    {uri}
-                  </code>
-                ))}
-              </p>
-            )}
-          </Card>
+          <GroundTruthCard expectedResponse={row.expectedResponse} facts={facts} expectedUris={expectedUris} />
           <RowLabelsCard
             run={run}
             rowId={row.id}
