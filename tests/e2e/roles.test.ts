@@ -14,6 +14,7 @@ import { toJsonl } from "../support/evalFiles";
 import { runToCompletion } from "../support/engineKit";
 import type { AppServer } from "./appServer";
 import { createUsersWithCli, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
+import { signInThroughPage, signOutThroughPage } from "./signInPage";
 import {
   expectNoCrashText,
   openApp,
@@ -60,29 +61,11 @@ afterAll(async () => {
   fs.rmSync(files, { recursive: true, force: true });
 });
 
-/** Signs in through the form, starting from a page that needs a session (so the redirect and `next` are used). */
-async function signIn(user: TestUser, from = "/datasets"): Promise<void> {
-  await page.goto(`${server.baseUrl}${from}`);
-  await page.waitForURL((url) => url.pathname === "/signin");
-  await waitForHydration(page, "[data-testid=signin-form]");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  try {
-    await page.waitForURL((url) => url.pathname === from, { timeout: 10_000 });
-  } catch (error) {
-    throw new Error(
-      `sign-in of ${user.email} stayed on ${page.url()}: ${await page.locator("main").innerText()}\n${problems.join("\n")}\n${server.output().slice(-2000)}`,
-      { cause: error },
-    );
-  }
-  await expect.poll(() => page.locator("[data-testid=signout-control]").innerText()).toContain(`(${user.role})`);
+function signIn(user: TestUser, from = "/datasets"): Promise<void> {
+  return signInThroughPage(page, server.baseUrl, user, { from, problems, serverOutput: server.output });
 }
 
-async function signOut(): Promise<void> {
-  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL((url) => url.pathname === "/signin");
-}
+const signOut = () => signOutThroughPage(page);
 
 const nav = () => page.getByRole("navigation");
 
