@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { prepareDatabaseFile, sqliteFilePath } from "../databaseUrl";
+import { fillContentHashes } from "./contentHashes";
 import { readMigrationsDirectory } from "./migrationsDirectory";
 import { describeEngineError, openSchemaEngine } from "./schemaEngine";
 
@@ -27,17 +28,23 @@ export async function applyPendingMigrations(
     return { applied: [] };
 
   const { engine, close } = await openSchemaEngine(databaseUrl);
+  let applied: string[];
   try {
     const { appliedMigrationNames } = await engine
       .applyMigrations({ migrationsList, filters: NO_FILTERS })
       .catch((error: unknown) => {
         throw describeEngineError(error);
       });
-    return { applied: appliedMigrationNames };
+    applied = appliedMigrationNames;
   } finally {
     await close();
   }
+  // Data a migration's SQL cannot compute (hashes), filled once its columns exist.
+  if (applied.some((name) => name.endsWith(CONTENT_HASH_MIGRATION))) fillContentHashes(databaseUrl);
+  return { applied };
 }
+
+const CONTENT_HASH_MIGRATION = "_label_content_hash";
 
 /**
  * The common case, an up-to-date database, answered by one read instead of
