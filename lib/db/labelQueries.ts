@@ -39,6 +39,25 @@ export function getRowLabels(db: Db, rowId: string): StoredLabel[] {
   ).all(rowId) as StoredLabel[];
 }
 
+/**
+ * A row's current labels as one run sees them: each whole-row label with
+ * whether it was given on another response than the one this run judged
+ * (its hash differs from the run's generated response's, or the dataset
+ * row's for a run of the dataset's responses), for the drill-down.
+ */
+export function getRowLabelsOnRun(db: Db, runId: string, rowId: string): (StoredLabel & { otherResponse: boolean })[] {
+  const rows = preparedStatement(
+    connection(db),
+    `SELECT ${LABEL_FIELDS},
+       (l."chunkPosition" < 0 AND l."responseHash" IS NOT (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)) AS "otherResponse"
+     FROM "HumanLabel" l JOIN "DatasetRow" r ON r."id" = l."rowId"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = l."rowId"
+     LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
+     WHERE l."rowId" = @rowId ORDER BY l."metric", l."chunkPosition"`,
+  ).all({ runId, rowId }) as (StoredLabel & { otherResponse: number })[];
+  return rows.map((row) => ({ ...row, otherResponse: row.otherResponse === 1 }));
+}
+
 export type LabelRevision = {
   metric: string;
   chunkPosition: number;
