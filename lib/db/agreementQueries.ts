@@ -69,12 +69,16 @@ function verdictJoins(runParam: string, suffix: string): string {
   const c = `c${suffix}`;
   return `LEFT JOIN "JudgmentItem" ${j} ON ${j}."runId" = @${runParam} AND ${j}."rowId" = l."rowId" AND ${j}."metric" = l."metric"
   LEFT JOIN "ChunkJudgment" ${c} ON l."chunkPosition" >= 0 AND ${c}."judgmentId" = ${j}."id" AND ${c}."position" = l."chunkPosition"
-  LEFT JOIN "Generation" g${suffix} ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId"
+  LEFT JOIN "Generation" g${suffix} INDEXED BY "Generation_response_hash_idx" ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId"
   LEFT JOIN (SELECT "generationModel" AS gen${suffix} FROM "Run" WHERE "id" = @${runParam}) run${suffix} ON true`;
 }
 
-/** The label's row, for the hash of the dataset's own response (once per label, by primary key). */
-const LABEL_ROW_JOIN = `JOIN "DatasetRow" r ON r."id" = l."rowId"`;
+/**
+ * The label's row, for the hash of the dataset's own response: through the
+ * covering index, since the row itself is wide (request, response, trace) and
+ * SQLite without statistics would read it by primary key.
+ */
+const LABEL_ROW_JOIN = `JOIN "DatasetRow" r INDEXED BY "DatasetRow_response_hash_idx" ON r."id" = l."rowId"`;
 
 /** Every label of the dataset with each run's verdict beside it: columns outcome, judge, human, judgeScore with the run's suffix. */
 function pairedSql(runs: readonly (readonly [param: string, suffix: string])[]): string {

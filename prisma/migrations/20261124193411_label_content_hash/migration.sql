@@ -41,3 +41,7 @@ PRAGMA defer_foreign_keys=OFF;
 -- (lib/db/migrations/contentHashes.ts) gives each the hash of its dataset
 -- row's response, once rows have their hashes (SQLite has no sha256).
 UPDATE "HumanLabel" SET "hashPending" = true;
+
+-- Covering indexes: a label's match on a response hash reads no wide row.
+CREATE INDEX "DatasetRow_response_hash_idx" ON "DatasetRow"("id", "responseHash");
+CREATE INDEX "Generation_response_hash_idx" ON "Generation"("runId", "rowId", "responseHash");
