@@ -94,4 +94,13 @@ describe("the label_content_hash migration on a store with old-scheme labels", (
   it("finds nothing left to fill when migrations run again", async () => {
     expect(await applyPendingMigrations(url, migrationsDir)).toEqual({ applied: [] });
   });
+
+  it("fills labels left pending by a process that died before the data step, at the next start", async () => {
+    await db.humanLabel.update({ where: { id: "l1" }, data: { hashPending: true, responseHash: null } });
+    expect(await applyPendingMigrations(url, migrationsDir)).toEqual({ applied: [] });
+    expect(await db.humanLabel.findUniqueOrThrow({ where: { id: "l1" } })).toMatchObject({
+      hashPending: false,
+      responseHash: sha256("Answer one."),
+    });
+  });
 });

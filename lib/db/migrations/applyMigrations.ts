@@ -24,8 +24,11 @@ export async function applyPendingMigrations(
       databaseUrl,
       migrationsList.migrationDirectories.map((d) => d.path),
     )
-  )
+  ) {
+    // A process that died between the hash migration and its data step left labels to fill.
+    if (contentHashesPending(databaseUrl)) fillContentHashes(databaseUrl);
     return { applied: [] };
+  }
 
   const { engine, close } = await openSchemaEngine(databaseUrl);
   let applied: string[];
@@ -45,6 +48,16 @@ export async function applyPendingMigrations(
 }
 
 const CONTENT_HASH_MIGRATION = "_label_content_hash";
+
+/** Whether a label still waits for the hash of what it judged (one read; labels are narrow rows). */
+function contentHashesPending(databaseUrl: string): boolean {
+  const connection = new Database(sqliteFilePath(databaseUrl), { readonly: true, fileMustExist: true });
+  try {
+    return connection.prepare(`SELECT 1 FROM "HumanLabel" WHERE "hashPending" = true LIMIT 1`).get() !== undefined;
+  } finally {
+    connection.close();
+  }
+}
 
 /**
  * The common case, an up-to-date database, answered by one read instead of
