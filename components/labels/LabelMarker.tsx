@@ -15,7 +15,7 @@ export function LabelMarker({ mark, metric }: { mark: RowLabelMark | undefined; 
     mark.otherResponse ? `; ${OTHER_RESPONSE_TEXT}, not compared` : ""
   }`;
   const tone = mark.otherResponse
-    ? "border-slate-300 border-dotted text-slate-400 "
+    ? "border-slate-300 border-dotted text-slate-400"
     : mark.disagrees
       ? "border-amber-500 bg-amber-50 text-amber-900 font-semibold"
       : "border-slate-300 border-dashed text-slate-600";

@@ -176,7 +176,7 @@ function judgeInWords(judgment: Judgment): string {
 }
 
 /** As the agreement counts it: a rating against the label, a score's pass/fail at its threshold against the label's. */
-function disagrees(judgment: Judgment, label: StoredLabel | null | undefined): boolean {
+function disagrees(judgment: Judgment, label: StoredLabel | null): boolean {
   if (!label || judgment.status !== "done") return false;
   if (label.kind === "rating") return judgment.rating !== null && judgment.rating !== label.rating;
   if (label.score === null || judgment.threshold === null || judgment.passed === null) return false;

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement } from "@/lib/db/agreementQueries";
 import { listDisagreementRows } from "@/lib/db/agreementRowQueries";
@@ -14,6 +17,8 @@ import { parseRunRowQuery } from "@/lib/urlState/runRowQuery";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, runToCompletion } from "../support/engineKit";
+import { toJsonl } from "../support/evalFiles";
+import { spawnEval } from "../support/spawnEval";
 import { createTempDb } from "../support/tempDb";
 import { rowIdsByNumber } from "./seedRuns";
 
@@ -152,4 +157,41 @@ describe("a label belongs to the response it judged", () => {
       otherResponse: 1,
     });
   });
+});
+
+describe("npm run eval on a labelled dataset with --generate-model", () => {
+  let server: FakeOpenAIServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startFakeOpenAIServer({ responder: fakeJudgeResponder });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-cli-label-content-"));
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("prints how many labels it left out because they were given on the dataset's responses", async () => {
+    const file = path.join(dir, "set.jsonl");
+    fs.writeFileSync(
+      file,
+      toJsonl(
+        [1, 2, 3].map((n) => ({
+          request_id: `r${n}`,
+          request: `Question ${n}?`,
+          response: `Answer ${n}.`,
+          expected_response: `Answer ${n}.`,
+          human_labels: { correctness: n === 2 ? "no" : "yes" },
+        })),
+      ),
+    );
+    const { code, stdout, stderr } = await spawnEval(
+      ["--dataset", file, "--judges", "correctness", "--judge-model", "heuristic", "--generate-model", "gen-cli"],
+      { DATABASE_URL: `file:${path.join(dir, "cli.db")}`, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-0000" },
+    ).done;
+    expect(code, stderr).toBe(0);
+    const table = stdout.slice(stdout.indexOf("Agreement with human labels"));
+    expect(table).toContain("Agreement with human labels");
+    expect(table).toContain("3 labels left out: given on another response");
+  }, 120_000);
 });
