@@ -106,6 +106,9 @@ beforeAll(async () => {
         model: "candidate-gen",
         latencySeconds: 0.4,
         finishedAt: new Date(),
+        templateVersion: "rag_answer/v1",
+        templateHash: sha256("template"),
+        promptHash: sha256(`prompt ${rowNumber}`),
       },
     });
   }
