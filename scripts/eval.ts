@@ -90,7 +90,8 @@ async function main(argv: string[]): Promise<number> {
     );
     console.log(formatAggregates(aggregates));
     const agreement = getRunAgreement(db, { id: runId, datasetId: run.datasetId });
-    if (agreement.some((judge) => judge.labelled + judge.errors > 0))
+    // Also when every label was given on another response (a generating run): the table says how many it left out.
+    if (agreement.some((judge) => judge.labelled + judge.errors + judge.otherResponse > 0))
       console.log("\nAgreement with human labels\n" + formatAgreementTable(agreement));
     let exportFailed = false;
     if (args.out) {

@@ -48,6 +48,8 @@ export async function saveLabel(_previous: SaveLabelState, formData: FormData): 
   const saved = await retryWhileBusy(() =>
     saveRowLabel(getDb(), {
       ...target,
+      // The label judged the response this run showed: its generated one when it generates.
+      runId,
       value: value === "clear" ? null : value,
       labelledBy: access.user.id,
     }),

@@ -3,6 +3,7 @@ import { CardFrame } from "@/components/ui/Card";
 import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
 import { getRunAgreement, type JudgeAgreement } from "@/lib/db/agreementQueries";
 import { getDb } from "@/lib/db/client";
+import { otherResponseText } from "@/lib/labels/agreementTable";
 import { KAPPA_INTERVAL_METHOD } from "@/lib/stats";
 import { labelQueueHref, DEFAULT_TARGET } from "@/lib/urlState/labelQueueQuery";
 import {
@@ -20,16 +21,28 @@ import { kappaText, percentText, scoreText } from "./agreementFormat";
  * interval, raw agreement, the confusion matrix (each cell a link to its
  * rows), the labelled count and the errors beside, and for score judges
  * Spearman and the mean absolute difference. Counted in SQL per request.
+ * Labels given on another response than this run judged (a generated
+ * answer's row labelled on the dataset's answer) are left out and counted
+ * beside. The labelling queue is linked whether or not there are labels yet.
  */
 export function AgreementPanel({ run, query }: { run: { id: string; datasetId: string }; query: RunRowQuery }) {
-  const rows = getRunAgreement(getDb(), run).filter((row) => row.labelled + row.errors > 0);
+  const all = getRunAgreement(getDb(), run);
+  const rows = all.filter((row) => row.labelled + row.errors > 0);
+  const otherResponse = all.reduce((sum, row) => sum + row.otherResponse, 0);
   return (
     <CardFrame aria-labelledby="agreement-title" data-testid="agreement-panel">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="agreement-title" className="text-sm font-semibold">
           Agreement with human labels
         </h2>
-        <p className="text-xs text-slate-600">
+        <p className="flex flex-wrap gap-3 text-xs text-slate-600">
+          <Link
+            href={`/runs/${run.id}/label`}
+            className="text-indigo-700 hover:underline"
+            data-testid="agreement-queue-link"
+          >
+            Labelling queue
+          </Link>
           <Link
             href={runRowsViewHref(run.id, query, { filter: "disagrees", metric: undefined })}
             className="text-indigo-700 hover:underline"
@@ -38,10 +51,20 @@ export function AgreementPanel({ run, query }: { run: { id: string; datasetId: s
           </Link>
         </p>
       </div>
+      {otherResponse > 0 && (
+        <p className="mt-2 text-xs text-slate-700" data-testid="agreement-other-response">
+          {otherResponseText(otherResponse)} than the one this run judged, so{" "}
+          {otherResponse === 1 ? "it is" : "they are"} in none of the figures below.
+        </p>
+      )}
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">
           No human labels on this run&apos;s judged metrics yet. Label rows on a row&apos;s page, upload them in a{" "}
-          <code>human_labels</code> column, or use the labelling queue below.
+          <code>human_labels</code> column, or open the{" "}
+          <Link href={`/runs/${run.id}/label`} className="text-indigo-700 underline">
+            labelling queue
+          </Link>
+          .
         </p>
       ) : (
         <div className="mt-2 overflow-x-auto">

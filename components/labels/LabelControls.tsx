@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { saveLabel, type SaveLabelState } from "@/app/actions/saveLabel";
+import { OTHER_RESPONSE_TEXT } from "@/lib/labels/rowLabelMarks";
 
 /** One thing a reviewer labels on this row: a metric, or one chunk of a per-chunk metric. */
 export type LabelTarget = {
@@ -19,6 +20,10 @@ export type LabelTarget = {
   /** "by Local admin, 2026-11-22 18:03 UTC (upload)". */
   labelledWhen: string | null;
   disagrees: boolean;
+  /** The label was given on another response than this run judged: shown as such, compared with nothing. */
+  otherResponse: boolean;
+  /** The key that picks this line (lib/labels/labelLines.ts), or null past the last key. */
+  lineKey: string | null;
 };
 
 const INITIAL: SaveLabelState = { ok: true, message: null };
@@ -26,20 +31,23 @@ const INITIAL: SaveLabelState = { ok: true, message: null };
 /**
  * The drill-down's label controls, keyboard first. The drill-down's own keys
  * (j / k / n, components/ui/KeyboardNav) stay as they are until a target is
- * picked: a digit 1–9 picks one, then y / n label it (and move to the next
- * target), Escape lets go; a score target's digit puts the cursor in its
- * score field. ] or Shift+N opens the next row to label. These keys are
- * read in the capture phase so that, with a target picked, n labels instead
- * of moving to the next failed row.
+ * picked: a line's key (1–9, then letters) picks it, ↑ / ↓ move the pick,
+ * y / n label it (and move to the next target), Escape lets go; a score
+ * target's key puts the cursor in its score field. ] or Shift+N opens the
+ * next row to label. These keys are read in the capture phase so that, with
+ * a target picked, n labels instead of moving to the next failed row. A role
+ * that cannot label gets the lines read-only: no buttons, no keys.
  */
 export function LabelControls({
   ids,
   targets,
   nextToLabelHref,
+  canLabel,
 }: {
   ids: { runId: string; datasetId: string; rowId: string };
   targets: LabelTarget[];
   nextToLabelHref: string | null;
+  canLabel: boolean;
 }) {
   const router = useRouter();
   const [state, dispatch, pending] = useActionState(saveLabel, INITIAL);
@@ -62,6 +70,7 @@ export function LabelControls({
   latest.current = { picked, targets, nextToLabelHref, submit };
 
   useEffect(() => {
+    if (!canLabel) return;
     const onKey = (event: KeyboardEvent) => {
       const element = event.target as HTMLElement | null;
       if (event.metaKey || event.ctrlKey || event.altKey) return;
@@ -77,15 +86,23 @@ export function LabelControls({
         router.push(nextHref);
         return;
       }
-      if (/^[1-9]$/.test(event.key)) {
-        const index = Number(event.key) - 1;
-        if (index >= all.length) return;
+      const pick = (index: number) => {
         take();
         setPicked(index);
         if (all[index].kind === "score") scoreInputs.current.get(index)?.focus();
+      };
+      const keyed = all.findIndex((target) => target.lineKey === event.key);
+      if (keyed >= 0) {
+        pick(keyed);
         return;
       }
       if (current === null) return;
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        const next = current + (event.key === "ArrowDown" ? 1 : -1);
+        if (next >= 0 && next < all.length) pick(next);
+        else take();
+        return;
+      }
       if (event.key === "Escape") {
         take();
         setPicked(null);
@@ -101,7 +118,7 @@ export function LabelControls({
     // Capture phase: before KeyboardNav's listener, so a picked target's n is a label, not a move.
     window.addEventListener("keydown", onKey, true);
     return () => window.removeEventListener("keydown", onKey, true);
-  }, [router]);
+  }, [router, canLabel]);
 
   return (
     <div data-testid="label-controls">
@@ -115,89 +132,105 @@ export function LabelControls({
               picked === index ? "border-indigo-500 ring-2 ring-indigo-300" : "border-slate-200"
             }`}
           >
-            <kbd className="w-5 rounded border border-slate-300 bg-slate-50 text-center font-mono text-xs text-slate-700">
-              {index < 9 ? index + 1 : "·"}
-            </kbd>
+            {canLabel && (
+              <kbd
+                className="w-5 rounded border border-slate-300 bg-slate-50 text-center font-mono text-xs text-slate-700"
+                data-testid="label-line-key"
+              >
+                {target.lineKey ?? "↓"}
+              </kbd>
+            )}
             <span className="min-w-40 font-mono text-xs">{target.title}</span>
             <span className="text-xs text-slate-600">judge: {target.judge}</span>
             <span
-              className={`text-xs ${target.disagrees ? "font-semibold text-amber-800" : "text-slate-700"}`}
+              className={`text-xs ${
+                target.otherResponse
+                  ? "text-slate-500"
+                  : target.disagrees
+                    ? "font-semibold text-amber-800"
+                    : "text-slate-700"
+              }`}
               data-testid="current-label"
+              data-other-response={target.otherResponse ? "true" : "false"}
             >
               label: {target.label ?? "none"}
-              {target.disagrees && " (disagrees)"}
+              {target.otherResponse ? ` (${OTHER_RESPONSE_TEXT})` : target.disagrees && " (disagrees)"}
             </span>
-            <span className="ml-auto flex items-center gap-1">
-              {target.kind === "rating" ? (
-                <>
-                  <LabelButton
-                    pressed={target.label === "yes"}
-                    onClick={() => submit(target, "yes")}
-                    text="Yes"
-                    name={`${target.title}: yes`}
-                  />
-                  <LabelButton
-                    pressed={target.label === "no"}
-                    onClick={() => submit(target, "no")}
-                    text="No"
-                    name={`${target.title}: no`}
-                  />
-                </>
-              ) : (
-                <form
-                  className="flex items-center gap-1"
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    const value = new FormData(event.currentTarget).get("score");
-                    if (typeof value === "string") submit(target, value);
-                    setPicked(null);
-                  }}
-                >
-                  <label className="sr-only" htmlFor={`score-${target.key}`}>
-                    Score label for {target.title}, 0 to 1
-                  </label>
-                  <input
-                    id={`score-${target.key}`}
-                    name="score"
-                    type="number"
-                    min={0}
-                    max={1}
-                    step={0.01}
-                    defaultValue={target.label ?? ""}
-                    key={target.label ?? ""}
-                    ref={(element) => {
-                      if (element) scoreInputs.current.set(index, element);
-                      else scoreInputs.current.delete(index);
+            {canLabel && (
+              <span className="ml-auto flex items-center gap-1">
+                {target.kind === "rating" ? (
+                  <>
+                    <LabelButton
+                      pressed={!target.otherResponse && target.label === "yes"}
+                      onClick={() => submit(target, "yes")}
+                      text="Yes"
+                      name={`${target.title}: yes`}
+                    />
+                    <LabelButton
+                      pressed={!target.otherResponse && target.label === "no"}
+                      onClick={() => submit(target, "no")}
+                      text="No"
+                      name={`${target.title}: no`}
+                    />
+                  </>
+                ) : (
+                  <form
+                    className="flex items-center gap-1"
+                    onSubmit={(event) => {
+                      event.preventDefault();
+                      const value = new FormData(event.currentTarget).get("score");
+                      if (typeof value === "string") submit(target, value);
+                      setPicked(null);
                     }}
-                    onKeyDown={(event) => {
-                      if (event.key === "Escape") {
-                        event.currentTarget.blur();
-                        setPicked(null);
-                      }
-                    }}
-                    className="w-20 rounded border border-slate-300 px-1 py-0.5 text-sm"
-                  />
-                  <button
-                    type="submit"
-                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
                   >
-                    Save
+                    <label className="sr-only" htmlFor={`score-${target.key}`}>
+                      Score label for {target.title}, 0 to 1
+                    </label>
+                    <input
+                      id={`score-${target.key}`}
+                      name="score"
+                      type="number"
+                      min={0}
+                      max={1}
+                      step={0.01}
+                      defaultValue={target.label ?? ""}
+                      key={target.label ?? ""}
+                      ref={(element) => {
+                        if (element) scoreInputs.current.set(index, element);
+                        else scoreInputs.current.delete(index);
+                      }}
+                      onKeyDown={(event) => {
+                        if (event.key === "Escape") {
+                          event.currentTarget.blur();
+                          setPicked(null);
+                        }
+                      }}
+                      className="w-20 rounded border border-slate-300 px-1 py-0.5 text-sm"
+                    />
+                    <button
+                      type="submit"
+                      className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
+                    >
+                      Save
+                    </button>
+                  </form>
+                )}
+                {target.label !== null && (
+                  <button
+                    type="button"
+                    onClick={() => submit(target, "clear")}
+                    aria-label={`Clear the label of ${target.title}`}
+                    className="rounded px-1.5 py-0.5 text-xs text-slate-600 hover:bg-slate-100"
+                  >
+                    Clear
                   </button>
-                </form>
-              )}
-              {target.label !== null && (
-                <button
-                  type="button"
-                  onClick={() => submit(target, "clear")}
-                  aria-label={`Clear the label of ${target.title}`}
-                  className="rounded px-1.5 py-0.5 text-xs text-slate-600 hover:bg-slate-100"
-                >
-                  Clear
-                </button>
-              )}
-            </span>
+                )}
+              </span>
+            )}
             {target.labelledWhen && (
-              <span className="basis-full pl-7 text-xs text-slate-500">{target.labelledWhen}</span>
+              <span className={`basis-full text-xs text-slate-500 ${canLabel ? "pl-7" : ""}`}>
+                {target.labelledWhen}
+              </span>
             )}
           </li>
         ))}

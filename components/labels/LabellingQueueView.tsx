@@ -2,13 +2,19 @@ import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { getDb } from "@/lib/db/client";
+import { otherResponseText } from "@/lib/labels/agreementTable";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { queueRowHref, type LabelQueueQuery } from "@/lib/urlState/labelQueueQuery";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 
 const SHOWN = 50;
 
-/** The queue of one metric: progress toward the target, per verdict, and the next units, each a link to its row. */
+/**
+ * The queue of one metric: progress toward the target, per verdict, and the
+ * next units, each a link to its row with the request's first line (as text).
+ * Rows whose label was given on another response are neither offered nor
+ * counted; how many is said.
+ */
 export function LabellingQueueView({
   run,
   query,
@@ -41,17 +47,32 @@ export function LabellingQueueView({
           </li>
         ))}
       </ul>
+      {queue.otherResponse > 0 && (
+        <p className="text-xs text-slate-700" data-testid="queue-other-response">
+          {otherResponseText(queue.otherResponse)} than the one this run judged: not counted above, and not offered here
+          (labelling one on its row replaces it).
+        </p>
+      )}
       {queue.next.length === 0 ? (
         <p className="text-sm text-emerald-800">The target is reached: nothing left to label in this queue.</p>
       ) : (
         <ol className="divide-y divide-slate-100 text-sm">
           {queue.next.slice(0, SHOWN).map((unit) => (
             <li key={`${unit.rowId}:${unit.chunkPosition}`} className="flex items-center gap-3 py-1">
-              <Link href={queueRowHref(run.id, unit.rowId, query)} className="text-indigo-700 hover:underline">
+              <Link href={queueRowHref(run.id, unit.rowId, query)} className="shrink-0 text-indigo-700 hover:underline">
                 Row {unit.rowNumber}
                 {unit.chunkPosition >= 0 && `, chunk ${unit.chunkPosition + 1}`}
               </Link>
-              <span className="text-xs text-slate-600">judge said {unit.verdict}</span>
+              <span className="shrink-0 text-xs text-slate-600">judge said {unit.verdict}</span>
+              {unit.requestLine && (
+                <span
+                  className="min-w-0 truncate text-xs text-slate-800"
+                  data-testid="queue-request"
+                  title={unit.requestLine}
+                >
+                  {unit.requestLine}
+                </span>
+              )}
             </li>
           ))}
         </ol>

@@ -1,8 +1,9 @@
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { getRowLabelHistory, getRowLabels, type StoredLabel } from "@/lib/db/labelQueries";
+import { getRowLabelHistory, getRowLabelsOnRun, type StoredLabel } from "@/lib/db/labelQueries";
 import { userNamesById } from "@/lib/db/userQueries";
 import { labellableRunMetrics } from "@/lib/labels/labelKinds";
+import { compareLabelLines, labelLineKeys } from "@/lib/labels/labelLines";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 import { LabelControls, type LabelTarget } from "./LabelControls";
 
@@ -19,8 +20,11 @@ type Judgment = {
 /**
  * The human labels of one row beside this run's verdicts: a target per
  * labellable judged metric (per chunk for chunk relevance), who labelled it
- * and when, and the row's label history. Labels belong to the dataset row,
- * so they are the same on every run of the dataset.
+ * and when, and the row's label history. A label belongs to the response it
+ * judged: where this run judged another (a generated answer), it is shown as
+ * "labelled on another response" and compared with nothing. A metric the run
+ * skipped for this row has nothing to label. A role that cannot label
+ * (labels.write) sees the labels without the buttons and keys.
  */
 export async function RowLabelsCard({
   run,
@@ -28,6 +32,7 @@ export async function RowLabelsCard({
   judgments,
   retrievedChunkCount,
   nextToLabelHref,
+  canLabel,
 }: {
   /** The run with its custom judges and config: which of its judges take a label, and of what kind. */
   run: Parameters<typeof labellableRunMetrics>[0] & { id: string; datasetId: string };
@@ -35,9 +40,11 @@ export async function RowLabelsCard({
   judgments: Judgment[];
   retrievedChunkCount: number;
   nextToLabelHref: string | null;
+  /** Whether the signed-in role may give labels (labels.write). */
+  canLabel: boolean;
 }) {
   const db = getDb();
-  const labels = getRowLabels(db, rowId);
+  const labels = getRowLabelsOnRun(db, run.id, rowId);
   const history = getRowLabelHistory(db, rowId, 50);
   const names = await userNamesById(
     db,
@@ -54,12 +61,13 @@ export async function RowLabelsCard({
       : null;
 
   const labellable = new Map(labellableRunMetrics(run).map((entry) => [entry.metric, entry]));
-  const targets: LabelTarget[] = judgments.flatMap((judgment) => {
+  const lines = judgments.flatMap((judgment) => {
     const resolved = labellable.get(judgment.metric);
-    if (!resolved) return [];
+    // A metric skipped for this row gave no verdict to label against.
+    if (!resolved || judgment.status === "skipped") return [];
     const short = metricShortName(judgment.metric);
     if (resolved.kind === "chunk_rating") {
-      return Array.from({ length: retrievedChunkCount }, (_, position): LabelTarget => {
+      return Array.from({ length: retrievedChunkCount }, (_, position): Omit<LabelTarget, "lineKey"> => {
         const verdict = judgment.chunks.find((chunk) => chunk.position === position);
         const judge = verdict ? (verdict.errorMessage ? "error" : (verdict.rating ?? "–")) : "–";
         const label = labelOf(judgment.metric, position);
@@ -73,13 +81,15 @@ export async function RowLabelsCard({
           label: label?.rating ?? null,
           labelledWhen: when(label),
           disagrees: label?.rating != null && (judge === "yes" || judge === "no") && judge !== label.rating,
+          otherResponse: false,
         };
       });
     }
     const label = labelOf(judgment.metric, -1);
     const judge = judgeInWords(judgment);
     const labelText = label ? (label.kind === "score" ? String(label.score) : label.rating) : null;
-    const target: LabelTarget = {
+    const otherResponse = label?.otherResponse ?? false;
+    const target: Omit<LabelTarget, "lineKey"> = {
       key: judgment.metric,
       metric: judgment.metric,
       title: short,
@@ -88,15 +98,20 @@ export async function RowLabelsCard({
       judge,
       label: labelText,
       labelledWhen: when(label),
-      disagrees: disagrees(judgment, label),
+      disagrees: !otherResponse && disagrees(judgment, label),
+      otherResponse,
     };
     return [target];
   });
+  const sorted = lines.sort(compareLabelLines);
+  const keys = labelLineKeys(sorted);
+  const targets: LabelTarget[] = sorted.map((line, index) => ({ ...line, lineKey: keys[index] }));
+  const leftOut = targets.filter((target) => target.otherResponse).length;
 
   return (
     <Card
       title="Your labels"
-      subtitle="Labels belong to the dataset row, so every run and judge on this dataset is measured against them."
+      subtitle="A label belongs to the response it judged: every run and judge on this dataset that judged the same response is measured against it."
       testId="row-labels"
     >
       {targets.length === 0 ? (
@@ -106,14 +121,29 @@ export async function RowLabelsCard({
           ids={{ runId: run.id, datasetId: run.datasetId, rowId }}
           targets={targets}
           nextToLabelHref={nextToLabelHref}
+          canLabel={canLabel}
         />
       )}
-      <p className="mt-1 text-xs text-slate-600" data-testid="label-keys">
-        Keys: <kbd className="font-mono">1</kbd>–<kbd className="font-mono">9</kbd> pick a line, then{" "}
-        <kbd className="font-mono">y</kbd> / <kbd className="font-mono">n</kbd> label it (a score line takes a number
-        and Enter), <kbd className="font-mono">Esc</kbd> lets go; <kbd className="font-mono">]</kbd> or{" "}
-        <kbd className="font-mono">Shift+N</kbd>: next row to label. With no line picked, j / k / n move as before.
-      </p>
+      {leftOut > 0 && (
+        <p className="mt-1 text-xs text-slate-600" data-testid="label-other-response-note">
+          {leftOut === 1 ? "One label was" : `${leftOut} labels were`} given on another response than the one this run
+          judged: {leftOut === 1 ? "it is" : "they are"} compared with none of its verdicts. Labelling here replaces{" "}
+          {leftOut === 1 ? "it" : "them"} with a label of this response.
+        </p>
+      )}
+      {canLabel ? (
+        <p className="mt-1 text-xs text-slate-600" data-testid="label-keys">
+          Keys: the key beside a line picks it (each judge keeps its key on every run; 1–9, then letters),{" "}
+          <kbd className="font-mono">↑</kbd> / <kbd className="font-mono">↓</kbd> move the pick, then{" "}
+          <kbd className="font-mono">y</kbd> / <kbd className="font-mono">n</kbd> label it (a score line takes a number
+          and Enter), <kbd className="font-mono">Esc</kbd> lets go; <kbd className="font-mono">]</kbd> or{" "}
+          <kbd className="font-mono">Shift+N</kbd>: next row to label. With no line picked, j / k / n move as before.
+        </p>
+      ) : (
+        <p className="mt-1 text-xs text-slate-600" data-testid="label-read-only">
+          Your role can read labels; giving them needs the runner or admin role.
+        </p>
+      )}
       {history.length > 0 && (
         <details className="mt-2 text-xs text-slate-700" data-testid="label-history">
           <summary className="cursor-pointer text-slate-600">History ({history.length})</summary>

@@ -21,8 +21,13 @@ import { connectionFor, preparedStatement } from "./directSqlite";
  *   κ and the confusion matrix exist for score judges too; their Spearman and
  *   mean absolute difference come from the raw scores (readScorePairs).
  * and an outcome: judged (both verdicts known), error (the judgment or the
- * chunk's verdict errored) or unjudged (no judgment, pending, skipped, or no
- * verdict). Errors and unjudged pairs are counted beside the matrix.
+ * chunk's verdict errored), unjudged (no judgment, pending, skipped, or no
+ * verdict) or elsewhere: a whole-row label given on another response than the
+ * one this run judged (its responseHash differs from the run's generated
+ * response's, or the dataset row's for a run that uses the dataset's). Errors
+ * and unjudged pairs are counted beside the matrix; labels given elsewhere are
+ * counted nowhere but in their own column, so the panels can say how many were
+ * left out.
  *
  * Binds @runId and @datasetId (named, so the fragment can be reused in any query). Per-row lookups go through the unique
  * indexes (JudgmentItem runId+rowId+metric, ChunkJudgment judgmentId+position).
@@ -33,6 +38,7 @@ function verdictColumns(suffix: string): string {
   const threshold = `COALESCE(${j}."threshold", ${DEFAULT_SCORE_THRESHOLD})`;
   return `${j}."score" AS "judgeScore${suffix}",
     CASE
+      WHEN l."chunkPosition" < 0 AND l."responseHash" IS NOT ${judgedHash(suffix)} THEN 'elsewhere'
       WHEN ${j}."status" = 'error' THEN 'error'
       WHEN l."chunkPosition" >= 0 AND ${j}."status" = 'done' AND ${c}."errorMessage" IS NOT NULL THEN 'error'
       WHEN ${j}."status" = 'done' AND (CASE WHEN l."chunkPosition" >= 0 THEN ${c}."rating" WHEN l."kind" = 'score' THEN ${j}."score" ELSE ${j}."rating" END) IS NOT NULL THEN 'judged'
@@ -49,12 +55,30 @@ function verdictColumns(suffix: string): string {
     END AS "human${suffix}"`;
 }
 
+/**
+ * The hash of the response the run judged on the label's row: its generation's
+ * when the run generates (the Run lookup is uncorrelated, so SQLite reads it
+ * once per query), else the dataset row's (r, joined once in the query).
+ */
+function judgedHash(suffix: string): string {
+  return `(CASE WHEN ${`gen${suffix}`} IS NOT NULL THEN g${suffix}."responseHash" ELSE r."responseHash" END)`;
+}
+
 function verdictJoins(runParam: string, suffix: string): string {
   const j = `j${suffix}`;
   const c = `c${suffix}`;
   return `LEFT JOIN "JudgmentItem" ${j} ON ${j}."runId" = @${runParam} AND ${j}."rowId" = l."rowId" AND ${j}."metric" = l."metric"
-  LEFT JOIN "ChunkJudgment" ${c} ON l."chunkPosition" >= 0 AND ${c}."judgmentId" = ${j}."id" AND ${c}."position" = l."chunkPosition"`;
+  LEFT JOIN "ChunkJudgment" ${c} ON l."chunkPosition" >= 0 AND ${c}."judgmentId" = ${j}."id" AND ${c}."position" = l."chunkPosition"
+  LEFT JOIN "Generation" g${suffix} INDEXED BY "Generation_response_hash_idx" ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId"
+  LEFT JOIN (SELECT "generationModel" AS gen${suffix} FROM "Run" WHERE "id" = @${runParam}) run${suffix} ON true`;
 }
+
+/**
+ * The label's row, for the hash of the dataset's own response: through the
+ * covering index, since the row itself is wide (request, response, trace) and
+ * SQLite without statistics would read it by primary key.
+ */
+const LABEL_ROW_JOIN = `JOIN "DatasetRow" r INDEXED BY "DatasetRow_response_hash_idx" ON r."id" = l."rowId"`;
 
 /** Every label of the dataset with each run's verdict beside it: columns outcome, judge, human, judgeScore with the run's suffix. */
 function pairedSql(runs: readonly (readonly [param: string, suffix: string])[]): string {
@@ -62,6 +86,7 @@ function pairedSql(runs: readonly (readonly [param: string, suffix: string])[]):
   SELECT l."rowId", l."metric", l."chunkPosition", l."kind", l."score" AS "humanScore",
     ${runs.map(([, suffix]) => verdictColumns(suffix)).join(",\n    ")}
   FROM "HumanLabel" l
+  ${LABEL_ROW_JOIN}
   ${runs.map(([param, suffix]) => verdictJoins(param, suffix)).join("\n  ")}
   WHERE l."datasetId" = @datasetId`;
 }
@@ -78,6 +103,7 @@ export const PAIRED_OF_ROWS = `
   SELECT l."rowId", l."metric", l."chunkPosition", l."kind", l."rating" AS "humanRating", l."score" AS "humanScore",
     ${verdictColumns("")}
   FROM "HumanLabel" l
+  ${LABEL_ROW_JOIN}
   ${verdictJoins("runId", "")}
   WHERE l."rowId" IN (SELECT value FROM json_each(@rowIds))`;
 
@@ -94,6 +120,8 @@ export type AgreementCounts = {
   noNo: number;
   errors: number;
   unjudged: number;
+  /** Labels given on another response than the one the run judged: left out of everything above. */
+  otherResponse: number;
 };
 
 function connection(db: Db) {
@@ -106,7 +134,8 @@ function countColumns(suffix: string): string {
     `SUM(${judged} AND "judge${suffix}" = '${judge}' AND "human${suffix}" = '${human}')`;
   return `${cell("yes", "yes")} AS "yesYes${suffix}", ${cell("yes", "no")} AS "yesNo${suffix}",
     ${cell("no", "yes")} AS "noYes${suffix}", ${cell("no", "no")} AS "noNo${suffix}",
-    SUM("outcome${suffix}" = 'error') AS "errors${suffix}", SUM("outcome${suffix}" = 'unjudged') AS "unjudged${suffix}"`;
+    SUM("outcome${suffix}" = 'error') AS "errors${suffix}", SUM("outcome${suffix}" = 'unjudged') AS "unjudged${suffix}",
+    SUM("outcome${suffix}" = 'elsewhere') AS "otherResponse${suffix}"`;
 }
 
 type CountRow = Record<string, string | number>;
@@ -123,6 +152,7 @@ function countsOf(row: CountRow, suffix: string): AgreementCounts {
     noNo: n("noNo"),
     errors: n("errors"),
     unjudged: n("unjudged"),
+    otherResponse: n("otherResponse"),
   };
 }
 
@@ -222,19 +252,22 @@ export type JudgeAgreement = AgreementSummary & {
   kind: "rating" | "score";
   perChunk: boolean;
   unjudged: number;
+  /** Labels given on another response than the one the run judged, left out of every figure. */
+  otherResponse: number;
   /** Score metrics only: Spearman's ρ and the mean absolute difference on the raw scores. */
   scores: ScoreAgreement | null;
 };
 
 /** One judge's figures from its counts; a score judge's Spearman and MAD read its score pairs (paged). */
 export function toJudgeAgreement(db: Db, run: RunRef, counts: AgreementCounts): JudgeAgreement {
-  const { metric, kind, perChunk, errors, unjudged, yesYes, yesNo, noYes, noNo } = counts;
+  const { metric, kind, perChunk, errors, unjudged, otherResponse, yesYes, yesNo, noYes, noNo } = counts;
   return {
     ...summarizeAgreement({ yesYes, yesNo, noYes, noNo }, errors),
     metric,
     kind,
     perChunk,
     unjudged,
+    otherResponse,
     scores: kind === "score" ? summarizeScoreAgreement(readScorePairs(db, run, metric)) : null,
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
+import { responseHashOf } from "@/lib/labels/contentHash";
 import { bulkInsertWhenWritable } from "./directSqlite";
 import { databaseUrlOf, type Db } from "./client";
 import { labelBulkTables, type RowLabels } from "./labelWrites";
@@ -42,6 +43,7 @@ const ROW_COLUMNS = [
   "messages",
   "requestText",
   "response",
+  "responseHash",
   "responseSource",
   "expectedResponse",
   "expectedFacts",
@@ -68,7 +70,9 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
   const labelled: RowLabels[] = [];
   for (const row of rows) {
     const id = randomUUID();
-    if (row.humanLabels.length > 0) labelled.push({ rowId: id, entries: row.humanLabels });
+    // The upload's labels judged the response uploaded beside them.
+    if (row.humanLabels.length > 0)
+      labelled.push({ rowId: id, entries: row.humanLabels, responseHash: responseHashOf(row.response) });
     const columns = toRowColumns(datasetId, row);
     rowValues.push([id, ...ROW_COLUMNS.slice(1).map((column) => columns[column as keyof typeof columns])]);
     (row.retrievedContext ?? []).forEach((chunk, position) =>
@@ -105,6 +109,7 @@ function toRowColumns(datasetId: string, row: NormalizedRow) {
     messages: JSON.stringify(row.messages),
     requestText: row.requestText,
     response: row.response,
+    responseHash: responseHashOf(row.response),
     responseSource: row.responseSource,
     expectedResponse: row.expectedResponse,
     expectedFacts: row.expectedFacts ? JSON.stringify(row.expectedFacts) : null,

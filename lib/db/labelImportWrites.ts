@@ -32,24 +32,28 @@ export type RepeatedLabel = { fileRow: number; fileLine: number; firstRow: numbe
 const STAGE = `INSERT INTO "LabelImportStaging" ("importId", "fileRow", "fileLine", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "createdAt")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const FIRST_OF_KEY = `SELECT "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+// An imported label judged the dataset row's own response (the file names rows by request_id, no run); a chunk label judged its chunk.
+const JUDGED_HASH = (alias: string) =>
+  `CASE WHEN ${alias}"chunkPosition" < 0 THEN (SELECT r."responseHash" FROM "DatasetRow" r WHERE r."id" = ${alias}"rowId") END`;
 const SAME_KEY = `s."rowId" = h."rowId" AND s."metric" = h."metric" AND s."chunkPosition" = h."chunkPosition"`;
 const IN_RANGE = `"importId" = ? AND "fileRow" > ? AND "fileRow" <= ?`;
 const MARK_UNCHANGED = `UPDATE "LabelImportStaging" AS s SET "unchanged" = 1 WHERE ${IN_RANGE} AND EXISTS (
   SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND h."kind" = s."kind" AND h."rating" IS s."rating"
-    AND h."score" IS s."score" AND h."labelledBy" IS s."labelledBy" AND h."statedBy" IS s."statedBy")`;
+    AND h."score" IS s."score" AND h."labelledBy" IS s."labelledBy" AND h."statedBy" IS s."statedBy"
+    AND h."hashPending" = false AND h."responseHash" IS ${JUDGED_HASH("s.")})`;
 const NUMBER_REVISIONS = `UPDATE "LabelImportStaging" AS s SET "revision" = 1 + COALESCE(
   (SELECT MAX(h."revision") FROM "HumanLabelRevision" h WHERE ${SAME_KEY}), 0)
   WHERE ${IN_RANGE} AND s."unchanged" = 0`;
-const INSERT_REVISIONS = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source")
-  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import'
+const INSERT_REVISIONS = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "responseHash")
+  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', ${JUDGED_HASH('"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = 0`;
-const UPSERT_LABELS = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision")
-  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', "revision"
+const UPSERT_LABELS = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
+  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', "revision", ${JUDGED_HASH('"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = 0
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
     "labelledBy" = excluded."labelledBy", "statedBy" = excluded."statedBy", "labelledAt" = excluded."labelledAt",
-    "source" = excluded."source", "revision" = excluded."revision"`;
+    "source" = excluded."source", "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = false`;
 // Bounded deletes, so removing a large failed import never holds the write lock for long.
 const DELETE_SOME = `DELETE FROM "LabelImportStaging" WHERE rowid IN (SELECT rowid FROM "LabelImportStaging" WHERE "importId" = ? LIMIT 2000)`;
 const LAST_FILE_ROW = `SELECT COALESCE(MAX("fileRow"), 0) AS "last" FROM "LabelImportStaging" WHERE "importId" = ?`;

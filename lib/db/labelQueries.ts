@@ -23,6 +23,8 @@ export type StoredLabel = {
   revision: number;
 };
 
+const REQUEST_START_CHARS = 300;
+
 const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."labelledBy", l."statedBy", l."labelledAt", l."source", l."revision"`;
 
 function connection(db: Db) {
@@ -35,6 +37,25 @@ export function getRowLabels(db: Db, rowId: string): StoredLabel[] {
     connection(db),
     `SELECT ${LABEL_FIELDS} FROM "HumanLabel" l WHERE l."rowId" = ? ORDER BY l."metric", l."chunkPosition"`,
   ).all(rowId) as StoredLabel[];
+}
+
+/**
+ * A row's current labels as one run sees them: each whole-row label with
+ * whether it was given on another response than the one this run judged
+ * (its hash differs from the run's generated response's, or the dataset
+ * row's for a run of the dataset's responses), for the drill-down.
+ */
+export function getRowLabelsOnRun(db: Db, runId: string, rowId: string): (StoredLabel & { otherResponse: boolean })[] {
+  const rows = preparedStatement(
+    connection(db),
+    `SELECT ${LABEL_FIELDS},
+       (l."chunkPosition" < 0 AND l."responseHash" IS NOT (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)) AS "otherResponse"
+     FROM "HumanLabel" l JOIN "DatasetRow" r ON r."id" = l."rowId"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = l."rowId"
+     LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
+     WHERE l."rowId" = @rowId ORDER BY l."metric", l."chunkPosition"`,
+  ).all({ runId, rowId }) as (StoredLabel & { otherResponse: number })[];
+  return rows.map((row) => ({ ...row, otherResponse: row.otherResponse === 1 }));
 }
 
 export type LabelRevision = {
@@ -90,6 +111,36 @@ export function readLabelsInRowRange(
   ).all(datasetId, afterRowNumber, throughRowNumber) as LabelWithRow[];
 }
 
+/**
+ * The same for one run's export: only the labels given on the response that
+ * run judged (a whole-row label's responseHash equal to the run's generated
+ * response's when it generates, else the dataset row's), so `…/human_label`
+ * stays blank where the label judged another response.
+ */
+export function readRunLabelsInRowRange(
+  db: Db,
+  run: { id: string; datasetId: string },
+  afterRowNumber: number,
+  throughRowNumber: number,
+): LabelWithRow[] {
+  return preparedStatement(
+    connection(db),
+    `SELECT r."rowNumber", r."requestId", ${LABEL_FIELDS}
+     FROM "DatasetRow" r JOIN "HumanLabel" l ON l."rowId" = r."id"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = r."id"
+     LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
+     WHERE r."datasetId" = @datasetId AND r."rowNumber" > @after AND r."rowNumber" <= @through
+       AND (l."chunkPosition" >= 0
+         OR l."responseHash" IS (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END))
+     ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
+  ).all({
+    runId: run.id,
+    datasetId: run.datasetId,
+    after: afterRowNumber,
+    through: throughRowNumber,
+  }) as LabelWithRow[];
+}
+
 /** The highest row number of a dataset (0 when empty): where range paging stops. */
 export function lastRowNumber(db: Db, datasetId: string): number {
   const row = preparedStatement(
@@ -140,7 +191,14 @@ export type QueueUnitRow = {
   chunkPosition: number;
   verdict: "yes" | "no";
   labelled: number;
+  /** 1 when the current label was given on another response than this run judged (it counts for nothing here). */
+  elsewhere: number;
+  /** The request's first characters (the queue shows its first line). */
+  requestStart: string;
 };
+
+/** Enough of the request for its first line in the queue, without reading a long request whole. */
+const REQUEST_START = `substr(r."requestText", 1, ${REQUEST_START_CHARS})`;
 
 /**
  * One page of what the labelling queue chooses from: the run's verdicts on a
@@ -164,7 +222,8 @@ export function readQueueUnitsPage(
   if (options.perChunk) {
     return preparedStatement(
       connection(db),
-      `SELECT r."id" AS "rowId", r."rowNumber", c."position" AS "chunkPosition", c."rating" AS "verdict", l."id" IS NOT NULL AS "labelled"
+      `SELECT r."id" AS "rowId", r."rowNumber", c."position" AS "chunkPosition", c."rating" AS "verdict", l."id" IS NOT NULL AS "labelled",
+         0 AS "elsewhere", ${REQUEST_START} AS "requestStart"
        FROM "JudgmentItem" j
        JOIN "DatasetRow" r ON r."id" = j."rowId"
        JOIN "ChunkJudgment" c ON c."judgmentId" = j."id" AND c."rating" IS NOT NULL
@@ -180,10 +239,14 @@ export function readQueueUnitsPage(
   const hasVerdict = options.score ? `j."score" IS NOT NULL` : `j."rating" IS NOT NULL`;
   return preparedStatement(
     connection(db),
-    `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled"
+    `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled",
+       (l."id" IS NOT NULL AND l."responseHash" IS NOT (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)) AS "elsewhere",
+       ${REQUEST_START} AS "requestStart"
      FROM "JudgmentItem" j
      JOIN "DatasetRow" r ON r."id" = j."rowId"
      LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = -1
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = j."rowId"
+     LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
      WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done' AND ${hasVerdict}
        AND r."rowNumber" > @afterRow
      ORDER BY r."rowNumber" LIMIT @limit`,

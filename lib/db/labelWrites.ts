@@ -11,21 +11,43 @@ import { connectionFor, preparedStatement, sqliteTimestamp, type BulkTable } fro
  * one row per key.
  */
 export type LabelSource = "ui" | "upload" | "import";
-export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date };
-/** A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts. */
-export type RowLabels = { rowId: string; entries: (LabelEntry & { labelledBy?: string | null })[] };
+/**
+ * Who gave labels, how, and on which run: a label judged the response that run
+ * showed (its generated one when it generates), or the dataset row's own when
+ * no run is named (a label file, an upload).
+ */
+export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date; runId?: string | null };
+/**
+ * A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts.
+ * `responseHash` is for rows being inserted (an upload), whose hash is not in the store yet.
+ */
+export type RowLabels = {
+  rowId: string;
+  entries: (LabelEntry & { labelledBy?: string | null })[];
+  responseHash?: string | null;
+};
 
-const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
     "labelledBy" = excluded."labelledBy", "statedBy" = NULL, "labelledAt" = excluded."labelledAt", "source" = excluded."source",
-    "revision" = excluded."revision"`;
-const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const CURRENT_LABEL = `SELECT "kind", "rating", "score", "labelledBy", "statedBy" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+    "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = false`;
+const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source", "responseHash", "runId")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const CURRENT_LABEL = `SELECT "kind", "rating", "score", "labelledBy", "statedBy", "responseHash" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
 const NEXT_REVISION = `SELECT COALESCE(MAX("revision"), 0) + 1 AS "next" FROM "HumanLabelRevision" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
-const ROW_OF_DATASET = `SELECT "retrievedChunkCount" AS "chunks" FROM "DatasetRow" WHERE "id" = ? AND "datasetId" = ?`;
+/**
+ * A row of the dataset, with the hash of the response a label given on it
+ * judged: the named run's generated response when that run generates, else
+ * the row's own (binds runId, which may be null, then rowId and datasetId).
+ */
+const ROW_OF_DATASET = `SELECT r."retrievedChunkCount" AS "chunks",
+    CASE WHEN run."generationModel" IS NOT NULL
+      THEN (SELECT g."responseHash" FROM "Generation" g WHERE g."runId" = run."id" AND g."rowId" = r."id")
+      ELSE r."responseHash" END AS "responseHash"
+  FROM "DatasetRow" r LEFT JOIN "Run" run ON run."id" = ? AND run."datasetId" = r."datasetId"
+  WHERE r."id" = ? AND r."datasetId" = ?`;
 
 export class LabelTargetError extends Error {
   name = "LabelTargetError";
@@ -49,7 +71,8 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
   let changed = 0;
   connection.transaction(() => {
     for (const { rowId, entries } of rows) {
-      const row = rowOfDataset.get(rowId, datasetId) as { chunks: number } | undefined;
+      const row = rowOfDataset.get(author.runId ?? null, rowId, datasetId) as
+        { chunks: number; responseHash: string | null } | undefined;
       if (!row) throw new LabelTargetError(`row ${rowId} is not in this dataset`);
       for (const { metric, chunkPosition, value, labelledBy: own } of entries) {
         const labelledBy = own !== undefined ? own : author.labelledBy;
@@ -58,6 +81,8 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
         }
         const rating = value.kind === "rating" ? value.rating : null;
         const score = value.kind === "score" ? value.score : null;
+        // A chunk label judged the retrieved chunk, which is the dataset's in every run, not the response.
+        const responseHash = chunkPosition >= 0 ? null : row.responseHash;
         const existing = current.get(rowId, metric, chunkPosition) as
           | {
               kind: string;
@@ -65,6 +90,7 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
               score: number | null;
               labelledBy: string | null;
               statedBy: string | null;
+              responseHash: string | null;
             }
           | undefined;
         if (
@@ -73,7 +99,8 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
           existing.rating === rating &&
           existing.score === score &&
           existing.labelledBy === labelledBy &&
-          existing.statedBy === null
+          existing.statedBy === null &&
+          existing.responseHash === responseHash
         ) {
           continue;
         }
@@ -91,6 +118,7 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
           at,
           author.source,
           next,
+          responseHash,
         );
         revision.run(
           randomUUID(),
@@ -106,6 +134,8 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
           labelledBy,
           at,
           author.source,
+          responseHash,
+          author.runId ?? null,
         );
         changed += 1;
       }
@@ -147,6 +177,8 @@ export function clearLabel(
       author.labelledBy,
       at,
       author.source,
+      null,
+      author.runId ?? null,
     );
     cleared = true;
   })();
@@ -166,6 +198,7 @@ const LABEL_COLUMNS = [
   "labelledAt",
   "source",
   "revision",
+  "responseHash",
 ] as const;
 const REVISION_COLUMNS = [
   "id",
@@ -181,6 +214,7 @@ const REVISION_COLUMNS = [
   "labelledBy",
   "labelledAt",
   "source",
+  "responseHash",
 ] as const;
 
 /**
@@ -193,12 +227,24 @@ export function labelBulkTables(datasetId: string, rows: RowLabels[], author: La
   const at = sqliteTimestamp(author.at ?? new Date());
   const labels: (string | number | null)[][] = [];
   const revisions: (string | number | null)[][] = [];
-  for (const { rowId, entries } of rows) {
+  for (const { rowId, entries, responseHash: rowHash } of rows) {
     for (const { metric, chunkPosition, value } of entries) {
       const rating = value.kind === "rating" ? value.rating : null;
       const score = value.kind === "score" ? value.score : null;
+      const responseHash = chunkPosition >= 0 ? null : (rowHash ?? null);
       const shared = [datasetId, rowId, metric, chunkPosition];
-      labels.push([randomUUID(), ...shared, value.kind, rating, score, author.labelledBy, at, author.source, 1]);
+      labels.push([
+        randomUUID(),
+        ...shared,
+        value.kind,
+        rating,
+        score,
+        author.labelledBy,
+        at,
+        author.source,
+        1,
+        responseHash,
+      ]);
       revisions.push([
         randomUUID(),
         ...shared,
@@ -210,6 +256,7 @@ export function labelBulkTables(datasetId: string, rows: RowLabels[], author: La
         author.labelledBy,
         at,
         author.source,
+        responseHash,
       ]);
     }
   }

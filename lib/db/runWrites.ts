@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { JudgeResult } from "@/lib/judges/types";
+import { responseHashOf } from "@/lib/labels/contentHash";
 import { databaseUrlOf, type Db } from "./client";
 import { bulkInsertWhenWritable, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
 import type { RunBudget } from "./runBudget";
@@ -245,12 +246,13 @@ export function saveGeneration(
   const connection = connectionFor(databaseUrlOf(db));
   const changes = preparedStatement(
     connection,
-    `UPDATE "Generation" SET "status" = ?, "response" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
+    `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
     "attempts" = ?, "costUsd" = ?, "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?
     WHERE "id" = ? AND "status" = 'pending'`,
   ).run(
     result.errorMessage ? "error" : "done",
     result.response,
+    responseHashOf(result.response),
     result.errorMessage,
     result.inputTokenCount,
     result.outputTokenCount,

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { countLabelledRows, readLabelsInRowRange, type StoredLabel } from "@/lib/db/labelQueries";
+import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labelQueries";
 import { listRunResultsPage } from "@/lib/db/resultQueries";
 import { getRun } from "@/lib/db/runQueries";
 import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
@@ -80,7 +80,8 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
     const last = page.rows.at(-1);
     const labelsByRow = new Map<number, StoredLabel[]>();
     if (last) {
-      for (const label of readLabelsInRowRange(db, run.datasetId, cursor, last.rowNumber))
+      // Labels given on another response than this run judged are left out: their cells stay blank.
+      for (const label of readRunLabelsInRowRange(db, run, cursor, last.rowNumber))
         labelsByRow.set(label.rowNumber, [...(labelsByRow.get(label.rowNumber) ?? []), label]);
     }
     for (const row of page.rows)

@@ -21,7 +21,8 @@ const percent = (value: number | null) => (value === null ? "–" : `${(value * 
 export function formatAgreementTable(all: readonly JudgeAgreement[]): string {
   // Labelled metrics this run did not judge at all have nothing to show.
   const rows = all.filter((row) => row.labelled + row.errors > 0);
-  if (rows.length === 0) return "No human labels on this run's judged metrics.";
+  const leftOut = otherResponseNote(all);
+  if (rows.length === 0) return ["No human labels on this run's judged metrics.", ...leftOut].join("\n");
   const header = [
     "metric",
     "labelled",
@@ -57,7 +58,20 @@ export function formatAgreementTable(all: readonly JudgeAgreement[]): string {
     render(header),
     ...lines.map(render),
     `κ: ${KAPPA_INTERVAL_METHOD}; score judges compare pass/fail at the run's threshold; errors are counted beside, never as agreement.`,
+    ...leftOut,
   ].join("\n");
+}
+
+/** "N labels left out: given on another response": labels this run's figures leave out, as every agreement view says it. */
+export function otherResponseText(count: number): string {
+  return `${count} ${count === 1 ? "label" : "labels"} left out: given on another response`;
+}
+
+function otherResponseNote(all: readonly Pick<JudgeAgreement, "otherResponse">[]): string[] {
+  const count = all.reduce((sum, row) => sum + row.otherResponse, 0);
+  return count > 0
+    ? [`${otherResponseText(count)} than the one this run judged (a generated answer, or the dataset's).`]
+    : [];
 }
 
 /** The export column that carries the person's label next to a judge's verdict, e.g. response/llm_judged/groundedness/human_label. */

@@ -31,12 +31,27 @@ export function getLabellingQueue(
       after,
       limit: PAGE,
     });
-    for (const unit of page) selection.add({ ...unit, labelled: unit.labelled === 1 });
+    for (const { requestStart, ...unit } of page)
+      selection.add({
+        ...unit,
+        labelled: unit.labelled === 1,
+        elsewhere: unit.elsewhere === 1,
+        requestLine: firstLine(requestStart),
+      });
     if (page.length < PAGE) return selection.finish();
     const last = page[page.length - 1];
     after = { rowNumber: last.rowNumber, chunkPosition: last.chunkPosition };
   }
 }
+
+/** The request's first non-blank line, cut to fit one line of the queue. */
+export function firstLine(text: string): string {
+  const line = text.split(/\r?\n/).find((part) => part.trim() !== "") ?? "";
+  const trimmed = line.trim();
+  return trimmed.length > REQUEST_LINE_CHARS ? `${trimmed.slice(0, REQUEST_LINE_CHARS - 1)}…` : trimmed;
+}
+
+const REQUEST_LINE_CHARS = 120;
 
 /** A 32-bit FNV-1a hash of a text: the default seed. */
 export function stableSeed(text: string): number {

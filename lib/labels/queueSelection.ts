@@ -23,6 +23,10 @@ export type QueueUnit = {
   chunkPosition: number;
   verdict: Verdict;
   labelled: boolean;
+  /** The request's first line, for the reviewer to recognise the row (plain text, truncated). */
+  requestLine?: string;
+  /** Its label was given on another response than this run judged: left out of the queue, counted apart. */
+  elsewhere?: boolean;
 };
 
 export type StratumProgress = {
@@ -44,6 +48,8 @@ export type LabellingQueue = {
   target: number;
   requestedTarget: number;
   strata: StratumProgress[];
+  /** Units whose label was given on another response than this run judged: neither offered nor counted. */
+  otherResponse: number;
 };
 
 /** A number in [0, 1) fixed by (seed, row, chunk): the unit's place in its stratum's order. */
@@ -77,6 +83,7 @@ export function createQueueSelection(options: { seed: number; target: number }) 
   const available: Record<Verdict, number> = { no: 0, yes: 0 };
   const labelled: Record<Verdict, number> = { no: 0, yes: 0 };
   const kept: Record<Verdict, Kept[]> = { no: [], yes: [] };
+  let otherResponse = 0;
 
   function keep(verdict: Verdict, entry: Kept) {
     const list = kept[verdict];
@@ -94,6 +101,11 @@ export function createQueueSelection(options: { seed: number; target: number }) 
 
   return {
     add(unit: QueueUnit) {
+      // Labelling it again here would replace the label on the response it was given on, so it is not offered.
+      if (unit.elsewhere) {
+        otherResponse += 1;
+        return;
+      }
       available[unit.verdict] += 1;
       if (unit.labelled) labelled[unit.verdict] += 1;
       else keep(unit.verdict, { key: queueKey(options.seed, unit.rowNumber, unit.chunkPosition), unit });
@@ -119,6 +131,7 @@ export function createQueueSelection(options: { seed: number; target: number }) 
           labelled: labelled[verdict],
           allocated: allocation[verdict],
         })),
+        otherResponse,
       };
     },
   };

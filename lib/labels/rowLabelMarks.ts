@@ -10,7 +10,7 @@ export type PairedLabel = {
   kind: string;
   humanRating: string | null;
   humanScore: number | null;
-  /** judged | error | unjudged, as agreement counts it (db/agreementQueries.ts). */
+  /** judged | error | unjudged | elsewhere (given on another response), as agreement counts it (db/agreementQueries.ts). */
   outcome: string;
   judge: string | null;
   human: string | null;
@@ -23,7 +23,12 @@ export type RowLabelMark = {
   disagrees: boolean;
   /** For per-chunk labels: how many chunks carry a label. */
   chunks: number | null;
+  /** The label was given on another response than the one this run judged: shown as such, compared with nothing. */
+  otherResponse: boolean;
 };
+
+/** What the marker and the drill-down say for a label given on another response. */
+export const OTHER_RESPONSE_TEXT = "labelled on another response";
 
 /** The labels of a page's rows as marks, by row id then metric. */
 export function rowLabelMarks(pairs: readonly PairedLabel[]): Map<string, Record<string, RowLabelMark>> {
@@ -52,6 +57,7 @@ function markOf(labels: readonly PairedLabel[]): RowLabelMark {
       text: `${yes} of ${chunkLabels.length} yes`,
       disagrees: chunkLabels.some(disagrees),
       chunks: chunkLabels.length,
+      otherResponse: false,
     };
   }
   const label = labels[0];
@@ -61,5 +67,6 @@ function markOf(labels: readonly PairedLabel[]): RowLabelMark {
         ? "–"
         : label.humanScore.toFixed(2)
       : (label.humanRating ?? "–");
-  return { text, disagrees: disagrees(label), chunks: null };
+  if (label.outcome === "elsewhere") return { text, disagrees: false, chunks: null, otherResponse: true };
+  return { text, disagrees: disagrees(label), chunks: null, otherResponse: false };
 }

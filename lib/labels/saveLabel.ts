@@ -19,6 +19,8 @@ export type SaveLabelInput = {
   /** "yes"/"no", a score, or null to clear the label. */
   value: unknown;
   labelledBy: string | null;
+  /** The run whose response the person read (its generated one when it generates); the dataset's when absent. */
+  runId?: string | null;
 };
 
 export function saveRowLabel(
@@ -33,7 +35,7 @@ export function saveRowLabel(
     return { ok: false, error: `${resolved.metric} is labelled per chunk: say which chunk` };
   }
   if (!perChunk && position !== WHOLE_ROW) return { ok: false, error: `${resolved.metric} is labelled per row` };
-  const author = { labelledBy: input.labelledBy, source: "ui" as const };
+  const author = { labelledBy: input.labelledBy, source: "ui" as const, runId: input.runId ?? null };
   if (input.value === null) {
     const key = { datasetId: input.datasetId, rowId: input.rowId, metric: resolved.metric, chunkPosition: position };
     return { ok: true, changed: clearLabel(db, key, author) };

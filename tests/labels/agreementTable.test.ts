@@ -10,6 +10,7 @@ const judge = (metric: string, counts: [number, number, number, number], errors:
   kind: "rating",
   perChunk: false,
   unjudged: 0,
+  otherResponse: 0,
   scores: null,
 });
 

@@ -243,13 +243,28 @@ describe("labels on a run's custom and G-Eval judges", () => {
   it("shows each label beside the verdict in the rows table, marking disagreements, in the page query", async () => {
     const page = await listRunRows(db, { id: gEvalRunId, datasetId }, parseRunRowQuery({}));
     const byId = new Map(page.items.map((item) => [item.requestId, item]));
-    expect(byId.get("a")?.labels[CLARITY]).toEqual({ text: "0.90", disagrees: false, chunks: null });
-    expect(byId.get("b")?.labels[CLARITY]).toEqual({ text: "0.80", disagrees: true, chunks: null });
-    expect(byId.get("c")?.labels[CLARITY]).toEqual({ text: "0.20", disagrees: true, chunks: null });
+    expect(byId.get("a")?.labels[CLARITY]).toEqual({
+      text: "0.90",
+      disagrees: false,
+      chunks: null,
+      otherResponse: false,
+    });
+    expect(byId.get("b")?.labels[CLARITY]).toEqual({
+      text: "0.80",
+      disagrees: true,
+      chunks: null,
+      otherResponse: false,
+    });
+    expect(byId.get("c")?.labels[CLARITY]).toEqual({
+      text: "0.20",
+      disagrees: true,
+      chunks: null,
+      otherResponse: false,
+    });
     const custom = await listRunRows(db, { id: customRunId, datasetId }, parseRunRowQuery({}));
     const a = custom.items.find((item) => item.requestId === "a");
-    expect(a?.labels[MENTIONS]).toEqual({ text: "yes", disagrees: false, chunks: null });
-    expect(a?.labels[POLICY]).toEqual({ text: "2 of 2 yes", disagrees: true, chunks: 2 });
+    expect(a?.labels[MENTIONS]).toEqual({ text: "yes", disagrees: false, chunks: null, otherResponse: false });
+    expect(a?.labels[POLICY]).toEqual({ text: "2 of 2 yes", disagrees: true, chunks: 2, otherResponse: false });
     // Row c has only a G-Eval label, which this run does not judge: nothing beside its custom verdicts.
     const c = custom.items.find((item) => item.requestId === "c");
     expect([c?.labels[MENTIONS], c?.labels[POLICY]]).toEqual([undefined, undefined]);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { prepareDatabaseFile, sqliteFilePath } from "../databaseUrl";
+import { fillContentHashes } from "./contentHashes";
 import { readMigrationsDirectory } from "./migrationsDirectory";
 import { describeEngineError, openSchemaEngine } from "./schemaEngine";
 
@@ -23,19 +24,38 @@ export async function applyPendingMigrations(
       databaseUrl,
       migrationsList.migrationDirectories.map((d) => d.path),
     )
-  )
+  ) {
+    // A process that died between the hash migration and its data step left labels to fill.
+    if (contentHashesPending(databaseUrl)) fillContentHashes(databaseUrl);
     return { applied: [] };
+  }
 
   const { engine, close } = await openSchemaEngine(databaseUrl);
+  let applied: string[];
   try {
     const { appliedMigrationNames } = await engine
       .applyMigrations({ migrationsList, filters: NO_FILTERS })
       .catch((error: unknown) => {
         throw describeEngineError(error);
       });
-    return { applied: appliedMigrationNames };
+    applied = appliedMigrationNames;
   } finally {
     await close();
+  }
+  // Data a migration's SQL cannot compute (hashes), filled once its columns exist.
+  if (applied.some((name) => name.endsWith(CONTENT_HASH_MIGRATION))) fillContentHashes(databaseUrl);
+  return { applied };
+}
+
+const CONTENT_HASH_MIGRATION = "_label_content_hash";
+
+/** Whether a label still waits for the hash of what it judged (one read; labels are narrow rows). */
+function contentHashesPending(databaseUrl: string): boolean {
+  const connection = new Database(sqliteFilePath(databaseUrl), { readonly: true, fileMustExist: true });
+  try {
+    return connection.prepare(`SELECT 1 FROM "HumanLabel" WHERE "hashPending" = true LIMIT 1`).get() !== undefined;
+  } finally {
+    connection.close();
   }
 }
 

@@ -2,6 +2,7 @@ import { AgentFactsCard } from "@/components/content/AgentFactsCard";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/components/auth/requirePageRole";
+import { roleCan } from "@/lib/auth/permissions";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { GroundTruthCard } from "@/components/content/GroundTruthCard";
@@ -27,7 +28,7 @@ type Props = { params: Promise<{ runId: string; rowId: string }>; searchParams: 
 
 export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
-  await requirePageRole("data.read", `/runs/${runId}/rows/${rowId}`);
+  const user = await requirePageRole("data.read", `/runs/${runId}/rows/${rowId}`);
   const search = await searchParams;
   const query = parseRunRowQuery(search);
   const db = getDb();
@@ -115,6 +116,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
             judgments={row.judgments}
             retrievedChunkCount={retrieved.length}
             nextToLabelHref={nextToLabelHref}
+            canLabel={roleCan(user.role, "labels.write")}
           />
           <AgentFactsCard
             subtitle={run.generationModel ? "from the generation call" : trace ? "from the MLflow trace" : undefined}
