@@ -316,9 +316,16 @@ function agentDelta(
   interval: { low: number; high: number },
   pairs: number,
 ): MetricDelta {
-  const unit = metric === "agent/latency_seconds" ? " s" : " tokens";
-  const digits = metric === "agent/latency_seconds" ? 2 : 0;
-  const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(digits)}`;
+  const latency = metric === "agent/latency_seconds";
+  // Sub-second latency differences read in milliseconds: "+3 ms", not "+0.00 s".
+  const inMs = latency && Math.max(Math.abs(delta), Math.abs(interval.low), Math.abs(interval.high)) < 1;
+  const unit = inMs ? " ms" : latency ? " s" : " tokens";
+  const scale = inMs ? 1000 : 1;
+  const digits = latency && !inMs ? 2 : 0;
+  const fmt = (value: number) => {
+    const shown = Number((Math.abs(value) * scale).toFixed(digits));
+    return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
+  };
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
   const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {

@@ -133,7 +133,7 @@ describe("comparing two runs on one dataset", () => {
     );
     const comparison = (await compareRuns(db, [first, second], first))!;
     const words = Object.fromEntries(comparison.metrics.map((m) => [m.metric, m.deltas[second].words]));
-    expect(words["agent/latency_seconds"]).toBe("Likely noise: 0.00 s (95% CI 0.00 to 0.00 s; lower is better)");
+    expect(words["agent/latency_seconds"]).toBe("Likely noise: 0 ms (95% CI 0 to 0 ms; lower is better)");
     expect(words["agent/total_token_count"]).toBe("Likely noise: 0 tokens (95% CI 0 to 0 tokens; lower is better)");
   });
 

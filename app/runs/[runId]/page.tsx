@@ -188,8 +188,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         <AgreementPanel run={run} query={query} />
       </Suspense>
 
-      {/* scroll-mt: a jump to #rows (a metric card) lands with the filter bar below the sticky header. */}
-      <CardFrame padding="none" id="rows" aria-label="Rows" className="scroll-mt-16">
+      <CardFrame padding="none" id="rows" aria-label="Rows">
         <RunRowFilters
           runId={run.id}
           query={query}
