@@ -99,7 +99,7 @@ describe("comparing two generated model versions", () => {
       await row.waitFor();
       const text = (await row.innerText()).replace(/\s+/g, " ");
       // Each model's value and the delta in its unit, with the paired bootstrap's verdict.
-      expect(text).toMatch(metric === "agent/latency_seconds" ? /\d+(\.\d+)? s/ : /\d+ tokens/);
+      expect(text).toMatch(metric === "agent/latency_seconds" ? /\d+(\.\d+)? m?s\b/ : /\d+ tokens/);
     }
     const output = page.locator('[data-testid=metric-comparison] tr[data-metric="agent/total_output_token_count"]');
     await expect.poll(async () => output.locator("[data-testid=delta-words]").innerText()).toMatch(/Real/);

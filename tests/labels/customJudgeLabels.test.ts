@@ -274,7 +274,9 @@ describe("labels on a run's custom and G-Eval judges", () => {
     const meta = await runExportMeta(db, customRunId);
     expect(meta.columns).toContain(`${MENTIONS}/human_label`);
     expect(meta.columns).toContain(`${POLICY}/human_label`);
-    expect(meta.columns.indexOf(`${MENTIONS}/human_label`)).toBe(meta.columns.indexOf(`${MENTIONS}/error_message`) + 1);
+    // After the metric's Agent Evaluation columns and Assay's skip_reason.
+    expect(meta.columns.indexOf(`${MENTIONS}/skip_reason`)).toBe(meta.columns.indexOf(`${MENTIONS}/error_message`) + 1);
+    expect(meta.columns.indexOf(`${MENTIONS}/human_label`)).toBe(meta.columns.indexOf(`${MENTIONS}/skip_reason`) + 1);
     const records = [];
     for await (const record of runResultRecords(db, meta.exported)) records.push(record);
     expect(records[0][`${MENTIONS}/human_label`]).toBe("yes");
