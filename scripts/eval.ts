@@ -246,7 +246,7 @@ function formatAggregates(aggregates: Awaited<ReturnType<typeof getRunAggregates
     const basis = a.kind === "percentage" ? `${a.numerator}/${a.denominator} yes` : `${a.denominator} rows`;
     const line = `  ${a.name.padEnd(62)} ${value.padStart(9)}  ${basis}${a.errors ? `, ${a.errors} errors` : ""}${a.skipped ? `, ${a.skipped} skipped` : ""}`;
     if (!a.success) return line;
-    // Score metrics (seeds 002/003): the share of rows that met the metric's threshold, beside the average.
+    // Score metrics (DeepEval, Mastra): the share of rows that met the metric's threshold, beside the average.
     const success = a.success.value === null ? "n/a" : `${(a.success.value * 100).toFixed(1)}%`;
     return `${line}\n  ${a.success.name.padEnd(62)} ${success.padStart(9)}  ${a.success.numerator}/${a.success.denominator} succeeded`;
   });

@@ -19,7 +19,7 @@ import { AXIS_TICK, ChartEmpty, TooltipBox } from "./ChartParts";
 const HEIGHT = 220;
 
 /**
- * Rows per bucket: latency and tokens (prepareHistogram) and the seed 002/003 scores
+ * Rows per bucket: latency and tokens (prepareHistogram) and the DeepEval and Mastra scores
  * (prepareScoreHistogram, with the pass mark drawn). Buckets, colours and words come from those.
  */
 export function Histogram({

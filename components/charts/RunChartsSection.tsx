@@ -20,7 +20,7 @@ import { JudgeUsageCard } from "./JudgeUsageCard";
 import { PassRateChart } from "./PassRateChart";
 
 const HISTOGRAM_BUCKETS = 12;
-/** Bins of 0.1 on the [0, 1] scale of the seed 002/003 scores, so a 0.5 pass mark falls on an edge. */
+/** Bins of 0.1 on the [0, 1] scale of the DeepEval and Mastra scores, so a 0.5 pass mark falls on an edge. */
 const SCORE_BUCKETS = 10;
 const HEATMAP_ROWS = 50;
 const HISTOGRAM_UNIT: Record<(typeof HISTOGRAM_METRICS)[number], HistogramUnit> = {

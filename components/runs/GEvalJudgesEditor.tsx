@@ -14,7 +14,7 @@ const PARAM_WORDS: Record<string, string> = {
 };
 
 /**
- * Custom G-Eval judges (seed 002), defined like the custom ANSWER/RETRIEVAL judges: a name, the criteria
+ * Custom G-Eval judges, defined like the custom ANSWER/RETRIEVAL judges: a name, the criteria
  * in words, the fields the judge reads (DeepEval's evaluation_params) and a pass mark on [0, 1]. The
  * evaluation steps are generated once per criteria and model when the run starts, and shown on the run page.
  */

@@ -26,7 +26,7 @@ export type JudgmentView = {
   inputTokens: number | null;
   outputTokens: number | null;
   costUsd: number | null;
-  /** A score metric's intermediate verdicts (seeds 002/003), when the page loaded them. */
+  /** A score metric's intermediate verdicts (DeepEval, Mastra), when the page loaded them. */
   details?: Details | null;
 };
 

@@ -15,7 +15,7 @@ const PENALTIES: { key: keyof typeof DEFAULT_CONTEXT_RELEVANCE_SETTINGS; label: 
 const INPUT = "w-24 rounded border border-slate-300 px-2 py-1 text-sm font-normal tabular-nums";
 
 /**
- * Pass marks of the chosen score metrics (seeds 002/003; success is score ≥ threshold, ≤ where lower is
+ * Pass marks of the chosen score metrics (DeepEval, Mastra; success is score ≥ threshold, ≤ where lower is
  * better) and Mastra's context_relevance penalties and scale. Field names are read by app/actions/startRun.ts.
  */
 export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {

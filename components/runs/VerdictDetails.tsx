@@ -29,7 +29,7 @@ const FIGURE_LABELS: Record<string, string> = {
 };
 
 /**
- * A score's intermediate verdicts (seeds 002/003), as stored in JudgmentItem.details: each claim,
+ * A score's intermediate verdicts (DeepEval, Mastra), as stored in JudgmentItem.details: each claim,
  * statement, node, opinion or context piece with its verdict, reason and tags (rank, used or not), the
  * missing information, and the figures behind the score. The texts come from uploaded content through the
  * judge, so they are rendered as plain text, never as markup.

@@ -14,7 +14,7 @@ export type MetricOption = {
   missing: string[];
   /** Set when the offline judge has no rule for this metric: why. */
   unavailableOffline: string | null;
-  /** Score metrics of seeds 002/003: direction and default pass mark. */
+  /** Score metrics of DeepEval and Mastra: direction and default pass mark. */
   score: { direction: "higher" | "lower"; defaultThreshold: number } | null;
 };
 /** The judge endpoint as the browser may know it: never the key; prices (ASSAY_LLM_PRICES) for the estimate. */
@@ -29,5 +29,5 @@ export type JudgeOption =
     }
   | { configured: false };
 export type CustomJudgeDraft = { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; instructions: string };
-/** A custom G-Eval judge being defined (seed 002); validated by gEvalDefinitionSchema on submit. */
+/** A custom G-Eval judge being defined; validated by gEvalDefinitionSchema on submit. */
 export type GEvalJudgeDraft = { name: string; criteria: string; evaluationParams: string[]; threshold: number };

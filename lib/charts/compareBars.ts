@@ -35,7 +35,7 @@ const GROUP_PADDING = 16;
 /**
  * Grouped horizontal bars, one group per metric whose values are
  * proportions, one bar per run with the baseline first. Yes/no metrics carry
- * their 95% Wilson interval as an error bar, and so do the seed 002/003 scores,
+ * their 95% Wilson interval as an error bar, and so do the DeepEval and Mastra scores,
  * drawn as their success percentage (a share of rows, unlike their average
  * score, which the comparison table shows); averages (precision, recall) have none.
  */

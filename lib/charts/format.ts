@@ -73,7 +73,7 @@ export function formatConfidenceInterval(interval: { low: number; high: number }
 }
 
 /**
- * A score of seeds 002/003 as DeepEval prints it, two decimals ("0.64"): a score is not a share of rows,
+ * A DeepEval or Mastra score as DeepEval prints it, two decimals ("0.64"): a score is not a share of rows,
  * so it never reads as a percentage. A value short of 1 never reads "1.00", nor one above 0 "0.00".
  */
 export function formatScore(score: number): string {
@@ -120,7 +120,7 @@ export function formatBytes(bytes: number): string {
 /**
  * A per-row or aggregate metric value in its unit: latency in seconds, token
  * counts as counts, and every other score (precision, recall, custom scores
- * in [0, 1]) as a percentage, and the seed 002/003 scores as scores ("0.64").
+ * in [0, 1]) as a percentage, and the DeepEval and Mastra scores as scores ("0.64").
  * The unit comes from the metric's name, never from the value, so a 0.05 s
  * latency is never shown as "5%".
  */

@@ -63,7 +63,7 @@ const MIN_HEIGHT = 150;
 
 /**
  * One horizontal bar per metric that has a value: the percentage of yes for
- * yes/no judges, the success percentage for the seed 002/003 scores (their
+ * yes/no judges, the success percentage for the DeepEval and Mastra scores (their
  * average is not a percentage and is drawn on its 0–1 scale in the score
  * histograms), the mean for precision and recall. Agent metrics (seconds,
  * tokens) are not proportions and get histograms instead.

@@ -4,7 +4,7 @@ import { wilsonInterval } from "@/lib/stats";
 import { formatInteger, formatPercent } from "./format";
 
 /**
- * What a percentage bar of a metric stands for. A yes/no judge: its yes-rate. A seed 002/003
+ * What a percentage bar of a metric stands for. A yes/no judge: its yes-rate. A DeepEval or Mastra
  * score: its success percentage (`…/success/percentage`, the share of scored rows meeting the pass
  * mark, ≤ where lower is better), never its average score, which is not a share of rows and is
  * drawn on its own 0–1 scale in the score histogram. Precision and recall: the mean per row.

@@ -10,7 +10,7 @@ export type ScoreHistogramBar = HistogramViewBar;
 export type ScoreHistogramData = HistogramView & { summary: string | null };
 
 /**
- * A score metric's distribution (seeds 002/003): fixed bins over [0, top] from getScoreHistogram, each
+ * A score metric's distribution (DeepEval, Mastra): fixed bins over [0, top] from getScoreHistogram, each
  * coloured by whether the scores in it succeed against the pass mark (≥, or ≤ where lower is better),
  * and the pass mark drawn at its bin edge.
  */

@@ -27,7 +27,7 @@ export type MetricCell = {
   aggregate: Aggregate | null;
   /** The 95% Wilson interval of a yes-rate; null for averages. */
   interval: { low: number; high: number } | null;
-  /** For a seed 002/003 score: the 95% Wilson interval of its success percentage (counted in SQL by getRunAggregates). */
+  /** For a DeepEval or Mastra score: the 95% Wilson interval of its success percentage (counted in SQL by getRunAggregates). */
   successInterval?: { low: number; high: number } | null;
 };
 export type MetricDelta = {
@@ -295,7 +295,7 @@ function stamp({ run, cell }: Side): string {
   ].join("|");
 }
 
-/** Hallucination, toxicity, bias (seed 002): a lower score is the improvement. */
+/** Hallucination, toxicity, bias: a lower score is the improvement. */
 function lowerIsBetterDelta(delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
   const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";

@@ -69,7 +69,7 @@ export type ScoreHistogram = ValueHistogram & {
 };
 
 /**
- * A score metric's per-row scores (seeds 002/003) in `bucketCount` equal bins over the fixed range
+ * A score metric's per-row scores (DeepEval, Mastra) in `bucketCount` equal bins over the fixed range
  * [0, top], top = 1 or the largest score when a scaled context_relevance goes above it: scores of
  * two runs bin alike whatever their spread. Bin i holds [i·w, (i+1)·w), the last one closed. The
  * product is nudged by 1e-9 so that a score on an edge (0.7 = 7 × 0.1) falls in the bin it starts,

@@ -39,7 +39,7 @@ export type RunResultJudgment = {
   judgeModel: string | null;
   promptVersion: string | null;
   promptHash: string | null;
-  /** A score metric's intermediate verdicts (seeds 002/003), decoded; null for the others. */
+  /** A score metric's intermediate verdicts (DeepEval, Mastra), decoded; null for the others. */
   details: VerdictDetails | null;
   chunks: RunResultChunkJudgment[];
 };

@@ -15,9 +15,9 @@ export const storedRunConfigSchema = z.object({
   chunkMode: z.enum(["batched", "per_chunk"]),
   thresholds: z.record(z.string(), z.number()),
   generationTemperature: z.number().optional(),
-  /** Mastra's context_relevance penalties and scale, when the run set any (seed 003). */
+  /** Mastra's context_relevance penalties and scale, when the run set any. */
   contextRelevance: contextRelevanceSettingsSchema.optional(),
-  /** The run's custom G-Eval judges (seed 002), judged as response/llm_judged/g_eval/<name>. */
+  /** The run's custom G-Eval judges, judged as response/llm_judged/g_eval/<name>. */
   gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
   /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
   refreshCache: z.boolean().optional(),

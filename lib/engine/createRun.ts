@@ -150,7 +150,7 @@ function unavailableWithJudge(config: RunConfig, metric: string): string | null 
   return config.judge.provider === "heuristic" ? offlineUnavailableReason(metric) : null;
 }
 
-/** The score metrics' per-run settings, stored only when set (seed 003's context_relevance). */
+/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance). */
 function scoreMetricSettings(config: RunConfig): Pick<StoredRunConfig, "contextRelevance"> {
   return config.contextRelevance ? { contextRelevance: config.contextRelevance } : {};
 }

@@ -45,7 +45,7 @@ export const runConfigSchema = z
         return [...new Set(resolved.filter(Boolean))];
       }),
     customJudges: z.array(customJudgeSchema).max(20).default([]),
-    /** Custom G-Eval judges (seed 002): criteria → steps (once per criteria and model) → a 1–5 score per row. */
+    /** Custom G-Eval judges: criteria → steps (once per criteria and model) → a 1–5 score per row. */
     gEvalJudges: z.array(gEvalDefinitionSchema).max(20).default([]),
     judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: modelNameSchema }),
     concurrency: z.number().int().min(1).max(256).default(8),
@@ -64,7 +64,7 @@ export const runConfigSchema = z
           Object.entries(thresholds).map(([name, value]) => [resolveMetricName(name) ?? name.trim(), value]),
         ),
       ),
-    /** Mastra's context_relevance penalties and scale for this run (seed 003); unset ones default. */
+    /** Mastra's context_relevance penalties and scale for this run; unset ones default. */
     contextRelevance: contextRelevanceSettingsSchema.optional(),
     generation: z
       .object({

@@ -4,7 +4,7 @@ import { findMetric, scoreDirection } from "@/lib/metrics/metricCatalog";
  * Pass marks. For a yes/no metric a row passes on "yes"; the run's threshold
  * for it is the minimum share of yes (used by the CLI and the dashboard). For a
  * score metric (chunk precision, document recall, custom retrieval precision,
- * the seed 002/003 scores) a row passes when its score reaches the threshold:
+ * the DeepEval and Mastra scores) a row passes when its score reaches the threshold:
  * at or above it, or at or below it for a lower-is-better metric
  * (hallucination, toxicity, bias): DeepEval's is_successful.
  */

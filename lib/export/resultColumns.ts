@@ -5,7 +5,7 @@ import { metricShape } from "@/lib/metrics/aggregates";
  * One flat record per dataset row, with Agent Evaluation's per-question field names:
  * response/llm_judged/{judge}/rating|rationale|error_message,
  * retrieval/llm_judged/{judge}/ratings|rationales|error_messages|precision,
- * retrieval/ground_truth/document_recall, agent/*; and for the score metrics of seeds 002/003
+ * retrieval/ground_truth/document_recall, agent/*; and for the score metrics of DeepEval and Mastra
  * (DeepEval's fields): {metric}/score|threshold|success|reason|error_message, plus
  * {metric}/details, the intermediate verdicts (claims, statements, nodes, opinions, context
  * pieces; JSON in CSV). After each metric's columns, {metric}/skip_reason: why the metric was not judged on

@@ -23,7 +23,7 @@ export type JudgeVerdict = {
   rationale: string | null;
   errorMessage: string | null;
   chunks?: ChunkVerdict[];
-  /** The intermediate verdicts behind a score (seed 002/003 metrics), so a reviewer sees why it is 0.64. */
+  /** The intermediate verdicts behind a score (DeepEval and Mastra metrics), so a reviewer sees why it is 0.64. */
   details?: VerdictDetails | null;
 };
 

@@ -36,7 +36,7 @@ export type Aggregate = {
   passed: number;
   failed: number;
   /**
-   * Score metrics of seeds 002/003: `<metric>/success/percentage`, the share of scored rows that
+   * Score metrics of DeepEval and Mastra: `<metric>/success/percentage`, the share of scored rows that
    * succeeded (score ≥ threshold, ≤ where lower is better), with its counts; absent for the others.
    */
   success?: { name: string; value: number | null; numerator: number; denominator: number };
@@ -117,7 +117,7 @@ export function toAggregate(counts: MetricCounts): Aggregate {
   };
 }
 
-/** A seed 002/003 score metric (score, threshold, success, reason, error_message per row). */
+/** A DeepEval or Mastra score metric (score, threshold, success, reason, error_message per row). */
 export function isScoreMetric(metric: string): boolean {
   return findMetric(metric)?.score !== undefined || isGEvalMetric(metric);
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Mastra's context relevance score (seed 003), as a pure function of the judge's assessment:
+ * Mastra's context relevance score, as a pure function of the judge's assessment:
  * each context piece's relevance level and whether the response used it, and the missing
  * information it listed.
  *

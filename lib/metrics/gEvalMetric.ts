@@ -1,7 +1,7 @@
 import type { RowInput } from "./metricCatalog";
 
 /**
- * Metric names of a run's custom G-Eval judges (seed 002): `response/llm_judged/g_eval/<name>`,
+ * Metric names of a run's custom G-Eval judges: `response/llm_judged/g_eval/<name>`,
  * score metrics on [0, 1], higher is better, success = score ≥ the definition's threshold.
  * Their definitions live in the run's config, not in the catalogue.
  */

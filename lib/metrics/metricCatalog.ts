@@ -1,8 +1,8 @@
 import { SCORE_METRICS } from "./scoreMetricCatalog";
 
 /**
- * The built-in metrics: Databricks Agent Evaluation's judges and metrics (seeds 000, 001), and the score
- * metrics of seeds 002 and 003 (scoreMetricCatalog.ts): their exact names, what a row must carry for
+ * The built-in metrics: Databricks Agent Evaluation's judges and metrics, and the score
+ * metrics of DeepEval and Mastra (scoreMetricCatalog.ts): their exact names, what a row must carry for
  * each, and words for people. Requirements are data so the same table drives the dataset page, the
  * run form and the engine.
  */
@@ -32,7 +32,7 @@ export type MetricDefinition = {
   /** Judged once per retrieved chunk (per-chunk ratings plus a precision). */
   perChunk?: boolean;
   /**
-   * Set on the score metrics of seeds 002/003: every result carries score, threshold, success, reason,
+   * Set on the score metrics of DeepEval and Mastra: every result carries score, threshold, success, reason,
    * error_message. "lower" means lower is better (hallucination, toxicity, bias): success is score ≤ threshold.
    */
   score?: { direction: "higher" | "lower"; defaultThreshold: number };

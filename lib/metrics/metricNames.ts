@@ -1,6 +1,6 @@
 import { METRICS, type MetricFamily } from "./metricCatalog";
 
-/** Every canonical metric name in the catalogue (seeds 000–003): what stored configs, results and exports hold. */
+/** Every canonical metric name in the catalogue: what stored configs, results and exports hold. */
 export const ALL_METRICS = METRICS.map((metric) => metric.name);
 
 /** A family's metric names, in catalogue order. */
@@ -15,7 +15,7 @@ export function metricsOfFamily(family: MetricFamily): string[] {
  */
 export const DEFAULT_METRICS = metricsOfFamily("databricks");
 
-/** The Databricks suite (seeds 000/001): Agent Evaluation's judges and metrics, what `all` runs. */
+/** The Databricks suite: Agent Evaluation's judges and metrics, what `all` runs. */
 export const BUILT_IN_METRICS = DEFAULT_METRICS;
 
 export const FAMILY_NAMES: readonly MetricFamily[] = ["databricks", "deepeval", "mastra", "statistical"];

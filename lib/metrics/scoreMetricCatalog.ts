@@ -1,8 +1,8 @@
 import type { MetricDefinition } from "./metricCatalog";
 
 /**
- * The score metrics of seed 002 (DeepEval's family and the statistical scorers) and seed 003
- * (Mastra's context relevance). Each result carries score, threshold, success, reason and
+ * The score metrics of DeepEval's family, the statistical scorers it surveys, and
+ * Mastra's context relevance. Each result carries score, threshold, success, reason and
  * error_message; success is score ≥ threshold, or ≤ where lower is better.
  *
  * Inputs map from the seed-004 columns as DeepEval names them: input = the request (the

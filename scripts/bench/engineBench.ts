@@ -1,7 +1,7 @@
 // npm run bench — the engine against a fake OpenAI server with a fixed 200 ms
 // latency: 200 rows × 4 chunks, the full judge suite, at concurrency 16 and 64,
-// then a re-run that must make 0 calls; then the same for the score family of
-// seeds 002/003 (DeepEval, Mastra, statistical, and one G-Eval judge) on the
+// then a re-run that must make 0 calls; then the same for
+// DeepEval's and Mastra's score metrics (with the statistical scorers and one G-Eval judge) on the
 // same rows with their ideal context's contents (so hallucination has work).
 // Prints the figures, with LLM calls per row per metric for each suite; asserts nothing.
 import { spawn } from "node:child_process";
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
   await runOnce("re-run of the concurrency-16 configuration (cache)", 16, "bench-judge-16");
 
   console.log(
-    `score family (seeds 002/003): ${SCORE_FAMILY.length} metrics and G-Eval "${G_EVAL_JUDGE.name}", same rows with their ideal context's contents\n`,
+    `score family (DeepEval, Mastra): ${SCORE_FAMILY.length} metrics and G-Eval "${G_EVAL_JUDGE.name}", same rows with their ideal context's contents\n`,
   );
   await runOnce("score family, concurrency 16", 16, "bench-score-16", false, SCORE_FAMILY, true);
   await runOnce("score family, concurrency 64", 64, "bench-score-64", false, SCORE_FAMILY, true);

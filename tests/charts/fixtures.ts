@@ -18,7 +18,7 @@ export function aggregate(metric: string, fields: Partial<Aggregate>): Aggregate
   };
 }
 
-/** A seed 002/003 score aggregate: average `value` over `denominator` rows, `passed` of them succeeding. */
+/** A DeepEval or Mastra score aggregate: average `value` over `denominator` rows, `passed` of them succeeding. */
 export function scoreAggregate(metric: string, value: number, passed: number, denominator: number): Aggregate {
   return aggregate(metric, {
     name: `${metric}/score/average`,

@@ -136,7 +136,7 @@ describe("long labels", () => {
 });
 
 describe("formatScore", () => {
-  it("prints a seed 002/003 score with two decimals, never rounding onto 0 or 1", () => {
+  it("prints A DeepEval or Mastra score with two decimals, never rounding onto 0 or 1", () => {
     expect(formatScore(0.64)).toBe("0.64");
     expect(formatScore(1)).toBe("1.00");
     expect(formatScore(0)).toBe("0.00");

@@ -1,4 +1,4 @@
-// Score metrics (seeds 002/003) on the percentage bar charts: drawn as their success
+// Score metrics (DeepEval, Mastra) on the percentage bar charts: drawn as their success
 // percentage with its Wilson interval, never as their average score on a 0–100 % axis,
 // and lower-is-better ones marked.
 import { describe, expect, it } from "vitest";

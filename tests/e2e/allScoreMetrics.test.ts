@@ -1,4 +1,4 @@
-// Every score metric of seeds 002/003 from the run form, in Chromium on the built
+// Every score metric of DeepEval and Mastra from the run form, in Chromium on the built
 // app: the nine DeepEval metrics, Mastra's context_relevance and the four
 // statistical scorers on the sample dataset through the fake OpenAI server. Each
 // metric's card shows an average score and a success percentage, the charts draw

@@ -1,4 +1,4 @@
-// The seed 002/003 score metrics in Chromium on the built app: the run form's
+// The DeepEval and Mastra score metrics in Chromium on the built app: the run form's
 // families and expected LLM calls, a run with faithfulness + context_relevance
 // + bleu through the fake OpenAI server, the run page's score cards and
 // histograms, a drill-down with claims and context levels, and a compare of two

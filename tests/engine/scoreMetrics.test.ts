@@ -47,7 +47,7 @@ const responder: Responder = (body) => {
 
 const ROWS = [
   {
-    // Seed 003's solar-eclipse example: 0.64 with default penalties, 0.69 with the lenient ones.
+    // Mastra's solar-eclipse example: 0.64 with default penalties, 0.69 with the lenient ones.
     request_id: "eclipse",
     request: "What causes solar eclipses?",
     response: "Solar eclipses happen when the Moon moves between Earth and the Sun, blocking sunlight.",
@@ -61,7 +61,7 @@ const ROWS = [
     ],
   },
   {
-    // Seed 003's low-relevance example (0.26) plus one missing item (−0.15): 0.11.
+    // Mastra's low-relevance example (0.26) plus one missing item (−0.15): 0.11.
     request_id: "capital",
     request: "What is the capital of Australia? GAP1",
     response: "The capital of Australia is Canberra.",
@@ -104,7 +104,7 @@ describe("score metrics through the engine (context_relevance via the fake serve
       ).map((j) => [j.row.requestId, { status: j.status, score: j.score, passed: j.passed, threshold: j.threshold }]),
     );
 
-  it("scores seed 003's examples from the judge's levels, stores the details and returns them in the drill-down", async () => {
+  it("scores Mastra's examples from the judge's levels, stores the details and returns them in the drill-down", async () => {
     const { runId, outcome } = await runToCompletion(
       db,
       {

@@ -7,7 +7,7 @@ const token = (text: string, top: [string, number][]) => ({
   top: top.map(([t, p]) => ({ token: t, logprob: Math.log(p) })),
 });
 
-describe("G-Eval's probability-weighted score (seed 002, step 3)", () => {
+describe("G-Eval's probability-weighted score (DeepEval's G-Eval, step 3)", () => {
   it("is Σ p(s)·s over the score tokens at the score's position, renormalised", () => {
     const tokens = [
       token('{"', [['{"', 1]]),

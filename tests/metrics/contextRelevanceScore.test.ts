@@ -6,7 +6,7 @@ import {
 } from "@/lib/metrics/contextRelevanceScore";
 
 /**
- * Seed 003's worked examples. The seed states the expected score and, in its reason, which pieces
+ * Mastra's worked examples for its context relevance scorer. The documentation states the expected score and, in its reason, which pieces
  * are relevant, used, unused or irrelevant; the levels below are the ones its numbers imply (each
  * checked against the formula: e.g. 0.64 = (1 + 1 + 0.7 + 0 + 1) / 5 − 0.1 needs piece 3 at medium).
  */
@@ -18,7 +18,7 @@ const none: ContextPieceAssessment = { level: "none", used: false };
 /** The solar-eclipse example: contexts 1 and 2 high and used, 3 (the Moon visible at night) medium, 4 irrelevant, 5 high but unused. */
 const ECLIPSE = [high(true), high(true), medium(false), none, high(false)];
 
-describe("Mastra's context relevance formula (seed 003)", () => {
+describe("Mastra's context relevance formula", () => {
   it("high relevance example: every piece highly relevant and used scores 1.0", () => {
     expect(computeContextRelevance([high(true), high(true), high(true)], 0).score).toBe(1.0);
   });

@@ -25,7 +25,7 @@ const FAMILY: Record<string, string> = {
   "response/statistical/levenshtein": "statistical",
 };
 
-describe("the score metric catalogue (seeds 002, 003)", () => {
+describe("the score metric catalogue (DeepEval, Mastra)", () => {
   it("names every metric as the issue spells it, in its family, with threshold 0.5", () => {
     for (const [name, family] of Object.entries(FAMILY)) {
       const metric = findMetric(name);

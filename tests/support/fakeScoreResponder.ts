@@ -4,7 +4,7 @@ import { fakeScoreMetricResponder } from "./fakeScoreMetricResponder";
 import { fencedContents } from "./fenced";
 
 /**
- * fakeJudgeResponder plus answers for the seed 002/003 score templates, so one fake server
+ * fakeJudgeResponder plus answers for the DeepEval and Mastra score templates, so one fake server
  * serves a run with both families (the engine benchmark). context_relevance: every retrieved
  * piece "high" and used, except those whose text says IRRELEVANT ("none", unused); nothing missing.
  * The DeepEval templates are answered by fakeScoreMetricResponder (verdicts from markers in the text);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * A custom G-Eval judge (seed 002): a name, criteria in words, the test-case
+ * A custom G-Eval judge: a name, criteria in words, the test-case
  * fields the judge reads (DeepEval's `evaluation_params`) and a pass mark.
  */
 export const EVALUATION_PARAMS = ["input", "actual_output", "expected_output", "retrieval_context", "context"] as const;

@@ -19,7 +19,7 @@ import {
 import { probabilityWeightedScore, type WeightedScore } from "./weightedScore";
 
 /**
- * Custom G-Eval judges (seed 002). Two phases:
+ * Custom G-Eval judges. Two phases:
  * 1. evaluation steps by chain of thought, ONE call per (criteria, model):
  *    kept in the judge cache (so stored across runs and processes) and shared
  *    by every row, also by rows judged concurrently;

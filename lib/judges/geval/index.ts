@@ -1,5 +1,5 @@
 /**
- * Custom G-Eval judges (seed 002): the public surface.
+ * Custom G-Eval judges: the public surface.
  *
  *   const geval = createGEvalJudge({ llm, cache, model });
  *   const definition = gEvalDefinitionSchema.parse({ name, criteria, evaluationParams, threshold });

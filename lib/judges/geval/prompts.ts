@@ -13,7 +13,7 @@ import type { JudgeInput } from "../types";
 import { PARAM_LABELS, SCORE_MAX, SCORE_MIN, type EvaluationParam, type GEvalDefinition } from "./definition";
 
 /**
- * G-Eval's two prompts as versioned data (seed 002): the chain-of-thought
+ * G-Eval's two prompts as versioned data: the chain-of-thought
  * prompt that turns criteria into evaluation steps (once per criteria and
  * model), and the form-filling prompt that scores one row by those steps.
  * The criteria are trusted text from the judge's author, so they go in the

@@ -2,7 +2,7 @@ import type { TokenLogprob } from "@/lib/llm/types";
 import { SCORE_MAX, SCORE_MIN } from "./definition";
 
 /**
- * G-Eval's probability weighting (seed 002, step 3; the paper's normalisation,
+ * G-Eval's probability weighting (DeepEval's G-Eval, step 3; the paper's normalisation,
  * as DeepEval does it): at the answer token that carries the score, take the
  * top alternatives that are themselves scores on the scale, drop those under
  * 1% probability, renormalise, and return Σ p(s)·s. A model torn between 3

@@ -90,7 +90,7 @@ export function judgeHeuristically(metric: string, input: JudgeInput, custom?: C
 }
 
 /**
- * Why the offline judge cannot judge a score metric (seeds 002/003), or null when it can:
+ * Why the offline judge cannot judge a score metric (DeepEval, Mastra), or null when it can:
  * a metric is available offline only with an honest lexical rule in SCORE_METRIC_HEURISTICS.
  * The run form and the run config show this instead of a made-up score.
  */

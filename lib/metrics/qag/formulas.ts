@@ -1,5 +1,5 @@
 /**
- * The QAG formulas of DeepEval's metric family (seed 002), as pure functions
+ * The QAG formulas of DeepEval's metric family, as pure functions
  * of the judge's verdicts: the model answers closed questions ("is this claim
  * supported?"), never the score, and the score is computed here.
  *

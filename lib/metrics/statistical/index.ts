@@ -12,7 +12,7 @@ export { levenshteinDistance, levenshteinSimilarity } from "./levenshtein";
 export { porterStem } from "./porterStemmer";
 export { statisticalTokens } from "./tokens";
 
-/** The statistical scorers of seed 002, by full metric name: no LLM, the response against expected_response. */
+/** The statistical scorers DeepEval surveys, by full metric name: no LLM, the response against expected_response. */
 export const STATISTICAL_METRICS = [
   "response/statistical/bleu",
   "response/statistical/rouge",

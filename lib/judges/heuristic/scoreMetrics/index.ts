@@ -8,7 +8,7 @@ import {
 import { heuristicToxicity } from "./toxicity";
 
 /**
- * Offline (lexical) approximations of the seed 002/003 score metrics, by full
+ * Offline (lexical) approximations of the DeepEval and Mastra score metrics, by full
  * metric name. A metric is available offline only if it is here: where no
  * honest lexical rule exists, it stays out and the run form says why.
  *

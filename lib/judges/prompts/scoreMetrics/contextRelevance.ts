@@ -12,7 +12,7 @@ import type { PromptTemplate } from "../promptTemplate";
 import { chunksSection, conversationSection, responseSection } from "../sections";
 
 /**
- * Mastra's context relevance scorer (seed 003): one call rates every retrieved piece
+ * Mastra's context relevance scorer: one call rates every retrieved piece
  * high / medium / low / none, says whether the response used it, and lists the
  * information that was missing; the score is computed from those verdicts by
  * computeContextRelevance with the run's penalties and scale (not by the model), and

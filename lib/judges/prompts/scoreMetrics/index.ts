@@ -8,8 +8,8 @@ import { bias, toxicity } from "./toxicityBias";
 import { contextRelevance } from "./contextRelevance";
 
 /**
- * The LLM-judged score metrics of seeds 002 (DeepEval's family) and 003
- * (Mastra's context relevance), by full metric name, e.g.
+ * The LLM-judged score metrics of DeepEval's family and
+ * Mastra's context relevance, by full metric name, e.g.
  * "response/llm_judged/faithfulness". Each template's toVerdict returns a
  * score in [0, 1] (rating null), the reason as the rationale, and the
  * intermediate verdicts as `details`.
