@@ -8,9 +8,12 @@ import { saveJudgment } from "@/lib/db/runWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { comparisonStatistics } from "@/lib/export/comparisonStatistics";
 import { importRows } from "../support/engineKit";
+import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
+import { openDataset } from "../support/servedDataset";
 import { createTempDb } from "../support/tempDb";
 
 const SAFETY = "response/llm_judged/safety";
+const FAITHFULNESS = "response/llm_judged/faithfulness";
 const Z = 1.959963984540054;
 const judge = { provider: "openai" as const, model: "judge-model" };
 const text = (html: string) => html.replace(/<[^>]+>/g, "");
@@ -116,5 +119,38 @@ describe("a yes/no delta on the rows both runs judged, with rows judged in one r
     expect(page).toContain("Paired delta 0.0 points (95% CI \u221224.5 to +24.5) on the rows both runs judged");
     expect(page).toContain("Overall yes-rates differ by +20.0 points over every judged row (not tested");
     expect(page).toContain("4 rows judged in only one run");
+  });
+});
+
+/**
+ * Thirty rows of faithfulness. The baseline scores rows 1–20 at 0.5 and rows 21–30 at 0.2 (average 0.4);
+ * the candidate scores rows 1–20 at 0.5 and has not judged the rest (average 0.5). By hand: every paired
+ * difference is 0, so the mean paired difference and its bootstrap interval are 0 and [0, 0]; the averages
+ * differ by +0.1, which is not the tested delta.
+ */
+describe("a score delta on the rows both runs scored, with rows scored in one run only", () => {
+  it("gives the mean paired difference as the delta and keeps the averages' difference apart", async () => {
+    const env = await openDataset(thirtyRowsWithContext("retrieved_context", "chunk"));
+    try {
+      const { db, datasetId } = env;
+      const baseline = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+      const candidate = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+      await scoreRun(db, baseline, [...Array(20).fill(0.5), ...Array(10).fill(0.2)], (score) => score >= 0.5);
+      await scoreRun(db, candidate, Array(20).fill(0.5), (score) => score >= 0.5);
+      const comparison = (await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity }))!;
+      const row = comparison.metrics.find((m) => m.metric === FAITHFULNESS)!;
+      expect(row.cells[baseline].aggregate?.value).toBeCloseTo(0.4, 12);
+      expect(row.cells[candidate].aggregate?.value).toBeCloseTo(0.5, 12);
+      const delta = row.deltas[candidate];
+      expect(delta).toMatchObject({ delta: 0, pairs: 20, interval: { low: 0, high: 0 } });
+      expect(delta.overallDelta).toBeCloseTo(0.1, 12);
+      const exported = comparisonStatistics(comparison).find((s) => s.metric === FAITHFULNESS)!;
+      expect(exported).toMatchObject({ unit: "score", delta: 0, delta_basis: "paired_rows", interval_low: 0 });
+      expect(exported.overall_delta).toBeCloseTo(0.1, 12);
+      const page = text(renderToStaticMarkup(createElement(MetricComparisonTable, { comparison })));
+      expect(page).toContain("Averages differ by +0.10 over every judged row (not tested");
+    } finally {
+      await env.cleanup();
+    }
   });
 });

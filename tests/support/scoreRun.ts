@@ -4,7 +4,7 @@ import { saveJudgment } from "@/lib/db/runWrites";
 /**
  * Writes a score for every pending item of a run, row by row in request order.
  * `passes` decides each row's pass/fail, so one helper serves higher- and lower-is-better metrics;
- * `threshold` is the pass mark the judgments record (the default 0.5 unless a test sets another).
+ * rows past the end of `scores` stay pending; `threshold` is the pass mark the judgments record (the default 0.5 unless a test sets another).
  */
 export async function scoreRun(
   db: Db,
@@ -18,7 +18,8 @@ export async function scoreRun(
     orderBy: { row: { rowNumber: "asc" } },
     select: { id: true, rowId: true, metric: true },
   });
-  items.forEach((item, i) =>
+  // Rows past the end of `scores` stay pending: judged in another run only.
+  items.slice(0, scores.length).forEach((item, i) =>
     saveJudgment(
       db,
       { ...item, runId },
