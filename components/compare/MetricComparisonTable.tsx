@@ -97,6 +97,17 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                             no→yes over {formatInteger(delta.pairs)} paired rows
                           </div>
                         )}
+                        {delta.flips && delta.delta !== null && delta.interval && (
+                          <div className="text-[11px] tabular-nums text-slate-500" data-testid="paired-delta">
+                            Paired delta {signedPoints(delta.delta)} points (95% CI {signedPoints(delta.interval.low)}{" "}
+                            to {signedPoints(delta.interval.high)}) on the rows both runs judged
+                          </div>
+                        )}
+                        {delta.overallDelta !== undefined && (
+                          <div className="text-[11px] tabular-nums text-amber-700" data-testid="overall-delta">
+                            {overallDifference(row.metric, row.shape, delta.overallDelta)}
+                          </div>
+                        )}
                         {delta.unpaired > 0 && (
                           <div className="text-[11px] text-amber-700">
                             {formatInteger(delta.unpaired)} rows judged in only one run
@@ -138,6 +149,32 @@ function SuccessCell({
       )}
     </div>
   );
+}
+
+/** A difference of yes-rates in percentage points, signed: "+14.3", "−2.0", "0.0". */
+function signedPoints(difference: number): string {
+  const shown = Number((Math.abs(difference) * 100).toFixed(1));
+  const sign = shown === 0 ? "" : difference > 0 ? "+" : "\u2212";
+  return `${sign}${shown.toFixed(1)}`;
+}
+
+/**
+ * The difference of the two aggregates shown in the cells, when it is not the tested (paired) delta: they
+ * also count rows judged in one run only.
+ */
+function overallDifference(metric: string, shape: string, difference: number): string {
+  const signed = (text: string) => `${difference > 0 ? "+" : difference < 0 ? "\u2212" : ""}${text}`;
+  const size = Math.abs(difference);
+  const amount =
+    shape === "rating"
+      ? `${signed((size * 100).toFixed(1))} points`
+      : metric === "agent/latency_seconds"
+        ? `${signed(size.toFixed(2))} s`
+        : metric.startsWith("agent/")
+          ? `${signed(size.toFixed(0))} tokens`
+          : signed(size.toFixed(2));
+  const what = shape === "rating" ? "Overall yes-rates" : "Averages";
+  return `${what} differ by ${amount} over every judged row (not tested; the delta above is on the rows both runs judged)`;
 }
 
 function formatValue(aggregate: Aggregate | null): string {

@@ -1,11 +1,11 @@
 import { getRunAggregates } from "@/lib/db/aggregateQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/compareQueries";
-import { getMetricJudges, type MetricJudge } from "@/lib/db/judgeProvenanceQueries";
+import { getMetricJudges, getMetricPassMarks, type MetricJudge } from "@/lib/db/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import { describeDelta, exactMcNemar, twoSidedZ, wilsonInterval } from "@/lib/stats";
+import { describeDelta, exactMcNemar, pairedRateDifference, wilsonInterval } from "@/lib/stats";
 import { BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, bootstrapInterval, settledBy } from "./bootstrapIntervals";
 import { readOfCompletedRuns } from "./completedRunCache";
 import { judgedDifferently } from "./judgeDifferences";
@@ -31,13 +31,24 @@ export type MetricCell = {
   successInterval?: { low: number; high: number } | null;
 };
 export type MetricDelta = {
+  /**
+   * Candidate minus baseline. For a tested metric: the paired difference over the `pairs` rows both runs
+   * judged (in yes-rates, or the mean score difference), the same basis as its interval and test. Otherwise
+   * (pending, n/a) the difference of the two aggregates shown in the cells.
+   */
   delta: number | null;
+  /**
+   * Set for a tested metric when the aggregates in the cells differ by another amount than the paired `delta`
+   * (rows judged in one run only, or rated in one and errored in the other): their difference.
+   */
+  overallDelta?: number;
   /** "pending": the paired bootstrap is still being computed in the background (see bootstrapIntervals.ts). */
   verdict: "better" | "worse" | "noise" | "n/a" | "pending";
   words: string;
   /**
-   * The delta's 95% interval: the paired bootstrap's for scores; for yes/no metrics the paired Wald interval
-   * of the difference in yes-rates over the rows both runs judged (the verdict itself is McNemar's).
+   * The delta's 95% interval: the paired bootstrap's for scores; for yes/no metrics the Agresti–Min adjusted
+   * Wald interval of the paired difference in yes-rates (lib/stats/pairedProportions.ts; the verdict itself
+   * is McNemar's).
    */
   interval?: { low: number; high: number } | null;
   pValue?: number;
@@ -109,10 +120,11 @@ export async function compareRuns(
         const read = async () => ({
           aggregates: await getRunAggregates(db, run.id, metricOrder),
           judges: await getMetricJudges(db, run.id),
+          passMarks: await getMetricPassMarks(db, run.id),
         });
         return [
           run.id,
-          await readOfCompletedRuns(`${store}|aggregates+judges|${metricOrder.join(",")}`, [run], read),
+          await readOfCompletedRuns(`${store}|aggregates+judges+passmarks|${metricOrder.join(",")}`, [run], read),
         ] as const;
       }),
     ),
@@ -121,8 +133,13 @@ export async function compareRuns(
   const judgesByRun = new Map([...perRun].map(([id, read]) => [id, read.judges]));
   const judgingOf = (run: LoadedRun, metric: string, shape: ReturnType<typeof metricShape>) => ({
     judges: (judgesByRun.get(run.id) ?? []).filter((judge) => judge.metric === metric),
-    // A yes/no metric's pass mark is on the share of yes, which a delta of yes-rates does not depend on.
-    threshold: shape === "rating" ? null : (run.config.thresholds[metric] ?? null),
+    // The marks the judgments were scored against, not the run's settings: a G-Eval judge's own threshold
+    // counts, and an unset mark equals its default. A yes/no metric's pass mark is on the share of yes,
+    // which a delta of yes-rates does not depend on.
+    passMarks:
+      shape === "rating"
+        ? []
+        : (perRun.get(run.id)?.passMarks ?? []).filter((mark) => mark.metric === metric).map((mark) => mark.threshold),
   });
   // One paired GROUP BY per candidate on the baseline's dataset, shared by all its metrics.
   const pairedByRun = new Map(
@@ -217,35 +234,34 @@ export async function compareRuns(
   };
 }
 
-function binaryDelta(paired: PairedCounts[], metric: string, delta: number): MetricDelta {
-  const counts = paired.find((c) => c.metric === metric);
-  if (!counts || counts.both === 0)
-    return { delta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
+/**
+ * A yes/no metric's delta, interval and test all on the rows both runs judged: the paired difference in
+ * yes-rates (c − b) / n with its Agresti–Min interval, and McNemar's exact p. The overall yes-rates in the
+ * cells also count rows judged in one run only; where there are such rows their difference is kept apart
+ * (`overallDelta`), so the delta never sits outside its own interval.
+ */
+function binaryDelta(pairedCounts: PairedCounts[], metric: string, overallDelta: number): MetricDelta {
+  const counts = pairedCounts.find((c) => c.metric === metric);
+  const paired = counts && pairedRateDifference(counts.yesNo, counts.noYes, counts.both);
+  if (!counts || !paired)
+    return { delta: overallDelta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
+  const { difference, low, high } = paired;
   const { pValue } = exactMcNemar(counts.yesNo, counts.noYes);
-  const described = describeDelta({ kind: "binary", pValue, delta: delta * 100 });
+  const described = describeDelta({ kind: "binary", pValue, delta: difference * 100 });
+  const unpaired = counts.onlyBaseline + counts.onlyCandidate;
+  // Rows judged in one run only, or rated in one and errored in the other, count in the overall rates alone.
+  const sameBasis = Math.abs(overallDelta - difference) < 1e-12;
   return {
-    delta,
+    delta: difference,
+    ...(sameBasis ? {} : { overallDelta }),
     verdict: described.verdict,
     words: described.words,
-    interval: pairedRateInterval(counts),
+    interval: { low, high },
     pValue,
     pairs: counts.both,
     flips: { regressions: counts.yesNo, improvements: counts.noYes },
-    unpaired: counts.onlyBaseline + counts.onlyCandidate,
+    unpaired,
   };
-}
-
-/**
- * The 95% Wald interval of the paired difference in yes-rates (candidate minus baseline) over the rows
- * both runs judged: d = (c − b) / n, var = ((b + c) − (c − b)² / n) / n².
- */
-function pairedRateInterval(counts: PairedCounts): { low: number; high: number } {
-  const n = counts.both;
-  const b = counts.yesNo;
-  const c = counts.noYes;
-  const d = (c - b) / n;
-  const half = (twoSidedZ(0.95) * Math.sqrt(Math.max(0, b + c - ((c - b) * (c - b)) / n))) / n;
-  return { low: Math.max(-1, d - half), high: Math.min(1, d + half) };
 }
 
 type Side = { run: LoadedRun; cell: MetricCell };
@@ -274,10 +290,24 @@ async function scoreDelta(
   const { interval, pairs } = computed;
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
   const bounds = { low: interval.low, high: interval.high };
-  if (metric.startsWith("agent/")) return { ...agentDelta(metric, delta, interval, pairs), interval: bounds };
-  if (scoreDirection(metric) === "lower") return { ...lowerIsBetterDelta(delta, interval, pairs), interval: bounds };
-  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta });
-  return { delta, verdict: described.verdict, words: described.words, interval: bounds, pairs, unpaired: 0 };
+  // Like a yes/no delta: the mean paired difference the bootstrap bounds, with the averages' difference
+  // kept apart when rows scored in one run only make the two differ.
+  const paired = interval.meanDiff;
+  const overall = Math.abs(delta - paired) < 1e-12 ? {} : { overallDelta: delta };
+  if (metric.startsWith("agent/"))
+    return { ...agentDelta(metric, paired, interval, pairs), interval: bounds, ...overall };
+  if (scoreDirection(metric) === "lower")
+    return { ...lowerIsBetterDelta(paired, interval, pairs), interval: bounds, ...overall };
+  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta: paired });
+  return {
+    delta: paired,
+    verdict: described.verdict,
+    words: described.words,
+    interval: bounds,
+    pairs,
+    unpaired: 0,
+    ...overall,
+  };
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { MetricJudge } from "@/lib/db/judgeProvenanceQueries";
 
-/** How one run judged one metric: its judges (usually one) and its pass mark. */
-export type MetricJudging = { judges: MetricJudge[]; threshold: number | null };
+/**
+ * How one run judged one metric: its judges (usually one) and the pass marks its judgments were scored
+ * against (usually one; empty for yes/no metrics, whose delta of yes-rates no pass mark affects).
+ */
+export type MetricJudging = { judges: MetricJudge[]; passMarks: number[] };
 
 /** What a judge is called in a note: the offline heuristic by that name, an LLM by its model. */
 export function judgeName(judge: Pick<MetricJudge, "provider" | "model">): string {
@@ -33,8 +36,11 @@ export function judgedDifferently(baseline: MetricJudging, candidate: MetricJudg
     const candPrompts = describe(candidate.judges, (judge) => judge.promptVersion);
     if (basePrompts !== candPrompts) reasons.push(`prompt ${basePrompts} vs ${candPrompts}`);
   }
-  if (baseline.threshold !== candidate.threshold)
-    reasons.push(`pass mark ${baseline.threshold ?? "default"} vs ${candidate.threshold ?? "default"}`);
+  // The effective marks the judgments recorded: an unset mark and an explicit default are the same mark.
+  const basePassMarks = [...new Set(baseline.passMarks)].sort((x, y) => x - y).join(" + ");
+  const candPassMarks = [...new Set(candidate.passMarks)].sort((x, y) => x - y).join(" + ");
+  if (basePassMarks && candPassMarks && basePassMarks !== candPassMarks)
+    reasons.push(`pass mark ${basePassMarks} vs ${candPassMarks}`);
   if (reasons.length === 0) return null;
   return `Judged differently: ${reasons.join("; ")}. The difference may be the judge, not the model.`;
 }

@@ -23,3 +23,23 @@ export async function getMetricJudges(db: Db, runId: string): Promise<MetricJudg
     rows: group._count._all,
   }));
 }
+
+/** The pass marks one metric's finished judgments of a run were scored against (usually one). */
+export type MetricPassMark = { metric: string; threshold: number };
+
+/**
+ * The pass marks a run's finished judgments record per metric (JudgmentItem.threshold): the effective value
+ * each score was held to, whether it came from the run's thresholds, a G-Eval judge's own threshold or the
+ * metric's default, so two runs compare on what they used rather than on how it was written in their settings.
+ * Judgments without a pass mark (yes/no ratings, agent measurements, rows with no score) record none.
+ */
+export async function getMetricPassMarks(db: Db, runId: string): Promise<MetricPassMark[]> {
+  const groups = await db.judgmentItem.groupBy({
+    by: ["metric", "threshold"],
+    where: { runId, status: "done", threshold: { not: null } },
+    orderBy: [{ metric: "asc" }, { threshold: "asc" }],
+  });
+  return groups.flatMap((group) =>
+    group.threshold === null ? [] : [{ metric: group.metric, threshold: group.threshold }],
+  );
+}

@@ -12,11 +12,25 @@ export type MetricStatistics = {
   metric: string;
   baseline_run_id: string;
   candidate_run_id: string;
-  /** The aggregate the page shows: a yes-rate in [0, 1], or a score metric's average score. */
+  /**
+   * What the values, delta and interval are measured in: "rate" (a yes-rate in [0, 1]), "score" (an average
+   * score), "seconds" (agent latency; the page may word small deltas in ms, the export stays in seconds),
+   * "tokens" (agent token counts).
+   */
+  unit: MetricUnit;
+  /** The aggregate the page shows over every judged row: a yes-rate in [0, 1], or an average. */
   baseline_value: number | null;
   candidate_value: number | null;
+  /**
+   * Candidate minus baseline, on `delta_basis`: "paired_rows" (a tested delta: the paired difference over the
+   * `paired_rows` rows both runs judged, the basis of its interval and test) or "overall" (untested: the
+   * difference of the two values above).
+   */
   delta: number | null;
-  /** The delta's 95% interval (paired bootstrap for scores, paired Wald for yes-rates). */
+  delta_basis: "paired_rows" | "overall";
+  /** candidate_value − baseline_value, over every judged row; differs from a paired delta where rows are unpaired. */
+  overall_delta: number | null;
+  /** The delta's 95% interval (paired bootstrap for scores, Agresti–Min adjusted paired Wald for yes-rates). */
   interval_low: number | null;
   interval_high: number | null;
   /** McNemar's exact p for yes/no metrics; null for scores (their verdict is the bootstrap interval). */
@@ -48,13 +62,18 @@ export type FlippedRow = {
   candidate_score: number | null;
 };
 
+export type MetricUnit = "rate" | "score" | "seconds" | "tokens";
+
 export const STATISTICS_COLUMNS: (keyof MetricStatistics)[] = [
   "metric",
   "baseline_run_id",
   "candidate_run_id",
+  "unit",
   "baseline_value",
   "candidate_value",
   "delta",
+  "delta_basis",
+  "overall_delta",
   "interval_low",
   "interval_high",
   "p_value",
@@ -93,13 +112,20 @@ export function comparisonStatistics(comparison: Comparison): MetricStatistics[]
     Object.entries(deltas).map(([candidateId, delta]) => {
       const counts = comparison.paired?.[candidateId]?.find((c) => c.metric === metric);
       const tested = delta.verdict !== "n/a" && delta.verdict !== "pending";
+      const baselineValue = cells[baselineId]?.aggregate?.value ?? null;
+      const candidateValue = cells[candidateId]?.aggregate?.value ?? null;
       return {
         metric,
         baseline_run_id: baselineId,
         candidate_run_id: candidateId,
-        baseline_value: cells[baselineId]?.aggregate?.value ?? null,
-        candidate_value: cells[candidateId]?.aggregate?.value ?? null,
+        unit: metricUnit(metric, shape),
+        baseline_value: baselineValue,
+        candidate_value: candidateValue,
         delta: delta.delta,
+        delta_basis: tested ? "paired_rows" : "overall",
+        overall_delta:
+          delta.overallDelta ??
+          (baselineValue === null || candidateValue === null ? null : candidateValue - baselineValue),
         interval_low: delta.interval?.low ?? null,
         interval_high: delta.interval?.high ?? null,
         p_value: delta.pValue ?? null,
@@ -115,6 +141,14 @@ export function comparisonStatistics(comparison: Comparison): MetricStatistics[]
       } satisfies MetricStatistics;
     }),
   );
+}
+
+/** What a metric's exported values are measured in (the page words latency in s or ms; the export keeps seconds). */
+function metricUnit(metric: string, shape: Comparison["metrics"][number]["shape"]): MetricUnit {
+  if (shape === "rating") return "rate";
+  if (metric === "agent/latency_seconds") return "seconds";
+  if (metric.startsWith("agent/")) return "tokens";
+  return "score";
 }
 
 /** Flips read a page at a time: a comparison with many flips never holds a page of more than this. */

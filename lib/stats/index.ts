@@ -1,6 +1,7 @@
 // Public surface of the stats library: pure functions, no I/O, seeded randomness.
 export { wilsonInterval } from "./wilson";
 export { exactMcNemar } from "./mcnemar";
+export { pairedRateDifference } from "./pairedProportions";
 export {
   pairedBootstrapMeanDiff,
   startPairedBootstrap,

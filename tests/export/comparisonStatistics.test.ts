@@ -1,9 +1,10 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { comparisonStatistics, exportedComparison } from "@/lib/export/comparisonStatistics";
 import { comparisonResultsJson, runResultsCsv } from "@/lib/export/runResults";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
-import { importRows, runToCompletion } from "../support/engineKit";
+import { importRows, importSample, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
 import { startRouteServer, type RouteServer } from "./routeServer";
 
@@ -13,8 +14,9 @@ const SAFETY = "response/llm_judged/safety";
  * The compareRuns test's seven rows (tests/compare/compareRuns.test.ts): the baseline judge ("judge-a") says
  * no when the response holds BASE_NO, the candidate's ("judge-b") when it holds CAND_NO. By hand:
  *   regressions (yes→no) r3, r5; improvements (no→yes) r2, r6, r7; baseline 3/7 yes, candidate 4/7;
- *   exact McNemar b=2, c=3: p = 1; paired Wald interval of the yes-rate difference over n=7:
- *   d = (3 − 2)/7, half-width = 1.959963984540054 · √(5 − 1/7) / 7.
+ *   exact McNemar b=2, c=3: p = 1; the paired yes-rate difference over n=7 is (3 − 2)/7, and its
+ *   Agresti–Min interval adds half a row to each cell (n* = 9, b* = 2.5, c* = 3.5):
+ *   centre 1/9, half-width = 1.959963984540054 · √(6 − 1/9) / 9.
  */
 const RESPONSES = ["fine", "BASE_NO", "CAND_NO", "BASE_NO CAND_NO", "CAND_NO", "BASE_NO", "BASE_NO"];
 
@@ -85,7 +87,7 @@ describe("a comparison's export carries its statistics and flipped rows", () => 
     expect(Object.keys(body)).toEqual(["columns", "baseline_run_id", "statistics", "flipped_rows", "runs"]);
     expect(body.baseline_run_id).toBe(baseline);
     const safety = body.statistics.find((s: { metric: string }) => s.metric === SAFETY);
-    const half = (1.959963984540054 * Math.sqrt(5 - 1 / 7)) / 7;
+    const half = (1.959963984540054 * Math.sqrt(6 - 1 / 9)) / 9;
     expect(safety).toMatchObject({
       baseline_run_id: baseline,
       candidate_run_id: candidate,
@@ -101,9 +103,42 @@ describe("a comparison's export carries its statistics and flipped rows", () => 
     expect(safety.baseline_value).toBeCloseTo(3 / 7, 12);
     expect(safety.candidate_value).toBeCloseTo(4 / 7, 12);
     expect(safety.delta).toBeCloseTo(1 / 7, 12);
-    expect(safety.interval_low).toBeCloseTo(1 / 7 - half, 12);
-    expect(safety.interval_high).toBeCloseTo(1 / 7 + half, 12);
+    expect(safety).toMatchObject({ unit: "rate", delta_basis: "paired_rows" });
+    // Every row judged in both runs: the overall difference is the paired one.
+    expect(safety.overall_delta).toBeCloseTo(1 / 7, 12);
+    expect(safety.interval_low).toBeCloseTo(1 / 9 - half, 12);
+    expect(safety.interval_high).toBeCloseTo(1 / 9 + half, 12);
     expect(safety.judged_differently).toContain("judge-a vs judge-b");
+  });
+
+  it("names each statistic's unit: latency stays in seconds even where the page words it in ms", async () => {
+    const sample = await importSample(db);
+    const heuristic = { provider: "heuristic" as const, model: "heuristic-v1" };
+    const agentRun = async () =>
+      (
+        await runToCompletion(
+          db,
+          { datasetId: sample, metrics: ["latency_seconds", "total_token_count"], judge: heuristic },
+          null,
+        )
+      ).runId;
+    const first = await agentRun();
+    const second = await agentRun();
+    const comparison = (await exportedComparison(db, [first, second], first))!;
+    const statistics = comparisonStatistics(comparison);
+    const latency = statistics.find((s) => s.metric === "agent/latency_seconds")!;
+    expect(latency.unit).toBe("seconds");
+    expect(latency.words).toContain(" ms");
+    const latencyCell = comparison.metrics.find((m) => m.metric === "agent/latency_seconds")!.cells[first];
+    expect(latency.baseline_value).toBe(latencyCell.aggregate?.value);
+    expect(statistics.find((s) => s.metric === "agent/total_token_count")?.unit).toBe("tokens");
+    const body = JSON.parse(await collect(comparisonResultsJson(db, [baseline, candidate])));
+    expect(body.statistics.map((s: { unit: string }) => s.unit)).toContain("rate");
+    const csv = await fetch(
+      `${routes.baseUrl}/compare/export?runs=${first},${second}&baseline=${first}&format=csv&part=statistics`,
+    );
+    const records = parse(await csv.text(), { columns: true }) as Record<string, string>[];
+    expect(records.find((r) => r.metric === "agent/latency_seconds")?.unit).toBe("seconds");
   });
 
   it("JSON: the flipped rows in the flip list's order, regressions first", async () => {

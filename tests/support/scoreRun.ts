@@ -3,15 +3,23 @@ import { saveJudgment } from "@/lib/db/runWrites";
 
 /**
  * Writes a score for every pending item of a run, row by row in request order.
- * `passes` decides each row's pass/fail, so one helper serves higher- and lower-is-better metrics.
+ * `passes` decides each row's pass/fail, so one helper serves higher- and lower-is-better metrics;
+ * rows past the end of `scores` stay pending; `threshold` is the pass mark the judgments record (the default 0.5 unless a test sets another).
  */
-export async function scoreRun(db: Db, runId: string, scores: number[], passes: (score: number) => boolean) {
+export async function scoreRun(
+  db: Db,
+  runId: string,
+  scores: number[],
+  passes: (score: number) => boolean,
+  threshold = 0.5,
+) {
   const items = await db.judgmentItem.findMany({
     where: { runId },
     orderBy: { row: { rowNumber: "asc" } },
     select: { id: true, rowId: true, metric: true },
   });
-  items.forEach((item, i) =>
+  // Rows past the end of `scores` stay pending: judged in another run only.
+  items.slice(0, scores.length).forEach((item, i) =>
     saveJudgment(
       db,
       { ...item, runId },
@@ -28,7 +36,7 @@ export async function scoreRun(db: Db, runId: string, scores: number[], passes: 
         cacheHit: false,
         attempts: 1,
         latencyMs: 0,
-        threshold: 0.5,
+        threshold,
         passed: passes(scores[i]),
         costUsd: null,
       },
