@@ -66,7 +66,7 @@ export function UserAccountActions({
         </details>
       ) : (
         <span className="text-xs text-slate-600">
-          No password: signs in through single sign-on, managed at your identity provider.
+          No password to reset: single sign-on accounts are managed at your identity provider.
         </span>
       )}
       {reset.message && (

@@ -82,6 +82,16 @@ describe("resetting a password", () => {
     expect(await readCredentialHash(db, ids[OLGA.email])).toBeNull();
     expect(await signInStatus(OLGA.email, "olga's first password")).toBe(401);
   });
+
+  it("refuses a user left with no way to sign in at all, giving them no password either", async () => {
+    await db.account.deleteMany({ where: { userId: ids[OLGA.email] } });
+    const result = await resetAccountPassword(server.auth, db, ids[OLGA.email], "olga's first password");
+    expect(result).toEqual({
+      ok: false,
+      message: "olga@example.com has no password to reset; remove the account and add it again with a password.",
+    });
+    expect(await db.account.count({ where: { userId: ids[OLGA.email] } })).toBe(0);
+  });
 });
 
 describe("removing a user", () => {

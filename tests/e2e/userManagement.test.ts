@@ -108,7 +108,11 @@ describe("an admin on the users page", () => {
   it("has no password reset for a user who signs in through single sign-on", async () => {
     const olga = row(OTHER_USER.email);
     expect(await olga.getByText("Reset password").count()).toBe(0);
-    expect(await olga.getByText("No password: signs in through single sign-on").count()).toBe(1);
+    expect(
+      await olga
+        .getByText("No password to reset: single sign-on accounts are managed at your identity provider.")
+        .count(),
+    ).toBe(1);
     expect(await db.account.count({ where: { user: { email: OTHER_USER.email }, providerId: "credential" } })).toBe(0);
   });
 
