@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { createUser, type CreateUserState } from "@/app/actions/createUser";
 import { Button } from "@/components/ui/Button";
 import { submitTo } from "@/components/ui/submitTo";
@@ -11,6 +11,8 @@ const FIELD = "rounded border border-slate-300 bg-white px-2 py-1 text-sm text-s
 /** An admin adds an account: email, name, role and the first password, as `npm run user:create` does. */
 export function CreateUserForm() {
   const [state, action, pending] = useActionState<CreateUserState, FormData>(createUser, { ok: false, message: null });
+  // Each answer is a new state object: typing again hides this one, and the next answer shows.
+  const [dismissed, setDismissed] = useState<CreateUserState | null>(null);
   return (
     <div className="space-y-2 text-sm">
       <h2 className="font-medium text-slate-700">Add a user</h2>
@@ -25,6 +27,7 @@ export function CreateUserForm() {
         className="flex flex-wrap items-end gap-2"
         data-testid="create-user"
         aria-describedby="create-user-help"
+        onInput={() => setDismissed(state)}
       >
         <label className="flex flex-col gap-0.5">
           <span className="text-xs font-medium text-slate-700">Email</span>
@@ -57,7 +60,7 @@ export function CreateUserForm() {
           Create user
         </Button>
       </form>
-      {state.message && (
+      {state.message && dismissed !== state && (
         <p role="status" className={state.ok ? "text-emerald-700" : "text-red-700"}>
           {state.message}
         </p>

@@ -7,7 +7,7 @@ const VARIANTS = {
   secondary: "rounded border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-50",
   /** A shortcut to what needs attention (the next failed row). */
   attention: "rounded border border-rose-300 bg-rose-50 text-rose-800 hover:bg-rose-100",
-  danger: "rounded border border-red-300 bg-white text-red-900 hover:bg-red-100",
+  danger: "rounded border border-red-300 bg-white text-red-900 hover:bg-red-100 disabled:opacity-50",
 } as const;
 
 const SIZES = {

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Db } from "./client";
 
 /**
@@ -20,22 +19,24 @@ export async function deleteUserWithSignIns(db: Db, userId: string): Promise<boo
 }
 
 /**
- * Stores a new password hash for the user's email/password sign-in (adding
- * one for a user who signed in only through single sign-on, keyed as Better
- * Auth keys it) and ends every session they have. Returns how many ended.
+ * Stores a new password hash for the user's email/password sign-in and ends
+ * every session they have, in one transaction. Only an existing password is
+ * replaced: adding one to an account that signs in through single sign-on
+ * would let that person keep signing in after the identity provider removed
+ * them. Returns how many sessions ended, or null when the user has no password
+ * sign-in (then nothing changed).
  */
-export async function replacePasswordEndingSessions(db: Db, userId: string, passwordHash: string): Promise<number> {
-  const credential = await db.account.findFirst({
-    where: { userId, providerId: "credential" },
-    select: { id: true },
+export async function replacePasswordEndingSessions(
+  db: Db,
+  userId: string,
+  passwordHash: string,
+): Promise<number | null> {
+  return db.$transaction(async (tx) => {
+    const replaced = await tx.account.updateMany({
+      where: { userId, providerId: "credential" },
+      data: { password: passwordHash },
+    });
+    if (replaced.count === 0) return null;
+    return (await tx.session.deleteMany({ where: { userId } })).count;
   });
-  const [, ended] = await db.$transaction([
-    credential
-      ? db.account.update({ where: { id: credential.id }, data: { password: passwordHash } })
-      : db.account.create({
-          data: { id: randomUUID(), userId, accountId: userId, providerId: "credential", password: passwordHash },
-        }),
-    db.session.deleteMany({ where: { userId } }),
-  ]);
-  return ended.count;
 }

@@ -51,6 +51,16 @@ export async function findUserByEmail(db: Db, email: string) {
   return db.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true, email: true, role: true } });
 }
 
+/** The providers a user signs in with: "credential" (email and password), "oidc" (single sign-on). */
+export async function listSignInMethods(db: Db, userId: string): Promise<string[]> {
+  const accounts = await db.account.findMany({
+    where: { userId },
+    select: { providerId: true },
+    distinct: ["providerId"],
+  });
+  return accounts.map((account) => account.providerId).sort();
+}
+
 export async function findUserById(db: Db, id: string) {
   return db.user.findUnique({ where: { id }, select: { id: true, name: true, email: true, role: true } });
 }

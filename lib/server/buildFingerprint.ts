@@ -14,7 +14,15 @@ import { z } from "zod";
  * (`cp -p`, an archive unpacked) still does.
  */
 
-/** What `next build` reads: sources, config, the lockfile (versions of Next and every package), .env files. */
+/**
+ * What `npm run build` reads: sources, config (prisma.config.ts for `prisma
+ * generate`), the lockfile (versions of Next and every package), .env files.
+ * Tailwind scans only app, components and lib for class names (app/globals.css
+ * says so), not the whole folder. Left out on purpose: next-env.d.ts, which
+ * next build itself rewrites; eslint.config.mjs, as Next 16's build no longer
+ * lints; tests/ and scripts/, which the build type-checks (tsconfig.json's
+ * include) but compiles none of: an edit there cannot change what it serves.
+ */
 export const BUILD_INPUTS = [
   "app",
   "components",
@@ -26,6 +34,7 @@ export const BUILD_INPUTS = [
   "instrumentation.ts",
   "tsconfig.json",
   "postcss.config.mjs",
+  "prisma.config.ts",
   "package.json",
   "package-lock.json",
   ".env",

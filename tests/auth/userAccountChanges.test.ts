@@ -1,9 +1,11 @@
 // An admin's account changes from the users page, on a real SQLite file with
 // Better Auth signing in over HTTP: a password reset works under the password
 // policy and ends the user's sessions; a removal takes the user's sessions and
-// sign-ins with it, and the last active admin is refused with nothing changed,
-// not even their password (Better Auth's own deleteUser removes sessions and
-// passwords in writes before the one the database refuses).
+// sign-ins with it once the admin confirmed that user's email; nobody removes
+// their own account, and the last active admin is refused with nothing
+// changed, not even their password (Better Auth's own deleteUser removes
+// sessions and passwords in writes before the one the database refuses). A
+// user who signs in through single sign-on gets no password by a reset.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserAccount } from "@/lib/auth/createUserAccount";
 import { removeUserAccount } from "@/lib/auth/removeUserAccount";
@@ -65,34 +67,79 @@ describe("resetting a password", () => {
     expect(await signInStatus(VERA.email, "a brand new password")).toBe(200);
   });
 
-  it("gives a user who signed in only through single sign-on a password", async () => {
+  it("refuses a user who signs in only through single sign-on, giving them no password", async () => {
+    // As a first sign-in through the identity provider leaves them: an OIDC account and no password.
     await db.account.deleteMany({ where: { userId: ids[OLGA.email], providerId: "credential" } });
+    await db.account.create({
+      data: { id: "olga-oidc", userId: ids[OLGA.email], accountId: "idp-subject-olga", providerId: "oidc" },
+    });
     const result = await resetAccountPassword(server.auth, db, ids[OLGA.email], "olga's first password");
-    expect(result.ok).toBe(true);
-    expect(await signInStatus(OLGA.email, "olga's first password")).toBe(200);
+    expect(result).toEqual({
+      ok: false,
+      message:
+        "olga@example.com signs in through single sign-on; manage it at your identity provider. No password was set.",
+    });
+    expect(await readCredentialHash(db, ids[OLGA.email])).toBeNull();
+    expect(await signInStatus(OLGA.email, "olga's first password")).toBe(401);
+  });
+
+  it("refuses a user left with no way to sign in at all, giving them no password either", async () => {
+    await db.account.deleteMany({ where: { userId: ids[OLGA.email] } });
+    const result = await resetAccountPassword(server.auth, db, ids[OLGA.email], "olga's first password");
+    expect(result).toEqual({
+      ok: false,
+      message: "olga@example.com has no password to reset; remove the account and add it again with a password.",
+    });
+    expect(await db.account.count({ where: { userId: ids[OLGA.email] } })).toBe(0);
   });
 });
 
 describe("removing a user", () => {
+  it("refuses without the admin's confirmation of this user's email, changing nothing", async () => {
+    for (const confirmedEmail of ["", "remove", OLGA.email]) {
+      const result = await removeUserAccount(db, {
+        userId: ids[VERA.email],
+        confirmedEmail,
+        removedBy: ids[ADA.email],
+      });
+      expect(result).toEqual({ ok: false, message: 'Tick "Yes, remove vera@example.com" first; nothing was removed.' });
+    }
+    expect(await db.user.count({ where: { id: ids[VERA.email] } })).toBe(1);
+    expect(await signInStatus(VERA.email, "a brand new password")).toBe(200);
+  });
+
   it("removes the user with their sessions and sign-ins; they can no longer sign in", async () => {
-    await signInOverHttp(server.baseURL, OLGA.email, "olga's first password");
-    const result = await removeUserAccount(db, ids[OLGA.email]);
-    expect(result).toEqual({ ok: true, message: "Removed olga@example.com." });
-    expect(await db.user.count({ where: { id: ids[OLGA.email] } })).toBe(0);
-    expect(await db.account.count({ where: { userId: ids[OLGA.email] } })).toBe(0);
-    expect(await sessionsOf(ids[OLGA.email])).toBe(0);
-    expect(await signInStatus(OLGA.email, "olga's first password")).toBe(401);
-    expect(await removeUserAccount(db, ids[OLGA.email])).toEqual({
-      ok: false,
-      message: "This user no longer exists.",
+    await signInOverHttp(server.baseURL, VERA.email, "a brand new password");
+    const removal = { userId: ids[VERA.email], confirmedEmail: "Vera@Example.com", removedBy: ids[ADA.email] };
+    expect(await removeUserAccount(db, removal)).toEqual({ ok: true, message: "Removed vera@example.com." });
+    expect(await db.user.count({ where: { id: ids[VERA.email] } })).toBe(0);
+    expect(await db.account.count({ where: { userId: ids[VERA.email] } })).toBe(0);
+    expect(await sessionsOf(ids[VERA.email])).toBe(0);
+    expect(await signInStatus(VERA.email, "a brand new password")).toBe(401);
+    expect(await removeUserAccount(db, removal)).toEqual({ ok: false, message: "This user no longer exists." });
+  });
+
+  it("refuses an admin removing their own account, even with another admin left", async () => {
+    const bob = await createUserAccount(server.auth, db, {
+      email: "bob@example.com",
+      password: "bob admin password 1",
+      name: "Bob",
+      role: "admin",
     });
+    const result = await removeUserAccount(db, { userId: bob.id, confirmedEmail: bob.email, removedBy: bob.id });
+    expect(result).toEqual({ ok: false, message: "You cannot remove your own account; ask another admin." });
+    expect(await db.user.count({ where: { id: bob.id } })).toBe(1);
+    // Another admin may: Bob goes, Ada stays the only admin.
+    const byAda = await removeUserAccount(db, { userId: bob.id, confirmedEmail: bob.email, removedBy: ids[ADA.email] });
+    expect(byAda).toEqual({ ok: true, message: "Removed bob@example.com." });
   });
 
   it("refuses the last active admin, who keeps their password and sessions", async () => {
     await signInOverHttp(server.baseURL, ADA.email, ADA.password);
     const sessions = await sessionsOf(ids[ADA.email]);
     const hash = await readCredentialHash(db, ids[ADA.email]);
-    const result = await removeUserAccount(db, ids[ADA.email]);
+    // The local admin (sign-in off) has no account of their own, so only the last-admin rule stands in the way.
+    const result = await removeUserAccount(db, { userId: ids[ADA.email], confirmedEmail: ADA.email, removedBy: null });
     expect(result).toEqual({
       ok: false,
       message: "ada@example.com is the only active admin and cannot be removed; make someone else admin first.",

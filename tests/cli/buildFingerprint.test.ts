@@ -5,6 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { Scanner } from "@tailwindcss/oxide";
+import { compile } from "@tailwindcss/node";
 import { computeBuildFingerprint, decideBuild, writeBuildFingerprint } from "@/lib/server/buildFingerprint";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -96,12 +98,43 @@ describe("whether npm start builds", () => {
     expect(decideBuild(dir, {}).build).toBe(false);
   });
 
+  it("rebuilds when prisma.config.ts, which npm run build's prisma generate reads, changes", () => {
+    const dir = project();
+    fs.writeFileSync(path.join(dir, "prisma.config.ts"), 'export default { schema: "prisma/schema.prisma" };\n');
+    buildIn(dir);
+    fs.writeFileSync(path.join(dir, "prisma.config.ts"), 'export default { schema: "prisma/other.prisma" };\n');
+    expect(decideBuild(dir, {}).message).toBe("rebuilding: prisma.config.ts changed");
+  });
+
+  it("hashes every file Tailwind scans for class names while building app/globals.css", async () => {
+    // Tailwind finds class names in the files it scans, chosen as @tailwindcss/postcss chooses them
+    // during next build: from globals.css's source() and @source, else the whole project folder.
+    const cssFile = path.join(ROOT, "app/globals.css");
+    const compiler = await compile(fs.readFileSync(cssFile, "utf8"), {
+      base: path.dirname(cssFile),
+      onDependency: () => {},
+    });
+    const root =
+      compiler.root === "none"
+        ? []
+        : compiler.root === null
+          ? [{ base: ROOT, pattern: "**/*", negated: false }]
+          : [{ ...compiler.root, negated: false }];
+    const scanner = new Scanner({ sources: [...root, ...compiler.sources] });
+    scanner.scan();
+    const scanned = scanner.files.map((file) => path.relative(ROOT, file));
+    const hashed = Object.keys(computeBuildFingerprint(ROOT, {}).files);
+    expect(scanned.length).toBeGreaterThan(100);
+    expect(scanned.filter((file) => !hashed.includes(file))).toEqual([]);
+  });
+
   it("fingerprints this repository's sources in well under a second", () => {
     const started = performance.now();
     const fingerprint = computeBuildFingerprint(ROOT, process.env);
     const elapsed = performance.now() - started;
     expect(Object.keys(fingerprint.files)).toContain("package-lock.json");
     expect(Object.keys(fingerprint.files)).toContain("app/layout.tsx");
+    expect(Object.keys(fingerprint.files)).toContain("prisma.config.ts");
     expect(Object.keys(fingerprint.files).some((name) => name.startsWith("lib/db/generated/"))).toBe(false);
     expect(elapsed).toBeLessThan(1_000);
   });

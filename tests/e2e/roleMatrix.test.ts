@@ -369,7 +369,7 @@ const ACTIONS: ActionCase[] = [
       });
       return {
         page: "/admin/users",
-        args: [{ ok: false, message: null }, formData({ userId: user.id, confirm: "remove" })],
+        args: [{ ok: false, message: null }, formData({ userId: user.id, confirm: user.email })],
         effect: () => db.user.count({ where: { id: user.id } }),
       };
     },

@@ -1,13 +1,16 @@
 // Browser test of the users page with accounts on: the admin, signed in
 // through the sign-in page, adds a user (the password policy and a taken
-// email refused with the reason), resets that user's password (their session
-// ends; the new password signs in, the old one does not), removes them, and is
-// refused removing the only active admin, themselves, with the reason shown.
+// email refused with the reason; the answer goes once they type again),
+// resets that user's password (their session ends; the new password signs in,
+// the old one does not), removes them once "Yes, remove <email>" is ticked (a
+// form sent without it, or naming the admin, is refused), and has no removal
+// for their own account. A user who signs in only through single sign-on has
+// no password to reset.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import type { AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, USERS } from "./authSession";
+import { createUsersWithCli, E2E_AUTH_SECRET, OTHER_USER, USERS } from "./authSession";
 import { openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
 
 const NINA = { email: "nina@example.com", name: "Nina New", password: "nina first password" };
@@ -22,7 +25,13 @@ let problems: string[];
 beforeAll(async () => {
   app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   ({ server, db, page, problems } = app);
-  await createUsersWithCli(server.databaseUrl, [USERS.admin]);
+  await createUsersWithCli(server.databaseUrl, [USERS.admin, OTHER_USER]);
+  // Olga as a first sign-in through the identity provider leaves her: an OIDC account, no password.
+  const olga = await db.user.findUniqueOrThrow({ where: { email: OTHER_USER.email } });
+  await db.account.deleteMany({ where: { userId: olga.id } });
+  await db.account.create({
+    data: { id: "olga-oidc", userId: olga.id, accountId: "idp-subject-olga", providerId: "oidc" },
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -88,6 +97,23 @@ describe("an admin on the users page", () => {
       .poll(() => page.getByRole("status").allInnerTexts())
       .toContain("A user with the email nina@example.com already exists.");
     expect(await db.user.count({ where: { email: NINA.email } })).toBe(1);
+
+    // The answer belongs to the last try: typing again in the form takes it away.
+    await createForm().getByLabel("Email").fill("");
+    await createForm().getByLabel("Email").pressSequentially("n");
+    await expect.poll(() => page.locator("[data-testid=create-user] ~ [role=status]").count()).toBe(0);
+    await createForm().getByLabel("Email").fill("");
+  });
+
+  it("has no password reset for a user who signs in through single sign-on", async () => {
+    const olga = row(OTHER_USER.email);
+    expect(await olga.getByText("Reset password").count()).toBe(0);
+    expect(
+      await olga
+        .getByText("No password to reset: single sign-on accounts are managed at your identity provider.")
+        .count(),
+    ).toBe(1);
+    expect(await db.account.count({ where: { user: { email: OTHER_USER.email }, providerId: "credential" } })).toBe(0);
   });
 
   it("resets the new user's password: their session ends, the new password signs in, the old one not", async () => {
@@ -106,24 +132,54 @@ describe("an admin on the users page", () => {
     expect(await signInStatus(NINA.email, NINA_RESET)).toBe(200);
   });
 
-  it("removes the user: the row goes, and the account with it", async () => {
-    await row(NINA.email).getByText("Remove", { exact: true }).click();
-    await row(NINA.email)
-      .getByRole("button", { name: `Remove user ${NINA.email}` })
-      .click();
+  it("removes the user only once the admin ticks the confirmation: the row goes, and the account with it", async () => {
+    const nina = row(NINA.email);
+    const removeButton = nina.getByRole("button", { name: `Remove user ${NINA.email}` });
+    await nina.getByText("Remove", { exact: true }).click();
+    expect(await removeButton.isDisabled()).toBe(true);
+    await screenshot(page, "users-remove-confirmation");
+
+    // A form sent without the tick (the button's disabled state lifted, as a script would) is refused.
+    await removeButton.evaluate((button) => button.removeAttribute("disabled"));
+    await removeButton.click();
+    await expect
+      .poll(() => nina.getByRole("status").allInnerTexts())
+      .toContain('Tick "Yes, remove nina@example.com" first; nothing was removed.');
+    expect(await db.user.count({ where: { email: NINA.email } })).toBe(1);
+
+    // A form pointed at the admin's own account, confirmation and all, is refused too. The fields are
+    // rewritten after the tick, as React puts its own values back when it renders the ticked box.
+    const admin = await db.user.findUniqueOrThrow({ where: { email: USERS.admin.email } });
+    await nina.getByLabel(`Yes, remove ${NINA.email}`).check();
+    await removeButton
+      .locator("xpath=ancestor::form")
+      .locator("input[name=userId]")
+      .evaluate((input, id) => ((input as HTMLInputElement).value = id), admin.id);
+    await nina
+      .getByLabel(`Yes, remove ${NINA.email}`)
+      .evaluate((input, email) => ((input as HTMLInputElement).value = email), admin.email);
+    await removeButton.click();
+    await expect
+      .poll(() => nina.getByRole("status").allInnerTexts())
+      .toContain("You cannot remove your own account; ask another admin.");
+    expect(await db.user.count({ where: { email: USERS.admin.email } })).toBe(1);
+    await page.reload();
+    await waitForHydration(page, "[data-testid=create-user]");
+
+    await nina.getByText("Remove", { exact: true }).click();
+    await nina.getByLabel(`Yes, remove ${NINA.email}`).check();
+    expect(await removeButton.isEnabled()).toBe(true);
+    await removeButton.click();
     await expect.poll(() => row(NINA.email).count()).toBe(0);
     expect(await db.user.count({ where: { email: NINA.email } })).toBe(0);
     expect(await db.session.count({ where: { user: { email: NINA.email } } })).toBe(0);
   });
 
-  it("is refused removing the only active admin, themselves, with the reason, and stays signed in", async () => {
+  it("has no removal for the admin's own account, and stays signed in", async () => {
     const admin = row(USERS.admin.email);
-    await admin.getByText("Remove", { exact: true }).click();
-    await admin.getByRole("button", { name: `Remove user ${USERS.admin.email}` }).click();
-    await expect
-      .poll(() => admin.getByRole("status").innerText())
-      .toBe("ada@example.com is the only active admin and cannot be removed; make someone else admin first.");
-    await screenshot(page, "users-last-admin-refused");
+    expect(await admin.getByText("Remove", { exact: true }).count()).toBe(0);
+    expect(await admin.getByText("You cannot remove your own account; ask another admin.").count()).toBe(1);
+    await screenshot(page, "users-own-account");
     expect(await db.user.count({ where: { email: USERS.admin.email } })).toBe(1);
     await page.reload();
     await row(USERS.admin.email).waitFor();

@@ -2,6 +2,7 @@
 // prepares accounts before turning sign-in on. The account added there, and
 // the password reset there, are real Better Auth passwords: once the server
 // restarts with a secret, that user signs in with the password the page set.
+// Removing the only active admin is refused there too, with the reason.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
@@ -71,5 +72,20 @@ describe("the local admin on the users page, sign-in off", () => {
     } finally {
       await signedIn.stop();
     }
+  });
+
+  it("is refused removing the only active admin, with the reason, and nothing of theirs changes", async () => {
+    await page.reload();
+    await waitForHydration(page, "[data-testid=create-user]");
+    const rita = row(RITA.email);
+    await rita.getByText("Remove", { exact: true }).click();
+    await rita.getByLabel(`Yes, remove ${RITA.email}`).check();
+    await rita.getByRole("button", { name: `Remove user ${RITA.email}` }).click();
+    await expect
+      .poll(() => rita.getByRole("status").innerText())
+      .toBe("rita@example.com is the only active admin and cannot be removed; make someone else admin first.");
+    await screenshot(page, "users-last-admin-refused");
+    expect(await db.user.count({ where: { email: RITA.email } })).toBe(1);
+    expect(await db.account.count({ where: { user: { email: RITA.email }, providerId: "credential" } })).toBe(1);
   });
 });

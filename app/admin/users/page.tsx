@@ -24,7 +24,7 @@ export const metadata: Metadata = { title: "Users" };
  * and open or close sign-up and limit it to email domains.
  */
 export default async function UsersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requirePageRole("users.manage", "/admin/users");
+  const viewer = await requirePageRole("users.manage", "/admin/users");
   const pagination = paginationSchema.parse(firstValues(await searchParams));
   const db = getDb();
   const [users, signUpOpen, domains] = await Promise.all([
@@ -83,7 +83,12 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                   <UserRoleForm userId={user.id} email={user.email} role={parseStoredRole(user.role)} />
                 </td>
                 <td className="w-80 px-3 py-2 align-top">
-                  <UserAccountActions userId={user.id} email={user.email} />
+                  <UserAccountActions
+                    userId={user.id}
+                    email={user.email}
+                    hasPassword={user.signInMethods.includes("credential")}
+                    isYou={!viewer.local && viewer.id === user.id}
+                  />
                 </td>
               </tr>
             ))}
