@@ -15,6 +15,7 @@ import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
 import { readPage } from "./pagination";
 import { listRowsByMetric } from "./runRowMetricSort";
+import { getSortedRowPlace } from "./runRowSortedPlace";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
@@ -58,11 +59,32 @@ function agreementCellOf(name: AgreementCellName): AgreementCell {
   return { judge, human };
 }
 
-async function readRowsPage(db: Db, run: { id: string; datasetId: string }, rowQuery: RunRowQuery) {
-  if (isMetricSort(rowQuery)) return listRowsByMetric(db, run, rowQuery);
-  // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
-  const sort = rowQuery.sort === "requestId" ? "requestId" : "rowNumber";
-  const query = { ...rowQuery, sort } as const;
+/**
+ * Where the drill-down's row stands in the table the reviewer came from, and
+ * where j / k / n go: in row order through the queries below, or, when the
+ * table was sorted otherwise (a metric worst first, request_id, row number
+ * descending), in that order (getSortedRowPlace), so "12 of 322" and j / k
+ * follow the rows as the table listed them.
+ */
+export async function getRunRowPlace(
+  db: Db,
+  run: { id: string; datasetId: string },
+  row: { id: string; rowNumber: number },
+  query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
+) {
+  if (query.sort !== "rowNumber" || query.dir !== "asc") {
+    const { index, total, ...neighbours } = getSortedRowPlace(db, run, row.id, query);
+    return { neighbours, position: { index, total } };
+  }
+  const [neighbours, position] = await Promise.all([
+    getRunRowNeighbours(db, run, row.rowNumber, query),
+    getRunRowPosition(db, run, row, query),
+  ]);
+  return { neighbours, position };
+}
+
+async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+  // The agreement filters read their rows over the label pairing, in any of the table's orders.
   if (query.filter === "cell" && query.metric && query.cell) {
     const page = listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
@@ -71,6 +93,9 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, rowQ
     const page = listDisagreementRows(db, run, query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
+  if (isMetricSort(query)) return listRowsByMetric(db, run, query);
+  // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
+  const sort = query.sort === "requestId" ? "requestId" : "rowNumber";
   const where = runRowWhere(run.id, run.datasetId, query);
   return readPage(
     query,
