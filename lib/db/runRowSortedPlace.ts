@@ -16,7 +16,7 @@ export type SortedRowPlace = {
 };
 
 /** A row that failed some metric of the run: where n goes within the filters that are not about failures. */
-const FAILED_ANY = `EXISTS (SELECT 1 FROM "JudgmentItem" f WHERE f."runId" = @runId AND f."rowId" = r."id"
+const FAILED_ANY = `EXISTS (SELECT 1 FROM "JudgmentItem" f WHERE f."runId" = @runId AND f."rowId" = o."id"
   AND f."status" = 'done' AND f."passed" = 0)`;
 
 function agreementCellOf(name: AgreementCellName): AgreementCell {
@@ -45,10 +45,11 @@ export function getSortedRowPlace(
   const filter = agreement ? agreementFilterSql(run, query, cell) : plainFilterSql(run, query);
   const failed = agreement || query.filter === "failed" ? "1" : FAILED_ANY;
   const sort = sortJoin(query);
+  // ordered is read five times: MATERIALIZED numbers the rows once. Whether a row failed is asked only of the
+  // rows after this one, until the first that did (not of every row of the filter).
   const sql = `WITH ${agreement ? `paired AS (${PAIRED}),` : ""}
-    ordered AS (
-      SELECT r."id" AS id, (${filter.where}) AS inFilter, (${failed}) AS failed,
-        ROW_NUMBER() OVER (ORDER BY ${tableOrderBy(query)}) AS pos
+    ordered AS MATERIALIZED (
+      SELECT r."id" AS id, (${filter.where}) AS inFilter, ROW_NUMBER() OVER (ORDER BY ${tableOrderBy(query)}) AS pos
       FROM "DatasetRow" r ${sort.join}
       WHERE r."datasetId" = @datasetId AND ((${filter.where}) OR r."id" = @rowId)),
     me AS (SELECT pos, inFilter FROM ordered WHERE id = @rowId)
@@ -58,7 +59,7 @@ export function getSortedRowPlace(
       (SELECT COUNT(*) FROM ordered WHERE inFilter AND pos <= (SELECT pos FROM me)) AS idx,
       (SELECT id FROM ordered WHERE inFilter AND pos < (SELECT pos FROM me) ORDER BY pos DESC LIMIT 1) AS previousId,
       (SELECT id FROM ordered WHERE inFilter AND pos > (SELECT pos FROM me) ORDER BY pos ASC LIMIT 1) AS nextId,
-      (SELECT id FROM ordered WHERE inFilter AND failed AND pos > (SELECT pos FROM me) ORDER BY pos ASC LIMIT 1)
+      (SELECT id FROM ordered o WHERE inFilter AND pos > (SELECT pos FROM me) AND ${failed} ORDER BY pos ASC LIMIT 1)
         AS nextFailedId`;
   const found = preparedStatement(connectionFor(databaseUrlOf(db)), sql).get({
     // The filter's values bind @runId and @datasetId as well.

@@ -287,6 +287,7 @@ describe("a sorted table, a row and back", () => {
     const sorted = page.locator("[data-testid=run-rows-table] thead th[aria-sort=ascending]");
     expect(await sorted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
     expect(await sorted.locator("button").getAttribute("tabindex")).toBe("0");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "84-sorted-by-a-hidden-column.png") });
   });
 
   it("a row opened from a table sorted worst first steps with j in the table's order, and the way back keeps the view", async () => {
@@ -306,6 +307,7 @@ describe("a sorted table, a row and back", () => {
     expect(new URL(page.url()).searchParams.get("sort")).toBe(CORRECTNESS);
     await expect.poll(() => page.locator("h1 code").innerText()).toBe("row-57");
     expect(await page.locator("[data-testid=row-place]").innerText()).toBe(`all rows · 2 of ${ROWS}`);
+    await screenshot(page, "84-row-from-sorted-table");
     await page
       .locator("a", { hasText: /^Wide run$/ })
       .first()
