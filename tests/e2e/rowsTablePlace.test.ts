@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { writeLabels } from "@/lib/db/labelWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { importRows } from "../support/engineKit";
@@ -275,6 +276,37 @@ describe("a wide run's columns", () => {
     expect(card).toContain(`${ROWS} rows skipped: ${IDEAL_CONTEXT}`);
     expect(card).not.toContain("no row judged yet");
     expect(card).not.toContain("no row could be judged");
+  });
+});
+
+describe("sorting the judge-disagrees rows", () => {
+  it("a metric's header sorts them worst first, with its arrow, as under the other filters", async () => {
+    // Correctness labels that disagree with the judge: yes where it said no (3, 6, 9), no where it said yes (1, 2).
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { datasetId: true } });
+    const rows = await db.datasetRow.findMany({
+      where: { datasetId: run.datasetId, rowNumber: { in: [1, 2, 3, 6, 9] } },
+      select: { id: true, rowNumber: true },
+    });
+    const label = (rowNumber: number) => ({
+      metric: CORRECTNESS,
+      chunkPosition: -1,
+      value: { kind: "rating" as const, rating: rowNumber % 3 === 0 ? ("yes" as const) : ("no" as const) },
+    });
+    writeLabels(
+      db,
+      run.datasetId,
+      rows.map((row) => ({ rowId: row.id, entries: [label(row.rowNumber)] })),
+      { labelledBy: null, source: "upload" },
+    );
+    await page.goto(`${runUrl}?filter=disagrees#rows`);
+    await waitForHydration(page, "[data-testid=run-rows-table] thead button");
+    await page.locator(`[data-focus-key="sort-${CORRECTNESS}"]`).click();
+    await arrive((url) => url.searchParams.get("sort") === CORRECTNESS, `sort-${CORRECTNESS}`);
+    const sorted = page.locator("[data-testid=run-rows-table] thead th[aria-sort=ascending]");
+    expect(await sorted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
+    // The judge's failures first, then its passes, each lowest score (highest row number) first.
+    const ids = await page.locator("[data-testid=run-rows-table] tbody tr td:nth-child(2)").allInnerTexts();
+    expect(ids).toEqual(["row-9", "row-6", "row-3", "row-2", "row-1"]);
   });
 });
 
