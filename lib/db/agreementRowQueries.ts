@@ -1,3 +1,4 @@
+import type { AgreementCellName } from "@/lib/urlState/runRowQuery";
 import { databaseUrlOf, type Db } from "./client";
 import { PAIRED } from "./agreementQueries";
 import { connectionFor, preparedStatement } from "./directSqlite";
@@ -18,6 +19,13 @@ function connection(db: Db) {
 
 /** A confusion cell (judge verdict × human verdict), or the labelled rows the judge errored on. */
 export type AgreementCell = { judge: "yes" | "no"; human: "yes" | "no" } | { errors: true };
+
+/** A confusion cell as the URL names it ("yes-no": judge yes, label no). */
+export function agreementCellOf(name: AgreementCellName): AgreementCell {
+  if (name === "errors") return { errors: true };
+  const [judge, human] = name.split("-") as ["yes" | "no", "yes" | "no"];
+  return { judge, human };
+}
 
 export type AgreementRowQuery = {
   /** Only this metric's labels; all labelled metrics when absent. */

@@ -1,12 +1,12 @@
 import { decodeVerdictDetails } from "./verdictDetails";
 import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
-import { isMetricSort, type AgreementCellName, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import {
+  agreementCellOf,
   getAgreementCellNeighbours,
   getDisagreementNeighbours,
   listAgreementCellRows,
   listDisagreementRows,
-  type AgreementCell,
 } from "./agreementRowQueries";
 import { PAIRED_OF_ROWS } from "./agreementQueries";
 import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
@@ -51,12 +51,6 @@ export function runRowWhere(runId: string, datasetId: string, query: RunRowFilte
 /** The filters that compare the run's verdicts with the human labels, read in SQL by agreementRowQueries. */
 function isAgreementFilter(query: RunRowFilter): boolean {
   return query.filter === "disagrees" || query.filter === "cell";
-}
-
-function agreementCellOf(name: AgreementCellName): AgreementCell {
-  if (name === "errors") return { errors: true };
-  const [judge, human] = name.split("-") as ["yes" | "no", "yes" | "no"];
-  return { judge, human };
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { AgreementCellName, RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
-import { agreementFilterSql, type AgreementCell } from "./agreementRowQueries";
+import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { agreementCellOf, agreementFilterSql } from "./agreementRowQueries";
 import { PAIRED } from "./agreementQueries";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
@@ -18,12 +18,6 @@ export type SortedRowPlace = {
 /** A row that failed some metric of the run: where n goes within the filters that are not about failures. */
 const FAILED_ANY = `EXISTS (SELECT 1 FROM "JudgmentItem" f WHERE f."runId" = @runId AND f."rowId" = o."id"
   AND f."status" = 'done' AND f."passed" = 0)`;
-
-function agreementCellOf(name: AgreementCellName): AgreementCell {
-  if (name === "errors") return { errors: true };
-  const [judge, human] = name.split("-") as ["yes" | "no", "yes" | "no"];
-  return { judge, human };
-}
 
 /**
  * A row's place in the table sorted as the reviewer sorted it (a metric's
