@@ -217,9 +217,24 @@ export function describeRunRowFilter(query: RunRowFilter): string {
 /**
  * Where a row stands in the filter the reviewer came from: "failed on
  * groundedness · 12 of 322", or, for a row outside it, that it is not among them.
+ * A table sorted otherwise than by row number says so ("sorted by correctness,
+ * worst first"): the count and j / k follow that order.
  */
-export function describeRowPlace(query: RunRowFilter, place: { index: number | null; total: number }): string {
+export function describeRowPlace(
+  query: RunRowFilter & Partial<Pick<RunRowQuery, "sort" | "dir">>,
+  place: { index: number | null; total: number },
+): string {
   const total = place.total.toLocaleString("en-US");
   if (place.index === null) return `not in ${describeRunRowFilter(query)} (${total} rows)`;
-  return `${describeRunRowFilter(query)} · ${place.index.toLocaleString("en-US")} of ${total}`;
+  const order = describeSort(query);
+  return `${describeRunRowFilter(query)}${order ? `, ${order}` : ""} · ${place.index.toLocaleString("en-US")} of ${total}`;
+}
+
+/** The table's order in words, or "" for row order. */
+function describeSort(query: Partial<Pick<RunRowQuery, "sort" | "dir">>): string {
+  const sort = query.sort ?? "rowNumber";
+  const descending = query.dir === "desc";
+  if (sort === "rowNumber") return descending ? "last row first" : "";
+  if (sort === "requestId") return `sorted by request_id${descending ? ", descending" : ""}`;
+  return `sorted by ${metricShortName(sort)}, ${descending ? "best" : "worst"} first`;
 }

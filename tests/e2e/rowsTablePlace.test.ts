@@ -332,13 +332,17 @@ describe("a sorted table, a row and back", () => {
     expect(new URL(page.url()).searchParams.get("sort")).toBe(CORRECTNESS);
     // Worst first: row 60 (the lowest correctness score among the failures), then 57.
     expect(await page.locator("h1 code").innerText()).toBe("row-60");
-    expect(await page.locator("[data-testid=row-place]").innerText()).toBe(`all rows · 1 of ${ROWS}`);
+    expect(await page.locator("[data-testid=row-place]").innerText()).toBe(
+      `all rows, sorted by correctness, worst first · 1 of ${ROWS}`,
+    );
     const first = page.url();
     await page.keyboard.press("j");
     await page.waitForURL((url) => url.href !== first);
     expect(new URL(page.url()).searchParams.get("sort")).toBe(CORRECTNESS);
     await expect.poll(() => page.locator("h1 code").innerText()).toBe("row-57");
-    expect(await page.locator("[data-testid=row-place]").innerText()).toBe(`all rows · 2 of ${ROWS}`);
+    expect(await page.locator("[data-testid=row-place]").innerText()).toBe(
+      `all rows, sorted by correctness, worst first · 2 of ${ROWS}`,
+    );
     await screenshot(page, "84-row-from-sorted-table");
     await page
       .locator("a", { hasText: /^Wide run$/ })

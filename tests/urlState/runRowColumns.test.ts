@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_METRIC_COLUMNS,
+  describeRowPlace,
   parseRunRowQuery,
   runRowHref,
   runRowParams,
@@ -97,5 +98,20 @@ describe("the rows table's metric columns and metric sort in the URL", () => {
       "/runs/r1?filter=failed&metric=m%2Fmetric_1&sort=m%2Fmetric_3&dir=desc&cols=m%2Fmetric_2&page=3&pageSize=50#rows",
     );
     expect(runRowHref("r1", "row9", parseRunRowQuery({}, METRICS))).toBe("/runs/r1/rows/row9?filter=all");
+  });
+
+  it("says in the row's place which order the count follows", () => {
+    const place = { index: 2, total: 60 };
+    const all = { filter: "all" as const, q: "" };
+    expect(describeRowPlace({ ...all, sort: "m/metric_3", dir: "asc" }, place)).toBe(
+      "all rows, sorted by metric_3, worst first · 2 of 60",
+    );
+    expect(describeRowPlace({ ...all, sort: "m/metric_3", dir: "desc" }, place)).toBe(
+      "all rows, sorted by metric_3, best first · 2 of 60",
+    );
+    expect(describeRowPlace({ ...all, sort: "rowNumber", dir: "desc" }, place)).toBe(
+      "all rows, last row first · 2 of 60",
+    );
+    expect(describeRowPlace({ ...all, sort: "rowNumber", dir: "asc" }, place)).toBe("all rows · 2 of 60");
   });
 });
