@@ -23,6 +23,12 @@ const ACTIVE = new Set(["pending", "running"]);
  */
 export const STALE_AFTER_MS = 5_000;
 
+/**
+ * A poll unanswered this long is given up: a hung server (the connection open,
+ * no answer) must count as a missed poll, or the notice above never comes.
+ */
+export const POLL_TIMEOUT_MS = 4_000;
+
 /** Polls the run's item counts every second while it is active; refreshes the page when it finishes. */
 export function LiveProgress({ runId, initial }: { runId: string; initial: ProgressSnapshot }) {
   const router = useRouter();
@@ -36,7 +42,10 @@ export function LiveProgress({ runId, initial }: { runId: string; initial: Progr
     // poll catches its own errors; the timer only starts it.
     const poll = async () => {
       try {
-        const response = await fetch(`/api/runs/${runId}/progress`, { cache: "no-store" });
+        const response = await fetch(`/api/runs/${runId}/progress`, {
+          cache: "no-store",
+          signal: AbortSignal.timeout(POLL_TIMEOUT_MS),
+        });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const next = (await response.json()) as ProgressSnapshot;
         setLastHeard(Date.now());

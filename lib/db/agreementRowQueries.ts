@@ -1,6 +1,8 @@
+import type { AgreementCellName } from "@/lib/urlState/runRowQuery";
 import { databaseUrlOf, type Db } from "./client";
 import { PAIRED } from "./agreementQueries";
 import { connectionFor, preparedStatement } from "./directSqlite";
+import { sortJoin, tableOrderBy } from "./runRowMetricSort";
 
 /**
  * Rows picked by agreement: a confusion cell's rows (the agreement panel's
@@ -18,11 +20,19 @@ function connection(db: Db) {
 /** A confusion cell (judge verdict × human verdict), or the labelled rows the judge errored on. */
 export type AgreementCell = { judge: "yes" | "no"; human: "yes" | "no" } | { errors: true };
 
+/** A confusion cell as the URL names it ("yes-no": judge yes, label no). */
+export function agreementCellOf(name: AgreementCellName): AgreementCell {
+  if (name === "errors") return { errors: true };
+  const [judge, human] = name.split("-") as ["yes" | "no", "yes" | "no"];
+  return { judge, human };
+}
+
 export type AgreementRowQuery = {
   /** Only this metric's labels; all labelled metrics when absent. */
   metric?: string;
   q: string;
-  sort: "rowNumber" | "requestId";
+  /** rowNumber, requestId, or a metric of the run: its verdict and score, as the rows table sorts (runRowMetricSort). */
+  sort: string;
   dir: "asc" | "desc";
   page: number;
   pageSize: number;
@@ -84,6 +94,21 @@ function filterOf(
 }
 
 const DISAGREES = `p."outcome" = 'judged' AND p."judge" <> p."human"`;
+
+/**
+ * The rows of the disagreement filter (no cell) or of one confusion cell, as
+ * SQL over `r` that needs the `paired` table (WITH paired AS (PAIRED)), with
+ * its values: the drill-down's place in a sorted table reads it.
+ */
+export function agreementFilterSql(
+  run: RunRef,
+  query: Pick<AgreementRowQuery, "metric" | "q">,
+  cell?: AgreementCell,
+): { where: string; bound: Record<string, string | number> } {
+  if (!cell) return filterOf(run, query, DISAGREES, {});
+  const { condition, values } = cellCondition(cell);
+  return filterOf(run, query, condition, values);
+}
 
 /**
  * Where a row stands in the disagreement filter, in row order (for j / k and
@@ -168,14 +193,12 @@ function pageOfRows(
   ).get(bound) as { total: number };
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(query.page)), pageCount);
-  // Column and direction come from closed enums, never from text.
-  const sortColumn = query.sort === "requestId" ? `r."requestId"` : `r."rowNumber"`;
-  const direction = query.dir === "desc" ? "DESC" : "ASC";
+  const sort = sortJoin(query);
   const items = preparedStatement(
     c,
     `WITH paired AS (${PAIRED})
-     SELECT r."id" AS "rowId", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r WHERE ${where}
-     ORDER BY ${sortColumn} ${direction}, r."rowNumber" ASC LIMIT @limit OFFSET @offset`,
-  ).all({ ...bound, limit: pageSize, offset: (page - 1) * pageSize }) as AgreementRowRef[];
+     SELECT r."id" AS "rowId", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${sort.join}
+     WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @limit OFFSET @offset`,
+  ).all({ ...bound, ...sort.bound, limit: pageSize, offset: (page - 1) * pageSize }) as AgreementRowRef[];
   return { items, total, page, pageSize, pageCount };
 }

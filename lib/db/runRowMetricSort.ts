@@ -1,5 +1,5 @@
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import type { RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Page } from "./pagination";
@@ -29,7 +29,7 @@ const VERDICT_GROUP = `CASE
   WHEN s."status" = 'done' THEN 2
   ELSE 3 END`;
 
-/** The filters that are plain conditions on this run's judgments; the agreement filters never sort by a metric. */
+/** The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing. */
 const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
   all: "1 = 1",
   failed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
@@ -58,12 +58,48 @@ export function higherIsWorse(metric: string): boolean {
   return scoreDirection(metric) === "lower" || metric.startsWith("agent/");
 }
 
-function orderBy(metric: string, dir: "asc" | "desc"): string {
+function metricOrderBy(metric: string, dir: "asc" | "desc"): string {
   const worstFirst = dir === "asc";
   const scoreAsc = higherIsWorse(metric) ? !worstFirst : worstFirst;
   // NULL scores (a yes/no rating without one) sort after the scored rows of their group either way.
   return `(${VERDICT_GROUP}) = 3, (${VERDICT_GROUP}) ${worstFirst ? "ASC" : "DESC"},
     s."score" IS NULL, s."score" ${scoreAsc ? "ASC" : "DESC"}, r."rowNumber" ASC`;
+}
+
+/**
+ * The table's order in SQL over `r` (DatasetRow), joined to `s` (the sorted
+ * metric's judgment, see SORT_JOIN) when it sorts by a metric: the page, the
+ * drill-down's j / k and its "12 of 322" all read it, so they agree.
+ */
+export function tableOrderBy(query: Pick<RunRowQuery, "sort" | "dir">): string {
+  if (isMetricSort(query)) return metricOrderBy(query.sort, query.dir);
+  // Column and direction come from closed sets, never from text.
+  const direction = query.dir === "desc" ? "DESC" : "ASC";
+  return query.sort === "requestId" ? `r."requestId" ${direction}, r."rowNumber" ASC` : `r."rowNumber" ${direction}`;
+}
+
+/** The sorted metric's judgment of each row (bound as @sortMetric), through the (runId, rowId, metric) unique index. */
+export const SORT_JOIN = `LEFT JOIN "JudgmentItem" s ON s."runId" = @runId AND s."rowId" = r."id" AND s."metric" = @sortMetric`;
+
+/** The join and its bound value a sort needs: none for a row field. */
+export function sortJoin(query: Pick<RunRowQuery, "sort">): { join: string; bound: Record<string, string> } {
+  return isMetricSort(query) ? { join: SORT_JOIN, bound: { sortMetric: query.sort } } : { join: "", bound: {} };
+}
+
+/** The rows of a filter read through Prisma elsewhere (all, failed, errored, passed), as SQL over `r` with its values. */
+export function plainFilterSql(run: { id: string; datasetId: string }, query: RunRowFilter) {
+  if (query.filter === "disagrees" || query.filter === "cell")
+    throw new Error("the agreement filters are read by agreementRowQueries");
+  const q = query.q.trim();
+  return {
+    where: `r."datasetId" = @datasetId AND ${FILTER_SQL[query.filter]} AND ${SEARCH_SQL}`,
+    bound: {
+      runId: run.id,
+      datasetId: run.datasetId,
+      filterMetric: query.metric ?? null,
+      q: q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+    },
+  };
 }
 
 /** One page of the filtered rows sorted by `query.sort` (a metric of the run), counted with the same filter. */
@@ -72,17 +108,8 @@ export function listRowsByMetric(
   run: { id: string; datasetId: string },
   query: RunRowQuery,
 ): Page<MetricSortedRow> {
-  if (query.filter === "disagrees" || query.filter === "cell")
-    throw new Error("the agreement filters keep their own row order; parseRunRowQuery drops a metric sort with them");
   const connection = connectionFor(databaseUrlOf(db));
-  const where = `r."datasetId" = @datasetId AND ${FILTER_SQL[query.filter]} AND ${SEARCH_SQL}`;
-  const q = query.q.trim();
-  const params = {
-    runId: run.id,
-    datasetId: run.datasetId,
-    filterMetric: query.metric ?? null,
-    q: q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
-  };
+  const { where, bound: params } = plainFilterSql(run, query);
   const { total } = preparedStatement(connection, `SELECT COUNT(*) AS total FROM "DatasetRow" r WHERE ${where}`).get(
     params,
   ) as { total: number };
@@ -90,12 +117,11 @@ export function listRowsByMetric(
   const shown = Math.min(query.page, pageCount);
   const items = preparedStatement(
     connection,
-    `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r
-     LEFT JOIN "JudgmentItem" s ON s."runId" = @runId AND s."rowId" = r."id" AND s."metric" = @metric
-     WHERE ${where} ORDER BY ${orderBy(query.sort, query.dir)} LIMIT @take OFFSET @skip`,
+    `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${SORT_JOIN}
+     WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @take OFFSET @skip`,
   ).all({
     ...params,
-    metric: query.sort,
+    sortMetric: query.sort,
     take: query.pageSize,
     skip: (shown - 1) * query.pageSize,
   }) as MetricSortedRow[];

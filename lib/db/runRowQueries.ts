@@ -1,12 +1,12 @@
 import { decodeVerdictDetails } from "./verdictDetails";
 import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
-import { isMetricSort, type AgreementCellName, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import {
+  agreementCellOf,
   getAgreementCellNeighbours,
   getDisagreementNeighbours,
   listAgreementCellRows,
   listDisagreementRows,
-  type AgreementCell,
 } from "./agreementRowQueries";
 import { PAIRED_OF_ROWS } from "./agreementQueries";
 import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
@@ -15,6 +15,7 @@ import { connectionFor, preparedStatement } from "./directSqlite";
 import type { Prisma } from "./generated/client";
 import { readPage } from "./pagination";
 import { listRowsByMetric } from "./runRowMetricSort";
+import { getSortedRowPlace } from "./runRowSortedPlace";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
@@ -52,17 +53,32 @@ function isAgreementFilter(query: RunRowFilter): boolean {
   return query.filter === "disagrees" || query.filter === "cell";
 }
 
-function agreementCellOf(name: AgreementCellName): AgreementCell {
-  if (name === "errors") return { errors: true };
-  const [judge, human] = name.split("-") as ["yes" | "no", "yes" | "no"];
-  return { judge, human };
+/**
+ * Where the drill-down's row stands in the table the reviewer came from, and
+ * where j / k / n go: in row order through the queries below, or, when the
+ * table was sorted otherwise (a metric worst first, request_id, row number
+ * descending), in that order (getSortedRowPlace), so "12 of 322" and j / k
+ * follow the rows as the table listed them.
+ */
+export async function getRunRowPlace(
+  db: Db,
+  run: { id: string; datasetId: string },
+  row: { id: string; rowNumber: number },
+  query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
+) {
+  if (query.sort !== "rowNumber" || query.dir !== "asc") {
+    const { index, total, ...neighbours } = getSortedRowPlace(db, run, row.id, query);
+    return { neighbours, position: { index, total } };
+  }
+  const [neighbours, position] = await Promise.all([
+    getRunRowNeighbours(db, run, row.rowNumber, query),
+    getRunRowPosition(db, run, row, query),
+  ]);
+  return { neighbours, position };
 }
 
-async function readRowsPage(db: Db, run: { id: string; datasetId: string }, rowQuery: RunRowQuery) {
-  if (isMetricSort(rowQuery)) return listRowsByMetric(db, run, rowQuery);
-  // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
-  const sort = rowQuery.sort === "requestId" ? "requestId" : "rowNumber";
-  const query = { ...rowQuery, sort } as const;
+async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+  // The agreement filters read their rows over the label pairing, in any of the table's orders.
   if (query.filter === "cell" && query.metric && query.cell) {
     const page = listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
@@ -71,6 +87,9 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, rowQ
     const page = listDisagreementRows(db, run, query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
+  if (isMetricSort(query)) return listRowsByMetric(db, run, query);
+  // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
+  const sort = query.sort === "requestId" ? "requestId" : "rowNumber";
   const where = runRowWhere(run.id, run.datasetId, query);
   return readPage(
     query,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationSchema } from "./pagination";
+import { PAGE_SIZES, paginationSchema } from "./pagination";
 import { allValues, firstValues, type SearchParams } from "./searchParams";
 import { withParams, type ParamValues } from "./withParams";
 
@@ -39,6 +39,13 @@ export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
 /** The part of the query that picks rows, and so follows the reviewer from the table into a row and from row to row. */
 export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q"> & { cell?: AgreementCellName };
 
+/**
+ * The rest of the table's view, which a row link also carries so j / k / n
+ * follow the table's order and the way back lands on the same table: absent
+ * parts are the defaults.
+ */
+export type RunRowView = Partial<Pick<RunRowQuery, "sort" | "dir" | "cols" | "page" | "pageSize">>;
+
 /** The table sorts by these row fields, or by one of the run's metrics. */
 const ROW_SORTS = ["rowNumber", "requestId"];
 
@@ -49,8 +56,8 @@ export const DEFAULT_METRIC_COLUMNS = 8;
  * The query in the URL; a metric is kept only with a filter it narrows, so
  * what is shown is what is applied. `metrics` are the run's: a sort or a
  * column naming another is dropped. A metric sort applies to the filters
- * read through Prisma (all, failed, errored, passed); the agreement filters
- * keep their row order.
+ * applies to every filter, the agreement ones included (their rows are read
+ * in SQL with the same ORDER BY).
  */
 export function parseRunRowQuery(searchParams: SearchParams, metrics: readonly string[] = []): RunRowQuery {
   const flat = firstValues(searchParams);
@@ -58,8 +65,7 @@ export function parseRunRowQuery(searchParams: SearchParams, metrics: readonly s
   const named = allValues(searchParams.cols).flatMap((value) => value.split(","));
   const cols = named.length > 0 ? metrics.filter((metric) => named.includes(metric)) : undefined;
   const parsed = runRowQuerySchema.parse({ ...flat, q: flat.q ?? "", cols: cols?.length ? cols : undefined });
-  const agreement = parsed.filter === "disagrees" || parsed.filter === "cell";
-  const sortable = ROW_SORTS.includes(parsed.sort) || (metrics.includes(parsed.sort) && !agreement);
+  const sortable = ROW_SORTS.includes(parsed.sort) || metrics.includes(parsed.sort);
   const query = sortable ? parsed : { ...parsed, sort: "rowNumber" };
   // A confusion cell is one metric's; without both it names no rows, so the table shows them all.
   if (query.filter === "cell" && (!query.metric || !query.cell))
@@ -94,11 +100,18 @@ export function isMetricSort(query: Pick<RunRowQuery, "sort">): boolean {
  * the URL names, or all of them up to DEFAULT_METRIC_COLUMNS, and past that
  * the filtered metric and the first ones of the run (the reviewer adds others
  * with the column chooser), so Request and Response keep a readable width.
+ * The metric the table is sorted by is always shown, after the filtered one:
+ * its header carries the sort's arrow, and the header row's Tab stop.
  */
-export function shownMetricColumns(query: Pick<RunRowQuery, "cols" | "metric">, metrics: readonly string[]): string[] {
+export function shownMetricColumns(
+  query: Pick<RunRowQuery, "cols" | "metric" | "sort">,
+  metrics: readonly string[],
+): string[] {
   const chosen = query.cols ?? (metrics.length <= DEFAULT_METRIC_COLUMNS ? [...metrics] : defaultFew(query, metrics));
   const filtered = query.metric && metrics.includes(query.metric) ? query.metric : undefined;
-  return filtered ? [filtered, ...chosen.filter((metric) => metric !== filtered)] : chosen;
+  const sorted = metrics.includes(query.sort) && query.sort !== filtered ? query.sort : undefined;
+  const first = [filtered, sorted].filter((metric): metric is string => metric !== undefined);
+  return [...first, ...chosen.filter((metric) => !first.includes(metric))];
 }
 
 /** With many metrics: the filtered one, then the run's first, six in all. */
@@ -111,14 +124,25 @@ function filterParams(query: RunRowFilter) {
   return { filter: query.filter, metric: query.metric, cell: query.cell, q: query.q };
 }
 
+/** The view's sort, columns and page, each left out when it is the default (a shorter link, the same view). */
+function viewParams(view: RunRowView): ParamValues {
+  return {
+    sort: view.sort === "rowNumber" ? undefined : view.sort,
+    dir: view.dir === "asc" ? undefined : view.dir,
+    cols: view.cols?.join(","),
+    page: view.page === 1 ? undefined : view.page,
+    pageSize: view.pageSize === PAGE_SIZES[0] ? undefined : view.pageSize,
+  };
+}
+
 /** The rows of one confusion cell of a metric (a link from the agreement panel). */
 export function agreementCellHref(runId: string, metric: string, cell: AgreementCellName): string {
   return runRowsHref(runId, { filter: "cell", metric, cell, q: "" });
 }
 
-/** The rows table of a run, keeping the filter the reviewer came with. */
-export function runRowsHref(runId: string, query: RunRowFilter): string {
-  return withParams(`/runs/${runId}`, filterParams(query), {}) + "#rows";
+/** The rows table of a run, keeping the filter the reviewer came with and, when given, the table's sort, columns and page. */
+export function runRowsHref(runId: string, query: RunRowFilter & RunRowView): string {
+  return withParams(`/runs/${runId}`, filterParams(query), viewParams(query)) + "#rows";
 }
 
 /**
@@ -140,9 +164,13 @@ export function runRowsViewHref(runId: string, query: RunRowQuery, changes: Part
   return withParams(`/runs/${runId}`, { ...next, filter, metric, cell }, kept) + "#rows";
 }
 
-/** One row of a run, keeping the filter so j / k / n move within it. */
-export function runRowHref(runId: string, rowId: string, query: RunRowFilter): string {
-  return withParams(`/runs/${runId}/rows/${rowId}`, {}, filterParams(query));
+/**
+ * One row of a run, keeping the filter so j / k / n move within it, and the
+ * table's sort, columns and page so they move in the table's order and the way
+ * back lands on the table as it was.
+ */
+export function runRowHref(runId: string, rowId: string, query: RunRowFilter & RunRowView): string {
+  return withParams(`/runs/${runId}/rows/${rowId}`, {}, { ...filterParams(query), ...viewParams(query) });
 }
 
 /** A metric's last segment, as tables and filters name it ("groundedness"). */
@@ -189,9 +217,24 @@ export function describeRunRowFilter(query: RunRowFilter): string {
 /**
  * Where a row stands in the filter the reviewer came from: "failed on
  * groundedness · 12 of 322", or, for a row outside it, that it is not among them.
+ * A table sorted otherwise than by row number says so ("sorted by correctness,
+ * worst first"): the count and j / k follow that order.
  */
-export function describeRowPlace(query: RunRowFilter, place: { index: number | null; total: number }): string {
+export function describeRowPlace(
+  query: RunRowFilter & Partial<Pick<RunRowQuery, "sort" | "dir">>,
+  place: { index: number | null; total: number },
+): string {
   const total = place.total.toLocaleString("en-US");
   if (place.index === null) return `not in ${describeRunRowFilter(query)} (${total} rows)`;
-  return `${describeRunRowFilter(query)} · ${place.index.toLocaleString("en-US")} of ${total}`;
+  const order = describeSort(query);
+  return `${describeRunRowFilter(query)}${order ? `, ${order}` : ""} · ${place.index.toLocaleString("en-US")} of ${total}`;
+}
+
+/** The table's order in words, or "" for row order. */
+function describeSort(query: Partial<Pick<RunRowQuery, "sort" | "dir">>): string {
+  const sort = query.sort ?? "rowNumber";
+  const descending = query.dir === "desc";
+  if (sort === "rowNumber") return descending ? "last row first" : "";
+  if (sort === "requestId") return `sorted by request_id${descending ? ", descending" : ""}`;
+  return `sorted by ${metricShortName(sort)}, ${descending ? "best" : "worst"} first`;
 }

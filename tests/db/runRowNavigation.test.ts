@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listDatasetRows } from "@/lib/db/datasetQueries";
-import { getRunRowNeighbours, getRunRowPosition, listRunRows } from "@/lib/db/runRowQueries";
+import { getRunRowNeighbours, getRunRowPlace, getRunRowPosition, listRunRows } from "@/lib/db/runRowQueries";
 import { createRun } from "@/lib/engine/createRun";
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { importRows } from "../support/engineKit";
@@ -128,6 +128,47 @@ describe("a run's rows within a filter", () => {
     const passedAll = numbers((n) => !failsGroundedness(n) && !failsCorrectness(n) && !errorsChunkRelevance(n));
     expect(passedAll.slice(0, 4)).toEqual([1, 2, 7, 11]);
     expect(await position(7, { filter: "passed", q: "" })).toEqual({ index: 3, total: passedAll.length });
+  });
+
+  it("j / k / n and the place follow the table's sort: a metric worst first, or row number descending", async () => {
+    const at = (rowNumber: number) => ({ id: idOf.get(rowNumber) ?? "", rowNumber });
+    const byCorrectness = { filter: "all" as const, q: "", sort: CORRECTNESS, dir: "asc" as const };
+    // Worst first: correctness failures (3, 6, … 60), then the passes (1, 2, 4, 5, 7, …), as the table lists them.
+    const listed = (await listRunRows(db, run, { ...byCorrectness, page: 1, pageSize: 100 })).items.map(
+      (row) => row.rowNumber,
+    );
+    const failures = numbers(failsCorrectness);
+    expect(listed).toEqual([...failures, ...numbers((n) => !failsCorrectness(n))]);
+    expect(await getRunRowPlace(db, run, at(6), byCorrectness)).toEqual({
+      neighbours: { previousId: idOf.get(3), nextId: idOf.get(9), nextFailedId: idOf.get(9) },
+      position: { index: 2, total: ROWS },
+    });
+    // From the last failure, j goes on to the first pass; n to the next row that failed anything (4: groundedness).
+    expect(await getRunRowPlace(db, run, at(60), byCorrectness)).toMatchObject({
+      neighbours: { nextId: idOf.get(1), nextFailedId: idOf.get(4) },
+      position: { index: failures.length },
+    });
+    // Within "failed on groundedness" sorted by correctness: 12, 24, 36, 48, 60 failed both and come first.
+    const within = { ...groundedness, sort: CORRECTNESS, dir: "asc" as const };
+    expect(await getRunRowPlace(db, run, at(60), within)).toEqual({
+      neighbours: { previousId: idOf.get(48), nextId: idOf.get(4), nextFailedId: idOf.get(4) },
+      position: { index: 5, total: 15 },
+    });
+    // A row outside the filter has no index, yet j / k go to its neighbours in the table's order.
+    expect(await getRunRowPlace(db, run, at(3), within)).toMatchObject({
+      neighbours: { previousId: null, nextId: idOf.get(12) },
+      position: { index: null, total: 15 },
+    });
+    const descending = { filter: "all" as const, q: "", sort: "rowNumber", dir: "desc" as const };
+    expect(await getRunRowPlace(db, run, at(10), descending)).toEqual({
+      neighbours: { previousId: idOf.get(11), nextId: idOf.get(9), nextFailedId: idOf.get(9) },
+      position: { index: 51, total: ROWS },
+    });
+    // The default order is read as before.
+    expect(await getRunRowPlace(db, run, at(6), { ...byCorrectness, sort: "rowNumber" })).toMatchObject({
+      neighbours: { previousId: idOf.get(5), nextId: idOf.get(7) },
+      position: { index: 6 },
+    });
   });
 
   it("a run rows page past the end shows the last page, its rows and its number", async () => {

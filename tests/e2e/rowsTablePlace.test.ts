@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { writeLabels } from "@/lib/db/labelWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { importRows } from "../support/engineKit";
@@ -278,6 +279,84 @@ describe("a wide run's columns", () => {
   });
 });
 
+describe("sorting the judge-disagrees rows", () => {
+  it("a metric's header sorts them worst first, with its arrow, as under the other filters", async () => {
+    // Correctness labels that disagree with the judge: yes where it said no (3, 6, 9), no where it said yes (1, 2).
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { datasetId: true } });
+    const rows = await db.datasetRow.findMany({
+      where: { datasetId: run.datasetId, rowNumber: { in: [1, 2, 3, 6, 9] } },
+      select: { id: true, rowNumber: true },
+    });
+    const label = (rowNumber: number) => ({
+      metric: CORRECTNESS,
+      chunkPosition: -1,
+      value: { kind: "rating" as const, rating: rowNumber % 3 === 0 ? ("yes" as const) : ("no" as const) },
+    });
+    writeLabels(
+      db,
+      run.datasetId,
+      rows.map((row) => ({ rowId: row.id, entries: [label(row.rowNumber)] })),
+      { labelledBy: null, source: "upload" },
+    );
+    await page.goto(`${runUrl}?filter=disagrees#rows`);
+    await waitForHydration(page, "[data-testid=run-rows-table] thead button");
+    await page.locator(`[data-focus-key="sort-${CORRECTNESS}"]`).click();
+    await arrive((url) => url.searchParams.get("sort") === CORRECTNESS, `sort-${CORRECTNESS}`);
+    const sorted = page.locator("[data-testid=run-rows-table] thead th[aria-sort=ascending]");
+    expect(await sorted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
+    // The judge's failures first, then its passes, each lowest score (highest row number) first.
+    const ids = await page.locator("[data-testid=run-rows-table] tbody tr td:nth-child(2)").allInnerTexts();
+    expect(ids).toEqual(["row-9", "row-6", "row-3", "row-2", "row-1"]);
+  });
+});
+
+describe("a sorted table, a row and back", () => {
+  it("a sort by a metric the chosen columns leave out shows that metric's column, its arrow and the header's Tab stop", async () => {
+    await page.goto(`${runUrl}?cols=${encodeURIComponent(HALLUCINATION)}&sort=${encodeURIComponent(CORRECTNESS)}#rows`);
+    await waitForHydration(page, "[data-testid=run-rows-table] thead button");
+    // #, request_id, Request, Response, correctness (sorted), hallucination (chosen).
+    expect(await page.locator("[data-testid=run-rows-table] thead th").count()).toBe(6);
+    const sorted = page.locator("[data-testid=run-rows-table] thead th[aria-sort=ascending]");
+    expect(await sorted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
+    expect(await sorted.locator("button").getAttribute("tabindex")).toBe("0");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "84-sorted-by-a-hidden-column.png") });
+  });
+
+  it("a row opened from a table sorted worst first steps with j in the table's order, and the way back keeps the view", async () => {
+    const view = `sort=${encodeURIComponent(CORRECTNESS)}&pageSize=50&cols=${encodeURIComponent(HALLUCINATION)}`;
+    await page.goto(`${runUrl}?${view}#rows`);
+    await waitForHydration(page, "[data-testid=run-rows-table] thead button");
+    await page.locator("[data-testid=run-rows-table] tbody tr").first().locator("a").first().click();
+    await page.waitForURL((url) => url.pathname.includes("/rows/"));
+    await waitForHydration(page, "[data-testid=row-place]");
+    expect(new URL(page.url()).searchParams.get("sort")).toBe(CORRECTNESS);
+    // Worst first: row 60 (the lowest correctness score among the failures), then 57.
+    expect(await page.locator("h1 code").innerText()).toBe("row-60");
+    expect(await page.locator("[data-testid=row-place]").innerText()).toBe(
+      `all rows, sorted by correctness, worst first · 1 of ${ROWS}`,
+    );
+    const first = page.url();
+    await page.keyboard.press("j");
+    await page.waitForURL((url) => url.href !== first);
+    expect(new URL(page.url()).searchParams.get("sort")).toBe(CORRECTNESS);
+    await expect.poll(() => page.locator("h1 code").innerText()).toBe("row-57");
+    expect(await page.locator("[data-testid=row-place]").innerText()).toBe(
+      `all rows, sorted by correctness, worst first · 2 of ${ROWS}`,
+    );
+    await screenshot(page, "84-row-from-sorted-table");
+    await page
+      .locator("a", { hasText: /^Wide run$/ })
+      .first()
+      .click();
+    await arrive((url) => url.pathname === `/runs/${runId}`);
+    const back = new URL(page.url()).searchParams;
+    expect(Object.fromEntries(back)).toMatchObject({ sort: CORRECTNESS, pageSize: "50", cols: HALLUCINATION });
+    const ids = await page.locator("[data-testid=run-rows-table] tbody tr td:nth-child(2)").allInnerTexts();
+    expect(ids.slice(0, 2)).toEqual(["row-60", "row-57"]);
+    expect(ids).toHaveLength(50);
+  });
+});
+
 describe("a running run whose updates stop", () => {
   it("says when updates stopped arriving", async () => {
     const datasetId = await importRows(db, syntheticRows(5, 1));
@@ -295,5 +374,18 @@ describe("a running run whose updates stop", () => {
     // Answers again: the note goes.
     await stopped.waitFor({ state: "detached", timeout: 10_000 });
     expect(problems.filter((problem) => !problem.includes("/progress"))).toEqual([]);
+  });
+
+  it("says so too when the server hangs: the poll is given up, not left pending", async () => {
+    // A run of its own: the one above may have been finished since its progress answered again.
+    const hung = await seedWideRun(await importRows(db, syntheticRows(5, 1)), "Hung run", "running");
+    // The progress route is held open and never answered (a hung server), rather than refused.
+    await page.route("**/api/runs/*/progress", () => undefined);
+    await page.goto(`${server.baseUrl}/runs/${hung}`);
+    const stopped = page.locator("[data-testid=run-updates-stopped]");
+    await stopped.waitFor({ timeout: 20_000 });
+    expect(await stopped.innerText()).toMatch(/^No updates since \d\d:\d\d:\d\d: the server may have stopped\./);
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await stopped.waitFor({ state: "detached", timeout: 10_000 });
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/agreementQueries";
 import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/agreementRowQueries";
 import { writeLabels } from "@/lib/db/labelWrites";
+import { getSortedRowPlace } from "@/lib/db/runRowSortedPlace";
 import type { LabelEntry } from "@/lib/labels/labelValue";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";
@@ -132,6 +133,43 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     // Run B judged no chunk or score labels: nothing to pair.
     expect(compared.find((row) => row.metric === CR)?.paired).toBeNull();
     expect(compared.find((row) => row.metric === F)?.b).toMatchObject({ labelled: 0, unjudged: 4 });
+  });
+
+  it("sorts the disagreement and confusion-cell rows by a metric's verdict and score, and steps through them in that order", () => {
+    const { db, datasetId, runA } = world;
+    const run = { id: runA, datasetId };
+    const base = { q: "", page: 1, pageSize: 50 };
+    // Disagreeing rows 1, 3, 5, 6, 7. Faithfulness scored 1 (.1) and 3 (.4), lowest first when worst first;
+    // 5, 6, 7 have no faithfulness verdict and stay last either way.
+    expect(listDisagreementRows(db, run, { ...base, sort: F, dir: "asc" }).items.map((row) => row.rowNumber)).toEqual([
+      1, 3, 5, 6, 7,
+    ]);
+    expect(listDisagreementRows(db, run, { ...base, sort: F, dir: "desc" }).items.map((row) => row.rowNumber)).toEqual([
+      3, 1, 5, 6, 7,
+    ]);
+    // The cell "judge no, label no" on groundedness (8, 9), sorted by faithfulness: neither has one, row order.
+    const cell = listAgreementCellRows(db, run, G, { judge: "no", human: "no" }, { ...base, sort: F, dir: "asc" });
+    expect(cell.items.map((row) => row.rowNumber)).toEqual([8, 9]);
+
+    // The drill-down follows the same order: row 1 is second (3, 1, 5, …); n goes where j goes.
+    const rows = rowIdsByNumber(db, datasetId);
+    const place = getSortedRowPlace(db, run, rows.get(1) ?? "", { filter: "disagrees", q: "", sort: F, dir: "desc" });
+    expect(place).toEqual({
+      previousId: rows.get(3),
+      nextId: rows.get(5),
+      nextFailedId: rows.get(5),
+      index: 2,
+      total: 5,
+    });
+    const inCell = getSortedRowPlace(db, run, rows.get(8) ?? "", {
+      filter: "cell",
+      metric: G,
+      cell: "no-no",
+      q: "",
+      sort: G,
+      dir: "desc",
+    });
+    expect(inCell).toMatchObject({ previousId: null, nextId: rows.get(9), index: 1, total: 2 });
   });
 
   it("lists one confusion cell's rows and the rows where the judge disagrees, paged and sorted like the rows table", () => {

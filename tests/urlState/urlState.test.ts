@@ -117,8 +117,8 @@ describe("the run rows query", () => {
 
   it("carries the filter into a row and back to the table", () => {
     const query = parseRunRowQuery({ filter: "failed", metric: "m/x", q: "refund", page: "4" });
-    expect(runRowHref("r1", "row9", query)).toBe("/runs/r1/rows/row9?filter=failed&metric=m%2Fx&q=refund");
-    expect(runRowsHref("r1", query)).toBe("/runs/r1?filter=failed&metric=m%2Fx&q=refund#rows");
+    expect(runRowHref("r1", "row9", query)).toBe("/runs/r1/rows/row9?filter=failed&metric=m%2Fx&q=refund&page=4");
+    expect(runRowsHref("r1", query)).toBe("/runs/r1?filter=failed&metric=m%2Fx&q=refund&page=4#rows");
     expect(Object.keys(runRowParams(query))).toEqual(["filter", "metric", "q", "sort", "dir", "page", "pageSize"]);
   });
 

@@ -17,7 +17,7 @@ import { nextRowToLabel } from "@/components/labels/nextRowToLabel";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/rowView";
 import { getRun } from "@/lib/db/runQueries";
-import { getRunRowDetail, getRunRowNeighbours, getRunRowPosition } from "@/lib/db/runRowQueries";
+import { getRunRowDetail, getRunRowPlace } from "@/lib/db/runRowQueries";
 import { describeRowPlace, parseRunRowQuery, runRowHref, runRowsHref } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
@@ -30,16 +30,16 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const { runId, rowId } = await params;
   const user = await requirePageRole("data.read", `/runs/${runId}/rows/${rowId}`);
   const search = await searchParams;
-  const query = parseRunRowQuery(search);
   const db = getDb();
   const [run, row] = await Promise.all([getRun(db, runId), getRunRowDetail(db, runId, rowId)]);
   if (!run || !row) notFound();
-  // j / k / n and the "12 of 322" all stay within the filter the reviewer came from.
-  const [neighbours, position] = await Promise.all([
-    getRunRowNeighbours(db, run, row.rowNumber, query),
-    getRunRowPosition(db, run, row, query),
-  ]);
+  // Parsed with the run's metrics, so a metric sort from the table is kept rather than dropped.
+  const query = parseRunRowQuery(search, run.config.metrics);
+  // j / k / n and the "12 of 322" all stay within the filter the reviewer came from, in the table's order.
+  const { neighbours, position } = await getRunRowPlace(db, run, row, query);
   const href = (id: string | null) => (id ? runRowHref(runId, id, query) : null);
+  // Back to the table's page that holds this row (j / k may have walked past the page the reviewer left).
+  const tablePage = position.index === null ? query.page : Math.ceil(position.index / query.pageSize);
   const nextToLabelHref = nextRowToLabel(db, run, row, search, href(neighbours.nextId));
 
   const generation = row.generations[0] ?? null;
@@ -54,7 +54,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
       <RowHeader
         crumbs={[
           { href: "/runs", label: "Runs" },
-          { href: runRowsHref(runId, query), label: run.name },
+          { href: runRowsHref(runId, { ...query, page: tablePage }), label: run.name },
         ]}
         rowNumber={row.rowNumber}
         requestId={row.requestId}
