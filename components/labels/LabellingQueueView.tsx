@@ -48,9 +48,10 @@ export function LabellingQueueView({
       </ul>
       {queue.otherResponse > 0 && (
         <p className="text-xs text-slate-700" data-testid="queue-other-response">
-          {queue.otherResponse === 1 ? "One label" : `${queue.otherResponse} labels`} given on another response than the
-          one this run judged {queue.otherResponse === 1 ? "is" : "are"} not counted above and not offered here;
-          labelling {queue.otherResponse === 1 ? "that row" : "one of those rows"} again replaces its label.
+          {queue.otherResponse === 1 ? "1 label was" : `${queue.otherResponse} labels were`} given on another response
+          than the one this run judged, so {queue.otherResponse === 1 ? "it is" : "they are"} left out of the counts
+          above and not offered here; labelling {queue.otherResponse === 1 ? "its row" : "one of those rows"} again
+          replaces its label.
         </p>
       )}
       {queue.next.length === 0 ? (

@@ -136,7 +136,7 @@ describe("labels and the response they judged", () => {
     ]);
     const exported = readRunLabelsInRowRange(db, { id: generatedRunId, datasetId }, 0, 1);
     expect(exported.map((l) => l.metric)).toEqual([SUFFICIENCY]);
-    const queue = getLabellingQueue(db, { id: generatedRunId, datasetId }, SUFFICIENCY, { target: 10 });
+    const queue = getLabellingQueue(db, { id: generatedRunId }, SUFFICIENCY, { target: 10 });
     if ("error" in queue) throw new Error(queue.error);
     expect(queue.otherResponse).toBe(0);
   });
