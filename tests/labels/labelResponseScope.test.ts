@@ -5,7 +5,6 @@ import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { connectionFor } from "@/lib/db/directSqlite";
 import { getRowLabelsOnRun, readRunLabelsInRowRange } from "@/lib/db/labelQueries";
 import { labelBulkTables } from "@/lib/db/labelWrites";
-import { bulkInsert } from "@/lib/db/directSqlite";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { labelFilePieces } from "@/lib/labels/labelFile";
