@@ -51,8 +51,7 @@ export async function RowLabelsCard({
     db,
     [...labels, ...history].map((entry) => entry.labelledBy),
   );
-  const who = (entry: { labelledBy: string | null; source: string; statedBy: string | null }) =>
-    labellerName(entry, names);
+  const who = (entry: { labelledBy: string | null; source: string }) => labellerName(entry, names);
   const labelOf = (metric: string, position: number) =>
     labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
   // An import with sign-in on credits the importer; what the file claimed is shown beside it, never as the labeller.

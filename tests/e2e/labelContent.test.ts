@@ -192,6 +192,7 @@ describe("labels belong to the answer they judged", () => {
       "1 label was given on another response than the one this run judged, so it is left out of the counts above " +
         "and not offered here; labelling its row again replaces its label.",
     );
+    await screenshot(page, "72-queue-other-response");
     await page.goto(`${server.baseUrl}/runs/${generatedRun}`);
     await page.locator("[data-testid=agreement-panel]").scrollIntoViewIfNeeded();
     await screenshot(page, "71-agreement-panel-other-response");
