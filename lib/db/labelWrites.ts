@@ -19,10 +19,6 @@ export type LabelSource = "ui" | "upload" | "import";
  */
 export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date; runId?: string | null };
 /**
- * A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts.
- * `responseHash` is for rows being inserted (an upload), whose hash is not in the store yet.
- */
-/**
  * Whether a label on a metric judged the response (lib/labels/responseReading.ts
  * decides): only those store the response's hash; the others store none and
  * count on every run.
@@ -31,6 +27,10 @@ export type ReadsResponse = (metric: string, chunkPosition: number) => boolean;
 /** Catalogue metrics alone: what a caller that knows of no run judges (a dataset without runs) writes with. */
 const CATALOGUE_READING: ReadsResponse = (metric, chunkPosition) =>
   labelReadsResponse(metric, chunkPosition, { customJudges: [] });
+/**
+ * A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts.
+ * `responseHash` is for rows being inserted (an upload), whose hash is not in the store yet.
+ */
 export type RowLabels = {
   rowId: string;
   entries: (LabelEntry & { labelledBy?: string | null })[];

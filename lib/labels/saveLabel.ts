@@ -1,9 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { clearLabel, LabelTargetError, writeLabels } from "@/lib/db/labelWrites";
 import { readDatasetRunJudges, readRunDatasetId } from "@/lib/db/labelQueries";
-import { datasetJudgeLabels } from "./datasetJudges";
 import { labelReadsResponse } from "./responseReading";
-import { describeLabelKind, resolveLabelMetric } from "./labelKinds";
+import { describeLabelKind, resolveLabelMetric, runJudgeLabelMetrics } from "./labelKinds";
 import { labelEntriesFor, WHOLE_ROW } from "./labelValue";
 
 /**
@@ -36,7 +35,8 @@ export function saveRowLabel(
       error: `run ${input.runId} is not a run of this dataset, so the label was not saved: open the row from one of the dataset's runs and label it there`,
     };
   }
-  const resolved = resolveLabelMetric(input.metric, datasetJudgeLabels(db, input.datasetId));
+  const judges = readDatasetRunJudges(db, input.datasetId);
+  const resolved = resolveLabelMetric(input.metric, runJudgeLabelMetrics(judges));
   if ("error" in resolved) return { ok: false, error: resolved.error };
   const perChunk = resolved.kind === "chunk_rating";
   const position = input.chunkPosition ?? WHOLE_ROW;
@@ -54,7 +54,6 @@ export function saveRowLabel(
     return { ok: false, error: `expected ${describeLabelKind(perChunk ? "rating" : resolved.kind)}` };
   try {
     const entry = { ...parsed.entries[0], chunkPosition: position };
-    const judges = readDatasetRunJudges(db, input.datasetId);
     const changed = writeLabels(
       db,
       input.datasetId,
