@@ -215,7 +215,8 @@ export function LabelControls({
                     </button>
                   </form>
                 )}
-                {target.label !== null && (
+                {/* A label given on another response is another run's to clear: labelling here replaces it instead. */}
+                {target.label !== null && !target.otherResponse && (
                   <button
                     type="button"
                     onClick={() => submit(target, "clear")}

@@ -2,7 +2,6 @@ import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { getDb } from "@/lib/db/client";
-import { otherResponseText } from "@/lib/labels/agreementTable";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { queueRowHref, type LabelQueueQuery } from "@/lib/urlState/labelQueueQuery";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
@@ -49,8 +48,10 @@ export function LabellingQueueView({
       </ul>
       {queue.otherResponse > 0 && (
         <p className="text-xs text-slate-700" data-testid="queue-other-response">
-          {otherResponseText(queue.otherResponse)} than the one this run judged: not counted above, and not offered here
-          (labelling one on its row replaces it).
+          {queue.otherResponse === 1 ? "1 label was" : `${queue.otherResponse} labels were`} given on another response
+          than the one this run judged, so {queue.otherResponse === 1 ? "it is" : "they are"} left out of the counts
+          above and not offered here; labelling {queue.otherResponse === 1 ? "its row" : "one of those rows"} again
+          replaces its label.
         </p>
       )}
       {queue.next.length === 0 ? (

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { getRowLabelHistory, getRowLabelsOnRun, type StoredLabel } from "@/lib/db/labelQueries";
 import { userNamesById } from "@/lib/db/userQueries";
 import { labellableRunMetrics } from "@/lib/labels/labelKinds";
+import { labellerName } from "@/lib/labels/labellerName";
 import { compareLabelLines, labelLineKeys } from "@/lib/labels/labelLines";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 import { LabelControls, type LabelTarget } from "./LabelControls";
@@ -50,15 +51,13 @@ export async function RowLabelsCard({
     db,
     [...labels, ...history].map((entry) => entry.labelledBy),
   );
-  const who = (id: string | null) => (id === null ? "unknown" : id === "local" ? "Local admin" : (names.get(id) ?? id));
+  const who = (entry: { labelledBy: string | null; source: string }) => labellerName(entry, names);
   const labelOf = (metric: string, position: number) =>
     labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
   // An import with sign-in on credits the importer; what the file claimed is shown beside it, never as the labeller.
   const stated = (statedBy: string | null) => (statedBy ? `, stated by ${statedBy}` : "");
   const when = (label: StoredLabel | null) =>
-    label
-      ? `by ${who(label.labelledBy)}${stated(label.statedBy)}, ${shortTime(label.labelledAt)} (${label.source})`
-      : null;
+    label ? `by ${who(label)}${stated(label.statedBy)}, ${shortTime(label.labelledAt)} (${label.source})` : null;
 
   const labellable = new Map(labellableRunMetrics(run).map((entry) => [entry.metric, entry]));
   const lines = judgments.flatMap((judgment) => {
@@ -150,7 +149,7 @@ export async function RowLabelsCard({
           <ul className="mt-1 space-y-0.5">
             {history.map((entry) => (
               <li key={`${entry.metric}:${entry.chunkPosition}:${entry.revision}`}>
-                {shortTime(entry.labelledAt)} · {who(entry.labelledBy)}
+                {shortTime(entry.labelledAt)} · {who(entry)}
                 {stated(entry.statedBy)} · <span className="font-mono">{metricShortName(entry.metric)}</span>
                 {entry.chunkPosition >= 0 && ` chunk ${entry.chunkPosition + 1}`}:{" "}
                 {entry.action === "cleared" ? "cleared" : (entry.rating ?? entry.score)} ({entry.source})

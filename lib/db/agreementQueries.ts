@@ -21,10 +21,11 @@ import { connectionFor, preparedStatement } from "./directSqlite";
  *   κ and the confusion matrix exist for score judges too; their Spearman and
  *   mean absolute difference come from the raw scores (readScorePairs).
  * and an outcome: judged (both verdicts known), error (the judgment or the
- * chunk's verdict errored), unjudged (no judgment, pending, skipped, or no
- * verdict) or elsewhere: a whole-row label given on another response than the
- * one this run judged (its responseHash differs from the run's generated
- * response's, or the dataset row's for a run that uses the dataset's). Errors
+ * chunk's verdict errored), elsewhere: a judged (done) row's whole-row label
+ * given on another response than the one this run judged (its responseHash
+ * set and different from the run's generated response's, or the dataset row's
+ * for a run that uses the dataset's), or unjudged (no judgment, pending,
+ * skipped, or no verdict, wherever the label was given). Errors
  * and unjudged pairs are counted beside the matrix; labels given elsewhere are
  * counted nowhere but in their own column, so the panels can say how many were
  * left out.
@@ -38,9 +39,9 @@ function verdictColumns(suffix: string): string {
   const threshold = `COALESCE(${j}."threshold", ${DEFAULT_SCORE_THRESHOLD})`;
   return `${j}."score" AS "judgeScore${suffix}",
     CASE
-      WHEN l."chunkPosition" < 0 AND l."responseHash" IS NOT ${judgedHash(suffix)} THEN 'elsewhere'
       WHEN ${j}."status" = 'error' THEN 'error'
       WHEN l."chunkPosition" >= 0 AND ${j}."status" = 'done' AND ${c}."errorMessage" IS NOT NULL THEN 'error'
+      WHEN ${j}."status" = 'done' AND ${givenOnOtherResponse(judgedHash(suffix))} THEN 'elsewhere'
       WHEN ${j}."status" = 'done' AND (CASE WHEN l."chunkPosition" >= 0 THEN ${c}."rating" WHEN l."kind" = 'score' THEN ${j}."score" ELSE ${j}."rating" END) IS NOT NULL THEN 'judged'
       ELSE 'unjudged'
     END AS "outcome${suffix}",
@@ -53,6 +54,16 @@ function verdictColumns(suffix: string): string {
       WHEN l."kind" = 'score' THEN CASE WHEN l."score" >= ${threshold} THEN 'yes' ELSE 'no' END
       ELSE l."rating"
     END AS "human${suffix}"`;
+}
+
+/**
+ * Whether label l was given on another response than `judged` (the hash of
+ * what the run judged): only a label that records a hash can be; one without
+ * (a metric that does not read the response, a chunk label) judged what every
+ * run shares. Every query that sets labels apart by response uses this.
+ */
+export function givenOnOtherResponse(judged: string): string {
+  return `(l."chunkPosition" < 0 AND l."responseHash" IS NOT NULL AND l."responseHash" IS NOT ${judged})`;
 }
 
 /**

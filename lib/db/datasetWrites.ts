@@ -94,6 +94,7 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
     { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
     { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
     // Labels from the upload's human_labels column, in the same transaction as their rows.
+    // A new dataset has no runs, so only catalogue metrics take labels here (the default reading).
     ...labelBulkTables(datasetId, labelled, { labelledBy: null, source: "upload" }),
   ]);
 }

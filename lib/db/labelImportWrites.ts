@@ -32,23 +32,38 @@ export type RepeatedLabel = { fileRow: number; fileLine: number; firstRow: numbe
 const STAGE = `INSERT INTO "LabelImportStaging" ("importId", "fileRow", "fileLine", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "createdAt")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const FIRST_OF_KEY = `SELECT "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
-// An imported label judged the dataset row's own response (the file names rows by request_id, no run); a chunk label judged its chunk.
-const JUDGED_HASH = (alias: string) =>
-  `CASE WHEN ${alias}"chunkPosition" < 0 THEN (SELECT r."responseHash" FROM "DatasetRow" r WHERE r."id" = ${alias}"rowId") END`;
-const SAME_KEY = `s."rowId" = h."rowId" AND s."metric" = h."metric" AND s."chunkPosition" = h."chunkPosition"`;
+/** A current label h with a staged label's key, and with its value (the staged label's table or alias, dotted). */
+const sameKey = (s: string) =>
+  `${s}"rowId" = h."rowId" AND ${s}"metric" = h."metric" AND ${s}"chunkPosition" = h."chunkPosition"`;
+const sameValue = (s: string) => `h."kind" = ${s}"kind" AND h."rating" IS ${s}"rating" AND h."score" IS ${s}"score"`;
+const SAME_KEY = sameKey("s.");
+/**
+ * The hash an imported label records. A label file carries no run or hash, so
+ * a label it gives with the current rating or score (an export imported back,
+ * perhaps with another labeller) keeps the current label's hash: the response
+ * it was given on, which may be a generated run's. A changed label judged the
+ * dataset row's own response, when its metric reads the response at all
+ * (binds the JSON list of such metrics, responseReadingMetrics in lib/labels).
+ */
+const IMPORTED_HASH = (alias: string) => {
+  const current = `FROM "HumanLabel" h WHERE ${sameKey(alias)} AND ${sameValue(alias)}`;
+  return `CASE WHEN EXISTS (SELECT 1 ${current}) THEN (SELECT h."responseHash" ${current})
+    WHEN ${alias}"chunkPosition" < 0 AND ${alias}"metric" IN (SELECT value FROM json_each(?))
+    THEN (SELECT r."responseHash" FROM "DatasetRow" r WHERE r."id" = ${alias}"rowId") END`;
+};
 const IN_RANGE = `"importId" = ? AND "fileRow" > ? AND "fileRow" <= ?`;
+// The same label by the same people: nothing to write, no history added.
 const MARK_UNCHANGED = `UPDATE "LabelImportStaging" AS s SET "unchanged" = 1 WHERE ${IN_RANGE} AND EXISTS (
-  SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND h."kind" = s."kind" AND h."rating" IS s."rating"
-    AND h."score" IS s."score" AND h."labelledBy" IS s."labelledBy" AND h."statedBy" IS s."statedBy"
-    AND h."hashPending" = false AND h."responseHash" IS ${JUDGED_HASH("s.")})`;
+  SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND ${sameValue("s.")}
+    AND h."labelledBy" IS s."labelledBy" AND h."statedBy" IS s."statedBy" AND h."hashPending" = false)`;
 const NUMBER_REVISIONS = `UPDATE "LabelImportStaging" AS s SET "revision" = 1 + COALESCE(
   (SELECT MAX(h."revision") FROM "HumanLabelRevision" h WHERE ${SAME_KEY}), 0)
   WHERE ${IN_RANGE} AND s."unchanged" = 0`;
 const INSERT_REVISIONS = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "responseHash")
-  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', ${JUDGED_HASH('"LabelImportStaging".')}
+  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', ${IMPORTED_HASH('"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = 0`;
 const UPSERT_LABELS = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
-  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', "revision", ${JUDGED_HASH('"LabelImportStaging".')}
+  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', "revision", ${IMPORTED_HASH('"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = 0
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
@@ -113,10 +128,17 @@ export async function stageLabels(db: Db, importId: string, labels: StagedLabel[
  * because the shared one carries other requests' writes, which would
  * otherwise land inside this transaction between steps.
  */
-export async function promoteLabelImport(db: Db, datasetId: string, importId: string, at: Date): Promise<number> {
+export async function promoteLabelImport(
+  db: Db,
+  datasetId: string,
+  importId: string,
+  at: Date,
+  responseReadingMetrics: readonly string[],
+): Promise<number> {
   const url = databaseUrlOf(db);
   const { last } = preparedStatement(connectionFor(url), LAST_FILE_ROW).get(importId) as { last: number };
   const labelledAt = sqliteTimestamp(at);
+  const reading = JSON.stringify(responseReadingMetrics);
   const sqlite = new Database(sqliteFilePath(url));
   let changed = 0;
   try {
@@ -129,8 +151,8 @@ export async function promoteLabelImport(db: Db, datasetId: string, importId: st
         const range = [importId, after, after + PROMOTE_BATCH] as const;
         steps[0].run(...range);
         steps[1].run(...range);
-        changed += steps[2].run(datasetId, labelledAt, ...range).changes;
-        steps[3].run(datasetId, labelledAt, ...range);
+        changed += steps[2].run(datasetId, labelledAt, reading, ...range).changes;
+        steps[3].run(datasetId, labelledAt, reading, ...range);
         await new Promise((resolve) => setImmediate(resolve));
       }
       await retryWhileBusy(() => sqlite.exec("COMMIT"));

@@ -1,5 +1,7 @@
+import type Database from "better-sqlite3";
 import { z } from "zod";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { givenOnOtherResponse } from "./agreementQueries";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement } from "./directSqlite";
 
@@ -27,8 +29,18 @@ const REQUEST_START_CHARS = 300;
 
 const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."labelledBy", l."statedBy", l."labelledAt", l."source", l."revision"`;
 
+/** The hash of what the run judged on row r: its generation g's when it generates (run."gen"), else the row's own. */
+const RUN_JUDGED_HASH = `(CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)`;
+
 function connection(db: Db) {
   return connectionFor(databaseUrlOf(db));
+}
+
+/** The dataset a run evaluates, or undefined for no such run: what saving a label checks its run against. */
+export function readRunDatasetId(db: Db, runId: string): string | undefined {
+  const run = preparedStatement(connection(db), `SELECT "datasetId" FROM "Run" WHERE "id" = ?`).get(runId) as
+    { datasetId: string } | undefined;
+  return run?.datasetId;
 }
 
 /** A row's current labels, for the drill-down, by metric then chunk. */
@@ -49,7 +61,7 @@ export function getRowLabelsOnRun(db: Db, runId: string, rowId: string): (Stored
   const rows = preparedStatement(
     connection(db),
     `SELECT ${LABEL_FIELDS},
-       (l."chunkPosition" < 0 AND l."responseHash" IS NOT (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)) AS "otherResponse"
+       ${givenOnOtherResponse(RUN_JUDGED_HASH)} AS "otherResponse"
      FROM "HumanLabel" l JOIN "DatasetRow" r ON r."id" = l."rowId"
      LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = l."rowId"
      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
@@ -130,8 +142,7 @@ export function readRunLabelsInRowRange(
      LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = r."id"
      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
      WHERE r."datasetId" = @datasetId AND r."rowNumber" > @after AND r."rowNumber" <= @through
-       AND (l."chunkPosition" >= 0
-         OR l."responseHash" IS (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END))
+       AND NOT ${givenOnOtherResponse(RUN_JUDGED_HASH)}
      ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
   ).all({
     runId: run.id,
@@ -240,7 +251,7 @@ export function readQueueUnitsPage(
   return preparedStatement(
     connection(db),
     `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled",
-       (l."id" IS NOT NULL AND l."responseHash" IS NOT (CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)) AS "elsewhere",
+       (l."id" IS NOT NULL AND ${givenOnOtherResponse(RUN_JUDGED_HASH)}) AS "elsewhere",
        ${REQUEST_START} AS "requestStart"
      FROM "JudgmentItem" j
      JOIN "DatasetRow" r ON r."id" = j."rowId"
@@ -255,7 +266,7 @@ export function readQueueUnitsPage(
 
 export type DatasetRunJudges = {
   customJudges: { assessmentName: string; assessmentType: string }[];
-  gEvalJudges: { name: string; threshold: number }[];
+  gEvalJudges: { name: string; threshold: number; evaluationParams: string[] }[];
 };
 
 const storedGEvalJudgesSchema = z.array(gEvalDefinitionSchema);
@@ -278,8 +289,16 @@ export function readOneRunJudges(db: Db, runId: string): DatasetRunJudges {
   return readRunJudges(db, `r."id" = ?`, runId);
 }
 
+/** A dataset's run judges on an open connection (the content-hash data step has no Db handle). */
+export function readDatasetRunJudgesOn(sqlite: Database.Database, datasetId: string): DatasetRunJudges {
+  return readRunJudgesOn(sqlite, `r."datasetId" = ?`, datasetId);
+}
+
 function readRunJudges(db: Db, where: string, value: string): DatasetRunJudges {
-  const sqlite = connection(db);
+  return readRunJudgesOn(connection(db), where, value);
+}
+
+function readRunJudgesOn(sqlite: Database.Database, where: string, value: string): DatasetRunJudges {
   const customJudges = preparedStatement(
     sqlite,
     `SELECT DISTINCT c."assessmentName", c."assessmentType" FROM "CustomJudge" c JOIN "Run" r ON r."id" = c."runId"
@@ -290,12 +309,17 @@ function readRunJudges(db: Db, where: string, value: string): DatasetRunJudges {
     `SELECT json_extract(r."config", '$.gEvalJudges') AS "judges" FROM "Run" r
      WHERE ${where} AND json_extract(r."config", '$.gEvalJudges') IS NOT NULL ORDER BY r."createdAt"`,
   ).all(value) as { judges: string }[];
-  const gEvalJudges = new Map<string, { name: string; threshold: number }>();
+  const gEvalJudges = new Map<string, DatasetRunJudges["gEvalJudges"][number]>();
   for (const { judges } of stored) {
     const parsed = storedGEvalJudgesSchema.safeParse(JSON.parse(judges));
     if (!parsed.success) continue;
     for (const judge of parsed.data)
-      if (!gEvalJudges.has(judge.name)) gEvalJudges.set(judge.name, { name: judge.name, threshold: judge.threshold });
+      if (!gEvalJudges.has(judge.name))
+        gEvalJudges.set(judge.name, {
+          name: judge.name,
+          threshold: judge.threshold,
+          evaluationParams: [...judge.evaluationParams],
+        });
   }
   return { customJudges, gEvalJudges: [...gEvalJudges.values()] };
 }

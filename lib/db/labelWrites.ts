@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { LabelEntry } from "@/lib/labels/labelValue";
+import { labelReadsResponse } from "@/lib/labels/responseReading";
 import { databaseUrlOf, type Db } from "./client";
 import { connectionFor, preparedStatement, sqliteTimestamp, type BulkTable } from "./directSqlite";
 
@@ -17,6 +18,15 @@ export type LabelSource = "ui" | "upload" | "import";
  * no run is named (a label file, an upload).
  */
 export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date; runId?: string | null };
+/**
+ * Whether a label on a metric judged the response (lib/labels/responseReading.ts
+ * decides): only those store the response's hash; the others store none and
+ * count on every run.
+ */
+export type ReadsResponse = (metric: string, chunkPosition: number) => boolean;
+/** Catalogue metrics alone: what a caller that knows of no run judges (a dataset without runs) writes with. */
+const CATALOGUE_READING: ReadsResponse = (metric, chunkPosition) =>
+  labelReadsResponse(metric, chunkPosition, { customJudges: [] });
 /**
  * A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts.
  * `responseHash` is for rows being inserted (an upload), whose hash is not in the store yet.
@@ -60,7 +70,13 @@ export class LabelTargetError extends Error {
  * value, same person) is not written again, so re-importing a file adds no
  * history. Returns how many labels changed.
  */
-export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author: LabelAuthor): number {
+export function writeLabels(
+  db: Db,
+  datasetId: string,
+  rows: RowLabels[],
+  author: LabelAuthor,
+  readsResponse: ReadsResponse = CATALOGUE_READING,
+): number {
   const connection = connectionFor(databaseUrlOf(db));
   const at = sqliteTimestamp(author.at ?? new Date());
   const rowOfDataset = preparedStatement(connection, ROW_OF_DATASET);
@@ -81,8 +97,8 @@ export function writeLabels(db: Db, datasetId: string, rows: RowLabels[], author
         }
         const rating = value.kind === "rating" ? value.rating : null;
         const score = value.kind === "score" ? value.score : null;
-        // A chunk label judged the retrieved chunk, which is the dataset's in every run, not the response.
-        const responseHash = chunkPosition >= 0 ? null : row.responseHash;
+        // A label that did not read the response (a retrieval judge's, a chunk's) judged what every run shares.
+        const responseHash = readsResponse(metric, chunkPosition) ? row.responseHash : null;
         const existing = current.get(rowId, metric, chunkPosition) as
           | {
               kind: string;
@@ -223,7 +239,12 @@ const REVISION_COLUMNS = [
  * as their rows: `bulkInsert(url, [rows, chunks, ...labelBulkTables(...)])`.
  * New rows have no history, so every label is revision 1.
  */
-export function labelBulkTables(datasetId: string, rows: RowLabels[], author: LabelAuthor): BulkTable[] {
+export function labelBulkTables(
+  datasetId: string,
+  rows: RowLabels[],
+  author: LabelAuthor,
+  readsResponse: ReadsResponse = CATALOGUE_READING,
+): BulkTable[] {
   const at = sqliteTimestamp(author.at ?? new Date());
   const labels: (string | number | null)[][] = [];
   const revisions: (string | number | null)[][] = [];
@@ -231,7 +252,7 @@ export function labelBulkTables(datasetId: string, rows: RowLabels[], author: La
     for (const { metric, chunkPosition, value } of entries) {
       const rating = value.kind === "rating" ? value.rating : null;
       const score = value.kind === "score" ? value.score : null;
-      const responseHash = chunkPosition >= 0 ? null : (rowHash ?? null);
+      const responseHash = readsResponse(metric, chunkPosition) ? (rowHash ?? null) : null;
       const shared = [datasetId, rowId, metric, chunkPosition];
       labels.push([
         randomUUID(),

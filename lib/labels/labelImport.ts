@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { findRowKeyByRequestId } from "@/lib/db/labelQueries";
+import { findRowKeyByRequestId, readDatasetRunJudges } from "@/lib/db/labelQueries";
 import {
   discardLabelImport,
   discardStaleLabelImports,
@@ -15,6 +15,7 @@ import { readJsonArray } from "@/lib/ingest/readers/readJsonArray";
 import { readJsonLines } from "@/lib/ingest/readers/readJsonLines";
 import type { RawRecord } from "@/lib/ingest/readers/rawRecord";
 import { datasetJudgeLabels } from "./datasetJudges";
+import { responseReadingMetrics } from "./responseReading";
 import { readLabelRecord, type LabelFileFormat } from "./labelFile";
 
 export const MAX_LABEL_ROW_CHARS = 100_000;
@@ -118,7 +119,8 @@ export async function importLabelFile(
       return { ok: false, issues, issueCount };
     }
     if (records === 0) return { ok: false, issues: [{ row: 0, message: "the file has no labels" }], issueCount: 1 };
-    const changed = await promoteLabelImport(db, datasetId, importId, new Date());
+    const reading = responseReadingMetrics(readDatasetRunJudges(db, datasetId));
+    const changed = await promoteLabelImport(db, datasetId, importId, new Date(), reading);
     return { ok: true, records, changed };
   } catch (error) {
     await discardLabelImport(db, importId).catch(() => undefined);

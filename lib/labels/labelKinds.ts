@@ -55,7 +55,7 @@ export type RunJudgeLabel = LabelledMetric & { threshold: number | null };
 
 export type RunJudgeDefinitions = {
   customJudges: readonly { assessmentName: string; assessmentType: string }[];
-  gEvalJudges?: readonly { name: string; threshold: number }[];
+  gEvalJudges?: readonly { name: string; threshold: number; evaluationParams?: readonly string[] }[];
 };
 
 export function runJudgeLabelMetrics(judges: RunJudgeDefinitions): RunJudgeLabel[] {

@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { clearLabel, LabelTargetError, writeLabels } from "@/lib/db/labelWrites";
-import { datasetJudgeLabels } from "./datasetJudges";
-import { describeLabelKind, resolveLabelMetric } from "./labelKinds";
+import { readDatasetRunJudges, readRunDatasetId } from "@/lib/db/labelQueries";
+import { labelReadsResponse } from "./responseReading";
+import { describeLabelKind, resolveLabelMetric, runJudgeLabelMetrics } from "./labelKinds";
 import { labelEntriesFor, WHOLE_ROW } from "./labelValue";
 
 /**
@@ -27,7 +28,15 @@ export function saveRowLabel(
   db: Db,
   input: SaveLabelInput,
 ): { ok: true; changed: boolean } | { ok: false; error: string } {
-  const resolved = resolveLabelMetric(input.metric, datasetJudgeLabels(db, input.datasetId));
+  // The run is written to the label's history as the one whose response was read: it must be of this dataset.
+  if (input.runId && readRunDatasetId(db, input.runId) !== input.datasetId) {
+    return {
+      ok: false,
+      error: `run ${input.runId} is not a run of this dataset, so the label was not saved: open the row from one of the dataset's runs and label it there`,
+    };
+  }
+  const judges = readDatasetRunJudges(db, input.datasetId);
+  const resolved = resolveLabelMetric(input.metric, runJudgeLabelMetrics(judges));
   if ("error" in resolved) return { ok: false, error: resolved.error };
   const perChunk = resolved.kind === "chunk_rating";
   const position = input.chunkPosition ?? WHOLE_ROW;
@@ -45,7 +54,13 @@ export function saveRowLabel(
     return { ok: false, error: `expected ${describeLabelKind(perChunk ? "rating" : resolved.kind)}` };
   try {
     const entry = { ...parsed.entries[0], chunkPosition: position };
-    const changed = writeLabels(db, input.datasetId, [{ rowId: input.rowId, entries: [entry] }], author);
+    const changed = writeLabels(
+      db,
+      input.datasetId,
+      [{ rowId: input.rowId, entries: [entry] }],
+      author,
+      (metric, chunk) => labelReadsResponse(metric, chunk, judges),
+    );
     return { ok: true, changed: changed > 0 };
   } catch (error) {
     if (error instanceof LabelTargetError) return { ok: false, error: error.message };

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement } from "../../lib/db/agreementQueries";
 import { createDb, type Db } from "../../lib/db/client";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
+import { CONTENT_HASHES_SETTING } from "../../lib/db/migrations/contentHashes";
 
 // A store labelled before labels recorded what they judged: built at the migration before
 // label_content_hash, with labels, a run of the dataset's responses and a run that generated its
@@ -97,6 +98,8 @@ describe("the label_content_hash migration on a store with old-scheme labels", (
 
   it("fills labels left pending by a process that died before the data step, at the next start", async () => {
     await db.humanLabel.update({ where: { id: "l1" }, data: { hashPending: true, responseHash: null } });
+    // Died before the fill ended: its Setting row, written last, is not there yet.
+    await db.setting.delete({ where: { key: CONTENT_HASHES_SETTING } });
     expect(await applyPendingMigrations(url, migrationsDir)).toEqual({ applied: [] });
     expect(await db.humanLabel.findUniqueOrThrow({ where: { id: "l1" } })).toMatchObject({
       hashPending: false,

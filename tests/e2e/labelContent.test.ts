@@ -136,13 +136,40 @@ describe("labels belong to the answer they judged", () => {
     expect(await page.locator("[data-testid=label-other-response-note]").innerText()).toContain(
       "2 labels were given on another response than the one this run judged",
     );
+    // That label is the dataset run's to clear: no Clear here (labelling replaces it).
+    expect(
+      await line("groundedness")
+        .getByRole("button", { name: /^Clear the label/ })
+        .count(),
+    ).toBe(0);
     await page.locator("[data-testid=row-labels]").scrollIntoViewIfNeeded();
     await screenshot(page, "70-drilldown-labelled-on-another-response");
-    // On the dataset's own answers the same label is compared as before.
+    // On the dataset's own answers the same label is compared as before, and can be cleared.
     await openRow(datasetRun, 1);
     expect(await line("groundedness").locator("[data-testid=current-label]").getAttribute("data-other-response")).toBe(
       "false",
     );
+    expect(
+      await line("groundedness")
+        .getByRole("button", { name: /^Clear the label/ })
+        .count(),
+    ).toBe(1);
+  });
+
+  it("names a label whose labeller's account was removed 'a removed user', never by its id", async () => {
+    const label = await db.humanLabel.findFirstOrThrow({ where: { rowId: rowIds.get(1), metric: C } });
+    await db.humanLabel.update({ where: { id: label.id }, data: { labelledBy: "removed-account-id", source: "ui" } });
+    try {
+      await openRow(datasetRun, 1);
+      const card = await page.locator("[data-testid=row-labels]").innerText();
+      expect(card).toContain("by a removed user");
+      expect(card).not.toContain("removed-account-id");
+    } finally {
+      await db.humanLabel.update({
+        where: { id: label.id },
+        data: { labelledBy: label.labelledBy, source: label.source },
+      });
+    }
   });
 
   it("the generated run's rows table marks it and its agreement panel counts it apart, linking the queue", async () => {
@@ -160,9 +187,12 @@ describe("labels belong to the answer they judged", () => {
     await panel.locator("[data-testid=agreement-queue-link]").click();
     await page.waitForURL((url) => url.pathname === `/runs/${generatedRun}/label`);
     await page.locator("[data-testid=labelling-queue]").waitFor();
-    expect(await page.locator("[data-testid=queue-other-response]").innerText()).toContain(
-      "1 label left out: given on another response",
+    // One sentence, not "left out: given on another response …: not counted above".
+    expect(await page.locator("[data-testid=queue-other-response]").innerText()).toBe(
+      "1 label was given on another response than the one this run judged, so it is left out of the counts above " +
+        "and not offered here; labelling its row again replaces its label.",
     );
+    await screenshot(page, "72-queue-other-response");
     await page.goto(`${server.baseUrl}/runs/${generatedRun}`);
     await page.locator("[data-testid=agreement-panel]").scrollIntoViewIfNeeded();
     await screenshot(page, "71-agreement-panel-other-response");
