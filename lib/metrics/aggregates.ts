@@ -53,8 +53,8 @@ const AGENT_AGGREGATE_NAMES: Record<string, string> = {
  * How a metric aggregates: yes/no judges (all response judges, built-in or
  * custom ANSWER, and context_sufficiency) as a percentage of yes; per-chunk
  * judges (chunk_relevance, custom RETRIEVAL) as the average precision;
- * document_recall and agent/* as a plain average; the score metrics of seeds
- * 002/003 (catalogue entries with `score`) as the average score and the success percentage.
+ * document_recall and agent/* as a plain average; the DeepEval and Mastra
+ * score metrics (catalogue entries with `score`) as the average score and the success percentage.
  */
 export function metricShape(metric: string): "rating" | "precision" | "value" | "score" {
   if (isScoreMetric(metric)) return "score";

@@ -19,7 +19,7 @@ export type RowInput =
 
 export type MetricKind = "llm_judged" | "ground_truth" | "agent" | "statistical";
 
-/** Where a metric comes from: the seed that defines it, and the group the run form shows it in. */
+/** Where a metric comes from: the contract that defines it (Agent Evaluation, DeepEval, Mastra), and the group the run form shows it in. */
 export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical";
 
 export type MetricDefinition = {

@@ -5,7 +5,7 @@ import type { MetricDefinition } from "./metricCatalog";
  * Mastra's context relevance. Each result carries score, threshold, success, reason and
  * error_message; success is score ≥ threshold, or ≤ where lower is better.
  *
- * Inputs map from the seed-004 columns as DeepEval names them: input = the request (the
+ * Inputs map from the Agent Evaluation input schema's columns as DeepEval names them: input = the request (the
  * conversation available), actual_output = response, expected_output = expected_response
  * (or the expected facts joined), retrieval_context = the retrieved chunks in rank order,
  * context = the expected retrieved context's contents (the ideal context).

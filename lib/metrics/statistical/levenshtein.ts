@@ -17,7 +17,7 @@ export function levenshteinDistance(a: string, b: string): number {
  * Normalised edit similarity: 1 − distance / length of the longer text (in
  * code points), so 1 is identical and 0 shares nothing; two empty texts are
  * identical. Compared as written: case and spacing count, as they do in the
- * character-exact tasks (spelling, formatting) the seed names this scorer for.
+ * character-exact tasks (spelling, formatting) DeepEval's survey names this scorer for.
  */
 export function levenshteinSimilarity(a: string, b: string): { score: number; distance: number; length: number } {
   const distance = levenshteinDistance(a, b);

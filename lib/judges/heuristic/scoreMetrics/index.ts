@@ -14,7 +14,7 @@ import { heuristicToxicity } from "./toxicity";
  *
  * Left out on purpose: answer_relevancy and contextual_relevancy (whether a
  * statement is relevant to an input is a judgement word overlap would make
- * up; the seed-000 relevance rules already cover the lexical case), bias (the lexicon
+ * up; the Agent Evaluation relevance rules already cover the lexical case), bias (the lexicon
  * has only dehumanising phrases; bias lives in generalisations it cannot
  * see), summarization (coverage needs questions a source answers).
  */
