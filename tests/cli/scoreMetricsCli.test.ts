@@ -174,7 +174,7 @@ describe("npm run eval with the score metrics on the sample dataset", () => {
 });
 
 /**
- * The whole seed-002/003 family on rows of the sample dataset, unchanged. Most of the sample's
+ * The whole DeepEval and Mastra family on rows of the sample dataset, unchanged. Most of the sample's
  * expected_retrieved_context lists doc URIs only; one row gives the contents, so hallucination has it to judge.
  */
 const FAMILY = [
@@ -299,7 +299,7 @@ describe("npm run eval with the whole DeepEval / Mastra / statistical family and
           const judgment = row.judgments.find((j) => j.metric === metric);
           const record = results.rows[i];
           const where = `${metric} on row ${i + 1}`;
-          // Each score metric's seed-002 columns are in the export.
+          // Each score metric's DeepEval columns are in the export.
           for (const field of ["score", "threshold", "success", "reason", "error_message"])
             expect(Object.keys(record), where).toContain(`${metric}/${field}`);
           if (judgment?.status === "skipped") {
