@@ -4,7 +4,7 @@
 import path from "node:path";
 import { createDb, enableWriteAheadLog } from "../lib/db/client";
 import { resolveDatabaseUrl, sqliteFilePath } from "../lib/db/databaseUrl";
-import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasetWrites";
+import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { readMigrationsDirectory } from "../lib/db/migrations/migrationsDirectory";
 import { ingestFile } from "../lib/ingest/ingestFile";

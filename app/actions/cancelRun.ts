@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { cancelRun as cancelRunInDb } from "@/lib/db/runLifecycle";
+import { cancelRun as cancelRunInDb } from "@/lib/db/runs/runLifecycle";
 
 const inputSchema = z.object({ runId: z.string().min(1).max(100) });
 

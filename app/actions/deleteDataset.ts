@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { deleteDatasetWithRuns } from "@/lib/db/datasetWrites";
+import { deleteDatasetWithRuns } from "@/lib/db/datasets/datasetWrites";
 
 export type DeleteDatasetState = { message: string | null };
 

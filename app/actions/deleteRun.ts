@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { deleteRun as deleteRunInDb } from "@/lib/db/runLifecycle";
+import { deleteRun as deleteRunInDb } from "@/lib/db/runs/runLifecycle";
 
 const inputSchema = z.object({ runId: z.string().min(1).max(100), confirm: z.literal("delete") });
 

@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { estimateRejudge as estimateRejudgeInDb, type RejudgeEstimate } from "@/lib/db/rejudgeEstimate";
-import { getRun } from "@/lib/db/runQueries";
+import { estimateRejudge as estimateRejudgeInDb, type RejudgeEstimate } from "@/lib/db/runs/rejudgeEstimate";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { priceFor } from "@/lib/llm/pricing";
 import { logServerError } from "@/lib/server/logError";

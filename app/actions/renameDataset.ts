@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { renameDataset as renameDatasetInDb } from "@/lib/db/datasetWrites";
+import { renameDataset as renameDatasetInDb } from "@/lib/db/datasets/datasetWrites";
 
 export type RenameDatasetState = { message: string | null; ok: boolean };
 

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { retryWhileBusy } from "@/lib/db/storeRetry";
+import { retryWhileBusy } from "@/lib/db/store/storeRetry";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
 
 export type SaveLabelState = { ok: boolean; message: string | null };

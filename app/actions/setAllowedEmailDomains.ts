@@ -5,7 +5,7 @@ import { z } from "zod";
 import { parseDomainList } from "@/lib/auth/emailDomains";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { writeSetting } from "@/lib/db/settingsQueries";
+import { writeSetting } from "@/lib/db/accounts/settingsQueries";
 
 export type SetAllowedEmailDomainsState = { ok: boolean; message: string | null };
 

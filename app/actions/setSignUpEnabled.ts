@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { writeSetting } from "@/lib/db/settingsQueries";
+import { writeSetting } from "@/lib/db/accounts/settingsQueries";
 
 export type SetSignUpEnabledState = { ok: boolean; message: string | null };
 

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { renameRun } from "@/lib/db/runLifecycle";
+import { renameRun } from "@/lib/db/runs/runLifecycle";
 
 export type UpdateRunState = { message: string | null; ok: boolean };
 

@@ -13,8 +13,8 @@ import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
 import { getDb } from "@/lib/db/client";
-import { listFlips } from "@/lib/db/compareQueries";
-import { getRun, listRunsForPicker } from "@/lib/db/runQueries";
+import { listFlips } from "@/lib/db/judgments/compareQueries";
+import { getRun, listRunsForPicker } from "@/lib/db/runs/runQueries";
 import {
   compareExportHref,
   compareHref,

@@ -9,8 +9,8 @@ import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
-import { userNamesById } from "@/lib/db/userQueries";
-import { listDatasets } from "@/lib/db/datasetQueries";
+import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { listDatasets } from "@/lib/db/datasets/datasetQueries";
 import { limitsFromEnv } from "@/lib/ingest/limits";
 
 export const dynamic = "force-dynamic";

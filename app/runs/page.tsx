@@ -12,8 +12,8 @@ import { formatCount, formatDateTime, formatInteger, formatPercent, formatSecond
 import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { getDb } from "@/lib/db/client";
-import { listRuns } from "@/lib/db/runQueries";
-import { userNamesById } from "@/lib/db/userQueries";
+import { listRuns } from "@/lib/db/runs/runQueries";
+import { userNamesById } from "@/lib/db/accounts/userQueries";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };

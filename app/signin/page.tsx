@@ -12,7 +12,7 @@ import { describeAction, minimumRoleFor, type Action } from "@/lib/auth/permissi
 import { currentUser } from "@/lib/auth/requireRole";
 import { safeNextPath } from "@/lib/auth/safeRedirect";
 import { getDb } from "@/lib/db/client";
-import { isSignUpEnabled } from "@/lib/db/settingsQueries";
+import { isSignUpEnabled } from "@/lib/db/accounts/settingsQueries";
 import { parseSignInQuery } from "@/lib/urlState/signInQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 

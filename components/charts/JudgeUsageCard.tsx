@@ -1,7 +1,7 @@
 import { Card } from "@/components/ui/Card";
 import { prepareJudgeUsage } from "@/lib/charts/judgeUsage";
 import type { MetricLabeller } from "@/lib/charts/labels";
-import { getJudgeUsage } from "@/lib/db/chartQueries";
+import { getJudgeUsage } from "@/lib/db/judgments/chartQueries";
 import { getDb } from "@/lib/db/client";
 
 /** Judge tokens and cost, in total and per LLM-judged metric (server component; sums come from SQL). */

@@ -1,8 +1,8 @@
 import { ChunkList, type ChunkVerdictView } from "@/components/content/ChunkList";
 import { GroundTruthCard } from "@/components/content/GroundTruthCard";
 import { Card } from "@/components/ui/Card";
-import { decodeFacts, splitChunks } from "@/lib/db/rowView";
-import type { getRunRowDetail } from "@/lib/db/runRowQueries";
+import { decodeFacts, splitChunks } from "@/lib/db/datasets/rowView";
+import type { getRunRowDetail } from "@/lib/db/runs/runRowQueries";
 
 type RowDetail = NonNullable<Awaited<ReturnType<typeof getRunRowDetail>>>;
 

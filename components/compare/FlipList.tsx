@@ -3,7 +3,7 @@ import { compareRowHref } from "@/lib/urlState/compareQuery";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { Button, LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
-import type { Flip } from "@/lib/db/compareQueries";
+import type { Flip } from "@/lib/db/judgments/compareQueries";
 import { formatInteger, formatMetricValue } from "@/lib/charts/format";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
 

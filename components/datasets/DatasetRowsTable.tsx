@@ -7,7 +7,7 @@ import { rowIdentityColumns } from "@/components/table/rowIdentityColumns";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import { CardFrame } from "@/components/ui/Card";
 import { formatCount, formatSeconds } from "@/lib/charts/format";
-import type { DatasetRowSummary, Page } from "@/lib/db/datasetQueries";
+import type { DatasetRowSummary, Page } from "@/lib/db/datasets/datasetQueries";
 import { datasetRowParams, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
 
 const column = createColumnHelper<ServerTableFeatures, DatasetRowSummary>();

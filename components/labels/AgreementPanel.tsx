@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
 import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
-import { getRunAgreement, type JudgeAgreement } from "@/lib/db/agreementQueries";
+import { getRunAgreement, type JudgeAgreement } from "@/lib/db/labels/agreementQueries";
 import { getDb } from "@/lib/db/client";
 import { otherResponseText } from "@/lib/labels/agreementTable";
 import { KAPPA_INTERVAL_METHOD } from "@/lib/stats";

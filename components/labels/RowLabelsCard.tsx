@@ -1,7 +1,7 @@
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { getRowLabelHistory, getRowLabelsOnRun, type StoredLabel } from "@/lib/db/labelQueries";
-import { userNamesById } from "@/lib/db/userQueries";
+import { getRowLabelHistory, getRowLabelsOnRun, type StoredLabel } from "@/lib/db/labels/labelQueries";
+import { userNamesById } from "@/lib/db/accounts/userQueries";
 import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { labellerName } from "@/lib/labels/labellerName";
 import { compareLabelLines, labelLineKeys } from "@/lib/labels/labelLines";

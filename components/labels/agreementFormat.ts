@@ -1,5 +1,5 @@
 import { formatPercent } from "@/lib/charts/format";
-import type { JudgeAgreement } from "@/lib/db/agreementQueries";
+import type { JudgeAgreement } from "@/lib/db/labels/agreementQueries";
 
 /** κ in words for the panels: "0.31 [0.05, 0.57]" or "undefined: <reason>". */
 export function kappaText(row: Pick<JudgeAgreement, "kappa">): string {

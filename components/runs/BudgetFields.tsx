@@ -1,4 +1,4 @@
-import type { RunBudget } from "@/lib/db/runBudget";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
 
 const FIELD = "w-28 rounded border border-slate-300 px-2 py-1 text-sm font-normal";
 

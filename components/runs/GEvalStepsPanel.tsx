@@ -1,7 +1,7 @@
 import { Card } from "@/components/ui/Card";
 import { formatScore } from "@/lib/charts/format";
 import { getDb } from "@/lib/db/client";
-import { getGEvalSteps } from "@/lib/db/gEvalQueries";
+import { getGEvalSteps } from "@/lib/db/judgments/gEvalQueries";
 import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 

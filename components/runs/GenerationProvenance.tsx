@@ -1,4 +1,4 @@
-import type { GenerationTemplateUse } from "@/lib/db/generationQueries";
+import type { GenerationTemplateUse } from "@/lib/db/runs/generationQueries";
 import { shortHash } from "@/lib/engine/generation/answerTemplates";
 import { formatCountOf } from "@/lib/charts/format";
 

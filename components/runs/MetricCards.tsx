@@ -13,7 +13,7 @@ import {
   formatScore,
 } from "@/lib/charts/format";
 import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
-import type { SkipReasonCount } from "@/lib/db/skipReasonQueries";
+import type { SkipReasonCount } from "@/lib/db/judgments/skipReasonQueries";
 import { cardBasis, skippedSentence } from "./metricCardText";
 
 /**
@@ -29,7 +29,7 @@ export function MetricCards({
   aggregates: Aggregate[];
   runId: string;
   active?: boolean;
-  /** Why each metric's skipped rows were skipped (lib/db/skipReasonQueries). */
+  /** Why each metric's skipped rows were skipped (lib/db/judgments/skipReasonQueries). */
   skipReasons?: Map<string, SkipReasonCount[]>;
 }) {
   if (aggregates.length === 0) return null;

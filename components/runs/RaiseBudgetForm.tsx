@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { raiseRunBudget, type RaiseRunBudgetState } from "@/app/actions/raiseRunBudget";
 import { Button } from "@/components/ui/Button";
 import { submitTo } from "@/components/ui/submitTo";
-import type { RunBudget } from "@/lib/db/runBudget";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
 import { BudgetFields } from "./BudgetFields";
 
 /** For a run its budget paused: the limits, prefilled, to raise or clear, and resume in one step. */

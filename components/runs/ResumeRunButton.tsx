@@ -2,7 +2,7 @@ import { resumeRun } from "@/app/actions/resumeRun";
 import { Button } from "@/components/ui/Button";
 import { currentUser } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { getRunBudgetState } from "@/lib/db/runBudget";
+import { getRunBudgetState } from "@/lib/db/runs/runBudget";
 import { checkStoredRunMaySpend } from "@/lib/server/runSpendingGuard";
 import { RaiseBudgetForm } from "./RaiseBudgetForm";
 

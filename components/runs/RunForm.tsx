@@ -16,7 +16,7 @@ import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
 import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 import { ScoreSettings } from "./ScoreSettings";
 import { formatInteger, formatUsd } from "@/lib/charts/format";
-import type { RowTextProfile } from "@/lib/db/datasetTextSizes";
+import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 

@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import { rowIdentityColumns } from "@/components/table/rowIdentityColumns";
 import { ServerTable, type ServerTableFeatures } from "@/components/table/ServerTable";
 import type { Page } from "@/lib/db/pagination";
-import type { RunRowSummary } from "@/lib/db/runRowQueries";
+import type { RunRowSummary } from "@/lib/db/runs/runRowQueries";
 import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { breakAtSeparators } from "@/components/ui/MetricName";
 import { LabelMarker } from "@/components/labels/LabelMarker";

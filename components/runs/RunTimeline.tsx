@@ -1,4 +1,4 @@
-import type { RunEventRecord } from "@/lib/db/runEvents";
+import type { RunEventRecord } from "@/lib/db/runs/runEvents";
 import { formatCount, formatDateTime, formatDuration } from "@/lib/charts/format";
 
 /**

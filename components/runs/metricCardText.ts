@@ -1,5 +1,5 @@
 import { formatCountOf, formatInteger, formatPercent } from "@/lib/charts/format";
-import type { SkipReasonCount } from "@/lib/db/skipReasonQueries";
+import type { SkipReasonCount } from "@/lib/db/judgments/skipReasonQueries";
 import type { Aggregate } from "@/lib/metrics/aggregates";
 
 /**

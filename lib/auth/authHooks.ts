@@ -1,6 +1,6 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Db } from "@/lib/db/client";
-import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/settingsQueries";
+import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/accounts/settingsQueries";
 import { domainRefusalMessage, isEmailDomainAllowed } from "./emailDomains";
 import { passwordProblem } from "./passwordPolicy";
 import { countFailedSignIn, signInPausedMessage, signInPausedUntil, throttleKey } from "./signInThrottle";

@@ -1,12 +1,12 @@
 import type { Db } from "@/lib/db/client";
-import { isLastActiveAdminRefusal } from "@/lib/db/activeAdmins";
-import { findUserById, setUserRole } from "@/lib/db/userQueries";
+import { isLastActiveAdminRefusal } from "@/lib/db/accounts/activeAdmins";
+import { findUserById, setUserRole } from "@/lib/db/accounts/userQueries";
 import type { Role } from "./roles";
 
 /**
  * Changes a user's role, refusing to demote the last active admin: with none
  * left, only the CLI could manage users again. The database decides, inside
- * the update itself (lib/db/activeAdmins.ts), so two admins demoting each
+ * the update itself (lib/db/accounts/activeAdmins.ts), so two admins demoting each
  * other at the same moment cannot both succeed.
  */
 export async function changeUserRole(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import { findUserByEmail } from "@/lib/db/userQueries";
+import { findUserByEmail } from "@/lib/db/accounts/userQueries";
 import type { Auth } from "./createAuth";
 import { passwordSchema } from "./passwordPolicy";
 import type { Role } from "./roles";

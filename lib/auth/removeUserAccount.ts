@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
-import { isLastActiveAdminRefusal } from "@/lib/db/activeAdmins";
-import { findUserById } from "@/lib/db/userQueries";
-import { deleteUserWithSignIns } from "@/lib/db/userAccountWrites";
+import { isLastActiveAdminRefusal } from "@/lib/db/accounts/activeAdmins";
+import { findUserById } from "@/lib/db/accounts/userQueries";
+import { deleteUserWithSignIns } from "@/lib/db/accounts/userAccountWrites";
 
 export type AccountChange = { ok: true; message: string } | { ok: false; message: string };
 

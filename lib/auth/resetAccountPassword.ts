@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { findUserById, listSignInMethods } from "@/lib/db/userQueries";
-import { replacePasswordEndingSessions } from "@/lib/db/userAccountWrites";
+import { findUserById, listSignInMethods } from "@/lib/db/accounts/userQueries";
+import { replacePasswordEndingSessions } from "@/lib/db/accounts/userAccountWrites";
 import type { Auth } from "./createAuth";
 import { passwordProblem } from "./passwordPolicy";
 import type { AccountChange } from "./removeUserAccount";

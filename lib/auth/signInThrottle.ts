@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { readSignInFailures, recordSignInFailure } from "@/lib/db/signInThrottleQueries";
+import { readSignInFailures, recordSignInFailure } from "@/lib/db/accounts/signInThrottleQueries";
 
 /**
  * Per-account sign-in throttle. Better Auth's own limit counts attempts per

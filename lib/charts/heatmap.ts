@@ -1,4 +1,4 @@
-import type { ChunkHeatmap, ChunkVerdict } from "@/lib/db/chartQueries";
+import type { ChunkHeatmap, ChunkVerdict } from "@/lib/db/judgments/chartQueries";
 import { runRowHref, type RunRowFilter } from "@/lib/urlState/runRowQuery";
 import { formatInteger, formatPercent } from "./format";
 import { CHART_COLORS } from "./palette";

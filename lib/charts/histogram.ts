@@ -1,4 +1,4 @@
-import type { ValueHistogram } from "@/lib/db/chartQueries";
+import type { ValueHistogram } from "@/lib/db/judgments/chartQueries";
 import { formatInteger } from "./format";
 import { CHART_COLORS } from "./palette";
 

@@ -1,4 +1,4 @@
-import type { JudgeUsage, JudgeUsageLine } from "@/lib/db/chartQueries";
+import type { JudgeUsage, JudgeUsageLine } from "@/lib/db/judgments/chartQueries";
 import { formatInteger, formatUsd } from "./format";
 import { chartMetricLabel, type MetricLabeller } from "./labels";
 

@@ -1,4 +1,4 @@
-import type { ScoreHistogram } from "@/lib/db/chartQueries";
+import type { ScoreHistogram } from "@/lib/db/judgments/chartQueries";
 import { formatInteger, formatScore } from "./format";
 import type { HistogramView, HistogramViewBar } from "./histogram";
 import { CHART_COLORS } from "./palette";

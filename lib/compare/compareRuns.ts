@@ -1,8 +1,8 @@
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/compareQueries";
-import { getMetricJudges, getMetricPassMarks, type MetricJudge } from "@/lib/db/judgeProvenanceQueries";
-import { getRun } from "@/lib/db/runQueries";
+import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/judgments/compareQueries";
+import { getMetricJudges, getMetricPassMarks, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { describeDelta, exactMcNemar, pairedRateDifference, wilsonInterval } from "@/lib/stats";

@@ -1,4 +1,4 @@
-import type { MetricJudge } from "@/lib/db/judgeProvenanceQueries";
+import type { MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 
 /**
  * How one run judged one metric: its judges (usually one) and the pass marks its judgments were scored

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RunBudget } from "@/lib/db/runBudget";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
 import { priceFor, type LlmPrices } from "@/lib/llm/pricing";
 
 /**

@@ -1,6 +1,6 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { guardBoundParameters } from "./boundParameters";
-import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./storeRetry";
+import { guardBoundParameters } from "./store/boundParameters";
+import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./store/storeRetry";
 import { PrismaClient } from "./generated/client";
 import { prepareDatabaseFile, resolveDatabaseUrl } from "./databaseUrl";
 

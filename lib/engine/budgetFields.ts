@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RunBudget } from "@/lib/db/runBudget";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
 import { priceFor, type LlmPrices } from "@/lib/llm/pricing";
 
 /** The Run columns hold 32-bit integers; a budget past this is no budget anyway. */
@@ -20,7 +20,7 @@ function limitField(what: string, options: { whole: boolean; max: number }) {
 
 /**
  * A run's budget as the run form and the resume form send it (`budgetCalls`, `budgetTokens`, `budgetUsd`);
- * the run pauses when it reaches any of them (lib/db/runBudget.ts).
+ * the run pauses when it reaches any of them (lib/db/runs/runBudget.ts).
  */
 export const budgetFieldsSchema = z
   .object({

@@ -1,4 +1,4 @@
-import { reachedLimit, type RunBudget, type RunSpending } from "@/lib/db/runBudget";
+import { reachedLimit, type RunBudget, type RunSpending } from "@/lib/db/runs/runBudget";
 
 /** What one finished call (or judgment) spent. */
 export type Spent = { calls: number; tokens: number; usd: number };

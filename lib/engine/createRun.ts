@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { getDataset } from "@/lib/db/datasetQueries";
-import { finishPlanning, insertPlanningRun, insertPlanPage, type RunItemPlan } from "@/lib/db/runWrites";
-import { listRowFlagsPage } from "@/lib/db/runQueries";
-import type { RunBudget } from "@/lib/db/runBudget";
-import type { StoredRunConfig } from "@/lib/db/storedRun";
+import { getDataset } from "@/lib/db/datasets/datasetQueries";
+import { finishPlanning, insertPlanningRun, insertPlanPage, type RunItemPlan } from "@/lib/db/work/runWrites";
+import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
+import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
 import type { RowInput } from "@/lib/metrics/metricCatalog";
@@ -31,7 +31,7 @@ const PLANNING_TTL_MS = 60_000;
  * Persists a run and its whole plan before anything executes: one work item
  * per (row, metric), pending or skipped with the reason, plus one generation
  * item per row when the run generates responses. The plan is written page by
- * page under the `planning` status (lib/db/runWrites.ts says why), in memory
+ * page under the `planning` status (lib/db/work/runWrites.ts says why), in memory
  * bounded by a page, handing the event loop back between pages; the run
  * becomes pending only once the whole plan is stored. From then on progress is
  * a count of item statuses and a crash loses nothing.

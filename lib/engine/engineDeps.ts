@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
-import type { RunRecord } from "@/lib/db/runQueries";
+import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
+import type { RunRecord } from "@/lib/db/runs/runQueries";
 import { createGEvalJudge, withGEvalJudges } from "@/lib/judges/geval";
 import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
-import { decodeMessages } from "@/lib/db/rowView";
-import { saveGeneration } from "@/lib/db/runWrites";
-import { retryWhileBusy } from "@/lib/db/storeRetry";
+import { decodeMessages } from "@/lib/db/datasets/rowView";
+import { saveGeneration } from "@/lib/db/work/runWrites";
+import { retryWhileBusy } from "@/lib/db/store/storeRetry";
 import { LlmCallError } from "@/lib/llm/llmErrors";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import type { BudgetGate } from "./budgetGate";

@@ -1,5 +1,5 @@
-import type { JudgeRowData } from "@/lib/db/runQueries";
-import { decodeFacts, decodeMessages } from "@/lib/db/rowView";
+import type { JudgeRowData } from "@/lib/db/runs/runQueries";
+import { decodeFacts, decodeMessages } from "@/lib/db/datasets/rowView";
 import type { ContextItem } from "@/lib/ingest/types";
 import type { JudgeInput } from "@/lib/judges/types";
 import type { AgentFacts } from "@/lib/metrics/deterministicMetrics";

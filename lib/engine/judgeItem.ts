@@ -1,11 +1,11 @@
-import type { SavedJudgment } from "@/lib/db/runWrites";
+import type { SavedJudgment } from "@/lib/db/work/runWrites";
 import type { ChunkJudgingMode, JudgeBackend, JudgeRequest } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
 import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistical";
 import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
-import type { JudgeRowData } from "@/lib/db/runQueries";
+import type { JudgeRowData } from "@/lib/db/runs/runQueries";
 import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
 import { defaultThreshold, scorePasses, thresholdFor } from "./thresholds";
 

@@ -3,7 +3,7 @@ import {
   listPendingGenerationsWithRows,
   listPendingJudgmentsWithRows,
   type JudgeRowData,
-} from "@/lib/db/pendingWorkQueries";
+} from "@/lib/db/work/pendingWorkQueries";
 
 export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
 

@@ -1,4 +1,4 @@
-import type { RowTextProfile } from "@/lib/db/datasetTextSizes";
+import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
 import { findMetric, type RowInput } from "@/lib/metrics/metricCatalog";
 import { requirementsOf } from "@/lib/metrics/rowEligibility";
@@ -11,7 +11,7 @@ import {
 import { customMetricName } from "./runConfig";
 
 // The run form's estimate, before any run is planned: a dataset's rows grouped by the inputs they
-// carry (lib/db/datasetTextSizes.ts), summed over the groups each chosen judge may run on, then
+// carry (lib/db/datasets/datasetTextSizes.ts), summed over the groups each chosen judge may run on, then
 // through the same formula as the CLI's estimate of a planned run (lib/metrics/spendingEstimate.ts).
 
 /** A judge the form has chosen: its metric name and the inputs a row needs for it. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { getRunProgress, type ItemCounts, type JudgeRowData, type RunRecord } from "@/lib/db/runQueries";
+import { getRunProgress, type ItemCounts, type JudgeRowData, type RunRecord } from "@/lib/db/runs/runQueries";
 import {
   addRunWorkingTime,
   claimRun,
@@ -12,10 +12,10 @@ import {
   releaseRunLease,
   renewRunLease,
   STORE_UNAVAILABLE,
-} from "@/lib/db/runLifecycle";
-import { describeBudgetPause, getRunBudget, getRunSpending } from "@/lib/db/runBudget";
-import { saveJudgment } from "@/lib/db/runWrites";
-import { isStoreUnavailable, retryWhileBusy } from "@/lib/db/storeRetry";
+} from "@/lib/db/runs/runLifecycle";
+import { describeBudgetPause, getRunBudget, getRunSpending } from "@/lib/db/runs/runBudget";
+import { saveJudgment } from "@/lib/db/work/runWrites";
+import { isStoreUnavailable, retryWhileBusy } from "@/lib/db/store/storeRetry";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
@@ -72,7 +72,7 @@ const STATUS_POLL_MS = 1_000;
  * Executes a run's pending work: generation first when the run generates, then
  * every pending judgment, each written the moment it completes. Safe to call
  * again after a crash: only pending items are done, and each is written once.
- * The caller reads the run (lib/db/runQueries.ts getRun) and builds its deps
+ * The caller reads the run (lib/db/runs/runQueries.ts getRun) and builds its deps
  * from the same record, so a run is read once per execution.
  */
 export async function runEvaluation(

@@ -1,6 +1,6 @@
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { listFlips, type Flip } from "@/lib/db/compareQueries";
+import { listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
 import { csvLine } from "./csv";
 
 /**

@@ -1,4 +1,4 @@
-import type { RunResultRow } from "@/lib/db/resultQueries";
+import type { RunResultRow } from "@/lib/db/judgments/resultQueries";
 import { metricShape } from "@/lib/metrics/aggregates";
 
 /**

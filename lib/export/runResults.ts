@@ -1,8 +1,8 @@
 import type { Db } from "@/lib/db/client";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labelQueries";
-import { listRunResultsPage } from "@/lib/db/resultQueries";
-import { getRun } from "@/lib/db/runQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
+import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labels/labelQueries";
+import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
 import { runJudgeLabelMetrics } from "@/lib/labels/labelKinds";
 import type { Aggregate } from "@/lib/metrics/aggregates";

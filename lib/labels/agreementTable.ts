@@ -1,5 +1,5 @@
-import type { JudgeAgreement } from "@/lib/db/agreementQueries";
-import type { StoredLabel } from "@/lib/db/labelQueries";
+import type { JudgeAgreement } from "@/lib/db/labels/agreementQueries";
+import type { StoredLabel } from "@/lib/db/labels/labelQueries";
 import { KAPPA_INTERVAL_METHOD } from "@/lib/stats";
 import { WHOLE_ROW } from "./labelValue";
 

@@ -1,4 +1,4 @@
-import { readComparedAgreementCounts, toJudgeAgreement, type JudgeAgreement } from "@/lib/db/agreementQueries";
+import { readComparedAgreementCounts, toJudgeAgreement, type JudgeAgreement } from "@/lib/db/labels/agreementQueries";
 import type { Db } from "@/lib/db/client";
 import { pairedAgreementTest, type PairedAgreementTest } from "@/lib/stats";
 

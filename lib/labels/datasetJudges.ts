@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { readDatasetRunJudges, readOneRunJudges } from "@/lib/db/labelQueries";
+import { readDatasetRunJudges, readOneRunJudges } from "@/lib/db/labels/labelQueries";
 import { runJudgeLabelMetrics, type RunJudgeLabel } from "./labelKinds";
 
 /**

@@ -1,4 +1,4 @@
-import type { StoredLabel } from "@/lib/db/labelQueries";
+import type { StoredLabel } from "@/lib/db/labels/labelQueries";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import { humanLabelCells, humanLabelColumn } from "./agreementTable";
 import { labelKindOf } from "./labelKinds";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { streamDatasetLabels, type LabelWithRow, type RowKey } from "@/lib/db/labelQueries";
+import { streamDatasetLabels, type LabelWithRow, type RowKey } from "@/lib/db/labels/labelQueries";
 import { csvLine } from "@/lib/export/csv";
 import type { RowIssue } from "@/lib/ingest/errors";
 import { resolveLabelMetric, type LabelledMetric } from "./labelKinds";

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { findRowKeyByRequestId, readDatasetRunJudges } from "@/lib/db/labelQueries";
+import { findRowKeyByRequestId, readDatasetRunJudges } from "@/lib/db/labels/labelQueries";
 import {
   discardLabelImport,
   discardStaleLabelImports,
   promoteLabelImport,
   stageLabels,
   type StagedLabel,
-} from "@/lib/db/labelImportWrites";
+} from "@/lib/db/labels/labelImportWrites";
 import { FileError, type RowIssue } from "@/lib/ingest/errors";
 import { DEFAULT_LIMITS, tooManyRowsMessage } from "@/lib/ingest/limits";
 import { readCsv } from "@/lib/ingest/readers/readCsv";
@@ -49,7 +49,7 @@ export type LabelImportAuthor = {
  * stream, each request_id is looked up on its own (no map of the dataset),
  * and checked labels are staged in batches of STAGE_BATCH, each its own short
  * transaction, with other requests served between batches. The staged labels
- * become current in one final transaction (lib/db/labelImportWrites.ts), so
+ * become current in one final transaction (lib/db/labels/labelImportWrites.ts), so
  * the all-or-nothing guarantee holds without one long transaction over the
  * whole file; a failed import removes what it staged.
  */

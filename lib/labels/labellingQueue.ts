@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { readQueueUnitsPage } from "@/lib/db/labelQueries";
+import { readQueueUnitsPage } from "@/lib/db/labels/labelQueries";
 import { runJudgeLabels } from "./datasetJudges";
 import { resolveLabelMetric } from "./labelKinds";
 import { createQueueSelection, type LabellingQueue } from "./queueSelection";

@@ -4,8 +4,8 @@ import { findMetric } from "./metricCatalog";
 
 /**
  * What a run will spend before it starts, from the size of what it sends: the one formula behind the
- * CLI's estimate of a planned run (lib/db/runEstimate.ts, from its pending work items) and the run
- * form's (from the dataset's text sizes, lib/db/datasetTextSizes.ts), so both say the same.
+ * CLI's estimate of a planned run (lib/db/runs/runEstimate.ts, from its pending work items) and the run
+ * form's (from the dataset's text sizes, lib/db/datasets/datasetTextSizes.ts), so both say the same.
  */
 export type SpendingEstimate = {
   llmCalls: number;

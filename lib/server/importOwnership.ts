@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { getDb } from "@/lib/db/client";
-import { claimImport, discardOrphanedImports, renewImportHeartbeats } from "@/lib/db/importCleanup";
+import { claimImport, discardOrphanedImports, renewImportHeartbeats } from "@/lib/db/datasets/importCleanup";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import { logServerError } from "./logError";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
-import { listResumableRuns } from "@/lib/db/runLifecycle";
-import { deleteAbandonedPlans } from "@/lib/db/runWrites";
-import { getRun } from "@/lib/db/runQueries";
+import { listResumableRuns } from "@/lib/db/runs/runLifecycle";
+import { deleteAbandonedPlans } from "@/lib/db/work/runWrites";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { logServerError } from "./logError";

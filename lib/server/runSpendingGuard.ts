@@ -6,8 +6,8 @@ import {
   type RunModels,
 } from "@/lib/config/spendingLimits";
 import type { Db } from "@/lib/db/client";
-import { getRunBudget, setRunBudget, type RunBudget } from "@/lib/db/runBudget";
-import { countRunsInProgressBy, getRun } from "@/lib/db/runQueries";
+import { getRunBudget, setRunBudget, type RunBudget } from "@/lib/db/runs/runBudget";
+import { countRunsInProgressBy, getRun } from "@/lib/db/runs/runQueries";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
 

@@ -2,7 +2,7 @@ import { twoSidedZ } from "./normal";
 
 /**
  * Agreement of a yes/no judge with people on the same rows. The counts come
- * from SQL (lib/db/agreementQueries.ts); everything here is a pure function of
+ * from SQL (lib/db/labels/agreementQueries.ts); everything here is a pure function of
  * them, so every figure can be checked by hand (tests/stats/agreement.test.ts).
  *
  * Cells are named judge-first: yesNo = the judge said yes, the person said no.

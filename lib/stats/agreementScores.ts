@@ -1,7 +1,7 @@
 /**
  * Agreement of a score judge with people's scores on the same rows: Spearman's
  * rank correlation and the mean absolute difference. Pure functions of the
- * paired values (lib/db/agreementQueries.ts reads them in pages).
+ * paired values (lib/db/labels/agreementQueries.ts reads them in pages).
  */
 export type ScorePair = { judge: number; human: number };
 

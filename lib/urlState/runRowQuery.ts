@@ -26,7 +26,7 @@ export const runRowQuerySchema = paginationSchema.extend({
   q: z.string().max(200).catch(""),
   /**
    * rowNumber, requestId, or one of the run's metrics: that metric's verdict
-   * and score, worst first when ascending (see lib/db/runRowMetricSort). A
+   * and score, worst first when ascending (see lib/db/runs/runRowMetricSort). A
    * metric the run does not have falls back to rowNumber (parseRunRowQuery).
    */
   sort: z.string().max(300).catch("rowNumber"),

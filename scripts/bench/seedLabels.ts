@@ -1,6 +1,6 @@
 import { createDb } from "../../lib/db/client";
-import { listDatasetRowIds } from "../../lib/db/datasetQueries";
-import { writeLabels, type RowLabels } from "../../lib/db/labelWrites";
+import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
+import { writeLabels, type RowLabels } from "../../lib/db/labels/labelWrites";
 import type { LabelEntry } from "../../lib/labels/labelValue";
 import { mulberry32 } from "../../lib/stats";
 

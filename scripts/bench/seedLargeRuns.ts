@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createDb } from "../../lib/db/client";
-import { listDatasetRowIds } from "../../lib/db/datasetQueries";
-import { createDatasetSink } from "../../lib/db/datasetWrites";
-import { bulkInsert, sqliteTimestamp } from "../../lib/db/directSqlite";
+import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
+import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
+import { bulkInsert, sqliteTimestamp } from "../../lib/db/store/directSqlite";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { mulberry32 } from "../../lib/stats";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";

@@ -7,8 +7,8 @@
 // the labelling queue and the compare page's agreement table (issue 12).
 import http from "node:http";
 import { createDb } from "../../lib/db/client";
-import { closeDirectConnection } from "../../lib/db/directSqlite";
-import { findFailedRowId } from "../../lib/db/runQueries";
+import { closeDirectConnection } from "../../lib/db/store/directSqlite";
+import { findFailedRowId } from "../../lib/db/runs/runQueries";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { seedLabels } from "./seedLabels";
 import { seedLargeRuns } from "./seedLargeRuns";

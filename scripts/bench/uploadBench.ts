@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb } from "../../lib/db/client";
-import { countDatasetContents } from "../../lib/db/datasetQueries";
+import { countDatasetContents } from "../../lib/db/datasets/datasetQueries";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);

@@ -5,8 +5,8 @@ import { createUserAccount, UserExistsError } from "@/lib/auth/createUserAccount
 import { SIGN_UP_CLOSED_MESSAGE } from "@/lib/auth/createAuth";
 import { AuthRefusal, authorize, checkAccess, LOCAL_ADMIN, resolveUser } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
-import { writeSetting } from "@/lib/db/settingsQueries";
-import { findUserByEmail, readCredentialHash } from "@/lib/db/userQueries";
+import { writeSetting } from "@/lib/db/accounts/settingsQueries";
+import { findUserByEmail, readCredentialHash } from "@/lib/db/accounts/userQueries";
 import { createTempDb } from "../support/tempDb";
 import { cookieFrom, postAuth, runUserCreate, signInOverHttp, startAuthServer, TEST_SECRET } from "./authKit";
 

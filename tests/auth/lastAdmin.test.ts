@@ -4,7 +4,7 @@ import { createUserAccount } from "@/lib/auth/createUserAccount";
 import { LAST_ACTIVE_ADMIN_MESSAGE } from "@/lib/auth/lastAdmin";
 import { parseStoredRole } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
-import { findUserByEmail } from "@/lib/db/userQueries";
+import { findUserByEmail } from "@/lib/db/accounts/userQueries";
 import { createTempDb } from "../support/tempDb";
 import { postAuth, signInOverHttp, startAuthServer } from "./authKit";
 

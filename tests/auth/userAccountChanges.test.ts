@@ -11,7 +11,7 @@ import { createUserAccount } from "@/lib/auth/createUserAccount";
 import { removeUserAccount } from "@/lib/auth/removeUserAccount";
 import { resetAccountPassword } from "@/lib/auth/resetAccountPassword";
 import type { Db } from "@/lib/db/client";
-import { readCredentialHash } from "@/lib/db/userQueries";
+import { readCredentialHash } from "@/lib/db/accounts/userQueries";
 import { createTempDb } from "../support/tempDb";
 import { postAuth, signInOverHttp, startAuthServer } from "./authKit";
 

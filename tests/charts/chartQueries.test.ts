@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getChunkHeatmap, getJudgeUsage, getValueHistogram } from "@/lib/db/chartQueries";
+import { getChunkHeatmap, getJudgeUsage, getValueHistogram } from "@/lib/db/judgments/chartQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { bulkInsert, type BulkTable } from "@/lib/db/directSqlite";
+import { bulkInsert, type BulkTable } from "@/lib/db/store/directSqlite";
 import { createTempDb } from "../support/tempDb";
 
 const RELEVANCE = "retrieval/llm_judged/chunk_relevance";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prepareJudgeUsage } from "@/lib/charts/judgeUsage";
-import type { JudgeUsageLine } from "@/lib/db/chartQueries";
+import type { JudgeUsageLine } from "@/lib/db/judgments/chartQueries";
 
 const line = (metric: string, fields: Partial<JudgeUsageLine>): JudgeUsageLine => ({
   metric,

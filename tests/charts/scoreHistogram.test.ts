@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareScoreHistogram } from "@/lib/charts/scoreHistogram";
 import { CHART_COLORS } from "@/lib/charts/palette";
-import { getScoreHistogram } from "@/lib/db/chartQueries";
+import { getScoreHistogram } from "@/lib/db/judgments/chartQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { bulkInsert } from "@/lib/db/directSqlite";
+import { bulkInsert } from "@/lib/db/store/directSqlite";
 import { createTempDb } from "../support/tempDb";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";

@@ -8,9 +8,9 @@ import {
 } from "@/lib/compare/bootstrapIntervals";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import { clearCompletedRunReads, completedRunReadCounts } from "@/lib/compare/completedRunCache";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { getScorePairs } from "@/lib/db/compareQueries";
-import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
+import { getScorePairs } from "@/lib/db/judgments/compareQueries";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { mulberry32, pairedBootstrapMeanDiff, startPairedBootstrap } from "@/lib/stats";
 import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { getPairedCounts, listFlips } from "@/lib/db/compareQueries";
+import { getPairedCounts, listFlips } from "@/lib/db/judgments/compareQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, importSample, runToCompletion } from "../support/engineKit";

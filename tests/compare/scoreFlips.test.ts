@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { getPairedCounts, listFlips, type Flip } from "@/lib/db/compareQueries";
-import { saveJudgment } from "@/lib/db/runWrites";
+import { getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
+import { saveJudgment } from "@/lib/db/work/runWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { scorePasses } from "@/lib/engine/thresholds";
 import { openDataset, type StoredDataset } from "../support/servedDataset";

@@ -11,7 +11,7 @@ import {
   readSpendingLimits,
   runsInProgressProblem,
 } from "@/lib/config/spendingLimits";
-import { NO_BUDGET } from "@/lib/db/runBudget";
+import { NO_BUDGET } from "@/lib/db/runs/runBudget";
 
 const PRICES = { "gpt-4.1-mini": { input: 0.4, output: 1.6 } };
 const judge = (model: string) => ({ provider: "openai", model });

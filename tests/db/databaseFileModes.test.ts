@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDb, enableWriteAheadLog } from "@/lib/db/client";
-import { closeDirectConnection, connectionFor } from "@/lib/db/directSqlite";
+import { closeDirectConnection, connectionFor } from "@/lib/db/store/directSqlite";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { countDatasetRuns, getDataset, listDatasets } from "@/lib/db/datasetQueries";
-import { deleteDatasetWithRuns, renameDataset } from "@/lib/db/datasetWrites";
+import { countDatasetRuns, getDataset, listDatasets } from "@/lib/db/datasets/datasetQueries";
+import { deleteDatasetWithRuns, renameDataset } from "@/lib/db/datasets/datasetWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { SAMPLE_ROWS } from "../support/evalFiles";

@@ -8,8 +8,8 @@ import {
   getNeighbourRows,
   listDatasetRows,
   listDatasets,
-} from "@/lib/db/datasetQueries";
-import { createDatasetSink, deleteAbandonedImports } from "@/lib/db/datasetWrites";
+} from "@/lib/db/datasets/datasetQueries";
+import { createDatasetSink, deleteAbandonedImports } from "@/lib/db/datasets/datasetWrites";
 import { ingestFile } from "@/lib/ingest/ingestFile";
 import { ingestUpload } from "@/lib/ingest/ingestUpload";
 import { metricAvailability } from "@/lib/metrics/availability";

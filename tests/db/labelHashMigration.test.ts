@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement } from "../../lib/db/agreementQueries";
+import { getRunAgreement } from "../../lib/db/labels/agreementQueries";
 import { createDb, type Db } from "../../lib/db/client";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { CONTENT_HASHES_SETTING } from "../../lib/db/migrations/contentHashes";

@@ -1,23 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { BoundParameterLimitError, MAX_BOUND_PARAMETERS } from "@/lib/db/boundParameters";
-import { getChunkHeatmap, getJudgeUsage, getValueHistogram, HEATMAP_MAX_ROWS } from "@/lib/db/chartQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
+import { BoundParameterLimitError, MAX_BOUND_PARAMETERS } from "@/lib/db/store/boundParameters";
+import { getChunkHeatmap, getJudgeUsage, getValueHistogram, HEATMAP_MAX_ROWS } from "@/lib/db/judgments/chartQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { getPairedCounts, getScorePairs, listFlips } from "@/lib/db/compareQueries";
+import { getPairedCounts, getScorePairs, listFlips } from "@/lib/db/judgments/compareQueries";
 import {
   getDatasetRow,
   getInputCoverage,
   getNeighbourRows,
   listDatasetRows,
   listDatasets,
-} from "@/lib/db/datasetQueries";
-import { bulkInsert, sqliteTimestamp } from "@/lib/db/directSqlite";
-import { listRunResultsPage } from "@/lib/db/resultQueries";
-import { getRunProgress, listRuns, listRunsForPicker } from "@/lib/db/runQueries";
-import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
-import { getRunRowDetail, getRunRowNeighbours, listRunRows } from "@/lib/db/runRowQueries";
+} from "@/lib/db/datasets/datasetQueries";
+import { bulkInsert, sqliteTimestamp } from "@/lib/db/store/directSqlite";
+import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
+import { getRunProgress, listRuns, listRunsForPicker } from "@/lib/db/runs/runQueries";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { getRunRowDetail, getRunRowNeighbours, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { RUN_ROW_FILTERS } from "@/lib/urlState/runRowQuery";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { estimateRejudge } from "@/lib/db/rejudgeEstimate";
-import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
+import { estimateRejudge } from "@/lib/db/runs/rejudgeEstimate";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";

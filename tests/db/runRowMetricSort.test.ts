@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { listRunRows } from "@/lib/db/runRowQueries";
+import { listRunRows } from "@/lib/db/runs/runRowQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { parseRunRowQuery, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { importRows } from "../support/engineKit";

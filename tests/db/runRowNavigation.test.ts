@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { listDatasetRows } from "@/lib/db/datasetQueries";
-import { getRunRowNeighbours, getRunRowPlace, getRunRowPosition, listRunRows } from "@/lib/db/runRowQueries";
+import { listDatasetRows } from "@/lib/db/datasets/datasetQueries";
+import { getRunRowNeighbours, getRunRowPlace, getRunRowPosition, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { createRun } from "@/lib/engine/createRun";
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { importRows } from "../support/engineKit";

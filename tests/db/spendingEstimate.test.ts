@@ -2,8 +2,8 @@
 // work) go through one formula (lib/metrics/spendingEstimate.ts): for the same dataset and judges they
 // must say the same calls, tokens and cost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDatasetTextProfiles } from "@/lib/db/datasetTextSizes";
-import { estimateRunSpending } from "@/lib/db/runEstimate";
+import { getDatasetTextProfiles } from "@/lib/db/datasets/datasetTextSizes";
+import { estimateRunSpending } from "@/lib/db/runs/runEstimate";
 import { createRun } from "@/lib/engine/createRun";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import { METRICS } from "@/lib/metrics/metricCatalog";

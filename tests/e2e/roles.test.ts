@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { SIGN_UP_MEANING } from "@/lib/auth/signUpWording";
-import { readAllowedEmailDomains } from "@/lib/db/settingsQueries";
+import { readAllowedEmailDomains } from "@/lib/db/accounts/settingsQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { toJsonl } from "../support/evalFiles";

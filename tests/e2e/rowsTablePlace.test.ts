@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { writeLabels } from "@/lib/db/labelWrites";
+import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { importRows } from "../support/engineKit";

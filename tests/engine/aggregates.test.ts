@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import type { Db } from "@/lib/db/client";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";

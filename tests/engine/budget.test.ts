@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setRunBudget } from "@/lib/db/runBudget";
-import { listResumableRuns, reopenRun } from "@/lib/db/runLifecycle";
+import { setRunBudget } from "@/lib/db/runs/runBudget";
+import { listResumableRuns, reopenRun } from "@/lib/db/runs/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";

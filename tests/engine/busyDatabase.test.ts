@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { failRun, listResumableRuns, claimRunLease, renameRun } from "@/lib/db/runLifecycle";
+import { failRun, listResumableRuns, claimRunLease, renameRun } from "@/lib/db/runs/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import type { Db } from "@/lib/db/client";
-import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { precisionOf } from "@/lib/judges/chunkPrecision";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { getInputCoverage } from "@/lib/db/datasetQueries";
+import { getInputCoverage } from "@/lib/db/datasets/datasetQueries";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { metricAvailability } from "@/lib/metrics/availability";
 import { requirementsOf, skipReason, WHITESPACE } from "@/lib/metrics/rowEligibility";

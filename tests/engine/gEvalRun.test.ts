@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { getGEvalSteps } from "@/lib/db/gEvalQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
+import { getGEvalSteps } from "@/lib/db/judgments/gEvalQueries";
 import type { Db } from "@/lib/db/client";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import { type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { listGenerationTemplates } from "@/lib/db/generationQueries";
+import { listGenerationTemplates } from "@/lib/db/runs/generationQueries";
 import { messagesOnlyTemplate, ragAnswerTemplate } from "@/lib/engine/generation/answerTemplates";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type LoggedRequest } from "../support/fakeOpenAIServer";

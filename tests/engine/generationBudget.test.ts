@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { getRunSpending, type RunBudget } from "@/lib/db/runBudget";
-import { reopenRun } from "@/lib/db/runLifecycle";
+import { getRunSpending, type RunBudget } from "@/lib/db/runs/runBudget";
+import { reopenRun } from "@/lib/db/runs/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import type { RunConfigInput } from "@/lib/engine/runConfig";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cancelRun, claimRunLease, resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
+import { cancelRun, claimRunLease, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { claimRunLease, listResumableRuns } from "@/lib/db/runLifecycle";
-import { listRowFlagsPage } from "@/lib/db/runQueries";
-import { deleteAbandonedPlans, insertPlanningRun, insertPlanPage } from "@/lib/db/runWrites";
+import { claimRunLease, listResumableRuns } from "@/lib/db/runs/runLifecycle";
+import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
+import { deleteAbandonedPlans, insertPlanningRun, insertPlanPage } from "@/lib/db/work/runWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { importRows } from "../support/engineKit";

@@ -1,8 +1,8 @@
 // What the run page's "Raise budget and resume" does (app/actions/raiseRunBudget.ts): the budget fields
-// parsed with its schema, the budget raised and the run reopened (lib/db/runBudget.ts), then executed by
+// parsed with its schema, the budget raised and the run reopened (lib/db/runs/runBudget.ts), then executed by
 // the web server's scheduler, against a real SQLite file and the fake OpenAI server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunBudgetState, raiseBudgetAndReopen } from "@/lib/db/runBudget";
+import { getRunBudgetState, raiseBudgetAndReopen } from "@/lib/db/runs/runBudget";
 import { budgetFieldsSchema } from "@/lib/engine/budgetFields";
 import { createRun } from "@/lib/engine/createRun";
 import { executeRunInBackground, isRunActiveHere } from "@/lib/server/runScheduler";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { listRunEvents } from "@/lib/db/runEvents";
-import { resetJudgmentsForRejudge } from "@/lib/db/runLifecycle";
-import { getRunProgress } from "@/lib/db/runQueries";
+import { listRunEvents } from "@/lib/db/runs/runEvents";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { getRunProgress } from "@/lib/db/runs/runQueries";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";

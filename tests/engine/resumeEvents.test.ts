@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { listRunEvents } from "@/lib/db/runEvents";
+import { listRunEvents } from "@/lib/db/runs/runEvents";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { createRun } from "@/lib/engine/createRun";

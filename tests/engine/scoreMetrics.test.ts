@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { getRunAggregates } from "@/lib/db/aggregateQueries";
-import { getInputCoverage } from "@/lib/db/datasetQueries";
-import { listRunResultsPage } from "@/lib/db/resultQueries";
-import { getRunRowDetail } from "@/lib/db/runRowQueries";
+import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
+import { getInputCoverage } from "@/lib/db/datasets/datasetQueries";
+import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
+import { getRunRowDetail } from "@/lib/db/runs/runRowQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import type { Responder } from "../support/fakeOpenAIServer";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { getDataset, getInputCoverage } from "@/lib/db/datasetQueries";
+import { getDataset, getInputCoverage } from "@/lib/db/datasets/datasetQueries";
 import { metricAvailability } from "@/lib/metrics/availability";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
 import { createTempDb } from "../support/tempDb";

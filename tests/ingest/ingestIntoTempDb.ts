@@ -1,4 +1,4 @@
-import { createDatasetSink } from "@/lib/db/datasetWrites";
+import { createDatasetSink } from "@/lib/db/datasets/datasetWrites";
 import type { Db } from "@/lib/db/client";
 import { describeRowIssue } from "@/lib/ingest/errors";
 import { ingestUpload, type ImportMode } from "@/lib/ingest/ingestUpload";

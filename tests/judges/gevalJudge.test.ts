@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
+import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import { createGEvalJudge, gEvalDefinitionSchema, SCORE_VERSION, withGEvalJudges } from "@/lib/judges/geval";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { makeClient, openAiConfig } from "../llm/llmTestKit";

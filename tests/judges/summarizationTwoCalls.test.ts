@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCacheRepository";
+import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import type { JudgeInput, JudgeResult } from "@/lib/judges/types";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/agreementQueries";
-import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/agreementRowQueries";
-import { writeLabels } from "@/lib/db/labelWrites";
-import { getSortedRowPlace } from "@/lib/db/runRowSortedPlace";
+import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/labels/agreementQueries";
+import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/labels/agreementRowQueries";
+import { writeLabels } from "@/lib/db/labels/labelWrites";
+import { getSortedRowPlace } from "@/lib/db/runs/runRowSortedPlace";
 import type { LabelEntry } from "@/lib/labels/labelValue";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JudgeAgreement } from "@/lib/db/agreementQueries";
+import type { JudgeAgreement } from "@/lib/db/labels/agreementQueries";
 import { formatAgreementTable, humanLabelCells, humanLabelColumn } from "@/lib/labels/agreementTable";
 import { withHumanLabels } from "@/lib/labels/exportLabels";
 import { summarizeAgreement, summarizeScoreAgreement } from "@/lib/stats";

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement } from "@/lib/db/agreementQueries";
-import { listDisagreementRows } from "@/lib/db/agreementRowQueries";
-import { writeLabels, type RowLabels } from "@/lib/db/labelWrites";
+import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
+import { listDisagreementRows } from "@/lib/db/labels/agreementRowQueries";
+import { writeLabels, type RowLabels } from "@/lib/db/labels/labelWrites";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { mulberry32 } from "@/lib/stats";

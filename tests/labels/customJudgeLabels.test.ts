@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement } from "@/lib/db/agreementQueries";
+import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
 import type { Db } from "@/lib/db/client";
-import { getRowLabels } from "@/lib/db/labelQueries";
-import { listRunRows } from "@/lib/db/runRowQueries";
+import { getRowLabels } from "@/lib/db/labels/labelQueries";
+import { listRunRows } from "@/lib/db/runs/runRowQueries";
 import { runExportMeta, runResultRecords } from "@/lib/export/runResults";
 import { formatAgreementTable } from "@/lib/labels/agreementTable";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { countLabelledRows, getRowLabelHistory, getRowLabels } from "@/lib/db/labelQueries";
-import { clearLabel, writeLabels } from "@/lib/db/labelWrites";
+import { countLabelledRows, getRowLabelHistory, getRowLabels } from "@/lib/db/labels/labelQueries";
+import { clearLabel, writeLabels } from "@/lib/db/labels/labelWrites";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { getRowLabelHistory, getRowLabels } from "@/lib/db/labelQueries";
+import { getRowLabelHistory, getRowLabels } from "@/lib/db/labels/labelQueries";
 import { createUploadGate, type UploadGate } from "@/lib/server/uploadGate";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { labelFilePieces } from "@/lib/labels/labelFile";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement } from "@/lib/db/agreementQueries";
+import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { connectionFor } from "@/lib/db/directSqlite";
-import { getRowLabelsOnRun, readRunLabelsInRowRange } from "@/lib/db/labelQueries";
-import { labelBulkTables } from "@/lib/db/labelWrites";
+import { connectionFor } from "@/lib/db/store/directSqlite";
+import { getRowLabelsOnRun, readRunLabelsInRowRange } from "@/lib/db/labels/labelQueries";
+import { labelBulkTables } from "@/lib/db/labels/labelWrites";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { labelFilePieces } from "@/lib/labels/labelFile";

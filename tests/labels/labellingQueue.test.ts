@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { writeLabels } from "@/lib/db/labelWrites";
+import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { allocateTarget, createQueueSelection, type QueueUnit } from "@/lib/labels/queueSelection";
 import { importRows } from "../support/engineKit";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { bulkInsert } from "@/lib/db/directSqlite";
-import { getRowLabels } from "@/lib/db/labelQueries";
-import { labelBulkTables } from "@/lib/db/labelWrites";
+import { bulkInsert } from "@/lib/db/store/directSqlite";
+import { getRowLabels } from "@/lib/db/labels/labelQueries";
+import { labelBulkTables } from "@/lib/db/labels/labelWrites";
 import { parseHumanLabels } from "@/lib/ingest/humanLabels";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
 import { importRows } from "../support/engineKit";

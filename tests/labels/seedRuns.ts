@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { bulkInsert } from "@/lib/db/directSqlite";
-import { readRowKeysInRange } from "@/lib/db/labelQueries";
+import { bulkInsert } from "@/lib/db/store/directSqlite";
+import { readRowKeysInRange } from "@/lib/db/labels/labelQueries";
 
 /**
  * A run whose verdicts the test chooses, written into the real tables the

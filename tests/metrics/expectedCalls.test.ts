@@ -2,7 +2,7 @@
 // eligible rows × calls per row for the chosen judges only, custom and G-Eval judges on the rows they
 // may judge, G-Eval's steps once per definition, nothing on the offline judge.
 import { describe, expect, it } from "vitest";
-import type { RowTextProfile } from "@/lib/db/datasetTextSizes";
+import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import { SCORE_METRICS } from "@/lib/metrics/scoreMetricCatalog";
 

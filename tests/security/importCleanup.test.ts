@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { claimImport, discardOrphanedImports, renewImportHeartbeats } from "@/lib/db/importCleanup";
+import { claimImport, discardOrphanedImports, renewImportHeartbeats } from "@/lib/db/datasets/importCleanup";
 import { importOwnerId, isImportOwnerAlive } from "@/lib/server/importOwnership";
 import { createTempDb } from "../support/tempDb";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
-import { createDatasetSink } from "@/lib/db/datasetWrites";
-import { getRun } from "@/lib/db/runQueries";
+import { createDatasetSink } from "@/lib/db/datasets/datasetWrites";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import type { RunConfigInput } from "@/lib/engine/runConfig";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeDirectConnection } from "@/lib/db/directSqlite";
+import { closeDirectConnection } from "@/lib/db/store/directSqlite";
 import { createDb, type Db } from "@/lib/db/client";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 

@@ -11,8 +11,8 @@ import { formatDateTime } from "@/lib/charts/format";
 import { appAuthMode } from "@/lib/auth/appAuth";
 import { parseStoredRole } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/settingsQueries";
-import { listUsers } from "@/lib/db/userQueries";
+import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/accounts/settingsQueries";
+import { listUsers } from "@/lib/db/accounts/userQueries";
 import { paginationSchema } from "@/lib/urlState/pagination";
 import { firstValues, type SearchParams } from "@/lib/urlState/searchParams";
 

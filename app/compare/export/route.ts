@@ -5,7 +5,7 @@ import { firstValue, searchParamsOf } from "@/lib/urlState/searchParams";
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { getRun } from "@/lib/db/runQueries";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { comparisonStatisticsCsv, exportedComparison, flippedRowsCsv } from "@/lib/export/comparisonStatistics";
 import { comparisonExportFilename } from "@/lib/export/exportFilename";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";

@@ -12,10 +12,10 @@ import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { decodeMessages } from "@/lib/db/rowView";
-import { getFlipPlace } from "@/lib/db/flipNavigation";
-import { getRun } from "@/lib/db/runQueries";
-import { getRunRowDetail } from "@/lib/db/runRowQueries";
+import { decodeMessages } from "@/lib/db/datasets/rowView";
+import { getFlipPlace } from "@/lib/db/runs/flipNavigation";
+import { getRun } from "@/lib/db/runs/runQueries";
+import { getRunRowDetail } from "@/lib/db/runs/runRowQueries";
 import { compareListHref, compareRowHref, parseCompareRowQuery } from "@/lib/urlState/compareQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { responseHashOf } from "../../labels/contentHash";
 import { labelReadsResponse } from "../../labels/responseReading";
 import { sqliteFilePath } from "../databaseUrl";
-import { readDatasetRunJudgesOn } from "../labelQueries";
-import { sqliteTimestamp } from "../directSqlite";
+import { readDatasetRunJudgesOn } from "../labels/labelQueries";
+import { sqliteTimestamp } from "../store/directSqlite";
 
 const BATCH = 1000;
 

@@ -2,7 +2,7 @@
 // its own: uploads one JSONL line with N distinct unknown keys into a real
 // SQLite file and prints, as one JSON line, the stored warnings' size and the
 // process's RSS before and at its peak (sampled every 5 ms while the upload runs).
-import { createDatasetSink } from "@/lib/db/datasetWrites";
+import { createDatasetSink } from "@/lib/db/datasets/datasetWrites";
 import { ingestUpload } from "@/lib/ingest/ingestUpload";
 import { createTempDb } from "../../support/tempDb";
 import { byteChunks } from "../../support/evalFiles";

@@ -1,6 +1,6 @@
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { createDatasetSink } from "@/lib/db/datasetWrites";
+import { createDatasetSink } from "@/lib/db/datasets/datasetWrites";
 import { describeRowIssue } from "@/lib/ingest/errors";
 import { ingestUpload } from "@/lib/ingest/ingestUpload";
 import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";

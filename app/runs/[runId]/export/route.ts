@@ -3,7 +3,7 @@ import { searchParamsOf } from "@/lib/urlState/searchParams";
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { getRun } from "@/lib/db/runQueries";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { runExportFilename } from "@/lib/export/exportFilename";
 import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import { downloadResponse } from "@/lib/server/downloadResponse";

@@ -6,7 +6,7 @@ import { LabellingQueueView } from "@/components/labels/LabellingQueueView";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { getRun } from "@/lib/db/runQueries";
+import { getRun } from "@/lib/db/runs/runQueries";
 import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { parseLabelQueueQuery, QUEUE_TARGETS } from "@/lib/urlState/labelQueueQuery";
 import { metricShortName } from "@/lib/urlState/runRowQuery";

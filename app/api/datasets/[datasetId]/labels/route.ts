@@ -1,7 +1,7 @@
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { getDataset } from "@/lib/db/datasetQueries";
+import { getDataset } from "@/lib/db/datasets/datasetQueries";
 import { decodeUploadText } from "@/lib/ingest/decodeText";
 import { describeRowIssue, FileError } from "@/lib/ingest/errors";
 import { withIdleTimeout } from "@/lib/ingest/idleTimeout";

@@ -1,8 +1,8 @@
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { getRunProgress } from "@/lib/db/runQueries";
-import { getRunStatus } from "@/lib/db/runLifecycle";
+import { getRunProgress } from "@/lib/db/runs/runQueries";
+import { getRunStatus } from "@/lib/db/runs/runLifecycle";
 
 export const dynamic = "force-dynamic";
 

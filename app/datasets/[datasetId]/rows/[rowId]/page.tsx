@@ -8,8 +8,8 @@ import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { RowHeader } from "@/components/content/RowHeader";
 import { Card, CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
-import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasetQueries";
-import { decodeFacts, decodeMessages, prettyJson, splitChunks, summarizeTrace } from "@/lib/db/rowView";
+import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasets/datasetQueries";
+import { decodeFacts, decodeMessages, prettyJson, splitChunks, summarizeTrace } from "@/lib/db/datasets/rowView";
 
 export const dynamic = "force-dynamic";
 

@@ -15,9 +15,9 @@ import { Card } from "@/components/ui/Card";
 import { RowLabelsCard } from "@/components/labels/RowLabelsCard";
 import { nextRowToLabel } from "@/components/labels/nextRowToLabel";
 import { getDb } from "@/lib/db/client";
-import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/rowView";
-import { getRun } from "@/lib/db/runQueries";
-import { getRunRowDetail, getRunRowPlace } from "@/lib/db/runRowQueries";
+import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/datasets/rowView";
+import { getRun } from "@/lib/db/runs/runQueries";
+import { getRunRowDetail, getRunRowPlace } from "@/lib/db/runs/runRowQueries";
 import { describeRowPlace, parseRunRowQuery, runRowHref, runRowsHref } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 

@@ -1,0 +1,208 @@
+import { z } from "zod";
+import type { InputCoverage } from "@/lib/metrics/availability";
+import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
+import { WHITESPACE } from "@/lib/metrics/rowEligibility";
+import type { Db } from "../client";
+import type { Prisma } from "../generated/client";
+import type { DatasetRowQuery, DatasetRowSort } from "@/lib/urlState/datasetRowQuery";
+import { readPage, type Page } from "../pagination";
+
+export async function listDatasets(db: Db) {
+  return db.dataset.findMany({
+    where: { status: "ready" },
+    orderBy: { createdAt: "desc" },
+    select: {
+      id: true,
+      name: true,
+      sourceFilename: true,
+      sourceFormat: true,
+      rowCount: true,
+      createdAt: true,
+      createdById: true,
+      _count: { select: { runs: true } },
+    },
+  });
+}
+
+export async function getDataset(db: Db, datasetId: string) {
+  const dataset = await db.dataset.findFirst({ where: { id: datasetId, status: "ready" } });
+  if (!dataset) return null;
+  return { ...dataset, warnings: z.array(z.string()).catch([]).parse(JSON.parse(dataset.warnings)) };
+}
+
+/** How many runs a dataset has, and how many of them are still pending or running (deleting waits for those). */
+export async function countDatasetRuns(db: Db, datasetId: string): Promise<{ total: number; inProgress: number }> {
+  const [total, inProgress] = await Promise.all([
+    db.run.count({ where: { datasetId } }),
+    db.run.count({ where: { datasetId, status: { in: ["pending", "running"] } } }),
+  ]);
+  return { total, inProgress };
+}
+
+/** A constant as a SQL string literal. */
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** SQL condition per input, on an unaliased "DatasetRow"; constants only, never user text. */
+export const INPUT_SQL: Record<RowInput, string> = {
+  response: `"hasResponse" = 1`,
+  expected_response_or_facts: `("hasExpectedResponse" = 1 OR "hasExpectedFacts" = 1)`,
+  expected_response: `"hasExpectedResponse" = 1`,
+  // Every retrieved chunk has content (lib/metrics/rowEligibility.ts): a chunk with only a doc_uri makes the content judges skip the row.
+  retrieved_context_content: `"hasRetrievedContent" = 1 AND NOT EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) = '')`,
+  retrieved_context_doc_uri: `"hasRetrievedContext" = 1`,
+  expected_retrieved_context: `"hasExpectedRetrievedContext" = 1`,
+  // Some expected chunk has content (lib/metrics/rowEligibility.ts hasExpectedContextContent).
+  expected_context_content: `EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) <> '')`,
+  trace_tokens: `"totalTokenCount" IS NOT NULL`,
+  trace_latency: `"latencySeconds" IS NOT NULL`,
+};
+
+/** Which inputs the rows carry, and on how many rows each metric can run: one aggregate query. */
+export async function getInputCoverage(
+  db: Db,
+  datasetId: string,
+): Promise<InputCoverage & { columns: Record<string, number> }> {
+  const inputEntries = Object.entries(INPUT_SQL) as [RowInput, string][];
+  const columnSql: Record<string, string> = {
+    request_id: `1 = 1`,
+    request: `1 = 1`,
+    response: `"responseSource" = 'column'`,
+    expected_facts: `"hasExpectedFacts" = 1`,
+    expected_response: `"hasExpectedResponse" = 1`,
+    retrieved_context: `"hasRetrievedContext" = 1`,
+    expected_retrieved_context: `"hasExpectedRetrievedContext" = 1`,
+    trace: `"hasTrace" = 1`,
+  };
+  const selects = [
+    `COUNT(*) AS "rowCount"`,
+    ...inputEntries.map(([, sql], i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "i${i}"`),
+    ...METRICS.map(
+      (metric, i) =>
+        `SUM(CASE WHEN ${metric.requires.map((input) => INPUT_SQL[input]).join(" AND ")} THEN 1 ELSE 0 END) AS "m${i}"`,
+    ),
+    ...Object.values(columnSql).map((sql, i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "c${i}"`),
+  ];
+  const [row] = await db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
+    `SELECT ${selects.join(", ")} FROM "DatasetRow" WHERE "datasetId" = ?`,
+    datasetId,
+  );
+  const num = (key: string) => Number(row?.[key] ?? 0);
+  return {
+    rowCount: num("rowCount"),
+    inputs: Object.fromEntries(inputEntries.map(([input], i) => [input, num(`i${i}`)])) as Record<RowInput, number>,
+    metrics: Object.fromEntries(METRICS.map((metric, i) => [metric.name, num(`m${i}`)])),
+    columns: Object.fromEntries(Object.keys(columnSql).map((column, i) => [column, num(`c${i}`)])),
+  };
+}
+
+const NULLABLE_SORTS = new Set<DatasetRowSort>(["latencySeconds", "totalTokenCount"]);
+
+export type DatasetRowSummary = Awaited<ReturnType<typeof listDatasetRows>>["items"][number];
+
+/** One page of rows, sorted and searched in SQL. */
+export async function listDatasetRows(db: Db, datasetId: string, query: DatasetRowQuery) {
+  const q = query.q.trim();
+  const where: Prisma.DatasetRowWhereInput = {
+    datasetId,
+    ...(q
+      ? {
+          OR: [
+            { requestText: { contains: q } },
+            { response: { contains: q } },
+            { requestId: { contains: q } },
+            { expectedResponse: { contains: q } },
+          ],
+        }
+      : {}),
+  };
+  const page = await readPage(
+    query,
+    () => db.datasetRow.count({ where }),
+    (skip, take) =>
+      db.datasetRow.findMany({
+        where,
+        orderBy: [
+          { [query.sort]: NULLABLE_SORTS.has(query.sort) ? { sort: query.dir, nulls: "last" } : query.dir },
+          { rowNumber: "asc" },
+        ],
+        skip,
+        take,
+        select: {
+          id: true,
+          rowNumber: true,
+          requestId: true,
+          requestFormat: true,
+          requestText: true,
+          response: true,
+          responseSource: true,
+          hasExpectedResponse: true,
+          hasExpectedFacts: true,
+          hasExpectedRetrievedContext: true,
+          hasTrace: true,
+          retrievedChunkCount: true,
+          latencySeconds: true,
+          totalTokenCount: true,
+        },
+      }),
+  );
+  return {
+    ...page,
+    items: page.items.map((item) => ({
+      ...item,
+      response: clip(item.response, 300),
+      requestText: clip(item.requestText, 300),
+    })),
+  };
+}
+
+export async function getDatasetRow(db: Db, datasetId: string, rowId: string) {
+  return db.datasetRow.findFirst({
+    where: { id: rowId, datasetId, dataset: { status: "ready" } },
+    include: { chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] } },
+  });
+}
+
+/** Previous and next rows by row number, for keyboard and pager navigation in the detail view. */
+export async function getNeighbourRows(db: Db, datasetId: string, rowNumber: number) {
+  const [previous, next] = await Promise.all([
+    db.datasetRow.findFirst({
+      where: { datasetId, rowNumber: { lt: rowNumber } },
+      orderBy: { rowNumber: "desc" },
+      select: { id: true },
+    }),
+    db.datasetRow.findFirst({
+      where: { datasetId, rowNumber: { gt: rowNumber } },
+      orderBy: { rowNumber: "asc" },
+      select: { id: true },
+    }),
+  ]);
+  return { previousId: previous?.id ?? null, nextId: next?.id ?? null };
+}
+
+function clip(text: string | null, max: number): string | null {
+  if (text === null || text.length <= max) return text;
+  return `${text.slice(0, max)}…`;
+}
+
+export type { Page };
+
+/** How many rows and chunk rows a dataset stored (the upload benchmark checks nothing was lost). */
+export async function countDatasetContents(db: Db, datasetId: string): Promise<{ rows: number; chunks: number }> {
+  const [rows, chunks] = await Promise.all([
+    db.datasetRow.count({ where: { datasetId } }),
+    db.contextChunk.count({ where: { row: { datasetId } } }),
+  ]);
+  return { rows, chunks };
+}
+
+/** Every row id of a dataset in row order (for seeding benchmark runs straight into the tables). */
+export async function listDatasetRowIds(db: Db, datasetId: string): Promise<string[]> {
+  const rows = await db.datasetRow.findMany({
+    where: { datasetId },
+    orderBy: { rowNumber: "asc" },
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import type { DatasetSink } from "@/lib/ingest/ingestUpload";
+import type { NormalizedRow } from "@/lib/ingest/types";
+import { responseHashOf } from "@/lib/labels/contentHash";
+import { bulkInsertWhenWritable } from "../store/directSqlite";
+import { databaseUrlOf, type Db } from "../client";
+import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
+
+/**
+ * The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction.
+ * `createdById` names the signed-in user who uploaded it (null while sign-in is off, and for the CLI).
+ */
+export function createDatasetSink(db: Db, options: { createdById?: string | null } = {}): DatasetSink {
+  return {
+    async begin(meta) {
+      const dataset = await db.dataset.create({
+        data: { ...meta, status: "importing", createdById: options.createdById ?? null },
+      });
+      return dataset.id;
+    },
+    async writeRows(datasetId, rows) {
+      await insertRows(db, datasetId, rows);
+    },
+    async commit(datasetId, summary) {
+      await db.dataset.update({
+        where: { id: datasetId },
+        data: { status: "ready", rowCount: summary.rowCount, warnings: JSON.stringify(summary.warnings) },
+      });
+    },
+    async discard(datasetId) {
+      await db.dataset.deleteMany({ where: { id: datasetId } });
+    },
+  };
+}
+
+const ROW_COLUMNS = [
+  "id",
+  "datasetId",
+  "rowNumber",
+  "requestId",
+  "requestRaw",
+  "requestFormat",
+  "messages",
+  "requestText",
+  "response",
+  "responseHash",
+  "responseSource",
+  "expectedResponse",
+  "expectedFacts",
+  "trace",
+  "totalTokenCount",
+  "inputTokenCount",
+  "outputTokenCount",
+  "latencySeconds",
+  "hasResponse",
+  "hasExpectedResponse",
+  "hasExpectedFacts",
+  "hasRetrievedContext",
+  "hasRetrievedContent",
+  "hasExpectedRetrievedContext",
+  "hasTrace",
+  "retrievedChunkCount",
+] as const;
+const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
+
+/** Writes one batch of rows and their chunks in a single transaction. */
+export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[]): Promise<void> {
+  const rowValues: (string | number | boolean | null)[][] = [];
+  const chunkValues: (string | number | null)[][] = [];
+  const labelled: RowLabels[] = [];
+  for (const row of rows) {
+    const id = randomUUID();
+    // The upload's labels judged the response uploaded beside them.
+    if (row.humanLabels.length > 0)
+      labelled.push({ rowId: id, entries: row.humanLabels, responseHash: responseHashOf(row.response) });
+    const columns = toRowColumns(datasetId, row);
+    rowValues.push([id, ...ROW_COLUMNS.slice(1).map((column) => columns[column as keyof typeof columns])]);
+    (row.retrievedContext ?? []).forEach((chunk, position) =>
+      chunkValues.push([
+        randomUUID(),
+        id,
+        "retrieved",
+        position,
+        chunk.content,
+        chunk.docUri,
+        row.retrievedContextSource ?? "column",
+      ]),
+    );
+    (row.expectedRetrievedContext ?? []).forEach((chunk, position) =>
+      chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
+    );
+  }
+  await bulkInsertWhenWritable(databaseUrlOf(db), [
+    { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
+    { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
+    // Labels from the upload's human_labels column, in the same transaction as their rows.
+    // A new dataset has no runs, so only catalogue metrics take labels here (the default reading).
+    ...labelBulkTables(datasetId, labelled, { labelledBy: null, source: "upload" }),
+  ]);
+}
+
+function toRowColumns(datasetId: string, row: NormalizedRow) {
+  const retrieved = row.retrievedContext ?? [];
+  return {
+    datasetId,
+    rowNumber: row.rowNumber,
+    requestId: row.requestId,
+    requestRaw: JSON.stringify(row.requestRaw),
+    requestFormat: row.requestFormat,
+    messages: JSON.stringify(row.messages),
+    requestText: row.requestText,
+    response: row.response,
+    responseHash: responseHashOf(row.response),
+    responseSource: row.responseSource,
+    expectedResponse: row.expectedResponse,
+    expectedFacts: row.expectedFacts ? JSON.stringify(row.expectedFacts) : null,
+    trace: row.trace === null ? null : JSON.stringify(row.trace),
+    totalTokenCount: row.tokens?.total ?? null,
+    inputTokenCount: row.tokens?.input ?? null,
+    outputTokenCount: row.tokens?.output ?? null,
+    latencySeconds: row.latencySeconds,
+    hasResponse: row.response !== null,
+    hasExpectedResponse: row.expectedResponse !== null,
+    hasExpectedFacts: row.expectedFacts !== null,
+    // An empty retrieval still carries the column: recall is 0 there, not skipped (skipping would flatter the retriever).
+    hasRetrievedContext: row.retrievedContext !== null,
+    hasRetrievedContent: retrieved.some((chunk) => chunk.content !== null && chunk.content.trim() !== ""),
+    hasExpectedRetrievedContext: (row.expectedRetrievedContext?.length ?? 0) > 0,
+    hasTrace: row.trace !== null,
+    retrievedChunkCount: retrieved.length,
+  };
+}
+
+/** An upload killed mid-way leaves an "importing" dataset; it is removed at start-up. */
+export async function deleteAbandonedImports(db: Db, olderThan: Date): Promise<number> {
+  const result = await db.dataset.deleteMany({ where: { status: "importing", createdAt: { lt: olderThan } } });
+  return result.count;
+}
+
+/** Renames a ready dataset; false when there is no such dataset. */
+export async function renameDataset(db: Db, datasetId: string, name: string): Promise<boolean> {
+  const result = await db.dataset.updateMany({ where: { id: datasetId, status: "ready" }, data: { name } });
+  return result.count === 1;
+}
+
+const IN_PROGRESS = ["pending", "running"];
+
+export type DeleteDatasetOutcome =
+  | { deleted: true }
+  | { deleted: false; reason: "notFound" }
+  | { deleted: false; reason: "runInProgress"; runNames: string[] }
+  | { deleted: false; reason: "runCountChanged"; runCount: number };
+
+/**
+ * Deletes a ready dataset with its rows, chunks and runs (and their judgments,
+ * through the schema's onDelete: Cascade), in one statement, so nothing can
+ * slip between the checks and the delete. Refused while a run on it is
+ * pending or running: its runner would keep writing into rows that are gone,
+ * and the user would lose work they may not know is under way. Also refused
+ * when the dataset no longer has the number of runs the user confirmed.
+ */
+export async function deleteDatasetWithRuns(
+  db: Db,
+  datasetId: string,
+  confirmedRunCount: number,
+): Promise<DeleteDatasetOutcome> {
+  const deleted = await db.$executeRaw`
+    DELETE FROM "Dataset" WHERE "id" = ${datasetId} AND "status" = 'ready'
+      AND (SELECT COUNT(*) FROM "Run" WHERE "datasetId" = ${datasetId}) = ${confirmedRunCount}
+      AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "datasetId" = ${datasetId} AND "status" IN ('pending', 'running'))`;
+  if (deleted === 1) return { deleted: true };
+  const dataset = await db.dataset.findFirst({
+    where: { id: datasetId, status: "ready" },
+    select: { runs: { select: { name: true, status: true } } },
+  });
+  if (!dataset) return { deleted: false, reason: "notFound" };
+  const inProgress = dataset.runs.filter((run) => IN_PROGRESS.includes(run.status));
+  if (inProgress.length > 0)
+    return { deleted: false, reason: "runInProgress", runNames: inProgress.map((r) => r.name) };
+  return { deleted: false, reason: "runCountChanged", runCount: dataset.runs.length };
+}

@@ -1,0 +1,150 @@
+import type { VerdictDetails } from "@/lib/judges/types";
+import { databaseUrlOf, type Db } from "../client";
+import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { decodeVerdictDetails } from "./verdictDetails";
+
+/**
+ * A run's results for a page of dataset rows (by row number): the rows, their
+ * chunks, judgments, per-chunk verdicts and generated responses. Exports page
+ * through a run with this so a large run is never loaded at once.
+ *
+ * Every query is keyed by (run, dataset, row-number range) and binds the same
+ * handful of values whatever the page holds: never a list of ids, never a
+ * nested relation load (Prisma sends one bound value per parent id for those,
+ * and its SQLite limit is 999: a 200-row run × 11 judges already broke it).
+ * `CROSS JOIN` makes SQLite drive each join from the page's rows (the
+ * (datasetId, rowNumber) index), then reach the run's judgments by their
+ * (runId, rowId, …) indexes, so a page costs the same at row 100 or 100,000.
+ * (INDEXED BY for the chunk verdicts: left to itself SQLite picks the
+ * (runId, metric, rating) index and scans the whole run once per row.)
+ */
+export type RunResultChunk = { kind: string; position: number; content: string | null; docUri: string };
+export type RunResultChunkJudgment = {
+  position: number;
+  rating: string | null;
+  rationale: string | null;
+  errorMessage: string | null;
+};
+export type RunResultJudgment = {
+  metric: string;
+  status: string;
+  rating: string | null;
+  score: number | null;
+  threshold: number | null;
+  passed: boolean | null;
+  rationale: string | null;
+  errorMessage: string | null;
+  skipReason: string | null;
+  judgeProvider: string | null;
+  judgeModel: string | null;
+  promptVersion: string | null;
+  promptHash: string | null;
+  /** A score metric's intermediate verdicts (DeepEval, Mastra), decoded; null for the others. */
+  details: VerdictDetails | null;
+  chunks: RunResultChunkJudgment[];
+};
+export type RunResultGeneration = {
+  response: string | null;
+  errorMessage: string | null;
+  latencySeconds: number | null;
+  inputTokenCount: number | null;
+  outputTokenCount: number | null;
+};
+export type RunResultRow = {
+  id: string;
+  rowNumber: number;
+  requestId: string;
+  requestRaw: string;
+  response: string | null;
+  expectedResponse: string | null;
+  expectedFacts: string | null;
+  chunks: RunResultChunk[];
+  judgments: RunResultJudgment[];
+  generations: RunResultGeneration[];
+};
+
+/** The page's rows joined to one table; binds (join values…, datasetId, afterRowNumber, lastRowNumber). */
+function pageRowsJoined(join: string): string {
+  return `"DatasetRow" r CROSS JOIN ${join} WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ?`;
+}
+
+export async function listRunResultsPage(
+  db: Db,
+  runId: string,
+  datasetId: string,
+  afterRowNumber: number,
+  take: number,
+): Promise<{ rows: RunResultRow[]; nextRowNumber: number | null }> {
+  const connection = connectionFor(databaseUrlOf(db));
+  const rows = (
+    preparedStatement(
+      connection,
+      `SELECT r."id" AS "id", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId", r."requestRaw" AS "requestRaw", r."response" AS "response",
+       r."expectedResponse" AS "expectedResponse", r."expectedFacts" AS "expectedFacts"
+     FROM "DatasetRow" r WHERE r."datasetId" = ? AND r."rowNumber" > ?
+     ORDER BY r."rowNumber" LIMIT ?`,
+    ).all(datasetId, afterRowNumber, take) as Omit<RunResultRow, "chunks" | "judgments" | "generations">[]
+  ).map((row) => ({
+    ...row,
+    rowNumber: Number(row.rowNumber),
+    chunks: [] as RunResultChunk[],
+    judgments: [] as RunResultJudgment[],
+    generations: [] as RunResultGeneration[],
+  }));
+  if (rows.length === 0) return { rows, nextRowNumber: null };
+  const range = [datasetId, afterRowNumber, rows[rows.length - 1].rowNumber] as const;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+
+  const chunks = preparedStatement(
+    connection,
+    `SELECT c."rowId" AS "rowId", c."kind" AS "kind", c."position" AS "position", c."content" AS "content", c."docUri" AS "docUri"
+     FROM ${pageRowsJoined(`"ContextChunk" c ON c."rowId" = r."id"`)}
+     ORDER BY r."rowNumber", c."kind", c."position"`,
+  ).all(...range) as (RunResultChunk & { rowId: string })[];
+  for (const { rowId, ...chunk } of chunks)
+    byId.get(rowId)?.chunks.push({ ...chunk, position: Number(chunk.position) });
+
+  const judgments = preparedStatement(
+    connection,
+    `SELECT j."id" AS "id", j."rowId" AS "rowId", j."metric" AS "metric", j."status" AS "status", j."rating" AS "rating", j."score" AS "score",
+       j."threshold" AS "threshold", j."passed" AS "passed", j."rationale" AS "rationale", j."errorMessage" AS "errorMessage", j."skipReason" AS "skipReason",
+       j."judgeProvider" AS "judgeProvider", j."judgeModel" AS "judgeModel", j."promptVersion" AS "promptVersion", j."promptHash" AS "promptHash", j."details" AS "details"
+     FROM ${pageRowsJoined(`"JudgmentItem" j ON j."runId" = ? AND j."rowId" = r."id"`)}
+     ORDER BY r."rowNumber", j."metric"`,
+  ).all(runId, ...range) as (Omit<RunResultJudgment, "chunks" | "passed" | "details"> & {
+    id: string;
+    rowId: string;
+    passed: number | null;
+    details: string | null;
+  })[];
+  const judgmentById = new Map<string, RunResultJudgment>();
+  for (const { id, rowId, passed, details, ...fields } of judgments) {
+    const judgment: RunResultJudgment = {
+      ...fields,
+      passed: passed === null ? null : Number(passed) === 1,
+      details: decodeVerdictDetails(details),
+      chunks: [],
+    };
+    judgmentById.set(id, judgment);
+    byId.get(rowId)?.judgments.push(judgment);
+  }
+
+  const chunkJudgments = preparedStatement(
+    connection,
+    `SELECT cj."judgmentId" AS "judgmentId", cj."position" AS "position", cj."rating" AS "rating", cj."rationale" AS "rationale", cj."errorMessage" AS "errorMessage"
+     FROM ${pageRowsJoined(`"ChunkJudgment" cj INDEXED BY "ChunkJudgment_runId_rowId_idx" ON cj."runId" = ? AND cj."rowId" = r."id"`)}
+     ORDER BY r."rowNumber", cj."metric", cj."position"`,
+  ).all(runId, ...range) as (RunResultChunkJudgment & { judgmentId: string })[];
+  for (const { judgmentId, ...verdict } of chunkJudgments)
+    judgmentById.get(judgmentId)?.chunks.push({ ...verdict, position: Number(verdict.position) });
+
+  const generations = preparedStatement(
+    connection,
+    `SELECT g."rowId" AS "rowId", g."response" AS "response", g."errorMessage" AS "errorMessage", g."latencySeconds" AS "latencySeconds",
+       g."inputTokenCount" AS "inputTokenCount", g."outputTokenCount" AS "outputTokenCount"
+     FROM ${pageRowsJoined(`"Generation" g ON g."runId" = ? AND g."rowId" = r."id"`)}`,
+  ).all(runId, ...range) as (RunResultGeneration & { rowId: string })[];
+  for (const { rowId, ...generation } of generations) byId.get(rowId)?.generations.push(generation);
+
+  return { rows, nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null };
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from "node:crypto";
+import type { LabelEntry } from "@/lib/labels/labelValue";
+import { labelReadsResponse } from "@/lib/labels/responseReading";
+import { databaseUrlOf, type Db } from "../client";
+import { connectionFor, preparedStatement, sqliteTimestamp, type BulkTable } from "../store/directSqlite";
+
+/**
+ * Human labels are written here only. HumanLabel holds the current label per
+ * (row, metric, chunk position); every change (a label given, changed or
+ * cleared) also appends a HumanLabelRevision with the next revision number,
+ * in the same transaction, so the history is complete and agreement reads
+ * one row per key.
+ */
+export type LabelSource = "ui" | "upload" | "import";
+/**
+ * Who gave labels, how, and on which run: a label judged the response that run
+ * showed (its generated one when it generates), or the dataset row's own when
+ * no run is named (a label file, an upload).
+ */
+export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date; runId?: string | null };
+/**
+ * Whether a label on a metric judged the response (lib/labels/responseReading.ts
+ * decides): only those store the response's hash; the others store none and
+ * count on every run.
+ */
+export type ReadsResponse = (metric: string, chunkPosition: number) => boolean;
+/** Catalogue metrics alone: what a caller that knows of no run judges (a dataset without runs) writes with. */
+const CATALOGUE_READING: ReadsResponse = (metric, chunkPosition) =>
+  labelReadsResponse(metric, chunkPosition, { customJudges: [] });
+/**
+ * A row's labels; an entry may name its own author (an imported file's labelled_by), else the call's author counts.
+ * `responseHash` is for rows being inserted (an upload), whose hash is not in the store yet.
+ */
+export type RowLabels = {
+  rowId: string;
+  entries: (LabelEntry & { labelledBy?: string | null })[];
+  responseHash?: string | null;
+};
+
+const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+  ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
+    "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
+    "labelledBy" = excluded."labelledBy", "statedBy" = NULL, "labelledAt" = excluded."labelledAt", "source" = excluded."source",
+    "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = false`;
+const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source", "responseHash", "runId")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const CURRENT_LABEL = `SELECT "kind", "rating", "score", "labelledBy", "statedBy", "responseHash" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+const NEXT_REVISION = `SELECT COALESCE(MAX("revision"), 0) + 1 AS "next" FROM "HumanLabelRevision" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+/**
+ * A row of the dataset, with the hash of the response a label given on it
+ * judged: the named run's generated response when that run generates, else
+ * the row's own (binds runId, which may be null, then rowId and datasetId).
+ */
+const ROW_OF_DATASET = `SELECT r."retrievedChunkCount" AS "chunks",
+    CASE WHEN run."generationModel" IS NOT NULL
+      THEN (SELECT g."responseHash" FROM "Generation" g WHERE g."runId" = run."id" AND g."rowId" = r."id")
+      ELSE r."responseHash" END AS "responseHash"
+  FROM "DatasetRow" r LEFT JOIN "Run" run ON run."id" = ? AND run."datasetId" = r."datasetId"
+  WHERE r."id" = ? AND r."datasetId" = ?`;
+
+export class LabelTargetError extends Error {
+  name = "LabelTargetError";
+}
+
+/**
+ * Gives or changes labels on rows of one dataset, all in one transaction:
+ * either every label is written or none is (an import with a bad row late in
+ * the file leaves the store as it was). A label equal to the current one (same
+ * value, same person) is not written again, so re-importing a file adds no
+ * history. Returns how many labels changed.
+ */
+export function writeLabels(
+  db: Db,
+  datasetId: string,
+  rows: RowLabels[],
+  author: LabelAuthor,
+  readsResponse: ReadsResponse = CATALOGUE_READING,
+): number {
+  const connection = connectionFor(databaseUrlOf(db));
+  const at = sqliteTimestamp(author.at ?? new Date());
+  const rowOfDataset = preparedStatement(connection, ROW_OF_DATASET);
+  const current = preparedStatement(connection, CURRENT_LABEL);
+  const nextRevision = preparedStatement(connection, NEXT_REVISION);
+  const upsert = preparedStatement(connection, UPSERT_LABEL);
+  const revision = preparedStatement(connection, INSERT_REVISION);
+  let changed = 0;
+  connection.transaction(() => {
+    for (const { rowId, entries } of rows) {
+      const row = rowOfDataset.get(author.runId ?? null, rowId, datasetId) as
+        { chunks: number; responseHash: string | null } | undefined;
+      if (!row) throw new LabelTargetError(`row ${rowId} is not in this dataset`);
+      for (const { metric, chunkPosition, value, labelledBy: own } of entries) {
+        const labelledBy = own !== undefined ? own : author.labelledBy;
+        if (chunkPosition >= row.chunks) {
+          throw new LabelTargetError(`chunk ${chunkPosition} of ${metric}: the row has ${row.chunks} retrieved chunks`);
+        }
+        const rating = value.kind === "rating" ? value.rating : null;
+        const score = value.kind === "score" ? value.score : null;
+        // A label that did not read the response (a retrieval judge's, a chunk's) judged what every run shares.
+        const responseHash = readsResponse(metric, chunkPosition) ? row.responseHash : null;
+        const existing = current.get(rowId, metric, chunkPosition) as
+          | {
+              kind: string;
+              rating: string | null;
+              score: number | null;
+              labelledBy: string | null;
+              statedBy: string | null;
+              responseHash: string | null;
+            }
+          | undefined;
+        if (
+          existing &&
+          existing.kind === value.kind &&
+          existing.rating === rating &&
+          existing.score === score &&
+          existing.labelledBy === labelledBy &&
+          existing.statedBy === null &&
+          existing.responseHash === responseHash
+        ) {
+          continue;
+        }
+        const { next } = nextRevision.get(rowId, metric, chunkPosition) as { next: number };
+        upsert.run(
+          randomUUID(),
+          datasetId,
+          rowId,
+          metric,
+          chunkPosition,
+          value.kind,
+          rating,
+          score,
+          labelledBy,
+          at,
+          author.source,
+          next,
+          responseHash,
+        );
+        revision.run(
+          randomUUID(),
+          datasetId,
+          rowId,
+          metric,
+          chunkPosition,
+          next,
+          "set",
+          value.kind,
+          rating,
+          score,
+          labelledBy,
+          at,
+          author.source,
+          responseHash,
+          author.runId ?? null,
+        );
+        changed += 1;
+      }
+    }
+  })();
+  return changed;
+}
+
+/** Removes a row's current label for a metric (and chunk); the history keeps it and records the removal. */
+export function clearLabel(
+  db: Db,
+  key: { datasetId: string; rowId: string; metric: string; chunkPosition: number },
+  author: LabelAuthor,
+): boolean {
+  const connection = connectionFor(databaseUrlOf(db));
+  const at = sqliteTimestamp(author.at ?? new Date());
+  const { datasetId, rowId, metric, chunkPosition } = key;
+  let cleared = false;
+  connection.transaction(() => {
+    const removed = preparedStatement(
+      connection,
+      `DELETE FROM "HumanLabel" WHERE "datasetId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`,
+    ).run(datasetId, rowId, metric, chunkPosition);
+    if (removed.changes === 0) return;
+    const { next } = preparedStatement(connection, NEXT_REVISION).get(rowId, metric, chunkPosition) as {
+      next: number;
+    };
+    preparedStatement(connection, INSERT_REVISION).run(
+      randomUUID(),
+      datasetId,
+      rowId,
+      metric,
+      chunkPosition,
+      next,
+      "cleared",
+      null,
+      null,
+      null,
+      author.labelledBy,
+      at,
+      author.source,
+      null,
+      author.runId ?? null,
+    );
+    cleared = true;
+  })();
+  return cleared;
+}
+
+const LABEL_COLUMNS = [
+  "id",
+  "datasetId",
+  "rowId",
+  "metric",
+  "chunkPosition",
+  "kind",
+  "rating",
+  "score",
+  "labelledBy",
+  "labelledAt",
+  "source",
+  "revision",
+  "responseHash",
+] as const;
+const REVISION_COLUMNS = [
+  "id",
+  "datasetId",
+  "rowId",
+  "metric",
+  "chunkPosition",
+  "revision",
+  "action",
+  "kind",
+  "rating",
+  "score",
+  "labelledBy",
+  "labelledAt",
+  "source",
+  "responseHash",
+] as const;
+
+/**
+ * The labels of freshly inserted rows (an upload's `human_labels` column) as
+ * bulk-insert tables, so the dataset sink writes them in the same transaction
+ * as their rows: `bulkInsert(url, [rows, chunks, ...labelBulkTables(...)])`.
+ * New rows have no history, so every label is revision 1.
+ */
+export function labelBulkTables(
+  datasetId: string,
+  rows: RowLabels[],
+  author: LabelAuthor,
+  readsResponse: ReadsResponse = CATALOGUE_READING,
+): BulkTable[] {
+  const at = sqliteTimestamp(author.at ?? new Date());
+  const labels: (string | number | null)[][] = [];
+  const revisions: (string | number | null)[][] = [];
+  for (const { rowId, entries, responseHash: rowHash } of rows) {
+    for (const { metric, chunkPosition, value } of entries) {
+      const rating = value.kind === "rating" ? value.rating : null;
+      const score = value.kind === "score" ? value.score : null;
+      const responseHash = readsResponse(metric, chunkPosition) ? (rowHash ?? null) : null;
+      const shared = [datasetId, rowId, metric, chunkPosition];
+      labels.push([
+        randomUUID(),
+        ...shared,
+        value.kind,
+        rating,
+        score,
+        author.labelledBy,
+        at,
+        author.source,
+        1,
+        responseHash,
+      ]);
+      revisions.push([
+        randomUUID(),
+        ...shared,
+        1,
+        "set",
+        value.kind,
+        rating,
+        score,
+        author.labelledBy,
+        at,
+        author.source,
+        responseHash,
+      ]);
+    }
+  }
+  return [
+    { table: "HumanLabel", columns: LABEL_COLUMNS, rows: labels },
+    { table: "HumanLabelRevision", columns: REVISION_COLUMNS, rows: revisions },
+  ];
+}

@@ -1,0 +1,22 @@
+import type { Db } from "../client";
+
+export type GenerationTemplateUse = { templateVersion: string; templateHash: string; generations: number };
+
+/**
+ * Which answer templates a run's generations were sent with, and on how many
+ * rows each (a GROUP BY over the covering index). Generations not yet made
+ * carry no template and are left out.
+ */
+export async function listGenerationTemplates(db: Db, runId: string): Promise<GenerationTemplateUse[]> {
+  const groups = await db.generation.groupBy({
+    by: ["templateVersion", "templateHash"],
+    where: { runId, templateVersion: { not: null } },
+    _count: { _all: true },
+    orderBy: { templateVersion: "desc" },
+  });
+  return groups.map((group) => ({
+    templateVersion: group.templateVersion ?? "",
+    templateHash: group.templateHash ?? "",
+    generations: group._count._all,
+  }));
+}

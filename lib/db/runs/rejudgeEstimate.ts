@@ -1,0 +1,128 @@
+import type { ModelPrice as Price } from "@/lib/llm/pricing";
+import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
+import type { Db } from "../client";
+import type { RejudgeSelection } from "./runLifecycle";
+import { decodeRunConfig } from "./storedRun";
+
+export type RejudgeEstimate = {
+  which: RejudgeSelection;
+  secondOpinion: boolean;
+  /** Judgments the re-judge puts back to pending. */
+  judgments: number;
+  errored: number;
+  failed: number;
+  /** Failed judgments whose answer is expected from the cache (no call), when no second opinion is asked. */
+  fromCache: number;
+  /** Judgments that make no LLM call at all (deterministic metrics, or the offline heuristic judge). */
+  withoutCalls: number;
+  /** Failed generations retried before judging (each one call to the generating model). */
+  generations: number;
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Null when the judge model has no configured price, or its usage is unknown. */
+  costUsd: number | null;
+  /** Calls whose tokens cannot be estimated: their metric has no finished, uncached judgment to average. */
+  callsWithoutUsage: number;
+  heuristic: boolean;
+};
+
+type Selected = {
+  metric: string;
+  errored: number | bigint;
+  failed: number | bigint;
+  erroredChunks: number | bigint | null;
+  failedChunks: number | bigint | null;
+};
+type Usage = { metric: string; input: number | null; output: number | null };
+
+/**
+ * What a re-judge would spend, before it is started: the judgments it redoes,
+ * the LLM calls (per row, or per retrieved chunk when the run judges chunks one
+ * call each), and tokens and cost from this run's own average usage per
+ * judgment of each metric (its finished, uncached judgments), priced with the
+ * configured price of its judge model. Counts and averages come from SQL.
+ */
+export async function estimateRejudge(
+  db: Db,
+  runId: string,
+  which: RejudgeSelection,
+  options: { secondOpinion: boolean; price: Price | null },
+): Promise<RejudgeEstimate | null> {
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: { judgeProvider: true, config: true, generationModel: true },
+  });
+  if (!run) return null;
+  const perChunkCalls = decodeRunConfig(run.config).chunkMode === "per_chunk";
+  const includeFailed = which === "errored_or_failed";
+  const [selected, usage, generations] = await Promise.all([
+    db.$queryRaw<Selected[]>`
+      SELECT j."metric" AS "metric",
+        SUM(CASE WHEN j."status" = 'error' THEN 1 ELSE 0 END) AS "errored",
+        SUM(CASE WHEN j."status" = 'done' THEN 1 ELSE 0 END) AS "failed",
+        SUM(CASE WHEN j."status" = 'error' THEN r."retrievedChunkCount" ELSE 0 END) AS "erroredChunks",
+        SUM(CASE WHEN j."status" = 'done' THEN r."retrievedChunkCount" ELSE 0 END) AS "failedChunks"
+      FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
+      WHERE j."runId" = ${runId}
+        AND (j."status" = 'error' OR (${includeFailed} AND j."status" = 'done' AND (j."rating" = 'no' OR j."passed" = FALSE)))
+      GROUP BY j."metric"`,
+    db.$queryRaw<Usage[]>`
+      SELECT "metric" AS "metric", AVG("inputTokens") AS "input", AVG("outputTokens") AS "output"
+      FROM "JudgmentItem"
+      WHERE "runId" = ${runId} AND "status" = 'done' AND "cacheHit" = FALSE AND "inputTokens" IS NOT NULL
+      GROUP BY "metric"`,
+    run.generationModel ? db.generation.count({ where: { runId, status: "error" } }) : 0,
+  ]);
+  const usageByMetric = new Map(usage.map((u) => [u.metric, u]));
+  const heuristic = run.judgeProvider === "heuristic";
+  const estimate: RejudgeEstimate = {
+    which,
+    secondOpinion: options.secondOpinion,
+    judgments: 0,
+    errored: 0,
+    failed: 0,
+    fromCache: 0,
+    withoutCalls: 0,
+    generations,
+    llmCalls: generations,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: null,
+    callsWithoutUsage: 0,
+    heuristic,
+  };
+  let unpricedTokens = false;
+  for (const s of selected) {
+    const errored = Number(s.errored);
+    const failed = Number(s.failed);
+    estimate.errored += errored;
+    estimate.failed += failed;
+    estimate.judgments += errored + failed;
+    const shape = judgeCallShape(s.metric);
+    if (heuristic || shape === null) {
+      estimate.withoutCalls += errored + failed;
+      continue;
+    }
+    // Errors are never cached; a failed judgment's answer is, unless a second opinion bypasses it.
+    const calledFailed = options.secondOpinion ? failed : 0;
+    estimate.fromCache += failed - calledFailed;
+    const judged = errored + calledFailed;
+    const chunks = Number(s.erroredChunks ?? 0) + (options.secondOpinion ? Number(s.failedChunks ?? 0) : 0);
+    // A two-call metric (summarization) makes two calls per judgment; its stored usage already sums both.
+    const calls = shape.perChunk && perChunkCalls ? chunks : judged * shape.callsPerRow;
+    estimate.llmCalls += calls;
+    const average = usageByMetric.get(s.metric);
+    if (!average || average.input === null || average.output === null) {
+      estimate.callsWithoutUsage += calls;
+      if (judged > 0) unpricedTokens = true;
+      continue;
+    }
+    estimate.inputTokens += Math.round(Number(average.input) * judged);
+    estimate.outputTokens += Math.round(Number(average.output) * judged);
+  }
+  if (options.price && !unpricedTokens && !heuristic)
+    estimate.costUsd =
+      (estimate.inputTokens * options.price.input + estimate.outputTokens * options.price.output) / 1_000_000;
+  return estimate;
+}

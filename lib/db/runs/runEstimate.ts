@@ -1,0 +1,55 @@
+import type { LlmPrices } from "@/lib/llm/pricing";
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
+import { estimateSpending, type JudgedWork, type SpendingEstimate } from "@/lib/metrics/spendingEstimate";
+import { databaseUrlOf, type Db } from "../client";
+import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { ROW_TEXT_CHARS_SQL, RETRIEVED_CHUNK_CHARS_SQL } from "../datasets/datasetTextSizes";
+
+/** What a planned run will spend before it starts, from the size of what it sends. */
+export type RunEstimate = SpendingEstimate;
+
+/**
+ * Estimates the LLM calls, tokens and cost of a run's pending work (lib/metrics/spendingEstimate.ts,
+ * the formula the run form uses too): per metric, its pending rows with their text and chunk sizes,
+ * counted in SQL; a generating run's pending generations. Deterministic metrics and the offline judge
+ * cost nothing.
+ */
+export function estimateRunSpending(
+  db: Db,
+  runId: string,
+  options: {
+    judgeModel: string;
+    generationModel: string | null;
+    chunkMode: string;
+    heuristic: boolean;
+    prices: LlmPrices;
+  },
+): RunEstimate {
+  const connection = connectionFor(databaseUrlOf(db));
+  const judged = preparedStatement(
+    connection,
+    `SELECT j."metric" AS "metric", COUNT(*) AS "items", COALESCE(SUM(r."retrievedChunkCount"), 0) AS "chunks",
+       COALESCE(SUM(${ROW_TEXT_CHARS_SQL} + COALESCE(c."chars", 0)), 0) AS "chars"
+     FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
+     LEFT JOIN (${RETRIEVED_CHUNK_CHARS_SQL}) c ON c."rowId" = r."id"
+     WHERE j."runId" = ? AND j."status" = 'pending' AND j."metric" LIKE '%/llm_judged/%'
+     GROUP BY j."metric"`,
+  ).all(runId) as JudgedWork[];
+  const generation =
+    options.generationModel === null
+      ? null
+      : (preparedStatement(
+          connection,
+          `SELECT COUNT(*) AS "items", COALESCE(SUM(LENGTH(r."requestText")), 0) AS "chars"
+           FROM "Generation" g JOIN "DatasetRow" r ON r."id" = g."rowId" WHERE g."runId" = ? AND g."status" = 'pending'`,
+        ).get(runId) as { items: number; chars: number });
+  return estimateSpending(
+    {
+      judged,
+      // Steps are written once per G-Eval judge, before its first row (at most: a cached one costs nothing).
+      gEvalJudges: judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length,
+      generation,
+    },
+    options,
+  );
+}

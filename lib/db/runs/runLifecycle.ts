@@ -1,0 +1,297 @@
+import type { Db } from "../client";
+import { recordRunEvent } from "./runEvents";
+import { decodeRunConfig } from "./storedRun";
+
+/**
+ * Run status and the execution lease. A runner claims a run's lease before it
+ * works and renews it while it does; another process may resume the run only
+ * once the lease has lapsed (or when told to take over, e.g. `eval --resume`).
+ */
+/** What claiming a run found: whether this process now holds it, and what the claim was (a first start, or a resume). */
+export type RunClaim = { claimed: boolean; resumed: boolean; pendingJudgments: number; at: Date };
+
+/**
+ * Claims the run and records what kind of start this is: a run that was
+ * "running" under another (dead or taken-over) runner, or released mid-way,
+ * is resumed after an interruption, and says so in its events with the
+ * number of judgments still pending.
+ */
+export async function claimRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  ttlMs: number,
+  takeover = false,
+): Promise<RunClaim> {
+  // No read-then-write transaction: in WAL mode a read transaction that must then write fails at once
+  // (SQLITE_BUSY) when a runner wrote meanwhile. The claim is one conditional write that also requires
+  // the state read just before, so what it records is what it replaced.
+  const now = new Date();
+  const before = await db.run.findUnique({
+    where: { id: runId },
+    select: { status: true, leaseOwner: true, startedAt: true, pauseReason: true },
+  });
+  // A run paused because the store was unavailable resumes by itself; one paused at its budget waits for a raise.
+  const storePaused = before?.status === "paused" && before.pauseReason === STORE_UNAVAILABLE;
+  if (!before || (before.status !== "pending" && before.status !== "running" && !storePaused))
+    return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  const result = await db.run.updateMany({
+    where: {
+      id: runId,
+      status: before.status,
+      leaseOwner: before.leaseOwner,
+      ...(takeover ? {} : { OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }] }),
+    },
+    data: {
+      leaseOwner: owner,
+      leaseExpiresAt: new Date(now.getTime() + ttlMs),
+      status: "running",
+      ...(storePaused ? { pauseReason: null, errorMessage: null } : {}),
+      ...(before.startedAt === null ? { startedAt: now } : {}),
+    },
+  });
+  if (result.count !== 1) return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  const resumed = (before.status === "running" && before.leaseOwner !== owner) || storePaused;
+  const pendingJudgments = await db.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
+  if (resumed || before.startedAt === null)
+    await recordRunEvent(db, runId, {
+      kind: resumed ? "resumed" : "started",
+      pendingJudgments,
+      worker: owner,
+      at: now,
+    });
+  return { claimed: true, resumed, pendingJudgments, at: now };
+}
+
+export async function claimRunLease(
+  db: Db,
+  runId: string,
+  owner: string,
+  ttlMs: number,
+  takeover = false,
+): Promise<boolean> {
+  return (await claimRun(db, runId, owner, ttlMs, takeover)).claimed;
+}
+
+/**
+ * Renews the lease and adds the time worked since the last renewal to the run's
+ * working time; false when another process took the run over or it was cancelled.
+ */
+export async function renewRunLease(
+  db: Db,
+  runId: string,
+  owner: string,
+  ttlMs: number,
+  workedMs = 0,
+): Promise<boolean> {
+  const result = await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner, status: "running" },
+    data: { leaseExpiresAt: new Date(Date.now() + ttlMs), workingMs: { increment: Math.round(workedMs) } },
+  });
+  return result.count === 1;
+}
+
+/** Adds working time without a lease (a runner that noticed its run was cancelled). */
+export async function addRunWorkingTime(db: Db, runId: string, workedMs: number): Promise<void> {
+  await db.run.updateMany({ where: { id: runId }, data: { workingMs: { increment: Math.round(workedMs) } } });
+}
+
+export async function finishRun(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
+  const result = await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner, status: "running" },
+    data: {
+      status: "completed",
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      rejudgeTotal: null,
+      workingMs: { increment: Math.round(workedMs) },
+    },
+  });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner });
+}
+
+export async function releaseRunLease(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
+  await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner },
+    data: { leaseOwner: null, leaseExpiresAt: null, workingMs: { increment: Math.round(workedMs) } },
+  });
+}
+
+export async function failRun(db: Db, runId: string, owner: string, message: string, workedMs = 0): Promise<void> {
+  const result = await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner },
+    data: {
+      status: "failed",
+      errorMessage: message,
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      rejudgeTotal: null,
+      workingMs: { increment: Math.round(workedMs) },
+    },
+  });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "failed", worker: owner });
+}
+
+/** Why a run is paused: the database stayed busy or full (it resumes by itself), or it reached its budget. */
+export const STORE_UNAVAILABLE = "store_unavailable";
+export const BUDGET_REACHED = "budget";
+export type PauseReason = typeof STORE_UNAVAILABLE | typeof BUDGET_REACHED;
+
+/** Stops a run without failing it: its pending work stays pending, and the reason says what it waits for. */
+export async function pauseRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  reason: PauseReason,
+  message: string,
+  workedMs = 0,
+): Promise<boolean> {
+  const result = await db.run.updateMany({
+    where: { id: runId, leaseOwner: owner, status: "running" },
+    data: {
+      status: "paused",
+      pauseReason: reason,
+      errorMessage: message,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      workingMs: { increment: Math.round(workedMs) },
+    },
+  });
+  return result.count === 1;
+}
+
+/**
+ * Makes a failed or paused run runnable again (from the UI's Resume button or
+ * `eval --resume`): its finished judgments stay, its pending ones are done
+ * next. False when the run is in another state (running, completed…).
+ */
+export async function reopenRun(db: Db, runId: string): Promise<boolean> {
+  const result = await db.run.updateMany({
+    where: { id: runId, status: { in: ["failed", "paused"] } },
+    data: {
+      status: "pending",
+      pauseReason: null,
+      errorMessage: null,
+      finishedAt: null,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    },
+  });
+  return result.count === 1;
+}
+
+export async function cancelRun(db: Db, runId: string): Promise<boolean> {
+  const result = await db.run.updateMany({
+    where: { id: runId, status: { in: ["pending", "running", "paused"] } },
+    data: { status: "cancelled", finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null, rejudgeTotal: null },
+  });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "cancelled" });
+  return result.count === 1;
+}
+
+export async function getRunStatus(db: Db, runId: string): Promise<string | null> {
+  return (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
+}
+
+/** Runs another process may pick up: pending, running with a lapsed lease, or paused while the store was unavailable. */
+export async function listResumableRuns(db: Db): Promise<string[]> {
+  const runs = await db.run.findMany({
+    where: {
+      OR: [
+        {
+          status: { in: ["pending", "running"] },
+          OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: new Date() } }],
+        },
+        { status: "paused", pauseReason: STORE_UNAVAILABLE },
+      ],
+    },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  return runs.map((run) => run.id);
+}
+
+export type RejudgeSelection = "errored" | "errored_or_failed";
+
+/** The judgments a re-judge puts back to pending (the estimate counts the same ones). */
+export function rejudgeWhere(runId: string, which: RejudgeSelection) {
+  return which === "errored"
+    ? { runId, status: "error" }
+    : { runId, OR: [{ status: "error" }, { status: "done", OR: [{ rating: "no" }, { passed: false }] }] };
+}
+
+/**
+ * Puts chosen finished judgments back to pending (errored ones, or those that
+ * failed), deleting their per-chunk verdicts, so a new pass re-judges only them.
+ * Errors are never cached, so they always reach the judge again; failed ones
+ * get the cached answer back unless a second opinion is asked for, which
+ * bypasses the cache (and replaces what it held) for this pass.
+ */
+export async function resetJudgmentsForRejudge(
+  db: Db,
+  runId: string,
+  which: RejudgeSelection,
+  options: { secondOpinion?: boolean } = {},
+): Promise<number> {
+  const where = rejudgeWhere(runId, which);
+  return db.$transaction(async (tx) => {
+    // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
+    const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
+    if (run.status === "cancelled" || run.status === "pending" || run.status === "running") return 0;
+    // Failed generations are retried too, or their rows would only reproduce "generation failed".
+    await tx.generation.updateMany({
+      where: { runId, status: "error" },
+      data: { status: "pending", errorMessage: null, finishedAt: null },
+    });
+    // Keyed by the same filter, never by a list of the chosen ids: the verdicts first, while the items still match it.
+    await tx.chunkJudgment.deleteMany({ where: { judgment: where } });
+    const { count } = await tx.judgmentItem.updateMany({
+      where,
+      data: {
+        status: "pending",
+        rating: null,
+        score: null,
+        passed: null,
+        rationale: null,
+        errorMessage: null,
+        details: null,
+        cacheHit: false,
+        attempts: 0,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+        latencyMs: null,
+        finishedAt: null,
+      },
+    });
+    if (count > 0) {
+      // Set on every re-judge, so an earlier second opinion does not keep bypassing the cache.
+      const config = JSON.stringify({ ...decodeRunConfig(run.config), refreshCache: options.secondOpinion === true });
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          status: "pending",
+          finishedAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          config,
+          rejudgeTotal: count,
+        },
+      });
+      await recordRunEvent(tx, runId, { kind: "rejudge_started", pendingJudgments: count });
+    }
+    return count;
+  });
+}
+
+export async function renameRun(db: Db, runId: string, name: string, tags: string[]): Promise<void> {
+  await db.run.updateMany({ where: { id: runId }, data: { name, tags: JSON.stringify(tags) } });
+}
+
+/** Deletes a run; its judgments, per-chunk verdicts and generations go with it (cascade). A running run is cancelled first. */
+export async function deleteRun(db: Db, runId: string): Promise<void> {
+  await cancelRun(db, runId);
+  await db.run.deleteMany({ where: { id: runId } });
+}

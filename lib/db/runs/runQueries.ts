@@ -1,0 +1,269 @@
+import { WHITESPACE } from "@/lib/metrics/rowEligibility";
+import { databaseUrlOf, type Db } from "../client";
+import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { decodeRun, decodeRunTags } from "./storedRun";
+
+/**
+ * Row flags in row-number order, a page at a time, for planning a run without loading the dataset at once;
+ * with the position of each row's first retrieved chunk without content (the content judges skip such rows).
+ */
+export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber: number, take: number) {
+  const rows = await db.datasetRow.findMany({
+    where: { datasetId, rowNumber: { gt: afterRowNumber } },
+    orderBy: { rowNumber: "asc" },
+    take,
+    select: {
+      id: true,
+      rowNumber: true,
+      hasResponse: true,
+      hasExpectedResponse: true,
+      hasExpectedFacts: true,
+      hasRetrievedContext: true,
+      hasRetrievedContent: true,
+      hasExpectedRetrievedContext: true,
+      totalTokenCount: true,
+      latencySeconds: true,
+    },
+  });
+  const emptyChunks = new Map<string, number>();
+  if (rows.length > 0) {
+    // One grouped query over the page's row-number range (bounded parameters, however large the page).
+    const found = await db.$queryRawUnsafe<{ rowId: string; position: number | bigint }[]>(
+      `SELECT c."rowId" AS "rowId", MIN(c."position") AS "position"
+       FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
+       WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ?) = ''
+       GROUP BY c."rowId"`,
+      datasetId,
+      afterRowNumber,
+      rows[rows.length - 1].rowNumber,
+      WHITESPACE,
+    );
+    for (const entry of found) emptyChunks.set(entry.rowId, Number(entry.position));
+  }
+  const expectedContent = await rowsWithExpectedContent(db, datasetId, afterRowNumber, rows);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      firstEmptyRetrievedChunk: emptyChunks.get(row.id) ?? null,
+      hasExpectedContextContent: expectedContent.has(row.id),
+    })),
+    nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null,
+  };
+}
+
+/**
+ * Which of a page's rows have an expected_retrieved_context chunk with content (DeepEval's ideal
+ * `context`, which hallucination needs): one grouped query over the page's row-number range.
+ */
+async function rowsWithExpectedContent(
+  db: Db,
+  datasetId: string,
+  afterRowNumber: number,
+  rows: { id: string; rowNumber: number; hasExpectedRetrievedContext: boolean }[],
+): Promise<Set<string>> {
+  if (!rows.some((row) => row.hasExpectedRetrievedContext)) return new Set();
+  const found = await db.$queryRawUnsafe<{ rowId: string }[]>(
+    `SELECT DISTINCT c."rowId" AS "rowId"
+     FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
+     WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ?) <> ''`,
+    datasetId,
+    afterRowNumber,
+    rows[rows.length - 1].rowNumber,
+    WHITESPACE,
+  );
+  return new Set(found.map((entry) => entry.rowId));
+}
+
+/** A run with its custom judges and dataset, its config and tags decoded (validated here, once per read). */
+export async function getRun(db: Db, runId: string) {
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    include: { customJudges: true, dataset: { select: { id: true, name: true, rowCount: true } } },
+  });
+  return run ? decodeRun(run) : null;
+}
+
+export type RunRecord = NonNullable<Awaited<ReturnType<typeof getRun>>>;
+
+export type ItemCounts = {
+  pending: number;
+  running: number;
+  done: number;
+  error: number;
+  skipped: number;
+  total: number;
+};
+
+/** While a re-judge is pending or running: how many judgments it redoes, and how many of those are finished. */
+export type RejudgeProgress = { total: number; finished: number };
+
+/**
+ * Progress is a count of item statuses (GROUP BY in SQL). During a re-judge the
+ * re-judged items are the ones not finished, so its progress needs no extra query.
+ */
+export async function getRunProgress(
+  db: Db,
+  runId: string,
+): Promise<{ judgments: ItemCounts; generations: ItemCounts; rejudge: RejudgeProgress | null }> {
+  const [judgments, generations, run] = await Promise.all([
+    db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    db.generation.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    db.run.findUnique({ where: { id: runId }, select: { rejudgeTotal: true } }),
+  ]);
+  const counts = toCounts(judgments);
+  const total = run?.rejudgeTotal ?? null;
+  const rejudge = total === null ? null : { total, finished: Math.max(0, total - counts.pending - counts.running) };
+  return { judgments: counts, generations: toCounts(generations), rejudge };
+}
+
+function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemCounts {
+  const counts: ItemCounts = { pending: 0, running: 0, done: 0, error: 0, skipped: 0, total: 0 };
+  for (const group of groups) {
+    const key = group.status as keyof ItemCounts;
+    if (key in counts) counts[key] += group._count._all;
+    counts.total += group._count._all;
+  }
+  return counts;
+}
+
+export type { JudgeRowData } from "../work/pendingWorkQueries";
+
+const RUN_LIST_SELECT = {
+  id: true,
+  name: true,
+  tags: true,
+  status: true,
+  rejudgeTotal: true,
+  workingMs: true,
+  judgeProvider: true,
+  judgeModel: true,
+  generationModel: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  datasetId: true,
+  createdById: true,
+} as const;
+
+/**
+ * Runs newest first with their dataset's id and name. The datasets come from a
+ * flat query filtered like the runs, not from a nested relation load (which
+ * Prisma sends as one bound value per dataset id).
+ */
+async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
+  const where = datasetId ? { datasetId } : {};
+  const [runs, datasets] = await Promise.all([
+    db.run.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take, select: RUN_LIST_SELECT }),
+    db.dataset.findMany({ where: { runs: { some: where } }, select: { id: true, name: true } }),
+  ]);
+  const byId = new Map(datasets.map((dataset) => [dataset.id, dataset]));
+  return runs.map(({ datasetId: id, ...run }) => ({
+    ...run,
+    tags: decodeRunTags(run.tags),
+    dataset: byId.get(id) ?? { id, name: "" },
+  }));
+}
+
+/** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
+export async function listRuns(db: Db, take = 200, datasetId?: string) {
+  const runs = await listRunsWithDataset(db, take, datasetId);
+  // The same newest-first window as a subquery, so the counts bind the same two values for 2 runs or 200.
+  const window = `SELECT "id" FROM "Run" WHERE (? IS NULL OR "datasetId" = ?) ORDER BY "createdAt" DESC, "id" ASC LIMIT ?`;
+  const connection = connectionFor(databaseUrlOf(db));
+  const windowArgs = [datasetId ?? null, datasetId ?? null, take] as const;
+  const counts = preparedStatement(
+    connection,
+    `SELECT "runId", "status", COUNT(*) AS "n" FROM "JudgmentItem" WHERE "runId" IN (${window}) GROUP BY "runId", "status"`,
+  ).all(...windowArgs) as { runId: string; status: string; n: number }[];
+  // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
+  const yesCounts = preparedStatement(
+    connection,
+    `SELECT "runId", "metric", "rating", COUNT(*) AS "n" FROM "JudgmentItem"
+     WHERE "runId" IN (${window}) AND "status" = 'done' AND "rating" IS NOT NULL GROUP BY "runId", "metric", "rating"`,
+  ).all(...windowArgs) as { runId: string; metric: string; rating: string; n: number }[];
+  const headlines = new Map<string, Map<string, { yes: number; judged: number }>>();
+  for (const c of yesCounts) {
+    const perRun = headlines.get(c.runId) ?? new Map<string, { yes: number; judged: number }>();
+    const entry = perRun.get(c.metric) ?? { yes: 0, judged: 0 };
+    entry.judged += c.n;
+    if (c.rating === "yes") entry.yes += c.n;
+    perRun.set(c.metric, entry);
+    headlines.set(c.runId, perRun);
+  }
+  const byRun = new Map<string, Record<string, number>>();
+  for (const c of counts) {
+    const entry = byRun.get(c.runId) ?? {};
+    entry[c.status] = c.n;
+    byRun.set(c.runId, entry);
+  }
+  return runs.map((run) => ({
+    ...run,
+    counts: byRun.get(run.id) ?? {},
+    headlines: [...(headlines.get(run.id) ?? new Map()).entries()].map(([metric, v]) => ({
+      metric,
+      rate: v.yes / v.judged,
+      judged: v.judged,
+    })),
+  }));
+}
+
+/** Runs to offer in the compare picker: newest first. */
+export async function listRunsForPicker(db: Db) {
+  return listRunsWithDataset(db, 200);
+}
+
+/** Judgments per metric made by one judge provider (the engine benchmark's calls per LLM-judged metric). */
+export async function countJudgmentsByMetric(
+  db: Db,
+  runId: string,
+  judgeProvider: string,
+): Promise<{ metric: string; count: number }[]> {
+  const groups = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, judgeProvider },
+    _count: { _all: true },
+  });
+  return groups.map((group) => ({ metric: group.metric, count: group._count._all }));
+}
+
+/**
+ * LLM calls per metric in a run, for the benchmark: judged rows (done or error) and the calls they
+ * made (attempts, retries and repairs included; 0 for cache hits and for metrics with no LLM).
+ */
+export async function llmCallsByMetric(
+  db: Db,
+  runId: string,
+): Promise<{ metric: string; rows: number; calls: number; cacheHits: number }[]> {
+  const groups = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, status: { in: ["done", "error"] } },
+    _count: { _all: true },
+    _sum: { attempts: true },
+  });
+  const hits = await db.judgmentItem.groupBy({
+    by: ["metric"],
+    where: { runId, cacheHit: true },
+    _count: { _all: true },
+  });
+  const hitsByMetric = new Map(hits.map((group) => [group.metric, group._count._all]));
+  return groups.map((group) => ({
+    metric: group.metric,
+    rows: group._count._all,
+    calls: group._sum.attempts ?? 0,
+    cacheHits: hitsByMetric.get(group.metric) ?? 0,
+  }));
+}
+
+/** Some row that failed a metric in the run, or null (the UI benchmark opens its drill-down). */
+export async function findFailedRowId(db: Db, runId: string): Promise<string | null> {
+  const item = await db.judgmentItem.findFirst({ where: { runId, passed: false }, select: { rowId: true } });
+  return item?.rowId ?? null;
+}
+
+/** Statuses of a run that is spending or about to: what ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER counts. */
+const IN_PROGRESS = ["planning", "pending", "running"];
+
+/** How many runs a user started that are planning, queued or running (one COUNT in SQL). */
+export async function countRunsInProgressBy(db: Db, userId: string): Promise<number> {
+  return db.run.count({ where: { createdById: userId, status: { in: IN_PROGRESS } } });
+}

@@ -1,0 +1,129 @@
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { databaseUrlOf, type Db } from "../client";
+import { connectionFor, preparedStatement } from "../store/directSqlite";
+import type { Page } from "../pagination";
+import { toPage } from "../pagination";
+
+/**
+ * The run rows table sorted by one metric, in SQL: each row joined to its
+ * judgment of that metric through the (runId, rowId, metric) unique index, so
+ * the sort reads one index entry per row of the filter and SQLite sorts only
+ * the filtered rows, never loading them into memory.
+ *
+ * Worst first (dir=asc), in this order:
+ *   1. failed (done, passed = no): the verdicts a reviewer reads first;
+ *   2. errored: no verdict, but work to redo before the numbers are whole;
+ *   3. passed, and done without a pass/fail (agent/* values);
+ *   4. not judged (pending, skipped, or no judgment): nothing to read, so last
+ *      in both directions.
+ * Within a group, by score, worst first: ascending where higher is better
+ * (Databricks precisions, most DeepEval scores), descending where lower is
+ * better (hallucination, toxicity, bias) and for agent/* values (more tokens,
+ * longer latency). dir=desc reverses groups 1–3 and the scores (best first).
+ * Ties go by row number.
+ */
+const VERDICT_GROUP = `CASE
+  WHEN s."status" = 'done' AND s."passed" = 0 THEN 0
+  WHEN s."status" = 'error' THEN 1
+  WHEN s."status" = 'done' THEN 2
+  ELSE 3 END`;
+
+/** The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing. */
+const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
+  all: "1 = 1",
+  failed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
+    AND (@filterMetric IS NULL OR j."metric" = @filterMetric) AND j."status" = 'done' AND j."passed" = 0)`,
+  errored: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
+    AND (@filterMetric IS NULL OR j."metric" = @filterMetric) AND j."status" = 'error')`,
+  passed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id" AND j."status" = 'done')
+    AND NOT EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
+      AND (j."status" = 'error' OR (j."status" = 'done' AND j."passed" = 0)))`,
+};
+
+/** Search as Prisma's `contains` does it on SQLite (LIKE, ASCII case-insensitive), with % and _ taken literally. */
+const SEARCH_SQL = `(@q IS NULL OR r."requestText" LIKE @q ESCAPE '\\' OR r."response" LIKE @q ESCAPE '\\'
+  OR r."requestId" LIKE @q ESCAPE '\\')`;
+
+export type MetricSortedRow = {
+  id: string;
+  rowNumber: number;
+  requestId: string;
+  requestText: string;
+  response: string | null;
+};
+
+/** Whether a worse value of this metric is a higher one (lower-is-better scores, agent/* costs and latency). */
+export function higherIsWorse(metric: string): boolean {
+  return scoreDirection(metric) === "lower" || metric.startsWith("agent/");
+}
+
+function metricOrderBy(metric: string, dir: "asc" | "desc"): string {
+  const worstFirst = dir === "asc";
+  const scoreAsc = higherIsWorse(metric) ? !worstFirst : worstFirst;
+  // NULL scores (a yes/no rating without one) sort after the scored rows of their group either way.
+  return `(${VERDICT_GROUP}) = 3, (${VERDICT_GROUP}) ${worstFirst ? "ASC" : "DESC"},
+    s."score" IS NULL, s."score" ${scoreAsc ? "ASC" : "DESC"}, r."rowNumber" ASC`;
+}
+
+/**
+ * The table's order in SQL over `r` (DatasetRow), joined to `s` (the sorted
+ * metric's judgment, see SORT_JOIN) when it sorts by a metric: the page, the
+ * drill-down's j / k and its "12 of 322" all read it, so they agree.
+ */
+export function tableOrderBy(query: Pick<RunRowQuery, "sort" | "dir">): string {
+  if (isMetricSort(query)) return metricOrderBy(query.sort, query.dir);
+  // Column and direction come from closed sets, never from text.
+  const direction = query.dir === "desc" ? "DESC" : "ASC";
+  return query.sort === "requestId" ? `r."requestId" ${direction}, r."rowNumber" ASC` : `r."rowNumber" ${direction}`;
+}
+
+/** The sorted metric's judgment of each row (bound as @sortMetric), through the (runId, rowId, metric) unique index. */
+export const SORT_JOIN = `LEFT JOIN "JudgmentItem" s ON s."runId" = @runId AND s."rowId" = r."id" AND s."metric" = @sortMetric`;
+
+/** The join and its bound value a sort needs: none for a row field. */
+export function sortJoin(query: Pick<RunRowQuery, "sort">): { join: string; bound: Record<string, string> } {
+  return isMetricSort(query) ? { join: SORT_JOIN, bound: { sortMetric: query.sort } } : { join: "", bound: {} };
+}
+
+/** The rows of a filter read through Prisma elsewhere (all, failed, errored, passed), as SQL over `r` with its values. */
+export function plainFilterSql(run: { id: string; datasetId: string }, query: RunRowFilter) {
+  if (query.filter === "disagrees" || query.filter === "cell")
+    throw new Error("the agreement filters are read by agreementRowQueries");
+  const q = query.q.trim();
+  return {
+    where: `r."datasetId" = @datasetId AND ${FILTER_SQL[query.filter]} AND ${SEARCH_SQL}`,
+    bound: {
+      runId: run.id,
+      datasetId: run.datasetId,
+      filterMetric: query.metric ?? null,
+      q: q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+    },
+  };
+}
+
+/** One page of the filtered rows sorted by `query.sort` (a metric of the run), counted with the same filter. */
+export function listRowsByMetric(
+  db: Db,
+  run: { id: string; datasetId: string },
+  query: RunRowQuery,
+): Page<MetricSortedRow> {
+  const connection = connectionFor(databaseUrlOf(db));
+  const { where, bound: params } = plainFilterSql(run, query);
+  const { total } = preparedStatement(connection, `SELECT COUNT(*) AS total FROM "DatasetRow" r WHERE ${where}`).get(
+    params,
+  ) as { total: number };
+  const pageCount = Math.max(1, Math.ceil(total / query.pageSize));
+  const shown = Math.min(query.page, pageCount);
+  const items = preparedStatement(
+    connection,
+    `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${SORT_JOIN}
+     WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @take OFFSET @skip`,
+  ).all({
+    ...params,
+    sortMetric: query.sort,
+    take: query.pageSize,
+    skip: (shown - 1) * query.pageSize,
+  }) as MetricSortedRow[];
+  return toPage(items, total, { page: shown, pageSize: query.pageSize });
+}

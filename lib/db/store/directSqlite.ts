@@ -1,0 +1,92 @@
+import Database from "better-sqlite3";
+import { assertBoundParameterCount, placeholderCount } from "./boundParameters";
+import { sqliteFilePath } from "../databaseUrl";
+import { BUSY_TIMEOUT_MS, retryWhileBusy } from "./storeRetry";
+
+type SqlValue = string | number | null | boolean;
+export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
+
+const connections = new Map<string, Database.Database>();
+
+/**
+ * Hot-path writes (upload batches, run set-up, judgment results) go through a plain better-sqlite3
+ * connection with prepared statements, on the same file Prisma uses. Measured
+ * on a 20,000-row × 5-chunk upload: Prisma's createMany and raw multi-row
+ * INSERTs through the driver adapter peaked at 500+ MB of server RSS, growing
+ * with the file; prepared statements stay flat near 230 MB and run 2–3× faster.
+ * Table and column names are constants from lib/db; every value is bound.
+ */
+export function bulkInsert(databaseUrl: string, tables: BulkTable[]): void {
+  bulkInsertTransaction(databaseUrl, tables)();
+}
+
+/**
+ * bulkInsert for the app's writers (uploads, run planning): the transaction is
+ * retried as a whole, asynchronously, while another process holds the write
+ * lock or the disk is full (storeRetry.ts), instead of blocking the process.
+ */
+export async function bulkInsertWhenWritable(databaseUrl: string, tables: BulkTable[]): Promise<void> {
+  const insertAll = bulkInsertTransaction(databaseUrl, tables);
+  await retryWhileBusy(() => insertAll());
+}
+
+function bulkInsertTransaction(databaseUrl: string, tables: BulkTable[]): () => void {
+  const connection = connectionFor(databaseUrl);
+  const inserts = tables.map(({ table, columns }) =>
+    preparedStatement(
+      connection,
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    ),
+  );
+  return connection.transaction(() => {
+    tables.forEach(({ rows }, index) => {
+      for (const row of rows) inserts[index].run(...row.map(toSqlite));
+    });
+  });
+}
+
+/** The direct connection for a database file, opened once per process. */
+export function connectionFor(databaseUrl: string): Database.Database {
+  let connection = connections.get(databaseUrl);
+  if (!connection) {
+    connection = new Database(sqliteFilePath(databaseUrl));
+    connection.pragma("journal_mode = WAL");
+    // WAL + NORMAL cannot corrupt the file; at worst a power cut loses the last commits.
+    connection.pragma("synchronous = NORMAL");
+    // Short: a longer wait blocks the event loop; writers retry asynchronously instead (retryWhileBusy).
+    connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    connection.pragma("foreign_keys = ON");
+    connections.set(databaseUrl, connection);
+  }
+  return connection;
+}
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per connection and reused (the judgment write path runs thousands of times). */
+export function preparedStatement(connection: Database.Database, sql: string): Database.Statement {
+  let byText = statements.get(connection);
+  if (!byText) statements.set(connection, (byText = new Map()));
+  let statement = byText.get(sql);
+  if (!statement) {
+    // A statement's text is fixed by construction; one that grows a placeholder per item would also grow this cache without end.
+    assertBoundParameterCount(placeholderCount(sql), sql);
+    byText.set(sql, (statement = connection.prepare(sql)));
+  }
+  return statement;
+}
+
+/** Closes the direct connection for a database (tests delete their files afterwards). */
+export function closeDirectConnection(databaseUrl: string): void {
+  connections.get(databaseUrl)?.close();
+  connections.delete(databaseUrl);
+}
+
+/** Prisma's DateTime text format on SQLite, so rows written here read back as Dates. */
+export function sqliteTimestamp(date: Date): string {
+  return date.toISOString().replace("Z", "+00:00");
+}
+
+export function toSqlite(value: SqlValue): string | number | null {
+  return typeof value === "boolean" ? (value ? 1 : 0) : value;
+}
