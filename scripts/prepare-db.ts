@@ -2,11 +2,12 @@
 // migrations, clears uploads a killed server left half-way, and on a brand-new
 // database loads the sample dataset so a newcomer has something to open.
 import path from "node:path";
-import { createDb, enableWriteAheadLog } from "../lib/db/client";
-import { resolveDatabaseUrl, sqliteFilePath } from "../lib/db/databaseUrl";
+import { closeDb, createDb, enableWriteAheadLog } from "../lib/db/client";
+import { describeDatabaseUrl, resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
-import { readMigrationsDirectory } from "../lib/db/migrations/migrationsDirectory";
+import { defaultMigrationsDirectory, readMigrationsDirectory } from "../lib/db/migrations/migrationsDirectory";
+import { dialectOfUrl } from "../lib/db/store/dialect";
 import { ingestFile } from "../lib/ingest/ingestFile";
 
 const SAMPLE_FILE = path.join("prisma", "sample", "sample-eval-set.jsonl");
@@ -15,12 +16,12 @@ const SAMPLE_NAME = "Northwind support assistant (sample)";
 async function main(): Promise<void> {
   const url = resolveDatabaseUrl();
   const { applied } = await applyPendingMigrations(url);
-  const total = readMigrationsDirectory().migrationDirectories.length;
+  const total = readMigrationsDirectory(defaultMigrationsDirectory(dialectOfUrl(url))).migrationDirectories.length;
   const fresh = applied.length > 0 && applied.length === total;
   console.log(
     applied.length > 0
-      ? `[assay] database ${sqliteFilePath(url)}: applied ${applied.length} migration(s)`
-      : `[assay] database ${sqliteFilePath(url)} is up to date`,
+      ? `[assay] database ${describeDatabaseUrl(url)}: applied ${applied.length} migration(s)`
+      : `[assay] database ${describeDatabaseUrl(url)} is up to date`,
   );
 
   const db = createDb(url);
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
       console.log(`[assay] loaded the sample dataset (${result.rowCount} rows)`);
     }
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
   }
 }
 

@@ -1,30 +1,62 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { guardBoundParameters } from "./store/boundParameters";
-import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./store/storeRetry";
-import { PrismaClient } from "./generated/client";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
+import { PrismaClient } from "./generated/sqlite/client";
 import { prepareDatabaseFile, resolveDatabaseUrl } from "./databaseUrl";
+import { guardBoundParameters } from "./store/boundParameters";
+import { dialectOfUrl, type Dialect } from "./store/dialect";
+import { createPostgresPool } from "./store/postgresPool";
+import { PostgresRunner } from "./store/postgresRunner";
+import { SqliteRunner } from "./store/sqliteRunner";
+import type { SqlRunner } from "./store/sqlRunner";
+import { registerStore, storeOf } from "./store/storeRegistry";
+import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./store/storeRetry";
+import { closeDirectConnection } from "./store/directSqlite";
 
+/**
+ * The Prisma client, typed as the SQLite one: the PostgreSQL client's types
+ * only add options (case-insensitive filters, skipDuplicates), so code typed
+ * against this compiles to calls both stores accept.
+ */
 export type Db = PrismaClient;
 
-// On globalThis because Next bundles this module more than once (pages, route handlers) while getDb() shares one client.
-const urls: WeakMap<Db, string> = ((globalThis as unknown as { assayDbUrls?: WeakMap<Db, string> }).assayDbUrls ??=
-  new WeakMap());
-
-/** Opens a Prisma client on a SQLite file. Tests pass their own URL; the app uses getDb(). */
+/** Opens a Prisma client on the store the URL names (a SQLite file or PostgreSQL). Tests pass their own URL; the app uses getDb(). */
 export function createDb(url: string = resolveDatabaseUrl()): Db {
+  if (dialectOfUrl(url) === "postgresql") {
+    const pool = createPostgresPool(url);
+    const db = new PostgresClient({ adapter: guardBoundParameters(new PrismaPg(pool)) }) as unknown as Db;
+    registerStore(db, { url, dialect: "postgresql", runner: new PostgresRunner(pool), pool });
+    return db;
+  }
   prepareDatabaseFile(url);
   // A short synchronous busy wait, then asynchronous retries (storeRetry.ts): a lock held elsewhere never freezes the process.
   const adapter = retryBusyStatements(guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: BUSY_TIMEOUT_MS })));
   const db = new PrismaClient({ adapter });
-  urls.set(db, url);
+  registerStore(db, { url, dialect: "sqlite", runner: new SqliteRunner(url), pool: null });
   return db;
 }
 
-/** The file a client was opened on; bulk writers open their own connection to it. */
+/** The URL a client was opened on. */
 export function databaseUrlOf(db: Db): string {
-  const url = urls.get(db);
-  if (!url) throw new Error("this Prisma client was not created by createDb()");
-  return url;
+  return storeOf(db).url;
+}
+
+/** Which store a client talks to: for lib/db/store and migrations only; repositories use sqlOf and sqlFragments. */
+export function dialectOf(db: Db): Dialect {
+  return storeOf(db).dialect;
+}
+
+/** The raw-SQL runner on a client's store (sqlRunner.ts). */
+export function sqlOf(db: Db): SqlRunner {
+  return storeOf(db).runner;
+}
+
+/** Closes a client and every connection lib/db opened beside it (tests drop their stores afterwards). */
+export async function closeDb(db: Db): Promise<void> {
+  const store = storeOf(db);
+  await db.$disconnect();
+  if (store.pool) await store.pool.end().catch(() => {});
+  else closeDirectConnection(store.url);
 }
 
 const globalForDb = globalThis as unknown as { assayDb?: Db };
@@ -35,7 +67,7 @@ export function getDb(): Db {
   return globalForDb.assayDb;
 }
 
-/** WAL lets pages read while an upload or a run writes; the setting persists in the file. */
+/** WAL lets pages read while an upload or a run writes; the setting persists in the file. PostgreSQL needs nothing. */
 export async function enableWriteAheadLog(db: Db): Promise<void> {
-  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  if (dialectOf(db) === "sqlite") await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
 }

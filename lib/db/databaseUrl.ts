@@ -1,15 +1,27 @@
 import fs from "node:fs";
 import path from "node:path";
+import { dialectOfUrl } from "./store/dialect";
 
 /** The embedded default: one SQLite file under ./data, relative to the project root. */
 export const DEFAULT_DATABASE_URL = "file:./data/assay.db";
 
+/** DATABASE_URL, or the embedded default; a `file:` URL is SQLite, a `postgresql://` URL the team store. */
 export function resolveDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
-  if (!url.startsWith("file:")) {
-    throw new Error(`DATABASE_URL must be a SQLite file: URL (got a "${url.split(":")[0]}:" URL)`);
-  }
+  dialectOfUrl(url);
   return url;
+}
+
+/** A URL safe to print: a PostgreSQL URL without its password. */
+export function describeDatabaseUrl(url: string): string {
+  if (dialectOfUrl(url) === "sqlite") return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgresql://…";
+  }
 }
 
 /** Absolute filesystem path of a file: URL; relative paths resolve against the current directory, as Prisma does. */

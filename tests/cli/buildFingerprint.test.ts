@@ -23,7 +23,7 @@ function project(): string {
   const files: Record<string, string> = {
     "app/page.tsx": "export default function Page() { return null; }\n",
     "lib/engine/run.ts": "export const x = 1;\n",
-    "lib/db/generated/client.ts": "// generated\n",
+    "lib/db/generated/sqlite/client.ts": "// generated\n",
     "package-lock.json": '{ "lockfileVersion": 3 }\n',
     "next.config.mjs": "export default {};\n",
     "scripts/eval.ts": "// not part of the build\n",
@@ -91,7 +91,7 @@ describe("whether npm start builds", () => {
   it("ignores what the build does not read: the generated Prisma client, scripts, new time stamps", () => {
     const dir = project();
     buildIn(dir);
-    fs.writeFileSync(path.join(dir, "lib/db/generated/client.ts"), "// generated again\n");
+    fs.writeFileSync(path.join(dir, "lib/db/generated/sqlite/client.ts"), "// generated again\n");
     fs.writeFileSync(path.join(dir, "scripts/eval.ts"), "// edited\n");
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(dir, "app/page.tsx"), later, later); // a checkout or a save without a change

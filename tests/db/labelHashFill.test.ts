@@ -11,7 +11,7 @@ import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations"
 // read the response get none, and a fill that died part-way resumes at the next start.
 
 const root = path.resolve(import.meta.dirname, "../..");
-const migrationsDir = path.join(root, "prisma", "migrations");
+const migrationsDir = path.join(root, "prisma", "sqlite", "migrations");
 const HASH_MIGRATION = fs.readdirSync(migrationsDir).find((name) => name.endsWith("_label_content_hash"))!;
 const C = "response/llm_judged/correctness";
 const SUFFICIENCY = "retrieval/llm_judged/context_sufficiency";

@@ -14,7 +14,7 @@ import { CONTENT_HASHES_SETTING } from "../../lib/db/migrations/contentHashes";
 // own, then migrated. Each old label must get the hash of the dataset row's response it was given on.
 
 const root = path.resolve(import.meta.dirname, "../..");
-const migrationsDir = path.join(root, "prisma", "migrations");
+const migrationsDir = path.join(root, "prisma", "sqlite", "migrations");
 const HASH_MIGRATION = fs.readdirSync(migrationsDir).find((name) => name.endsWith("_label_content_hash"))!;
 const G = "response/llm_judged/groundedness";
 const CR = "retrieval/llm_judged/chunk_relevance";

@@ -1,12 +1,30 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeDirectConnection } from "@/lib/db/store/directSqlite";
-import { createDb, type Db } from "@/lib/db/client";
+import { inject } from "vitest";
+import { closeDb, createDb, type Db } from "@/lib/db/client";
+import type { Dialect } from "@/lib/db/store/dialect";
+import { runStatement } from "@/lib/db/store/embeddedPostgres";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 
-/** A real SQLite file in a temp folder with every migration applied: what repository tests run against. */
-export async function createTempDb(): Promise<{ db: Db; url: string; cleanup: () => Promise<void> }> {
+export type TempDb = { db: Db; url: string; cleanup: () => Promise<void> };
+
+/**
+ * The store this test process runs against: the `unit` project tests on
+ * SQLite, the `postgresql` project runs the same files on PostgreSQL
+ * (vitest.config.ts sets ASSAY_TEST_STORE).
+ */
+export function testStore(): Dialect {
+  return process.env.ASSAY_TEST_STORE === "postgresql" ? "postgresql" : "sqlite";
+}
+
+/** A real, migrated store of the kind testStore() names: what repository tests run against. */
+export async function createTempDb(): Promise<TempDb> {
+  return testStore() === "postgresql" ? createTempPostgres() : createTempSqlite();
+}
+
+/** A real SQLite file in a temp folder with every migration applied. */
+export async function createTempSqlite(): Promise<TempDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-db-"));
   const url = `file:${path.join(dir, "test.db")}`;
   await applyPendingMigrations(url);
@@ -15,9 +33,27 @@ export async function createTempDb(): Promise<{ db: Db; url: string; cleanup: ()
     db,
     url,
     cleanup: async () => {
-      await db.$disconnect();
-      closeDirectConnection(url);
+      await closeDb(db);
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let created = 0;
+
+/** A new database cloned from the migrated template on the project's PostgreSQL (postgresGlobalSetup.ts). */
+export async function createTempPostgres(): Promise<TempDb> {
+  const serverUrl = inject("postgresUrl");
+  const name = `test_${process.pid}_${++created}_${Date.now() % 100000}`;
+  await runStatement(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "assay_template"`);
+  const url = serverUrl.replace(/\/postgres$/, `/${name}`);
+  const db = createDb(url);
+  return {
+    db,
+    url,
+    cleanup: async () => {
+      await closeDb(db);
+      await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { InputCoverage } from "@/lib/metrics/availability";
 import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import type { Db } from "../client";
-import type { Prisma } from "../generated/client";
+import type { Prisma } from "../generated/sqlite/client";
 import type { DatasetRowQuery, DatasetRowSort } from "@/lib/urlState/datasetRowQuery";
 import { readPage, type Page } from "../pagination";
 

@@ -1,23 +1,29 @@
 import fs from "node:fs";
+import type { MigrationList } from "@prisma/schema-engine-wasm";
 import Database from "better-sqlite3";
 import { prepareDatabaseFile, sqliteFilePath } from "../databaseUrl";
 import { contentHashesFilled, fillContentHashes } from "./contentHashes";
-import { readMigrationsDirectory } from "./migrationsDirectory";
+import pg from "pg";
+import { dialectOfUrl } from "../store/dialect";
+import { defaultMigrationsDirectory, readMigrationsDirectory } from "./migrationsDirectory";
 import { describeEngineError, openSchemaEngine } from "./schemaEngine";
 
 export const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
 /**
- * Applies the migrations in `migrationsDir` (default prisma/migrations) that
- * the database has not run yet, as `prisma migrate deploy` does, and records
- * them in `_prisma_migrations`. Creates the SQLite file and its folder if
- * missing. A second call applies nothing.
+ * Applies the migrations in `migrationsDir` (default: the store's history,
+ * prisma/sqlite/migrations or prisma/postgresql/migrations) that the database
+ * has not run yet, as `prisma migrate deploy` does, and records them in
+ * `_prisma_migrations`. Creates the SQLite file and its folder if missing. A
+ * second call applies nothing.
  */
 export async function applyPendingMigrations(
   databaseUrl: string,
   migrationsDir?: string,
 ): Promise<{ applied: string[] }> {
-  const migrationsList = readMigrationsDirectory(migrationsDir);
+  const dialect = dialectOfUrl(databaseUrl);
+  const migrationsList = readMigrationsDirectory(migrationsDir ?? defaultMigrationsDirectory(dialect));
+  if (dialect === "postgresql") return applyPostgresMigrations(databaseUrl, migrationsList);
   prepareDatabaseFile(databaseUrl);
   // The hash columns exist once the label_content_hash migration is applied (a test may stop before it).
   const hashesToFill = () =>
@@ -34,18 +40,7 @@ export async function applyPendingMigrations(
     return { applied: [] };
   }
 
-  const { engine, close } = await openSchemaEngine(databaseUrl);
-  let applied: string[];
-  try {
-    const { appliedMigrationNames } = await engine
-      .applyMigrations({ migrationsList, filters: NO_FILTERS })
-      .catch((error: unknown) => {
-        throw describeEngineError(error);
-      });
-    applied = appliedMigrationNames;
-  } finally {
-    await close();
-  }
+  const applied = await applyWithEngine(databaseUrl, migrationsList);
   // Data a migration's SQL cannot compute (hashes), filled once its columns exist and until the fill has ended.
   if (hashesToFill()) fillContentHashes(databaseUrl);
   return { applied };
@@ -84,5 +79,47 @@ function allApplied(databaseUrl: string, names: string[]): boolean {
     return names.every((name) => applied.has(name));
   } finally {
     connection.close();
+  }
+}
+
+async function applyWithEngine(databaseUrl: string, migrationsList: MigrationList): Promise<string[]> {
+  const { engine, close } = await openSchemaEngine(databaseUrl);
+  try {
+    const { appliedMigrationNames } = await engine
+      .applyMigrations({ migrationsList, filters: NO_FILTERS })
+      .catch((error: unknown) => {
+        throw describeEngineError(error);
+      });
+    return appliedMigrationNames;
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * PostgreSQL's history starts from today's models, so it has no data step:
+ * the hash columns exist from its first migration and every writer fills them.
+ */
+async function applyPostgresMigrations(databaseUrl: string, migrationsList: MigrationList): Promise<{ applied: string[] }> {
+  const names = migrationsList.migrationDirectories.map((d) => d.path);
+  if (await allAppliedOnPostgres(databaseUrl, names)) return { applied: [] };
+  return { applied: await applyWithEngine(databaseUrl, migrationsList) };
+}
+
+async function allAppliedOnPostgres(databaseUrl: string, names: string[]): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ migration_name: string }>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND to_regclass('public._prisma_migrations') IS NOT NULL`,
+    ).catch((error: { code?: string }) => {
+      // 42P01: no _prisma_migrations yet (a new database).
+      if (error.code === "42P01") return { rows: [] };
+      throw error;
+    });
+    const applied = new Set(rows.map((row) => row.migration_name));
+    return names.every((name) => applied.has(name));
+  } finally {
+    await client.end();
   }
 }

@@ -2,16 +2,33 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { NO_FILTERS } from "./applyMigrations";
-import { LOCKFILE, MIGRATION_FILE, defaultMigrationsDirectory, readMigrationsDirectory } from "./migrationsDirectory";
+import type { Dialect } from "../store/dialect";
+import {
+  LOCKFILE,
+  MIGRATION_FILE,
+  defaultMigrationsDirectory,
+  readMigrationsDirectory,
+  schemaFilesFor,
+} from "./migrationsDirectory";
 import { describeEngineError, MigrationError, openSchemaEngine } from "./schemaEngine";
 
 export { MigrationError };
 
 export interface CreateMigrationOptions {
-  /** Defaults to prisma/schema.prisma under the current directory. */
-  schemaPath?: string;
-  /** Defaults to prisma/migrations under the current directory. */
+  /** The store whose history grows; defaults to SQLite. */
+  dialect?: Dialect;
+  /** The project root holding prisma/<store>/ (datasource and models); defaults to the current directory. */
+  root?: string;
+  /** Defaults to prisma/<store>/migrations under the current directory. */
   migrationsDir?: string;
+  /**
+   * PostgreSQL only: an empty database to replay the history on (the engine
+   * also creates and drops a shadow database beside it). SQLite uses a
+   * throw-away file under the OS temp folder.
+   */
+  scratchUrl?: string;
+  /** The folder name to give the migration instead of the engine's timestamp (both stores' twins share one name). */
+  directoryName?: string;
 }
 
 // Byte for byte what the Prisma CLI writes, so a later `prisma migrate dev` leaves it untouched.
@@ -48,13 +65,13 @@ export async function createMigration(
   const slug = migrationSlug(name);
   if (!slug) throw new MigrationError(`Invalid migration name "${name}": use letters, digits and underscores.`);
 
-  const schemaPath = path.resolve(opts.schemaPath ?? path.join("prisma", "schema.prisma"));
-  if (!fs.existsSync(schemaPath)) throw new MigrationError(`Prisma schema not found at ${schemaPath}`);
-  const schema = { path: schemaPath, content: fs.readFileSync(schemaPath, "utf8") };
-  const migrationsDir = path.resolve(opts.migrationsDir ?? defaultMigrationsDirectory());
+  const dialect = opts.dialect ?? "sqlite";
+  const schema = readSchema(dialect, opts.root);
+  const migrationsDir = path.resolve(opts.migrationsDir ?? defaultMigrationsDirectory(dialect));
+  if (dialect === "postgresql" && !opts.scratchUrl) throw new MigrationError("a PostgreSQL migration needs a scratch database");
 
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "prisma-migrate-dev-"));
-  const { engine, close } = await openSchemaEngine(`file:${path.join(tempDir, "dev.db")}`, schema);
+  const { engine, close } = await openSchemaEngine(opts.scratchUrl ?? `file:${path.join(tempDir, "dev.db")}`, schema);
   try {
     const migrationsList = readMigrationsDirectory(migrationsDir);
     // In wasm, createMigration has no shadow database of its own: it diffs
@@ -76,14 +93,15 @@ export async function createMigration(
         draft: false,
         migrationName: slug,
         migrationsList,
-        schema: { files: [schema] },
+        schema: { files: schema },
         filters: NO_FILTERS,
       }),
       "Generating the migration failed",
     );
     if (created.migrationScript === null) return { directory: null };
 
-    const directory = path.join(migrationsDir, created.generatedMigrationName);
+    const migrationName = opts.directoryName ?? created.generatedMigrationName;
+    const directory = path.join(migrationsDir, migrationName);
     if (fs.existsSync(directory)) throw new MigrationError(`The migration directory already exists: ${directory}`);
     fs.mkdirSync(directory, { recursive: true });
     fs.writeFileSync(path.join(directory, `migration.${created.extension}`), created.migrationScript, "utf8");
@@ -93,15 +111,23 @@ export async function createMigration(
     const withNew = readMigrationsDirectory(migrationsDir);
     const { appliedMigrationNames } = await run(
       engine.applyMigrations({ migrationsList: withNew, filters: NO_FILTERS }),
-      `The new migration ${path.join(created.generatedMigrationName, MIGRATION_FILE)} does not apply`,
+      `The new migration ${path.join(migrationName, MIGRATION_FILE)} does not apply`,
     );
-    if (!appliedMigrationNames.includes(created.generatedMigrationName)) {
-      throw new MigrationError(`The new migration ${created.generatedMigrationName} was written but not applied`);
+    if (!appliedMigrationNames.includes(migrationName)) {
+      throw new MigrationError(`The new migration ${migrationName} was written but not applied`);
     }
     return { directory };
   } finally {
     await close();
     fs.rmSync(tempDir, { recursive: true, force: true });
+  }
+}
+
+function readSchema(dialect: Dialect, root?: string): { path: string; content: string }[] {
+  try {
+    return schemaFilesFor(dialect, root);
+  } catch (error) {
+    throw new MigrationError(`Prisma schema not found for ${dialect}: ${(error as Error).message}`);
   }
 }
 

@@ -1,13 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wasm";
+import type { Dialect } from "../store/dialect";
 
 export const MIGRATION_FILE = "migration.sql";
 export const LOCKFILE = "migration_lock.toml";
 
-/** prisma/migrations under the current directory, the place prisma.config.ts names. */
-export function defaultMigrationsDirectory(): string {
-  return path.resolve("prisma", "migrations");
+/** Each store's migration history, under the current directory: prisma/sqlite/migrations, prisma/postgresql/migrations. */
+export function defaultMigrationsDirectory(dialect: Dialect = "sqlite"): string {
+  return path.resolve("prisma", dialect, "migrations");
+}
+
+/** A store's Prisma schema: its datasource file and the shared models file linked beside it. */
+export function schemaFilesFor(dialect: Dialect, root = "."): { path: string; content: string }[] {
+  const folder = path.resolve(root, "prisma", dialect);
+  return ["schema.prisma", "models.prisma"].map((name) => {
+    const file = path.join(folder, name);
+    return { path: file, content: fs.readFileSync(file, "utf8") };
+  });
 }
 
 /**

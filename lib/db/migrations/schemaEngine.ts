@@ -1,15 +1,12 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlDriverAdapter,
-  type SqlMigrationAwareDriverAdapterFactory,
-  type SqlQuery,
-} from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
 import { sqliteFilePath } from "../databaseUrl";
+import { dialectOfUrl } from "../store/dialect";
+import { postgresMigrationFactory } from "./postgresEngineAdapter";
+import { sqliteMigrationFactory } from "./sqliteEngineAdapter";
 
 export type { SchemaEngine };
 
@@ -30,15 +27,19 @@ export interface OpenedSchemaEngine {
 let engineClass: Promise<SchemaEngineClass> | undefined;
 
 // wasm-bindgen keeps its instance in module state: instantiating twice in one
-// process breaks it ("unwrap_throw failed"), so the module is loaded once.
+// process breaks it ("unwrap_throw failed", or "not valid utf-8" when the
+// second is for the other store), so the module is loaded once for both.
 function loadEngineClass(): Promise<SchemaEngineClass> {
   engineClass ??= (async () => {
+    // Without a registry an engine panic surfaces only as "reading 'set_message'".
+    const registry = globalThis as unknown as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
+    registry.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: () => {} };
     const runtime: WasmRuntime = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     const require = createRequire(import.meta.url);
     const jsPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     const bytes = await fs.readFile(path.join(path.dirname(jsPath), "schema_engine_bg.wasm"));
     const instance = await WebAssembly.instantiate(await WebAssembly.compile(bytes), {
-      "./schema_engine_bg.js": runtime as unknown as WebAssembly.ModuleImports,
+      "./schema_engine_bg.js": withUnrefTimers(runtime) as unknown as WebAssembly.ModuleImports,
     });
     runtime.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
@@ -47,63 +48,43 @@ function loadEngineClass(): Promise<SchemaEngineClass> {
   return engineClass;
 }
 
-// better-sqlite3 prepares one statement at a time; these are the errors it
-// raises for a script (several statements, or only comments).
-function isNotASingleStatement(error: unknown): boolean {
-  return error instanceof RangeError && /contains (more than one|no) statements?/.test(error.message);
-}
-
-// Workaround for a 7.10.0 bug: the engine replays whole migration scripts on
-// the SQLite shadow database through executeRaw, which better-sqlite3 rejects.
-function scriptTolerant(inner: SqlDriverAdapter): SqlDriverAdapter {
-  return {
-    provider: inner.provider,
-    adapterName: inner.adapterName,
-    queryRaw: (query: SqlQuery) => inner.queryRaw(query),
-    executeRaw: async (query: SqlQuery) => {
-      try {
-        return await inner.executeRaw(query);
-      } catch (error) {
-        if (query.args.length > 0 || !isNotASingleStatement(error)) throw error;
-        await inner.executeScript(query.sql);
-        return 0;
-      }
-    },
-    executeScript: (script) => inner.executeScript(script),
-    startTransaction: (isolationLevel) => inner.startTransaction(isolationLevel),
-    getConnectionInfo: inner.getConnectionInfo?.bind(inner),
-    dispose: () => inner.dispose(),
-  };
-}
-
-// Tracks every connection so close() can release file handles even if the
-// engine keeps them alive until garbage collection.
-function trackingFactory(url: string, opened: SqlDriverAdapter[]): SqlMigrationAwareDriverAdapterFactory {
-  // unixepoch-ms is how the native engine stores _prisma_migrations timestamps.
-  const factory = new PrismaBetterSqlite3({ url }, { timestampFormat: "unixepoch-ms" });
-  const remember = (adapter: SqlDriverAdapter) => (opened.push(adapter), adapter);
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => remember(await factory.connect()),
-    connectToShadowDb: async () => remember(scriptTolerant(await factory.connectToShadowDb())),
-  };
+/**
+ * The engine leaves 10 s timers behind on PostgreSQL, which would hold a CLI
+ * open after its work is done: the timers it sets do not keep Node alive.
+ */
+function withUnrefTimers(runtime: WasmRuntime): Record<string, unknown> {
+  const imports: Record<string, unknown> = { ...runtime };
+  for (const name of Object.keys(runtime).filter((key) => key.startsWith("__wbg_setTimeout_"))) {
+    const setTimer = (runtime as unknown as Record<string, (...args: unknown[]) => unknown>)[name];
+    imports[name] = (...args: unknown[]) => {
+      const timer = setTimer(...args) as { unref?: () => void } | undefined;
+      timer?.unref?.();
+      return timer;
+    };
+  }
+  return imports;
 }
 
 /**
- * Opens the wasm schema engine on a SQLite file: URL. Relative URLs resolve
- * against the current directory, as Prisma does. `schema` is needed only by
- * commands that read the Prisma schema (createMigration).
+ * Opens the wasm schema engine on the store a URL names: a SQLite file:
+ * URL (relative URLs resolve against the current directory, as Prisma does)
+ * or a postgresql:// URL. `schema` (the datasource and models files) is
+ * needed only by commands that read the Prisma schema (createMigration).
  */
-export async function openSchemaEngine(databaseUrl: string, schema?: SchemaFile): Promise<OpenedSchemaEngine> {
+export async function openSchemaEngine(databaseUrl: string, schema?: SchemaFile[]): Promise<OpenedSchemaEngine> {
   const Engine = await loadEngineClass();
   const opened: SqlDriverAdapter[] = [];
-  const adapter = bindMigrationAwareSqlAdapterFactory(trackingFactory(`file:${sqliteFilePath(databaseUrl)}`, opened));
+  const factory =
+    dialectOfUrl(databaseUrl) === "postgresql"
+      ? postgresMigrationFactory(databaseUrl, opened)
+      : sqliteMigrationFactory(`file:${sqliteFilePath(databaseUrl)}`, opened);
+  const adapter = bindMigrationAwareSqlAdapterFactory(factory);
   const log = (message: string) => {
     if (process.env.DEBUG_SCHEMA_ENGINE) process.stderr.write(`[schema-engine] ${message}\n`);
   };
   const engine = await Engine.new(
-    { datamodels: schema ? [[schema.path, schema.content]] : undefined },
+    // `datamodels: []` panics the engine; undefined is "no schema".
+    { datamodels: schema ? schema.map((file) => [file.path, file.content] as [string, string]) : undefined },
     log,
     adapter,
   ).catch(async (error: unknown) => {

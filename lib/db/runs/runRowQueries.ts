@@ -12,7 +12,7 @@ import { PAIRED_OF_ROWS } from "../labels/agreementQueries";
 import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
 import { databaseUrlOf, type Db } from "../client";
 import { connectionFor, preparedStatement } from "../store/directSqlite";
-import type { Prisma } from "../generated/client";
+import type { Prisma } from "../generated/sqlite/client";
 import { readPage } from "../pagination";
 import { listRowsByMetric } from "./runRowMetricSort";
 import { getSortedRowPlace } from "./runRowSortedPlace";

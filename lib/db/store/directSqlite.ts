@@ -3,7 +3,7 @@ import { assertBoundParameterCount, placeholderCount } from "./boundParameters";
 import { sqliteFilePath } from "../databaseUrl";
 import { BUSY_TIMEOUT_MS, retryWhileBusy } from "./storeRetry";
 
-type SqlValue = string | number | null | boolean;
+type SqlValue = string | number | bigint | null | boolean;
 export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
 
 const connections = new Map<string, Database.Database>();
@@ -87,6 +87,6 @@ export function sqliteTimestamp(date: Date): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
-export function toSqlite(value: SqlValue): string | number | null {
+export function toSqlite(value: SqlValue): string | number | bigint | null {
   return typeof value === "boolean" ? (value ? 1 : 0) : value;
 }

@@ -1,0 +1,57 @@
+import type { Prisma } from "../generated/sqlite/client";
+import type { Dialect } from "./dialect";
+
+/**
+ * The few words of SQL that differ between SQLite and PostgreSQL, each in one
+ * place. Everything else is written once and runs on both: `= TRUE` for
+ * booleans (SQLite reads TRUE as 1), `COUNT(*) FILTER (WHERE …)` instead of
+ * summing booleans, `IS NOT DISTINCT FROM` for a null-safe comparison,
+ * `INSERT … ON CONFLICT … DO NOTHING / DO UPDATE`, double-quoted aliases.
+ */
+export type SqlFragments = {
+  /** The smaller and larger of two values (SQLite's scalar MIN/MAX; PostgreSQL's LEAST/GREATEST). */
+  least(a: string, b: string): string;
+  greatest(a: string, b: string): string;
+  /** A number truncated toward zero to an integer (a CAST rounds on PostgreSQL). */
+  truncToInt(expression: string): string;
+  /**
+   * `column` is one of a list bound at `placeholder` (`?` or `@name`) as one
+   * array value: the list travels as a single value, whatever its length.
+   */
+  inList(column: string, placeholder?: string, type?: "text" | "int"): string;
+  /** A planner hint naming an index; only SQLite takes one (PostgreSQL plans from statistics). */
+  indexHint(index: string): string;
+  /** `column` contains the LIKE pattern bound at `placeholder`, ignoring case as SQLite's LIKE does for ASCII. */
+  likeIgnoringCase(column: string, placeholder?: string): string;
+  /** One field of a JSON object stored as text, as text. */
+  jsonText(column: string, key: string): string;
+};
+
+const sqlite: SqlFragments = {
+  least: (a, b) => `MIN(${a}, ${b})`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+  truncToInt: (expression) => `CAST(${expression} AS INTEGER)`,
+  inList: (column, placeholder = "?") => `${column} IN (SELECT value FROM json_each(${placeholder}))`,
+  indexHint: (index) => ` INDEXED BY "${index}"`,
+  likeIgnoringCase: (column, placeholder = "?") => `${column} LIKE ${placeholder} ESCAPE '\\'`,
+  jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
+};
+
+const postgresql: SqlFragments = {
+  least: (a, b) => `LEAST(${a}, ${b})`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  truncToInt: (expression) => `TRUNC(${expression})::int`,
+  inList: (column, placeholder = "?", type = "text") => `${column} = ANY(${placeholder}::${type}[])`,
+  indexHint: () => "",
+  likeIgnoringCase: (column, placeholder = "?") => `${column} ILIKE ${placeholder} ESCAPE '\\'`,
+  jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
+};
+
+export function sqlFragments(store: { dialect: Dialect }): SqlFragments {
+  return store.dialect === "postgresql" ? postgresql : sqlite;
+}
+
+/** Prisma's `contains` ignoring case on both stores (SQLite's LIKE already does; PostgreSQL needs the mode). */
+export function containsIgnoringCase(store: { dialect: Dialect }, text: string): Prisma.StringFilter {
+  return (store.dialect === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }) as Prisma.StringFilter;
+}

@@ -1,0 +1,38 @@
+import type { Dialect } from "./dialect";
+
+/** A value bound to a statement. Arrays are id lists (see sqlFragments.inList); Dates are timestamps. */
+export type SqlValue = string | number | boolean | bigint | null | Date | readonly (string | number)[];
+
+/** Positional values for `?` placeholders, or named values for `@name` placeholders. */
+export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+
+export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
+
+/**
+ * Raw SQL against either store, written once: `?` or `@name` placeholders,
+ * double-quoted identifiers and aliases (PostgreSQL folds an unquoted alias to
+ * lower case), `= TRUE` for booleans, and sqlFragments for the few words
+ * that differ. Results read the same on both stores: counts and sums are
+ * numbers, booleans 1 or 0, timestamps the text Prisma stores on SQLite
+ * (`2026-11-24T12:00:00.000+00:00`).
+ *
+ * Every repository call that Prisma's model API cannot express goes through
+ * here; nothing outside lib/db sees a runner.
+ */
+export interface SqlRunner {
+  readonly dialect: Dialect;
+  all<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
+  /** Runs a write; resolves to the number of rows it changed. */
+  run(sql: string, params?: SqlParams): Promise<number>;
+  /**
+   * Runs `work` in one transaction with the isolation SQLite always gives
+   * (serializable), retried as a whole when the store asks for it (a lock
+   * held elsewhere, a serialization failure), so `work` must touch nothing
+   * but the store through `tx`. Using the outer runner inside `work` waits
+   * for the transaction itself on SQLite: always use `tx`.
+   */
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /** Inserts rows into tables in one transaction: the upload, planning and import writers. */
+  bulkInsert(tables: BulkTable[]): Promise<void>;
+}

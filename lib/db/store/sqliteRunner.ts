@@ -1,0 +1,122 @@
+import type Database from "better-sqlite3";
+import { bulkInsertWhenWritable, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
+import { retryWhileBusy } from "./storeRetry";
+
+type Bindable = string | number | bigint | null;
+
+/**
+ * The SQLite runner: better-sqlite3 prepared statements on the file's direct
+ * connection (directSqlite.ts says why not Prisma's). Statements run
+ * synchronously, so a result is ready before anything else runs; a
+ * transaction spans awaits, so while one is open on the connection every other
+ * caller in the process waits for it, or its statements would join it.
+ */
+export class SqliteRunner implements SqlRunner {
+  readonly dialect = "sqlite" as const;
+  private open: Promise<void> | null = null;
+
+  constructor(private readonly databaseUrl: string) {}
+
+  async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
+    await this.idle();
+    return retryWhileBusy(() => this.statement(sql).all(...bind(params)) as T[]);
+  }
+
+  async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    await this.idle();
+    return retryWhileBusy(() => this.statement(sql).get(...bind(params)) as T | undefined);
+  }
+
+  async run(sql: string, params?: SqlParams): Promise<number> {
+    await this.idle();
+    return retryWhileBusy(() => this.statement(sql).run(...bind(params)).changes);
+  }
+
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return retryWhileBusy(async () => {
+      await this.idle();
+      let release!: () => void;
+      this.open = new Promise<void>((resolve) => (release = resolve));
+      const connection = this.connection();
+      try {
+        // IMMEDIATE takes the write lock up front: a deferred transaction that reads, then writes, can fail half-way.
+        connection.prepare("BEGIN IMMEDIATE").run();
+        try {
+          const result = await work(new SqliteTransactionRunner(connection));
+          connection.prepare("COMMIT").run();
+          return result;
+        } catch (error) {
+          if (connection.inTransaction) connection.prepare("ROLLBACK").run();
+          throw error;
+        }
+      } finally {
+        this.open = null;
+        release();
+      }
+    });
+  }
+
+  async bulkInsert(tables: BulkTable[]): Promise<void> {
+    await this.idle();
+    await bulkInsertWhenWritable(
+      this.databaseUrl,
+      tables.map((table) => ({ ...table, rows: table.rows.map((row) => row.map(toSqliteValue)) })),
+    );
+  }
+
+  private async idle(): Promise<void> {
+    while (this.open) await this.open;
+  }
+
+  private connection(): Database.Database {
+    return connectionFor(this.databaseUrl);
+  }
+
+  private statement(sql: string): Database.Statement {
+    return preparedStatement(this.connection(), sql);
+  }
+}
+
+/** The runner a transaction's work receives: statements go straight to the connection that holds the transaction. */
+class SqliteTransactionRunner implements SqlRunner {
+  readonly dialect = "sqlite" as const;
+  constructor(private readonly connection: Database.Database) {}
+
+  async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
+    return preparedStatement(this.connection, sql).all(...bind(params)) as T[];
+  }
+  async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    return preparedStatement(this.connection, sql).get(...bind(params)) as T | undefined;
+  }
+  async run(sql: string, params?: SqlParams): Promise<number> {
+    return preparedStatement(this.connection, sql).run(...bind(params)).changes;
+  }
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+  async bulkInsert(tables: BulkTable[]): Promise<void> {
+    for (const { table, columns, rows } of tables) {
+      const insert = preparedStatement(
+        this.connection,
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+      );
+      for (const row of rows) insert.run(...row.map(toSqliteValue));
+    }
+  }
+}
+
+/** better-sqlite3 takes positional values as arguments and named ones as one object. */
+function bind(params: SqlParams | undefined): Bindable[] | [Record<string, Bindable>] {
+  if (!params) return [];
+  if (Array.isArray(params)) return (params as readonly SqlValue[]).map(toSqliteValue);
+  return [Object.fromEntries(Object.entries(params).map(([name, value]) => [name, toSqliteValue(value)]))];
+}
+
+/** Booleans as 1/0, timestamps as Prisma's text, id lists as JSON (read back with json_each). */
+export function toSqliteValue(value: SqlValue): Bindable {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof Date) return sqliteTimestamp(value);
+  if (Array.isArray(value)) return JSON.stringify(value);
+  return value as Bindable;
+}
