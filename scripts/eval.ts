@@ -48,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     const bar = args.quiet ? null : createProgressBar(process.stderr, "judging");
     const started = Date.now();
     const deps = createEngineDeps(db, run, {
+      workerKind: "cli",
       // On stdout: stderr carries only the progress bar and errors.
       onResumed: ({ pendingJudgments }) =>
         console.log(`Resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending.`),
