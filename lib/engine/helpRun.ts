@@ -34,7 +34,7 @@ export async function helpRun(run: RunRecord, deps: EngineDeps): Promise<number>
       const pass = await workRunPass(run, deps, {
         workerId: worker.id,
         gate,
-        shouldStop: () => stopped,
+        shouldStop: () => stopped || deps.stopRequested?.() === true,
         events: {
           onGenerated: () => {
             written += 1;

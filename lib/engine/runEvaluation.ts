@@ -42,6 +42,8 @@ export type EngineDeps = {
   leaseTtlMs?: number;
   /** Told when this runner picks up a run that was interrupted (the event itself is already stored). */
   onResumed?: (resume: { runId: string; pendingJudgments: number }) => void;
+  /** True once the process is shutting down: the run is left, its claims back in the pool, for another worker. */
+  stopRequested?: () => boolean;
 };
 
 export type RunProgressEvent = {
@@ -137,7 +139,7 @@ export async function runEvaluation(
     lastTick = now;
     return worked;
   };
-  const shouldStop = () => stopped;
+  const shouldStop = () => stopped || deps.stopRequested?.() === true;
   const report = (phase: RunProgressEvent["phase"]) =>
     deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
   worker.setActivity({ runId, inFlight: () => deps.limiter?.inFlight ?? 0 });
@@ -163,7 +165,7 @@ export async function runEvaluation(
           },
         },
       });
-      if (stopped || gate.reached !== null) break;
+      if (shouldStop() || gate.reached !== null) break;
       const held = await countClaimedWork(db, runId);
       const progress = await getRunProgress(db, runId);
       const outstanding = progress.judgments.pending + progress.generations.pending;
@@ -186,7 +188,7 @@ export async function runEvaluation(
       await pauseRun(db, runId, owner, BUDGET_REACHED, message, await settleWorkedMs());
       return { runId, status: "paused", judgments: final.judgments, pause: { reason: "budget", message } };
     }
-    if (stopped || final.judgments.pending > 0 || final.generations.pending > 0) {
+    if (shouldStop() || final.judgments.pending > 0 || final.generations.pending > 0) {
       await releaseRunLease(db, runId, owner, await settleWorkedMs());
       return { runId, status: "busy", judgments: final.judgments };
     }

@@ -41,14 +41,16 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
   const unservable = new Set<string>();
   let stopping = false;
 
-  const depsFor = (run: NonNullable<Awaited<ReturnType<typeof getRun>>>): EngineDeps =>
-    createEngineDeps(db, run, {
+  const depsFor = (run: NonNullable<Awaited<ReturnType<typeof getRun>>>): EngineDeps => ({
+    ...createEngineDeps(db, run, {
       env: options.env,
       workerKind: kind,
       // One line per resume, so a restart's effect on a run can be found in the log.
       onResumed: ({ pendingJudgments }) =>
         log(`resumed run ${run.id} after an interruption; ${pendingJudgments} judgments were pending`),
-    });
+    }),
+    stopRequested: () => stopping,
+  });
 
   const work = (runId: string, role: "coordinate" | "help") => {
     if (stopping || active.has(runId) || unservable.has(runId)) return;
