@@ -40,7 +40,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], globalSetup: ["tests/e2e/globalSetup.ts"] },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          // PostgreSQL too: the reviewer's walk runs on both stores.
+          globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts"],
+        },
       },
     ],
   },
