@@ -8,7 +8,10 @@ import { defineConfig } from "vitest/config";
 // globalSetup (PostgreSQL's initdb, Chromium's unpack and one `next build`)
 // runs only when its files are queued.
 // The tests that read or write the store, run on PostgreSQL as well.
-const POSTGRESQL_SUITE = ["tests/db/**/*.test.ts"];
+const POSTGRESQL_SUITE = ["tests/db/**/*.test.ts", "tests/workers/**/*.test.ts"];
+
+// What is about the team store alone: several worker processes on one run.
+const POSTGRESQL_ONLY = ["tests/workers/multiWorker.test.ts"];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [
@@ -26,7 +29,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**"] },
+        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**", ...POSTGRESQL_ONLY] },
       },
       {
         extends: true,
