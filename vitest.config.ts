@@ -8,7 +8,18 @@ import { defineConfig } from "vitest/config";
 // globalSetup (PostgreSQL's initdb, Chromium's unpack and one `next build`)
 // runs only when its files are queued.
 // The tests that read or write the store, run on PostgreSQL as well.
-const POSTGRESQL_SUITE = ["tests/db/**/*.test.ts"];
+const POSTGRESQL_SUITE = [
+  "tests/db/**/*.test.ts",
+  // Uploads of every format, streamed into the store batch by batch.
+  "tests/ingest/csvQuotes.test.ts",
+  "tests/ingest/deepJson.test.ts",
+  "tests/ingest/filesAsSaved.test.ts",
+  "tests/ingest/foreignColumns.test.ts",
+  "tests/ingest/otherToolFormats.test.ts",
+  "tests/ingest/parquetUpload.test.ts",
+  "tests/ingest/traceUpload.test.ts",
+  "tests/ingest/uploadRowLimits.test.ts",
+];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [

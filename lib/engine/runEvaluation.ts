@@ -136,7 +136,7 @@ export async function runEvaluation(
 
   try {
     // The budget is checked before every LLM call the run starts, generation included (lib/engine/budgetGate.ts).
-    const gate = createBudgetGate(await getRunBudget(db, runId), getRunSpending(db, runId));
+    const gate = createBudgetGate(await getRunBudget(db, runId), await getRunSpending(db, runId));
     const costOf = deps.costOf ?? (() => null);
     const generationModel = run.generationModel;
     const generates = generationModel !== null;

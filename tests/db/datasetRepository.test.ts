@@ -19,7 +19,7 @@ import { createTempDb } from "../support/tempDb";
 const SAMPLE = path.resolve(import.meta.dirname, "../../prisma/sample/sample-eval-set.jsonl");
 const baseQuery = { page: 1, pageSize: 25, sort: "rowNumber" as const, dir: "asc" as const, q: "" };
 
-describe("dataset repository on a real SQLite file", () => {
+describe("dataset repository on a real store", () => {
   let db: Db;
   let cleanup: () => Promise<void>;
   let sampleId: string;
@@ -104,6 +104,17 @@ describe("dataset repository on a real SQLite file", () => {
     const search = await listDatasetRows(db, sampleId, { ...baseQuery, q: "CORS" });
     expect(search.total).toBeGreaterThan(0);
     expect(search.items.every((r) => `${r.requestText} ${r.response}`.toLowerCase().includes("cors"))).toBe(true);
+  });
+
+  it("searches rows ignoring case, on either store", async () => {
+    const rows = await db.datasetRow.findMany({ where: { datasetId: sampleId } });
+    const byHand = rows.filter((r) =>
+      [r.requestText, r.response, r.requestId, r.expectedResponse].some((text) => text?.toLowerCase().includes("cors")),
+    ).length;
+    // The sample writes both "CORS" and "cors": every spelling finds the rows of either.
+    expect(byHand).toBeGreaterThan(0);
+    for (const q of ["cors", "CORS", "CoRs"])
+      expect((await listDatasetRows(db, sampleId, { ...baseQuery, q })).total, q).toBe(byHand);
   });
 
   it("loads one row with its chunks in rank order and its neighbours", async () => {
