@@ -24,9 +24,14 @@ const POSTGRESQL_SUITE = [
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [
   "tests/db/databaseFileModes.test.ts",
+  // SQLite's history on a file; tests/db/postgresMigrations.test.ts checks PostgreSQL's.
+  "tests/db/migrations.test.ts",
   "tests/db/labelHashFill.test.ts",
   "tests/db/labelHashMigration.test.ts",
 ];
+
+// What only PostgreSQL has: its migration history, applied on the project's server.
+const POSTGRESQL_ONLY = ["tests/db/postgresMigrations.test.ts"];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -37,7 +42,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**"] },
+        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**", ...POSTGRESQL_ONLY] },
       },
       {
         extends: true,
