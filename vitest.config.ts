@@ -33,6 +33,9 @@ const SQLITE_ONLY = [
 // What only PostgreSQL has: its migration history, applied on the project's server.
 const POSTGRESQL_ONLY = ["tests/db/postgresMigrations.test.ts"];
 
+// Starts its own PostgreSQL (npm run db:local) whatever the project's store: run once, in `unit`.
+const STORE_INDEPENDENT = ["tests/db/dbLocal.test.ts"];
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -49,7 +52,7 @@ export default defineConfig({
         test: {
           name: "postgresql",
           include: POSTGRESQL_SUITE,
-          exclude: SQLITE_ONLY,
+          exclude: [...SQLITE_ONLY, ...STORE_INDEPENDENT],
           env: { ASSAY_TEST_STORE: "postgresql" },
           globalSetup: ["tests/support/postgresGlobalSetup.ts"],
         },
