@@ -128,6 +128,36 @@ describe("dataset repository on a real store", () => {
     expect(await getDatasetRow(db, "another-dataset", page.items[4].id)).toBeNull();
   });
 
+  it("stores an upload's human labels with their rows, in the same batch", async () => {
+    const before = new Date(Date.now() - 1000);
+    const result = await ingestUpload({
+      chunks: byteChunks(
+        toJsonl([
+          { request: "q1", response: "a1", human_labels: { correctness: "yes" } },
+          { request: "q2", response: "a2", human_labels: { correctness: "no", safety: "yes" } },
+        ]),
+        4096,
+      ),
+      filename: "labelled.jsonl",
+      mode: "strict",
+      sink: createDatasetSink(db),
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const labels = await db.humanLabel.findMany({
+      where: { datasetId: result.datasetId },
+      orderBy: [{ metric: "asc" }, { rating: "asc" }],
+      select: { metric: true, rating: true, source: true, labelledAt: true },
+    });
+    expect(labels.map(({ metric, rating, source }) => [metric, rating, source])).toEqual([
+      ["response/llm_judged/correctness", "no", "upload"],
+      ["response/llm_judged/correctness", "yes", "upload"],
+      ["response/llm_judged/safety", "yes", "upload"],
+    ]);
+    // Written as UTC whatever the server's time zone: within a minute of now.
+    for (const { labelledAt } of labels) expect(Math.abs(labelledAt.getTime() - before.getTime())).toBeLessThan(60_000);
+    await db.dataset.delete({ where: { id: result.datasetId } });
+  });
+
   it("leaves nothing behind when a strict upload has errors", async () => {
     const before = await db.datasetRow.count();
     const rows = Array.from({ length: 1200 }, (_, i) => ({
