@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closeDb, createDb, type Db } from "@/lib/db/client";
-import { runStatement } from "@/lib/db/store/embeddedPostgres";
+import { freePort, runStatement } from "@/lib/db/store/embeddedPostgres";
 import { testStore } from "../support/tempDb";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -73,5 +73,26 @@ describe("preparing the store before the server starts", () => {
     expect(await db.dataset.findMany({ select: { status: true, rowCount: true } })).toEqual([
       { status: "ready", rowCount: 50 },
     ]);
+  });
+
+  it("says what to do when PostgreSQL is not there, or refuses the login, without the password", async () => {
+    const failing = (url: string) =>
+      prepare(url).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+    const refused = await failing(`postgresql://assay:not-this-one@127.0.0.1:${await freePort()}/assay`);
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toContain("ECONNREFUSED");
+    expect(refused?.stderr).toContain("Is the PostgreSQL server in DATABASE_URL running and reachable?");
+    expect(refused?.stderr).not.toContain("not-this-one");
+    if (testStore() !== "postgresql") return;
+    const server = new URL(inject("postgresUrl"));
+    const wrongPassword = await failing(`postgresql://postgres:not-this-one@127.0.0.1:${server.port}/postgres`);
+    expect(wrongPassword?.stderr).toContain("Check the user and password in DATABASE_URL.");
+    expect(wrongPassword?.stderr).not.toContain("not-this-one");
+    const missing = new URL(inject("postgresUrl"));
+    missing.pathname = "/no_such_database";
+    expect((await failing(missing.toString()))?.stderr).toContain("Create the database first");
   });
 });
