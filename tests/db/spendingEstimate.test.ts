@@ -98,7 +98,7 @@ describe("the run form's estimate and the CLI's agree", () => {
         heuristic: false,
         prices: PRICES,
       };
-      const cli = estimateRunSpending(db, runId, options);
+      const cli = await estimateRunSpending(db, runId, options);
       const { judges, gEvalMetrics } = plannedJudges({
         metrics: LLM_METRICS,
         customJudges: CUSTOM,

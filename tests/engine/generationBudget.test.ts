@@ -68,7 +68,7 @@ describe("generation calls count in the run's budget", () => {
     expect(outcome.status).toBe("paused");
     expect(outcome.pause?.message).toMatch(/budget of 4 LLM calls reached \(4 made\)/);
     expect(await db.generation.count({ where: { runId, status: "pending" } })).toBe(2);
-    expect(getRunSpending(db, runId).calls).toBe(4);
+    expect((await getRunSpending(db, runId)).calls).toBe(4);
 
     await db.run.update({ where: { id: runId }, data: { budgetCalls: null } });
     expect(await reopenRun(db, runId)).toBe(true);
@@ -79,7 +79,7 @@ describe("generation calls count in the run's budget", () => {
     );
     expect(resumed.status).toBe("completed");
     // Every row generated once and judged once: 6 + 6 requests, the first 4 included.
-    expect(getRunSpending(db, runId).calls).toBe(12);
+    expect((await getRunSpending(db, runId)).calls).toBe(12);
     expect(await db.generation.count({ where: { runId, status: "done" } })).toBe(6);
   });
 
@@ -103,7 +103,7 @@ describe("generation calls count in the run's budget", () => {
     for (const g of generations)
       expect(g.costUsd).toBeCloseTo(((g.inputTokenCount ?? 0) + (g.outputTokenCount ?? 0)) / 1_000_000, 12);
     const judged = await db.judgmentItem.aggregate({ where: { runId }, _sum: { costUsd: true } });
-    expect(getRunSpending(db, runId).usd).toBeCloseTo((judged._sum.costUsd ?? 0) + generationUsd, 12);
+    expect((await getRunSpending(db, runId)).usd).toBeCloseTo((judged._sum.costUsd ?? 0) + generationUsd, 12);
   });
 
   it("a cost budget stops generation once the generation calls have spent it", async () => {
@@ -180,7 +180,7 @@ describe("a malformed batched chunk answer's per-chunk fallback stays within the
     );
     expect(requests).toBeLessThanOrEqual(5);
     expect(requests).toBe(4);
-    expect(getRunSpending(db, runId).calls).toBe(4);
+    expect((await getRunSpending(db, runId)).calls).toBe(4);
     const errored = await db.judgmentItem.findMany({ where: { runId, status: "error" } });
     expect(errored).toHaveLength(2);
     for (const item of errored)

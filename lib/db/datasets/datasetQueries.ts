@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { InputCoverage } from "@/lib/metrics/availability";
 import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
+import { containsIgnoringCase } from "../store/sqlFragments";
 import type { Prisma } from "../generated/sqlite/client";
 import type { DatasetRowQuery, DatasetRowSort } from "@/lib/urlState/datasetRowQuery";
 import { readPage, type Page } from "../pagination";
@@ -46,13 +47,13 @@ function sqlString(text: string): string {
 
 /** SQL condition per input, on an unaliased "DatasetRow"; constants only, never user text. */
 export const INPUT_SQL: Record<RowInput, string> = {
-  response: `"hasResponse" = 1`,
-  expected_response_or_facts: `("hasExpectedResponse" = 1 OR "hasExpectedFacts" = 1)`,
-  expected_response: `"hasExpectedResponse" = 1`,
+  response: `"hasResponse" = TRUE`,
+  expected_response_or_facts: `("hasExpectedResponse" = TRUE OR "hasExpectedFacts" = TRUE)`,
+  expected_response: `"hasExpectedResponse" = TRUE`,
   // Every retrieved chunk has content (lib/metrics/rowEligibility.ts): a chunk with only a doc_uri makes the content judges skip the row.
-  retrieved_context_content: `"hasRetrievedContent" = 1 AND NOT EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) = '')`,
-  retrieved_context_doc_uri: `"hasRetrievedContext" = 1`,
-  expected_retrieved_context: `"hasExpectedRetrievedContext" = 1`,
+  retrieved_context_content: `"hasRetrievedContent" = TRUE AND NOT EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) = '')`,
+  retrieved_context_doc_uri: `"hasRetrievedContext" = TRUE`,
+  expected_retrieved_context: `"hasExpectedRetrievedContext" = TRUE`,
   // Some expected chunk has content (lib/metrics/rowEligibility.ts hasExpectedContextContent).
   expected_context_content: `EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) <> '')`,
   trace_tokens: `"totalTokenCount" IS NOT NULL`,
@@ -69,11 +70,11 @@ export async function getInputCoverage(
     request_id: `1 = 1`,
     request: `1 = 1`,
     response: `"responseSource" = 'column'`,
-    expected_facts: `"hasExpectedFacts" = 1`,
-    expected_response: `"hasExpectedResponse" = 1`,
-    retrieved_context: `"hasRetrievedContext" = 1`,
-    expected_retrieved_context: `"hasExpectedRetrievedContext" = 1`,
-    trace: `"hasTrace" = 1`,
+    expected_facts: `"hasExpectedFacts" = TRUE`,
+    expected_response: `"hasExpectedResponse" = TRUE`,
+    retrieved_context: `"hasRetrievedContext" = TRUE`,
+    expected_retrieved_context: `"hasExpectedRetrievedContext" = TRUE`,
+    trace: `"hasTrace" = TRUE`,
   };
   const selects = [
     `COUNT(*) AS "rowCount"`,
@@ -84,9 +85,9 @@ export async function getInputCoverage(
     ),
     ...Object.values(columnSql).map((sql, i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "c${i}"`),
   ];
-  const [row] = await db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
+  const row = await sqlOf(db).get<Record<string, number | null>>(
     `SELECT ${selects.join(", ")} FROM "DatasetRow" WHERE "datasetId" = ?`,
-    datasetId,
+    [datasetId],
   );
   const num = (key: string) => Number(row?.[key] ?? 0);
   return {
@@ -101,18 +102,19 @@ const NULLABLE_SORTS = new Set<DatasetRowSort>(["latencySeconds", "totalTokenCou
 
 export type DatasetRowSummary = Awaited<ReturnType<typeof listDatasetRows>>["items"][number];
 
-/** One page of rows, sorted and searched in SQL. */
+/** One page of rows, sorted and searched in SQL; the search ignores case on both stores. */
 export async function listDatasetRows(db: Db, datasetId: string, query: DatasetRowQuery) {
   const q = query.q.trim();
+  const contains = containsIgnoringCase(sqlOf(db), q);
   const where: Prisma.DatasetRowWhereInput = {
     datasetId,
     ...(q
       ? {
           OR: [
-            { requestText: { contains: q } },
-            { response: { contains: q } },
-            { requestId: { contains: q } },
-            { expectedResponse: { contains: q } },
+            { requestText: contains },
+            { response: contains },
+            { requestId: contains },
+            { expectedResponse: contains },
           ],
         }
       : {}),

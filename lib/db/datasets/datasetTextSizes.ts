@@ -1,5 +1,5 @@
 import type { RowInput } from "@/lib/metrics/metricCatalog";
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
 import { INPUT_SQL } from "./datasetQueries";
 
 /** The characters of a row's own text a judge prompt carries: request, response and ground truth. */
@@ -33,7 +33,7 @@ const INPUTS = Object.keys(INPUT_SQL) as RowInput[];
  */
 export async function getDatasetTextProfiles(db: Db, datasetId: string): Promise<RowTextProfile[]> {
   const flags = INPUTS.map((input, i) => `CASE WHEN ${INPUT_SQL[input]} THEN 1 ELSE 0 END AS "f${i}"`);
-  const rows = await db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
+  const rows = await sqlOf(db).all<Record<string, number | null>>(
     `SELECT ${flags.join(", ")}, COUNT(*) AS "rowCount",
        COALESCE(SUM(${rowTextCharsSql(`"DatasetRow"`)} + COALESCE(c."chars", 0)), 0) AS "chars",
        COALESCE(SUM("DatasetRow"."retrievedChunkCount"), 0) AS "chunks",
@@ -45,8 +45,7 @@ export async function getDatasetTextProfiles(db: Db, datasetId: string): Promise
      ) c ON c."rowId" = "DatasetRow"."id"
      WHERE "DatasetRow"."datasetId" = ?
      GROUP BY ${INPUTS.map((_, i) => `"f${i}"`).join(", ")}`,
-    datasetId,
-    datasetId,
+    [datasetId, datasetId],
   );
   return rows.map((row) => ({
     inputs: INPUTS.filter((_, i) => Number(row[`f${i}`]) === 1),

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
 import { responseHashOf } from "@/lib/labels/contentHash";
-import { bulkInsertWhenWritable } from "../store/directSqlite";
-import { databaseUrlOf, type Db } from "../client";
+import { sqlOf, type Db } from "../client";
 import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
 
 /**
@@ -63,7 +62,11 @@ const ROW_COLUMNS = [
 ] as const;
 const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
 
-/** Writes one batch of rows and their chunks in a single transaction. */
+/**
+ * Writes one batch of rows and their chunks in a single transaction (the store's bulk writer: prepared
+ * statements on SQLite, one `unnest` INSERT per table on PostgreSQL), so an upload's memory and
+ * transaction size stay those of one batch.
+ */
 export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[]): Promise<void> {
   const rowValues: (string | number | boolean | null)[][] = [];
   const chunkValues: (string | number | null)[][] = [];
@@ -90,7 +93,7 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
       chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
     );
   }
-  await bulkInsertWhenWritable(databaseUrlOf(db), [
+  await sqlOf(db).bulkInsert([
     { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
     { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
     // Labels from the upload's human_labels column, in the same transaction as their rows.
@@ -164,10 +167,12 @@ export async function deleteDatasetWithRuns(
   datasetId: string,
   confirmedRunCount: number,
 ): Promise<DeleteDatasetOutcome> {
-  const deleted = await db.$executeRaw`
-    DELETE FROM "Dataset" WHERE "id" = ${datasetId} AND "status" = 'ready'
-      AND (SELECT COUNT(*) FROM "Run" WHERE "datasetId" = ${datasetId}) = ${confirmedRunCount}
-      AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "datasetId" = ${datasetId} AND "status" IN ('pending', 'running'))`;
+  const deleted = await sqlOf(db).run(
+    `DELETE FROM "Dataset" WHERE "id" = @datasetId AND "status" = 'ready'
+      AND (SELECT COUNT(*) FROM "Run" WHERE "datasetId" = @datasetId) = @confirmedRunCount
+      AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "datasetId" = @datasetId AND "status" IN ('pending', 'running'))`,
+    { datasetId, confirmedRunCount },
+  );
   if (deleted === 1) return { deleted: true };
   const dataset = await db.dataset.findFirst({
     where: { id: datasetId, status: "ready" },

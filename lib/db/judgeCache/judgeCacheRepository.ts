@@ -1,41 +1,33 @@
 import type { JudgeCache } from "@/lib/judges/judgeBackend";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement, sqliteTimestamp } from "../store/directSqlite";
-import { retryWhileBusy } from "../store/storeRetry";
+import { sqlOf, type Db } from "../client";
 
-/** The judge answer cache in the JudgeCache table, on the direct connection (it sits on every judge call's path). */
+const COLUMNS = `("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const SELECT = `SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`;
+// A second opinion replaces the cached answer; a first answer never overwrites one another judge call stored meanwhile.
+const REPLACE = `INSERT INTO "JudgeCache" ${COLUMNS} ON CONFLICT ("key") DO UPDATE SET "model" = excluded."model",
+  "promptVersion" = excluded."promptVersion", "response" = excluded."response", "inputTokens" = excluded."inputTokens",
+  "outputTokens" = excluded."outputTokens", "createdAt" = excluded."createdAt"`;
+const INSERT = `INSERT INTO "JudgeCache" ${COLUMNS} ON CONFLICT ("key") DO NOTHING`;
+
+type CachedAnswer = { response: string; inputTokens: number | null; outputTokens: number | null };
+
+/** The judge answer cache in the JudgeCache table, through the store's runner (it sits on every judge call's path). */
 export function createJudgeCache(db: Db): JudgeCache {
-  const connection = connectionFor(databaseUrlOf(db));
-  const select = preparedStatement(
-    connection,
-    `SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`,
-  );
-  const replace = preparedStatement(
-    connection,
-    `INSERT OR REPLACE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insert = preparedStatement(
-    connection,
-    `INSERT OR IGNORE INTO "JudgeCache" ("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const sql = sqlOf(db);
   return {
     async get(key) {
-      const row = select.get(key) as
-        { response: string; inputTokens: number | null; outputTokens: number | null } | undefined;
-      return row ?? null;
+      return (await sql.get<CachedAnswer>(SELECT, [key])) ?? null;
     },
     async put(entry, options) {
-      await retryWhileBusy(() =>
-        (options?.replace ? replace : insert).run(
-          entry.key,
-          entry.model,
-          entry.promptVersion,
-          entry.response,
-          entry.inputTokens,
-          entry.outputTokens,
-          sqliteTimestamp(new Date()),
-        ),
-      );
+      await sql.run(options?.replace ? REPLACE : INSERT, [
+        entry.key,
+        entry.model,
+        entry.promptVersion,
+        entry.response,
+        entry.inputTokens,
+        entry.outputTokens,
+        new Date(),
+      ]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { ModelPrice as Price } from "@/lib/llm/pricing";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
 import type { RejudgeSelection } from "./runLifecycle";
 import { decodeRunConfig } from "./storedRun";
 
@@ -29,10 +29,10 @@ export type RejudgeEstimate = {
 
 type Selected = {
   metric: string;
-  errored: number | bigint;
-  failed: number | bigint;
-  erroredChunks: number | bigint | null;
-  failedChunks: number | bigint | null;
+  errored: number;
+  failed: number;
+  erroredChunks: number | null;
+  failedChunks: number | null;
 };
 type Usage = { metric: string; input: number | null; output: number | null };
 
@@ -57,21 +57,25 @@ export async function estimateRejudge(
   const perChunkCalls = decodeRunConfig(run.config).chunkMode === "per_chunk";
   const includeFailed = which === "errored_or_failed";
   const [selected, usage, generations] = await Promise.all([
-    db.$queryRaw<Selected[]>`
-      SELECT j."metric" AS "metric",
+    sqlOf(db).all<Selected>(
+      `SELECT j."metric" AS "metric",
         SUM(CASE WHEN j."status" = 'error' THEN 1 ELSE 0 END) AS "errored",
         SUM(CASE WHEN j."status" = 'done' THEN 1 ELSE 0 END) AS "failed",
         SUM(CASE WHEN j."status" = 'error' THEN r."retrievedChunkCount" ELSE 0 END) AS "erroredChunks",
         SUM(CASE WHEN j."status" = 'done' THEN r."retrievedChunkCount" ELSE 0 END) AS "failedChunks"
       FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
-      WHERE j."runId" = ${runId}
-        AND (j."status" = 'error' OR (${includeFailed} AND j."status" = 'done' AND (j."rating" = 'no' OR j."passed" = FALSE)))
+      WHERE j."runId" = @runId
+        AND (j."status" = 'error' OR (@includeFailed = TRUE AND j."status" = 'done' AND (j."rating" = 'no' OR j."passed" = FALSE)))
       GROUP BY j."metric"`,
-    db.$queryRaw<Usage[]>`
-      SELECT "metric" AS "metric", AVG("inputTokens") AS "input", AVG("outputTokens") AS "output"
+      { runId, includeFailed },
+    ),
+    sqlOf(db).all<Usage>(
+      `SELECT "metric" AS "metric", AVG("inputTokens") AS "input", AVG("outputTokens") AS "output"
       FROM "JudgmentItem"
-      WHERE "runId" = ${runId} AND "status" = 'done' AND "cacheHit" = FALSE AND "inputTokens" IS NOT NULL
+      WHERE "runId" = ? AND "status" = 'done' AND "cacheHit" = FALSE AND "inputTokens" IS NOT NULL
       GROUP BY "metric"`,
+      [runId],
+    ),
     run.generationModel ? db.generation.count({ where: { runId, status: "error" } }) : 0,
   ]);
   const usageByMetric = new Map(usage.map((u) => [u.metric, u]));

@@ -1,6 +1,4 @@
-import type { Db } from "../client";
-import { databaseUrlOf } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
 import { BUDGET_REACHED, reopenRun } from "./runLifecycle";
 
 /** A run's spending limits; null means no limit of that kind. */
@@ -9,6 +7,7 @@ export type RunBudget = { calls: number | null; tokens: number | null; usd: numb
 export type RunSpending = { calls: number; tokens: number; usd: number };
 
 export const NO_BUDGET: RunBudget = { calls: null, tokens: null, usd: null };
+const NOTHING_SPENT: RunSpending = { calls: 0, tokens: 0, usd: 0 };
 
 export async function getRunBudget(db: Db, runId: string): Promise<RunBudget> {
   const run = await db.run.findUnique({
@@ -31,24 +30,22 @@ export async function setRunBudget(db: Db, runId: string, budget: Partial<RunBud
 }
 
 /** A run's spending from its stored judgments and generations (two aggregate queries): calls, tokens and cost of both. */
-export function getRunSpending(db: Db, runId: string): RunSpending {
-  const connection = connectionFor(databaseUrlOf(db));
-  const judged = preparedStatement(
-    connection,
+export async function getRunSpending(db: Db, runId: string): Promise<RunSpending> {
+  const sql = sqlOf(db);
+  const judged = await sql.get<RunSpending>(
     `SELECT COALESCE(SUM("attempts"), 0) AS "calls", COALESCE(SUM(COALESCE("inputTokens", 0) + COALESCE("outputTokens", 0)), 0) AS "tokens",
       COALESCE(SUM("costUsd"), 0) AS "usd" FROM "JudgmentItem" WHERE "runId" = ? AND "status" IN ('done', 'error')`,
-  ).get(runId) as RunSpending;
+    [runId],
+  );
   // A generation stored before its attempts were recorded counts as the one call it made at least.
-  const generated = preparedStatement(
-    connection,
+  const generated = await sql.get<RunSpending>(
     `SELECT COALESCE(SUM(COALESCE("attempts", 1)), 0) AS "calls", COALESCE(SUM(COALESCE("inputTokenCount", 0) + COALESCE("outputTokenCount", 0)), 0) AS "tokens",
       COALESCE(SUM("costUsd"), 0) AS "usd" FROM "Generation" WHERE "runId" = ? AND "status" IN ('done', 'error')`,
-  ).get(runId) as RunSpending;
-  return {
-    calls: judged.calls + generated.calls,
-    tokens: judged.tokens + generated.tokens,
-    usd: judged.usd + generated.usd,
-  };
+    [runId],
+  );
+  const a = judged ?? NOTHING_SPENT;
+  const b = generated ?? NOTHING_SPENT;
+  return { calls: a.calls + b.calls, tokens: a.tokens + b.tokens, usd: a.usd + b.usd };
 }
 
 /**
@@ -90,7 +87,7 @@ export async function getRunBudgetState(
   return {
     pausedByBudget: run.status === "paused" && run.pauseReason === BUDGET_REACHED,
     budget: { calls: run.budgetCalls, tokens: run.budgetTokens, usd: run.budgetUsd },
-    spent: getRunSpending(db, runId),
+    spent: await getRunSpending(db, runId),
   };
 }
 
@@ -118,7 +115,7 @@ export async function raiseBudgetAndReopen(
   if (!run) return { ok: false, message: "This run no longer exists." };
   if (run.status !== "paused" && run.status !== "failed")
     return { ok: false, message: `The run is ${run.status}; only a paused or failed run can be resumed.` };
-  const spent = getRunSpending(db, runId);
+  const spent = await getRunSpending(db, runId);
   const limit = reachedLimit(budget, spent);
   if (limit !== null)
     return {

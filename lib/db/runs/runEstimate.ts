@@ -1,8 +1,7 @@
 import type { LlmPrices } from "@/lib/llm/pricing";
 import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { estimateSpending, type JudgedWork, type SpendingEstimate } from "@/lib/metrics/spendingEstimate";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
 import { ROW_TEXT_CHARS_SQL, RETRIEVED_CHUNK_CHARS_SQL } from "../datasets/datasetTextSizes";
 
 /** What a planned run will spend before it starts, from the size of what it sends. */
@@ -14,7 +13,7 @@ export type RunEstimate = SpendingEstimate;
  * counted in SQL; a generating run's pending generations. Deterministic metrics and the offline judge
  * cost nothing.
  */
-export function estimateRunSpending(
+export async function estimateRunSpending(
   db: Db,
   runId: string,
   options: {
@@ -24,25 +23,25 @@ export function estimateRunSpending(
     heuristic: boolean;
     prices: LlmPrices;
   },
-): RunEstimate {
-  const connection = connectionFor(databaseUrlOf(db));
-  const judged = preparedStatement(
-    connection,
+): Promise<RunEstimate> {
+  const sql = sqlOf(db);
+  const judged = await sql.all<JudgedWork>(
     `SELECT j."metric" AS "metric", COUNT(*) AS "items", COALESCE(SUM(r."retrievedChunkCount"), 0) AS "chunks",
        COALESCE(SUM(${ROW_TEXT_CHARS_SQL} + COALESCE(c."chars", 0)), 0) AS "chars"
      FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
      LEFT JOIN (${RETRIEVED_CHUNK_CHARS_SQL}) c ON c."rowId" = r."id"
      WHERE j."runId" = ? AND j."status" = 'pending' AND j."metric" LIKE '%/llm_judged/%'
      GROUP BY j."metric"`,
-  ).all(runId) as JudgedWork[];
+    [runId],
+  );
   const generation =
     options.generationModel === null
       ? null
-      : (preparedStatement(
-          connection,
+      : ((await sql.get<{ items: number; chars: number }>(
           `SELECT COUNT(*) AS "items", COALESCE(SUM(LENGTH(r."requestText")), 0) AS "chars"
            FROM "Generation" g JOIN "DatasetRow" r ON r."id" = g."rowId" WHERE g."runId" = ? AND g."status" = 'pending'`,
-        ).get(runId) as { items: number; chars: number });
+          [runId],
+        )) ?? { items: 0, chars: 0 });
   return estimateSpending(
     {
       judged,

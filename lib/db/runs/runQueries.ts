@@ -1,6 +1,5 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
 import { decodeRun, decodeRunTags } from "./storedRun";
 
 /**
@@ -28,17 +27,14 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
   const emptyChunks = new Map<string, number>();
   if (rows.length > 0) {
     // One grouped query over the page's row-number range (bounded parameters, however large the page).
-    const found = await db.$queryRawUnsafe<{ rowId: string; position: number | bigint }[]>(
+    const found = await sqlOf(db).all<{ rowId: string; position: number }>(
       `SELECT c."rowId" AS "rowId", MIN(c."position") AS "position"
        FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
        WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'retrieved' AND TRIM(COALESCE(c."content", ''), ?) = ''
        GROUP BY c."rowId"`,
-      datasetId,
-      afterRowNumber,
-      rows[rows.length - 1].rowNumber,
-      WHITESPACE,
+      [datasetId, afterRowNumber, rows[rows.length - 1].rowNumber, WHITESPACE],
     );
-    for (const entry of found) emptyChunks.set(entry.rowId, Number(entry.position));
+    for (const entry of found) emptyChunks.set(entry.rowId, entry.position);
   }
   const expectedContent = await rowsWithExpectedContent(db, datasetId, afterRowNumber, rows);
   return {
@@ -62,14 +58,11 @@ async function rowsWithExpectedContent(
   rows: { id: string; rowNumber: number; hasExpectedRetrievedContext: boolean }[],
 ): Promise<Set<string>> {
   if (!rows.some((row) => row.hasExpectedRetrievedContext)) return new Set();
-  const found = await db.$queryRawUnsafe<{ rowId: string }[]>(
+  const found = await sqlOf(db).all<{ rowId: string }>(
     `SELECT DISTINCT c."rowId" AS "rowId"
      FROM "DatasetRow" r JOIN "ContextChunk" c ON c."rowId" = r."id"
      WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ? AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ?) <> ''`,
-    datasetId,
-    afterRowNumber,
-    rows[rows.length - 1].rowNumber,
-    WHITESPACE,
+    [datasetId, afterRowNumber, rows[rows.length - 1].rowNumber, WHITESPACE],
   );
   return new Set(found.map((entry) => entry.rowId));
 }
@@ -167,20 +160,22 @@ async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
 /** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
 export async function listRuns(db: Db, take = 200, datasetId?: string) {
   const runs = await listRunsWithDataset(db, take, datasetId);
-  // The same newest-first window as a subquery, so the counts bind the same two values for 2 runs or 200.
-  const window = `SELECT "id" FROM "Run" WHERE (? IS NULL OR "datasetId" = ?) ORDER BY "createdAt" DESC, "id" ASC LIMIT ?`;
-  const connection = connectionFor(databaseUrlOf(db));
-  const windowArgs = [datasetId ?? null, datasetId ?? null, take] as const;
-  const counts = preparedStatement(
-    connection,
-    `SELECT "runId", "status", COUNT(*) AS "n" FROM "JudgmentItem" WHERE "runId" IN (${window}) GROUP BY "runId", "status"`,
-  ).all(...windowArgs) as { runId: string; status: string; n: number }[];
-  // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
-  const yesCounts = preparedStatement(
-    connection,
-    `SELECT "runId", "metric", "rating", COUNT(*) AS "n" FROM "JudgmentItem"
-     WHERE "runId" IN (${window}) AND "status" = 'done' AND "rating" IS NOT NULL GROUP BY "runId", "metric", "rating"`,
-  ).all(...windowArgs) as { runId: string; metric: string; rating: string; n: number }[];
+  // The same newest-first window as a subquery, so the counts bind the same values for 2 runs or 200.
+  const window = `SELECT "id" FROM "Run" ${datasetId ? `WHERE "datasetId" = @datasetId ` : ""}ORDER BY "createdAt" DESC, "id" ASC LIMIT @take`;
+  const windowArgs: Record<string, string | number> = datasetId ? { datasetId, take } : { take };
+  const sql = sqlOf(db);
+  const [counts, yesCounts] = await Promise.all([
+    sql.all<{ runId: string; status: string; n: number }>(
+      `SELECT "runId" AS "runId", "status", COUNT(*) AS "n" FROM "JudgmentItem" WHERE "runId" IN (${window}) GROUP BY "runId", "status"`,
+      windowArgs,
+    ),
+    // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
+    sql.all<{ runId: string; metric: string; rating: string; n: number }>(
+      `SELECT "runId" AS "runId", "metric", "rating", COUNT(*) AS "n" FROM "JudgmentItem"
+       WHERE "runId" IN (${window}) AND "status" = 'done' AND "rating" IS NOT NULL GROUP BY "runId", "metric", "rating"`,
+      windowArgs,
+    ),
+  ]);
   const headlines = new Map<string, Map<string, { yes: number; judged: number }>>();
   for (const c of yesCounts) {
     const perRun = headlines.get(c.runId) ?? new Map<string, { yes: number; judged: number }>();

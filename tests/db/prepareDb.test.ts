@@ -1,0 +1,98 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { closeDb, createDb, type Db } from "@/lib/db/client";
+import { freePort, runStatement } from "@/lib/db/store/embeddedPostgres";
+import { testStore } from "../support/tempDb";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const exec = promisify(execFile);
+
+/** A store nothing has touched yet, of the kind the project tests: a file path that does not exist, or an empty database. */
+async function newStore(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (testStore() === "sqlite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-prepare-"));
+    return {
+      url: `file:${path.join(dir, "new.db")}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const serverUrl = inject("postgresUrl");
+  const name = `prepare_${process.pid}`;
+  await runStatement(serverUrl, `CREATE DATABASE "${name}"`);
+  return {
+    url: serverUrl.replace(/\/postgres$/, `/${name}`),
+    drop: () => runStatement(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** What `npm start` and `npm run dev` run before the server: scripts/prepare-db.ts. */
+function prepare(url: string) {
+  return exec("node", ["--import", "tsx", "scripts/prepare-db.ts"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, ASSAY_LOAD_SAMPLE: "" },
+  });
+}
+
+describe("preparing the store before the server starts", () => {
+  let store: { url: string; drop: () => Promise<void> };
+  let db: Db;
+
+  beforeAll(async () => {
+    store = await newStore();
+  });
+  afterAll(async () => {
+    if (db) await closeDb(db);
+    await store?.drop();
+  });
+
+  it("migrates a new store and loads the sample dataset once", async () => {
+    const first = await prepare(store.url);
+    expect(first.stdout).toMatch(/applied \d+ migration\(s\)/);
+    expect(first.stdout).toContain("loaded the sample dataset (50 rows)");
+    db = createDb(store.url);
+    const datasets = await db.dataset.findMany({ select: { status: true, rowCount: true } });
+    expect(datasets).toEqual([{ status: "ready", rowCount: 50 }]);
+    expect(await db.datasetRow.count()).toBe(50);
+    const password = store.url.startsWith("postgresql:") ? decodeURIComponent(new URL(store.url).password) : null;
+    if (password) expect(first.stdout + first.stderr).not.toContain(password);
+  });
+
+  it("clears an upload a killed server left half-way, and loads no second sample", async () => {
+    // An import begun two hours ago whose server died: it stays "importing" for ever unless removed.
+    await db.dataset.create({
+      data: { name: "half", status: "importing", createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000) },
+    });
+    const again = await prepare(store.url);
+    expect(again.stdout).toContain("is up to date");
+    expect(again.stdout).toContain("removed 1 upload(s) interrupted by a previous shutdown");
+    expect(again.stdout).not.toContain("loaded the sample");
+    expect(await db.dataset.findMany({ select: { status: true, rowCount: true } })).toEqual([
+      { status: "ready", rowCount: 50 },
+    ]);
+  });
+
+  it("says what to do when PostgreSQL is not there, or refuses the login, without the password", async () => {
+    const failing = (url: string) =>
+      prepare(url).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+    const refused = await failing(`postgresql://assay:not-this-one@127.0.0.1:${await freePort()}/assay`);
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toContain("ECONNREFUSED");
+    expect(refused?.stderr).toContain("Is the PostgreSQL server in DATABASE_URL running and reachable?");
+    expect(refused?.stderr).not.toContain("not-this-one");
+    if (testStore() !== "postgresql") return;
+    const server = new URL(inject("postgresUrl"));
+    const wrongPassword = await failing(`postgresql://postgres:not-this-one@127.0.0.1:${server.port}/postgres`);
+    expect(wrongPassword?.stderr).toContain("Check the user and password in DATABASE_URL.");
+    expect(wrongPassword?.stderr).not.toContain("not-this-one");
+    const missing = new URL(inject("postgresUrl"));
+    missing.pathname = "/no_such_database";
+    expect((await failing(missing.toString()))?.stderr).toContain("Create the database first");
+  });
+});
