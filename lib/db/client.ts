@@ -46,6 +46,15 @@ export function dialectOf(db: Db): Dialect {
   return storeOf(db).dialect;
 }
 
+/**
+ * Whether a read holds the process's only thread while it runs: SQLite's statements run synchronously
+ * in-process, PostgreSQL's wait on the network. Callers that batch many heavy reads space them out only
+ * when they do (lib/compare/completedRunCache.ts).
+ */
+export function readsHoldTheThread(db: Db): boolean {
+  return dialectOf(db) === "sqlite";
+}
+
 /** The raw-SQL runner on a client's store (sqlRunner.ts). */
 export function sqlOf(db: Db): SqlRunner {
   return storeOf(db).runner;
