@@ -29,13 +29,16 @@ const VERDICT_GROUP = `CASE
   WHEN s."status" = 'done' THEN 2
   ELSE 3 END`;
 
-/** The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing. */
+/**
+ * The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing.
+ * An optional value is CAST where it is first tested for NULL: PostgreSQL cannot type a bare `@value IS NULL`.
+ */
 const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
   all: "1 = 1",
   failed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-    AND (@filterMetric IS NULL OR j."metric" = @filterMetric) AND j."status" = 'done' AND j."passed" = FALSE)`,
+    AND (CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric) AND j."status" = 'done' AND j."passed" = FALSE)`,
   errored: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-    AND (@filterMetric IS NULL OR j."metric" = @filterMetric) AND j."status" = 'error')`,
+    AND (CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric) AND j."status" = 'error')`,
   passed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id" AND j."status" = 'done')
     AND NOT EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
       AND (j."status" = 'error' OR (j."status" = 'done' AND j."passed" = FALSE)))`,
@@ -44,7 +47,7 @@ const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
 /** Search as runRowWhere's `contains` ignoring case, on either store, with % and _ taken literally. */
 function searchSql({ likeIgnoringCase }: SqlFragments): string {
   const columns = [`r."requestText"`, `r."response"`, `r."requestId"`];
-  return `(@q IS NULL OR ${columns.map((column) => likeIgnoringCase(column, "@q")).join(" OR ")})`;
+  return `(CAST(@q AS TEXT) IS NULL OR ${columns.map((column) => likeIgnoringCase(column, "@q")).join(" OR ")})`;
 }
 
 export type MetricSortedRow = {
