@@ -20,6 +20,9 @@ const POSTGRESQL_SUITE = [
   "tests/ingest/parquetUpload.test.ts",
   "tests/ingest/traceUpload.test.ts",
   "tests/ingest/uploadRowLimits.test.ts",
+  "tests/charts/**/*.test.ts",
+  "tests/compare/**/*.test.ts",
+  "tests/export/**/*.test.ts",
 ];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.

@@ -124,7 +124,7 @@ export async function compareRuns(
         });
         return [
           run.id,
-          await readOfCompletedRuns(`${store}|aggregates+judges+passmarks|${metricOrder.join(",")}`, [run], read),
+          await readOfCompletedRuns(db, `${store}|aggregates+judges+passmarks|${metricOrder.join(",")}`, [run], read),
         ] as const;
       }),
     ),
@@ -148,7 +148,7 @@ export async function compareRuns(
         .filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
         .map(async (run) => {
           const read = () => getPairedCounts(db, baseline.id, run.id);
-          return [run.id, await readOfCompletedRuns(`${store}|paired`, [baseline, run], read)] as const;
+          return [run.id, await readOfCompletedRuns(db, `${store}|paired`, [baseline, run], read)] as const;
         }),
     ),
   );

@@ -1,9 +1,10 @@
+import { readsHoldTheThread, type Db } from "@/lib/db/client";
 import { createPromiseCache } from "./promiseCache";
 
 /**
  * A comparison's SQL reads of completed runs, kept in memory. On eight 20,000-row
  * runs with every score metric, the aggregates and the paired counts are tens of
- * millions of index entries read synchronously, seconds of a blocked server on
+ * millions of index entries read, on SQLite synchronously: seconds of a blocked server on
  * each request (and the compare page asks again while deltas are computing). A
  * completed run's judgments cannot change without its state changing: judgments
  * are written only while pending, and a re-judge puts the run back to pending
@@ -18,14 +19,15 @@ let uncachedReads = 0;
 type RunState = { id: string; status: string; finishedAt: Date | null };
 
 /** `read()`'s value, from memory when every run in `runs` is completed and was read the same way before. */
-export function readOfCompletedRuns<T>(scope: string, runs: RunState[], read: () => Promise<T>): Promise<T> {
+export function readOfCompletedRuns<T>(db: Db, scope: string, runs: RunState[], read: () => Promise<T>): Promise<T> {
   const stamps = runs.map(completedStamp);
+  const fromStore = () => (readsHoldTheThread(db) ? readOnNextTurn(read) : read());
   if (stamps.some((stamp) => stamp === null)) {
     uncachedReads++;
-    return readOnNextTurn(read);
+    return fromStore();
   }
   const key = [scope, ...stamps].join("\u0000");
-  return cache.getOrCreate(key, () => readOnNextTurn(read)) as Promise<T>;
+  return cache.getOrCreate(key, fromStore) as Promise<T>;
 }
 
 /** How many reads went to the database and how many came from memory, since the process started. */
@@ -39,10 +41,10 @@ export function clearCompletedRunReads(): void {
 }
 
 /**
- * Reads run one after another, each on a fresh turn of the event loop: the queries are synchronous
- * (better-sqlite3) and a comparison makes one per run and one per pair; started together (or queued as
+ * On a store whose reads hold the thread (SQLite), reads run one after another, each on a fresh turn of
+ * the event loop: a comparison makes one per run and one per pair; started together (or queued as
  * immediates in the same turn) they would hold the thread as one block. Chained, other requests wait
- * for one query at most.
+ * for one query at most. PostgreSQL's reads wait on the network, so they go at once, side by side.
  */
 let lastRead: Promise<unknown> = Promise.resolve();
 

@@ -46,6 +46,15 @@ export function dialectOf(db: Db): Dialect {
   return storeOf(db).dialect;
 }
 
+/**
+ * Whether a read holds the process's only thread while it runs: SQLite's statements run synchronously
+ * in-process, PostgreSQL's wait on the network. Callers that batch many heavy reads space them out only
+ * when they do (lib/compare/completedRunCache.ts).
+ */
+export function readsHoldTheThread(db: Db): boolean {
+  return dialectOf(db) === "sqlite";
+}
+
 /** The raw-SQL runner on a client's store (sqlRunner.ts). */
 export function sqlOf(db: Db): SqlRunner {
   return storeOf(db).runner;
@@ -71,6 +80,15 @@ const globalForDb = globalThis as unknown as { assayDb?: Db };
 export function getDb(): Db {
   globalForDb.assayDb ??= createDb();
   return globalForDb.assayDb;
+}
+
+/**
+ * PostgreSQL plans from table statistics, which autovacuum gathers about a minute after a bulk write;
+ * read before that, a paired read of two fresh runs took seconds instead of milliseconds. A benchmark
+ * that reads right after seeding gathers them first. SQLite plans without statistics, as the app runs it.
+ */
+export async function gatherPlannerStatistics(db: Db): Promise<void> {
+  if (dialectOf(db) === "postgresql") await sqlOf(db).run("ANALYZE");
 }
 
 /** WAL lets pages read while an upload or a run writes; the setting persists in the file. PostgreSQL needs nothing. */

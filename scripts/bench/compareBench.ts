@@ -2,27 +2,29 @@
 // BENCH_ROWS rows (default 20,000) and BENCH_RUNS finished runs over it
 // (default 8) with a score for every row and every metric the comparison
 // bootstraps (every score, precision and value metric of the catalogue),
-// written straight to the tables. Then, in this process, compareRuns as the
+// written straight to the tables (the store's bulk insert, so either store).
+// Then, in this process, compareRuns as the
 // page calls it: the time until it answers, the longest the event loop stood
 // still meanwhile (what every other request on the server waits), how many
 // deltas it left for later, the time until every delta is known, and a
-// second, warm comparison. BENCH_DB=path keeps the seeded store there and
-// reuses it on the next run (seeding 3.2 million judgments takes minutes).
+// second, warm comparison. BENCH_DB=path keeps the seeded SQLite store there and
+// reuses it on the next run (seeding 3.2 million judgments takes minutes);
+// BENCH_DATABASE_URL=postgresql://… seeds (or reuses) a PostgreSQL database instead.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { compareRuns, type Comparison } from "../../lib/compare/compareRuns";
 import { getRunAggregates } from "../../lib/db/judgments/aggregateQueries";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb, gatherPlannerStatistics, sqlOf, type Db } from "../../lib/db/client";
 import { getPairedCounts } from "../../lib/db/judgments/compareQueries";
 import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
-import { bulkInsert, closeDirectConnection, sqliteTimestamp } from "../../lib/db/store/directSqlite";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { metricShape } from "../../lib/metrics/aggregates";
 import { METRICS } from "../../lib/metrics/metricCatalog";
+import type { SqlValue } from "../../lib/db/store/sqlRunner";
 import { mulberry32 } from "../../lib/stats";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
@@ -36,39 +38,42 @@ const RUN_NAME = "Compare bench";
 const benchRunIds = () => Array.from({ length: RUNS }, (_, run) => `compare-bench-run-${run + 1}`);
 
 async function main(): Promise<void> {
+  const postgres = process.env.BENCH_DATABASE_URL ?? null;
   const kept = process.env.BENCH_DB ? path.resolve(process.env.BENCH_DB) : null;
-  const dir = kept ? null : fs.mkdtempSync(path.join(os.tmpdir(), "assay-compare-bench-"));
-  const file = kept ?? path.join(dir ?? "", "bench.db");
-  const databaseUrl = `file:${file}`;
+  const dir = postgres || kept ? null : fs.mkdtempSync(path.join(os.tmpdir(), "assay-compare-bench-"));
+  const databaseUrl = postgres ?? `file:${kept ?? path.join(dir ?? "", "bench.db")}`;
+  let db: Db | null = null;
   try {
-    const reuse = kept !== null && fs.existsSync(kept);
     await applyPendingMigrations(databaseUrl);
+    const store = createDb(databaseUrl);
+    db = store;
+    // A kept store already holds the bench's runs (fixed ids): found, it is reused.
+    const reuse = (await store.run.count({ where: { id: { in: benchRunIds() } } })) === RUNS;
     const seedStarted = performance.now();
-    const runIds = reuse ? benchRunIds() : await seed(databaseUrl);
+    const runIds = reuse ? benchRunIds() : await seed(store);
+    await gatherPlannerStatistics(store);
     console.log(
       `${reuse ? "reused" : "seeded"} ${runIds.length} runs × ${ROWS.toLocaleString("en-US")} rows × ${BOOTSTRAPPED.length} bootstrapped metrics${reuse ? "" : ` in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`}`,
     );
-    const db = createDb(databaseUrl);
     const [baseline] = runIds;
 
     // What every comparison reads besides the bootstrap: each run's aggregates, each candidate's paired counts.
     const sqlStarted = performance.now();
-    for (const id of runIds) await getRunAggregates(db, id, BOOTSTRAPPED);
+    for (const id of runIds) await getRunAggregates(store, id, BOOTSTRAPPED);
     const aggregatesMs = performance.now() - sqlStarted;
-    for (const id of runIds.slice(1)) await getPairedCounts(db, baseline, id);
+    for (const id of runIds.slice(1)) await getPairedCounts(store, baseline, id);
     console.log(
       `  its SQL alone: aggregates ${aggregatesMs.toFixed(0)} ms, paired counts ${(performance.now() - sqlStarted - aggregatesMs).toFixed(0)} ms`,
     );
 
-    const cold = await timed(() => compareRuns(db, runIds, baseline));
+    const cold = await timed(() => compareRuns(store, runIds, baseline));
     report("first request (cold)", cold);
-    const complete = await timed(() => compareRuns(db, runIds, baseline, { waitMs: Infinity }));
+    const complete = await timed(() => compareRuns(store, runIds, baseline, { waitMs: Infinity }));
     report("the same, waiting for all", complete);
     console.log(`  every delta known ${(cold.ms + complete.ms).toFixed(0)} ms after the first request began`);
-    report("second request (warm)", await timed(() => compareRuns(db, runIds, baseline)));
-    await db.$disconnect();
+    report("second request (warm)", await timed(() => compareRuns(store, runIds, baseline)));
   } finally {
-    closeDirectConnection(databaseUrl);
+    if (db) await closeDb(db);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -109,8 +114,7 @@ function report(label: string, { ms, maxBlockMs, comparison }: Timed): void {
   );
 }
 
-async function seed(databaseUrl: string): Promise<string[]> {
-  const db = createDb(databaseUrl);
+async function seed(db: Db): Promise<string[]> {
   const imported = await ingestUpload({
     chunks: byteChunks(toJsonl(syntheticRows(ROWS, 1)), 1 << 20),
     filename: "compare-bench.jsonl",
@@ -126,16 +130,15 @@ async function seed(databaseUrl: string): Promise<string[]> {
   });
   if (!imported.ok) throw new Error("seed dataset did not import");
   const rowIds = await listDatasetRowIds(db, imported.datasetId);
-  await db.$disconnect();
   const runIds = benchRunIds();
-  const now = sqliteTimestamp(new Date());
+  const now = new Date();
   const config = JSON.stringify({ metrics: BOOTSTRAPPED, chunkMode: "batched", thresholds: {} });
   for (let run = 0; run < RUNS; run++) {
     const runId = runIds[run];
     const random = mulberry32(run + 1);
     // Each run a little better than the last, so some deltas are real and some are noise.
     const shift = run * 0.01;
-    insertCompletedRun(databaseUrl, {
+    await insertCompletedRun(db, {
       id: runId,
       datasetId: imported.datasetId,
       name: `${RUN_NAME} ${run + 1}`,
@@ -144,16 +147,16 @@ async function seed(databaseUrl: string): Promise<string[]> {
       at: now,
     });
     for (let start = 0; start < rowIds.length; start += 1000) {
-      const items: (string | number | null)[][] = [];
+      const items: SqlValue[][] = [];
       for (const rowId of rowIds.slice(start, start + 1000))
         for (const metric of BOOTSTRAPPED) {
           const score = metric.startsWith("agent/")
             ? Math.round(200 + random() * 800)
             : Math.min(1, Math.max(0, random() * 0.8 + 0.1 + shift));
-          const passed = metric.startsWith("agent/") ? null : score >= 0.5 ? 1 : 0;
+          const passed = metric.startsWith("agent/") ? null : score >= 0.5;
           items.push([randomUUID(), runId, rowId, metric, "done", score, 0.5, passed, now, now]);
         }
-      bulkInsert(databaseUrl, [
+      await sqlOf(db).bulkInsert([
         {
           table: "JudgmentItem",
           columns: [

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb, gatherPlannerStatistics, sqlOf, type Db } from "../../lib/db/client";
 import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
-import { bulkInsert, sqliteTimestamp } from "../../lib/db/store/directSqlite";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
+import type { SqlValue } from "../../lib/db/store/sqlRunner";
 import { mulberry32 } from "../../lib/stats";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
@@ -21,8 +21,9 @@ const METRICS = [
 /**
  * Seeds a store for the UI benchmark: one dataset of `rows` rows with
  * `chunks` chunks each, and two finished runs over it with a judgment per
- * (row, metric) and a verdict per chunk, written straight to the tables (the
- * benchmark measures reading, not judging). Verdicts are seeded-random with
+ * (row, metric) and a verdict per chunk, written straight to the tables through
+ * the store's bulk insert, on SQLite or PostgreSQL (the benchmark measures
+ * reading, not judging). Verdicts are seeded-random with
  * a yes-rate per run so the runs differ like two model versions would.
  */
 export async function seedLargeRuns(
@@ -51,9 +52,9 @@ export async function seedLargeRuns(
     const runId = randomUUID();
     runIds.push(runId);
     const random = mulberry32(index + 1);
-    const now = sqliteTimestamp(new Date());
+    const now = new Date();
     const config = JSON.stringify({ metrics: METRICS, chunkMode: "batched", thresholds: {} });
-    insertCompletedRun(databaseUrl, {
+    await insertCompletedRun(db, {
       id: runId,
       datasetId: imported.datasetId,
       name: `UI bench run ${index + 1}`,
@@ -62,8 +63,8 @@ export async function seedLargeRuns(
       at: now,
     });
     for (let start = 0; start < rowIds.length; start += 1000) {
-      const items: (string | number | null)[][] = [];
-      const chunkRows: (string | number | null)[][] = [];
+      const items: SqlValue[][] = [];
+      const chunkRows: SqlValue[][] = [];
       for (const rowId of rowIds.slice(start, start + 1000)) {
         for (const metric of METRICS) {
           const id = randomUUID();
@@ -83,14 +84,14 @@ export async function seedLargeRuns(
               null,
               score,
               0.5,
-              score >= 0.5 ? 1 : 0,
+              score >= 0.5,
               "bench rationale",
               null,
               "openai",
               "bench",
               "v1",
               "hash",
-              0,
+              false,
               1,
               100,
               20,
@@ -124,14 +125,14 @@ export async function seedLargeRuns(
               rating,
               null,
               null,
-              rating === null ? null : rating === "yes" ? 1 : 0,
+              rating === null ? null : rating === "yes",
               rating ? "bench rationale" : null,
               status === "error" ? "judge call failed after 5 attempts: 429" : null,
               "openai",
               "bench",
               "v1",
               "hash",
-              0,
+              false,
               1,
               100,
               20,
@@ -141,7 +142,7 @@ export async function seedLargeRuns(
           }
         }
       }
-      bulkInsert(databaseUrl, [
+      await sqlOf(db).bulkInsert([
         {
           table: "JudgmentItem",
           columns: [
@@ -177,16 +178,17 @@ export async function seedLargeRuns(
       ]);
     }
   }
-  await db.$disconnect();
+  await gatherPlannerStatistics(db);
+  await closeDb(db);
   return { datasetId: imported.datasetId, runIds };
 }
 
 /** One completed run row, written straight to the table (the benchmarks' judgments follow it). */
-export function insertCompletedRun(
-  databaseUrl: string,
-  run: { id: string; datasetId: string; name: string; judgeModel: string; config: string; at: string },
-): void {
-  bulkInsert(databaseUrl, [
+export async function insertCompletedRun(
+  db: Db,
+  run: { id: string; datasetId: string; name: string; judgeModel: string; config: string; at: Date },
+): Promise<void> {
+  await sqlOf(db).bulkInsert([
     {
       table: "Run",
       columns: [

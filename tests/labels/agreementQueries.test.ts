@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/labels/agreementQueries";
-import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/labels/agreementRowQueries";
+import {
+  getDisagreementNeighbours,
+  listAgreementCellRows,
+  listDisagreementRows,
+} from "@/lib/db/labels/agreementRowQueries";
 import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { getSortedRowPlace } from "@/lib/db/runs/runRowSortedPlace";
 import type { LabelEntry } from "@/lib/labels/labelValue";
@@ -135,7 +139,7 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     expect(compared.find((row) => row.metric === F)?.b).toMatchObject({ labelled: 0, unjudged: 4 });
   });
 
-  it("sorts the disagreement and confusion-cell rows by a metric's verdict and score, and steps through them in that order", () => {
+  it("sorts the disagreement and confusion-cell rows by a metric's verdict and score, and steps through them in that order", async () => {
     const { db, datasetId, runA } = world;
     const run = { id: runA, datasetId };
     const base = { q: "", page: 1, pageSize: 50 };
@@ -153,7 +157,12 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
 
     // The drill-down follows the same order: row 1 is second (3, 1, 5, …); n goes where j goes.
     const rows = rowIdsByNumber(db, datasetId);
-    const place = getSortedRowPlace(db, run, rows.get(1) ?? "", { filter: "disagrees", q: "", sort: F, dir: "desc" });
+    const place = await getSortedRowPlace(db, run, rows.get(1) ?? "", {
+      filter: "disagrees",
+      q: "",
+      sort: F,
+      dir: "desc",
+    });
     expect(place).toEqual({
       previousId: rows.get(3),
       nextId: rows.get(5),
@@ -161,7 +170,7 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
       index: 2,
       total: 5,
     });
-    const inCell = getSortedRowPlace(db, run, rows.get(8) ?? "", {
+    const inCell = await getSortedRowPlace(db, run, rows.get(8) ?? "", {
       filter: "cell",
       metric: G,
       cell: "no-no",

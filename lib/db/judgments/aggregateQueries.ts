@@ -1,22 +1,20 @@
 import { toAggregate, type Aggregate, type MetricCounts } from "@/lib/metrics/aggregates";
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
 
 /** Per-metric counts and score sums for a run, grouped in SQL; no judgment rows are loaded. */
 export async function getRunAggregates(db: Db, runId: string, metricOrder: string[] = []): Promise<Aggregate[]> {
-  const rows = await db.$queryRawUnsafe<
-    {
-      metric: string;
-      yes: number;
-      no: number;
-      error: number;
-      skipped: number;
-      pending: number;
-      scored: number;
-      scoreSum: number | null;
-      passed: number;
-      failed: number;
-    }[]
-  >(
+  const rows = await sqlOf(db).all<{
+    metric: string;
+    yes: number;
+    no: number;
+    error: number;
+    skipped: number;
+    pending: number;
+    scored: number;
+    scoreSum: number | null;
+    passed: number;
+    failed: number;
+  }>(
     `SELECT "metric",
        SUM(CASE WHEN "status" = 'done' AND "rating" = 'yes' THEN 1 ELSE 0 END) AS "yes",
        SUM(CASE WHEN "status" = 'done' AND "rating" = 'no' THEN 1 ELSE 0 END) AS "no",
@@ -25,10 +23,10 @@ export async function getRunAggregates(db: Db, runId: string, metricOrder: strin
        SUM(CASE WHEN "status" IN ('pending', 'running') THEN 1 ELSE 0 END) AS "pending",
        SUM(CASE WHEN "status" = 'done' AND "rating" IS NULL AND "score" IS NOT NULL THEN 1 ELSE 0 END) AS "scored",
        SUM(CASE WHEN "status" = 'done' AND "rating" IS NULL THEN "score" END) AS "scoreSum",
-       SUM(CASE WHEN "status" = 'done' AND "passed" = 1 THEN 1 ELSE 0 END) AS "passed",
-       SUM(CASE WHEN "status" = 'done' AND "passed" = 0 THEN 1 ELSE 0 END) AS "failed"
+       SUM(CASE WHEN "status" = 'done' AND "passed" = TRUE THEN 1 ELSE 0 END) AS "passed",
+       SUM(CASE WHEN "status" = 'done' AND "passed" = FALSE THEN 1 ELSE 0 END) AS "failed"
      FROM "JudgmentItem" WHERE "runId" = ? GROUP BY "metric"`,
-    runId,
+    [runId],
   );
   const counts: MetricCounts[] = rows.map((row) => ({
     metric: row.metric,

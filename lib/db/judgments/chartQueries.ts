@@ -1,4 +1,5 @@
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
 
 /**
  * The numbers behind the run page's charts. Every query groups or pages in
@@ -28,10 +29,11 @@ export async function getValueHistogram(
   bucketCount: number,
 ): Promise<ValueHistogram | null> {
   const where = `"runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL`;
-  const [range] = await db.$queryRawUnsafe<{ min: number | null; max: number | null; n: number | bigint }[]>(
+  const sql = sqlOf(db);
+  const { least, truncToInt } = sqlFragments(sql);
+  const range = await sql.get<{ min: number | null; max: number | null; n: number }>(
     `SELECT MIN("score") AS "min", MAX("score") AS "max", COUNT(*) AS "n" FROM "JudgmentItem" WHERE ${where}`,
-    runId,
-    metric,
+    [runId, metric],
   );
   if (!range || Number(range.n) === 0 || range.min === null || range.max === null) return null;
   const min = Number(range.min);
@@ -41,15 +43,11 @@ export async function getValueHistogram(
 
   const width = (max - min) / buckets;
   // Integer division by the bucket width; the maximum (and any float overshoot) is clamped into the last bucket.
-  const counts = await db.$queryRawUnsafe<{ bucket: number | bigint; count: number | bigint }[]>(
-    `SELECT MIN(CAST(("score" - ?) * 1.0 / ? AS INTEGER), ?) AS "bucket", COUNT(*) AS "count"
+  const counts = await sql.all<{ bucket: number; count: number }>(
+    `SELECT ${least(truncToInt(`("score" - ?) * 1.0 / ?`), "?")} AS "bucket", COUNT(*) AS "count"
      FROM "JudgmentItem" WHERE ${where}
      GROUP BY "bucket"`,
-    min,
-    width,
-    buckets - 1,
-    runId,
-    metric,
+    [min, width, buckets - 1, runId, metric],
   );
   const byBucket = new Map(counts.map((row) => [Number(row.bucket), Number(row.count)]));
   return {
@@ -82,26 +80,21 @@ export async function getScoreHistogram(
   bucketCount: number,
 ): Promise<ScoreHistogram | null> {
   const where = `"runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL`;
-  const [range] = await db.$queryRawUnsafe<
-    { min: number | null; max: number | null; n: number | bigint; threshold: number | null }[]
-  >(
+  const sql = sqlOf(db);
+  const { least, greatest, truncToInt } = sqlFragments(sql);
+  const range = await sql.get<{ min: number | null; max: number | null; n: number; threshold: number | null }>(
     `SELECT MIN("score") AS "min", MAX("score") AS "max", COUNT(*) AS "n", MAX("threshold") AS "threshold"
      FROM "JudgmentItem" WHERE ${where}`,
-    runId,
-    metric,
+    [runId, metric],
   );
   if (!range || Number(range.n) === 0 || range.max === null) return null;
   const top = Math.max(1, Number(range.max));
   const buckets = Math.min(MAX_BUCKETS, Math.max(1, Math.floor(bucketCount)));
-  const counts = await db.$queryRawUnsafe<{ bucket: number | bigint; count: number | bigint }[]>(
-    `SELECT MIN(MAX(CAST("score" * ? / ? + 1e-9 AS INTEGER), 0), ?) AS "bucket", COUNT(*) AS "count"
+  const counts = await sql.all<{ bucket: number; count: number }>(
+    `SELECT ${least(greatest(truncToInt(`"score" * ? / ? + 1e-9`), "0"), "?")} AS "bucket", COUNT(*) AS "count"
      FROM "JudgmentItem" WHERE ${where}
      GROUP BY "bucket"`,
-    buckets,
-    top,
-    buckets - 1,
-    runId,
-    metric,
+    [buckets, top, buckets - 1, runId, metric],
   );
   const byBucket = new Map(counts.map((row) => [Number(row.bucket), Number(row.count)]));
   // Edges as i·top/n, not i·(top/n): 7 × 0.1 is 0.7000000000000001, 7 / 10 is 0.7, so an edge equals the pass mark it meets.
@@ -154,17 +147,16 @@ export async function getChunkHeatmap(
   const run = await db.run.findUnique({ where: { id: runId }, select: { datasetId: true } });
   if (!run || limit === 0) return { rows: [], maxPosition: -1, totalRows: 0 };
 
-  const [rows, [total]] = await Promise.all([
-    db.$queryRawUnsafe<
-      {
-        rowId: string;
-        rowNumber: number | bigint;
-        requestId: string;
-        precision: number | null;
-        precisionStatus: string | null;
-        recall: number | null;
-      }[]
-    >(
+  const sql = sqlOf(db);
+  const [rows, total] = await Promise.all([
+    sql.all<{
+      rowId: string;
+      rowNumber: number;
+      requestId: string;
+      precision: number | null;
+      precisionStatus: string | null;
+      recall: number | null;
+    }>(
       `SELECT r."id" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId",
          p."score" AS "precision", p."status" AS "precisionStatus", d."score" AS "recall"
        FROM "DatasetRow" r
@@ -173,44 +165,30 @@ export async function getChunkHeatmap(
        WHERE r."datasetId" = ?
        ORDER BY r."rowNumber"
        LIMIT ? OFFSET ?`,
-      runId,
-      options.metric,
-      runId,
-      DOCUMENT_RECALL,
-      run.datasetId,
-      limit,
-      offset,
+      [runId, options.metric, runId, DOCUMENT_RECALL, run.datasetId, limit, offset],
     ),
-    db.$queryRawUnsafe<{ n: number | bigint }[]>(
-      `SELECT COUNT(*) AS "n" FROM "DatasetRow" WHERE "datasetId" = ?`,
-      run.datasetId,
-    ),
+    sql.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "DatasetRow" WHERE "datasetId" = ?`, [run.datasetId]),
   ]);
   if (rows.length === 0) return { rows: [], maxPosition: -1, totalRows: Number(total?.n ?? 0) };
 
   const rowIds = rows.map((row) => row.rowId);
   // The page is a row-number range, so its chunks are selected by that range, not by a list of its row ids.
-  const cells = await db.$queryRawUnsafe<
-    {
-      rowId: string;
-      position: number | bigint;
-      rating: string | null;
-      judged: number | bigint;
-      expected: number | bigint;
-    }[]
-  >(
+  // The chunks' join condition sits in WHERE: PostgreSQL's CROSS JOIN takes no ON, and SQLite's still reads r first.
+  const cells = await sql.all<{
+    rowId: string;
+    position: number;
+    rating: string | null;
+    judged: number;
+    expected: number;
+  }>(
     `SELECT c."rowId" AS "rowId", c."position" AS "position", j."rating" AS "rating", (j."id" IS NOT NULL) AS "judged",
        EXISTS (SELECT 1 FROM "ContextChunk" e WHERE e."rowId" = c."rowId" AND e."kind" = 'expected' AND e."docUri" = c."docUri") AS "expected"
      FROM "DatasetRow" r
-     CROSS JOIN "ContextChunk" c ON c."rowId" = r."id" AND c."kind" = 'retrieved'
+     CROSS JOIN "ContextChunk" c
      LEFT JOIN "ChunkJudgment" j ON j."runId" = ? AND j."rowId" = c."rowId" AND j."metric" = ? AND j."position" = c."position"
-     WHERE r."datasetId" = ? AND r."rowNumber" BETWEEN ? AND ?
+     WHERE c."rowId" = r."id" AND c."kind" = 'retrieved' AND r."datasetId" = ? AND r."rowNumber" BETWEEN ? AND ?
      ORDER BY c."rowId", c."position"`,
-    runId,
-    options.metric,
-    run.datasetId,
-    Number(rows[0].rowNumber),
-    Number(rows[rows.length - 1].rowNumber),
+    [runId, options.metric, run.datasetId, Number(rows[0].rowNumber), Number(rows[rows.length - 1].rowNumber)],
   );
 
   const byRow = new Map<string, ChunkHeatmapRow["cells"]>(rowIds.map((id) => [id, []]));
@@ -260,17 +238,17 @@ export type JudgeUsage = { total: Omit<JudgeUsageLine, "metric">; metrics: Judge
 
 /** Judge tokens and cost per metric and in total, summed in SQL. */
 export async function getJudgeUsage(db: Db, runId: string): Promise<JudgeUsage> {
-  const rows = await db.$queryRawUnsafe<Record<string, string | number | bigint | null>[]>(
+  const rows = await sqlOf(db).all<Record<string, string | number | null>>(
     `SELECT "metric" AS "metric", COUNT(*) AS "items",
        SUM(CASE WHEN "inputTokens" IS NOT NULL OR "outputTokens" IS NOT NULL THEN 1 ELSE 0 END) AS "metered",
-       SUM(CASE WHEN "cacheHit" = 1 THEN 1 ELSE 0 END) AS "cacheHits",
+       SUM(CASE WHEN "cacheHit" = TRUE THEN 1 ELSE 0 END) AS "cacheHits",
        COALESCE(SUM("inputTokens"), 0) AS "inputTokens",
        COALESCE(SUM("outputTokens"), 0) AS "outputTokens",
        SUM("costUsd") AS "costUsd",
        COUNT("costUsd") AS "priced"
      FROM "JudgmentItem" WHERE "runId" = ?
      GROUP BY "metric" ORDER BY "metric"`,
-    runId,
+    [runId],
   );
   const metrics: JudgeUsageLine[] = rows.map((row) => ({
     metric: String(row.metric),

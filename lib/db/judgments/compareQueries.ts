@@ -1,12 +1,13 @@
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
+import type { SqlRunner } from "../store/sqlRunner";
 
 /**
  * Paired comparisons of two runs on the same dataset, computed in SQL by
  * joining their judgments on (row, metric). Nothing here loads whole runs:
  * counts come back as a few numbers per metric, flips a page at a time.
- * These run on the direct connection: on 2 × 70,000 judgments the Prisma
- * round trip (and its row conversion for the score pairs) cost more than the SQL.
+ * These go through the store's runner, not Prisma: on 2 × 70,000 judgments the
+ * Prisma round trip (and its row conversion for the score pairs) cost more than the SQL.
  */
 export type PairedCounts = {
   metric: string;
@@ -37,12 +38,17 @@ const SUCCESS_LOST = `${SCORED_IN_BOTH} AND a."passed" = TRUE AND b."passed" = F
 const SUCCESS_GAINED = `${SCORED_IN_BOTH} AND a."passed" = FALSE AND b."passed" = TRUE`;
 export const REGRESSION = `((a."rating" = 'yes' AND b."rating" = 'no') OR (${SUCCESS_LOST}))`;
 export const IMPROVEMENT = `((a."rating" = 'no' AND b."rating" = 'yes') OR (${SUCCESS_GAINED}))`;
-export const PAIRED_JOIN = `FROM "JudgmentItem" a INDEXED BY "JudgmentItem_pairing_idx"
-     JOIN "JudgmentItem" b INDEXED BY "JudgmentItem_pairing_idx" ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"`;
+/** The baseline's judgments (a) joined to the candidate's (b, bound first, at the join) on (row, metric), through the pairing index. */
+export function pairedJoin(sql: SqlRunner): string {
+  const { indexHint } = sqlFragments(sql);
+  const pairing = indexHint("JudgmentItem_pairing_idx");
+  return `FROM "JudgmentItem" a${pairing}
+     JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"`;
+}
 
 export async function getPairedCounts(db: Db, baselineRunId: string, candidateRunId: string): Promise<PairedCounts[]> {
-  const rows = preparedStatement(
-    connectionFor(databaseUrlOf(db)),
+  const sql = sqlOf(db);
+  const rows = await sql.all<Record<string, number | string>>(
     `SELECT a."metric" AS "metric",
        SUM(CASE WHEN a."rating" IS NOT NULL AND b."rating" IS NOT NULL THEN 1 ELSE 0 END) AS "both",
        SUM(CASE WHEN a."rating" = 'yes' AND b."rating" = 'yes' THEN 1 ELSE 0 END) AS "yesYes",
@@ -53,10 +59,11 @@ export async function getPairedCounts(db: Db, baselineRunId: string, candidateRu
        SUM(CASE WHEN ${SUCCESS_GAINED} THEN 1 ELSE 0 END) AS "failPass",
        SUM(CASE WHEN a."status" IN ('done', 'error') AND b."status" NOT IN ('done', 'error') THEN 1 ELSE 0 END) AS "onlyBaseline",
        SUM(CASE WHEN b."status" IN ('done', 'error') AND a."status" NOT IN ('done', 'error') THEN 1 ELSE 0 END) AS "onlyCandidate"
-     ${PAIRED_JOIN}
+     ${pairedJoin(sql)}
      WHERE a."runId" = ?
      GROUP BY a."metric"`,
-  ).all(candidateRunId, baselineRunId) as Record<string, number | string>[];
+    [candidateRunId, baselineRunId],
+  );
   return rows.map((row) => ({
     metric: String(row.metric),
     both: Number(row.both),
@@ -78,13 +85,14 @@ export async function getScorePairs(
   candidateRunId: string,
   metric: string,
 ): Promise<{ baseline: number[]; candidate: number[] }> {
-  const rows = preparedStatement(
-    connectionFor(databaseUrlOf(db)),
+  const sql = sqlOf(db);
+  const rows = await sql.all<{ a: number; b: number }>(
     `SELECT a."score" AS "a", b."score" AS "b"
-     ${PAIRED_JOIN}
+     ${pairedJoin(sql)}
      WHERE a."runId" = ? AND a."metric" = ? AND a."status" = 'done' AND b."status" = 'done' AND a."score" IS NOT NULL AND b."score" IS NOT NULL
      ORDER BY a."rowId"`,
-  ).all(candidateRunId, baselineRunId, metric) as { a: number; b: number }[];
+    [candidateRunId, baselineRunId, metric],
+  );
   return { baseline: rows.map((r) => Number(r.a)), candidate: rows.map((r) => Number(r.b)) };
 }
 
@@ -155,19 +163,19 @@ export async function listFlips(
     conditions.push(`a."metric" = ?`);
     params.push(options.metric);
   }
-  const connection = connectionFor(databaseUrlOf(db));
-  const records = preparedStatement(
-    connection,
+  const sql = sqlOf(db);
+  const records = await sql.all<FlipRecord>(
     `SELECT r."id" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId", substr(r."requestText", 1, 200) AS "requestText",
          a."metric" AS "metric", CASE WHEN ${REGRESSION} THEN 1 ELSE 0 END AS "regression",
          a."rating" AS "baselineRating", b."rating" AS "candidateRating", a."passed" AS "baselinePassed", b."passed" AS "candidatePassed",
          a."score" AS "baselineScore", b."score" AS "candidateScore", a."threshold" AS "baselineThreshold", b."threshold" AS "candidateThreshold"
-       ${PAIRED_JOIN}
+       ${pairedJoin(sql)}
        JOIN "DatasetRow" r ON r."id" = a."rowId"
        WHERE ${conditions.join(" AND ")}
        ORDER BY "regression" DESC, r."rowNumber", a."metric"
        LIMIT ? OFFSET ?`,
-  ).all(...params, options.limit, options.offset) as FlipRecord[];
+    [...params, options.limit, options.offset],
+  );
   const paired = options.paired ?? (await getPairedCounts(db, baselineRunId, candidateRunId));
   const total = paired
     .filter((c) => !options.metric || c.metric === options.metric)

@@ -13,7 +13,12 @@ export async function getMetricJudges(db: Db, runId: string): Promise<MetricJudg
     by: ["metric", "judgeProvider", "judgeModel", "promptVersion"],
     where: { runId, status: "done" },
     _count: { _all: true },
-    orderBy: [{ metric: "asc" }, { judgeModel: "asc" }, { promptVersion: "asc" }],
+    // An unrecorded judge or prompt first, as SQLite orders NULLs (PostgreSQL puts them last unless told).
+    orderBy: [
+      { metric: "asc" },
+      { judgeModel: { sort: "asc", nulls: "first" } },
+      { promptVersion: { sort: "asc", nulls: "first" } },
+    ],
   });
   return groups.map((group) => ({
     metric: group.metric,

@@ -1,6 +1,6 @@
 import type { VerdictDetails } from "@/lib/judges/types";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
 import { decodeVerdictDetails } from "./verdictDetails";
 
 /**
@@ -17,6 +17,8 @@ import { decodeVerdictDetails } from "./verdictDetails";
  * (runId, rowId, …) indexes, so a page costs the same at row 100 or 100,000.
  * (INDEXED BY for the chunk verdicts: left to itself SQLite picks the
  * (runId, metric, rating) index and scans the whole run once per row.)
+ * The join condition is written in WHERE, since PostgreSQL's CROSS JOIN takes
+ * no ON; PostgreSQL plans the same joins from its statistics.
  */
 export type RunResultChunk = { kind: string; position: number; content: string | null; docUri: string };
 export type RunResultChunkJudgment = {
@@ -63,9 +65,9 @@ export type RunResultRow = {
   generations: RunResultGeneration[];
 };
 
-/** The page's rows joined to one table; binds (join values…, datasetId, afterRowNumber, lastRowNumber). */
-function pageRowsJoined(join: string): string {
-  return `"DatasetRow" r CROSS JOIN ${join} WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ?`;
+/** The page's rows joined to one table on `on`; binds (values of `on`…, datasetId, afterRowNumber, lastRowNumber). */
+function pageRowsJoined(table: string, on: string): string {
+  return `"DatasetRow" r CROSS JOIN ${table} WHERE ${on} AND r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ?`;
 }
 
 export async function listRunResultsPage(
@@ -75,15 +77,15 @@ export async function listRunResultsPage(
   afterRowNumber: number,
   take: number,
 ): Promise<{ rows: RunResultRow[]; nextRowNumber: number | null }> {
-  const connection = connectionFor(databaseUrlOf(db));
+  const sql = sqlOf(db);
   const rows = (
-    preparedStatement(
-      connection,
+    await sql.all<Omit<RunResultRow, "chunks" | "judgments" | "generations">>(
       `SELECT r."id" AS "id", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId", r."requestRaw" AS "requestRaw", r."response" AS "response",
        r."expectedResponse" AS "expectedResponse", r."expectedFacts" AS "expectedFacts"
      FROM "DatasetRow" r WHERE r."datasetId" = ? AND r."rowNumber" > ?
      ORDER BY r."rowNumber" LIMIT ?`,
-    ).all(datasetId, afterRowNumber, take) as Omit<RunResultRow, "chunks" | "judgments" | "generations">[]
+      [datasetId, afterRowNumber, take],
+    )
   ).map((row) => ({
     ...row,
     rowNumber: Number(row.rowNumber),
@@ -92,31 +94,33 @@ export async function listRunResultsPage(
     generations: [] as RunResultGeneration[],
   }));
   if (rows.length === 0) return { rows, nextRowNumber: null };
-  const range = [datasetId, afterRowNumber, rows[rows.length - 1].rowNumber] as const;
+  const range = [datasetId, afterRowNumber, rows[rows.length - 1].rowNumber];
   const byId = new Map(rows.map((row) => [row.id, row]));
 
-  const chunks = preparedStatement(
-    connection,
+  const chunks = await sql.all<RunResultChunk & { rowId: string }>(
     `SELECT c."rowId" AS "rowId", c."kind" AS "kind", c."position" AS "position", c."content" AS "content", c."docUri" AS "docUri"
-     FROM ${pageRowsJoined(`"ContextChunk" c ON c."rowId" = r."id"`)}
+     FROM ${pageRowsJoined(`"ContextChunk" c`, `c."rowId" = r."id"`)}
      ORDER BY r."rowNumber", c."kind", c."position"`,
-  ).all(...range) as (RunResultChunk & { rowId: string })[];
+    range,
+  );
   for (const { rowId, ...chunk } of chunks)
     byId.get(rowId)?.chunks.push({ ...chunk, position: Number(chunk.position) });
 
-  const judgments = preparedStatement(
-    connection,
+  const judgments = await sql.all<
+    Omit<RunResultJudgment, "chunks" | "passed" | "details"> & {
+      id: string;
+      rowId: string;
+      passed: number | null;
+      details: string | null;
+    }
+  >(
     `SELECT j."id" AS "id", j."rowId" AS "rowId", j."metric" AS "metric", j."status" AS "status", j."rating" AS "rating", j."score" AS "score",
        j."threshold" AS "threshold", j."passed" AS "passed", j."rationale" AS "rationale", j."errorMessage" AS "errorMessage", j."skipReason" AS "skipReason",
        j."judgeProvider" AS "judgeProvider", j."judgeModel" AS "judgeModel", j."promptVersion" AS "promptVersion", j."promptHash" AS "promptHash", j."details" AS "details"
-     FROM ${pageRowsJoined(`"JudgmentItem" j ON j."runId" = ? AND j."rowId" = r."id"`)}
+     FROM ${pageRowsJoined(`"JudgmentItem" j`, `j."runId" = ? AND j."rowId" = r."id"`)}
      ORDER BY r."rowNumber", j."metric"`,
-  ).all(runId, ...range) as (Omit<RunResultJudgment, "chunks" | "passed" | "details"> & {
-    id: string;
-    rowId: string;
-    passed: number | null;
-    details: string | null;
-  })[];
+    [runId, ...range],
+  );
   const judgmentById = new Map<string, RunResultJudgment>();
   for (const { id, rowId, passed, details, ...fields } of judgments) {
     const judgment: RunResultJudgment = {
@@ -129,21 +133,22 @@ export async function listRunResultsPage(
     byId.get(rowId)?.judgments.push(judgment);
   }
 
-  const chunkJudgments = preparedStatement(
-    connection,
+  const { indexHint } = sqlFragments(sql);
+  const chunkJudgments = await sql.all<RunResultChunkJudgment & { judgmentId: string }>(
     `SELECT cj."judgmentId" AS "judgmentId", cj."position" AS "position", cj."rating" AS "rating", cj."rationale" AS "rationale", cj."errorMessage" AS "errorMessage"
-     FROM ${pageRowsJoined(`"ChunkJudgment" cj INDEXED BY "ChunkJudgment_runId_rowId_idx" ON cj."runId" = ? AND cj."rowId" = r."id"`)}
+     FROM ${pageRowsJoined(`"ChunkJudgment" cj${indexHint("ChunkJudgment_runId_rowId_idx")}`, `cj."runId" = ? AND cj."rowId" = r."id"`)}
      ORDER BY r."rowNumber", cj."metric", cj."position"`,
-  ).all(runId, ...range) as (RunResultChunkJudgment & { judgmentId: string })[];
+    [runId, ...range],
+  );
   for (const { judgmentId, ...verdict } of chunkJudgments)
     judgmentById.get(judgmentId)?.chunks.push({ ...verdict, position: Number(verdict.position) });
 
-  const generations = preparedStatement(
-    connection,
+  const generations = await sql.all<RunResultGeneration & { rowId: string }>(
     `SELECT g."rowId" AS "rowId", g."response" AS "response", g."errorMessage" AS "errorMessage", g."latencySeconds" AS "latencySeconds",
        g."inputTokenCount" AS "inputTokenCount", g."outputTokenCount" AS "outputTokenCount"
-     FROM ${pageRowsJoined(`"Generation" g ON g."runId" = ? AND g."rowId" = r."id"`)}`,
-  ).all(runId, ...range) as (RunResultGeneration & { rowId: string })[];
+     FROM ${pageRowsJoined(`"Generation" g`, `g."runId" = ? AND g."rowId" = r."id"`)}`,
+    [runId, ...range],
+  );
   for (const { rowId, ...generation } of generations) byId.get(rowId)?.generations.push(generation);
 
   return { rows, nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null };

@@ -1,6 +1,5 @@
-import { databaseUrlOf, type Db } from "../client";
-import { IMPROVEMENT, PAIRED_JOIN, REGRESSION } from "../judgments/compareQueries";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { IMPROVEMENT, pairedJoin, REGRESSION } from "../judgments/compareQueries";
 
 /** A flip is one (row, metric) of the flip list. */
 export type FlipKey = { rowId: string; metric: string };
@@ -45,56 +44,56 @@ export async function getFlipPlace(
     conditions.push(`a."metric" = ?`);
     listParams.push(filter.metric);
   }
+  const sql = sqlOf(db);
   const flips = `WITH f AS (
     SELECT a."rowId" AS "rowId", r."rowNumber" AS "rowNumber", a."metric" AS "metric",
            CASE WHEN ${REGRESSION} THEN 1 ELSE 0 END AS "regression"
-    ${PAIRED_JOIN}
+    ${pairedJoin(sql)}
     JOIN "DatasetRow" r ON r."id" = a."rowId"
     WHERE ${conditions.join(" AND ")})`;
-  const connection = connectionFor(databaseUrlOf(db));
-  const query = (sql: string, ...params: (string | number)[]) =>
-    preparedStatement(connection, `${flips} ${sql}`).all(...listParams, ...params) as Record<string, unknown>[];
+  const query = (select: string, ...params: (string | number)[]) =>
+    sql.all<Record<string, unknown>>(`${flips} ${select}`, [...listParams, ...params]);
   const first = (rows: Record<string, unknown>[]): FlipKey | null =>
     rows[0] ? { rowId: String((rows[0] as Ordered).rowId), metric: String((rows[0] as Ordered).metric) } : null;
 
-  const total = Number(query(`SELECT COUNT(*) AS "n" FROM f`)[0]?.n ?? 0);
-  const found = query(
-    `SELECT "rowNumber", "regression" FROM f WHERE "rowId" = ? AND "metric" = ?`,
-    current.rowId,
-    current.metric,
+  const total = Number((await query(`SELECT COUNT(*) AS "n" FROM f`))[0]?.n ?? 0);
+  const found = (
+    await query(
+      `SELECT "rowNumber", "regression" FROM f WHERE "rowId" = ? AND "metric" = ?`,
+      current.rowId,
+      current.metric,
+    )
   )[0];
-  const firstRegression = () =>
-    first(query(`SELECT "rowId", "metric" FROM f WHERE "regression" = 1 ORDER BY "rowNumber", "metric" LIMIT 1`));
+  const firstRegression = async () =>
+    first(await query(`SELECT "rowId", "metric" FROM f WHERE "regression" = 1 ORDER BY "rowNumber", "metric" LIMIT 1`));
   if (!found) {
     const head = first(
-      query(`SELECT "rowId", "metric" FROM f ORDER BY "regression" DESC, "rowNumber", "metric" LIMIT 1`),
+      await query(`SELECT "rowId", "metric" FROM f ORDER BY "regression" DESC, "rowNumber", "metric" LIMIT 1`),
     );
-    return { position: null, total, previous: null, next: head, nextRegression: firstRegression() };
+    return { position: null, total, previous: null, next: head, nextRegression: await firstRegression() };
   }
   const key = [Number(found.regression), Number(found.rowNumber), current.metric] as const;
   const keyParams = [key[0], key[0], key[1], key[1], key[2]];
   const before = `("regression" > ? OR ("regression" = ? AND ("rowNumber" < ? OR ("rowNumber" = ? AND "metric" < ?))))`;
   const after = `("regression" < ? OR ("regression" = ? AND ("rowNumber" > ? OR ("rowNumber" = ? AND "metric" > ?))))`;
-  const position = Number(query(`SELECT COUNT(*) AS "n" FROM f WHERE ${before}`, ...keyParams)[0]?.n ?? 0) + 1;
-  const previous = first(
+  // Independent reads of the same list: PostgreSQL answers them at once, SQLite one after another.
+  const [counted, previous, next, laterRegression] = await Promise.all([
+    query(`SELECT COUNT(*) AS "n" FROM f WHERE ${before}`, ...keyParams),
     query(
       `SELECT "rowId", "metric" FROM f WHERE ${before} ORDER BY "regression" ASC, "rowNumber" DESC, "metric" DESC LIMIT 1`,
       ...keyParams,
-    ),
-  );
-  const next = first(
+    ).then(first),
     query(
       `SELECT "rowId", "metric" FROM f WHERE ${after} ORDER BY "regression" DESC, "rowNumber", "metric" LIMIT 1`,
       ...keyParams,
-    ),
-  );
-  const laterRegression = first(
+    ).then(first),
     query(
       `SELECT "rowId", "metric" FROM f WHERE "regression" = 1 AND ${after} ORDER BY "rowNumber", "metric" LIMIT 1`,
       ...keyParams,
-    ),
-  );
-  const wrapped = laterRegression ?? firstRegression();
+    ).then(first),
+  ]);
+  const position = Number(counted[0]?.n ?? 0) + 1;
+  const wrapped = laterRegression ?? (await firstRegression());
   const isCurrent = wrapped && wrapped.rowId === current.rowId && wrapped.metric === current.metric;
   return { position, total, previous, next, nextRegression: isCurrent ? null : wrapped };
 }

@@ -1,7 +1,7 @@
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import type { Page } from "../pagination";
 import { toPage } from "../pagination";
 
@@ -24,26 +24,31 @@ import { toPage } from "../pagination";
  * Ties go by row number.
  */
 const VERDICT_GROUP = `CASE
-  WHEN s."status" = 'done' AND s."passed" = 0 THEN 0
+  WHEN s."status" = 'done' AND s."passed" = FALSE THEN 0
   WHEN s."status" = 'error' THEN 1
   WHEN s."status" = 'done' THEN 2
   ELSE 3 END`;
 
-/** The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing. */
+/**
+ * The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing.
+ * An optional value is CAST where it is first tested for NULL: PostgreSQL cannot type a bare `@value IS NULL`.
+ */
 const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
   all: "1 = 1",
   failed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-    AND (@filterMetric IS NULL OR j."metric" = @filterMetric) AND j."status" = 'done' AND j."passed" = 0)`,
+    AND (CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric) AND j."status" = 'done' AND j."passed" = FALSE)`,
   errored: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-    AND (@filterMetric IS NULL OR j."metric" = @filterMetric) AND j."status" = 'error')`,
+    AND (CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric) AND j."status" = 'error')`,
   passed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id" AND j."status" = 'done')
     AND NOT EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-      AND (j."status" = 'error' OR (j."status" = 'done' AND j."passed" = 0)))`,
+      AND (j."status" = 'error' OR (j."status" = 'done' AND j."passed" = FALSE)))`,
 };
 
-/** Search as Prisma's `contains` does it on SQLite (LIKE, ASCII case-insensitive), with % and _ taken literally. */
-const SEARCH_SQL = `(@q IS NULL OR r."requestText" LIKE @q ESCAPE '\\' OR r."response" LIKE @q ESCAPE '\\'
-  OR r."requestId" LIKE @q ESCAPE '\\')`;
+/** Search as runRowWhere's `contains` ignoring case, on either store, with % and _ taken literally. */
+function searchSql({ likeIgnoringCase }: SqlFragments): string {
+  const columns = [`r."requestText"`, `r."response"`, `r."requestId"`];
+  return `(CAST(@q AS TEXT) IS NULL OR ${columns.map((column) => likeIgnoringCase(column, "@q")).join(" OR ")})`;
+}
 
 export type MetricSortedRow = {
   id: string;
@@ -87,12 +92,12 @@ export function sortJoin(query: Pick<RunRowQuery, "sort">): { join: string; boun
 }
 
 /** The rows of a filter read through Prisma elsewhere (all, failed, errored, passed), as SQL over `r` with its values. */
-export function plainFilterSql(run: { id: string; datasetId: string }, query: RunRowFilter) {
+export function plainFilterSql(fragments: SqlFragments, run: { id: string; datasetId: string }, query: RunRowFilter) {
   if (query.filter === "disagrees" || query.filter === "cell")
     throw new Error("the agreement filters are read by agreementRowQueries");
   const q = query.q.trim();
   return {
-    where: `r."datasetId" = @datasetId AND ${FILTER_SQL[query.filter]} AND ${SEARCH_SQL}`,
+    where: `r."datasetId" = @datasetId AND ${FILTER_SQL[query.filter]} AND ${searchSql(fragments)}`,
     bound: {
       runId: run.id,
       datasetId: run.datasetId,
@@ -103,27 +108,24 @@ export function plainFilterSql(run: { id: string; datasetId: string }, query: Ru
 }
 
 /** One page of the filtered rows sorted by `query.sort` (a metric of the run), counted with the same filter. */
-export function listRowsByMetric(
+export async function listRowsByMetric(
   db: Db,
   run: { id: string; datasetId: string },
   query: RunRowQuery,
-): Page<MetricSortedRow> {
-  const connection = connectionFor(databaseUrlOf(db));
-  const { where, bound: params } = plainFilterSql(run, query);
-  const { total } = preparedStatement(connection, `SELECT COUNT(*) AS total FROM "DatasetRow" r WHERE ${where}`).get(
+): Promise<Page<MetricSortedRow>> {
+  const sql = sqlOf(db);
+  const { where, bound: params } = plainFilterSql(sqlFragments(sql), run, query);
+  const counted = await sql.get<{ total: number }>(
+    `SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
     params,
-  ) as { total: number };
+  );
+  const total = counted?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / query.pageSize));
   const shown = Math.min(query.page, pageCount);
-  const items = preparedStatement(
-    connection,
+  const items = await sql.all<MetricSortedRow>(
     `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${SORT_JOIN}
      WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @take OFFSET @skip`,
-  ).all({
-    ...params,
-    sortMetric: query.sort,
-    take: query.pageSize,
-    skip: (shown - 1) * query.pageSize,
-  }) as MetricSortedRow[];
+    { ...params, sortMetric: query.sort, take: query.pageSize, skip: (shown - 1) * query.pageSize },
+  );
   return toPage(items, total, { page: shown, pageSize: query.pageSize });
 }

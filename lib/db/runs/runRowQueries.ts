@@ -10,8 +10,8 @@ import {
 } from "../labels/agreementRowQueries";
 import { PAIRED_OF_ROWS } from "../labels/agreementQueries";
 import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { containsIgnoringCase, sqlFragments } from "../store/sqlFragments";
 import type { Prisma } from "../generated/sqlite/client";
 import { readPage } from "../pagination";
 import { listRowsByMetric } from "./runRowMetricSort";
@@ -22,8 +22,15 @@ import { getSortedRowPlace } from "./runRowSortedPlace";
  * this run, paged and sorted in SQL (EXISTS subqueries on the judgment index).
  * The query comes parsed from the URL (lib/urlState/runRowQuery).
  */
-export function runRowWhere(runId: string, datasetId: string, query: RunRowFilter): Prisma.DatasetRowWhereInput {
+export function runRowWhere(
+  db: Db,
+  runId: string,
+  datasetId: string,
+  query: RunRowFilter,
+): Prisma.DatasetRowWhereInput {
   const q = query.q.trim();
+  // The search ignores case on both stores, as SQLite's LIKE always did (PostgreSQL's plain contains would not).
+  const contains = (text: string) => containsIgnoringCase(sqlOf(db), text);
   const judged: Prisma.JudgmentItemWhereInput = { runId, ...(query.metric ? { metric: query.metric } : {}) };
   const byFilter: Record<RunRowQuery["filter"], Prisma.DatasetRowWhereInput> = {
     all: {},
@@ -42,9 +49,7 @@ export function runRowWhere(runId: string, datasetId: string, query: RunRowFilte
   return {
     datasetId,
     ...byFilter[query.filter],
-    ...(q
-      ? { OR: [{ requestText: { contains: q } }, { response: { contains: q } }, { requestId: { contains: q } }] }
-      : {}),
+    ...(q ? { OR: [{ requestText: contains(q) }, { response: contains(q) }, { requestId: contains(q) }] } : {}),
   };
 }
 
@@ -67,7 +72,7 @@ export async function getRunRowPlace(
   query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
 ) {
   if (query.sort !== "rowNumber" || query.dir !== "asc") {
-    const { index, total, ...neighbours } = getSortedRowPlace(db, run, row.id, query);
+    const { index, total, ...neighbours } = await getSortedRowPlace(db, run, row.id, query);
     return { neighbours, position: { index, total } };
   }
   const [neighbours, position] = await Promise.all([
@@ -80,17 +85,17 @@ export async function getRunRowPlace(
 async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
   // The agreement filters read their rows over the label pairing, in any of the table's orders.
   if (query.filter === "cell" && query.metric && query.cell) {
-    const page = listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
+    const page = await listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isAgreementFilter(query)) {
-    const page = listDisagreementRows(db, run, query);
+    const page = await listDisagreementRows(db, run, query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isMetricSort(query)) return listRowsByMetric(db, run, query);
   // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
   const sort = query.sort === "requestId" ? "requestId" : "rowNumber";
-  const where = runRowWhere(run.id, run.datasetId, query);
+  const where = runRowWhere(db, run.id, run.datasetId, query);
   return readPage(
     query,
     () => db.datasetRow.count({ where }),
@@ -108,7 +113,7 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
 export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
   const page = await readRowsPage(db, run, query);
   const rows = page.items;
-  const { judgments, generated, labels } = pageVerdicts(
+  const { judgments, generated, labels } = await pageVerdicts(
     db,
     run.id,
     rows.map((row) => row.id),
@@ -141,31 +146,33 @@ export async function listRunRows(db: Db, run: { id: string; datasetId: string }
 /**
  * The verdicts and generated responses of one table page's rows. The page is
  * sorted and filtered arbitrarily, so it is not a row-number range: its ids go
- * to SQLite as ONE bound JSON array (json_each), never as a value per id (the
+ * to the store as ONE bound array (inList), never as a value per id (the
  * page's human labels too, paired with this run's verdicts). That
  * is only for a page, whose size the pagination schema caps (MAX_PAGE_SIZE).
  */
-function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
+async function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
   if (rowIds.length > MAX_PAGE_SIZE) throw new Error(`a table page has at most ${MAX_PAGE_SIZE} rows`);
-  const connection = connectionFor(databaseUrlOf(db));
-  const ids = JSON.stringify(rowIds);
-  const judgments = preparedStatement(
-    connection,
-    `SELECT "rowId", "metric", "status", "rating", "score", "passed" FROM "JudgmentItem" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
-  ).all(runId, ids) as {
-    rowId: string;
-    metric: string;
-    status: string;
-    rating: string | null;
-    score: number | null;
-    passed: number | null;
-  }[];
-  const generations = preparedStatement(
-    connection,
-    `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
-  ).all(runId, ids) as { rowId: string; response: string | null }[];
-  // The page's labels with this run's verdict beside each, judged as the agreement panel counts them.
-  const paired = preparedStatement(connection, PAIRED_OF_ROWS).all({ runId, rowIds: ids }) as PairedLabel[];
+  const sql = sqlOf(db);
+  const { inList } = sqlFragments(sql);
+  const [judgments, generations, paired] = await Promise.all([
+    sql.all<{
+      rowId: string;
+      metric: string;
+      status: string;
+      rating: string | null;
+      score: number | null;
+      passed: number | null;
+    }>(
+      `SELECT "rowId", "metric", "status", "rating", "score", "passed" FROM "JudgmentItem" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
+      [runId, rowIds],
+    ),
+    sql.all<{ rowId: string; response: string | null }>(
+      `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
+      [runId, rowIds],
+    ),
+    // The page's labels with this run's verdict beside each, judged as the agreement panel counts them.
+    sql.all<PairedLabel>(PAIRED_OF_ROWS, { runId, rowIds }),
+  ]);
   return {
     judgments,
     generated: new Map(generations.map((g) => [g.rowId, g.response])),
@@ -179,10 +186,10 @@ export type RunRowSummary = Awaited<ReturnType<typeof listRunRows>>["items"][num
  * failed filter that is the filter itself (n and j agree); within any other it
  * is its rows that failed some metric, so n never leaves the filter.
  */
-function failedWithin(runId: string, datasetId: string, query: RunRowFilter): Prisma.DatasetRowWhereInput {
-  const current = runRowWhere(runId, datasetId, query);
+function failedWithin(db: Db, runId: string, datasetId: string, query: RunRowFilter): Prisma.DatasetRowWhereInput {
+  const current = runRowWhere(db, runId, datasetId, query);
   if (query.filter === "failed") return current;
-  return { AND: [current, runRowWhere(runId, datasetId, { filter: "failed", q: "" })] };
+  return { AND: [current, runRowWhere(db, runId, datasetId, { filter: "failed", q: "" })] };
 }
 
 /**
@@ -197,11 +204,11 @@ export async function getRunRowNeighbours(
 ) {
   if (isAgreementFilter(query)) {
     // Within the agreement filters every row is one to read, so n goes to the next of them as j does.
-    const place = agreementPlace(db, run, { id: "", rowNumber }, query);
+    const place = await agreementPlace(db, run, { id: "", rowNumber }, query);
     return { previousId: place.previousId, nextId: place.nextId, nextFailedId: place.nextId };
   }
-  const where = runRowWhere(run.id, run.datasetId, query);
-  const failed = failedWithin(run.id, run.datasetId, query);
+  const where = runRowWhere(db, run.id, run.datasetId, query);
+  const failed = failedWithin(db, run.id, run.datasetId, query);
   const [previous, next, nextFailed] = await Promise.all([
     db.datasetRow.findFirst({
       where: { ...where, rowNumber: { lt: rowNumber } },
@@ -233,10 +240,10 @@ export async function getRunRowPosition(
   query: RunRowFilter,
 ): Promise<{ index: number | null; total: number }> {
   if (isAgreementFilter(query)) {
-    const { index, total } = agreementPlace(db, run, row, query);
+    const { index, total } = await agreementPlace(db, run, row, query);
     return { index, total };
   }
-  const where = runRowWhere(run.id, run.datasetId, query);
+  const where = runRowWhere(db, run.id, run.datasetId, query);
   const [total, before, inFilter] = await Promise.all([
     db.datasetRow.count({ where }),
     db.datasetRow.count({ where: { ...where, rowNumber: { lt: row.rowNumber } } }),

@@ -1,8 +1,8 @@
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { agreementCellOf, agreementFilterSql } from "../labels/agreementRowQueries";
 import { PAIRED } from "../labels/agreementQueries";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
 import { plainFilterSql, sortJoin, tableOrderBy } from "./runRowMetricSort";
 
 /** Where a row stands in the table the reviewer came from, and where j / k / n go from it. */
@@ -17,7 +17,7 @@ export type SortedRowPlace = {
 
 /** A row that failed some metric of the run: where n goes within the filters that are not about failures. */
 const FAILED_ANY = `EXISTS (SELECT 1 FROM "JudgmentItem" f WHERE f."runId" = @runId AND f."rowId" = o."id"
-  AND f."status" = 'done' AND f."passed" = 0)`;
+  AND f."status" = 'done' AND f."passed" = FALSE)`;
 
 /**
  * A row's place in the table sorted as the reviewer sorted it (a metric's
@@ -28,46 +28,48 @@ const FAILED_ANY = `EXISTS (SELECT 1 FROM "JudgmentItem" f WHERE f."runId" = @ru
  * n goes to the next row of the filter that failed some metric (within a
  * failed filter, or an agreement filter, the filter's own next row).
  */
-export function getSortedRowPlace(
+export async function getSortedRowPlace(
   db: Db,
   run: { id: string; datasetId: string },
   rowId: string,
   query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
-): SortedRowPlace {
+): Promise<SortedRowPlace> {
+  const sql = sqlOf(db);
   const agreement = query.filter === "disagrees" || query.filter === "cell";
   const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
-  const filter = agreement ? agreementFilterSql(run, query, cell) : plainFilterSql(run, query);
-  const failed = agreement || query.filter === "failed" ? "1" : FAILED_ANY;
+  const filter = agreement ? agreementFilterSql(run, query, cell) : plainFilterSql(sqlFragments(sql), run, query);
+  const failed = agreement || query.filter === "failed" ? "TRUE" : FAILED_ANY;
   const sort = sortJoin(query);
   // ordered is read five times: MATERIALIZED numbers the rows once. Whether a row failed is asked only of the
   // rows after this one, until the first that did (not of every row of the filter).
-  const sql = `WITH ${agreement ? `paired AS (${PAIRED}),` : ""}
+  const statement = `WITH ${agreement ? `paired AS (${PAIRED}),` : ""}
     ordered AS MATERIALIZED (
-      SELECT r."id" AS id, (${filter.where}) AS inFilter, ROW_NUMBER() OVER (ORDER BY ${tableOrderBy(query)}) AS pos
+      SELECT r."id" AS "id", (${filter.where}) AS "inFilter", ROW_NUMBER() OVER (ORDER BY ${tableOrderBy(query)}) AS "pos"
       FROM "DatasetRow" r ${sort.join}
       WHERE r."datasetId" = @datasetId AND ((${filter.where}) OR r."id" = @rowId)),
-    me AS (SELECT pos, inFilter FROM ordered WHERE id = @rowId)
+    me AS (SELECT "pos", "inFilter" FROM ordered WHERE "id" = @rowId)
     SELECT
-      (SELECT COUNT(*) FROM ordered WHERE inFilter) AS total,
-      (SELECT inFilter FROM me) AS inFilter,
-      (SELECT COUNT(*) FROM ordered WHERE inFilter AND pos <= (SELECT pos FROM me)) AS idx,
-      (SELECT id FROM ordered WHERE inFilter AND pos < (SELECT pos FROM me) ORDER BY pos DESC LIMIT 1) AS previousId,
-      (SELECT id FROM ordered WHERE inFilter AND pos > (SELECT pos FROM me) ORDER BY pos ASC LIMIT 1) AS nextId,
-      (SELECT id FROM ordered o WHERE inFilter AND pos > (SELECT pos FROM me) AND ${failed} ORDER BY pos ASC LIMIT 1)
-        AS nextFailedId`;
-  const found = preparedStatement(connectionFor(databaseUrlOf(db)), sql).get({
-    // The filter's values bind @runId and @datasetId as well.
-    ...filter.bound,
-    ...sort.bound,
-    rowId,
-  }) as {
+      (SELECT COUNT(*) FROM ordered WHERE "inFilter") AS "total",
+      (SELECT "inFilter" FROM me) AS "inFilter",
+      (SELECT COUNT(*) FROM ordered WHERE "inFilter" AND "pos" <= (SELECT "pos" FROM me)) AS "idx",
+      (SELECT "id" FROM ordered WHERE "inFilter" AND "pos" < (SELECT "pos" FROM me) ORDER BY "pos" DESC LIMIT 1) AS "previousId",
+      (SELECT "id" FROM ordered WHERE "inFilter" AND "pos" > (SELECT "pos" FROM me) ORDER BY "pos" ASC LIMIT 1) AS "nextId",
+      (SELECT o."id" FROM ordered o WHERE o."inFilter" AND o."pos" > (SELECT "pos" FROM me) AND ${failed} ORDER BY o."pos" ASC LIMIT 1)
+        AS "nextFailedId"`;
+  const found = await sql.get<{
     total: number;
     inFilter: number | null;
     idx: number;
     previousId: string | null;
     nextId: string | null;
     nextFailedId: string | null;
-  };
+  }>(statement, {
+    // The filter's values bind @runId and @datasetId as well.
+    ...filter.bound,
+    ...sort.bound,
+    rowId,
+  });
+  if (!found) throw new Error("a SELECT of subqueries returns one row");
   return {
     previousId: found.previousId,
     nextId: found.nextId,
