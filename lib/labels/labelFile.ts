@@ -70,12 +70,12 @@ export async function* labelFilePieces(db: Db, datasetId: string, format: LabelF
 }
 
 /** One imported record checked against the dataset: the row's id and its label, or issues naming row and column. */
-export function readLabelRecord(
+export async function readLabelRecord(
   record: { row: number; line: number; value: unknown },
-  rowsByRequestId: { get(requestId: string): RowKey | undefined },
+  rowsByRequestId: { get(requestId: string): Promise<RowKey | undefined> },
   /** The custom and G-Eval judges runs on the dataset define (lib/labels/datasetJudges.ts). */
   runJudges: readonly LabelledMetric[] = [],
-): { rowId: string; entry: LabelEntry; labelledBy: string | null } | { issues: RowIssue[] } {
+): Promise<{ rowId: string; entry: LabelEntry; labelledBy: string | null } | { issues: RowIssue[] }> {
   const issues: RowIssue[] = [];
   const issue = (column: string | undefined, message: string) =>
     issues.push({ row: record.row, line: record.line, ...(column ? { column } : {}), message });
@@ -97,8 +97,8 @@ export function readLabelRecord(
   else {
     // An id the CSV export neutralised against spreadsheet formulas ('=x) still finds its row.
     row =
-      rowsByRequestId.get(requestId) ??
-      (requestId.startsWith("'") ? rowsByRequestId.get(requestId.slice(1)) : undefined);
+      (await rowsByRequestId.get(requestId)) ??
+      (requestId.startsWith("'") ? await rowsByRequestId.get(requestId.slice(1)) : undefined);
     if (!row) issue("request_id", `no row of this dataset has request_id "${requestId}"`);
   }
 

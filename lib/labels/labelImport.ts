@@ -63,7 +63,7 @@ export async function importLabelFile(
 ): Promise<LabelImportResult> {
   const importId = randomUUID();
   await discardStaleLabelImports(db, new Date(Date.now() - STALE_IMPORT_MS));
-  const runJudges = datasetJudgeLabels(db, datasetId);
+  const runJudges = await datasetJudgeLabels(db, datasetId);
   const rows = { get: (requestId: string) => findRowKeyByRequestId(db, datasetId, requestId) };
   const issues: RowIssue[] = [];
   let issueCount = 0;
@@ -96,7 +96,7 @@ export async function importLabelFile(
         report([record.issue]);
         continue;
       }
-      const read = readLabelRecord(record, rows, runJudges);
+      const read = await readLabelRecord(record, rows, runJudges);
       if ("issues" in read) {
         report(read.issues);
         continue;
@@ -119,7 +119,7 @@ export async function importLabelFile(
       return { ok: false, issues, issueCount };
     }
     if (records === 0) return { ok: false, issues: [{ row: 0, message: "the file has no labels" }], issueCount: 1 };
-    const reading = responseReadingMetrics(readDatasetRunJudges(db, datasetId));
+    const reading = responseReadingMetrics(await readDatasetRunJudges(db, datasetId));
     const changed = await promoteLabelImport(db, datasetId, importId, new Date(), reading);
     return { ok: true, records, changed };
   } catch (error) {

@@ -8,7 +8,7 @@ import {
   listAgreementCellRows,
   listDisagreementRows,
 } from "../labels/agreementRowQueries";
-import { PAIRED_OF_ROWS } from "../labels/agreementQueries";
+import { pairedLabelsOfRowsSql } from "../labels/agreementQueries";
 import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
 import { databaseUrlOf, type Db } from "../client";
 import { connectionFor, preparedStatement } from "../store/directSqlite";
@@ -80,11 +80,11 @@ export async function getRunRowPlace(
 async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
   // The agreement filters read their rows over the label pairing, in any of the table's orders.
   if (query.filter === "cell" && query.metric && query.cell) {
-    const page = listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
+    const page = await listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isAgreementFilter(query)) {
-    const page = listDisagreementRows(db, run, query);
+    const page = await listDisagreementRows(db, run, query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isMetricSort(query)) return listRowsByMetric(db, run, query);
@@ -165,7 +165,10 @@ function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
     `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND "rowId" IN (SELECT value FROM json_each(?))`,
   ).all(runId, ids) as { rowId: string; response: string | null }[];
   // The page's labels with this run's verdict beside each, judged as the agreement panel counts them.
-  const paired = preparedStatement(connection, PAIRED_OF_ROWS).all({ runId, rowIds: ids }) as PairedLabel[];
+  const paired = preparedStatement(connection, pairedLabelsOfRowsSql({ dialect: "sqlite" })).all({
+    runId,
+    rowIds: ids,
+  }) as PairedLabel[];
   return {
     judgments,
     generated: new Map(generations.map((g) => [g.rowId, g.response])),
@@ -197,7 +200,7 @@ export async function getRunRowNeighbours(
 ) {
   if (isAgreementFilter(query)) {
     // Within the agreement filters every row is one to read, so n goes to the next of them as j does.
-    const place = agreementPlace(db, run, { id: "", rowNumber }, query);
+    const place = await agreementPlace(db, run, { id: "", rowNumber }, query);
     return { previousId: place.previousId, nextId: place.nextId, nextFailedId: place.nextId };
   }
   const where = runRowWhere(run.id, run.datasetId, query);
@@ -233,7 +236,7 @@ export async function getRunRowPosition(
   query: RunRowFilter,
 ): Promise<{ index: number | null; total: number }> {
   if (isAgreementFilter(query)) {
-    const { index, total } = agreementPlace(db, run, row, query);
+    const { index, total } = await agreementPlace(db, run, row, query);
     return { index, total };
   }
   const where = runRowWhere(run.id, run.datasetId, query);

@@ -1,6 +1,6 @@
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { agreementCellOf, agreementFilterSql } from "../labels/agreementRowQueries";
-import { PAIRED } from "../labels/agreementQueries";
+import { pairedLabelsSql } from "../labels/agreementQueries";
 import { databaseUrlOf, type Db } from "../client";
 import { connectionFor, preparedStatement } from "../store/directSqlite";
 import { plainFilterSql, sortJoin, tableOrderBy } from "./runRowMetricSort";
@@ -36,12 +36,12 @@ export function getSortedRowPlace(
 ): SortedRowPlace {
   const agreement = query.filter === "disagrees" || query.filter === "cell";
   const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
-  const filter = agreement ? agreementFilterSql(run, query, cell) : plainFilterSql(run, query);
+  const filter = agreement ? agreementFilterSql({ dialect: "sqlite" }, run, query, cell) : plainFilterSql(run, query);
   const failed = agreement || query.filter === "failed" ? "1" : FAILED_ANY;
   const sort = sortJoin(query);
   // ordered is read five times: MATERIALIZED numbers the rows once. Whether a row failed is asked only of the
   // rows after this one, until the first that did (not of every row of the filter).
-  const sql = `WITH ${agreement ? `paired AS (${PAIRED}),` : ""}
+  const sql = `WITH ${agreement ? `paired AS (${pairedLabelsSql({ dialect: "sqlite" })}),` : ""}
     ordered AS MATERIALIZED (
       SELECT r."id" AS id, (${filter.where}) AS inFilter, ROW_NUMBER() OVER (ORDER BY ${tableOrderBy(query)}) AS pos
       FROM "DatasetRow" r ${sort.join}
