@@ -8,7 +8,12 @@ import { defineConfig } from "vitest/config";
 // globalSetup (PostgreSQL's initdb, Chromium's unpack and one `next build`)
 // runs only when its files are queued.
 // The tests that read or write the store, run on PostgreSQL as well.
-const POSTGRESQL_SUITE = ["tests/db/**/*.test.ts", "tests/labels/**/*.test.ts", "tests/auth/**/*.test.ts"];
+const POSTGRESQL_SUITE = [
+  "tests/db/**/*.test.ts",
+  // Labels, agreement, accounts and sign-in.
+  "tests/labels/**/*.test.ts",
+  "tests/auth/**/*.test.ts",
+];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [

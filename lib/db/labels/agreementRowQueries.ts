@@ -1,8 +1,7 @@
 import type { AgreementCellName } from "@/lib/urlState/runRowQuery";
 import { sqlOf, type Db } from "../client";
 import { pairedLabelsSql } from "./agreementQueries";
-import type { Dialect } from "../store/dialect";
-import { sqlFragments } from "../store/sqlFragments";
+import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import { sortJoin, tableOrderBy } from "../runs/runRowMetricSort";
 
 /**
@@ -71,7 +70,7 @@ export async function listDisagreementRows(db: Db, run: RunRef, query: Agreement
 const MAX_ROWS_PAGE = 200;
 
 function filterOf(
-  store: { dialect: Dialect },
+  fragments: SqlFragments,
   run: RunRef,
   query: Pick<AgreementRowQuery, "metric" | "q">,
   condition: string,
@@ -79,7 +78,7 @@ function filterOf(
 ) {
   const q = query.q.trim();
   // The rows table's search: ASCII letters in any case, on either store.
-  const like = (column: string) => sqlFragments(store).likeIgnoringCase(column, "@like");
+  const like = (column: string) => fragments.likeIgnoringCase(column, "@like");
   const where = `r."datasetId" = @datasetId
     AND r."id" IN (SELECT p."rowId" FROM paired p WHERE ${condition}${query.metric ? ` AND p."metric" = @metric` : ""})
     ${q ? `AND (${like(`r."requestText"`)} OR ${like(`r."response"`)} OR ${like(`r."requestId"`)})` : ""}`;
@@ -102,14 +101,14 @@ const DISAGREES = `p."outcome" = 'judged' AND p."judge" <> p."human"`;
  * drill-down's place in a sorted table reads it.
  */
 export function agreementFilterSql(
-  store: { dialect: Dialect },
+  fragments: SqlFragments,
   run: RunRef,
   query: Pick<AgreementRowQuery, "metric" | "q">,
   cell?: AgreementCell,
 ): { where: string; bound: Record<string, string | number> } {
-  if (!cell) return filterOf(store, run, query, DISAGREES, {});
+  if (!cell) return filterOf(fragments, run, query, DISAGREES, {});
   const { condition, values } = cellCondition(cell);
-  return filterOf(store, run, query, condition, values);
+  return filterOf(fragments, run, query, condition, values);
 }
 
 /**
@@ -157,7 +156,7 @@ async function neighboursWithin(
   values: Record<string, string>,
 ): Promise<Neighbours> {
   const sql = sqlOf(db);
-  const { where, bound } = filterOf(sql, run, query, condition, values);
+  const { where, bound } = filterOf(sqlFragments(sql), run, query, condition, values);
   const paired = pairedLabelsSql(sql);
   const one = async (select: string, extra: Record<string, string | number>) =>
     (await sql.get<Record<string, string | number>>(`WITH paired AS (${paired}) ${select}`, { ...bound, ...extra })) ??
@@ -192,7 +191,7 @@ async function pageOfRows(
 ): Promise<{ items: AgreementRowRef[]; total: number; page: number; pageSize: number; pageCount: number }> {
   const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize)), MAX_ROWS_PAGE);
   const sql = sqlOf(db);
-  const { where, bound } = filterOf(sql, run, query, condition, values);
+  const { where, bound } = filterOf(sqlFragments(sql), run, query, condition, values);
   const paired = pairedLabelsSql(sql);
   const counted = await sql.get<{ total: number }>(
     `WITH paired AS (${paired}) SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,

@@ -1,6 +1,7 @@
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { agreementCellOf, agreementFilterSql } from "../labels/agreementRowQueries";
 import { pairedLabelsSql } from "../labels/agreementQueries";
+import { sqlFragments } from "../store/sqlFragments";
 import { databaseUrlOf, type Db } from "../client";
 import { connectionFor, preparedStatement } from "../store/directSqlite";
 import { plainFilterSql, sortJoin, tableOrderBy } from "./runRowMetricSort";
@@ -36,7 +37,9 @@ export function getSortedRowPlace(
 ): SortedRowPlace {
   const agreement = query.filter === "disagrees" || query.filter === "cell";
   const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
-  const filter = agreement ? agreementFilterSql({ dialect: "sqlite" }, run, query, cell) : plainFilterSql(run, query);
+  const filter = agreement
+    ? agreementFilterSql(sqlFragments({ dialect: "sqlite" }), run, query, cell)
+    : plainFilterSql(run, query);
   const failed = agreement || query.filter === "failed" ? "1" : FAILED_ANY;
   const sort = sortJoin(query);
   // ordered is read five times: MATERIALIZED numbers the rows once. Whether a row failed is asked only of the
