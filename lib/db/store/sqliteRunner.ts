@@ -1,9 +1,16 @@
 import type Database from "better-sqlite3";
-import { bulkInsertWhenWritable, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import { bulkInsert, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
 import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
 import { retryWhileBusy } from "./storeRetry";
 
 type Bindable = string | number | bigint | null;
+
+/**
+ * The transaction open on each file's direct connection (one connection per
+ * file in the process, shared by every client on it): while one is open,
+ * every other statement of the process on that file waits for it.
+ */
+const openTransactions = new Map<string, Promise<void>>();
 
 /**
  * The SQLite runner: better-sqlite3 prepared statements on the file's direct
@@ -14,30 +21,24 @@ type Bindable = string | number | bigint | null;
  */
 export class SqliteRunner implements SqlRunner {
   readonly dialect = "sqlite" as const;
-  private open: Promise<void> | null = null;
 
   constructor(private readonly databaseUrl: string) {}
 
-  async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
-    await this.idle();
-    return retryWhileBusy(() => this.statement(sql).all(...bind(params)) as T[]);
+  all<T>(sql: string, params?: SqlParams): Promise<T[]> {
+    return retryWhileBusy(() => this.whenIdle(() => this.statement(sql).all(...bind(params)) as T[]));
   }
 
-  async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
-    await this.idle();
-    return retryWhileBusy(() => this.statement(sql).get(...bind(params)) as T | undefined);
+  get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    return retryWhileBusy(() => this.whenIdle(() => this.statement(sql).get(...bind(params)) as T | undefined));
   }
 
-  async run(sql: string, params?: SqlParams): Promise<number> {
-    await this.idle();
-    return retryWhileBusy(() => this.statement(sql).run(...bind(params)).changes);
+  run(sql: string, params?: SqlParams): Promise<number> {
+    return retryWhileBusy(() => this.whenIdle(() => this.statement(sql).run(...bind(params)).changes));
   }
 
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return retryWhileBusy(async () => {
-      await this.idle();
-      let release!: () => void;
-      this.open = new Promise<void>((resolve) => (release = resolve));
+      const release = await this.whenIdle(() => this.hold());
       const connection = this.connection();
       try {
         // IMMEDIATE takes the write lock up front: a deferred transaction that reads, then writes, can fail half-way.
@@ -51,22 +52,38 @@ export class SqliteRunner implements SqlRunner {
           throw error;
         }
       } finally {
-        this.open = null;
         release();
       }
     });
   }
 
-  async bulkInsert(tables: BulkTable[]): Promise<void> {
-    await this.idle();
-    await bulkInsertWhenWritable(
-      this.databaseUrl,
-      tables.map((table) => ({ ...table, rows: table.rows.map((row) => row.map(toSqliteValue)) })),
-    );
+  bulkInsert(tables: BulkTable[]): Promise<void> {
+    const rows = tables.map((table) => ({ ...table, rows: table.rows.map((row) => row.map(toSqliteValue)) }));
+    return retryWhileBusy(() => this.whenIdle(() => bulkInsert(this.databaseUrl, rows)));
   }
 
-  private async idle(): Promise<void> {
-    while (this.open) await this.open;
+  /**
+   * Runs `statement` once no transaction is open on the file's connection,
+   * in the same step as the check: with an await between them, a
+   * transaction could begin in the gap and the statement would run inside it
+   * (or a second BEGIN would fail, "cannot start a transaction within a
+   * transaction").
+   */
+  private async whenIdle<T>(statement: () => T): Promise<T> {
+    for (let open = openTransactions.get(this.databaseUrl); open; open = openTransactions.get(this.databaseUrl))
+      await open;
+    return statement();
+  }
+
+  /** Marks a transaction open on the file's connection; the returned function ends the mark. */
+  private hold(): () => void {
+    let release!: () => void;
+    const open = new Promise<void>((resolve) => (release = resolve));
+    openTransactions.set(this.databaseUrl, open);
+    return () => {
+      openTransactions.delete(this.databaseUrl);
+      release();
+    };
   }
 
   private connection(): Database.Database {
