@@ -69,13 +69,33 @@ export async function* labelFilePieces(db: Db, datasetId: string, format: LabelF
   if (format === "json") yield "\n]\n";
 }
 
+/** A cell of a record as text: "" when absent, null when it is neither text nor a number. */
+function cellText(cells: Record<string, unknown>, column: string): string | null {
+  const cell = cells[column];
+  if (cell === undefined || cell === null) return "";
+  return typeof cell === "string" ? cell.trim() : typeof cell === "number" ? String(cell) : null;
+}
+
+/**
+ * The request_ids readLabelRecord will look a record's row up by (the id as
+ * written, and without the quote a CSV export adds against spreadsheet
+ * formulas): what an import fetches for a batch of records at once.
+ */
+export function labelRecordRequestIds(record: { value: unknown }): string[] {
+  const { value } = record;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  const requestId = cellText(value as Record<string, unknown>, "request_id");
+  if (!requestId) return [];
+  return requestId.startsWith("'") ? [requestId, requestId.slice(1)] : [requestId];
+}
+
 /** One imported record checked against the dataset: the row's id and its label, or issues naming row and column. */
-export async function readLabelRecord(
+export function readLabelRecord(
   record: { row: number; line: number; value: unknown },
-  rowsByRequestId: { get(requestId: string): Promise<RowKey | undefined> },
+  rowsByRequestId: { get(requestId: string): RowKey | undefined },
   /** The custom and G-Eval judges runs on the dataset define (lib/labels/datasetJudges.ts). */
   runJudges: readonly LabelledMetric[] = [],
-): Promise<{ rowId: string; entry: LabelEntry; labelledBy: string | null } | { issues: RowIssue[] }> {
+): { rowId: string; entry: LabelEntry; labelledBy: string | null } | { issues: RowIssue[] } {
   const issues: RowIssue[] = [];
   const issue = (column: string | undefined, message: string) =>
     issues.push({ row: record.row, line: record.line, ...(column ? { column } : {}), message });
@@ -85,11 +105,7 @@ export async function readLabelRecord(
     return { issues };
   }
   const cells = value as Record<string, unknown>;
-  const text = (column: string) => {
-    const cell = cells[column];
-    if (cell === undefined || cell === null) return "";
-    return typeof cell === "string" ? cell.trim() : typeof cell === "number" ? String(cell) : null;
-  };
+  const text = (column: string) => cellText(cells, column);
 
   const requestId = text("request_id");
   let row: RowKey | undefined;
@@ -97,8 +113,8 @@ export async function readLabelRecord(
   else {
     // An id the CSV export neutralised against spreadsheet formulas ('=x) still finds its row.
     row =
-      (await rowsByRequestId.get(requestId)) ??
-      (requestId.startsWith("'") ? await rowsByRequestId.get(requestId.slice(1)) : undefined);
+      rowsByRequestId.get(requestId) ??
+      (requestId.startsWith("'") ? rowsByRequestId.get(requestId.slice(1)) : undefined);
     if (!row) issue("request_id", `no row of this dataset has request_id "${requestId}"`);
   }
 

@@ -7,8 +7,10 @@ import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
  * without holding the file in memory or the database for long:
  *
  * 1. `stageLabels`: each batch of checked labels goes into LabelImportStaging
- *    in its own short transaction. Its unique key finds a label given twice in
- *    the file (and the row of the first), so the importer keeps no map of keys.
+ *    in its own short transaction, in two statements whatever the batch's
+ *    size. The labels staged before find a label given twice in the file (and
+ *    the row of the first; the table's unique key guards it), so the
+ *    importer keeps no map of the file's keys.
  * 2. `promoteLabelImport`: one transaction turns the staged labels into
  *    current labels and history rows with set-based statements; nothing is
  *    visible before its commit and everything after it. A failed import is removed
@@ -26,9 +28,23 @@ export type StagedLabel = {
 /** A label the file gives twice: this record's row and the row that gave it first. */
 export type RepeatedLabel = { fileRow: number; fileLine: number; firstRow: number };
 
-const STAGE = `INSERT INTO "LabelImportStaging" ("importId", "fileRow", "fileLine", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "createdAt")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-const FIRST_OF_KEY = `SELECT "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+const STAGED_COLUMNS = [
+  "importId",
+  "fileRow",
+  "fileLine",
+  "rowId",
+  "metric",
+  "chunkPosition",
+  "kind",
+  "rating",
+  "score",
+  "labelledBy",
+  "statedBy",
+  "createdAt",
+] as const;
+/** The labels already staged on a batch's rows (binds importId, then the rows' ids as one list value). */
+const stagedOnRows = (f: SqlFragments) =>
+  `SELECT "rowId", "metric", "chunkPosition", "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND ${f.inList(`"rowId"`)}`;
 /** A current label h with a staged label's key, and with its value (the staged label's table or alias, dotted). */
 const sameKey = (s: string) =>
   `${s}"rowId" = h."rowId" AND ${s}"metric" = h."metric" AND ${s}"chunkPosition" = h."chunkPosition"`;
@@ -90,22 +106,42 @@ const STALE_IMPORTS = `SELECT DISTINCT "importId" FROM "LabelImportStaging" WHER
 /**
  * Stages one batch in one short transaction; returns the labels the file
  * already gave (nothing is staged for them). The transaction may run again
- * whole, so the list starts inside it.
+ * whole, so everything it finds starts inside it.
  */
 export async function stageLabels(db: Db, importId: string, labels: StagedLabel[]): Promise<RepeatedLabel[]> {
   const now = new Date();
-  return sqlOf(db).transaction(async (tx) => {
+  const sql = sqlOf(db);
+  const rowIds = [...new Set(labels.map((label) => label.rowId))];
+  const keyOf = (rowId: string, metric: string, chunkPosition: number) =>
+    JSON.stringify([rowId, metric, chunkPosition]);
+  return sql.transaction(async (tx) => {
+    const firstRows = new Map<string, number>();
+    if (rowIds.length > 0)
+      for (const staged of await tx.all<{ rowId: string; metric: string; chunkPosition: number; fileRow: number }>(
+        stagedOnRows(sqlFragments(tx)),
+        [importId, rowIds],
+      ))
+        firstRows.set(keyOf(staged.rowId, staged.metric, staged.chunkPosition), staged.fileRow);
     const repeated: RepeatedLabel[] = [];
+    const rows: (string | number | Date | null)[][] = [];
     for (const { fileRow, fileLine, rowId, entry, labelledBy, statedBy } of labels) {
+      const key = keyOf(rowId, entry.metric, entry.chunkPosition);
+      const firstRow = firstRows.get(key);
+      if (firstRow !== undefined) {
+        repeated.push({ fileRow, fileLine, firstRow });
+        continue;
+      }
+      firstRows.set(key, fileRow);
       const { value } = entry;
       const rating = value.kind === "rating" ? value.rating : null;
       const score = value.kind === "score" ? value.score : null;
-      const key = [rowId, entry.metric, entry.chunkPosition] as const;
-      const staged = await tx.run(STAGE, [
+      rows.push([
         importId,
         fileRow,
         fileLine,
-        ...key,
+        rowId,
+        entry.metric,
+        entry.chunkPosition,
         value.kind,
         rating,
         score,
@@ -113,11 +149,8 @@ export async function stageLabels(db: Db, importId: string, labels: StagedLabel[
         statedBy,
         now,
       ]);
-      if (staged === 0) {
-        const first = await tx.get<{ fileRow: number }>(FIRST_OF_KEY, [importId, ...key]);
-        repeated.push({ fileRow, fileLine, firstRow: first?.fileRow ?? 0 });
-      }
     }
+    await tx.bulkInsert([{ table: "LabelImportStaging", columns: STAGED_COLUMNS, rows }]);
     return repeated;
   });
 }

@@ -184,13 +184,29 @@ export function readRowKeysInRange(
   );
 }
 
-/** The row of a dataset with this request_id (the unique key on both), for an import to check one record at a time. */
-export function findRowKeyByRequestId(db: Db, datasetId: string, requestId: string): Promise<RowKey | undefined> {
-  return sqlOf(db).get<RowKey>(
+/** Most request_ids one lookup takes: an import's batch of records, each id perhaps also without a leading quote. */
+export const MAX_REQUEST_IDS = 1000;
+
+/**
+ * The rows of a dataset with these request_ids (the unique key on both), by
+ * request_id: what an import checks a batch of records against. The ids go
+ * as one list value, and a batch is bounded (MAX_REQUEST_IDS).
+ */
+export async function findRowKeysByRequestIds(
+  db: Db,
+  datasetId: string,
+  requestIds: readonly string[],
+): Promise<Map<string, RowKey>> {
+  if (requestIds.length > MAX_REQUEST_IDS)
+    throw new Error(`at most ${MAX_REQUEST_IDS} request_ids are looked up at once`);
+  if (requestIds.length === 0) return new Map();
+  const sql = sqlOf(db);
+  const rows = await sql.all<RowKey>(
     `SELECT "id" AS "rowId", "rowNumber", "requestId", "retrievedChunkCount" FROM "DatasetRow"
-     WHERE "datasetId" = ? AND "requestId" = ?`,
-    [datasetId, requestId],
+     WHERE "datasetId" = ? AND ${sqlFragments(sql).inList(`"requestId"`)}`,
+    [datasetId, [...new Set(requestIds)]],
   );
+  return new Map(rows.map((row) => [row.requestId, row]));
 }
 
 export type QueueUnitRow = {
