@@ -23,6 +23,9 @@ const POSTGRESQL_SUITE = [
   "tests/charts/**/*.test.ts",
   "tests/compare/**/*.test.ts",
   "tests/export/**/*.test.ts",
+  // Labels, agreement, accounts and sign-in.
+  "tests/labels/**/*.test.ts",
+  "tests/auth/**/*.test.ts",
 ];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.

@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
       `\nRun ${runId} "${run.name}": ${outcome.status} in ${seconds} s. Judge: ${run.judgeProvider === "heuristic" ? "offline heuristic judge" : `${run.judgeProvider} ${run.judgeModel}`}.`,
     );
     console.log(formatAggregates(aggregates));
-    const agreement = getRunAgreement(db, { id: runId, datasetId: run.datasetId });
+    const agreement = await getRunAgreement(db, { id: runId, datasetId: run.datasetId });
     // Also when every label was given on another response (a generating run): the table says how many it left out.
     if (agreement.some((judge) => judge.labelled + judge.errors + judge.otherResponse > 0))
       console.log("\nAgreement with human labels\n" + formatAgreementTable(agreement));

@@ -25,8 +25,8 @@ import { kappaText, percentText, scoreText } from "./agreementFormat";
  * answer's row labelled on the dataset's answer) are left out and counted
  * beside. The labelling queue is linked whether or not there are labels yet.
  */
-export function AgreementPanel({ run, query }: { run: { id: string; datasetId: string }; query: RunRowQuery }) {
-  const all = getRunAgreement(getDb(), run);
+export async function AgreementPanel({ run, query }: { run: { id: string; datasetId: string }; query: RunRowQuery }) {
+  const all = await getRunAgreement(getDb(), run);
   const rows = all.filter((row) => row.labelled + row.errors > 0);
   const otherResponse = all.reduce((sum, row) => sum + row.otherResponse, 0);
   return (

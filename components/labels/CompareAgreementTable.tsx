@@ -12,8 +12,14 @@ type ComparedRun = { id: string; datasetId: string; name: string };
  * same people, per labelled metric, side by side, with the exact McNemar test
  * on the labels both runs judged. Shown only when the dataset has labels.
  */
-export function CompareAgreementTable({ baseline, candidate }: { baseline: ComparedRun; candidate: ComparedRun }) {
-  const rows = compareRunAgreement(getDb(), baseline, candidate).filter(
+export async function CompareAgreementTable({
+  baseline,
+  candidate,
+}: {
+  baseline: ComparedRun;
+  candidate: ComparedRun;
+}) {
+  const rows = (await compareRunAgreement(getDb(), baseline, candidate)).filter(
     (row) => row.a.labelled + row.a.errors + row.b.labelled + row.b.errors > 0,
   );
   if (rows.length === 0) return null;

@@ -14,14 +14,14 @@ const SHOWN = 50;
  * Rows whose label was given on another response are neither offered nor
  * counted; how many is said.
  */
-export function LabellingQueueView({
+export async function LabellingQueueView({
   run,
   query,
 }: {
   run: { id: string };
   query: LabelQueueQuery & { queue: string };
 }) {
-  const queue = getLabellingQueue(getDb(), run, query.queue, { target: query.target, seed: query.seed });
+  const queue = await getLabellingQueue(getDb(), run, query.queue, { target: query.target, seed: query.seed });
   if ("error" in queue)
     return (
       <CardFrame>

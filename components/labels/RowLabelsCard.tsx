@@ -45,8 +45,8 @@ export async function RowLabelsCard({
   canLabel: boolean;
 }) {
   const db = getDb();
-  const labels = getRowLabelsOnRun(db, run.id, rowId);
-  const history = getRowLabelHistory(db, rowId, 50);
+  const labels = await getRowLabelsOnRun(db, run.id, rowId);
+  const history = await getRowLabelHistory(db, rowId, 50);
   const names = await userNamesById(
     db,
     [...labels, ...history].map((entry) => entry.labelledBy),

@@ -8,16 +8,16 @@ import type { SearchParams } from "@/lib/urlState/searchParams";
  * the queue's next unit on another row (the queue skips what is labelled, so
  * this row drops out once labelled); otherwise the next row of the filter.
  */
-export function nextRowToLabel(
+export async function nextRowToLabel(
   db: Db,
   run: { id: string },
   row: { id: string },
   searchParams: SearchParams,
   nextInFilter: string | null,
-): string | null {
+): Promise<string | null> {
   const query = parseLabelQueueQuery(searchParams);
   if (!query.queue) return nextInFilter;
-  const queue = getLabellingQueue(db, run, query.queue, { target: query.target, seed: query.seed });
+  const queue = await getLabellingQueue(db, run, query.queue, { target: query.target, seed: query.seed });
   if ("error" in queue) return nextInFilter;
   const next = queue.next.find((unit) => unit.rowId !== row.id);
   return next ? queueRowHref(run.id, next.rowId, query) : null;

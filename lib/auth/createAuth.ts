@@ -4,6 +4,7 @@ import { nextCookies } from "better-auth/next-js";
 import { admin, genericOAuth } from "better-auth/plugins";
 import { adminAc, defaultAc, userAc } from "better-auth/plugins/admin/access";
 import type { Db } from "@/lib/db/client";
+import { authAdapterProvider } from "@/lib/db/accounts/authAdapterProvider";
 import { afterAuthEndpoint, beforeAuthEndpoint, signUpRefusal } from "./authHooks";
 import { withLastAdminRefusals } from "./lastAdmin";
 import type { OidcConfig } from "./oidcConfig";
@@ -71,12 +72,13 @@ export function createAuth(options: CreateAuthOptions) {
       ...(options.trustedOrigins ?? []),
       ...(options.baseURL ? [] : requestOrigins(request)),
     ],
-    // Works with the Prisma 7 client generated into lib/db/generated: the
+    // Works with either Prisma 7 client generated into lib/db/generated: the
     // adapter only calls db.user.findFirst(...) and friends on the instance it
-    // is given, and the better-sqlite3 driver adapter sits under that client.
+    // is given, whichever driver adapter (SQLite or PostgreSQL) sits under it;
+    // lib/db names the provider, so this file never learns the store.
     // Through withLastAdminRefusals: a change the database refuses because it would leave no active admin
     // answers 400 with a message instead of 500.
-    database: prismaAdapter(withLastAdminRefusals(db), { provider: "sqlite" }),
+    database: prismaAdapter(withLastAdminRefusals(db), { provider: authAdapterProvider(db) }),
     telemetry: { enabled: false },
     rateLimit: { enabled: options.rateLimit ?? true },
     // One password policy (lib/auth/passwordPolicy.ts); Better Auth applies these to sign-up and set-user-password.

@@ -44,7 +44,7 @@ type ExportedRun = {
 async function loadExportedRun(db: Db, runId: string) {
   const run = await getRun(db, runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
-  const withLabels = countLabelledRows(db, run.datasetId).length > 0;
+  const withLabels = (await countLabelledRows(db, run.datasetId)).length > 0;
   return {
     run,
     exported: {
@@ -81,7 +81,7 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
     const labelsByRow = new Map<number, StoredLabel[]>();
     if (last) {
       // Labels given on another response than this run judged are left out: their cells stay blank.
-      for (const label of readRunLabelsInRowRange(db, run, cursor, last.rowNumber))
+      for (const label of await readRunLabelsInRowRange(db, run, cursor, last.rowNumber))
         labelsByRow.set(label.rowNumber, [...(labelsByRow.get(label.rowNumber) ?? []), label]);
     }
     for (const row of page.rows)

@@ -15,20 +15,23 @@ export type AgreementComparisonRow = {
  * for every labelled metric, and the paired test on the labelled rows both
  * runs judged (two prompt versions or two judge models against the same people).
  */
-export function compareRunAgreement(
+export async function compareRunAgreement(
   db: Db,
   runA: { id: string; datasetId: string },
   runB: { id: string; datasetId: string },
-): AgreementComparisonRow[] {
+): Promise<AgreementComparisonRow[]> {
   if (runA.datasetId !== runB.datasetId) return [];
-  return readComparedAgreementCounts(db, runA, runB).map((row) => {
+  const rows: AgreementComparisonRow[] = [];
+  // A metric at a time: a score judge's pairs are read in pages, one run's at a time.
+  for (const row of await readComparedAgreementCounts(db, runA, runB)) {
     const judgedByBoth =
       row.paired.bothAgree + row.paired.onlyAAgrees + row.paired.onlyBAgrees + row.paired.bothDisagree;
-    return {
+    rows.push({
       metric: row.metric,
-      a: toJudgeAgreement(db, runA, row.a),
-      b: toJudgeAgreement(db, runB, row.b),
+      a: await toJudgeAgreement(db, runA, row.a),
+      b: await toJudgeAgreement(db, runB, row.b),
       paired: judgedByBoth > 0 ? pairedAgreementTest(row.paired) : null,
-    };
-  });
+    });
+  }
+  return rows;
 }

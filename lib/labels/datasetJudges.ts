@@ -8,11 +8,11 @@ import { runJudgeLabelMetrics, type RunJudgeLabel } from "./labelKinds";
  * define a judge of the same name share its labels (which is what lets two
  * versions of one judge's instructions be compared against the same people).
  */
-export function datasetJudgeLabels(db: Db, datasetId: string): RunJudgeLabel[] {
-  return runJudgeLabelMetrics(readDatasetRunJudges(db, datasetId));
+export async function datasetJudgeLabels(db: Db, datasetId: string): Promise<RunJudgeLabel[]> {
+  return runJudgeLabelMetrics(await readDatasetRunJudges(db, datasetId));
 }
 
 /** The custom and G-Eval judges of one run that take labels. */
-export function runJudgeLabels(db: Db, runId: string): RunJudgeLabel[] {
-  return runJudgeLabelMetrics(readOneRunJudges(db, runId));
+export async function runJudgeLabels(db: Db, runId: string): Promise<RunJudgeLabel[]> {
+  return runJudgeLabelMetrics(await readOneRunJudges(db, runId));
 }

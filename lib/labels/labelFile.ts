@@ -69,6 +69,26 @@ export async function* labelFilePieces(db: Db, datasetId: string, format: LabelF
   if (format === "json") yield "\n]\n";
 }
 
+/** A cell of a record as text: "" when absent, null when it is neither text nor a number. */
+function cellText(cells: Record<string, unknown>, column: string): string | null {
+  const cell = cells[column];
+  if (cell === undefined || cell === null) return "";
+  return typeof cell === "string" ? cell.trim() : typeof cell === "number" ? String(cell) : null;
+}
+
+/**
+ * The request_ids readLabelRecord will look a record's row up by (the id as
+ * written, and without the quote a CSV export adds against spreadsheet
+ * formulas): what an import fetches for a batch of records at once.
+ */
+export function labelRecordRequestIds(record: { value: unknown }): string[] {
+  const { value } = record;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  const requestId = cellText(value as Record<string, unknown>, "request_id");
+  if (!requestId) return [];
+  return requestId.startsWith("'") ? [requestId, requestId.slice(1)] : [requestId];
+}
+
 /** One imported record checked against the dataset: the row's id and its label, or issues naming row and column. */
 export function readLabelRecord(
   record: { row: number; line: number; value: unknown },
@@ -85,11 +105,7 @@ export function readLabelRecord(
     return { issues };
   }
   const cells = value as Record<string, unknown>;
-  const text = (column: string) => {
-    const cell = cells[column];
-    if (cell === undefined || cell === null) return "";
-    return typeof cell === "string" ? cell.trim() : typeof cell === "number" ? String(cell) : null;
-  };
+  const text = (column: string) => cellText(cells, column);
 
   const requestId = text("request_id");
   let row: RowKey | undefined;

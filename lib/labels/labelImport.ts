@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { findRowKeyByRequestId, readDatasetRunJudges } from "@/lib/db/labels/labelQueries";
+import { findRowKeysByRequestIds, readDatasetRunJudges } from "@/lib/db/labels/labelQueries";
 import {
   discardLabelImport,
   discardStaleLabelImports,
@@ -16,12 +16,16 @@ import { readJsonLines } from "@/lib/ingest/readers/readJsonLines";
 import type { RawRecord } from "@/lib/ingest/readers/rawRecord";
 import { datasetJudgeLabels } from "./datasetJudges";
 import { responseReadingMetrics } from "./responseReading";
-import { readLabelRecord, type LabelFileFormat } from "./labelFile";
+import { labelRecordRequestIds, readLabelRecord, type LabelFileFormat } from "./labelFile";
 
 export const MAX_LABEL_ROW_CHARS = 100_000;
 /** Issues listed back; the rest are counted. */
 const MAX_LISTED_ISSUES = 100;
-/** Labels staged per transaction: each is a few milliseconds, and other requests run between them. */
+/**
+ * Records checked per batch (their rows looked up in one query) and labels
+ * staged per transaction: each is a few milliseconds, and other requests run
+ * between them.
+ */
 const STAGE_BATCH = 250;
 /** A staged import older than this belonged to a server that died mid-import. */
 const STALE_IMPORT_MS = 60 * 60 * 1000;
@@ -46,8 +50,8 @@ export type LabelImportAuthor = {
  * line and column.
  *
  * Memory and the event loop stay bounded whatever the file's size: records
- * stream, each request_id is looked up on its own (no map of the dataset),
- * and checked labels are staged in batches of STAGE_BATCH, each its own short
+ * stream, a batch of STAGE_BATCH records at a time has its request_ids looked
+ * up in one query (no map of the dataset), and its checked labels are staged, each batch its own short
  * transaction, with other requests served between batches. The staged labels
  * become current in one final transaction (lib/db/labels/labelImportWrites.ts), so
  * the all-or-nothing guarantee holds without one long transaction over the
@@ -63,35 +67,22 @@ export async function importLabelFile(
 ): Promise<LabelImportResult> {
   const importId = randomUUID();
   await discardStaleLabelImports(db, new Date(Date.now() - STALE_IMPORT_MS));
-  const runJudges = datasetJudgeLabels(db, datasetId);
-  const rows = { get: (requestId: string) => findRowKeyByRequestId(db, datasetId, requestId) };
+  const runJudges = await datasetJudgeLabels(db, datasetId);
   const issues: RowIssue[] = [];
   let issueCount = 0;
   const report = (found: RowIssue[]) => {
     issueCount += found.length;
     for (const issue of found) if (issues.length < MAX_LISTED_ISSUES) issues.push(issue);
   };
-  let batch: StagedLabel[] = [];
+  let pending: RawRecord[] = [];
   const stageBatch = async () => {
-    const repeated = await stageLabels(db, importId, batch);
-    batch = [];
-    report(
-      repeated.map(({ fileRow, fileLine, firstRow }) => ({
-        row: fileRow,
-        line: fileLine,
-        column: "label",
-        message: `row ${firstRow} labels the same row, metric and chunk`,
-      })),
+    const rows = await findRowKeysByRequestIds(
+      db,
+      datasetId,
+      pending.flatMap((record) => ("issue" in record ? [] : labelRecordRequestIds(record))),
     );
-    // A body already buffered is read in microtasks alone: hand the event loop to other requests here.
-    await new Promise((resolve) => setImmediate(resolve));
-  };
-
-  let records = 0;
-  try {
-    for await (const record of readerFor(format)(texts, MAX_LABEL_ROW_CHARS)) {
-      records += 1;
-      if (records > limits.maxRecords) throw new FileError(tooManyRowsMessage(null, limits.maxRecords));
+    const batch: StagedLabel[] = [];
+    for (const record of pending) {
       if ("issue" in record) {
         report([record.issue]);
         continue;
@@ -109,9 +100,30 @@ export async function importLabelFile(
         labelledBy: author.importedBy ?? read.labelledBy,
         statedBy: author.importedBy === null ? null : read.labelledBy,
       });
-      if (batch.length >= STAGE_BATCH) await stageBatch();
     }
-    if (batch.length > 0) await stageBatch();
+    pending = [];
+    const repeated = await stageLabels(db, importId, batch);
+    report(
+      repeated.map(({ fileRow, fileLine, firstRow }) => ({
+        row: fileRow,
+        line: fileLine,
+        column: "label",
+        message: `row ${firstRow} labels the same row, metric and chunk`,
+      })),
+    );
+    // A body already buffered is read in microtasks alone: hand the event loop to other requests here.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  let records = 0;
+  try {
+    for await (const record of readerFor(format)(texts, MAX_LABEL_ROW_CHARS)) {
+      records += 1;
+      if (records > limits.maxRecords) throw new FileError(tooManyRowsMessage(null, limits.maxRecords));
+      pending.push(record);
+      if (pending.length >= STAGE_BATCH) await stageBatch();
+    }
+    if (pending.length > 0) await stageBatch();
     if (issueCount > 0) {
       await discardLabelImport(db, importId);
       // A label given twice is found when its batch is staged, after the issues of later records in that batch.
@@ -119,7 +131,7 @@ export async function importLabelFile(
       return { ok: false, issues, issueCount };
     }
     if (records === 0) return { ok: false, issues: [{ row: 0, message: "the file has no labels" }], issueCount: 1 };
-    const reading = responseReadingMetrics(readDatasetRunJudges(db, datasetId));
+    const reading = responseReadingMetrics(await readDatasetRunJudges(db, datasetId));
     const changed = await promoteLabelImport(db, datasetId, importId, new Date(), reading);
     return { ok: true, records, changed };
   } catch (error) {

@@ -13,19 +13,19 @@ const PAGE = 2000;
  * page (bounded queries, bounded memory) into the stratified selection.
  * The seed defaults to one fixed per metric and run, so the queue is stable.
  */
-export function getLabellingQueue(
+export async function getLabellingQueue(
   db: Db,
   run: { id: string },
   metricName: string,
   options: { target?: number; seed?: number } = {},
-): LabellingQueue | { error: string } {
-  const resolved = resolveLabelMetric(metricName, runJudgeLabels(db, run.id));
+): Promise<LabellingQueue | { error: string }> {
+  const resolved = resolveLabelMetric(metricName, await runJudgeLabels(db, run.id));
   if ("error" in resolved) return resolved;
   const target = Math.min(Math.max(1, Math.floor(options.target ?? DEFAULT_QUEUE_TARGET)), MAX_QUEUE_TARGET);
   const selection = createQueueSelection({ seed: options.seed ?? stableSeed(`${run.id}:${resolved.metric}`), target });
   let after = { rowNumber: 0, chunkPosition: -1 };
   for (;;) {
-    const page = readQueueUnitsPage(db, run, resolved.metric, {
+    const page = await readQueueUnitsPage(db, run, resolved.metric, {
       perChunk: resolved.kind === "chunk_rating",
       score: resolved.kind === "score",
       after,

@@ -24,18 +24,18 @@ export type SaveLabelInput = {
   runId?: string | null;
 };
 
-export function saveRowLabel(
+export async function saveRowLabel(
   db: Db,
   input: SaveLabelInput,
-): { ok: true; changed: boolean } | { ok: false; error: string } {
+): Promise<{ ok: true; changed: boolean } | { ok: false; error: string }> {
   // The run is written to the label's history as the one whose response was read: it must be of this dataset.
-  if (input.runId && readRunDatasetId(db, input.runId) !== input.datasetId) {
+  if (input.runId && (await readRunDatasetId(db, input.runId)) !== input.datasetId) {
     return {
       ok: false,
       error: `run ${input.runId} is not a run of this dataset, so the label was not saved: open the row from one of the dataset's runs and label it there`,
     };
   }
-  const judges = readDatasetRunJudges(db, input.datasetId);
+  const judges = await readDatasetRunJudges(db, input.datasetId);
   const resolved = resolveLabelMetric(input.metric, runJudgeLabelMetrics(judges));
   if ("error" in resolved) return { ok: false, error: resolved.error };
   const perChunk = resolved.kind === "chunk_rating";
@@ -47,14 +47,14 @@ export function saveRowLabel(
   const author = { labelledBy: input.labelledBy, source: "ui" as const, runId: input.runId ?? null };
   if (input.value === null) {
     const key = { datasetId: input.datasetId, rowId: input.rowId, metric: resolved.metric, chunkPosition: position };
-    return { ok: true, changed: clearLabel(db, key, author) };
+    return { ok: true, changed: await clearLabel(db, key, author) };
   }
   const parsed = labelEntriesFor(resolved.metric, perChunk ? "rating" : resolved.kind, input.value);
   if ("error" in parsed)
     return { ok: false, error: `expected ${describeLabelKind(perChunk ? "rating" : resolved.kind)}` };
   try {
     const entry = { ...parsed.entries[0], chunkPosition: position };
-    const changed = writeLabels(
+    const changed = await writeLabels(
       db,
       input.datasetId,
       [{ rowId: input.rowId, entries: [entry] }],

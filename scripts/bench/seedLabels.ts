@@ -31,7 +31,7 @@ export async function seedLabels(databaseUrl: string, datasetId: string, chunks:
       ...Array.from({ length: chunks }, (_, position) => rating(CHUNK_METRIC, position)),
     ],
   }));
-  const written = writeLabels(db, datasetId, rows, { labelledBy: null, source: "import" });
+  const written = await writeLabels(db, datasetId, rows, { labelledBy: null, source: "import" });
   await db.$disconnect();
   return written;
 }

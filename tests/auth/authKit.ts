@@ -15,7 +15,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export const TEST_SECRET = "G4hxPnQrHyVwAeNGkp3WNCFsZnZLZAE0uSlLg3jtetc=";
 
 /**
- * Better Auth on a real SQLite file, behind a real HTTP server on loopback:
+ * Better Auth on the test store (a SQLite file or PostgreSQL), behind a real HTTP server on loopback:
  * what /api/auth does in the app, without building Next.js.
  */
 export async function startAuthServer(

@@ -85,10 +85,14 @@ describe("the label_content_hash migration on a store with old-scheme labels", (
     ]);
   });
 
-  it("counts the old label on the dataset's responses and leaves it out on the generated run", () => {
-    const onDataset = getRunAgreement(db, { id: "dataset-run", datasetId: "d" }).find((row) => row.metric === G);
+  it("counts the old label on the dataset's responses and leaves it out on the generated run", async () => {
+    const onDataset = (await getRunAgreement(db, { id: "dataset-run", datasetId: "d" })).find(
+      (row) => row.metric === G,
+    );
     expect(onDataset).toMatchObject({ labelled: 1, otherResponse: 0, confusion: { yesNo: 1 } });
-    const onGenerated = getRunAgreement(db, { id: "generated-run", datasetId: "d" }).find((row) => row.metric === G);
+    const onGenerated = (await getRunAgreement(db, { id: "generated-run", datasetId: "d" })).find(
+      (row) => row.metric === G,
+    );
     expect(onGenerated).toMatchObject({ labelled: 0, otherResponse: 1 });
   });
 

@@ -292,7 +292,7 @@ describe("sorting the judge-disagrees rows", () => {
       chunkPosition: -1,
       value: { kind: "rating" as const, rating: rowNumber % 3 === 0 ? ("yes" as const) : ("no" as const) },
     });
-    writeLabels(
+    await writeLabels(
       db,
       run.datasetId,
       rows.map((row) => ({ rowId: row.id, entries: [label(row.rowNumber)] })),

@@ -47,11 +47,11 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
   beforeAll(async () => {
     const dataset = await openDataset(syntheticRows(12, 3));
     const { db, datasetId } = dataset;
-    const rows = rowIdsByNumber(db, datasetId);
+    const rows = await rowIdsByNumber(db, datasetId);
     const human: Record<number, "yes" | "no"> = { 1: "yes", 2: "yes", 3: "yes", 4: "yes", 5: "no", 6: "yes", 7: "yes" };
     Object.assign(human, { 8: "no", 9: "no", 10: "yes", 12: "no" });
     const humanScores = [0.2, 0.3, 0.8, 0.7];
-    writeLabels(
+    await writeLabels(
       db,
       datasetId,
       [...rows].map(([rowNumber, rowId]) => ({
@@ -76,8 +76,8 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
       { rowNumber: 2, metric: CR, score: 0.5, chunks: ["no", "error", "yes"] },
       ...[0.1, 0.4, 0.4, 0.9].map((score, i) => ({ rowNumber: i + 1, metric: F, score, threshold: 0.5 })),
     ];
-    const runA = seedRun(db, datasetId, "A", judgeA);
-    const runB = seedRun(
+    const runA = await seedRun(db, datasetId, "A", judgeA);
+    const runB = await seedRun(
       db,
       datasetId,
       "B",
@@ -91,9 +91,9 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
   }, 60_000);
   afterAll(async () => world.cleanup());
 
-  it("counts the confusion cells, errors and unjudged labels per metric, and κ from them", () => {
+  it("counts the confusion cells, errors and unjudged labels per metric, and κ from them", async () => {
     const { db, datasetId, runA } = world;
-    const agreement = getRunAgreement(db, { id: runA, datasetId });
+    const agreement = await getRunAgreement(db, { id: runA, datasetId });
     const byMetric = new Map(agreement.map((row) => [row.metric, row]));
     const g = byMetric.get(G);
     expect(g).toMatchObject({
@@ -120,17 +120,17 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     expect(f?.scores?.meanAbsoluteDifference).toBeCloseTo(0.2, 12);
   });
 
-  it("pairs two runs on the labels both judged, for the McNemar test", () => {
+  it("pairs two runs on the labels both judged, for the McNemar test", async () => {
     const { db, datasetId, runA, runB } = world;
-    const counts = readPairedRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
+    const counts = await readPairedRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
     expect(counts).toEqual([{ metric: G, bothAgree: 6, onlyAAgrees: 0, onlyBAgrees: 3, bothDisagree: 0 }]);
     expect(pairedAgreementTest(counts[0]).pValue).toBeCloseTo(0.25, 12);
 
     // The compare page's table: each side equals the run's own figures, and the paired test sits beside.
-    const compared = compareRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
+    const compared = await compareRunAgreement(db, { id: runA, datasetId }, { id: runB, datasetId });
     expect(compared.map((row) => row.metric)).toEqual([G, F, CR].sort());
     const g = compared.find((row) => row.metric === G);
-    expect(g?.a).toEqual(getRunAgreement(db, { id: runA, datasetId }).find((row) => row.metric === G));
+    expect(g?.a).toEqual((await getRunAgreement(db, { id: runA, datasetId })).find((row) => row.metric === G));
     // Run B: rows 1–10 agree, row 12 judge no / human no: yesYes 7 (1–4, 6, 7, 10), noNo 4 (5, 8, 9, 12).
     expect(g?.b).toMatchObject({ confusion: { yesYes: 7, yesNo: 0, noYes: 0, noNo: 4 }, errors: 0, unjudged: 0 });
     expect(g?.paired).toMatchObject({ pairs: 9, onlyBAgrees: 3, pValue: 0.25 });
@@ -145,18 +145,24 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     const base = { q: "", page: 1, pageSize: 50 };
     // Disagreeing rows 1, 3, 5, 6, 7. Faithfulness scored 1 (.1) and 3 (.4), lowest first when worst first;
     // 5, 6, 7 have no faithfulness verdict and stay last either way.
-    expect(listDisagreementRows(db, run, { ...base, sort: F, dir: "asc" }).items.map((row) => row.rowNumber)).toEqual([
-      1, 3, 5, 6, 7,
-    ]);
-    expect(listDisagreementRows(db, run, { ...base, sort: F, dir: "desc" }).items.map((row) => row.rowNumber)).toEqual([
-      3, 1, 5, 6, 7,
-    ]);
+    expect(
+      (await listDisagreementRows(db, run, { ...base, sort: F, dir: "asc" })).items.map((row) => row.rowNumber),
+    ).toEqual([1, 3, 5, 6, 7]);
+    expect(
+      (await listDisagreementRows(db, run, { ...base, sort: F, dir: "desc" })).items.map((row) => row.rowNumber),
+    ).toEqual([3, 1, 5, 6, 7]);
     // The cell "judge no, label no" on groundedness (8, 9), sorted by faithfulness: neither has one, row order.
-    const cell = listAgreementCellRows(db, run, G, { judge: "no", human: "no" }, { ...base, sort: F, dir: "asc" });
+    const cell = await listAgreementCellRows(
+      db,
+      run,
+      G,
+      { judge: "no", human: "no" },
+      { ...base, sort: F, dir: "asc" },
+    );
     expect(cell.items.map((row) => row.rowNumber)).toEqual([8, 9]);
 
     // The drill-down follows the same order: row 1 is second (3, 1, 5, …); n goes where j goes.
-    const rows = rowIdsByNumber(db, datasetId);
+    const rows = await rowIdsByNumber(db, datasetId);
     const place = await getSortedRowPlace(db, run, rows.get(1) ?? "", {
       filter: "disagrees",
       q: "",
@@ -181,18 +187,18 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     expect(inCell).toMatchObject({ previousId: null, nextId: rows.get(9), index: 1, total: 2 });
   });
 
-  it("lists one confusion cell's rows and the rows where the judge disagrees, paged and sorted like the rows table", () => {
+  it("lists one confusion cell's rows and the rows where the judge disagrees, paged and sorted like the rows table", async () => {
     const { db, datasetId, runA, runB } = world;
     const base = { q: "", sort: "rowNumber" as const, dir: "asc" as const, page: 1, pageSize: 50 };
-    const cell = listAgreementCellRows(db, { id: runA, datasetId }, G, { judge: "no", human: "yes" }, base);
+    const cell = await listAgreementCellRows(db, { id: runA, datasetId }, G, { judge: "no", human: "yes" }, base);
     expect(cell.items.map((row) => row.rowNumber)).toEqual([6, 7]);
-    const errored = listAgreementCellRows(db, { id: runA, datasetId }, G, { errors: true }, base);
+    const errored = await listAgreementCellRows(db, { id: runA, datasetId }, G, { errors: true }, base);
     expect(errored.items.map((row) => row.rowNumber)).toEqual([10]);
 
     // groundedness 5, 6, 7; chunk_relevance row 1 (chunk 1); faithfulness row 3 — each row once.
-    const all = listDisagreementRows(db, { id: runA, datasetId }, base);
+    const all = await listDisagreementRows(db, { id: runA, datasetId }, base);
     expect(all.items.map((row) => row.rowNumber)).toEqual([1, 3, 5, 6, 7]);
-    const page = listDisagreementRows(
+    const page = await listDisagreementRows(
       db,
       { id: runA, datasetId },
       {
@@ -205,28 +211,28 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     );
     expect(page).toMatchObject({ total: 5, page: 2, pageCount: 3 });
     expect(page.items.map((row) => row.requestId)).toEqual(["row-5", "row-3"]);
-    const oneMetric = listDisagreementRows(db, { id: runA, datasetId }, { ...base, metric: CR });
+    const oneMetric = await listDisagreementRows(db, { id: runA, datasetId }, { ...base, metric: CR });
     expect(oneMetric.items.map((row) => row.rowNumber)).toEqual([1]);
-    const searched = listDisagreementRows(db, { id: runA, datasetId }, { ...base, q: "row-7" });
+    const searched = await listDisagreementRows(db, { id: runA, datasetId }, { ...base, q: "row-7" });
     expect(searched.items.map((row) => row.rowNumber)).toEqual([7]);
     // Underscore and percent are text in a search, not LIKE wildcards.
-    expect(listDisagreementRows(db, { id: runA, datasetId }, { ...base, q: "row_7" }).total).toBe(0);
+    expect((await listDisagreementRows(db, { id: runA, datasetId }, { ...base, q: "row_7" })).total).toBe(0);
     expect(all.items[0]).toMatchObject({ requestId: "row-1", requestText: expect.any(String) });
 
     // The drill-down inside the filter: row 5 sits between 3 and 6, third of five; row 2 is not in it.
-    const rows = rowIdsByNumber(db, datasetId);
+    const rows = await rowIdsByNumber(db, datasetId);
     const at = (n: number) => ({ id: rows.get(n) ?? "", rowNumber: n });
-    expect(getDisagreementNeighbours(db, { id: runA, datasetId }, at(5), { q: "" })).toEqual({
+    expect(await getDisagreementNeighbours(db, { id: runA, datasetId }, at(5), { q: "" })).toEqual({
       previousId: rows.get(3),
       nextId: rows.get(6),
       index: 3,
       total: 5,
     });
-    expect(getDisagreementNeighbours(db, { id: runA, datasetId }, at(2), { q: "" })).toMatchObject({
+    expect(await getDisagreementNeighbours(db, { id: runA, datasetId }, at(2), { q: "" })).toMatchObject({
       previousId: rows.get(1),
       index: null,
     });
     // Run B agrees everywhere it judged.
-    expect(listDisagreementRows(db, { id: runB, datasetId }, base).total).toBe(0);
+    expect((await listDisagreementRows(db, { id: runB, datasetId }, base)).total).toBe(0);
   });
 });

@@ -47,7 +47,7 @@ describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
     const { db, datasetId } = dataset;
     const random = mulberry32(99);
     const yn = () => (random() < 0.75 ? ("yes" as const) : ("no" as const));
-    const labels: RowLabels[] = [...rowIdsByNumber(db, datasetId).values()].map((rowId) => ({
+    const labels: RowLabels[] = [...(await rowIdsByNumber(db, datasetId)).values()].map((rowId) => ({
       rowId,
       entries: [
         ...RATED.map((metric) => ({ metric, chunkPosition: -1, value: { kind: "rating" as const, rating: yn() } })),
@@ -59,26 +59,26 @@ describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
         { metric: F, chunkPosition: -1, value: { kind: "score" as const, score: Math.round(random() * 100) / 100 } },
       ],
     }));
-    writeLabels(db, datasetId, labels, { labelledBy: "timing", source: "import" });
+    await writeLabels(db, datasetId, labels, { labelledBy: "timing", source: "import" });
     world = {
       ...dataset,
-      runA: seedRun(db, datasetId, "A", verdicts(1)),
-      runB: seedRun(db, datasetId, "B", verdicts(2)),
+      runA: await seedRun(db, datasetId, "A", verdicts(1)),
+      runB: await seedRun(db, datasetId, "B", verdicts(2)),
     };
   }, 120_000);
   afterAll(async () => world.cleanup());
 
-  it("prints the server time of each agreement read", () => {
+  it("prints the server time of each agreement read", async () => {
     const { db, datasetId, runA, runB } = world;
-    const time = <T>(label: string, read: () => T): T => {
-      read(); // first call prepares the statements
+    const time = async <T>(label: string, read: () => Promise<T>): Promise<T> => {
+      await read(); // first call prepares the statements
       const runs = 5;
       const start = performance.now();
       const cpu = process.cpuUsage();
-      let result = read();
-      for (let i = 1; i < runs; i++) result = read();
+      let result = await read();
+      for (let i = 1; i < runs; i++) result = await read();
       const used = process.cpuUsage(cpu);
-      // CPU time as well as wall time: the reads are synchronous, so CPU time is what they cost on an idle machine.
+      // CPU time as well as wall time: on SQLite the reads run in this process, so CPU time is what they cost on an idle machine.
       const wall = (performance.now() - start) / runs;
       const cpuMs = (used.user + used.system) / 1000 / runs;
       console.log(`${label}: ${wall.toFixed(1)} ms wall, ${cpuMs.toFixed(1)} ms CPU (mean of ${runs})`);
@@ -86,16 +86,16 @@ describe(`agreement timing on ${ROWS} rows with labels and two runs`, () => {
     };
     const a = { id: runA, datasetId };
     const b = { id: runB, datasetId };
-    const agreement = time("getRunAgreement (5 judges, one run)", () => getRunAgreement(db, a));
+    const agreement = await time("getRunAgreement (5 judges, one run)", () => getRunAgreement(db, a));
     expect(agreement).toHaveLength(5);
     for (const row of agreement) expect(row.labelled + row.errors).toBe(row.perChunk ? ROWS * CHUNKS : ROWS);
-    const compared = time("compareRunAgreement (two runs + paired counts)", () => compareRunAgreement(db, a, b));
+    const compared = await time("compareRunAgreement (two runs + paired counts)", () => compareRunAgreement(db, a, b));
     expect(compared.every((row) => row.paired !== null)).toBe(true);
-    const page = time("listDisagreementRows (page 1 of 50, any metric)", () =>
+    const page = await time("listDisagreementRows (page 1 of 50, any metric)", () =>
       listDisagreementRows(db, a, { q: "", sort: "rowNumber", dir: "asc", page: 1, pageSize: 50 }),
     );
     expect(page.total).toBeGreaterThan(0);
-    const queue = time("getLabellingQueue (groundedness, target 100)", () =>
+    const queue = await time("getLabellingQueue (groundedness, target 100)", () =>
       getLabellingQueue(db, a, "groundedness", { target: 100 }),
     );
     expect("error" in queue ? queue.error : queue.labelled).toBe(100);

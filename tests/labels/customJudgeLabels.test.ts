@@ -103,7 +103,7 @@ describe("labels on a run's custom and G-Eval judges", () => {
       },
       null,
     ));
-    rows = rowIdsByNumber(db, datasetId);
+    rows = await rowIdsByNumber(db, datasetId);
   }, 60_000);
   afterAll(async () => close());
 
@@ -117,8 +117,8 @@ describe("labels on a run's custom and G-Eval judges", () => {
       ...(chunkPosition === undefined ? {} : { chunkPosition }),
     });
 
-  it("knows the dataset's run judges and their label kinds from the definitions", () => {
-    expect(datasetJudgeLabels(db, datasetId)).toEqual([
+  it("knows the dataset's run judges and their label kinds from the definitions", async () => {
+    expect(await datasetJudgeLabels(db, datasetId)).toEqual([
       { metric: MENTIONS, kind: "rating", threshold: null },
       { metric: POLICY, kind: "chunk_rating", threshold: null },
       { metric: CLARITY, kind: "score", threshold: 0.6 },
@@ -141,16 +141,19 @@ describe("labels on a run's custom and G-Eval judges", () => {
     expect(await db.chunkJudgment.count({ where: { runId: customRunId, metric: POLICY } })).toBe(5);
   });
 
-  it("refuses a label of the wrong kind, or on a judge no run on the dataset defines, saying why", () => {
-    expect(save(1, CLARITY, "yes")).toEqual({ ok: false, error: "expected a number from 0 to 1" });
-    expect(save(1, MENTIONS, 0.5)).toEqual({ ok: false, error: 'expected "yes" or "no"' });
-    expect(save(1, POLICY, "yes")).toEqual({ ok: false, error: `${POLICY} is labelled per chunk: say which chunk` });
-    const unknown = save(1, "response/llm_judged/g_eval/tone", 0.5);
+  it("refuses a label of the wrong kind, or on a judge no run on the dataset defines, saying why", async () => {
+    expect(await save(1, CLARITY, "yes")).toEqual({ ok: false, error: "expected a number from 0 to 1" });
+    expect(await save(1, MENTIONS, 0.5)).toEqual({ ok: false, error: 'expected "yes" or "no"' });
+    expect(await save(1, POLICY, "yes")).toEqual({
+      ok: false,
+      error: `${POLICY} is labelled per chunk: say which chunk`,
+    });
+    const unknown = await save(1, "response/llm_judged/g_eval/tone", 0.5);
     expect(unknown).toMatchObject({
       ok: false,
       error: expect.stringContaining("not a judge of any run on this dataset"),
     });
-    expect(getRowLabels(db, rows.get(1) ?? "")).toEqual([]);
+    expect(await getRowLabels(db, rows.get(1) ?? "")).toEqual([]);
   });
 
   it("an upload's human_labels refuses a custom judge's name (no run defines it yet), naming the column", () => {
@@ -163,22 +166,22 @@ describe("labels on a run's custom and G-Eval judges", () => {
     expect(full.issues[0].message).toContain("custom and G-Eval judges are defined by a run");
   });
 
-  it("labels them (short names too), measures agreement, κ and the confusion matrix per judge on each run", () => {
+  it("labels them (short names too), measures agreement, κ and the confusion matrix per judge on each run", async () => {
     // G-Eval: judge passes a (1.0), fails b (0.25), passes c (1.0) at 0.6.
-    expect(save(1, CLARITY, 0.9)).toMatchObject({ ok: true });
-    expect(save(2, "g_eval/clarity", 0.8)).toMatchObject({ ok: true });
-    expect(save(3, CLARITY, 0.2)).toMatchObject({ ok: true });
-    expect(save(1, "mentions_clear", "yes")).toMatchObject({ ok: true });
-    expect(save(2, MENTIONS, "yes")).toMatchObject({ ok: true });
-    expect(save(1, POLICY, "yes", 0)).toMatchObject({ ok: true });
-    expect(save(1, POLICY, "yes", 1)).toMatchObject({ ok: true });
+    expect(await save(1, CLARITY, 0.9)).toMatchObject({ ok: true });
+    expect(await save(2, "g_eval/clarity", 0.8)).toMatchObject({ ok: true });
+    expect(await save(3, CLARITY, 0.2)).toMatchObject({ ok: true });
+    expect(await save(1, "mentions_clear", "yes")).toMatchObject({ ok: true });
+    expect(await save(2, MENTIONS, "yes")).toMatchObject({ ok: true });
+    expect(await save(1, POLICY, "yes", 0)).toMatchObject({ ok: true });
+    expect(await save(1, POLICY, "yes", 1)).toMatchObject({ ok: true });
 
-    const gEval = getRunAgreement(db, { id: gEvalRunId, datasetId }).find((row) => row.metric === CLARITY);
+    const gEval = (await getRunAgreement(db, { id: gEvalRunId, datasetId })).find((row) => row.metric === CLARITY);
     expect(gEval).toMatchObject({ kind: "score", perChunk: false, labelled: 3, errors: 0 });
     expect(gEval?.confusion).toEqual({ yesYes: 1, yesNo: 1, noYes: 1, noNo: 0 });
     expect(gEval?.scores?.meanAbsoluteDifference).toBeCloseTo((0.1 + 0.55 + 0.8) / 3, 10);
 
-    const custom = getRunAgreement(db, { id: customRunId, datasetId });
+    const custom = await getRunAgreement(db, { id: customRunId, datasetId });
     const answer = custom.find((row) => row.metric === MENTIONS);
     // The heuristic judge: a says "clear" (yes), b does not (no); the person said yes to both.
     expect(answer).toMatchObject({ kind: "rating", perChunk: false, labelled: 2 });
@@ -209,33 +212,33 @@ describe("labels on a run's custom and G-Eval judges", () => {
       },
       null,
     );
-    const again = getRunAgreement(db, { id: runId, datasetId }).find((row) => row.metric === MENTIONS);
+    const again = (await getRunAgreement(db, { id: runId, datasetId })).find((row) => row.metric === MENTIONS);
     // "answer" is in a (A clear answer.) but not b: same labels, this run's own verdicts.
     expect(again).toMatchObject({ labelled: 2 });
     expect(again?.confusion).toEqual({ yesYes: 1, yesNo: 0, noYes: 1, noNo: 0 });
     // The compare page's table puts both versions of the judge side by side on the same labels.
-    const compared = compareRunAgreement(db, { id: customRunId, datasetId }, { id: runId, datasetId });
+    const compared = await compareRunAgreement(db, { id: customRunId, datasetId }, { id: runId, datasetId });
     const row = compared.find((entry) => entry.metric === MENTIONS);
     expect([row?.a.labelled, row?.b.labelled]).toEqual([2, 2]);
     expect(row?.paired).not.toBeNull();
   });
 
-  it("queues their rows (per chunk for a RETRIEVAL judge) on the run that defines them, and only there", () => {
-    const answer = getLabellingQueue(db, { id: customRunId }, "mentions_clear", { target: 10 });
+  it("queues their rows (per chunk for a RETRIEVAL judge) on the run that defines them, and only there", async () => {
+    const answer = await getLabellingQueue(db, { id: customRunId }, "mentions_clear", { target: 10 });
     if ("error" in answer) throw new Error(answer.error);
     expect(answer.labelled).toBe(2);
     expect(answer.next.map((unit) => unit.rowNumber)).toEqual([3]);
-    const chunkQueue = getLabellingQueue(db, { id: customRunId }, POLICY, { target: 10 });
+    const chunkQueue = await getLabellingQueue(db, { id: customRunId }, POLICY, { target: 10 });
     if ("error" in chunkQueue) throw new Error(chunkQueue.error);
     expect(chunkQueue.next.map((unit) => `${unit.rowNumber}:${unit.chunkPosition}`).sort()).toEqual([
       "2:0",
       "2:1",
       "3:0",
     ]);
-    const score = getLabellingQueue(db, { id: gEvalRunId }, CLARITY, { target: 10 });
+    const score = await getLabellingQueue(db, { id: gEvalRunId }, CLARITY, { target: 10 });
     if ("error" in score) throw new Error(score.error);
     expect(score.labelled).toBe(3);
-    expect(getLabellingQueue(db, { id: gEvalRunId }, MENTIONS)).toMatchObject({
+    expect(await getLabellingQueue(db, { id: gEvalRunId }, MENTIONS)).toMatchObject({
       error: expect.stringContaining("not a judge of any run on this dataset"),
     });
   });
@@ -321,7 +324,7 @@ describe("labels on a run's custom and G-Eval judges", () => {
       { importedBy: null },
     );
     expect(good).toMatchObject({ ok: true, records: 2 });
-    expect(getRowLabels(db, rows.get(3) ?? "").map((label) => [label.metric, label.rating])).toEqual([
+    expect((await getRowLabels(db, rows.get(3) ?? "")).map((label) => [label.metric, label.rating])).toEqual([
       [CLARITY, null],
       [MENTIONS, "no"],
       [POLICY, "no"],

@@ -52,7 +52,7 @@ describe("a label belongs to the response it judged", () => {
         expected_response: `Answer ${n}.`,
       })),
     );
-    rows = rowIdsByNumber(db, datasetId);
+    rows = await rowIdsByNumber(db, datasetId);
     const base = { datasetId, metrics: ["correctness"], judge, concurrency: 1 };
     ({ runId: datasetRunId } = await runToCompletion(db, base, server.url));
     ({ runId: generatedRunId } = await runToCompletion(
@@ -61,7 +61,7 @@ describe("a label belongs to the response it judged", () => {
       server.url,
     ));
     // On the dataset's responses the judge says yes to row 1; the person says no.
-    const saved = saveRowLabel(db, {
+    const saved = await saveRowLabel(db, {
       datasetId,
       rowId: rows.get(1)!,
       metric: CORRECTNESS,
@@ -76,12 +76,12 @@ describe("a label belongs to the response it judged", () => {
     await cleanup();
   });
 
-  it("counts the label on the run whose response it judged, and leaves it out of the generated run's κ, saying so", () => {
-    const onDataset = getRunAgreement(db, datasetRun()).find((row) => row.metric === CORRECTNESS);
+  it("counts the label on the run whose response it judged, and leaves it out of the generated run's κ, saying so", async () => {
+    const onDataset = (await getRunAgreement(db, datasetRun())).find((row) => row.metric === CORRECTNESS);
     expect(onDataset).toMatchObject({ labelled: 1, otherResponse: 0, confusion: { yesNo: 1 } });
-    const onGenerated = getRunAgreement(db, generatedRun()).find((row) => row.metric === CORRECTNESS);
+    const onGenerated = (await getRunAgreement(db, generatedRun())).find((row) => row.metric === CORRECTNESS);
     expect(onGenerated).toMatchObject({ labelled: 0, errors: 0, unjudged: 0, otherResponse: 1 });
-    expect(formatAgreementTable(getRunAgreement(db, generatedRun()))).toContain(
+    expect(formatAgreementTable(await getRunAgreement(db, generatedRun()))).toContain(
       "1 label left out: given on another response",
     );
   });
@@ -97,14 +97,14 @@ describe("a label belongs to the response it judged", () => {
     });
   });
 
-  it("keeps it out of the generated run's 'judge disagrees with label' filter", () => {
+  it("keeps it out of the generated run's 'judge disagrees with label' filter", async () => {
     const query = { q: "", sort: "rowNumber" as const, dir: "asc" as const, page: 1, pageSize: 50 };
-    expect(listDisagreementRows(db, datasetRun(), query).items.map((row) => row.rowNumber)).toEqual([1]);
-    expect(listDisagreementRows(db, generatedRun(), query).items).toEqual([]);
+    expect((await listDisagreementRows(db, datasetRun(), query)).items.map((row) => row.rowNumber)).toEqual([1]);
+    expect((await listDisagreementRows(db, generatedRun(), query)).items).toEqual([]);
   });
 
-  it("pairs nothing on the compare page: the generated run has no label on its own answers", () => {
-    const [row] = compareRunAgreement(db, datasetRun(), generatedRun());
+  it("pairs nothing on the compare page: the generated run has no label on its own answers", async () => {
+    const [row] = await compareRunAgreement(db, datasetRun(), generatedRun());
     expect(row.metric).toBe(CORRECTNESS);
     expect(row.a).toMatchObject({ labelled: 1, otherResponse: 0 });
     expect(row.b).toMatchObject({ labelled: 0, otherResponse: 1 });
@@ -122,8 +122,8 @@ describe("a label belongs to the response it judged", () => {
     expect(await exported(generatedRunId)).toEqual([null, null, null]);
   });
 
-  it("does not offer the row in the generated run's queue, and counts it apart", () => {
-    const queue = getLabellingQueue(db, generatedRun(), CORRECTNESS, { target: 10 });
+  it("does not offer the row in the generated run's queue, and counts it apart", async () => {
+    const queue = await getLabellingQueue(db, generatedRun(), CORRECTNESS, { target: 10 });
     if ("error" in queue) throw new Error(queue.error);
     expect(queue.otherResponse).toBe(1);
     expect(queue.next.map((unit) => unit.rowNumber).sort()).toEqual([2, 3]);
@@ -131,7 +131,7 @@ describe("a label belongs to the response it judged", () => {
   });
 
   it("a label given on the generated run records the generated answer's hash and counts there, not on the dataset's run", async () => {
-    const saved = saveRowLabel(db, {
+    const saved = await saveRowLabel(db, {
       datasetId,
       rowId: rows.get(2)!,
       metric: CORRECTNESS,
@@ -148,11 +148,11 @@ describe("a label belongs to the response it judged", () => {
       where: { rowId: rows.get(2)!, metric: CORRECTNESS },
     });
     expect(revision).toMatchObject({ runId: generatedRunId, responseHash: label.responseHash });
-    expect(getRunAgreement(db, generatedRun()).find((row) => row.metric === CORRECTNESS)).toMatchObject({
+    expect((await getRunAgreement(db, generatedRun())).find((row) => row.metric === CORRECTNESS)).toMatchObject({
       labelled: 1,
       otherResponse: 1,
     });
-    expect(getRunAgreement(db, datasetRun()).find((row) => row.metric === CORRECTNESS)).toMatchObject({
+    expect((await getRunAgreement(db, datasetRun())).find((row) => row.metric === CORRECTNESS)).toMatchObject({
       labelled: 1,
       otherResponse: 1,
     });

@@ -74,7 +74,7 @@ describe("labels on their own: the label file and its route", () => {
   });
 
   it("writes nothing when any record has an issue, and names row and column for each", async () => {
-    const before = countLabelledRows(db, datasetId);
+    const before = await countLabelledRows(db, datasetId);
     const jsonl = [
       JSON.stringify({ request_id: "row-3", metric: "safety", label: "yes" }),
       JSON.stringify({ request_id: "row-99", metric: "safety", label: "yes" }),
@@ -92,7 +92,7 @@ describe("labels on their own: the label file and its route", () => {
       "row 5, column label: row 1 labels the same row, metric and chunk",
     ]);
     // Row 1 of the file was valid, and still nothing was written.
-    expect(countLabelledRows(db, datasetId)).toEqual(before);
+    expect(await countLabelledRows(db, datasetId)).toEqual(before);
   });
 
   it("refuses a cross-site import", async () => {
@@ -108,39 +108,51 @@ describe("labels on their own: the label file and its route", () => {
       params(),
     );
     expect(fromElsewhere.status).toBe(403);
-    expect(countLabelledRows(db, datasetId).find((m) => m.metric.endsWith("safety"))).toBeUndefined();
+    expect((await countLabelledRows(db, datasetId)).find((m) => m.metric.endsWith("safety"))).toBeUndefined();
   });
 
-  it("keeps the history of a label: given, changed, cleared, given again", () => {
-    const rowId = rowIdsByNumber(db, datasetId).get(5) ?? "";
+  it("keeps the history of a label: given, changed, cleared, given again", async () => {
+    const rowId = (await rowIdsByNumber(db, datasetId)).get(5) ?? "";
     const metric = "response/llm_judged/safety";
     const label = (rating: "yes" | "no") => ({ metric, chunkPosition: -1, value: { kind: "rating" as const, rating } });
     const t = (s: number) => new Date(Date.UTC(2026, 10, 22, 17, 0, s));
     expect(
-      writeLabels(db, datasetId, [{ rowId, entries: [label("yes")] }], { labelledBy: "a", source: "ui", at: t(1) }),
+      await writeLabels(db, datasetId, [{ rowId, entries: [label("yes")] }], {
+        labelledBy: "a",
+        source: "ui",
+        at: t(1),
+      }),
     ).toBe(1);
     expect(
-      writeLabels(db, datasetId, [{ rowId, entries: [label("no")] }], { labelledBy: "b", source: "ui", at: t(2) }),
+      await writeLabels(db, datasetId, [{ rowId, entries: [label("no")] }], {
+        labelledBy: "b",
+        source: "ui",
+        at: t(2),
+      }),
     ).toBe(1);
-    expect(getRowLabels(db, rowId)).toMatchObject([{ metric, rating: "no", labelledBy: "b", revision: 2 }]);
+    expect(await getRowLabels(db, rowId)).toMatchObject([{ metric, rating: "no", labelledBy: "b", revision: 2 }]);
     expect(
-      clearLabel(db, { datasetId, rowId, metric, chunkPosition: -1 }, { labelledBy: "b", source: "ui", at: t(3) }),
+      await clearLabel(
+        db,
+        { datasetId, rowId, metric, chunkPosition: -1 },
+        { labelledBy: "b", source: "ui", at: t(3) },
+      ),
     ).toBe(true);
-    expect(getRowLabels(db, rowId)).toEqual([]);
-    writeLabels(db, datasetId, [{ rowId, entries: [label("yes")] }], { labelledBy: "a", source: "ui", at: t(4) });
-    expect(getRowLabelHistory(db, rowId).map((r) => [r.revision, r.action, r.rating, r.labelledBy])).toEqual([
+    expect(await getRowLabels(db, rowId)).toEqual([]);
+    await writeLabels(db, datasetId, [{ rowId, entries: [label("yes")] }], { labelledBy: "a", source: "ui", at: t(4) });
+    expect((await getRowLabelHistory(db, rowId)).map((r) => [r.revision, r.action, r.rating, r.labelledBy])).toEqual([
       [4, "set", "yes", "a"],
       [3, "cleared", null, "b"],
       [2, "set", "no", "b"],
       [1, "set", "yes", "a"],
     ]);
-    expect(getRowLabels(db, rowId)[0].revision).toBe(4);
+    expect((await getRowLabels(db, rowId))[0].revision).toBe(4);
   });
 
-  it("refuses a chunk beyond the row's chunks and a row of another dataset, writing nothing", () => {
-    const rowId = rowIdsByNumber(db, datasetId).get(5) ?? "";
-    const before = getRowLabels(db, rowId);
-    expect(() =>
+  it("refuses a chunk beyond the row's chunks and a row of another dataset, writing nothing", async () => {
+    const rowId = (await rowIdsByNumber(db, datasetId)).get(5) ?? "";
+    const before = await getRowLabels(db, rowId);
+    await expect(
       writeLabels(
         db,
         datasetId,
@@ -163,10 +175,10 @@ describe("labels on their own: the label file and its route", () => {
         ],
         { labelledBy: null, source: "ui" },
       ),
-    ).toThrow(/3 retrieved chunks/);
-    expect(getRowLabels(db, rowId)).toEqual(before);
-    expect(() =>
+    ).rejects.toThrow(/3 retrieved chunks/);
+    expect(await getRowLabels(db, rowId)).toEqual(before);
+    await expect(
       writeLabels(db, "another-dataset", [{ rowId, entries: [] }], { labelledBy: null, source: "ui" }),
-    ).toThrow(/not in this dataset/);
+    ).rejects.toThrow(/not in this dataset/);
   });
 });

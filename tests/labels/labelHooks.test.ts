@@ -54,7 +54,7 @@ describe("human labels through the upload, the rows table, exports and the CLI",
     if (!upload.result.ok) throw new Error(upload.messages.join("; "));
     datasetId = upload.result.datasetId;
     // The judge: yes on 1, 2; no on 3, 4; error on 5 (unlabelled). Disagrees on 2 (yes/no) and 3 (no/yes).
-    runId = seedRun(db, datasetId, "seeded", [
+    runId = await seedRun(db, datasetId, "seeded", [
       { rowNumber: 1, metric: G, rating: "yes", rationale: "supported" },
       { rowNumber: 2, metric: G, rating: "yes" },
       { rowNumber: 3, metric: G, rating: "no" },
@@ -70,14 +70,14 @@ describe("human labels through the upload, the rows table, exports and the CLI",
   }, 60_000);
   afterAll(async () => cleanup());
 
-  it("an upload with human_labels stores each label with the row, from the upload, as revision 1", () => {
-    const ids = rowIdsByNumber(db, datasetId);
-    const first = getRowLabels(db, ids.get(1) ?? "");
+  it("an upload with human_labels stores each label with the row, from the upload, as revision 1", async () => {
+    const ids = await rowIdsByNumber(db, datasetId);
+    const first = await getRowLabels(db, ids.get(1) ?? "");
     expect(first.map((l) => [l.metric, l.rating, l.source, l.revision])).toEqual([
       [C, "no", "upload", 1],
       [G, "yes", "upload", 1],
     ]);
-    expect(getRowLabels(db, ids.get(5) ?? "")).toEqual([]);
+    expect(await getRowLabels(db, ids.get(5) ?? "")).toEqual([]);
   });
 
   it("a bad label is a row issue with row, line and column human_labels, in JSON Lines and in CSV", async () => {
@@ -111,7 +111,7 @@ describe("human labels through the upload, the rows table, exports and the CLI",
     const skipped = await ingestIntoDb(db, "bad.csv", toCsv(csvRows), "validRowsOnly");
     expect(skipped.result.ok).toBe(true);
     expect(skipped.storedRows).toHaveLength(1);
-    expect(getRowLabels(db, skipped.storedRows[0].id).map((l) => l.rating)).toEqual(["yes"]);
+    expect((await getRowLabels(db, skipped.storedRows[0].id)).map((l) => l.rating)).toEqual(["yes"]);
   });
 
   it("filter=disagrees lists the rows where the judge's verdict differs from the label; j/k/n and the place follow it", async () => {
@@ -121,7 +121,7 @@ describe("human labels through the upload, the rows table, exports and the CLI",
     expect(page.items.map((r) => r.requestId)).toEqual(["r2", "r3"]);
     expect(page.total).toBe(2);
     expect(page.items[0].verdicts[G]).toMatchObject({ rating: "yes" });
-    const ids = rowIdsByNumber(db, datasetId);
+    const ids = await rowIdsByNumber(db, datasetId);
     const second = { id: ids.get(2) ?? "", rowNumber: 2 };
     expect(await getRunRowPosition(db, run, second, query)).toEqual({ index: 1, total: 2 });
     expect(await getRunRowNeighbours(db, run, 2, query)).toEqual({
@@ -145,7 +145,7 @@ describe("human labels through the upload, the rows table, exports and the CLI",
     expect((await listRunRows(db, run, cell("no-no"))).items.map((r) => r.requestId)).toEqual(["r4"]);
     expect(parseRunRowQuery({ filter: "cell", cell: "yes-no" }).filter).toBe("all");
     expect(parseRunRowQuery({ filter: "failed", cell: "yes-no" }).cell).toBeUndefined();
-    const ids = rowIdsByNumber(db, datasetId);
+    const ids = await rowIdsByNumber(db, datasetId);
     expect(await getRunRowPosition(db, run, { id: ids.get(3) ?? "", rowNumber: 3 }, cell("no-yes"))).toEqual({
       index: 1,
       total: 1,

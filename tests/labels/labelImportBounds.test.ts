@@ -90,8 +90,8 @@ describe("a large label import", () => {
     );
     expect(result).toMatchObject({ ok: false, issueCount: 1 });
     expect(await counts()).toEqual(before);
-    const rowId = rowIdsByNumber(db, datasetId).get(ROWS) ?? "";
-    expect(getRowLabels(db, rowId).map((label) => label.rating)).toEqual(["yes", "yes"]);
+    const rowId = (await rowIdsByNumber(db, datasetId)).get(ROWS) ?? "";
+    expect((await getRowLabels(db, rowId)).map((label) => label.rating)).toEqual(["yes", "yes"]);
   }, 120_000);
 
   it("finds a label given twice even when a staged batch lies between the two", async () => {
@@ -115,14 +115,14 @@ describe("who labelled an imported label", () => {
   it("with sign-in on, is the importer; the file's labelled_by is kept as stated_by", async () => {
     const result = await importLabelFile(db, datasetId, once(file), "csv", { importedBy: "runner@example.com" });
     expect(result).toEqual({ ok: true, records: 2, changed: 2 });
-    const rows = rowIdsByNumber(db, datasetId);
-    const [label] = getRowLabels(db, rows.get(7) ?? "").filter((l) => l.metric.endsWith("safety"));
+    const rows = await rowIdsByNumber(db, datasetId);
+    const [label] = (await getRowLabels(db, rows.get(7) ?? "")).filter((l) => l.metric.endsWith("safety"));
     expect(label).toMatchObject({ labelledBy: "runner@example.com", statedBy: "mallory@example.com" });
-    expect(getRowLabelHistory(db, rows.get(7) ?? "")[0]).toMatchObject({
+    expect((await getRowLabelHistory(db, rows.get(7) ?? ""))[0]).toMatchObject({
       labelledBy: "runner@example.com",
       statedBy: "mallory@example.com",
     });
-    const [unstated] = getRowLabels(db, rows.get(8) ?? "").filter((l) => l.metric.endsWith("safety"));
+    const [unstated] = (await getRowLabels(db, rows.get(8) ?? "")).filter((l) => l.metric.endsWith("safety"));
     expect(unstated).toMatchObject({ labelledBy: "runner@example.com", statedBy: null });
 
     let exported = "";
@@ -139,7 +139,7 @@ describe("who labelled an imported label", () => {
       importedBy: null,
     });
     expect(result).toMatchObject({ ok: true, changed: 2 });
-    const [label] = getRowLabels(db, rowIdsByNumber(db, datasetId).get(7) ?? "").filter((l) =>
+    const [label] = (await getRowLabels(db, (await rowIdsByNumber(db, datasetId)).get(7) ?? "")).filter((l) =>
       l.metric.endsWith("safety"),
     );
     expect(label).toMatchObject({ labelledBy: "mallory@example.com", statedBy: null, revision: 2 });
@@ -214,8 +214,8 @@ describe("the label import route", () => {
     } finally {
       delete process.env.ASSAY_MAX_UPLOAD_ROWS;
     }
-    expect(getRowLabels(db, rowIdsByNumber(db, datasetId).get(1) ?? "").map((l) => l.metric)).not.toContain(
-      "response/llm_judged/safety",
-    );
+    expect(
+      (await getRowLabels(db, (await rowIdsByNumber(db, datasetId)).get(1) ?? "")).map((l) => l.metric),
+    ).not.toContain("response/llm_judged/safety");
   });
 });

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
-import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { connectionFor } from "@/lib/db/store/directSqlite";
+import { sqlOf, type Db } from "@/lib/db/client";
 import { getRowLabelsOnRun, readRunLabelsInRowRange } from "@/lib/db/labels/labelQueries";
 import { labelBulkTables } from "@/lib/db/labels/labelWrites";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
@@ -22,27 +21,28 @@ const SUFFICIENCY = "retrieval/llm_judged/context_sufficiency";
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** A run that generated its own answers (Generation rows with their hashes) and judged them as `verdicts` say. */
-function seedGeneratedRun(
+async function seedGeneratedRun(
   db: Db,
   datasetId: string,
   verdicts: SeedVerdict[],
   generations: Map<string, string | null>,
-): string {
-  const runId = seedRun(db, datasetId, "generated", verdicts);
-  const sqlite = connectionFor(databaseUrlOf(db));
-  sqlite.prepare(`UPDATE "Run" SET "generationModel" = 'gen-model' WHERE "id" = ?`).run(runId);
-  const insert = sqlite.prepare(
-    `INSERT INTO "Generation" ("id", "runId", "rowId", "status", "response", "responseHash", "errorMessage", "model")
-     VALUES (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, 'gen-model')`,
-  );
+): Promise<string> {
+  const runId = await seedRun(db, datasetId, "generated", verdicts);
+  const sql = sqlOf(db);
+  await sql.run(`UPDATE "Run" SET "generationModel" = 'gen-model' WHERE "id" = ?`, [runId]);
   for (const [rowId, response] of generations) {
-    insert.run(
-      runId,
-      rowId,
-      response === null ? "error" : "done",
-      response,
-      response === null ? null : sha256(response),
-      response === null ? "the model failed" : null,
+    await sql.run(
+      `INSERT INTO "Generation" ("id", "runId", "rowId", "status", "response", "responseHash", "errorMessage", "model")
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'gen-model')`,
+      [
+        randomUUID(),
+        runId,
+        rowId,
+        response === null ? "error" : "done",
+        response,
+        response === null ? null : sha256(response),
+        response === null ? "the model failed" : null,
+      ],
     );
   }
   return runId;
@@ -69,21 +69,21 @@ describe("labels and the response they judged", () => {
         retrieved_context: [{ content: `Context ${n}.`, doc_uri: `doc${n}` }],
       })),
     );
-    rows = rowIdsByNumber(db, datasetId);
+    rows = await rowIdsByNumber(db, datasetId);
     const judged = (rowNumber: number, metric: string, extra: Partial<SeedVerdict> = {}): SeedVerdict => ({
       rowNumber,
       metric,
       rating: "yes",
       ...extra,
     });
-    datasetRunId = seedRun(
+    datasetRunId = await seedRun(
       db,
       datasetId,
       "dataset",
       [1, 2, 3, 4].flatMap((n) => both.map((metric) => judged(n, metric))),
     );
     // The generated run judged row 1 on both metrics; skipped row 2, left row 3 pending; row 4's generation failed.
-    generatedRunId = seedGeneratedRun(
+    generatedRunId = await seedGeneratedRun(
       db,
       datasetId,
       [
@@ -102,7 +102,7 @@ describe("labels and the response they judged", () => {
     // Every label given on the dataset's responses: "no" where the judges said yes.
     for (const n of [1, 2, 3, 4]) {
       for (const metric of both) {
-        const saved = saveRowLabel(db, {
+        const saved = await saveRowLabel(db, {
           datasetId,
           rowId: rows.get(n)!,
           metric,
@@ -116,26 +116,28 @@ describe("labels and the response they judged", () => {
   }, 60_000);
   afterAll(async () => cleanup());
 
-  const agreementOn = (runId: string, metric: string) =>
-    getRunAgreement(db, { id: runId, datasetId }).find((row) => row.metric === metric);
+  const agreementOn = async (runId: string, metric: string) =>
+    (await getRunAgreement(db, { id: runId, datasetId })).find((row) => row.metric === metric);
 
   it("stores no hash on a label whose metric does not read the response, and counts it on the generated run", async () => {
     const label = await db.humanLabel.findFirstOrThrow({ where: { rowId: rows.get(1)!, metric: SUFFICIENCY } });
     expect(label.responseHash).toBeNull();
     const correctness = await db.humanLabel.findFirstOrThrow({ where: { rowId: rows.get(1)!, metric: CORRECTNESS } });
     expect(correctness.responseHash).toBe(sha256("The dataset's answer 1."));
-    expect(agreementOn(generatedRunId, SUFFICIENCY)).toMatchObject({
+    expect(await agreementOn(generatedRunId, SUFFICIENCY)).toMatchObject({
       labelled: 1,
       otherResponse: 0,
       confusion: { yesNo: 1 },
     });
-    expect(getRowLabelsOnRun(db, generatedRunId, rows.get(1)!).map((l) => [l.metric, l.otherResponse])).toEqual([
-      [CORRECTNESS, true],
-      [SUFFICIENCY, false],
-    ]);
-    const exported = readRunLabelsInRowRange(db, { id: generatedRunId, datasetId }, 0, 1);
+    expect((await getRowLabelsOnRun(db, generatedRunId, rows.get(1)!)).map((l) => [l.metric, l.otherResponse])).toEqual(
+      [
+        [CORRECTNESS, true],
+        [SUFFICIENCY, false],
+      ],
+    );
+    const exported = await readRunLabelsInRowRange(db, { id: generatedRunId, datasetId }, 0, 1);
     expect(exported.map((l) => l.metric)).toEqual([SUFFICIENCY]);
-    const queue = getLabellingQueue(db, { id: generatedRunId }, SUFFICIENCY, { target: 10 });
+    const queue = await getLabellingQueue(db, { id: generatedRunId }, SUFFICIENCY, { target: 10 });
     if ("error" in queue) throw new Error(queue.error);
     expect(queue.otherResponse).toBe(0);
   });
@@ -163,16 +165,20 @@ describe("labels and the response they judged", () => {
     ]);
   });
 
-  it("leaves out only labels on rows the run judged: not skipped, pending or failed ones", () => {
+  it("leaves out only labels on rows the run judged: not skipped, pending or failed ones", async () => {
     // Row 1 judged on another response: left out. Rows 2 and 3 not judged, row 4's generation failed: not left out.
-    expect(agreementOn(generatedRunId, CORRECTNESS)).toMatchObject({
+    expect(await agreementOn(generatedRunId, CORRECTNESS)).toMatchObject({
       labelled: 0,
       otherResponse: 1,
       unjudged: 2,
       errors: 1,
     });
     // The run judged no context sufficiency on rows 2-4: unjudged, never "given on another response".
-    expect(agreementOn(generatedRunId, SUFFICIENCY)).toMatchObject({ labelled: 1, otherResponse: 0, unjudged: 3 });
+    expect(await agreementOn(generatedRunId, SUFFICIENCY)).toMatchObject({
+      labelled: 1,
+      otherResponse: 0,
+      unjudged: 3,
+    });
   });
 
   it("never pairs a label without a hash with a generation that failed", async () => {
@@ -180,13 +186,13 @@ describe("labels and the response they judged", () => {
       where: { rowId: rows.get(4)!, metric: CORRECTNESS },
       data: { responseHash: null },
     });
-    expect(agreementOn(generatedRunId, CORRECTNESS)).toMatchObject({ labelled: 0, errors: 1 });
+    expect(await agreementOn(generatedRunId, CORRECTNESS)).toMatchObject({ labelled: 0, errors: 1 });
   });
 
   it("re-importing an unchanged export leaves a label given on the generated run where it was; a changed one takes the dataset's response", async () => {
     const rowId = rows.get(1)!;
     expect(
-      saveRowLabel(db, {
+      await saveRowLabel(db, {
         datasetId,
         rowId,
         metric: CORRECTNESS,
@@ -211,7 +217,7 @@ describe("labels and the response they judged", () => {
     expect(again).toMatchObject({ ok: true });
     const after = await db.humanLabel.findFirstOrThrow({ where: { rowId, metric: CORRECTNESS } });
     expect(after).toMatchObject({ responseHash: sha256("Generated 1."), revision: before.revision });
-    expect(agreementOn(generatedRunId, CORRECTNESS)).toMatchObject({ labelled: 1, otherResponse: 0 });
+    expect(await agreementOn(generatedRunId, CORRECTNESS)).toMatchObject({ labelled: 1, otherResponse: 0 });
 
     const changed = "request_id,metric,label\nrow-1,correctness,no\nrow-2,context_sufficiency,yes\n";
     const result = await importLabelFile(
@@ -237,8 +243,8 @@ describe("labels and the response they judged", () => {
 
   it("refuses a label saved on a run of another dataset, saying so", async () => {
     const otherDataset = await importRows(db, [{ request_id: "o-1", request: "Q?", response: "A." }]);
-    const otherRun = seedRun(db, otherDataset, "other", []);
-    const saved = saveRowLabel(db, {
+    const otherRun = await seedRun(db, otherDataset, "other", []);
+    const saved = await saveRowLabel(db, {
       datasetId,
       rowId: rows.get(2)!,
       metric: CORRECTNESS,

@@ -84,7 +84,7 @@ describe("labelling queue from a run", () => {
     ({ db, cleanup } = await createTempDb());
     // More rows than a query may bind values, so a list sized by the data would fail the guard.
     datasetId = await importRows(db, syntheticRows(150, 3));
-    runId = seedRun(db, datasetId, "A", [
+    runId = await seedRun(db, datasetId, "A", [
       ...Array.from({ length: 150 }, (_, i) => ({
         rowNumber: i + 1,
         metric: G,
@@ -94,8 +94,8 @@ describe("labelling queue from a run", () => {
       { rowNumber: 1, metric: CR, chunks: ["yes", "no", "error"] },
       { rowNumber: 2, metric: CR, chunks: ["yes", "yes", "no"] },
     ]);
-    const rows = rowIdsByNumber(db, datasetId);
-    writeLabels(
+    const rows = await rowIdsByNumber(db, datasetId);
+    await writeLabels(
       db,
       datasetId,
       [
@@ -113,8 +113,8 @@ describe("labelling queue from a run", () => {
   }, 60_000);
   afterAll(async () => cleanup());
 
-  it("stratifies the run's verdicts (errors left out), skips labelled rows and reports progress", () => {
-    const queue = getLabellingQueue(db, { id: runId }, "groundedness", { target: 10 });
+  it("stratifies the run's verdicts (errors left out), skips labelled rows and reports progress", async () => {
+    const queue = await getLabellingQueue(db, { id: runId }, "groundedness", { target: 10 });
     if ("error" in queue) throw new Error(queue.error);
     // 149 judged: 146 yes (row 1 errored), 3 no. Allocation: no 3, yes 7; row 2 (yes) already labelled.
     expect(queue.strata).toEqual([
@@ -132,16 +132,16 @@ describe("labelling queue from a run", () => {
     expect(queue.next.some((unit) => unit.rowNumber === 1 || unit.rowNumber === 2)).toBe(false);
   });
 
-  it("queues chunks for a per-chunk judge, skipping errored and labelled chunks", () => {
-    const queue = getLabellingQueue(db, { id: runId }, "chunk_relevance", { target: 10 });
+  it("queues chunks for a per-chunk judge, skipping errored and labelled chunks", async () => {
+    const queue = await getLabellingQueue(db, { id: runId }, "chunk_relevance", { target: 10 });
     if ("error" in queue) throw new Error(queue.error);
     const keys = queue.next.map((unit) => `${unit.rowNumber}:${unit.chunkPosition}`).sort();
     expect(keys).toEqual(["1:0", "2:0", "2:1", "2:2"]);
     expect(queue.labelled).toBe(1);
   });
 
-  it("refuses a metric that takes no label", () => {
-    expect(getLabellingQueue(db, { id: runId }, "document_recall")).toMatchObject({
+  it("refuses a metric that takes no label", async () => {
+    expect(await getLabellingQueue(db, { id: runId }, "document_recall")).toMatchObject({
       error: expect.stringContaining("takes no human label"),
     });
   });

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { bulkInsert } from "@/lib/db/store/directSqlite";
+import { sqlOf, type Db } from "@/lib/db/client";
 import { readRowKeysInRange } from "@/lib/db/labels/labelQueries";
 
 /**
@@ -20,9 +19,9 @@ export type SeedVerdict = {
   chunks?: ("yes" | "no" | "error")[];
 };
 
-export function seedRun(db: Db, datasetId: string, name: string, verdicts: SeedVerdict[]): string {
+export async function seedRun(db: Db, datasetId: string, name: string, verdicts: SeedVerdict[]): Promise<string> {
   const runId = randomUUID();
-  const rows = new Map(readRowKeysInRange(db, datasetId, 0, 1_000_000).map((key) => [key.rowNumber, key.rowId]));
+  const rows = await rowIdsByNumber(db, datasetId);
   const judgments: (string | number | null)[][] = [];
   const chunks: (string | number | null)[][] = [];
   for (const verdict of verdicts) {
@@ -55,7 +54,7 @@ export function seedRun(db: Db, datasetId: string, name: string, verdicts: SeedV
       ]),
     );
   }
-  bulkInsert(databaseUrlOf(db), [
+  await sqlOf(db).bulkInsert([
     {
       table: "Run",
       columns: ["id", "datasetId", "name", "status", "judgeProvider", "judgeModel"],
@@ -87,6 +86,6 @@ export function seedRun(db: Db, datasetId: string, name: string, verdicts: SeedV
 }
 
 /** Row id by row number, for writing labels in tests. */
-export function rowIdsByNumber(db: Db, datasetId: string): Map<number, string> {
-  return new Map(readRowKeysInRange(db, datasetId, 0, 1_000_000).map((key) => [key.rowNumber, key.rowId]));
+export async function rowIdsByNumber(db: Db, datasetId: string): Promise<Map<number, string>> {
+  return new Map((await readRowKeysInRange(db, datasetId, 0, 1_000_000)).map((key) => [key.rowNumber, key.rowId]));
 }

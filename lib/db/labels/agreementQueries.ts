@@ -6,13 +6,14 @@ import {
   type ScoreAgreement,
   type ScorePair,
 } from "@/lib/stats";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import type { Dialect } from "../store/dialect";
+import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 
 /**
  * A run's judges against the dataset's current human labels, counted in SQL.
  *
- * PAIRED is every current label of the dataset joined with the run's verdict
+ * The paired labels (pairedLabelsSql) are every current label of the dataset joined with the run's verdict
  * for the same (row, metric) and, for a chunk label, the same chunk. Each
  * pair gets a judge verdict and a human verdict, both yes/no:
  * - rating labels compare the judge's rating (or chunk rating) with the label;
@@ -42,7 +43,7 @@ function verdictColumns(suffix: string): string {
       WHEN ${j}."status" = 'error' THEN 'error'
       WHEN l."chunkPosition" >= 0 AND ${j}."status" = 'done' AND ${c}."errorMessage" IS NOT NULL THEN 'error'
       WHEN ${j}."status" = 'done' AND ${givenOnOtherResponse(judgedHash(suffix))} THEN 'elsewhere'
-      WHEN ${j}."status" = 'done' AND (CASE WHEN l."chunkPosition" >= 0 THEN ${c}."rating" WHEN l."kind" = 'score' THEN ${j}."score" ELSE ${j}."rating" END) IS NOT NULL THEN 'judged'
+      WHEN ${j}."status" = 'done' AND (CASE WHEN l."chunkPosition" >= 0 THEN ${c}."rating" IS NOT NULL WHEN l."kind" = 'score' THEN ${j}."score" IS NOT NULL ELSE ${j}."rating" IS NOT NULL END) THEN 'judged'
       ELSE 'unjudged'
     END AS "outcome${suffix}",
     CASE
@@ -63,7 +64,7 @@ function verdictColumns(suffix: string): string {
  * run shares. Every query that sets labels apart by response uses this.
  */
 export function givenOnOtherResponse(judged: string): string {
-  return `(l."chunkPosition" < 0 AND l."responseHash" IS NOT NULL AND l."responseHash" IS NOT ${judged})`;
+  return `(l."chunkPosition" < 0 AND l."responseHash" IS NOT NULL AND l."responseHash" IS DISTINCT FROM ${judged})`;
 }
 
 /**
@@ -72,51 +73,66 @@ export function givenOnOtherResponse(judged: string): string {
  * once per query), else the dataset row's (r, joined once in the query).
  */
 function judgedHash(suffix: string): string {
-  return `(CASE WHEN ${`gen${suffix}`} IS NOT NULL THEN g${suffix}."responseHash" ELSE r."responseHash" END)`;
+  return `(CASE WHEN run${suffix}."gen${suffix}" IS NOT NULL THEN g${suffix}."responseHash" ELSE r."responseHash" END)`;
 }
 
-function verdictJoins(runParam: string, suffix: string): string {
+function verdictJoins(f: SqlFragments, runParam: string, suffix: string): string {
   const j = `j${suffix}`;
   const c = `c${suffix}`;
   return `LEFT JOIN "JudgmentItem" ${j} ON ${j}."runId" = @${runParam} AND ${j}."rowId" = l."rowId" AND ${j}."metric" = l."metric"
   LEFT JOIN "ChunkJudgment" ${c} ON l."chunkPosition" >= 0 AND ${c}."judgmentId" = ${j}."id" AND ${c}."position" = l."chunkPosition"
-  LEFT JOIN "Generation" g${suffix} INDEXED BY "Generation_response_hash_idx" ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId"
-  LEFT JOIN (SELECT "generationModel" AS gen${suffix} FROM "Run" WHERE "id" = @${runParam}) run${suffix} ON true`;
+  LEFT JOIN "Generation" g${suffix}${f.indexHint("Generation_response_hash_idx")} ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId"
+  LEFT JOIN (SELECT "generationModel" AS "gen${suffix}" FROM "Run" WHERE "id" = @${runParam}) run${suffix} ON true`;
 }
 
 /**
  * The label's row, for the hash of the dataset's own response: through the
  * covering index, since the row itself is wide (request, response, trace) and
- * SQLite without statistics would read it by primary key.
+ * SQLite without statistics would read it by primary key (PostgreSQL plans
+ * from statistics and takes no hint).
  */
-const LABEL_ROW_JOIN = `JOIN "DatasetRow" r INDEXED BY "DatasetRow_response_hash_idx" ON r."id" = l."rowId"`;
+const labelRowJoin = (f: SqlFragments) =>
+  `JOIN "DatasetRow" r${f.indexHint("DatasetRow_response_hash_idx")} ON r."id" = l."rowId"`;
 
 /** Every label of the dataset with each run's verdict beside it: columns outcome, judge, human, judgeScore with the run's suffix. */
-function pairedSql(runs: readonly (readonly [param: string, suffix: string])[]): string {
+function pairedSql(f: SqlFragments, runs: readonly (readonly [param: string, suffix: string])[]): string {
   return `
   SELECT l."rowId", l."metric", l."chunkPosition", l."kind", l."score" AS "humanScore",
     ${runs.map(([, suffix]) => verdictColumns(suffix)).join(",\n    ")}
   FROM "HumanLabel" l
-  ${LABEL_ROW_JOIN}
-  ${runs.map(([param, suffix]) => verdictJoins(param, suffix)).join("\n  ")}
+  ${labelRowJoin(f)}
+  ${runs.map(([param, suffix]) => verdictJoins(f, param, suffix)).join("\n  ")}
   WHERE l."datasetId" = @datasetId`;
 }
-/** Every label of the dataset with one run's verdict (binds @runId, @datasetId); agreementRowQueries.ts lists rows from it. */
-export const PAIRED = pairedSql([["runId", ""]]);
+
+type Store = { dialect: Dialect };
+
+/**
+ * Every label of the dataset with one run's verdict (binds @runId,
+ * @datasetId), in the store's SQL (`sqlOf(db)`): agreementRowQueries.ts
+ * lists rows from it.
+ */
+export function pairedLabelsSql(store: Store): string {
+  return pairedSql(sqlFragments(store), [["runId", ""]]);
+}
 
 /**
  * The labels of one table page's rows with one run's verdict beside each
- * (binds @runId and @rowIds, the page's ids as ONE JSON array): the rows
- * table's label markers, judged exactly as agreement counts them. The labels
- * are found through their (rowId, metric, chunkPosition) unique index.
+ * (binds @runId and @rowIds, the page's ids as ONE array value), in the
+ * store's SQL: the rows table's label markers, judged exactly as agreement
+ * counts them. The labels are found through their (rowId, metric,
+ * chunkPosition) unique index.
  */
-export const PAIRED_OF_ROWS = `
+export function pairedLabelsOfRowsSql(store: Store): string {
+  const f = sqlFragments(store);
+  return `
   SELECT l."rowId", l."metric", l."chunkPosition", l."kind", l."rating" AS "humanRating", l."score" AS "humanScore",
     ${verdictColumns("")}
   FROM "HumanLabel" l
-  ${LABEL_ROW_JOIN}
-  ${verdictJoins("runId", "")}
-  WHERE l."rowId" IN (SELECT value FROM json_each(@rowIds))`;
+  ${labelRowJoin(f)}
+  ${verdictJoins(f, "runId", "")}
+  WHERE ${f.inList('l."rowId"', "@rowIds")}`;
+}
 
 type RunRef = { id: string; datasetId: string };
 
@@ -135,18 +151,15 @@ export type AgreementCounts = {
   otherResponse: number;
 };
 
-function connection(db: Db) {
-  return connectionFor(databaseUrlOf(db));
-}
-
 function countColumns(suffix: string): string {
   const judged = `"outcome${suffix}" = 'judged'`;
   const cell = (judge: string, human: string) =>
-    `SUM(${judged} AND "judge${suffix}" = '${judge}' AND "human${suffix}" = '${human}')`;
+    `COUNT(*) FILTER (WHERE ${judged} AND "judge${suffix}" = '${judge}' AND "human${suffix}" = '${human}')`;
+  const outcome = (name: string) => `COUNT(*) FILTER (WHERE "outcome${suffix}" = '${name}')`;
   return `${cell("yes", "yes")} AS "yesYes${suffix}", ${cell("yes", "no")} AS "yesNo${suffix}",
     ${cell("no", "yes")} AS "noYes${suffix}", ${cell("no", "no")} AS "noNo${suffix}",
-    SUM("outcome${suffix}" = 'error') AS "errors${suffix}", SUM("outcome${suffix}" = 'unjudged') AS "unjudged${suffix}",
-    SUM("outcome${suffix}" = 'elsewhere') AS "otherResponse${suffix}"`;
+    ${outcome("error")} AS "errors${suffix}", ${outcome("unjudged")} AS "unjudged${suffix}",
+    ${outcome("elsewhere")} AS "otherResponse${suffix}"`;
 }
 
 type CountRow = Record<string, string | number>;
@@ -168,13 +181,14 @@ function countsOf(row: CountRow, suffix: string): AgreementCounts {
 }
 
 /** The confusion cells, errors and unjudged labels of every labelled metric of a run, in one GROUP BY. */
-export function readAgreementCounts(db: Db, run: RunRef): AgreementCounts[] {
-  const rows = preparedStatement(
-    connection(db),
-    `WITH paired AS (${PAIRED})
+export async function readAgreementCounts(db: Db, run: RunRef): Promise<AgreementCounts[]> {
+  const sql = sqlOf(db);
+  const rows = await sql.all<CountRow>(
+    `WITH paired AS (${pairedLabelsSql(sql)})
      SELECT "metric", MAX("kind") AS "kind", MAX("chunkPosition") >= 0 AS "perChunk", ${countColumns("")}
      FROM paired GROUP BY "metric" ORDER BY "metric"`,
-  ).all({ runId: run.id, datasetId: run.datasetId }) as CountRow[];
+    { runId: run.id, datasetId: run.datasetId },
+  );
   return rows.map((row) => countsOf(row, ""));
 }
 
@@ -183,29 +197,31 @@ export function readAgreementCounts(db: Db, run: RunRef): AgreementCounts[] {
  * and the paired counts (labels both judged) per metric, what the compare
  * page needs, at the cost of one run's read plus one more join per label.
  */
-export function readComparedAgreementCounts(
+export async function readComparedAgreementCounts(
   db: Db,
   runA: RunRef,
   runB: RunRef,
-): { metric: string; a: AgreementCounts; b: AgreementCounts; paired: PairedRunCounts }[] {
+): Promise<{ metric: string; a: AgreementCounts; b: AgreementCounts; paired: PairedRunCounts }[]> {
   if (runA.datasetId !== runB.datasetId) throw new Error("runs of different datasets share no labels");
-  const both = `"outcomeA" = 'judged' AND "outcomeB" = 'judged'`;
+  const bothJudged = `"outcomeA" = 'judged' AND "outcomeB" = 'judged'`;
   const agreeA = `"judgeA" = "humanA"`;
   const agreeB = `"judgeB" = "humanB"`;
-  const rows = preparedStatement(
-    connection(db),
-    `WITH p AS (${pairedSql([
+  const sql = sqlOf(db);
+  const both = (condition: string) => `COUNT(*) FILTER (WHERE ${bothJudged} AND ${condition})`;
+  const rows = await sql.all<CountRow>(
+    `WITH p AS (${pairedSql(sqlFragments(sql), [
       ["runA", "A"],
       ["runB", "B"],
     ])})
      SELECT "metric", MAX("kind") AS "kind", MAX("chunkPosition") >= 0 AS "perChunk",
        ${countColumns("A")}, ${countColumns("B")},
-       SUM(${both} AND ${agreeA} AND ${agreeB}) AS "bothAgree",
-       SUM(${both} AND ${agreeA} AND NOT ${agreeB}) AS "onlyAAgrees",
-       SUM(${both} AND NOT ${agreeA} AND ${agreeB}) AS "onlyBAgrees",
-       SUM(${both} AND NOT ${agreeA} AND NOT ${agreeB}) AS "bothDisagree"
+       ${both(`${agreeA} AND ${agreeB}`)} AS "bothAgree",
+       ${both(`${agreeA} AND NOT ${agreeB}`)} AS "onlyAAgrees",
+       ${both(`NOT ${agreeA} AND ${agreeB}`)} AS "onlyBAgrees",
+       ${both(`NOT ${agreeA} AND NOT ${agreeB}`)} AS "bothDisagree"
      FROM p GROUP BY "metric" ORDER BY "metric"`,
-  ).all({ runA: runA.id, runB: runB.id, datasetId: runA.datasetId }) as CountRow[];
+    { runA: runA.id, runB: runB.id, datasetId: runA.datasetId },
+  );
   return rows.map((row) => ({
     metric: String(row.metric),
     a: countsOf(row, "A"),
@@ -221,37 +237,36 @@ export function readComparedAgreementCounts(
 }
 
 /** The judge's and the person's scores for a score metric, one page of rows after a row number. */
-export function readScorePairsPage(
+export async function readScorePairsPage(
   db: Db,
   run: RunRef,
   metric: string,
   afterRowNumber: number,
   limit = 1000,
-): (ScorePair & { rowNumber: number })[] {
-  return preparedStatement(
-    connection(db),
-    `WITH paired AS (${PAIRED} AND l."metric" = @metric AND l."kind" = 'score')
+): Promise<(ScorePair & { rowNumber: number })[]> {
+  const sql = sqlOf(db);
+  return sql.all<ScorePair & { rowNumber: number }>(
+    `WITH paired AS (${pairedLabelsSql(sql)} AND l."metric" = @metric AND l."kind" = 'score')
      SELECT r."rowNumber", p."judgeScore" AS "judge", p."humanScore" AS "human"
      FROM paired p JOIN "DatasetRow" r ON r."id" = p."rowId"
      WHERE p."outcome" = 'judged' AND r."rowNumber" > @after
      ORDER BY r."rowNumber" LIMIT @limit`,
-  ).all({
-    runId: run.id,
-    datasetId: run.datasetId,
-    metric,
-    after: afterRowNumber,
-    limit: Math.min(Math.max(1, limit), 5000),
-  }) as (ScorePair & {
-    rowNumber: number;
-  })[];
+    {
+      runId: run.id,
+      datasetId: run.datasetId,
+      metric,
+      after: afterRowNumber,
+      limit: Math.min(Math.max(1, limit), 5000),
+    },
+  );
 }
 
 /** Every score pair of a metric, read a page at a time (two numbers per labelled row in memory). */
-export function readScorePairs(db: Db, run: RunRef, metric: string, pageSize = 1000): ScorePair[] {
+export async function readScorePairs(db: Db, run: RunRef, metric: string, pageSize = 1000): Promise<ScorePair[]> {
   const pairs: ScorePair[] = [];
   let after = 0;
   for (;;) {
-    const page = readScorePairsPage(db, run, metric, after, pageSize);
+    const page = await readScorePairsPage(db, run, metric, after, pageSize);
     for (const { judge, human } of page) pairs.push({ judge, human });
     if (page.length < pageSize) return pairs;
     after = page[page.length - 1].rowNumber;
@@ -270,7 +285,7 @@ export type JudgeAgreement = AgreementSummary & {
 };
 
 /** One judge's figures from its counts; a score judge's Spearman and MAD read its score pairs (paged). */
-export function toJudgeAgreement(db: Db, run: RunRef, counts: AgreementCounts): JudgeAgreement {
+export async function toJudgeAgreement(db: Db, run: RunRef, counts: AgreementCounts): Promise<JudgeAgreement> {
   const { metric, kind, perChunk, errors, unjudged, otherResponse, yesYes, yesNo, noYes, noNo } = counts;
   return {
     ...summarizeAgreement({ yesYes, yesNo, noYes, noNo }, errors),
@@ -279,13 +294,16 @@ export function toJudgeAgreement(db: Db, run: RunRef, counts: AgreementCounts): 
     perChunk,
     unjudged,
     otherResponse,
-    scores: kind === "score" ? summarizeScoreAgreement(readScorePairs(db, run, metric)) : null,
+    scores: kind === "score" ? summarizeScoreAgreement(await readScorePairs(db, run, metric)) : null,
   };
 }
 
 /** Agreement per judge for one run: what the run page's agreement panel and the CLI show. */
-export function getRunAgreement(db: Db, run: RunRef): JudgeAgreement[] {
-  return readAgreementCounts(db, run).map((counts) => toJudgeAgreement(db, run, counts));
+export async function getRunAgreement(db: Db, run: RunRef): Promise<JudgeAgreement[]> {
+  const agreement: JudgeAgreement[] = [];
+  // One judge after another: a score judge's pairs are read in pages, and only one judge's at a time.
+  for (const counts of await readAgreementCounts(db, run)) agreement.push(await toJudgeAgreement(db, run, counts));
+  return agreement;
 }
 
 export type PairedRunCounts = {
@@ -301,8 +319,8 @@ export type PairedRunCounts = {
  * unjudged on either side left out), per metric: the counts the paired
  * McNemar test takes (lib/stats pairedAgreementTest).
  */
-export function readPairedRunAgreement(db: Db, runA: RunRef, runB: RunRef): PairedRunCounts[] {
-  return readComparedAgreementCounts(db, runA, runB)
+export async function readPairedRunAgreement(db: Db, runA: RunRef, runB: RunRef): Promise<PairedRunCounts[]> {
+  return (await readComparedAgreementCounts(db, runA, runB))
     .map((row) => row.paired)
     .filter((paired) => paired.bothAgree + paired.onlyAAgrees + paired.onlyBAgrees + paired.bothDisagree > 0);
 }

@@ -1,21 +1,17 @@
 import type { AgreementCellName } from "@/lib/urlState/runRowQuery";
-import { databaseUrlOf, type Db } from "../client";
-import { PAIRED } from "./agreementQueries";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { pairedLabelsSql } from "./agreementQueries";
+import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import { sortJoin, tableOrderBy } from "../runs/runRowMetricSort";
 
 /**
  * Rows picked by agreement: a confusion cell's rows (the agreement panel's
  * links) and the rows table's "judge disagrees with the label" filter, paged
  * and sorted like the rows table, with the neighbours the drill-down needs.
- * All read PAIRED (agreementQueries.ts); the row set is an IN over it, so it
+ * All read the paired labels (agreementQueries.ts); the row set is an IN over it, so it
  * is computed once per query, not per row.
  */
 type RunRef = { id: string; datasetId: string };
-
-function connection(db: Db) {
-  return connectionFor(databaseUrlOf(db));
-}
 
 /** A confusion cell (judge verdict × human verdict), or the labelled rows the judge errored on. */
 export type AgreementCell = { judge: "yes" | "no"; human: "yes" | "no" } | { errors: true };
@@ -52,7 +48,7 @@ export type AgreementRowRef = {
  * from the agreement panel), paged and sorted like the rows table. A chunk
  * metric's row is listed once however many of its chunks fall in the cell.
  */
-export function listAgreementCellRows(
+export async function listAgreementCellRows(
   db: Db,
   run: RunRef,
   metric: string,
@@ -67,22 +63,25 @@ export function listAgreementCellRows(
  * The rows table's "judge disagrees with the label" filter: rows where some
  * judged label (of one metric, or of any) differs from the run's verdict.
  */
-export function listDisagreementRows(db: Db, run: RunRef, query: AgreementRowQuery) {
+export async function listDisagreementRows(db: Db, run: RunRef, query: AgreementRowQuery) {
   return pageOfRows(db, run, query, DISAGREES, {});
 }
 
 const MAX_ROWS_PAGE = 200;
 
 function filterOf(
+  fragments: SqlFragments,
   run: RunRef,
   query: Pick<AgreementRowQuery, "metric" | "q">,
   condition: string,
   values: Record<string, string>,
 ) {
   const q = query.q.trim();
+  // The rows table's search: ASCII letters in any case, on either store.
+  const like = (column: string) => fragments.likeIgnoringCase(column, "@like");
   const where = `r."datasetId" = @datasetId
     AND r."id" IN (SELECT p."rowId" FROM paired p WHERE ${condition}${query.metric ? ` AND p."metric" = @metric` : ""})
-    ${q ? `AND (r."requestText" LIKE @like ESCAPE '\\' OR r."response" LIKE @like ESCAPE '\\' OR r."requestId" LIKE @like ESCAPE '\\')` : ""}`;
+    ${q ? `AND (${like(`r."requestText"`)} OR ${like(`r."response"`)} OR ${like(`r."requestId"`)})` : ""}`;
   const bound: Record<string, string | number> = {
     runId: run.id,
     datasetId: run.datasetId,
@@ -97,17 +96,19 @@ const DISAGREES = `p."outcome" = 'judged' AND p."judge" <> p."human"`;
 
 /**
  * The rows of the disagreement filter (no cell) or of one confusion cell, as
- * SQL over `r` that needs the `paired` table (WITH paired AS (PAIRED)), with
- * its values: the drill-down's place in a sorted table reads it.
+ * SQL over `r` that needs the `paired` table (WITH paired AS
+ * (pairedLabelsSql(store))), with its values, in the store's SQL: the
+ * drill-down's place in a sorted table reads it.
  */
 export function agreementFilterSql(
+  fragments: SqlFragments,
   run: RunRef,
   query: Pick<AgreementRowQuery, "metric" | "q">,
   cell?: AgreementCell,
 ): { where: string; bound: Record<string, string | number> } {
-  if (!cell) return filterOf(run, query, DISAGREES, {});
+  if (!cell) return filterOf(fragments, run, query, DISAGREES, {});
   const { condition, values } = cellCondition(cell);
-  return filterOf(run, query, condition, values);
+  return filterOf(fragments, run, query, condition, values);
 }
 
 /**
@@ -120,7 +121,7 @@ export function getDisagreementNeighbours(
   run: RunRef,
   row: { id: string; rowNumber: number },
   query: Pick<AgreementRowQuery, "metric" | "q">,
-): { previousId: string | null; nextId: string | null; index: number | null; total: number } {
+): Promise<Neighbours> {
   return neighboursWithin(db, run, row, query, DISAGREES, {});
 }
 
@@ -131,7 +132,7 @@ export function getAgreementCellNeighbours(
   row: { id: string; rowNumber: number },
   query: Pick<AgreementRowQuery, "q"> & { metric: string },
   cell: AgreementCell,
-): { previousId: string | null; nextId: string | null; index: number | null; total: number } {
+): Promise<Neighbours> {
   const { condition, values } = cellCondition(cell);
   return neighboursWithin(db, run, row, query, condition, values);
 }
@@ -144,30 +145,34 @@ function cellCondition(cell: AgreementCell): { condition: string; values: Record
   };
 }
 
-function neighboursWithin(
+type Neighbours = { previousId: string | null; nextId: string | null; index: number | null; total: number };
+
+async function neighboursWithin(
   db: Db,
   run: RunRef,
   row: { id: string; rowNumber: number },
   query: Pick<AgreementRowQuery, "metric" | "q">,
   condition: string,
   values: Record<string, string>,
-): { previousId: string | null; nextId: string | null; index: number | null; total: number } {
-  const { where, bound } = filterOf(run, query, condition, values);
-  const c = connection(db);
-  const one = (sql: string) =>
-    (preparedStatement(c, `WITH paired AS (${PAIRED}) ${sql}`).get({
-      ...bound,
-      rowNumber: row.rowNumber,
-      rowId: row.id,
-    }) ?? null) as Record<string, string | number> | null;
-  const previous = one(
+): Promise<Neighbours> {
+  const sql = sqlOf(db);
+  const { where, bound } = filterOf(sqlFragments(sql), run, query, condition, values);
+  const paired = pairedLabelsSql(sql);
+  const one = async (select: string, extra: Record<string, string | number>) =>
+    (await sql.get<Record<string, string | number>>(`WITH paired AS (${paired}) ${select}`, { ...bound, ...extra })) ??
+    null;
+  const previous = await one(
     `SELECT r."id" FROM "DatasetRow" r WHERE ${where} AND r."rowNumber" < @rowNumber ORDER BY r."rowNumber" DESC LIMIT 1`,
+    { rowNumber: row.rowNumber },
   );
-  const next = one(
+  const next = await one(
     `SELECT r."id" FROM "DatasetRow" r WHERE ${where} AND r."rowNumber" > @rowNumber ORDER BY r."rowNumber" ASC LIMIT 1`,
+    { rowNumber: row.rowNumber },
   );
-  const counts = one(
-    `SELECT COUNT(*) AS "total", SUM(r."rowNumber" < @rowNumber) AS "before", SUM(r."id" = @rowId) AS "inFilter" FROM "DatasetRow" r WHERE ${where}`,
+  const counts = await one(
+    `SELECT COUNT(*) AS "total", COUNT(*) FILTER (WHERE r."rowNumber" < @rowNumber) AS "before",
+       COUNT(*) FILTER (WHERE r."id" = @rowId) AS "inFilter" FROM "DatasetRow" r WHERE ${where}`,
+    { rowNumber: row.rowNumber, rowId: row.id },
   );
   return {
     previousId: previous ? String(previous.id) : null,
@@ -177,28 +182,30 @@ function neighboursWithin(
   };
 }
 
-function pageOfRows(
+async function pageOfRows(
   db: Db,
   run: RunRef,
   query: AgreementRowQuery,
   condition: string,
   values: Record<string, string>,
-): { items: AgreementRowRef[]; total: number; page: number; pageSize: number; pageCount: number } {
+): Promise<{ items: AgreementRowRef[]; total: number; page: number; pageSize: number; pageCount: number }> {
   const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize)), MAX_ROWS_PAGE);
-  const { where, bound } = filterOf(run, query, condition, values);
-  const c = connection(db);
-  const { total } = preparedStatement(
-    c,
-    `WITH paired AS (${PAIRED}) SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
-  ).get(bound) as { total: number };
+  const sql = sqlOf(db);
+  const { where, bound } = filterOf(sqlFragments(sql), run, query, condition, values);
+  const paired = pairedLabelsSql(sql);
+  const counted = await sql.get<{ total: number }>(
+    `WITH paired AS (${paired}) SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
+    bound,
+  );
+  const total = counted?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(query.page)), pageCount);
   const sort = sortJoin(query);
-  const items = preparedStatement(
-    c,
-    `WITH paired AS (${PAIRED})
+  const items = await sql.all<AgreementRowRef>(
+    `WITH paired AS (${paired})
      SELECT r."id" AS "rowId", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${sort.join}
      WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @limit OFFSET @offset`,
-  ).all({ ...bound, ...sort.bound, limit: pageSize, offset: (page - 1) * pageSize }) as AgreementRowRef[];
+    { ...bound, ...sort.bound, limit: pageSize, offset: (page - 1) * pageSize },
+  );
   return { items, total, page, pageSize, pageCount };
 }

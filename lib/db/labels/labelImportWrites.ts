@@ -1,17 +1,16 @@
-import Database from "better-sqlite3";
 import type { LabelEntry } from "@/lib/labels/labelValue";
-import { databaseUrlOf, type Db } from "../client";
-import { sqliteFilePath } from "../databaseUrl";
-import { connectionFor, preparedStatement, sqliteTimestamp } from "../store/directSqlite";
-import { BUSY_TIMEOUT_MS, retryWhileBusy } from "../store/storeRetry";
+import { sqlOf, type Db } from "../client";
+import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 
 /**
  * A label file's import, written in two steps so that it is all or nothing
  * without holding the file in memory or the database for long:
  *
  * 1. `stageLabels`: each batch of checked labels goes into LabelImportStaging
- *    in its own short transaction. Its unique key finds a label given twice in
- *    the file (and the row of the first), so the importer keeps no map of keys.
+ *    in its own short transaction, in two statements whatever the batch's
+ *    size. The labels staged before find a label given twice in the file (and
+ *    the row of the first; the table's unique key guards it), so the
+ *    importer keeps no map of the file's keys.
  * 2. `promoteLabelImport`: one transaction turns the staged labels into
  *    current labels and history rows with set-based statements; nothing is
  *    visible before its commit and everything after it. A failed import is removed
@@ -29,13 +28,28 @@ export type StagedLabel = {
 /** A label the file gives twice: this record's row and the row that gave it first. */
 export type RepeatedLabel = { fileRow: number; fileLine: number; firstRow: number };
 
-const STAGE = `INSERT INTO "LabelImportStaging" ("importId", "fileRow", "fileLine", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "createdAt")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-const FIRST_OF_KEY = `SELECT "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+const STAGED_COLUMNS = [
+  "importId",
+  "fileRow",
+  "fileLine",
+  "rowId",
+  "metric",
+  "chunkPosition",
+  "kind",
+  "rating",
+  "score",
+  "labelledBy",
+  "statedBy",
+  "createdAt",
+] as const;
+/** The labels already staged on a batch's rows (binds importId, then the rows' ids as one list value). */
+const stagedOnRows = (f: SqlFragments) =>
+  `SELECT "rowId", "metric", "chunkPosition", "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND ${f.inList(`"rowId"`)}`;
 /** A current label h with a staged label's key, and with its value (the staged label's table or alias, dotted). */
 const sameKey = (s: string) =>
   `${s}"rowId" = h."rowId" AND ${s}"metric" = h."metric" AND ${s}"chunkPosition" = h."chunkPosition"`;
-const sameValue = (s: string) => `h."kind" = ${s}"kind" AND h."rating" IS ${s}"rating" AND h."score" IS ${s}"score"`;
+const sameValue = (s: string) =>
+  `h."kind" = ${s}"kind" AND h."rating" IS NOT DISTINCT FROM ${s}"rating" AND h."score" IS NOT DISTINCT FROM ${s}"score"`;
 const SAME_KEY = sameKey("s.");
 /**
  * The hash an imported label records. A label file carries no run or hash, so
@@ -43,90 +57,114 @@ const SAME_KEY = sameKey("s.");
  * perhaps with another labeller) keeps the current label's hash: the response
  * it was given on, which may be a generated run's. A changed label judged the
  * dataset row's own response, when its metric reads the response at all
- * (binds the JSON list of such metrics, responseReadingMetrics in lib/labels).
+ * (binds the list of such metrics as one value at @reading, responseReadingMetrics in lib/labels).
  */
-const IMPORTED_HASH = (alias: string) => {
+const importedHash = (f: SqlFragments, alias: string) => {
   const current = `FROM "HumanLabel" h WHERE ${sameKey(alias)} AND ${sameValue(alias)}`;
   return `CASE WHEN EXISTS (SELECT 1 ${current}) THEN (SELECT h."responseHash" ${current})
-    WHEN ${alias}"chunkPosition" < 0 AND ${alias}"metric" IN (SELECT value FROM json_each(?))
+    WHEN ${alias}"chunkPosition" < 0 AND ${f.inList(`${alias}"metric"`, "@reading")}
     THEN (SELECT r."responseHash" FROM "DatasetRow" r WHERE r."id" = ${alias}"rowId") END`;
 };
-const IN_RANGE = `"importId" = ? AND "fileRow" > ? AND "fileRow" <= ?`;
+const IN_RANGE = `"importId" = @importId AND "fileRow" > @after AND "fileRow" <= @through`;
+/**
+ * A promoted label's id: the import's and the file row's, unique because an
+ * import gives each file row once (written in SQL both stores share, where a
+ * random id is not).
+ */
+const PROMOTED_ID = `"importId" || '-' || CAST("fileRow" AS TEXT)`;
 // The same label by the same people: nothing to write, no history added.
-const MARK_UNCHANGED = `UPDATE "LabelImportStaging" AS s SET "unchanged" = 1 WHERE ${IN_RANGE} AND EXISTS (
+const MARK_UNCHANGED = `UPDATE "LabelImportStaging" AS s SET "unchanged" = TRUE WHERE ${IN_RANGE} AND EXISTS (
   SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND ${sameValue("s.")}
-    AND h."labelledBy" IS s."labelledBy" AND h."statedBy" IS s."statedBy" AND h."hashPending" = false)`;
+    AND h."labelledBy" IS NOT DISTINCT FROM s."labelledBy" AND h."statedBy" IS NOT DISTINCT FROM s."statedBy"
+    AND h."hashPending" = FALSE)`;
 const NUMBER_REVISIONS = `UPDATE "LabelImportStaging" AS s SET "revision" = 1 + COALESCE(
   (SELECT MAX(h."revision") FROM "HumanLabelRevision" h WHERE ${SAME_KEY}), 0)
-  WHERE ${IN_RANGE} AND s."unchanged" = 0`;
-const INSERT_REVISIONS = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "responseHash")
-  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', ${IMPORTED_HASH('"LabelImportStaging".')}
-  FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = 0`;
-const UPSERT_LABELS = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
-  SELECT lower(hex(randomblob(16))), ?, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", ?, 'import', "revision", ${IMPORTED_HASH('"LabelImportStaging".')}
-  FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = 0
+  WHERE ${IN_RANGE} AND s."unchanged" = FALSE`;
+const insertRevisions = (
+  f: SqlFragments,
+) => `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "responseHash")
+  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", @at, 'import', ${importedHash(f, '"LabelImportStaging".')}
+  FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE`;
+const upsertLabels = (
+  f: SqlFragments,
+) => `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
+  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", @at, 'import', "revision", ${importedHash(f, '"LabelImportStaging".')}
+  FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
     "labelledBy" = excluded."labelledBy", "statedBy" = excluded."statedBy", "labelledAt" = excluded."labelledAt",
-    "source" = excluded."source", "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = false`;
-// Bounded deletes, so removing a large failed import never holds the write lock for long.
-const DELETE_SOME = `DELETE FROM "LabelImportStaging" WHERE rowid IN (SELECT rowid FROM "LabelImportStaging" WHERE "importId" = ? LIMIT 2000)`;
+    "source" = excluded."source", "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = FALSE`;
+// Bounded deletes, so removing a large failed import never holds the write lock for long (by primary key: neither
+// PostgreSQL's DELETE nor its tables have SQLite's LIMIT and rowid).
+const DELETE_SOME = `DELETE FROM "LabelImportStaging" WHERE "importId" = @importId AND "fileRow" IN (
+  SELECT "fileRow" FROM "LabelImportStaging" WHERE "importId" = @importId ORDER BY "fileRow" LIMIT 2000)`;
 const LAST_FILE_ROW = `SELECT COALESCE(MAX("fileRow"), 0) AS "last" FROM "LabelImportStaging" WHERE "importId" = ?`;
 /** File rows promoted per statement group; the event loop is handed back between groups. */
 const PROMOTE_BATCH = 1000;
 const STALE_IMPORTS = `SELECT DISTINCT "importId" FROM "LabelImportStaging" WHERE "createdAt" < ? LIMIT 20`;
 
-function connection(db: Db) {
-  return connectionFor(databaseUrlOf(db));
-}
-
-/** Stages one batch in one short transaction; returns the labels the file already gave (nothing is staged for them). */
+/**
+ * Stages one batch in one short transaction; returns the labels the file
+ * already gave (nothing is staged for them). The transaction may run again
+ * whole, so everything it finds starts inside it.
+ */
 export async function stageLabels(db: Db, importId: string, labels: StagedLabel[]): Promise<RepeatedLabel[]> {
-  const sqlite = connection(db);
-  const stage = preparedStatement(sqlite, STAGE);
-  const firstOfKey = preparedStatement(sqlite, FIRST_OF_KEY);
-  const now = sqliteTimestamp(new Date());
-  let repeated: RepeatedLabel[] = [];
-  const write = sqlite.transaction(() => {
-    repeated = [];
+  const now = new Date();
+  const sql = sqlOf(db);
+  const rowIds = [...new Set(labels.map((label) => label.rowId))];
+  const keyOf = (rowId: string, metric: string, chunkPosition: number) =>
+    JSON.stringify([rowId, metric, chunkPosition]);
+  return sql.transaction(async (tx) => {
+    const firstRows = new Map<string, number>();
+    if (rowIds.length > 0)
+      for (const staged of await tx.all<{ rowId: string; metric: string; chunkPosition: number; fileRow: number }>(
+        stagedOnRows(sqlFragments(tx)),
+        [importId, rowIds],
+      ))
+        firstRows.set(keyOf(staged.rowId, staged.metric, staged.chunkPosition), staged.fileRow);
+    const repeated: RepeatedLabel[] = [];
+    const rows: (string | number | Date | null)[][] = [];
     for (const { fileRow, fileLine, rowId, entry, labelledBy, statedBy } of labels) {
+      const key = keyOf(rowId, entry.metric, entry.chunkPosition);
+      const firstRow = firstRows.get(key);
+      if (firstRow !== undefined) {
+        repeated.push({ fileRow, fileLine, firstRow });
+        continue;
+      }
+      firstRows.set(key, fileRow);
       const { value } = entry;
       const rating = value.kind === "rating" ? value.rating : null;
       const score = value.kind === "score" ? value.score : null;
-      const key = [rowId, entry.metric, entry.chunkPosition] as const;
-      const staged = stage.run(
+      rows.push([
         importId,
         fileRow,
         fileLine,
-        ...key,
+        rowId,
+        entry.metric,
+        entry.chunkPosition,
         value.kind,
         rating,
         score,
         labelledBy,
         statedBy,
         now,
-      );
-      if (staged.changes === 0) {
-        const first = firstOfKey.get(importId, ...key) as { fileRow: number };
-        repeated.push({ fileRow, fileLine, firstRow: first.fileRow });
-      }
+      ]);
     }
+    await tx.bulkInsert([{ table: "LabelImportStaging", columns: STAGED_COLUMNS, rows }]);
+    return repeated;
   });
-  await retryWhileBusy(() => write());
-  return repeated;
 }
 
 /**
  * Makes a staged import the current labels in one transaction; returns how
  * many labels changed. 20,000 labels take about half a second to promote,
  * which in one synchronous statement would stall every request of the server
- * that long. So the transaction runs on a connection of its own, a thousand
- * file rows per step, handing the event loop back between steps: requests
- * that read are served meanwhile (WAL: they see the labels before the import
- * until it commits), and writers wait for the commit asynchronously
- * (retryWhileBusy), as they do for any other writer. A connection of its own
- * because the shared one carries other requests' writes, which would
- * otherwise land inside this transaction between steps.
+ * that long. So the transaction goes a thousand file rows per step, handing
+ * the event loop back between steps: requests that read through Prisma are
+ * served meanwhile (they see the labels before the import until it commits),
+ * and writers wait for the commit asynchronously, as they do for any other
+ * writer. On PostgreSQL the transaction may run again whole after a
+ * serialization failure; every step starts from the staged rows, so it can.
  */
 export async function promoteLabelImport(
   db: Db,
@@ -135,50 +173,38 @@ export async function promoteLabelImport(
   at: Date,
   responseReadingMetrics: readonly string[],
 ): Promise<number> {
-  const url = databaseUrlOf(db);
-  const { last } = preparedStatement(connectionFor(url), LAST_FILE_ROW).get(importId) as { last: number };
-  const labelledAt = sqliteTimestamp(at);
-  const reading = JSON.stringify(responseReadingMetrics);
-  const sqlite = new Database(sqliteFilePath(url));
-  let changed = 0;
-  try {
-    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    sqlite.pragma("foreign_keys = ON");
-    const steps = [MARK_UNCHANGED, NUMBER_REVISIONS, INSERT_REVISIONS, UPSERT_LABELS].map((sql) => sqlite.prepare(sql));
-    await retryWhileBusy(() => sqlite.exec("BEGIN IMMEDIATE"));
-    try {
-      for (let after = 0; after < last; after += PROMOTE_BATCH) {
-        const range = [importId, after, after + PROMOTE_BATCH] as const;
-        steps[0].run(...range);
-        steps[1].run(...range);
-        changed += steps[2].run(datasetId, labelledAt, reading, ...range).changes;
-        steps[3].run(datasetId, labelledAt, reading, ...range);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      await retryWhileBusy(() => sqlite.exec("COMMIT"));
-    } catch (error) {
-      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-      throw error;
+  const sql = sqlOf(db);
+  const f = sqlFragments(sql);
+  const steps = [MARK_UNCHANGED, NUMBER_REVISIONS, insertRevisions(f), upsertLabels(f)];
+  const reading = [...responseReadingMetrics];
+  const changed = await sql.transaction(async (tx) => {
+    const last = (await tx.get<{ last: number }>(LAST_FILE_ROW, [importId]))?.last ?? 0;
+    let count = 0;
+    for (let after = 0; after < last; after += PROMOTE_BATCH) {
+      const range = { importId, after, through: after + PROMOTE_BATCH };
+      const written = { ...range, datasetId, at, reading };
+      await tx.run(steps[0], range);
+      await tx.run(steps[1], range);
+      count += await tx.run(steps[2], written);
+      await tx.run(steps[3], written);
+      await new Promise((resolve) => setImmediate(resolve));
     }
-  } finally {
-    sqlite.close();
-  }
+    return count;
+  });
   await discardLabelImport(db, importId);
   return changed;
 }
 
 /** Removes an import's staged labels, a bounded batch at a time, letting other requests run between batches. */
 export async function discardLabelImport(db: Db, importId: string): Promise<void> {
-  const remove = preparedStatement(connection(db), DELETE_SOME);
-  while ((await retryWhileBusy(() => remove.run(importId))).changes > 0) {
+  const sql = sqlOf(db);
+  while ((await sql.run(DELETE_SOME, { importId })) > 0) {
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
 /** Staged labels of imports that died with their server (older than `olderThan`) are removed. */
 export async function discardStaleLabelImports(db: Db, olderThan: Date): Promise<void> {
-  const stale = preparedStatement(connection(db), STALE_IMPORTS).all(sqliteTimestamp(olderThan)) as {
-    importId: string;
-  }[];
+  const stale = await sqlOf(db).all<{ importId: string }>(STALE_IMPORTS, [olderThan]);
   for (const { importId } of stale) await discardLabelImport(db, importId);
 }

@@ -2,8 +2,10 @@ import type Database from "better-sqlite3";
 import { z } from "zod";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { givenOnOtherResponse } from "./agreementQueries";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { preparedStatement } from "../store/directSqlite";
+import { sqlFragments } from "../store/sqlFragments";
+import type { SqlRunner } from "../store/sqlRunner";
 
 /**
  * Reading human labels. Every query binds a fixed handful of values: a
@@ -32,23 +34,18 @@ const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rat
 /** The hash of what the run judged on row r: its generation g's when it generates (run."gen"), else the row's own. */
 const RUN_JUDGED_HASH = `(CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)`;
 
-function connection(db: Db) {
-  return connectionFor(databaseUrlOf(db));
-}
-
 /** The dataset a run evaluates, or undefined for no such run: what saving a label checks its run against. */
-export function readRunDatasetId(db: Db, runId: string): string | undefined {
-  const run = preparedStatement(connection(db), `SELECT "datasetId" FROM "Run" WHERE "id" = ?`).get(runId) as
-    { datasetId: string } | undefined;
+export async function readRunDatasetId(db: Db, runId: string): Promise<string | undefined> {
+  const run = await sqlOf(db).get<{ datasetId: string }>(`SELECT "datasetId" FROM "Run" WHERE "id" = ?`, [runId]);
   return run?.datasetId;
 }
 
 /** A row's current labels, for the drill-down, by metric then chunk. */
-export function getRowLabels(db: Db, rowId: string): StoredLabel[] {
-  return preparedStatement(
-    connection(db),
+export function getRowLabels(db: Db, rowId: string): Promise<StoredLabel[]> {
+  return sqlOf(db).all<StoredLabel>(
     `SELECT ${LABEL_FIELDS} FROM "HumanLabel" l WHERE l."rowId" = ? ORDER BY l."metric", l."chunkPosition"`,
-  ).all(rowId) as StoredLabel[];
+    [rowId],
+  );
 }
 
 /**
@@ -57,16 +54,20 @@ export function getRowLabels(db: Db, rowId: string): StoredLabel[] {
  * (its hash differs from the run's generated response's, or the dataset
  * row's for a run of the dataset's responses), for the drill-down.
  */
-export function getRowLabelsOnRun(db: Db, runId: string, rowId: string): (StoredLabel & { otherResponse: boolean })[] {
-  const rows = preparedStatement(
-    connection(db),
+export async function getRowLabelsOnRun(
+  db: Db,
+  runId: string,
+  rowId: string,
+): Promise<(StoredLabel & { otherResponse: boolean })[]> {
+  const rows = await sqlOf(db).all<StoredLabel & { otherResponse: number }>(
     `SELECT ${LABEL_FIELDS},
        ${givenOnOtherResponse(RUN_JUDGED_HASH)} AS "otherResponse"
      FROM "HumanLabel" l JOIN "DatasetRow" r ON r."id" = l."rowId"
      LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = l."rowId"
      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
      WHERE l."rowId" = @rowId ORDER BY l."metric", l."chunkPosition"`,
-  ).all({ runId, rowId }) as (StoredLabel & { otherResponse: number })[];
+    { runId, rowId },
+  );
   return rows.map((row) => ({ ...row, otherResponse: row.otherResponse === 1 }));
 }
 
@@ -85,20 +86,23 @@ export type LabelRevision = {
 };
 
 /** Who labelled what on a row and when, newest first (bounded: a row's history is small, but the cap keeps it so). */
-export function getRowLabelHistory(db: Db, rowId: string, limit = 200): LabelRevision[] {
-  return preparedStatement(
-    connection(db),
+export function getRowLabelHistory(db: Db, rowId: string, limit = 200): Promise<LabelRevision[]> {
+  return sqlOf(db).all<LabelRevision>(
     `SELECT "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source"
      FROM "HumanLabelRevision" WHERE "rowId" = ? ORDER BY "labelledAt" DESC, "revision" DESC LIMIT ?`,
-  ).all(rowId, Math.min(Math.max(1, limit), 1000)) as LabelRevision[];
+    [rowId, Math.min(Math.max(1, limit), 1000)],
+  );
 }
 
 /** How many rows carry a label, per metric (a chunk metric counts a row once), in SQL. */
-export function countLabelledRows(db: Db, datasetId: string): { metric: string; rows: number; labels: number }[] {
-  return preparedStatement(
-    connection(db),
+export function countLabelledRows(
+  db: Db,
+  datasetId: string,
+): Promise<{ metric: string; rows: number; labels: number }[]> {
+  return sqlOf(db).all<{ metric: string; rows: number; labels: number }>(
     `SELECT "metric", COUNT(DISTINCT "rowId") AS "rows", COUNT(*) AS "labels" FROM "HumanLabel" WHERE "datasetId" = ? GROUP BY "metric" ORDER BY "metric"`,
-  ).all(datasetId) as { metric: string; rows: number; labels: number }[];
+    [datasetId],
+  );
 }
 
 export type LabelWithRow = StoredLabel & { rowNumber: number; requestId: string };
@@ -113,14 +117,14 @@ export function readLabelsInRowRange(
   datasetId: string,
   afterRowNumber: number,
   throughRowNumber: number,
-): LabelWithRow[] {
-  return preparedStatement(
-    connection(db),
+): Promise<LabelWithRow[]> {
+  return sqlOf(db).all<LabelWithRow>(
     `SELECT r."rowNumber", r."requestId", ${LABEL_FIELDS}
      FROM "DatasetRow" r JOIN "HumanLabel" l ON l."rowId" = r."id"
      WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ?
      ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
-  ).all(datasetId, afterRowNumber, throughRowNumber) as LabelWithRow[];
+    [datasetId, afterRowNumber, throughRowNumber],
+  );
 }
 
 /**
@@ -134,9 +138,8 @@ export function readRunLabelsInRowRange(
   run: { id: string; datasetId: string },
   afterRowNumber: number,
   throughRowNumber: number,
-): LabelWithRow[] {
-  return preparedStatement(
-    connection(db),
+): Promise<LabelWithRow[]> {
+  return sqlOf(db).all<LabelWithRow>(
     `SELECT r."rowNumber", r."requestId", ${LABEL_FIELDS}
      FROM "DatasetRow" r JOIN "HumanLabel" l ON l."rowId" = r."id"
      LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = r."id"
@@ -144,30 +147,24 @@ export function readRunLabelsInRowRange(
      WHERE r."datasetId" = @datasetId AND r."rowNumber" > @after AND r."rowNumber" <= @through
        AND NOT ${givenOnOtherResponse(RUN_JUDGED_HASH)}
      ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
-  ).all({
-    runId: run.id,
-    datasetId: run.datasetId,
-    after: afterRowNumber,
-    through: throughRowNumber,
-  }) as LabelWithRow[];
+    { runId: run.id, datasetId: run.datasetId, after: afterRowNumber, through: throughRowNumber },
+  );
 }
 
 /** The highest row number of a dataset (0 when empty): where range paging stops. */
-export function lastRowNumber(db: Db, datasetId: string): number {
-  const row = preparedStatement(
-    connection(db),
+export async function lastRowNumber(db: Db, datasetId: string): Promise<number> {
+  const row = await sqlOf(db).get<{ last: number }>(
     `SELECT COALESCE(MAX("rowNumber"), 0) AS "last" FROM "DatasetRow" WHERE "datasetId" = ?`,
-  ).get(datasetId) as { last: number };
-  return row.last;
+    [datasetId],
+  );
+  return row?.last ?? 0;
 }
 
 /** Every label of a dataset in row order, a range of rows at a time. */
 export async function* streamDatasetLabels(db: Db, datasetId: string, rowsPerPage = 500): AsyncGenerator<LabelWithRow> {
-  const last = lastRowNumber(db, datasetId);
+  const last = await lastRowNumber(db, datasetId);
   for (let after = 0; after < last; after += rowsPerPage) {
-    for (const label of readLabelsInRowRange(db, datasetId, after, after + rowsPerPage)) yield label;
-    // Yield to the event loop between pages so a long export does not block the server.
-    await Promise.resolve();
+    for (const label of await readLabelsInRowRange(db, datasetId, after, after + rowsPerPage)) yield label;
   }
 }
 
@@ -179,21 +176,37 @@ export function readRowKeysInRange(
   datasetId: string,
   afterRowNumber: number,
   throughRowNumber: number,
-): RowKey[] {
-  return preparedStatement(
-    connection(db),
+): Promise<RowKey[]> {
+  return sqlOf(db).all<RowKey>(
     `SELECT "id" AS "rowId", "rowNumber", "requestId", "retrievedChunkCount" FROM "DatasetRow"
      WHERE "datasetId" = ? AND "rowNumber" > ? AND "rowNumber" <= ? ORDER BY "rowNumber"`,
-  ).all(datasetId, afterRowNumber, throughRowNumber) as RowKey[];
+    [datasetId, afterRowNumber, throughRowNumber],
+  );
 }
 
-/** The row of a dataset with this request_id (the unique key on both), for an import to check one record at a time. */
-export function findRowKeyByRequestId(db: Db, datasetId: string, requestId: string): RowKey | undefined {
-  return preparedStatement(
-    connection(db),
+/** Most request_ids one lookup takes: an import's batch of records, each id perhaps also without a leading quote. */
+export const MAX_REQUEST_IDS = 1000;
+
+/**
+ * The rows of a dataset with these request_ids (the unique key on both), by
+ * request_id: what an import checks a batch of records against. The ids go
+ * as one list value, and a batch is bounded (MAX_REQUEST_IDS).
+ */
+export async function findRowKeysByRequestIds(
+  db: Db,
+  datasetId: string,
+  requestIds: readonly string[],
+): Promise<Map<string, RowKey>> {
+  if (requestIds.length > MAX_REQUEST_IDS)
+    throw new Error(`at most ${MAX_REQUEST_IDS} request_ids are looked up at once`);
+  if (requestIds.length === 0) return new Map();
+  const sql = sqlOf(db);
+  const rows = await sql.all<RowKey>(
     `SELECT "id" AS "rowId", "rowNumber", "requestId", "retrievedChunkCount" FROM "DatasetRow"
-     WHERE "datasetId" = ? AND "requestId" = ?`,
-  ).get(datasetId, requestId) as RowKey | undefined;
+     WHERE "datasetId" = ? AND ${sqlFragments(sql).inList(`"requestId"`)}`,
+    [datasetId, [...new Set(requestIds)]],
+  );
+  return new Map(rows.map((row) => [row.requestId, row]));
 }
 
 export type QueueUnitRow = {
@@ -222,7 +235,7 @@ export function readQueueUnitsPage(
   run: { id: string },
   metric: string,
   options: { perChunk: boolean; score: boolean; after: { rowNumber: number; chunkPosition: number }; limit: number },
-): QueueUnitRow[] {
+): Promise<QueueUnitRow[]> {
   const bound = {
     runId: run.id,
     metric,
@@ -231,8 +244,7 @@ export function readQueueUnitsPage(
     limit: Math.min(Math.max(1, options.limit), 5000),
   };
   if (options.perChunk) {
-    return preparedStatement(
-      connection(db),
+    return sqlOf(db).all<QueueUnitRow>(
       `SELECT r."id" AS "rowId", r."rowNumber", c."position" AS "chunkPosition", c."rating" AS "verdict", l."id" IS NOT NULL AS "labelled",
          0 AS "elsewhere", ${REQUEST_START} AS "requestStart"
        FROM "JudgmentItem" j
@@ -242,14 +254,14 @@ export function readQueueUnitsPage(
        WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done'
          AND (r."rowNumber" > @afterRow OR (r."rowNumber" = @afterRow AND c."position" > @afterChunk))
        ORDER BY r."rowNumber", c."position" LIMIT @limit`,
-    ).all(bound) as QueueUnitRow[];
+      bound,
+    );
   }
   const verdict = options.score
     ? `CASE WHEN j."score" >= COALESCE(j."threshold", 0.5) THEN 'yes' ELSE 'no' END`
     : `j."rating"`;
   const hasVerdict = options.score ? `j."score" IS NOT NULL` : `j."rating" IS NOT NULL`;
-  return preparedStatement(
-    connection(db),
+  return sqlOf(db).all<QueueUnitRow>(
     `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled",
        (l."id" IS NOT NULL AND ${givenOnOtherResponse(RUN_JUDGED_HASH)}) AS "elsewhere",
        ${REQUEST_START} AS "requestStart"
@@ -261,7 +273,8 @@ export function readQueueUnitsPage(
      WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done' AND ${hasVerdict}
        AND r."rowNumber" > @afterRow
      ORDER BY r."rowNumber" LIMIT @limit`,
-  ).all(bound) as QueueUnitRow[];
+    bound,
+  );
 }
 
 export type DatasetRunJudges = {
@@ -280,35 +293,44 @@ const storedGEvalJudgesSchema = z.array(gEvalDefinitionSchema);
  * the threshold only describes the label here, agreement uses each
  * judgment's own.
  */
-export function readDatasetRunJudges(db: Db, datasetId: string): DatasetRunJudges {
-  return readRunJudges(db, `r."datasetId" = ?`, datasetId);
+export function readDatasetRunJudges(db: Db, datasetId: string): Promise<DatasetRunJudges> {
+  return readRunJudges(sqlOf(db), `r."datasetId" = ?`, datasetId);
 }
 
 /** The custom and G-Eval judges one run defines (what its labelling queue may be asked for). */
-export function readOneRunJudges(db: Db, runId: string): DatasetRunJudges {
-  return readRunJudges(db, `r."id" = ?`, runId);
+export function readOneRunJudges(db: Db, runId: string): Promise<DatasetRunJudges> {
+  return readRunJudges(sqlOf(db), `r."id" = ?`, runId);
 }
 
-/** A dataset's run judges on an open connection (the content-hash data step has no Db handle). */
+/** A dataset's run judges on an open SQLite connection (the content-hash data step of the SQLite history has no Db handle). */
 export function readDatasetRunJudgesOn(sqlite: Database.Database, datasetId: string): DatasetRunJudges {
-  return readRunJudgesOn(sqlite, `r."datasetId" = ?`, datasetId);
-}
-
-function readRunJudges(db: Db, where: string, value: string): DatasetRunJudges {
-  return readRunJudgesOn(connection(db), where, value);
-}
-
-function readRunJudgesOn(sqlite: Database.Database, where: string, value: string): DatasetRunJudges {
-  const customJudges = preparedStatement(
-    sqlite,
-    `SELECT DISTINCT c."assessmentName", c."assessmentType" FROM "CustomJudge" c JOIN "Run" r ON r."id" = c."runId"
-     WHERE ${where} ORDER BY c."assessmentType", c."assessmentName"`,
-  ).all(value) as { assessmentName: string; assessmentType: string }[];
+  const where = `r."datasetId" = ?`;
+  const customJudges = preparedStatement(sqlite, customJudgesSql(where)).all(datasetId) as CustomJudgeRow[];
   const stored = preparedStatement(
     sqlite,
-    `SELECT json_extract(r."config", '$.gEvalJudges') AS "judges" FROM "Run" r
-     WHERE ${where} AND json_extract(r."config", '$.gEvalJudges') IS NOT NULL ORDER BY r."createdAt"`,
-  ).all(value) as { judges: string }[];
+    gEvalJudgesSql(where, (column, key) => `json_extract(${column}, '$.${key}')`),
+  ).all(datasetId) as { judges: string }[];
+  return runJudgesOf(customJudges, stored);
+}
+
+type CustomJudgeRow = { assessmentName: string; assessmentType: string };
+
+const customJudgesSql = (where: string) =>
+  `SELECT DISTINCT c."assessmentName", c."assessmentType" FROM "CustomJudge" c JOIN "Run" r ON r."id" = c."runId"
+   WHERE ${where} ORDER BY c."assessmentType", c."assessmentName"`;
+
+/** Only the config's gEvalJudges member is read out of each run's stored config (a JSON text). */
+const gEvalJudgesSql = (where: string, jsonText: (column: string, key: string) => string) =>
+  `SELECT ${jsonText(`r."config"`, "gEvalJudges")} AS "judges" FROM "Run" r
+   WHERE ${where} AND ${jsonText(`r."config"`, "gEvalJudges")} IS NOT NULL ORDER BY r."createdAt"`;
+
+async function readRunJudges(sql: SqlRunner, where: string, value: string): Promise<DatasetRunJudges> {
+  const customJudges = await sql.all<CustomJudgeRow>(customJudgesSql(where), [value]);
+  const stored = await sql.all<{ judges: string }>(gEvalJudgesSql(where, sqlFragments(sql).jsonText), [value]);
+  return runJudgesOf(customJudges, stored);
+}
+
+function runJudgesOf(customJudges: CustomJudgeRow[], stored: { judges: string }[]): DatasetRunJudges {
   const gEvalJudges = new Map<string, DatasetRunJudges["gEvalJudges"][number]>();
   for (const { judges } of stored) {
     const parsed = storedGEvalJudgesSchema.safeParse(JSON.parse(judges));

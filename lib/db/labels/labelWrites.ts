@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { LabelEntry } from "@/lib/labels/labelValue";
 import { labelReadsResponse } from "@/lib/labels/responseReading";
-import { databaseUrlOf, type Db } from "../client";
-import { connectionFor, preparedStatement, sqliteTimestamp, type BulkTable } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
+import { sqliteTimestamp } from "../store/directSqlite";
+import type { SqlRunner } from "../store/sqlRunner";
 
 /**
  * Human labels are written here only. HumanLabel holds the current label per
@@ -68,27 +69,26 @@ export class LabelTargetError extends Error {
  * either every label is written or none is (an import with a bad row late in
  * the file leaves the store as it was). A label equal to the current one (same
  * value, same person) is not written again, so re-importing a file adds no
- * history. Returns how many labels changed.
+ * history. Returns how many labels changed. The transaction may run again
+ * whole (PostgreSQL retries a serialization failure), so everything it
+ * computes starts inside it.
  */
-export function writeLabels(
+export async function writeLabels(
   db: Db,
   datasetId: string,
   rows: RowLabels[],
   author: LabelAuthor,
   readsResponse: ReadsResponse = CATALOGUE_READING,
-): number {
-  const connection = connectionFor(databaseUrlOf(db));
-  const at = sqliteTimestamp(author.at ?? new Date());
-  const rowOfDataset = preparedStatement(connection, ROW_OF_DATASET);
-  const current = preparedStatement(connection, CURRENT_LABEL);
-  const nextRevision = preparedStatement(connection, NEXT_REVISION);
-  const upsert = preparedStatement(connection, UPSERT_LABEL);
-  const revision = preparedStatement(connection, INSERT_REVISION);
-  let changed = 0;
-  connection.transaction(() => {
+): Promise<number> {
+  const at = author.at ?? new Date();
+  return sqlOf(db).transaction(async (tx) => {
+    let changed = 0;
     for (const { rowId, entries } of rows) {
-      const row = rowOfDataset.get(author.runId ?? null, rowId, datasetId) as
-        { chunks: number; responseHash: string | null } | undefined;
+      const row = await tx.get<{ chunks: number; responseHash: string | null }>(ROW_OF_DATASET, [
+        author.runId ?? null,
+        rowId,
+        datasetId,
+      ]);
       if (!row) throw new LabelTargetError(`row ${rowId} is not in this dataset`);
       for (const { metric, chunkPosition, value, labelledBy: own } of entries) {
         const labelledBy = own !== undefined ? own : author.labelledBy;
@@ -99,16 +99,14 @@ export function writeLabels(
         const score = value.kind === "score" ? value.score : null;
         // A label that did not read the response (a retrieval judge's, a chunk's) judged what every run shares.
         const responseHash = readsResponse(metric, chunkPosition) ? row.responseHash : null;
-        const existing = current.get(rowId, metric, chunkPosition) as
-          | {
-              kind: string;
-              rating: string | null;
-              score: number | null;
-              labelledBy: string | null;
-              statedBy: string | null;
-              responseHash: string | null;
-            }
-          | undefined;
+        const existing = await tx.get<{
+          kind: string;
+          rating: string | null;
+          score: number | null;
+          labelledBy: string | null;
+          statedBy: string | null;
+          responseHash: string | null;
+        }>(CURRENT_LABEL, [rowId, metric, chunkPosition]);
         if (
           existing &&
           existing.kind === value.kind &&
@@ -120,8 +118,8 @@ export function writeLabels(
         ) {
           continue;
         }
-        const { next } = nextRevision.get(rowId, metric, chunkPosition) as { next: number };
-        upsert.run(
+        const next = await nextRevision(tx, rowId, metric, chunkPosition);
+        await tx.run(UPSERT_LABEL, [
           randomUUID(),
           datasetId,
           rowId,
@@ -135,8 +133,8 @@ export function writeLabels(
           author.source,
           next,
           responseHash,
-        );
-        revision.run(
+        ]);
+        await tx.run(INSERT_REVISION, [
           randomUUID(),
           datasetId,
           rowId,
@@ -152,34 +150,35 @@ export function writeLabels(
           author.source,
           responseHash,
           author.runId ?? null,
-        );
+        ]);
         changed += 1;
       }
     }
-  })();
-  return changed;
+    return changed;
+  });
+}
+
+async function nextRevision(tx: SqlRunner, rowId: string, metric: string, chunkPosition: number): Promise<number> {
+  const row = await tx.get<{ next: number }>(NEXT_REVISION, [rowId, metric, chunkPosition]);
+  return row?.next ?? 1;
 }
 
 /** Removes a row's current label for a metric (and chunk); the history keeps it and records the removal. */
-export function clearLabel(
+export async function clearLabel(
   db: Db,
   key: { datasetId: string; rowId: string; metric: string; chunkPosition: number },
   author: LabelAuthor,
-): boolean {
-  const connection = connectionFor(databaseUrlOf(db));
-  const at = sqliteTimestamp(author.at ?? new Date());
+): Promise<boolean> {
+  const at = author.at ?? new Date();
   const { datasetId, rowId, metric, chunkPosition } = key;
-  let cleared = false;
-  connection.transaction(() => {
-    const removed = preparedStatement(
-      connection,
+  return sqlOf(db).transaction(async (tx) => {
+    const removed = await tx.run(
       `DELETE FROM "HumanLabel" WHERE "datasetId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`,
-    ).run(datasetId, rowId, metric, chunkPosition);
-    if (removed.changes === 0) return;
-    const { next } = preparedStatement(connection, NEXT_REVISION).get(rowId, metric, chunkPosition) as {
-      next: number;
-    };
-    preparedStatement(connection, INSERT_REVISION).run(
+      [datasetId, rowId, metric, chunkPosition],
+    );
+    if (removed === 0) return false;
+    const next = await nextRevision(tx, rowId, metric, chunkPosition);
+    await tx.run(INSERT_REVISION, [
       randomUUID(),
       datasetId,
       rowId,
@@ -195,11 +194,13 @@ export function clearLabel(
       author.source,
       null,
       author.runId ?? null,
-    );
-    cleared = true;
-  })();
-  return cleared;
+    ]);
+    return true;
+  });
 }
+
+type LabelTableRow = (string | number | null)[];
+type LabelTable = { table: string; columns: readonly string[]; rows: LabelTableRow[] };
 
 const LABEL_COLUMNS = [
   "id",
@@ -236,7 +237,7 @@ const REVISION_COLUMNS = [
 /**
  * The labels of freshly inserted rows (an upload's `human_labels` column) as
  * bulk-insert tables, so the dataset sink writes them in the same transaction
- * as their rows: `bulkInsert(url, [rows, chunks, ...labelBulkTables(...)])`.
+ * as their rows: `sqlOf(db).bulkInsert([rows, chunks, ...labelBulkTables(...)])`.
  * New rows have no history, so every label is revision 1.
  */
 export function labelBulkTables(
@@ -244,10 +245,11 @@ export function labelBulkTables(
   rows: RowLabels[],
   author: LabelAuthor,
   readsResponse: ReadsResponse = CATALOGUE_READING,
-): BulkTable[] {
+): LabelTable[] {
+  // As text both stores read (PostgreSQL's timestamp columns take it as UTC), so either store's bulk writer takes the tables.
   const at = sqliteTimestamp(author.at ?? new Date());
-  const labels: (string | number | null)[][] = [];
-  const revisions: (string | number | null)[][] = [];
+  const labels: LabelTableRow[] = [];
+  const revisions: LabelTableRow[] = [];
   for (const { rowId, entries, responseHash: rowHash } of rows) {
     for (const { metric, chunkPosition, value } of entries) {
       const rating = value.kind === "rating" ? value.rating : null;

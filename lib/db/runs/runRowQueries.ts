@@ -8,7 +8,7 @@ import {
   listAgreementCellRows,
   listDisagreementRows,
 } from "../labels/agreementRowQueries";
-import { PAIRED_OF_ROWS } from "../labels/agreementQueries";
+import { pairedLabelsOfRowsSql } from "../labels/agreementQueries";
 import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
 import { sqlOf, type Db } from "../client";
 import { containsIgnoringCase, sqlFragments } from "../store/sqlFragments";
@@ -171,7 +171,7 @@ async function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
       [runId, rowIds],
     ),
     // The page's labels with this run's verdict beside each, judged as the agreement panel counts them.
-    sql.all<PairedLabel>(PAIRED_OF_ROWS, { runId, rowIds }),
+    sql.all<PairedLabel>(pairedLabelsOfRowsSql(sql), { runId, rowIds }),
   ]);
   return {
     judgments,

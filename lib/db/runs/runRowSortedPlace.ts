@@ -1,6 +1,6 @@
 import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { agreementCellOf, agreementFilterSql } from "../labels/agreementRowQueries";
-import { PAIRED } from "../labels/agreementQueries";
+import { pairedLabelsSql } from "../labels/agreementQueries";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { plainFilterSql, sortJoin, tableOrderBy } from "./runRowMetricSort";
@@ -37,12 +37,12 @@ export async function getSortedRowPlace(
   const sql = sqlOf(db);
   const agreement = query.filter === "disagrees" || query.filter === "cell";
   const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
-  const filter = agreement ? agreementFilterSql(run, query, cell) : plainFilterSql(sqlFragments(sql), run, query);
+  const filter = agreement ? agreementFilterSql(sqlFragments(sql), run, query, cell) : plainFilterSql(sqlFragments(sql), run, query);
   const failed = agreement || query.filter === "failed" ? "TRUE" : FAILED_ANY;
   const sort = sortJoin(query);
   // ordered is read five times: MATERIALIZED numbers the rows once. Whether a row failed is asked only of the
   // rows after this one, until the first that did (not of every row of the filter).
-  const statement = `WITH ${agreement ? `paired AS (${PAIRED}),` : ""}
+  const statement = `WITH ${agreement ? `paired AS (${pairedLabelsSql(sql)}),` : ""}
     ordered AS MATERIALIZED (
       SELECT r."id" AS "id", (${filter.where}) AS "inFilter", ROW_NUMBER() OVER (ORDER BY ${tableOrderBy(query)}) AS "pos"
       FROM "DatasetRow" r ${sort.join}

@@ -40,7 +40,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const href = (id: string | null) => (id ? runRowHref(runId, id, query) : null);
   // Back to the table's page that holds this row (j / k may have walked past the page the reviewer left).
   const tablePage = position.index === null ? query.page : Math.ceil(position.index / query.pageSize);
-  const nextToLabelHref = nextRowToLabel(db, run, row, search, href(neighbours.nextId));
+  const nextToLabelHref = await nextRowToLabel(db, run, row, search, href(neighbours.nextId));
 
   const generation = row.generations[0] ?? null;
   const response = run.generationModel ? (generation?.response ?? null) : row.response;
