@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRESQL_SUITE = [
   "tests/db/**/*.test.ts",
   "tests/workers/**/*.test.ts",
+  "tests/engine/**/*.test.ts",
   // Uploads of every format, streamed into the store batch by batch.
   "tests/ingest/csvQuotes.test.ts",
   "tests/ingest/deepJson.test.ts",
@@ -31,6 +32,8 @@ const POSTGRESQL_SUITE = [
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [
   "tests/db/databaseFileModes.test.ts",
+  // Another process holding SQLite's one write lock; PostgreSQL locks rows, and its own faults are in postgresErrors.
+  "tests/engine/busyDatabase.test.ts",
   // SQLite's history on a file; tests/db/postgresMigrations.test.ts checks PostgreSQL's.
   "tests/db/migrations.test.ts",
   "tests/db/labelHashFill.test.ts",
