@@ -50,6 +50,7 @@ export class PostgresRunner implements SqlRunner {
       let broken = false;
       try {
         await client.query(options.readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL SERIALIZABLE");
+        if (options.relaxedDurability) await client.query("SET LOCAL synchronous_commit = off");
         try {
           const result = await work(new PostgresTransactionRunner(client));
           await client.query("COMMIT");

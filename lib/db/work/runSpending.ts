@@ -25,16 +25,23 @@ export async function addWorkerSpending(
   workerId: string,
   spent: SpendingTotals & { reservedCalls: number },
 ): Promise<void> {
-  const { greatest } = sqlFragments(tx);
   await tx.run(
-    `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "calls", "tokens", "usd", "heldCalls") VALUES (?, ?, ?, ?, ?, 0)
-     ON CONFLICT ("runId", "workerId") DO UPDATE SET
+    `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "shard", "calls", "tokens", "usd", "heldCalls") VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT ("runId", "workerId", "shard") DO UPDATE SET
        "calls" = "RunWorkerSpending"."calls" + excluded."calls",
        "tokens" = "RunWorkerSpending"."tokens" + excluded."tokens",
        "usd" = "RunWorkerSpending"."usd" + excluded."usd",
-       "heldCalls" = ${greatest(`"RunWorkerSpending"."heldCalls" - ?`, "0")}`,
-    [runId, workerId, spent.calls, spent.tokens, spent.usd, spent.reservedCalls],
+       "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"`,
+    [runId, workerId, nextShard(), spent.calls, spent.tokens, spent.usd, -spent.reservedCalls],
   );
+}
+
+/** Rows per worker and run that results are spread over (RunWorkerSpending.shard). */
+const SHARDS = 16;
+let shardCursor = 0;
+function nextShard(): number {
+  shardCursor = (shardCursor + 1) % SHARDS;
+  return shardCursor;
 }
 
 /**
@@ -62,8 +69,8 @@ export async function reserveBudgetCalls(db: Db, runId: string, workerId: string
         if (Number(used?.n ?? 0) + calls > Number(run.budgetCalls)) return false;
       }
       await tx.run(
-        `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "heldCalls") VALUES (?, ?, ?)
-         ON CONFLICT ("runId", "workerId") DO UPDATE SET "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"`,
+        `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "shard", "heldCalls") VALUES (?, ?, 0, ?)
+         ON CONFLICT ("runId", "workerId", "shard") DO UPDATE SET "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"`,
         [runId, workerId, calls],
       );
       return true;
@@ -75,10 +82,8 @@ export async function reserveBudgetCalls(db: Db, runId: string, workerId: string
 /** Frees reserved calls that were not spent (the work stopped, or made fewer calls than reserved). */
 export async function releaseBudgetCalls(db: Db, runId: string, workerId: string, calls: number): Promise<void> {
   if (calls <= 0) return;
-  const sql = sqlOf(db);
-  const { greatest } = sqlFragments(sql);
-  await sql.run(
-    `UPDATE "RunWorkerSpending" SET "heldCalls" = ${greatest(`"heldCalls" - ?`, "0")} WHERE "runId" = ? AND "workerId" = ?`,
+  await sqlOf(db).run(
+    `UPDATE "RunWorkerSpending" SET "heldCalls" = "heldCalls" - ? WHERE "runId" = ? AND "workerId" = ? AND "shard" = 0`,
     [calls, runId, workerId],
   );
 }
@@ -91,8 +96,8 @@ export async function releaseBudgetCalls(db: Db, runId: string, workerId: string
 export async function recomputeRunSpending(tx: SqlRunner, runId: string): Promise<void> {
   await tx.run(`DELETE FROM "RunWorkerSpending" WHERE "runId" = ?`, [runId]);
   await tx.run(
-    `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "calls", "tokens", "usd", "heldCalls")
-     SELECT ?, 'recomputed',
+    `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "shard", "calls", "tokens", "usd", "heldCalls")
+     SELECT ?, 'recomputed', 0,
        COALESCE((SELECT SUM("attempts") FROM "JudgmentItem" WHERE "runId" = ? AND "status" IN ('done', 'error')), 0)
          + COALESCE((SELECT SUM(COALESCE("attempts", 1)) FROM "Generation" WHERE "runId" = ? AND "status" IN ('done', 'error')), 0),
        COALESCE((SELECT SUM(COALESCE("inputTokens", 0) + COALESCE("outputTokens", 0)) FROM "JudgmentItem" WHERE "runId" = ? AND "status" IN ('done', 'error')), 0)

@@ -254,7 +254,7 @@ export async function saveJudgment(
       });
       return true;
     },
-    { readCommitted: true },
+    { readCommitted: true, relaxedDurability: true },
   );
 }
 
@@ -312,6 +312,6 @@ export async function saveGeneration(
       });
       return true;
     },
-    { readCommitted: true },
+    { readCommitted: true, relaxedDurability: true },
   );
 }

@@ -375,12 +375,13 @@ CREATE TABLE "InFlightSlot" (
 CREATE TABLE "RunWorkerSpending" (
     "runId" TEXT NOT NULL,
     "workerId" TEXT NOT NULL,
+    "shard" INTEGER NOT NULL DEFAULT 0,
     "calls" INTEGER NOT NULL DEFAULT 0,
     "tokens" INTEGER NOT NULL DEFAULT 0,
     "usd" DOUBLE PRECISION NOT NULL DEFAULT 0,
     "heldCalls" INTEGER NOT NULL DEFAULT 0,
 
-    CONSTRAINT "RunWorkerSpending_pkey" PRIMARY KEY ("runId","workerId")
+    CONSTRAINT "RunWorkerSpending_pkey" PRIMARY KEY ("runId","workerId","shard")
 );
 
 -- CreateIndex

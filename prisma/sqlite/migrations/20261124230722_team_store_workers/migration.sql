@@ -44,12 +44,13 @@ CREATE TABLE "InFlightSlot" (
 CREATE TABLE "RunWorkerSpending" (
     "runId" TEXT NOT NULL,
     "workerId" TEXT NOT NULL,
+    "shard" INTEGER NOT NULL DEFAULT 0,
     "calls" INTEGER NOT NULL DEFAULT 0,
     "tokens" INTEGER NOT NULL DEFAULT 0,
     "usd" REAL NOT NULL DEFAULT 0,
     "heldCalls" INTEGER NOT NULL DEFAULT 0,
 
-    PRIMARY KEY ("runId", "workerId"),
+    PRIMARY KEY ("runId", "workerId", "shard"),
     CONSTRAINT "RunWorkerSpending_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
