@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
 // The tests that read or write the store, run on PostgreSQL as well.
 const POSTGRESQL_SUITE = [
   "tests/db/**/*.test.ts",
+  "tests/workers/**/*.test.ts",
   // Uploads of every format, streamed into the store batch by batch.
   "tests/ingest/csvQuotes.test.ts",
   "tests/ingest/deepJson.test.ts",
@@ -30,8 +31,8 @@ const SQLITE_ONLY = [
   "tests/db/labelHashMigration.test.ts",
 ];
 
-// What only PostgreSQL has: its migration history, applied on the project's server.
-const POSTGRESQL_ONLY = ["tests/db/postgresMigrations.test.ts"];
+// What is about the team store alone: several worker processes on one run; PostgreSQL's migration history.
+const POSTGRESQL_ONLY = ["tests/workers/multiWorker.test.ts", "tests/db/postgresMigrations.test.ts"];
 
 // Starts its own PostgreSQL (npm run db:local) whatever the project's store: run once, in `unit`.
 const STORE_INDEPENDENT = ["tests/db/dbLocal.test.ts"];
@@ -59,7 +60,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], globalSetup: ["tests/e2e/globalSetup.ts"] },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          // PostgreSQL too: the reviewer's walk runs on both stores.
+          globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts"],
+        },
       },
     ],
   },

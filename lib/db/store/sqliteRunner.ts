@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { bulkInsertWhenWritable, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import { connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
 import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
 import { retryWhileBusy } from "./storeRetry";
 
@@ -12,33 +12,45 @@ type Bindable = string | number | bigint | null;
  * transaction spans awaits, so while one is open on the connection every other
  * caller in the process waits for it, or its statements would join it.
  */
+// Per connection, not per runner: two clients on one file (a test's, the engine's) share the connection.
+const openTransactions = new WeakMap<Database.Database, Promise<void>>();
+
 export class SqliteRunner implements SqlRunner {
   readonly dialect = "sqlite" as const;
-  private open: Promise<void> | null = null;
 
   constructor(private readonly databaseUrl: string) {}
 
   async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
-    await this.idle();
-    return retryWhileBusy(() => this.statement(sql).all(...bind(params)) as T[]);
+    return retryWhileBusy(async () => {
+      const connection = this.connection();
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      return preparedStatement(connection, sql).all(...bind(params)) as T[];
+    });
   }
 
   async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
-    await this.idle();
-    return retryWhileBusy(() => this.statement(sql).get(...bind(params)) as T | undefined);
+    return retryWhileBusy(async () => {
+      const connection = this.connection();
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      return preparedStatement(connection, sql).get(...bind(params)) as T | undefined;
+    });
   }
 
   async run(sql: string, params?: SqlParams): Promise<number> {
-    await this.idle();
-    return retryWhileBusy(() => this.statement(sql).run(...bind(params)).changes);
+    return retryWhileBusy(async () => {
+      const connection = this.connection();
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      return preparedStatement(connection, sql).run(...bind(params)).changes;
+    });
   }
 
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return retryWhileBusy(async () => {
-      await this.idle();
-      let release!: () => void;
-      this.open = new Promise<void>((resolve) => (release = resolve));
       const connection = this.connection();
+      // Checked and taken in one synchronous step: an await between the two would let another caller in.
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      let release!: () => void;
+      openTransactions.set(connection, new Promise<void>((resolve) => (release = resolve)));
       try {
         // IMMEDIATE takes the write lock up front: a deferred transaction that reads, then writes, can fail half-way.
         connection.prepare("BEGIN IMMEDIATE").run();
@@ -51,30 +63,18 @@ export class SqliteRunner implements SqlRunner {
           throw error;
         }
       } finally {
-        this.open = null;
+        openTransactions.delete(connection);
         release();
       }
     });
   }
 
   async bulkInsert(tables: BulkTable[]): Promise<void> {
-    await this.idle();
-    await bulkInsertWhenWritable(
-      this.databaseUrl,
-      tables.map((table) => ({ ...table, rows: table.rows.map((row) => row.map(toSqliteValue)) })),
-    );
-  }
-
-  private async idle(): Promise<void> {
-    while (this.open) await this.open;
+    await this.transaction((tx) => tx.bulkInsert(tables));
   }
 
   private connection(): Database.Database {
     return connectionFor(this.databaseUrl);
-  }
-
-  private statement(sql: string): Database.Statement {
-    return preparedStatement(this.connection(), sql);
   }
 }
 
