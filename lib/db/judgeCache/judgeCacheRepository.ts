@@ -3,7 +3,7 @@ import { sqlOf, type Db } from "../client";
 
 const COLUMNS = `("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`;
 const SELECT = `SELECT "response", "inputTokens", "outputTokens" FROM "JudgeCache" WHERE "key" = ?`;
-// A second opinion replaces the cached answer; a first answer never overwrites one another judge call stored meanwhile.
+// A second opinion replaces the cached answer; any other answer keeps the one already cached (two calls may judge one prompt at once).
 const REPLACE = `INSERT INTO "JudgeCache" ${COLUMNS} ON CONFLICT ("key") DO UPDATE SET "model" = excluded."model",
   "promptVersion" = excluded."promptVersion", "response" = excluded."response", "inputTokens" = excluded."inputTokens",
   "outputTokens" = excluded."outputTokens", "createdAt" = excluded."createdAt"`;
