@@ -2,21 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareScoreHistogram } from "@/lib/charts/scoreHistogram";
 import { CHART_COLORS } from "@/lib/charts/palette";
 import { getScoreHistogram } from "@/lib/db/judgments/chartQueries";
-import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { bulkInsert } from "@/lib/db/store/directSqlite";
+import { sqlOf, type Db } from "@/lib/db/client";
+import type { SqlValue } from "@/lib/db/store/sqlRunner";
 import { createTempDb } from "../support/tempDb";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
 const SCORES = [0, 0.1, 0.3, 0.5, 0.64, 0.7, 0.7, 1, 1];
 
-describe("score histogram on a real SQLite file", () => {
+describe("score histogram on the store under test", () => {
   let db: Db;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     ({ db, cleanup } = await createTempDb());
     const rows = SCORES.map((_, i) => [`r${i}`, "d1", i + 1, `req-${i}`, '"q"', "string", "[]", "q"]);
-    const items: (string | number | null)[][] = SCORES.map((score, i) => [
+    const items: SqlValue[][] = SCORES.map((score, i) => [
       `j${i}`,
       "run1",
       `r${i}`,
@@ -24,12 +24,12 @@ describe("score histogram on a real SQLite file", () => {
       "done",
       score,
       0.5,
-      0,
+      false,
     ]);
     // An errored row and another run's score must not count.
-    items.push(["jerr", "run1", "r0", "response/statistical/bleu", "error", null, 0.5, 0]);
-    items.push(["jother", "run2", "r1", FAITHFULNESS, "done", 0.05, 0.5, 0]);
-    bulkInsert(databaseUrlOf(db), [
+    items.push(["jerr", "run1", "r0", "response/statistical/bleu", "error", null, 0.5, false]);
+    items.push(["jother", "run2", "r1", FAITHFULNESS, "done", 0.05, 0.5, false]);
+    await sqlOf(db).bulkInsert([
       { table: "Dataset", columns: ["id", "name", "status"], rows: [["d1", "d1", "ready"]] },
       {
         table: "DatasetRow",
