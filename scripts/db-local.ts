@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { runStatement, startLocalPostgres, type LocalPostgres } from "../lib/db/store/embeddedPostgres";
+import { runStatement } from "../lib/db/store/postgresAdmin";
+import { startLocalPostgres, type LocalPostgres } from "../lib/db/store/embeddedPostgres";
 
 const DEFAULT_PORT = 5433;
 const DATABASE = "assay";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/db/store/embeddedPostgres";
+import { freePort } from "@/lib/db/store/postgresAdmin";
 import { endWithThisProcess } from "../support/processCleanup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

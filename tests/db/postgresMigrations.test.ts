@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closeDb, createDb } from "@/lib/db/client";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 import { createMigration } from "@/lib/db/migrations/createMigration";
-import { freePort, runStatement } from "@/lib/db/store/embeddedPostgres";
+import { freePort, runStatement } from "@/lib/db/store/postgresAdmin";
 
 /**
  * The PostgreSQL history (prisma/postgresql/migrations) on the PostgreSQL

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closeDb, createDb, type Db } from "@/lib/db/client";
-import { freePort, runStatement } from "@/lib/db/store/embeddedPostgres";
+import { freePort, runStatement } from "@/lib/db/store/postgresAdmin";
 import { testStore } from "../support/tempDb";
 
 const root = path.resolve(import.meta.dirname, "../..");

