@@ -10,10 +10,14 @@ import { defineConfig } from "vitest/config";
 // The tests that read or write the store, run on PostgreSQL as well.
 const POSTGRESQL_SUITE = [
   "tests/db/**/*.test.ts",
+  "tests/workers/**/*.test.ts",
   // Labels, agreement, accounts and sign-in.
   "tests/labels/**/*.test.ts",
   "tests/auth/**/*.test.ts",
 ];
+
+// What is about the team store alone: several worker processes on one run.
+const POSTGRESQL_ONLY = ["tests/workers/multiWorker.test.ts"];
 
 // What only SQLite has: its file (modes, locks held by another process), its migration history and data step.
 const SQLITE_ONLY = [
@@ -31,7 +35,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**"] },
+        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/e2e/**", ...POSTGRESQL_ONLY] },
       },
       {
         extends: true,
@@ -45,7 +49,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], globalSetup: ["tests/e2e/globalSetup.ts"] },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          // PostgreSQL too: the reviewer's walk runs on both stores.
+          globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts"],
+        },
       },
     ],
   },

@@ -63,7 +63,10 @@ function report(dialect: Dialect, directory: string | null): void {
 }
 
 async function withScratchPostgres<T>(work: (url: string) => Promise<T>): Promise<T> {
-  const server = await startLocalPostgres({ dir: path.join(os.tmpdir(), `assay-migration-postgres-${process.pid}`), persistent: false });
+  const server = await startLocalPostgres({
+    dir: path.join(os.tmpdir(), `assay-migration-postgres-${process.pid}`),
+    persistent: false,
+  });
   try {
     await server.query(`CREATE DATABASE "scratch"`);
     return await work(server.url("scratch"));

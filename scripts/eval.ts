@@ -9,7 +9,7 @@ import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
 import { getRunAggregates } from "../lib/db/judgments/aggregateQueries";
 import { getRunAgreement } from "../lib/db/labels/agreementQueries";
-import { createDb, type Db } from "../lib/db/client";
+import { closeDb, createDb, type Db } from "../lib/db/client";
 import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { createDatasetSink } from "../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
@@ -48,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     const bar = args.quiet ? null : createProgressBar(process.stderr, "judging");
     const started = Date.now();
     const deps = createEngineDeps(db, run, {
+      workerKind: "cli",
       // On stdout: stderr carries only the progress bar and errors.
       onResumed: ({ pendingJudgments }) =>
         console.log(`Resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending.`),
@@ -120,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
     if (outcome.status !== "completed" || exportFailed) return 3;
     return verdicts.every((v) => v.passed) ? 0 : 1;
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
   }
 }
 

@@ -14,6 +14,9 @@ import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { getDb } from "@/lib/db/client";
 import { listRuns } from "@/lib/db/runs/runQueries";
 import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { listRecentWorkers } from "@/lib/db/work/workers";
+import { workerTimeoutMs } from "@/lib/engine/worker/workerSettings";
+import { WorkersPanel } from "@/components/runs/WorkersPanel";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
@@ -27,9 +30,16 @@ export default async function RunsPage() {
     runs.map((run) => run.createdById),
   );
   const signInOn = appAuthMode().kind === "on";
+  const timeoutMs = workerTimeoutMs();
+  const workers = await listRecentWorkers(db, { timeoutMs, windowMs: 60 * 60 * 1000 });
   return (
     <div className="space-y-4">
-      <AutoRefresh active={runs.some((run) => run.status === "running" || run.status === "pending")} />
+      <AutoRefresh
+        active={
+          runs.some((run) => run.status === "running" || run.status === "pending") ||
+          workers.some((w) => !w.gone && w.runId !== null)
+        }
+      />
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Runs</h1>
         <p className="text-sm text-slate-500">Every evaluation run, newest first. Start one from a dataset.</p>
@@ -150,6 +160,7 @@ export default async function RunsPage() {
           </table>
         </CardFrame>
       )}
+      <WorkersPanel workers={workers} timeoutMs={timeoutMs} />
     </div>
   );
 }

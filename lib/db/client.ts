@@ -25,14 +25,14 @@ export function createDb(url: string = resolveDatabaseUrl()): Db {
   if (dialectOfUrl(url) === "postgresql") {
     const pool = createPostgresPool(url);
     const db = new PostgresClient({ adapter: guardBoundParameters(new PrismaPg(pool)) }) as unknown as Db;
-    registerStore(db, { url, dialect: "postgresql", runner: new PostgresRunner(pool), pool });
+    registerStore(db, { url, dialect: "postgresql", runner: new PostgresRunner(pool), pool, closeHooks: [] });
     return db;
   }
   prepareDatabaseFile(url);
   // A short synchronous busy wait, then asynchronous retries (storeRetry.ts): a lock held elsewhere never freezes the process.
   const adapter = retryBusyStatements(guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: BUSY_TIMEOUT_MS })));
   const db = new PrismaClient({ adapter });
-  registerStore(db, { url, dialect: "sqlite", runner: new SqliteRunner(url), pool: null });
+  registerStore(db, { url, dialect: "sqlite", runner: new SqliteRunner(url), pool: null, closeHooks: [] });
   return db;
 }
 
@@ -51,9 +51,15 @@ export function sqlOf(db: Db): SqlRunner {
   return storeOf(db).runner;
 }
 
+/** Runs `hook` when the client is closed with closeDb, before its connections go. */
+export function onStoreClose(db: Db, hook: () => Promise<void>): void {
+  storeOf(db).closeHooks.push(hook);
+}
+
 /** Closes a client and every connection lib/db opened beside it (tests drop their stores afterwards). */
 export async function closeDb(db: Db): Promise<void> {
   const store = storeOf(db);
+  await Promise.allSettled(store.closeHooks.splice(0).map((hook) => hook()));
   await db.$disconnect();
   if (store.pool) await store.pool.end().catch(() => {});
   else closeDirectConnection(store.url);

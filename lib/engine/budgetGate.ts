@@ -11,13 +11,25 @@ export type Reservation = {
    */
   extend(made: number, more: number): boolean;
   release(): void;
+  /** Calls reserved in the store against the run's call budget; the result's write frees them (runWrites.ts). */
+  readonly heldInStore: number;
+  /** Frees the store's hold when no result is written (the claim was lost). */
+  releaseStoreHold(): Promise<void>;
+};
+
+/** The run's call budget shared by every worker (runSpending.ts): reserve before the calls, release if none are written. */
+export type SharedCallBudget = {
+  reserve(calls: number): Promise<boolean>;
+  release(calls: number): Promise<void>;
 };
 
 export type BudgetGate = {
   /** A reservation of `calls` calls, or null once a limit is reached (the work stays pending for the resume). */
-  reserve(calls: number): Reservation | null;
+  reserve(calls: number): Promise<Reservation | null>;
   /** Adds what finished work spent (after its reservation is released). */
   book(spent: Spent): void;
+  /** Takes the run's spending as the store has it now (every worker's), read on the heartbeat. */
+  refresh(spent: RunSpending): void;
   /** The limit that stopped the run, once one did. */
   readonly reached: keyof RunBudget | null;
   readonly budget: RunBudget;
@@ -26,14 +38,17 @@ export type BudgetGate = {
 
 /**
  * The run's budget, checked before every LLM call the engine starts, generation and judging alike: the calls in
- * flight and the calls the next piece of work would make must fit. What the run had spent is read once, then
- * counted here as work finishes, so the check costs no query. Over the limit the run goes only by retries and
+ * flight and the calls the next piece of work would make must fit. A call budget is shared by every worker of the
+ * run through the store (`shared`): a reservation is granted only while every worker's spending and reservations
+ * fit, so ten workers never spend ten budgets. Tokens and cost are checked against the run's spending, refreshed
+ * from the store every second and counted here as work finishes. Over the limit the run goes only by retries and
  * repair attempts of calls already started.
  */
-export function createBudgetGate(budget: RunBudget, spentBefore: RunSpending): BudgetGate {
+export function createBudgetGate(budget: RunBudget, spentBefore: RunSpending, shared?: SharedCallBudget): BudgetGate {
   const spent = { ...spentBefore };
   let inFlight = 0;
   let reached: keyof RunBudget | null = null;
+  const useShared = shared !== undefined && budget.calls !== null;
 
   return {
     budget,
@@ -41,13 +56,26 @@ export function createBudgetGate(budget: RunBudget, spentBefore: RunSpending): B
     get reached() {
       return reached;
     },
-    reserve(calls) {
+    async reserve(calls) {
       reached ??= reachedLimit(budget, spent, inFlight, calls);
       if (reached !== null) return null;
+      if (useShared && calls > 0 && !(await shared.reserve(calls))) {
+        reached = "calls";
+        return null;
+      }
       let reserved = calls;
       inFlight += reserved;
       let released = false;
+      let storeHeld = useShared ? calls : 0;
       return {
+        get heldInStore() {
+          return storeHeld;
+        },
+        async releaseStoreHold() {
+          const held = storeHeld;
+          storeHeld = 0;
+          if (held > 0) await shared?.release(held);
+        },
         extend(made, more) {
           // Calls already made past the reservation (a repair attempt) are spent too, though not yet settled.
           const overrun = Math.max(0, made - reserved);
@@ -67,6 +95,11 @@ export function createBudgetGate(budget: RunBudget, spentBefore: RunSpending): B
       spent.calls += result.calls;
       spent.tokens += result.tokens;
       spent.usd += result.usd;
+    },
+    refresh(storeSpent) {
+      spent.calls = Math.max(spent.calls, storeSpent.calls);
+      spent.tokens = Math.max(spent.tokens, storeSpent.tokens);
+      spent.usd = Math.max(spent.usd, storeSpent.usd);
     },
   };
 }

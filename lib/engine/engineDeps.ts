@@ -9,16 +9,18 @@ import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { createLimiter } from "@/lib/llm/concurrencyLimiter";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
-import { endpointLimiter, nestLimiters } from "@/lib/llm/sharedLimiters";
+import { nestLimiters } from "@/lib/llm/sharedLimiters";
 import { costUsd } from "@/lib/llm/pricing";
 import type { LlmClient } from "@/lib/llm/types";
 import type { EngineDeps } from "./runEvaluation";
+import { sharedEndpointLimiter } from "./worker/sharedEndpointLimiter";
 
 export class JudgeUnavailableError extends Error {}
 
 /**
  * The production wiring for one run: its own concurrency limiter (the run's
- * setting) nested in the endpoint's limiter shared by every run in the process, the configured OpenAI-compatible endpoint when there is one, the
+ * setting) nested in the endpoint's limiter, shared through the store by every
+ * run of every worker, the configured OpenAI-compatible endpoint when there is one, the
  * judge cache in the database, and the offline judge for heuristic runs.
  * Tests build EngineDeps the same way with a fake server's URL in `env`.
  */
@@ -30,12 +32,15 @@ export function createEngineDeps(
     llmConfig?: LlmConfig | null;
     onProgress?: EngineDeps["onProgress"];
     onResumed?: EngineDeps["onResumed"];
-    workerId?: string;
+    workerKind?: EngineDeps["workerKind"];
   } = {},
 ): EngineDeps {
   const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
-  // The run's own limit inside the endpoint's process-wide one: concurrent runs share the endpoint's budget.
-  const limiter = config ? nestLimiters(createLimiter(run.concurrency), endpointLimiter(config)) : null;
+  // The run's own limit inside the endpoint's, which every run of every worker on the store shares.
+  const workerKind = options.workerKind ?? "web";
+  const limiter = config
+    ? nestLimiters(createLimiter(run.concurrency), sharedEndpointLimiter(db, config, workerKind))
+    : null;
   const llm: LlmClient | null = config && limiter ? createOpenAiLlmClient({ config, limiter }) : null;
   let judge: JudgeBackend;
   if (run.judgeProvider === "heuristic") {
@@ -64,7 +69,7 @@ export function createEngineDeps(
     costOf: (model, usage) => costUsd(model, usage, config?.prices ?? {}),
     onProgress: options.onProgress,
     onResumed: options.onResumed,
-    workerId: options.workerId,
+    workerKind,
     limiter,
   };
 }

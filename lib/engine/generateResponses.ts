@@ -1,13 +1,12 @@
 import type { Db } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/datasets/rowView";
-import { saveGeneration } from "@/lib/db/work/runWrites";
-import { retryWhileBusy } from "@/lib/db/store/storeRetry";
+import { saveGeneration, type SavedGeneration } from "@/lib/db/work/runWrites";
 import { LlmCallError } from "@/lib/llm/llmErrors";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import type { BudgetGate } from "./budgetGate";
 import { renderAnswerPrompt } from "./generation/answerTemplates";
 import { chunksOf } from "./judgeInputFromRow";
-import { forEachConcurrently, pendingGenerations } from "./pendingWork";
+import { claimBatchSize, claimedGenerations, forEachConcurrently } from "./pendingWork";
 
 /**
  * Generate, then judge: calls the chosen chat model on every pending row and
@@ -20,6 +19,9 @@ import { forEachConcurrently, pendingGenerations } from "./pendingWork";
  * Each call is checked against the run's budget first and counts in it as a
  * judge call does (attempts, tokens, cost at ASSAY_LLM_PRICES); once a limit
  * is reached the remaining rows stay pending, and the caller pauses the run.
+ * Rows are claimed (claims.ts), so several workers generate for one run
+ * together; a row claimed here and not generated goes back to the pool when
+ * the caller releases its claims.
  */
 export async function generateResponses(
   db: Db,
@@ -30,16 +32,21 @@ export async function generateResponses(
     temperature: number;
     concurrency: number;
   },
-  deps: { llm: LlmClient; gate: BudgetGate; costOf: (model: string, usage: TokenUsage | null) => number | null },
+  deps: {
+    llm: LlmClient;
+    gate: BudgetGate;
+    costOf: (model: string, usage: TokenUsage | null) => number | null;
+    workerId: string;
+  },
   shouldStop: () => boolean,
   onDone: () => void,
 ): Promise<void> {
   const { llm, gate } = deps;
   await forEachConcurrently(
-    pendingGenerations(db, run.id),
+    claimedGenerations(db, run.id, deps.workerId, claimBatchSize(run.concurrency)),
     run.concurrency,
     async (row) => {
-      const reservation = gate.reserve(1);
+      const reservation = await gate.reserve(1);
       if (reservation === null) return; // the row stays pending for the resume
       const prompt = renderAnswerPrompt({
         systemPrompt: run.generationSystemPrompt,
@@ -51,7 +58,7 @@ export async function generateResponses(
         templateHash: prompt.template.hash,
         promptHash: prompt.promptHash,
       };
-      let stored: Parameters<typeof saveGeneration>[2];
+      let stored: SavedGeneration;
       try {
         const result = await llm.chat({
           model: run.generationModel,
@@ -89,8 +96,12 @@ export async function generateResponses(
         tokens: (stored.inputTokenCount ?? 0) + (stored.outputTokenCount ?? 0),
         usd: stored.costUsd ?? 0,
       });
-      await retryWhileBusy(() => saveGeneration(db, row.generationId, stored));
-      onDone();
+      const written = await saveGeneration(db, { id: row.generationId, runId: run.id }, stored, {
+        workerId: deps.workerId,
+        reservedCalls: reservation.heldInStore,
+      });
+      if (written) onDone();
+      else await reservation.releaseStoreHold();
     },
     () => shouldStop() || gate.reached !== null,
   );

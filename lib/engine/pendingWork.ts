@@ -1,23 +1,25 @@
 import type { Db } from "@/lib/db/client";
-import {
-  listPendingGenerationsWithRows,
-  listPendingJudgmentsWithRows,
-  type JudgeRowData,
-} from "@/lib/db/work/pendingWorkQueries";
+import { claimGenerations, claimJudgments } from "@/lib/db/work/claims";
+import type { JudgeRowData } from "@/lib/db/work/workRows";
 
 export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
 
 /**
- * Streams a run's pending judgments page by page (cursor on the item's
- * position, so items being worked on are not fetched again), with the rows
- * they need loaded once per page. Several workers may pull from it; an async generator serialises them.
+ * Streams the judgments this worker claims from a run, a batch at a time
+ * (claims.ts), with the rows they need loaded once per batch. Other workers
+ * claim from the same run at the same time; a batch is a worker's own.
+ * Lanes pull from one generator, which serialises them. Ends when a claim
+ * finds nothing pending.
  */
-export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): AsyncGenerator<PendingJudgment> {
-  let cursor = 0;
+export async function* claimedJudgments(
+  db: Db,
+  runId: string,
+  workerId: string,
+  batchSize: number,
+): AsyncGenerator<PendingJudgment> {
   for (;;) {
-    const { items, rows } = await listPendingJudgmentsWithRows(db, runId, cursor, pageSize);
+    const { items, rows } = await claimJudgments(db, runId, workerId, batchSize);
     if (items.length === 0) return;
-    cursor = items[items.length - 1].position;
     for (const item of items) {
       const row = rows.get(item.rowId);
       if (row) yield { item: { id: item.id, rowId: item.rowId, metric: item.metric }, row };
@@ -25,21 +27,25 @@ export async function* pendingJudgments(db: Db, runId: string, pageSize = 400): 
   }
 }
 
-export async function* pendingGenerations(
+export async function* claimedGenerations(
   db: Db,
   runId: string,
-  pageSize = 400,
-): AsyncGenerator<PendingJudgment["row"] & { generationId: string }> {
-  let cursor = 0;
+  workerId: string,
+  batchSize: number,
+): AsyncGenerator<JudgeRowData & { generationId: string }> {
   for (;;) {
-    const { items, rows } = await listPendingGenerationsWithRows(db, runId, cursor, pageSize);
+    const { items, rows } = await claimGenerations(db, runId, workerId, batchSize);
     if (items.length === 0) return;
-    cursor = items[items.length - 1].position;
     for (const item of items) {
       const row = rows.get(item.rowId);
       if (row) yield { ...row, generationId: item.id };
     }
   }
+}
+
+/** How many items a worker claims at once: enough to keep every lane busy, few enough to share a run's tail. */
+export function claimBatchSize(lanes: number): number {
+  return Math.min(200, Math.max(8, lanes));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { getRunProgress, type ItemCounts, type JudgeRowData, type RunRecord } from "@/lib/db/runs/runQueries";
+import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runs/runQueries";
 import {
   addRunWorkingTime,
   claimRun,
@@ -13,20 +13,17 @@ import {
   renewRunLease,
   STORE_UNAVAILABLE,
 } from "@/lib/db/runs/runLifecycle";
-import { describeBudgetPause, getRunBudget, getRunSpending } from "@/lib/db/runs/runBudget";
-import { saveJudgment } from "@/lib/db/work/runWrites";
-import { isStoreUnavailable, retryWhileBusy } from "@/lib/db/store/storeRetry";
+import { describeBudgetPause, reachedLimit } from "@/lib/db/runs/runBudget";
+import { countClaimedWork, releaseClaims } from "@/lib/db/work/claims";
+import { readRunSpending } from "@/lib/db/work/runSpending";
+import { isStoreUnavailable } from "@/lib/db/store/storeRetry";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
-import { createBudgetGate } from "./budgetGate";
-import { generateResponses } from "./generateResponses";
-import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
-import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
-import { judgeItem, type ItemContext } from "./judgeItem";
-import { forEachConcurrently, pendingJudgments } from "./pendingWork";
-import { customMetricName } from "./runConfig";
+import { createRunGate } from "./runGate";
+import { workerPresence } from "./worker/workerPresence";
+import { workerTimeoutMs } from "./worker/workerSettings";
+import { workRunPass } from "./workRun";
 
 /** What the engine needs from outside; the app, the CLI and tests each build their own. */
 export type EngineDeps = {
@@ -37,14 +34,16 @@ export type EngineDeps = {
   llm?: LlmClient | null;
   costOf?: (model: string, usage: TokenUsage | null) => number | null;
   onProgress?: (progress: RunProgressEvent) => void;
-  /** A stable id for this process, for the run lease. */
-  workerId?: string;
+  /** What this process is, for the runs page's list of workers: the web server, `npm run worker` or a CLI run. */
+  workerKind?: "web" | "worker" | "cli";
   /** The run's limit on LLM calls in flight, when there is one (exposed so tests and benchmarks can read its high-water mark). */
   limiter?: Limiter | null;
-  /** Lease length; renewed every second while the runner lives. Tests shorten it. */
+  /** Lease length; renewed every second while the coordinator lives. Defaults to the worker timeout; tests shorten it. */
   leaseTtlMs?: number;
   /** Told when this runner picks up a run that was interrupted (the event itself is already stored). */
   onResumed?: (resume: { runId: string; pendingJudgments: number }) => void;
+  /** True once the process is shutting down: the run is left, its claims back in the pool, for another worker. */
+  stopRequested?: () => boolean;
 };
 
 export type RunProgressEvent = {
@@ -62,18 +61,19 @@ export type RunOutcome = {
   pause?: { reason: "store_unavailable" | "budget"; message: string };
 };
 
-const DEFAULT_LEASE_TTL_MS = 30_000;
 const STORE_PAUSE_MESSAGE =
   "Paused: the database stayed busy or full for too long. The run resumes by itself once it is writable again.";
 /** Cancel and takeover are noticed within this; the lease is renewed as often. */
 const STATUS_POLL_MS = 1_000;
 
 /**
- * Executes a run's pending work: generation first when the run generates, then
- * every pending judgment, each written the moment it completes. Safe to call
- * again after a crash: only pending items are done, and each is written once.
- * The caller reads the run (lib/db/runs/runQueries.ts getRun) and builds its deps
- * from the same record, so a run is read once per execution.
+ * Coordinates a run: takes its lease (one coordinator per run; another
+ * process takes over once the lease lapses), works on it as any worker does
+ * (workRun.ts: claims, so other workers help at the same time), waits for
+ * what other workers still hold, and then finishes, pauses or fails it.
+ * Safe to call again after a crash: only pending items are done, and each is
+ * written once. The caller reads the run (lib/db/runs/runQueries.ts getRun)
+ * and builds its deps from the same record, so a run is read once per execution.
  */
 export async function runEvaluation(
   run: RunRecord,
@@ -82,8 +82,9 @@ export async function runEvaluation(
 ): Promise<RunOutcome> {
   const { db } = deps;
   const runId = run.id;
-  const owner = deps.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
-  const LEASE_TTL_MS = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const worker = await workerPresence(db, deps.workerKind);
+  const owner = worker.id;
+  const LEASE_TTL_MS = deps.leaseTtlMs ?? workerTimeoutMs();
   const claim = await claimRun(db, runId, owner, LEASE_TTL_MS, options.takeover);
   if (!claim.claimed) {
     const progress = await getRunProgress(db, runId);
@@ -94,14 +95,17 @@ export async function runEvaluation(
     };
   }
 
+  // The coordinator replaced is gone (its lease lapsed) or was told to step aside (--resume): what it held of this
+  // run returns to the pool now rather than when its heartbeat lapses.
+  if (claim.previousOwner) await releaseClaims(db, runId, claim.previousOwner);
   if (claim.resumed) deps.onResumed?.({ runId, pendingJudgments: claim.pendingJudgments });
 
-  const { config } = run;
   const counts = await getRunProgress(db, runId);
   let stopped = false;
-  // Working time is added at each lease renewal, so a runner that dies loses at most one tick of it.
+  // Working time is added at each lease renewal, so a coordinator that dies loses at most one tick of it.
   // Counted from the claim (the run's start), and a tick counts only once its renewal is stored.
   let lastTick = claim.at.getTime();
+  const gate = await createRunGate(db, runId, owner);
   // Renewals run one after another, so no two count the same span; the end awaits the last one.
   let beat: Promise<void> = Promise.resolve();
   // On a timer, not per finished item: a judge call may outlast the lease (60 s timeouts, retries),
@@ -110,12 +114,17 @@ export async function runEvaluation(
     beat = beat.then(async () => {
       const tick = Date.now();
       try {
-        const [status, renewed] = await Promise.all([
+        const [status, renewed, progress] = await Promise.all([
           getRunStatus(db, runId),
           renewRunLease(db, runId, owner, LEASE_TTL_MS, tick - lastTick),
+          getRunProgress(db, runId),
+          gate.refreshFromStore(),
         ]);
         if (renewed) lastTick = tick;
         if (status !== "running" || !renewed) stopped = true;
+        // Other workers write results too: the progress this coordinator reports is the store's.
+        Object.assign(counts.judgments, progress.judgments);
+        Object.assign(counts.generations, progress.generations);
       } catch {
         // a failed renewal is retried on the next tick
       }
@@ -130,90 +139,41 @@ export async function runEvaluation(
     lastTick = now;
     return worked;
   };
-  const shouldStop = () => stopped;
+  const shouldStop = () => stopped || deps.stopRequested?.() === true;
   const report = (phase: RunProgressEvent["phase"]) =>
     deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
+  worker.setActivity({ runId, inFlight: () => deps.limiter?.inFlight ?? 0 });
 
   try {
-    // The budget is checked before every LLM call the run starts, generation included (lib/engine/budgetGate.ts).
-    const gate = createBudgetGate(await getRunBudget(db, runId), getRunSpending(db, runId));
-    const costOf = deps.costOf ?? (() => null);
-    const generationModel = run.generationModel;
-    const generates = generationModel !== null;
-    if (generationModel !== null && counts.generations.pending > 0) {
-      if (!deps.llm)
-        throw new Error(
-          "this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",
-        );
-      await generateResponses(
-        db,
-        {
-          id: runId,
-          generationModel,
-          generationSystemPrompt: run.generationSystemPrompt,
-          temperature: config.generationTemperature ?? 0,
-          concurrency: run.concurrency,
-        },
-        { llm: deps.llm, gate, costOf },
+    for (;;) {
+      const pass = await workRunPass(run, deps, {
+        workerId: owner,
+        gate,
         shouldStop,
-        () => {
-          counts.generations.pending -= 1;
-          counts.generations.done += 1;
-          report("generating");
-        },
-      );
-    }
-
-    const context: ItemContext = {
-      judge: deps.judge,
-      customJudges: new Map(
-        run.customJudges.map((j) => {
-          const definition: CustomJudgeDefinition = {
-            assessmentName: j.assessmentName,
-            assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL",
-            instructions: j.instructions,
-          };
-          return [customMetricName(definition), definition];
-        }),
-      ),
-      chunkMode: config.chunkMode,
-      thresholds: config.thresholds,
-      contextRelevance: contextRelevanceSettings(config.contextRelevance),
-      generates,
-      costOf,
-    };
-    // Each judgment that calls a model reserves the calls it would make (two for summarization, one per chunk for
-    // a per-chunk judge in per_chunk mode, one for the others) before it starts. Judging waits for every row's
-    // response, so a budget that stopped generation stops the run here.
-    // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
-    const lanes = deps.judge.provider === "heuristic" ? 1 : run.concurrency * 2;
-    if (gate.reached === null)
-      await forEachConcurrently(
-        pendingJudgments(db, runId),
-        lanes,
-        async ({ item, row }) => {
-          const calls = deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode);
-          // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
-          // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
-          const reservation = calls > 0 ? gate.reserve(calls) : null;
-          if (calls > 0 && reservation === null) return; // the item stays pending for the resume
-          const result = await judgeItem(item.metric, row, context, reservation?.extend).finally(() =>
-            reservation?.release(),
-          );
-          gate.book({
-            calls: result.attempts,
-            tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
-            usd: result.costUsd ?? 0,
-          });
-          // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
-          if (await retryWhileBusy(() => saveJudgment(db, { ...item, runId }, result))) {
+        events: {
+          onGenerated: () => {
+            counts.generations.pending -= 1;
+            counts.generations.done += 1;
+            worker.countCompleted();
+            report("generating");
+          },
+          onJudged: (outcome) => {
             counts.judgments.pending -= 1;
-            counts.judgments[result.errorMessage ? "error" : "done"] += 1;
-          }
-          report("judging");
+            counts.judgments[outcome] += 1;
+            worker.countCompleted();
+            report("judging");
+          },
         },
-        shouldStop,
-      );
+      });
+      if (shouldStop() || gate.reached !== null) break;
+      const held = await countClaimedWork(db, runId);
+      const progress = await getRunProgress(db, runId);
+      const outstanding = progress.judgments.pending + progress.generations.pending;
+      if (outstanding === 0 && held.judgments === 0 && held.generations === 0) break;
+      // Other workers hold the rest (or a gone worker's claims are on their way back): wait, then claim what returns.
+      if (pass.generationsOutstanding || held.judgments + held.generations > 0 || outstanding > 0)
+        await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+    }
 
     const final = await getRunProgress(db, runId);
     const status = await getRunStatus(db, runId);
@@ -222,12 +182,13 @@ export async function runEvaluation(
       return { runId, status: "cancelled", judgments: final.judgments };
     }
     // A budget reached as the last LLM judgments finished leaves nothing to resume: the run completes.
-    if (gate.reached !== null && status === "running" && final.judgments.pending > 0) {
-      const message = describeBudgetPause(gate.reached, gate.budget, gate.spent);
+    const reached = gate.reached ?? reachedLimit(gate.budget, await readRunSpending(db, runId), 0, 0);
+    if (reached !== null && status === "running" && final.judgments.pending > 0) {
+      const message = describeBudgetPause(reached, gate.budget, gate.spent);
       await pauseRun(db, runId, owner, BUDGET_REACHED, message, await settleWorkedMs());
       return { runId, status: "paused", judgments: final.judgments, pause: { reason: "budget", message } };
     }
-    if (stopped || final.judgments.pending > 0 || final.generations.pending > 0) {
+    if (shouldStop() || final.judgments.pending > 0 || final.generations.pending > 0) {
       await releaseRunLease(db, runId, owner, await settleWorkedMs());
       return { runId, status: "busy", judgments: final.judgments };
     }
@@ -259,13 +220,6 @@ export async function runEvaluation(
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), { ref });
   } finally {
     clearInterval(heartbeat);
+    worker.setActivity({ runId: null, inFlight: () => 0 });
   }
-}
-
-/** The LLM calls one judgment makes: per chunk for a per-chunk judge in per_chunk mode, else its calls per row. */
-function callsOf(metric: string, row: JudgeRowData, chunkMode: string): number {
-  const shape = judgeCallShape(metric);
-  if (shape === null) return 0;
-  if (!shape.perChunk || chunkMode !== "per_chunk") return shape.callsPerRow;
-  return Math.max(1, row.chunks.filter((chunk) => chunk.kind === "retrieved").length);
 }

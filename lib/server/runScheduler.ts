@@ -1,84 +1,44 @@
-import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
-import { listResumableRuns } from "@/lib/db/runs/runLifecycle";
-import { deleteAbandonedPlans } from "@/lib/db/work/runWrites";
-import { getRun } from "@/lib/db/runs/runQueries";
-import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
-import { runEvaluation } from "@/lib/engine/runEvaluation";
+import { startWorkerLoop, type WorkerLoop } from "@/lib/engine/worker/workerLoop";
+import { webServerJudges } from "@/lib/engine/worker/workerSettings";
 import { logServerError } from "./logError";
 
 /**
- * Executes runs inside the web server process, in the background of the
- * request that started them. State that matters lives in the database (work
- * items and the run lease), so this map only stops one process from running
- * the same run twice; after a restart the resumer picks up whatever was left.
+ * The web server as a worker (lib/engine/worker/workerLoop.ts): it starts the
+ * runs its users start at once, and every few seconds looks for runs to
+ * resume or help with, as `npm run worker` processes do. State that matters
+ * lives in the database (claims, leases, heartbeats), so this process can
+ * die at any point; other workers, or this one after a restart, pick up
+ * whatever was left. With ASSAY_WEB_WORKER=0 it judges nothing and leaves
+ * every run to the worker processes.
  */
-type SchedulerState = {
-  active: Map<string, Promise<void>>;
-  workerId: string;
-  resumer: NodeJS.Timeout | null;
-  unservable: Set<string>;
-};
+type SchedulerState = { loop: WorkerLoop | null };
 const state: SchedulerState = ((globalThis as unknown as { assayScheduler?: SchedulerState }).assayScheduler ??= {
-  active: new Map(),
-  workerId: `web-${randomUUID().slice(0, 8)}`,
-  resumer: null,
-  unservable: new Set(),
+  loop: null,
 });
 
+function loop(): WorkerLoop | null {
+  if (!webServerJudges()) return null;
+  state.loop ??= startWorkerLoop({
+    db: getDb(),
+    kind: "web",
+    pollMs: 5_000,
+    log: (message) => console.log(`[assay] ${message}`),
+    onRunError: (runId, error) => logServerError(runId === "(sweep)" ? "run resumer" : `run ${runId} stopped`, error),
+  });
+  return state.loop;
+}
+
+/** Starts a run the user just started, reopened or re-judged; with the web worker off, a worker process picks it up. */
 export function executeRunInBackground(runId: string): void {
-  if (state.active.has(runId)) return;
-  const task = (async () => {
-    const db = getDb();
-    const run = await getRun(db, runId);
-    if (!run) return;
-    const deps = createEngineDeps(db, run, {
-      workerId: state.workerId,
-      // One line per resume, so a restart's effect on a run can be found in the server log.
-      onResumed: ({ pendingJudgments }) =>
-        console.log(`[assay] resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending`),
-    });
-    await runEvaluation(run, deps);
-  })()
-    .catch((error: unknown) => {
-      // A run this process cannot serve (its model endpoint is not configured here) is left alone:
-      // it may belong to a CLI run with its own key. Said once, not every sweep.
-      if (error instanceof JudgeUnavailableError) {
-        if (!state.unservable.has(runId))
-          console.warn(
-            `[assay] run ${runId} is waiting for a model endpoint this server does not have: ${error.message}`,
-          );
-        state.unservable.add(runId);
-      } else {
-        logServerError(`run ${runId} stopped`, error);
-      }
-    })
-    .finally(() => state.active.delete(runId));
-  state.active.set(runId, task);
+  loop()?.coordinate(runId);
 }
 
 export function isRunActiveHere(runId: string): boolean {
-  return state.active.has(runId);
+  return state.loop?.isActive(runId) ?? false;
 }
 
-/**
- * Resumes interrupted runs at start-up, then keeps looking for runs whose runner died (lapsed lease)
- * and runs paused because the database was unavailable (they resume by themselves, here).
- */
-export function startRunResumer(intervalMs = 15_000): void {
-  if (state.resumer) return;
-  const sweep = async () => {
-    try {
-      // A run whose planner died part-way was never runnable; it is removed once its planning lease lapses.
-      await deleteAbandonedPlans(getDb());
-      for (const runId of await listResumableRuns(getDb()))
-        if (!state.unservable.has(runId)) executeRunInBackground(runId);
-    } catch (error) {
-      logServerError("run resumer", error);
-    }
-  };
-  // sweep catches its own errors, so nothing waits on it: not start-up, not the timer.
-  void sweep();
-  state.resumer = setInterval(() => void sweep(), intervalMs);
-  state.resumer.unref();
+/** Starts looking for work at start-up: interrupted runs resume, runs under way elsewhere get help. */
+export function startRunResumer(): void {
+  loop();
 }

@@ -25,10 +25,10 @@ async function rateRun(db: Db, runId: string, ratings: ("yes" | "no" | null)[]) 
     orderBy: { row: { rowNumber: "asc" } },
     select: { id: true, rowId: true, metric: true },
   });
-  items.forEach((item, i) => {
+  for (const [i, item] of items.entries()) {
     const rating = ratings[i];
-    if (rating === null) return;
-    saveJudgment(
+    if (rating === null) continue;
+    await saveJudgment(
       db,
       { ...item, runId },
       {
@@ -49,7 +49,7 @@ async function rateRun(db: Db, runId: string, ratings: ("yes" | "no" | null)[]) 
         costUsd: null,
       },
     );
-  });
+  }
 }
 
 /**

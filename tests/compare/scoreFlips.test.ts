@@ -44,7 +44,7 @@ async function judgeRun(db: Db, runId: string, sides: Record<string, Side[]>) {
     const side = sides[item.metric][item.row.rowNumber - firstRow];
     const score = typeof side === "number" ? side : null;
     const rating = side === "yes" || side === "no" ? side : null;
-    saveJudgment(
+    await saveJudgment(
       db,
       { id: item.id, runId, rowId: item.rowId, metric: item.metric },
       {

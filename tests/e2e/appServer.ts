@@ -1,12 +1,15 @@
-// Starts the built app for browser tests: a fresh SQLite file, prepare-db
-// (migrations + the sample dataset), then `next start` on a free loopback port.
-// The build itself is made once per run by globalSetup.ts.
+// Starts the built app for browser tests: a fresh store (a SQLite file, or a
+// new database on the run's PostgreSQL from npm), prepare-db (migrations + the
+// sample dataset), then `next start` on a free loopback port. The build itself
+// is made once per run by globalSetup.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import type { Dialect } from "@/lib/db/store/dialect";
+import { runStatement } from "@/lib/db/store/embeddedPostgres";
 import { endWithThisProcess } from "../support/processCleanup";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -27,14 +30,30 @@ export type AppServer = {
 export type AppServerOptions = {
   /** Extra environment for prepare-db and the server, e.g. { ASSAY_MAX_UPLOAD_MB: "1" }. */
   env?: Record<string, string>;
+  /** The store the app runs on: SQLite (the default), or PostgreSQL (tests/support/postgresGlobalSetup.ts's server). */
+  store?: Dialect;
 };
+
+let postgresDatabases = 0;
+
+/** A new, empty store: prepare-db migrates it and loads the sample, as on a user's first `npm start`. */
+async function freshStore(store: Dialect, dbDir: string): Promise<{ databaseUrl: string; drop: () => Promise<void> }> {
+  if (store === "sqlite") return { databaseUrl: `file:${path.join(dbDir, "assay.db")}`, drop: async () => {} };
+  const serverUrl = inject("postgresUrl");
+  const name = `e2e_${process.pid}_${++postgresDatabases}`;
+  await runStatement(serverUrl, `CREATE DATABASE "${name}"`);
+  return {
+    databaseUrl: serverUrl.replace(/\/postgres$/, `/${name}`),
+    drop: () => runStatement(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
 
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const serverRegistry = registryDir();
   if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")))
     throw new Error("there is no build in .next; tests/e2e/globalSetup.ts should have built it");
   const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-e2e-db-"));
-  const databaseUrl = `file:${path.join(dbDir, "assay.db")}`;
+  const { databaseUrl, drop } = await freshStore(options.store ?? "sqlite", dbDir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     // As a user's `npm start` runs it: vitest's own NODE_ENV (test) would switch Next and libraries to test behaviour.
@@ -48,7 +67,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await startNext(env, databaseUrl, serverRegistry, dbDir);
+        return await startNext(env, databaseUrl, serverRegistry, dbDir, drop);
       } catch (error) {
         // Another process may grab the port between probing and listening; try a new one.
         if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error;
@@ -56,6 +75,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     }
   } catch (error) {
     fs.rmSync(dbDir, { recursive: true, force: true });
+    await drop().catch(() => {});
     throw error;
   }
 }
@@ -80,6 +100,7 @@ async function startNext(
   databaseUrl: string,
   serverRegistry: string,
   dbDir: string,
+  dropStore: () => Promise<void>,
 ): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -126,6 +147,7 @@ async function startNext(
   const stop = async () => {
     await end();
     fs.rmSync(dbDir, { recursive: true, force: true });
+    await dropStore();
   };
 
   const deadline = Date.now() + READY_TIMEOUT_MS;

@@ -1,3 +1,4 @@
+import type { Dialect } from "@/lib/db/store/dialect";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { openApp, type OpenedApp } from "./helpers";
 
@@ -12,6 +13,7 @@ export async function openAppWithFakeLlm(options: {
   responder: Responder;
   latencyMs?: number;
   env?: Record<string, string>;
+  store?: Dialect;
 }): Promise<FakeLlmApp> {
   const fake = await startFakeOpenAIServer({
     responder: options.responder,
@@ -19,6 +21,7 @@ export async function openAppWithFakeLlm(options: {
   });
   try {
     const app = await openApp({
+      store: options.store,
       env: {
         OPENAI_BASE_URL: fake.url,
         OPENAI_API_KEY: "sk-e2e-fake-key-0000",

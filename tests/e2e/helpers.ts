@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { createDb, type Db } from "@/lib/db/client";
+import { closeDb, createDb, type Db } from "@/lib/db/client";
 import { launchChromium } from "../support/chromium";
 import { auditEveryNavigation, expectAccessible } from "./accessibility";
 import type { EvalObject } from "../support/evalFiles";
@@ -245,7 +245,7 @@ export async function openApp(options: AppServerOptions = {}): Promise<OpenedApp
     const server = await startAppServer(options);
     started.push(server.stop);
     const db = createDb(server.databaseUrl);
-    started.push(() => db.$disconnect());
+    started.push(() => closeDb(db));
     // Every page of the context, including ones a test opens itself, is audited by axe after each navigation.
     browser.context.on("page", auditEveryNavigation);
     const page = await browser.context.newPage();

@@ -53,18 +53,7 @@ let db: Db;
 let page: Page;
 let problems: string[];
 const files = tempDir();
-
-beforeAll(async () => {
-  app = await openAppWithFakeLlm({ responder, latencyMs: 2, env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
-  ({ server, db, page, problems } = app);
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await createUsersWithCli(server.databaseUrl, [USERS.admin, USERS.viewer]);
-}, 240_000);
-
-afterAll(async () => {
-  await app?.close();
-  fs.rmSync(files, { recursive: true, force: true });
-});
+afterAll(() => fs.rmSync(files, { recursive: true, force: true }));
 
 /** Braintrust records: input, output, expected, metadata. */
 function braintrustRecords() {
@@ -90,7 +79,24 @@ function place() {
   });
 }
 
-describe("a reviewer's day, from upload to compare", () => {
+// The same walk on each store: SQLite, the default, and PostgreSQL, the team store.
+describe.each(["sqlite", "postgresql"] as const)("a reviewer's day on %s, from upload to compare", (store) => {
+  beforeAll(async () => {
+    app = await openAppWithFakeLlm({
+      responder,
+      latencyMs: 2,
+      store,
+      env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET },
+    });
+    ({ server, db, page, problems } = app);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await createUsersWithCli(server.databaseUrl, [USERS.admin, USERS.viewer]);
+  }, 240_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
   let datasetId = "";
   let ownRun = "";
   let v1 = "";
@@ -106,7 +112,7 @@ describe("a reviewer's day, from upload to compare", () => {
     expect(await page.locator("[data-testid=upload-warnings] li").allInnerTexts()).toEqual([
       expect.stringMatching(/^Unknown column "metadata" was ignored/),
     ]);
-    await screenshot(page, "90-day-upload");
+    await screenshot(page, `90-day-upload-${store}`);
     await page.getByRole("link", { name: "Open the dataset" }).click();
     datasetId = await waitForDatasetPage(page);
     const stored = await db.datasetRow.findFirstOrThrow({ where: { datasetId, rowNumber: 3 } });
@@ -130,7 +136,7 @@ describe("a reviewer's day, from upload to compare", () => {
     const after = await place();
     expect(after.tableInView).toBe(true);
     expect(after.scrollY).toBeGreaterThan(0);
-    await screenshot(page, "91-day-rows-page-2");
+    await screenshot(page, `91-day-rows-page-2-${store}`);
   }, 150_000);
 
   it("a correctness card's jump puts the focus on the failed rows' filter, and a failed row opens", async () => {
@@ -168,12 +174,12 @@ describe("a reviewer's day, from upload to compare", () => {
     expect(heading.top).toBeGreaterThanOrEqual(heading.headerBottom);
     expect(await correctness.innerText()).toMatch(/^no\b/m);
     expect(await page.locator("[data-testid=ground-truth]").innerText()).toMatch(/Settings, then Rotate key/);
-    await screenshot(page, "92-day-failed-row");
+    await screenshot(page, `92-day-failed-row-${store}`);
   });
 
   it("labels the failed row's correctness by keyboard", async () => {
     await labelByKeyboard(page, "correctness", "y");
-    await screenshot(page, "93-day-labelled");
+    await screenshot(page, `93-day-labelled-${store}`);
   });
 
   it("generates responses with two model versions; their rows show the label as given on another response", async () => {
@@ -190,7 +196,7 @@ describe("a reviewer's day, from upload to compare", () => {
     await target.waitFor();
     expect(await target.locator("[data-testid=current-label]").innerText()).toMatch(/labelled on another response/);
     expect(await target.locator("[data-testid=current-label]").innerText()).not.toMatch(/disagrees/);
-    await screenshot(page, "94-day-generated-row-label");
+    await screenshot(page, `94-day-generated-row-label-${store}`);
     // The agreement panel counts it nowhere and says it was left out.
     await page.goto(`${server.baseUrl}/runs/${v1}`);
     const panel = page.locator("[data-testid=agreement-panel]");
@@ -213,7 +219,7 @@ describe("a reviewer's day, from upload to compare", () => {
     const latency = page.locator('[data-testid=metric-comparison] tr[data-metric="agent/latency_seconds"]');
     expect(await latency.locator("[data-testid=delta-words]").innerText()).toMatch(/^[^:]+: [+\u2212]?\d+ ms \(95% CI/);
     await expectNoCrashText(page);
-    await screenshot(page, "95-day-compare");
+    await screenshot(page, `95-day-compare-${store}`);
   }, 120_000);
 
   it("opens a flipped row with its ground truth and steps to the next flip with j", async () => {
@@ -228,7 +234,7 @@ describe("a reviewer's day, from upload to compare", () => {
     const sides = await page.locator("[data-testid=side-by-side]").innerText();
     expect(sides).toContain("Support bot model-v1");
     expect(sides).toContain("Support bot model-v2");
-    await screenshot(page, "96-day-flipped-row");
+    await screenshot(page, `96-day-flipped-row-${store}`);
     const second = new URL(hrefs[1], server.baseUrl).searchParams;
     await page.keyboard.press("j");
     await page.waitForURL(
@@ -263,7 +269,7 @@ describe("a reviewer's day, from upload to compare", () => {
     await page.locator(`[data-testid=judgment][data-metric="${CORRECTNESS}"]`).waitFor();
     expect(await page.locator("[data-testid=label-controls] button").count()).toBe(0);
     expect(await page.locator("[data-testid=label-controls] kbd").count()).toBe(0);
-    await screenshot(page, "97-day-viewer-row");
+    await screenshot(page, `97-day-viewer-row-${store}`);
     await page.goto(`${server.baseUrl}/compare?runs=${v1},${v2}&baseline=${v1}`);
     await page.locator("[data-testid=metric-comparison]").waitFor();
     await expectNoCrashText(page);

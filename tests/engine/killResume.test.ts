@@ -41,7 +41,8 @@ describe("a runner killed mid-run (SIGKILL) and restarted", () => {
     });
     expect(finishedBefore.length).toBeGreaterThan(0);
     expect(finishedBefore.length).toBeLessThan(planned);
-    const pendingAtKill = await db.judgmentItem.count({ where: { runId, status: "pending" } });
+    // Unfinished: pending, or claimed by the killed process (running) and returned to the pool on resume.
+    const pendingAtKill = await db.judgmentItem.count({ where: { runId, status: { in: ["pending", "running"] } } });
     await sleep(100); // let the dead process's sockets close on the server
     const requestsAtRestart = server.stats.totalRequests;
 

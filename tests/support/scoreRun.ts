@@ -19,8 +19,8 @@ export async function scoreRun(
     select: { id: true, rowId: true, metric: true },
   });
   // Rows past the end of `scores` stay pending: judged in another run only.
-  items.slice(0, scores.length).forEach((item, i) =>
-    saveJudgment(
+  for (const [i, item] of items.slice(0, scores.length).entries())
+    await saveJudgment(
       db,
       { ...item, runId },
       {
@@ -40,8 +40,7 @@ export async function scoreRun(
         passed: passes(scores[i]),
         costUsd: null,
       },
-    ),
-  );
+    );
 }
 
 /** Thirty answered requests, each with one context item under `contextField` (retrieved or expected). */

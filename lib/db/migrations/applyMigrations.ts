@@ -100,7 +100,10 @@ async function applyWithEngine(databaseUrl: string, migrationsList: MigrationLis
  * PostgreSQL's history starts from today's models, so it has no data step:
  * the hash columns exist from its first migration and every writer fills them.
  */
-async function applyPostgresMigrations(databaseUrl: string, migrationsList: MigrationList): Promise<{ applied: string[] }> {
+async function applyPostgresMigrations(
+  databaseUrl: string,
+  migrationsList: MigrationList,
+): Promise<{ applied: string[] }> {
   const names = migrationsList.migrationDirectories.map((d) => d.path);
   if (await allAppliedOnPostgres(databaseUrl, names)) return { applied: [] };
   return { applied: await applyWithEngine(databaseUrl, migrationsList) };
@@ -110,13 +113,15 @@ async function allAppliedOnPostgres(databaseUrl: string, names: string[]): Promi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ migration_name: string }>(
-      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND to_regclass('public._prisma_migrations') IS NOT NULL`,
-    ).catch((error: { code?: string }) => {
-      // 42P01: no _prisma_migrations yet (a new database).
-      if (error.code === "42P01") return { rows: [] };
-      throw error;
-    });
+    const { rows } = await client
+      .query<{ migration_name: string }>(
+        `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND to_regclass('public._prisma_migrations') IS NOT NULL`,
+      )
+      .catch((error: { code?: string }) => {
+        // 42P01: no _prisma_migrations yet (a new database).
+        if (error.code === "42P01") return { rows: [] };
+        throw error;
+      });
     const applied = new Set(rows.map((row) => row.migration_name));
     return names.every((name) => applied.has(name));
   } finally {

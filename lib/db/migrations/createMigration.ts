@@ -68,7 +68,8 @@ export async function createMigration(
   const dialect = opts.dialect ?? "sqlite";
   const schema = readSchema(dialect, opts.root);
   const migrationsDir = path.resolve(opts.migrationsDir ?? defaultMigrationsDirectory(dialect));
-  if (dialect === "postgresql" && !opts.scratchUrl) throw new MigrationError("a PostgreSQL migration needs a scratch database");
+  if (dialect === "postgresql" && !opts.scratchUrl)
+    throw new MigrationError("a PostgreSQL migration needs a scratch database");
 
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "prisma-migrate-dev-"));
   const { engine, close } = await openSchemaEngine(opts.scratchUrl ?? `file:${path.join(tempDir, "dev.db")}`, schema);

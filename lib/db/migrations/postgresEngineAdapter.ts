@@ -19,7 +19,10 @@ import pg from "pg";
  *   which cuts a plpgsql function body ($$ … $$) apart;
  * - connection settings as separate fields, never a connection string.
  */
-export function postgresMigrationFactory(url: string, opened: SqlDriverAdapter[]): SqlMigrationAwareDriverAdapterFactory {
+export function postgresMigrationFactory(
+  url: string,
+  opened: SqlDriverAdapter[],
+): SqlMigrationAwareDriverAdapterFactory {
   const connection = connectionFields(url);
   const factory = new PrismaPg({ ...connection, max: 2 });
   const remember = (adapter: SqlDriverAdapter) => (opened.push(adapter), adapter);

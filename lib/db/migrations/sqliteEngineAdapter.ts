@@ -1,9 +1,5 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-  SqlQuery,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 
 // better-sqlite3 prepares one statement at a time; these are the errors it
 // raises for a script (several statements, or only comments).
@@ -47,4 +43,3 @@ export function sqliteMigrationFactory(url: string, opened: SqlDriverAdapter[]):
     connectToShadowDb: async () => remember(scriptTolerant(await factory.connectToShadowDb())),
   };
 }
-

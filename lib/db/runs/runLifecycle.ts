@@ -8,7 +8,14 @@ import { decodeRunConfig } from "./storedRun";
  * once the lease has lapsed (or when told to take over, e.g. `eval --resume`).
  */
 /** What claiming a run found: whether this process now holds it, and what the claim was (a first start, or a resume). */
-export type RunClaim = { claimed: boolean; resumed: boolean; pendingJudgments: number; at: Date };
+export type RunClaim = {
+  claimed: boolean;
+  resumed: boolean;
+  pendingJudgments: number;
+  at: Date;
+  /** The coordinator this claim replaced (its lease lapsed, or it was taken over), if another. */
+  previousOwner?: string | null;
+};
 
 /**
  * Claims the run and records what kind of start this is: a run that was
@@ -60,7 +67,13 @@ export async function claimRun(
       worker: owner,
       at: now,
     });
-  return { claimed: true, resumed, pendingJudgments, at: now };
+  return {
+    claimed: true,
+    resumed,
+    pendingJudgments,
+    at: now,
+    previousOwner: before.leaseOwner !== owner ? before.leaseOwner : null,
+  };
 }
 
 export async function claimRunLease(
@@ -206,6 +219,24 @@ export async function listResumableRuns(db: Db): Promise<string[]> {
         },
         { status: "paused", pauseReason: STORE_UNAVAILABLE },
       ],
+    },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  return runs.map((run) => run.id);
+}
+
+/**
+ * Runs another worker may help with: running under a live coordinator and
+ * with work still pending (generations or judgments). Found through the
+ * (runId, status, id) indexes, so the question costs a seek per running run.
+ */
+export async function listRunsNeedingHelp(db: Db): Promise<string[]> {
+  const runs = await db.run.findMany({
+    where: {
+      status: "running",
+      leaseExpiresAt: { gte: new Date() },
+      OR: [{ judgments: { some: { status: "pending" } } }, { generations: { some: { status: "pending" } } }],
     },
     orderBy: { createdAt: "asc" },
     select: { id: true },

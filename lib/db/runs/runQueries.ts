@@ -126,7 +126,7 @@ function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemC
   return counts;
 }
 
-export type { JudgeRowData } from "../work/pendingWorkQueries";
+export type { JudgeRowData } from "../work/workRows";
 
 const RUN_LIST_SELECT = {
   id: true,

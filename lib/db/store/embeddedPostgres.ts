@@ -30,6 +30,8 @@ export async function startLocalPostgres(options: {
   persistent: boolean;
   port?: number;
   password?: string;
+  /** Extra server settings, as `-c name=value` pairs (the scale benchmark loads pg_stat_statements). */
+  settings?: Record<string, string>;
 }): Promise<LocalPostgres> {
   const { dir, persistent } = options;
   await stopOrphan(dir, persistent);
@@ -46,7 +48,13 @@ export async function startLocalPostgres(options: {
     password,
     persistent,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", `unix_socket_directories=${dir}`, "-c", "listen_addresses=127.0.0.1"],
+    postgresFlags: [
+      "-c",
+      `unix_socket_directories=${dir}`,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+    ],
     onLog: () => {},
     onError: () => {},
   });

@@ -36,7 +36,9 @@ export async function retryTransientPostgres<T>(work: () => Promise<T>, windowMs
       if (Date.now() >= deadline) throw new StoreUnavailableError(code ?? "unknown", windowMs, { cause: error });
       // Serialization failures clear at once; a refused connection needs longer.
       const base = code === "40001" || code === "40P01" ? 5 : 50;
-      await sleep(Math.min(1000, base * 2 ** Math.min(attempt, 6) * (0.5 + Math.random()), Math.max(1, deadline - Date.now())));
+      await sleep(
+        Math.min(1000, base * 2 ** Math.min(attempt, 6) * (0.5 + Math.random()), Math.max(1, deadline - Date.now())),
+      );
     }
   }
 }

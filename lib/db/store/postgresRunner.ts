@@ -2,7 +2,7 @@ import pg from "pg";
 import { assertBoundParameterCount } from "./boundParameters";
 import { toPostgresPlaceholders } from "./postgresPlaceholders";
 import { bulkInsertStatement } from "./postgresBulkInsert";
-import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
+import type { BulkTable, SqlParams, SqlRunner, SqlValue, TransactionOptions } from "./sqlRunner";
 import { retryTransientPostgres } from "./postgresErrors";
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -44,12 +44,12 @@ export class PostgresRunner implements SqlRunner {
     return (await query(this.pool, sql, params)).rowCount ?? 0;
   }
 
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return retryTransientPostgres(async () => {
       const client = await this.pool.connect();
       let broken = false;
       try {
-        await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+        await client.query(options.readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL SERIALIZABLE");
         try {
           const result = await work(new PostgresTransactionRunner(client));
           await client.query("COMMIT");

@@ -25,6 +25,22 @@ export type SqlFragments = {
   likeIgnoringCase(column: string, placeholder?: string): string;
   /** One field of a JSON object stored as text, as text. */
   jsonText(column: string, key: string): string;
+  /**
+   * Ends a SELECT that picks rows to claim: on PostgreSQL it locks them and
+   * skips rows another transaction holds, so concurrent claimers never wait
+   * for, or take, each other's rows; SQLite's one writer at a time needs nothing.
+   */
+  skipLocked(): string;
+  /** Ends a SELECT whose rows the transaction will update (PostgreSQL locks them; SQLite's transaction holds the write lock). */
+  forUpdate(): string;
+  /**
+   * The store's clock, `offsetMs` from now, as a DateTime column holds it.
+   * Workers on several machines compare heartbeats by one clock, the
+   * database's, never by each machine's own.
+   */
+  storeTime(offsetMs?: number): string;
+  /** Milliseconds from a DateTime column to the store's clock now. */
+  ageMs(column: string): string;
 };
 
 const sqlite: SqlFragments = {
@@ -35,6 +51,12 @@ const sqlite: SqlFragments = {
   indexHint: (index) => ` INDEXED BY "${index}"`,
   likeIgnoringCase: (column, placeholder = "?") => `${column} LIKE ${placeholder} ESCAPE '\\'`,
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
+  skipLocked: () => "",
+  forUpdate: () => "",
+  // Prisma's text for a DateTime on SQLite (directSqlite.ts sqliteTimestamp), so comparisons stay textual.
+  storeTime: (offsetMs = 0) =>
+    `strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'${offsetMs ? `, '${Math.trunc(offsetMs) / 1000} seconds'` : ""})`,
+  ageMs: (column) => `CAST((julianday('now') - julianday(${column})) * 86400000 AS INTEGER)`,
 };
 
 const postgresql: SqlFragments = {
@@ -45,6 +67,12 @@ const postgresql: SqlFragments = {
   indexHint: () => "",
   likeIgnoringCase: (column, placeholder = "?") => `${column} ILIKE ${placeholder} ESCAPE '\\'`,
   jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  skipLocked: () => " FOR UPDATE SKIP LOCKED",
+  forUpdate: () => " FOR UPDATE",
+  // DateTime columns hold UTC without a zone.
+  storeTime: (offsetMs = 0) =>
+    `(now() AT TIME ZONE 'UTC')${offsetMs ? ` + interval '${Math.trunc(offsetMs)} milliseconds'` : ""}`,
+  ageMs: (column) => `(EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - ${column})) * 1000)::bigint`,
 };
 
 export function sqlFragments(store: { dialect: Dialect }): SqlFragments {
@@ -53,5 +81,7 @@ export function sqlFragments(store: { dialect: Dialect }): SqlFragments {
 
 /** Prisma's `contains` ignoring case on both stores (SQLite's LIKE already does; PostgreSQL needs the mode). */
 export function containsIgnoringCase(store: { dialect: Dialect }, text: string): Prisma.StringFilter {
-  return (store.dialect === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }) as Prisma.StringFilter;
+  return (
+    store.dialect === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }
+  ) as Prisma.StringFilter;
 }

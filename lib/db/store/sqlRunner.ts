@@ -6,6 +6,14 @@ export type SqlValue = string | number | boolean | bigint | null | Date | readon
 /** Positional values for `?` placeholders, or named values for `@name` placeholders. */
 export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
 
+/**
+ * `readCommitted` (PostgreSQL only; SQLite is always serializable): for hot
+ * writes that touch only rows they lock or own (a judgment, a claim), where a
+ * serializable transaction would fail and retry on a neighbour's concurrent
+ * write instead of waiting for it.
+ */
+export type TransactionOptions = { readCommitted?: boolean };
+
 export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
 
 /**
@@ -32,7 +40,7 @@ export interface SqlRunner {
    * but the store through `tx`. Using the outer runner inside `work` waits
    * for the transaction itself on SQLite: always use `tx`.
    */
-  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Inserts rows into tables in one transaction: the upload, planning and import writers. */
   bulkInsert(tables: BulkTable[]): Promise<void>;
 }

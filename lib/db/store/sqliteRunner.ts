@@ -1,16 +1,9 @@
 import type Database from "better-sqlite3";
-import { bulkInsert, connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import { connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
 import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
 import { retryWhileBusy } from "./storeRetry";
 
 type Bindable = string | number | bigint | null;
-
-/**
- * The transaction open on each file's direct connection (one connection per
- * file in the process, shared by every client on it): while one is open,
- * every other statement of the process on that file waits for it.
- */
-const openTransactions = new Map<string, Promise<void>>();
 
 /**
  * The SQLite runner: better-sqlite3 prepared statements on the file's direct
@@ -19,27 +12,45 @@ const openTransactions = new Map<string, Promise<void>>();
  * transaction spans awaits, so while one is open on the connection every other
  * caller in the process waits for it, or its statements would join it.
  */
+// Per connection, not per runner: two clients on one file (a test's, the engine's) share the connection.
+const openTransactions = new WeakMap<Database.Database, Promise<void>>();
+
 export class SqliteRunner implements SqlRunner {
   readonly dialect = "sqlite" as const;
 
   constructor(private readonly databaseUrl: string) {}
 
-  all<T>(sql: string, params?: SqlParams): Promise<T[]> {
-    return retryWhileBusy(() => this.whenIdle(() => this.statement(sql).all(...bind(params)) as T[]));
+  async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
+    return retryWhileBusy(async () => {
+      const connection = this.connection();
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      return preparedStatement(connection, sql).all(...bind(params)) as T[];
+    });
   }
 
-  get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
-    return retryWhileBusy(() => this.whenIdle(() => this.statement(sql).get(...bind(params)) as T | undefined));
+  async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    return retryWhileBusy(async () => {
+      const connection = this.connection();
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      return preparedStatement(connection, sql).get(...bind(params)) as T | undefined;
+    });
   }
 
-  run(sql: string, params?: SqlParams): Promise<number> {
-    return retryWhileBusy(() => this.whenIdle(() => this.statement(sql).run(...bind(params)).changes));
+  async run(sql: string, params?: SqlParams): Promise<number> {
+    return retryWhileBusy(async () => {
+      const connection = this.connection();
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      return preparedStatement(connection, sql).run(...bind(params)).changes;
+    });
   }
 
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return retryWhileBusy(async () => {
-      const release = await this.whenIdle(() => this.hold());
       const connection = this.connection();
+      // Checked and taken in one synchronous step: an await between the two would let another caller in.
+      while (openTransactions.has(connection)) await openTransactions.get(connection);
+      let release!: () => void;
+      openTransactions.set(connection, new Promise<void>((resolve) => (release = resolve)));
       try {
         // IMMEDIATE takes the write lock up front: a deferred transaction that reads, then writes, can fail half-way.
         connection.prepare("BEGIN IMMEDIATE").run();
@@ -52,46 +63,18 @@ export class SqliteRunner implements SqlRunner {
           throw error;
         }
       } finally {
+        openTransactions.delete(connection);
         release();
       }
     });
   }
 
-  bulkInsert(tables: BulkTable[]): Promise<void> {
-    const rows = tables.map((table) => ({ ...table, rows: table.rows.map((row) => row.map(toSqliteValue)) }));
-    return retryWhileBusy(() => this.whenIdle(() => bulkInsert(this.databaseUrl, rows)));
-  }
-
-  /**
-   * Runs `statement` once no transaction is open on the file's connection,
-   * in the same step as the check: with an await between them, a
-   * transaction could begin in the gap and the statement would run inside it
-   * (or a second BEGIN would fail, "cannot start a transaction within a
-   * transaction").
-   */
-  private async whenIdle<T>(statement: () => T): Promise<T> {
-    for (let open = openTransactions.get(this.databaseUrl); open; open = openTransactions.get(this.databaseUrl))
-      await open;
-    return statement();
-  }
-
-  /** Marks a transaction open on the file's connection; the returned function ends the mark. */
-  private hold(): () => void {
-    let release!: () => void;
-    const open = new Promise<void>((resolve) => (release = resolve));
-    openTransactions.set(this.databaseUrl, open);
-    return () => {
-      openTransactions.delete(this.databaseUrl);
-      release();
-    };
+  async bulkInsert(tables: BulkTable[]): Promise<void> {
+    await this.transaction((tx) => tx.bulkInsert(tables));
   }
 
   private connection(): Database.Database {
     return connectionFor(this.databaseUrl);
-  }
-
-  private statement(sql: string): Database.Statement {
-    return preparedStatement(this.connection(), sql);
   }
 }
 

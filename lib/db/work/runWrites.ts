@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { JudgeResult } from "@/lib/judges/types";
 import { responseHashOf } from "@/lib/labels/contentHash";
-import { databaseUrlOf, type Db } from "../client";
-import { bulkInsertWhenWritable, connectionFor, preparedStatement, sqliteTimestamp } from "../store/directSqlite";
+import { sqlOf, type Db } from "../client";
 import type { RunBudget } from "../runs/runBudget";
-import { retryWhileBusy } from "../store/storeRetry";
+import { addWorkerSpending } from "./runSpending";
 
 export type RunItemPlan = {
   id: string;
@@ -48,7 +47,7 @@ export async function insertPlanningRun(
   planner: { owner: string; ttlMs: number },
 ): Promise<void> {
   const now = new Date();
-  await bulkInsertWhenWritable(databaseUrlOf(db), [
+  await sqlOf(db).bulkInsert([
     {
       table: "Run",
       columns: [
@@ -84,9 +83,9 @@ export async function insertPlanningRun(
           run.config,
           run.generationModel,
           run.generationSystemPrompt,
-          sqliteTimestamp(now),
+          now,
           planner.owner,
-          sqliteTimestamp(new Date(now.getTime() + planner.ttlMs)),
+          new Date(now.getTime() + planner.ttlMs),
           run.budget?.calls ?? null,
           run.budget?.tokens ?? null,
           run.budget?.usd ?? null,
@@ -115,9 +114,9 @@ export async function insertPlanPage(
   page: { items: RunItemPlan[]; generationRowIds: string[]; generationModel: string | null },
   planner: { owner: string; ttlMs: number },
 ): Promise<void> {
-  const now = sqliteTimestamp(new Date());
-  const url = databaseUrlOf(db);
-  await bulkInsertWhenWritable(url, [
+  const now = new Date();
+  const sql = sqlOf(db);
+  await sql.bulkInsert([
     {
       table: "JudgmentItem",
       columns: ["id", "runId", "rowId", "metric", "status", "skipReason", "createdAt"],
@@ -129,21 +128,18 @@ export async function insertPlanPage(
       rows: page.generationRowIds.map((rowId) => [randomUUID(), runId, rowId, "pending", page.generationModel ?? ""]),
     },
   ]);
-  const renew = preparedStatement(
-    connectionFor(url),
-    `UPDATE "Run" SET "leaseExpiresAt" = ? WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`,
-  );
-  await retryWhileBusy(() => renew.run(sqliteTimestamp(new Date(Date.now() + planner.ttlMs)), runId, planner.owner));
+  await sql.run(`UPDATE "Run" SET "leaseExpiresAt" = ? WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`, [
+    new Date(Date.now() + planner.ttlMs),
+    runId,
+    planner.owner,
+  ]);
 }
 
 /** The plan is complete: the run becomes pending (runnable). */
 export async function finishPlanning(db: Db, runId: string, owner: string): Promise<void> {
-  const changes = await retryWhileBusy(
-    () =>
-      preparedStatement(
-        connectionFor(databaseUrlOf(db)),
-        `UPDATE "Run" SET "status" = 'pending', "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`,
-      ).run(runId, owner).changes,
+  const changes = await sqlOf(db).run(
+    `UPDATE "Run" SET "status" = 'pending', "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`,
+    [runId, owner],
   );
   if (changes !== 1) throw new Error(`run ${runId} is no longer being planned by this process`);
 }
@@ -163,111 +159,159 @@ export type SavedJudgment = Omit<JudgeResult, "chunks" | "usage"> & {
 };
 
 /**
- * Writes one finished judgment and its per-chunk verdicts atomically, and
- * only if the item is still pending: a judgment is written once, never twice,
- * even if two runners raced for it. Returns false when it was not pending.
+ * Who writes a result: the worker that claimed the item (claims.ts), and
+ * the calls it had reserved for it against the run's call budget (freed as
+ * the result's real spending is added). Without a claimant, only an item
+ * still pending can be written (tests and tools that write results directly).
  */
-export function saveJudgment(
+export type Claimant = { workerId: string; reservedCalls?: number };
+
+/** The condition under which an item's result may be written (see Claimant). */
+function writableBy(claimant: Claimant | null): string {
+  return claimant ? `"status" = 'running' AND "claimedBy" = ?` : `"status" = 'pending'`;
+}
+
+/**
+ * Writes one finished judgment, its per-chunk verdicts and what it spent,
+ * atomically, and only if the writer still holds its claim: a judgment is
+ * written once, never twice, even when a claim was taken back from a worker
+ * thought gone that then finished anyway. Returns false when it was not the
+ * writer's to write.
+ */
+export async function saveJudgment(
   db: Db,
   item: { id: string; runId: string; rowId: string; metric: string },
   result: SavedJudgment,
-): boolean {
-  const connection = connectionFor(databaseUrlOf(db));
-  const update = preparedStatement(
-    connection,
-    `UPDATE "JudgmentItem" SET
-    "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?, "details" = ?,
-    "judgeProvider" = ?, "judgeModel" = ?, "promptVersion" = ?, "promptHash" = ?, "cacheHit" = ?, "attempts" = ?,
-    "inputTokens" = ?, "outputTokens" = ?, "costUsd" = ?, "latencyMs" = ?, "finishedAt" = ?
-    WHERE "id" = ? AND "status" = 'pending'`,
-  );
-  const insertChunk = preparedStatement(
-    connection,
-    `INSERT INTO "ChunkJudgment" ("id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  return connection.transaction(() => {
-    const changed = update.run(
-      result.errorMessage ? "error" : "done",
-      result.rating,
-      result.score,
-      result.threshold,
-      bool(result.passed),
-      result.rationale,
-      result.errorMessage,
-      result.details ? JSON.stringify(result.details) : null,
-      result.provider,
-      result.model,
-      result.promptVersion,
-      result.promptHash,
-      result.cacheHit ? 1 : 0,
-      result.attempts,
-      result.usage?.inputTokens ?? null,
-      result.usage?.outputTokens ?? null,
-      result.costUsd,
-      result.latencyMs,
-      sqliteTimestamp(new Date()),
-      item.id,
-    ).changes;
-    if (changed === 0) return false;
-    for (const chunk of result.chunks ?? []) {
-      insertChunk.run(
-        randomUUID(),
-        item.id,
-        item.runId,
-        item.rowId,
-        item.metric,
-        chunk.position,
-        chunk.rating,
-        chunk.rationale,
-        chunk.errorMessage,
+  claimant: Claimant | null = null,
+): Promise<boolean> {
+  const chunks = result.chunks ?? [];
+  return sqlOf(db).transaction(
+    async (tx) => {
+      const changed = await tx.run(
+        `UPDATE "JudgmentItem" SET
+        "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?, "details" = ?,
+        "judgeProvider" = ?, "judgeModel" = ?, "promptVersion" = ?, "promptHash" = ?, "cacheHit" = ?, "attempts" = ?,
+        "inputTokens" = ?, "outputTokens" = ?, "costUsd" = ?, "latencyMs" = ?, "finishedAt" = ?, "claimedBy" = NULL, "claimedAt" = NULL
+        WHERE "id" = ? AND ${writableBy(claimant)}`,
+        [
+          result.errorMessage ? "error" : "done",
+          result.rating,
+          result.score,
+          result.threshold,
+          result.passed,
+          result.rationale,
+          result.errorMessage,
+          result.details ? JSON.stringify(result.details) : null,
+          result.provider,
+          result.model,
+          result.promptVersion,
+          result.promptHash,
+          result.cacheHit,
+          result.attempts,
+          result.usage?.inputTokens ?? null,
+          result.usage?.outputTokens ?? null,
+          result.costUsd,
+          result.latencyMs,
+          new Date(),
+          item.id,
+          ...(claimant ? [claimant.workerId] : []),
+        ],
       );
-    }
-    return true;
-  })();
+      if (changed === 0) return false;
+      if (chunks.length > 0)
+        await tx.bulkInsert([
+          {
+            table: "ChunkJudgment",
+            columns: [
+              "id",
+              "judgmentId",
+              "runId",
+              "rowId",
+              "metric",
+              "position",
+              "rating",
+              "rationale",
+              "errorMessage",
+            ],
+            rows: chunks.map((chunk) => [
+              randomUUID(),
+              item.id,
+              item.runId,
+              item.rowId,
+              item.metric,
+              chunk.position,
+              chunk.rating,
+              chunk.rationale,
+              chunk.errorMessage,
+            ]),
+          },
+        ]);
+      await addWorkerSpending(tx, item.runId, claimant?.workerId ?? "direct", {
+        calls: result.attempts,
+        tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
+        usd: result.costUsd ?? 0,
+        reservedCalls: claimant?.reservedCalls ?? 0,
+      });
+      return true;
+    },
+    { readCommitted: true },
+  );
 }
 
-export function saveGeneration(
+export type SavedGeneration = {
+  response: string | null;
+  errorMessage: string | null;
+  inputTokenCount: number | null;
+  outputTokenCount: number | null;
+  latencySeconds: number | null;
+  /** HTTP attempts the call made (retries included) and its cost, for the run's budget. */
+  attempts: number;
+  costUsd: number | null;
+  templateVersion: string;
+  templateHash: string;
+  promptHash: string;
+};
+
+/** Writes one generated response and what it spent, under the same rule as saveJudgment. */
+export async function saveGeneration(
   db: Db,
-  generationId: string,
-  result: {
-    response: string | null;
-    errorMessage: string | null;
-    inputTokenCount: number | null;
-    outputTokenCount: number | null;
-    latencySeconds: number | null;
-    /** HTTP attempts the call made (retries included) and its cost, for the run's budget. */
-    attempts: number;
-    costUsd: number | null;
-    templateVersion: string;
-    templateHash: string;
-    promptHash: string;
-  },
-): boolean {
-  const connection = connectionFor(databaseUrlOf(db));
-  const changes = preparedStatement(
-    connection,
-    `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
-    "attempts" = ?, "costUsd" = ?, "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?
-    WHERE "id" = ? AND "status" = 'pending'`,
-  ).run(
-    result.errorMessage ? "error" : "done",
-    result.response,
-    responseHashOf(result.response),
-    result.errorMessage,
-    result.inputTokenCount,
-    result.outputTokenCount,
-    result.latencySeconds,
-    result.attempts,
-    result.costUsd,
-    result.templateVersion,
-    result.templateHash,
-    result.promptHash,
-    sqliteTimestamp(new Date()),
-    generationId,
-  ).changes;
-  return changes > 0;
-}
-
-function bool(value: boolean | null): number | null {
-  return value === null ? null : value ? 1 : 0;
+  generation: { id: string; runId: string },
+  result: SavedGeneration,
+  claimant: Claimant | null = null,
+): Promise<boolean> {
+  return sqlOf(db).transaction(
+    async (tx) => {
+      const changed = await tx.run(
+        `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
+        "attempts" = ?, "costUsd" = ?, "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?, "claimedBy" = NULL, "claimedAt" = NULL
+        WHERE "id" = ? AND ${writableBy(claimant)}`,
+        [
+          result.errorMessage ? "error" : "done",
+          result.response,
+          responseHashOf(result.response),
+          result.errorMessage,
+          result.inputTokenCount,
+          result.outputTokenCount,
+          result.latencySeconds,
+          result.attempts,
+          result.costUsd,
+          result.templateVersion,
+          result.templateHash,
+          result.promptHash,
+          new Date(),
+          generation.id,
+          ...(claimant ? [claimant.workerId] : []),
+        ],
+      );
+      if (changed === 0) return false;
+      await addWorkerSpending(tx, generation.runId, claimant?.workerId ?? "direct", {
+        calls: result.attempts,
+        tokens: (result.inputTokenCount ?? 0) + (result.outputTokenCount ?? 0),
+        usd: result.costUsd ?? 0,
+        reservedCalls: claimant?.reservedCalls ?? 0,
+      });
+      return true;
+    },
+    { readCommitted: true },
+  );
 }

@@ -366,9 +366,21 @@ CREATE TABLE "InFlightSlot" (
     "endpoint" TEXT NOT NULL,
     "slot" INTEGER NOT NULL,
     "holder" TEXT,
-    "heldUntil" TIMESTAMP(3),
+    "heldAt" TIMESTAMP(3),
 
     CONSTRAINT "InFlightSlot_pkey" PRIMARY KEY ("endpoint","slot")
+);
+
+-- CreateTable
+CREATE TABLE "RunWorkerSpending" (
+    "runId" TEXT NOT NULL,
+    "workerId" TEXT NOT NULL,
+    "calls" INTEGER NOT NULL DEFAULT 0,
+    "tokens" INTEGER NOT NULL DEFAULT 0,
+    "usd" DOUBLE PRECISION NOT NULL DEFAULT 0,
+    "heldCalls" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "RunWorkerSpending_pkey" PRIMARY KEY ("runId","workerId")
 );
 
 -- CreateIndex
@@ -535,3 +547,6 @@ ALTER TABLE "HumanLabel" ADD CONSTRAINT "HumanLabel_rowId_fkey" FOREIGN KEY ("ro
 
 -- AddForeignKey
 ALTER TABLE "HumanLabelRevision" ADD CONSTRAINT "HumanLabelRevision_rowId_fkey" FOREIGN KEY ("rowId") REFERENCES "DatasetRow"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "RunWorkerSpending" ADD CONSTRAINT "RunWorkerSpending_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run"("id") ON DELETE CASCADE ON UPDATE CASCADE;

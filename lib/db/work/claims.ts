@@ -1,0 +1,114 @@
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
+import { loadRowsForWork, type JudgeRowData } from "./workRows";
+
+export type ClaimedJudgment = { id: string; rowId: string; metric: string };
+export type ClaimedGeneration = { id: string; rowId: string };
+
+type WorkTable = "JudgmentItem" | "Generation";
+
+/**
+ * Work is shared by claiming it: a worker takes the next `take` pending items
+ * of a run (in id order, which is row order) and marks them running under its
+ * name, in one statement. On PostgreSQL the candidates are locked and rows
+ * another claimer holds are skipped (FOR UPDATE SKIP LOCKED), so concurrent
+ * claimers neither wait for nor share an item; SQLite writes one at a time.
+ * Only the claimant may write an item's result (runWrites.ts), and a claim
+ * outlives its worker by at most the worker timeout (reclaimFromGoneWorkers).
+ */
+async function claim<T>(
+  db: Db,
+  table: WorkTable,
+  columns: string,
+  runId: string,
+  workerId: string,
+  take: number,
+): Promise<T[]> {
+  const sql = sqlOf(db);
+  const { skipLocked, storeTime } = sqlFragments(sql);
+  return sql.transaction(
+    (tx) =>
+      tx.all<T>(
+        `UPDATE "${table}" SET "status" = 'running', "claimedBy" = ?, "claimedAt" = ${storeTime()}
+         WHERE "id" IN (SELECT "id" FROM "${table}" WHERE "runId" = ? AND "status" = 'pending' ORDER BY "id" LIMIT ?${skipLocked()})
+         RETURNING ${columns}`,
+        [workerId, runId, take],
+      ),
+    { readCommitted: true },
+  );
+}
+
+/** Claims up to `take` pending judgments of a run, with the rows they need. */
+export async function claimJudgments(
+  db: Db,
+  runId: string,
+  workerId: string,
+  take: number,
+): Promise<{ items: ClaimedJudgment[]; rows: Map<string, JudgeRowData> }> {
+  const items = await claim<ClaimedJudgment>(db, "JudgmentItem", `"id", "rowId", "metric"`, runId, workerId, take);
+  items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { items, rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))]) };
+}
+
+/** Claims up to `take` pending generations of a run, with their rows. */
+export async function claimGenerations(
+  db: Db,
+  runId: string,
+  workerId: string,
+  take: number,
+): Promise<{ items: ClaimedGeneration[]; rows: Map<string, JudgeRowData> }> {
+  const items = await claim<ClaimedGeneration>(db, "Generation", `"id", "rowId"`, runId, workerId, take);
+  items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { items, rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))]) };
+}
+
+/** Puts what a worker still holds of a run back in the pool: it stopped (cancel, budget, shutdown) before judging it. */
+export async function releaseClaims(db: Db, runId: string, workerId: string): Promise<number> {
+  const sql = sqlOf(db);
+  let released = 0;
+  for (const table of ["JudgmentItem", "Generation"] as const)
+    released += await sql.run(
+      `UPDATE "${table}" SET "status" = 'pending', "claimedBy" = NULL, "claimedAt" = NULL
+       WHERE "claimedBy" = ? AND "runId" = ? AND "status" = 'running'`,
+      [workerId, runId],
+    );
+  return released;
+}
+
+/** Work of a run that some worker holds now (claimed, result not yet written): judgments and generations. */
+export async function countClaimedWork(db: Db, runId: string): Promise<{ judgments: number; generations: number }> {
+  const sql = sqlOf(db);
+  const count = async (table: WorkTable) =>
+    (
+      await sql.get<{ n: number }>(
+        `SELECT COUNT(*) AS "n" FROM "${table}" WHERE "runId" = ? AND "status" = 'running'`,
+        [runId],
+      )
+    )?.n ?? 0;
+  return { judgments: await count("JudgmentItem"), generations: await count("Generation") };
+}
+
+/**
+ * Returns to the pool whatever workers that stopped heartbeating for
+ * `timeoutMs` (killed, machine gone) or stopped for good still hold: claimed
+ * items, in-flight slots, reserved budget. Any worker runs this every few
+ * seconds, so claimed work is back within the timeout plus that interval.
+ * Items are found through the claimedBy index, which holds only claimed items
+ * (a result clears its claim).
+ */
+export async function reclaimFromGoneWorkers(db: Db, timeoutMs: number): Promise<{ items: number; slots: number }> {
+  const sql = sqlOf(db);
+  const { storeTime } = sqlFragments(sql);
+  const live = `SELECT "id" FROM "Worker" WHERE "stoppedAt" IS NULL AND "heartbeatAt" >= ${storeTime(-timeoutMs)}`;
+  let items = 0;
+  for (const table of ["JudgmentItem", "Generation"] as const)
+    items += await sql.run(
+      `UPDATE "${table}" SET "status" = 'pending', "claimedBy" = NULL, "claimedAt" = NULL
+       WHERE "claimedBy" IS NOT NULL AND "status" = 'running' AND "claimedBy" NOT IN (${live})`,
+    );
+  const slots = await sql.run(
+    `UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL WHERE "holder" IS NOT NULL AND "holder" NOT IN (${live})`,
+  );
+  await sql.run(`UPDATE "RunWorkerSpending" SET "heldCalls" = 0 WHERE "heldCalls" > 0 AND "workerId" NOT IN (${live})`);
+  return { items, slots };
+}

@@ -1,0 +1,63 @@
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
+
+/**
+ * The shared in-flight limit of an LLM endpoint: one row per slot, 0 to the
+ * largest limit any worker configured, each held by at most one worker. A
+ * worker takes only slots below its own configured limit, so the calls in
+ * flight at an endpoint never exceed the limit, whatever the number of
+ * workers. A worker that dies loses its slots with its heartbeat
+ * (claims.ts reclaimFromGoneWorkers).
+ */
+export async function ensureSlots(db: Db, endpoint: string, limit: number): Promise<void> {
+  const sql = sqlOf(db);
+  const existing = await sql.get<{ n: number }>(
+    `SELECT COUNT(*) AS "n" FROM "InFlightSlot" WHERE "endpoint" = ? AND "slot" < ?`,
+    [endpoint, limit],
+  );
+  if ((existing?.n ?? 0) >= limit) return;
+  for (let slot = 0; slot < limit; slot += 1)
+    await sql.run(
+      `INSERT INTO "InFlightSlot" ("endpoint", "slot") VALUES (?, ?) ON CONFLICT ("endpoint", "slot") DO NOTHING`,
+      [endpoint, slot],
+    );
+}
+
+/** Takes up to `want` free slots below `limit` for `holder`; returns the slots taken (possibly none). */
+export async function takeSlots(
+  db: Db,
+  endpoint: string,
+  holder: string,
+  limit: number,
+  want: number,
+): Promise<number[]> {
+  const sql = sqlOf(db);
+  const { skipLocked, storeTime } = sqlFragments(sql);
+  const taken = await sql.transaction(
+    (tx) =>
+      tx.all<{ slot: number }>(
+        `UPDATE "InFlightSlot" SET "holder" = ?, "heldAt" = ${storeTime()}
+         WHERE "endpoint" = ? AND "slot" IN (SELECT "slot" FROM "InFlightSlot" WHERE "endpoint" = ? AND "slot" < ? AND "holder" IS NULL ORDER BY "slot" LIMIT ?${skipLocked()})
+         RETURNING "slot"`,
+        [holder, endpoint, endpoint, limit, want],
+      ),
+    { readCommitted: true },
+  );
+  return taken.map((row) => Number(row.slot));
+}
+
+/** Gives slots back; only the holder's own are freed. */
+export async function releaseSlots(db: Db, endpoint: string, holder: string, slots: number[]): Promise<void> {
+  if (slots.length === 0) return;
+  const sql = sqlOf(db);
+  const { inList } = sqlFragments(sql);
+  await sql.run(
+    `UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL WHERE "endpoint" = ? AND "holder" = ? AND ${inList(`"slot"`, "?", "int")}`,
+    [endpoint, holder, slots],
+  );
+}
+
+/** Every slot a holder has (its clean stop). */
+export async function releaseAllSlots(db: Db, holder: string): Promise<void> {
+  await sqlOf(db).run(`UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL WHERE "holder" = ?`, [holder]);
+}

@@ -1,0 +1,62 @@
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
+
+/** Everything a judge needs of a row: text, ground truth, chunks, agent facts, and the run's generated response if any. */
+export type JudgeRowData = {
+  id: string;
+  messages: string;
+  requestText: string;
+  response: string | null;
+  expectedResponse: string | null;
+  expectedFacts: string | null;
+  totalTokenCount: number | null;
+  inputTokenCount: number | null;
+  outputTokenCount: number | null;
+  latencySeconds: number | null;
+  chunks: { kind: string; position: number; content: string | null; docUri: string }[];
+  generation: {
+    rowId: string;
+    status: string;
+    response: string | null;
+    errorMessage: string | null;
+    inputTokenCount: number | null;
+    outputTokenCount: number | null;
+    latencySeconds: number | null;
+  } | null;
+};
+
+/** At most this many rows per load: the caller's claim size fixes it, never the run's size. */
+export const MAX_WORK_ROWS = 1000;
+
+/**
+ * The rows a batch of claimed work needs, with their chunks and the run's
+ * generations, in three queries. The row ids reach the store as ONE bound
+ * list (sqlFragments.inList), so every query binds the same few values.
+ */
+export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): Promise<Map<string, JudgeRowData>> {
+  if (rowIds.length === 0) return new Map();
+  if (rowIds.length > MAX_WORK_ROWS) throw new Error(`a batch of work reads at most ${MAX_WORK_ROWS} rows`);
+  const sql = sqlOf(db);
+  const { inList } = sqlFragments(sql);
+  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "generation">>(
+    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds"
+     FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
+    [rowIds],
+  );
+  const byId = new Map<string, JudgeRowData>(rows.map((row) => [row.id, { ...row, chunks: [], generation: null }]));
+  const chunks = await sql.all<JudgeRowData["chunks"][number] & { rowId: string }>(
+    `SELECT "rowId", "kind", "position", "content", "docUri" FROM "ContextChunk" WHERE ${inList(`"rowId"`)} ORDER BY "rowId", "kind", "position"`,
+    [rowIds],
+  );
+  for (const { rowId, ...chunk } of chunks) byId.get(rowId)?.chunks.push(chunk);
+  const generations = await sql.all<NonNullable<JudgeRowData["generation"]>>(
+    `SELECT "rowId", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
+     FROM "Generation" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
+    [runId, rowIds],
+  );
+  for (const generation of generations) {
+    const row = byId.get(generation.rowId);
+    if (row) row.generation = generation;
+  }
+  return byId;
+}

@@ -1,0 +1,136 @@
+import type { Db } from "@/lib/db/client";
+import type { JudgeRowData, RunRecord } from "@/lib/db/runs/runQueries";
+import { releaseClaims } from "@/lib/db/work/claims";
+import { saveJudgment } from "@/lib/db/work/runWrites";
+import type { CustomJudgeDefinition } from "@/lib/judges/types";
+import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
+import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
+import type { BudgetGate } from "./budgetGate";
+import { generateResponses } from "./generateResponses";
+import { judgeItem, type ItemContext } from "./judgeItem";
+import { claimBatchSize, claimedJudgments, forEachConcurrently } from "./pendingWork";
+import { customMetricName } from "./runConfig";
+import type { EngineDeps } from "./runEvaluation";
+
+export type WorkEvents = {
+  onGenerated(): void;
+  onJudged(outcome: "done" | "error"): void;
+};
+
+/**
+ * One pass over what this worker can claim of a run: its pending
+ * generations, then (once every row has its response, whoever generated it)
+ * its pending judgments, each written the moment it completes under this
+ * worker's claim. Both a run's coordinator and the workers helping it run
+ * passes; what a pass claimed and did not finish (a stop, a budget reached)
+ * goes back to the pool as the pass ends.
+ */
+export async function workRunPass(
+  run: RunRecord,
+  deps: EngineDeps,
+  work: { workerId: string; gate: BudgetGate; shouldStop: () => boolean; events: WorkEvents },
+): Promise<{ generationsOutstanding: boolean }> {
+  const { db } = deps;
+  const { workerId, gate, shouldStop, events } = work;
+  const costOf = deps.costOf ?? (() => null);
+  try {
+    const generationModel = run.generationModel;
+    if (generationModel !== null && (await generationsOutstanding(db, run.id))) {
+      if (!deps.llm)
+        throw new Error(
+          "this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",
+        );
+      await generateResponses(
+        db,
+        {
+          id: run.id,
+          generationModel,
+          generationSystemPrompt: run.generationSystemPrompt,
+          temperature: run.config.generationTemperature ?? 0,
+          concurrency: run.concurrency,
+        },
+        { llm: deps.llm, gate, costOf, workerId },
+        shouldStop,
+        events.onGenerated,
+      );
+      // Judging waits for every row's response: another worker may still be generating some.
+      if (await generationsOutstanding(db, run.id)) return { generationsOutstanding: true };
+    }
+    if (gate.reached === null && !shouldStop()) await judgePending(run, deps, work, costOf);
+    return { generationsOutstanding: false };
+  } finally {
+    await releaseClaims(db, run.id, workerId);
+  }
+}
+
+async function generationsOutstanding(db: Db, runId: string): Promise<boolean> {
+  return (await db.generation.count({ where: { runId, status: { in: ["pending", "running"] } } })) > 0;
+}
+
+async function judgePending(
+  run: RunRecord,
+  deps: EngineDeps,
+  work: { workerId: string; gate: BudgetGate; shouldStop: () => boolean; events: WorkEvents },
+  costOf: NonNullable<EngineDeps["costOf"]>,
+): Promise<void> {
+  const { db } = deps;
+  const { config } = run;
+  const { workerId, gate } = work;
+  const context: ItemContext = {
+    judge: deps.judge,
+    customJudges: new Map(
+      run.customJudges.map((j) => {
+        const definition: CustomJudgeDefinition = {
+          assessmentName: j.assessmentName,
+          assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL",
+          instructions: j.instructions,
+        };
+        return [customMetricName(definition), definition];
+      }),
+    ),
+    chunkMode: config.chunkMode,
+    thresholds: config.thresholds,
+    contextRelevance: contextRelevanceSettings(config.contextRelevance),
+    generates: run.generationModel !== null,
+    costOf,
+  };
+  // Each judgment that calls a model reserves the calls it would make (two for summarization, one per chunk for
+  // a per-chunk judge in per_chunk mode, one for the others) before it starts.
+  // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
+  const lanes = deps.judge.provider === "heuristic" ? 1 : run.concurrency * 2;
+  await forEachConcurrently(
+    claimedJudgments(db, run.id, workerId, claimBatchSize(lanes)),
+    lanes,
+    async ({ item, row }) => {
+      const calls = deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode);
+      // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
+      // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
+      const reservation = calls > 0 ? await gate.reserve(calls) : null;
+      if (calls > 0 && reservation === null) return; // released to pending as the pass ends
+      const result = await judgeItem(item.metric, row, context, reservation?.extend).finally(() =>
+        reservation?.release(),
+      );
+      gate.book({
+        calls: result.attempts,
+        tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
+        usd: result.costUsd ?? 0,
+      });
+      // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
+      const written = await saveJudgment(db, { ...item, runId: run.id }, result, {
+        workerId,
+        reservedCalls: reservation?.heldInStore ?? 0,
+      });
+      if (written) work.events.onJudged(result.errorMessage ? "error" : "done");
+      else await reservation?.releaseStoreHold();
+    },
+    work.shouldStop,
+  );
+}
+
+/** The LLM calls one judgment makes: per chunk for a per-chunk judge in per_chunk mode, else its calls per row. */
+function callsOf(metric: string, row: JudgeRowData, chunkMode: string): number {
+  const shape = judgeCallShape(metric);
+  if (shape === null) return 0;
+  if (!shape.perChunk || chunkMode !== "per_chunk") return shape.callsPerRow;
+  return Math.max(1, row.chunks.filter((chunk) => chunk.kind === "retrieved").length);
+}

@@ -1,0 +1,162 @@
+import type { Db } from "@/lib/db/client";
+import { ensureSlots, releaseSlots, takeSlots } from "@/lib/db/work/inFlightSlots";
+import type { Limiter, Release } from "@/lib/llm/concurrencyLimiter";
+
+type Waiter = {
+  grant: (slot: number) => void;
+  reject: (reason: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+};
+
+/** How long a process whose callers wait for a slot lets pass before asking the store again. */
+const POLL_MS = 20;
+
+/**
+ * The endpoint's in-flight limit shared through the store by every worker
+ * (inFlightSlots.ts): a call runs while its process holds one of the
+ * endpoint's slot rows. The cost is kept off the busy path: a slot freed
+ * while callers of this process wait goes straight to the next one (no
+ * query), slots are taken from the store for all waiters at once and given
+ * back in one statement per tick, and one loop per process asks the store
+ * for free slots while the limit is reached elsewhere. FIFO within the
+ * process, as the in-process limiter.
+ */
+export function createStoreSlotLimiter(options: {
+  db: Db;
+  endpoint: string;
+  /** The worker holding the slots; a promise, since the worker's row may still be being written. */
+  holder: Promise<string>;
+  max: number;
+}): Limiter {
+  const { db, endpoint, max } = options;
+  let holder = "";
+  if (!Number.isInteger(max) || max < 1) throw new Error(`concurrency limit must be a positive integer, got ${max}`);
+  const queue: Waiter[] = [];
+  let inFlight = 0;
+  let maxObserved = 0;
+  let ready: Promise<void> | null = null;
+  let pumping = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+  const toRelease: number[] = [];
+  let flushScheduled = false;
+
+  const grant = (waiter: Waiter, slot: number) => {
+    if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener("abort", waiter.onAbort);
+    inFlight += 1;
+    maxObserved = Math.max(maxObserved, inFlight);
+    waiter.grant(slot);
+  };
+
+  const flushReleases = () => {
+    flushScheduled = false;
+    const slots = toRelease.splice(0);
+    if (slots.length > 0)
+      void releaseSlots(db, endpoint, holder, slots)
+        .catch(() => {})
+        .finally(() => void pump());
+  };
+
+  const releaseSlot = (slot: number) => {
+    inFlight -= 1;
+    const next = queue.shift();
+    if (next) return grant(next, slot); // handed over: the slot stays ours, no query
+    toRelease.push(slot);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushReleases);
+    }
+  };
+
+  async function pump(): Promise<void> {
+    if (pumping || queue.length === 0) return;
+    pumping = true;
+    try {
+      ready ??= (async () => {
+        holder = await options.holder;
+        await ensureSlots(db, endpoint, max);
+      })().catch((error: unknown) => {
+        ready = null;
+        throw error;
+      });
+      await ready;
+      while (queue.length > 0) {
+        // Our own just-freed slots first: they are not back in the store yet.
+        while (queue.length > 0 && toRelease.length > 0) grant(queue.shift() as Waiter, toRelease.shift() as number);
+        if (queue.length === 0) break;
+        const slots = await takeSlots(db, endpoint, holder, max, queue.length);
+        for (const slot of slots) {
+          const waiter = queue.shift();
+          if (waiter) grant(waiter, slot);
+          else toRelease.push(slot);
+        }
+        if (slots.length === 0) break;
+      }
+    } catch {
+      // The store is briefly unavailable: the waiters keep waiting and the loop asks again.
+    } finally {
+      pumping = false;
+      if (toRelease.length > 0 && !flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushReleases);
+      }
+      if (queue.length > 0 && !retryTimer) {
+        retryTimer = setTimeout(() => {
+          retryTimer = null;
+          void pump();
+        }, POLL_MS);
+      }
+    }
+  }
+
+  function acquire(signal?: AbortSignal): Promise<Release> {
+    if (signal?.aborted)
+      return Promise.reject(signal.reason ?? new DOMException("The operation was aborted.", "AbortError"));
+    return new Promise<Release>((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: (slot) => {
+          let released = false;
+          resolve(() => {
+            if (released) return;
+            released = true;
+            releaseSlot(slot);
+          });
+        },
+        reject,
+        signal,
+      };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = queue.indexOf(waiter);
+          if (index >= 0) queue.splice(index, 1);
+          reject(signal.reason ?? new DOMException("The operation was aborted.", "AbortError"));
+        };
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      queue.push(waiter);
+      void pump();
+    });
+  }
+
+  return {
+    max,
+    get inFlight() {
+      return inFlight;
+    },
+    get pending() {
+      return queue.length;
+    },
+    get maxObserved() {
+      return maxObserved;
+    },
+    acquire,
+    async run<T>(fn: () => Promise<T> | T, signal?: AbortSignal): Promise<T> {
+      const release = await acquire(signal);
+      try {
+        return await fn();
+      } finally {
+        release();
+      }
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { onStoreClose, type Db } from "@/lib/db/client";
+import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
+import { releaseAllSlots } from "@/lib/db/work/inFlightSlots";
+import {
+  deleteOldWorkers,
+  heartbeatWorker,
+  markWorkerStopped,
+  registerWorker,
+  type WorkerKind,
+} from "@/lib/db/work/workers";
+import { workerTimeoutMs } from "./workerSettings";
+
+const HEARTBEAT_MS = 1_000;
+const RECLAIM_EVERY_BEATS = 5;
+
+/** The version a worker reports: the package's, so a fleet mid-upgrade shows who runs what. */
+const VERSION = process.env.npm_package_version ?? "0.1.0";
+
+/**
+ * This process as a worker in the store: a Worker row it heartbeats every
+ * second (what it judges, calls in flight, results written), and every few
+ * beats the sweep that returns to the pool what gone workers held. Every
+ * process that judges has one (the web server, `npm run worker`, a CLI run),
+ * so the sweep runs as long as any of them lives.
+ */
+export type WorkerPresence = {
+  readonly id: string;
+  readonly kind: WorkerKind;
+  /** Tells the heartbeat what the worker is doing now. */
+  setActivity(activity: { runId: string | null; inFlight: () => number }): void;
+  /** Counts a written result. */
+  countCompleted(): void;
+  /** Stops heartbeating and frees what it holds (claims are released by the engine as it stops). */
+  stop(): Promise<void>;
+};
+
+type Presences = { byDb: WeakMap<Db, Promise<WorkerPresence>>; all: Set<Promise<WorkerPresence>> };
+const presences: Presences = ((globalThis as unknown as { assayWorkerPresences?: Presences }).assayWorkerPresences ??= {
+  byDb: new WeakMap(),
+  all: new Set(),
+});
+
+/** The process's presence on a store (one per client), started on first use; `kind` is what the first user says it is. */
+export function workerPresence(db: Db, kind: WorkerKind = "web"): Promise<WorkerPresence> {
+  let presence = presences.byDb.get(db);
+  if (!presence) {
+    presence = startPresence(db, kind);
+    const started = presence;
+    presences.byDb.set(db, started);
+    presences.all.add(started);
+    started.catch(() => {
+      presences.byDb.delete(db);
+      presences.all.delete(started);
+    });
+    // Closing the client (a test's clean-up, a CLI's exit) stops the presence with it.
+    onStoreClose(db, async () => {
+      presences.byDb.delete(db);
+      presences.all.delete(started);
+      await (await started).stop();
+    });
+  }
+  return presence;
+}
+
+/** Stops every presence of this process (a clean shutdown). */
+export async function stopWorkerPresences(): Promise<void> {
+  const all = [...presences.all];
+  presences.all.clear();
+  await Promise.allSettled(all.map(async (presence) => (await presence).stop()));
+}
+
+async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> {
+  const id = `${kind}-${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const timeoutMs = workerTimeoutMs();
+  await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
+  let activity: { runId: string | null; inFlight: () => number } = { runId: null, inFlight: () => 0 };
+  let completed = 0;
+  let beats = 0;
+  let stopped = false;
+  let beating: Promise<void> = Promise.resolve();
+  const beat = async () => {
+    if (stopped) return;
+    try {
+      const alive = await heartbeatWorker(db, id, { runId: activity.runId, inFlight: activity.inFlight(), completed });
+      // A worker others thought gone (a long pause) registers again; its claims were returned and its writes refused.
+      if (!alive && !stopped)
+        await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
+      if (++beats % RECLAIM_EVERY_BEATS === 0) {
+        await reclaimFromGoneWorkers(db, timeoutMs);
+        if (beats % (RECLAIM_EVERY_BEATS * 60) === 0) await deleteOldWorkers(db);
+      }
+    } catch {
+      // The store is briefly unavailable: the next beat tries again.
+    }
+  };
+  const timer = setInterval(() => {
+    beating = beating.then(beat);
+  }, HEARTBEAT_MS);
+  timer.unref();
+  // The first sweep at once: a worker starting after a crash returns the dead one's claims without waiting.
+  await reclaimFromGoneWorkers(db, timeoutMs).catch(() => {});
+  return {
+    id,
+    kind,
+    setActivity(next) {
+      activity = next;
+    },
+    countCompleted() {
+      completed += 1;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      await beating;
+      await releaseAllSlots(db, id).catch(() => {});
+      await markWorkerStopped(db, id).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,258 @@
+// npm run bench:scale: one large run on PostgreSQL (a throwaway server from
+// npm) judged by 1, 2 and 4 `npm run worker` processes against the fake
+// OpenAI server with a fixed latency: first at one in-flight limit shared by
+// every worker, then at a limit that grows with the workers. For each it
+// prints throughput, efficiency against the ideal (limit ÷ latency calls per
+// second), the most calls the server saw in flight, the database's own time
+// per judgment (pg_stat_statements: every statement every process sent,
+// heartbeats and claims included) and each worker's peak memory. The last
+// line is the summary. Knobs: BENCH_ITEMS (20000), BENCH_LATENCY_MS (200),
+// BENCH_LIMIT (16: the limit per worker when it grows, and ×4 shared).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { z } from "zod";
+import { closeDb, createDb, sqlOf, type Db } from "../../lib/db/client";
+import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
+import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
+import { startLocalPostgres } from "../../lib/db/store/embeddedPostgres";
+import { createRun } from "../../lib/engine/createRun";
+import { ingestUpload } from "../../lib/ingest/ingestUpload";
+import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
+import { syntheticRows } from "../../tests/support/syntheticRows";
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
+const LIMIT = Number(process.env.BENCH_LIMIT ?? 16);
+const METRICS = ["response/llm_judged/relevance_to_query", "response/llm_judged/safety"];
+const serverAddressSchema = z.object({ url: z.string(), control: z.string() });
+const statsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number() });
+
+type Result = {
+  label: string;
+  workers: number;
+  limit: number;
+  items: number;
+  seconds: number;
+  perSecond: number;
+  efficiency: number;
+  maxInFlight: number;
+  dbMsPerJudgment: number;
+  peakRssMb: number[];
+};
+
+async function main(): Promise<void> {
+  const root = process.cwd();
+  const workerBundle = compileWorker(root);
+  const dir = path.join(os.tmpdir(), `assay-bench-scale-${process.pid}`);
+  const server = await startLocalPostgres({
+    dir,
+    persistent: false,
+    settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" },
+  });
+  const fake = await startFakeServer(root);
+  try {
+    await server.query(`CREATE DATABASE "bench"`);
+    const url = server.url("bench");
+    await applyPendingMigrations(url);
+    const db = createDb(url);
+    await sqlOf(db).run(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`);
+    const rows = Math.ceil(ITEMS / METRICS.length);
+    const seeded = Date.now();
+    const imported = await ingestUpload({
+      chunks: byteChunks(toJsonl(syntheticRows(rows, 2)), 65536),
+      filename: "scale.jsonl",
+      mode: "strict",
+      sink: createDatasetSink(db),
+    });
+    if (!imported.ok) throw new Error("the benchmark's rows did not import");
+    console.log(`PostgreSQL 18 from npm; ${rows} rows uploaded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    console.log(`fake OpenAI server: ${LATENCY_MS} ms per call; ${METRICS.length} single-call judges per row\n`);
+
+    const results: Result[] = [];
+    const configs = [
+      ...[1, 2, 4].map((workers) => ({ label: "shared limit", workers, limit: LIMIT * 4 })),
+      ...[1, 2, 4].map((workers) => ({ label: "limit × workers", workers, limit: LIMIT * workers })),
+    ];
+    for (const config of configs) {
+      const result = await measure(db, url, workerBundle, fake, imported.datasetId, config);
+      results.push(result);
+      console.log(formatResult(result));
+    }
+    await closeDb(db);
+
+    const growing = results.filter((r) => r.label === "limit × workers");
+    const scaling = growing[2].perSecond / (4 * growing[0].perSecond);
+    const worstEfficiency = Math.min(...results.map((r) => r.efficiency));
+    const worstDb = Math.max(...results.map((r) => r.dbMsPerJudgment));
+    const worstRss = Math.max(...results.flatMap((r) => r.peakRssMb));
+    console.log(
+      `\nsummary: ${ITEMS} judgments per run; efficiency ≥ ${worstEfficiency.toFixed(2)} in every configuration (target 0.9); ` +
+        `1 → 4 workers with the limit growing: ${growing[0].perSecond.toFixed(0)} → ${growing[2].perSecond.toFixed(0)} judgments/s, ` +
+        `${(scaling * 100).toFixed(0)} % of linear (target ≥ 90 %); database time ≤ ${worstDb.toFixed(2)} ms per judgment (target ≤ 2); ` +
+        `in flight never above the limit: ${results.every((r) => r.maxInFlight <= r.limit) ? "yes" : "NO"}; worker peak RSS ≤ ${worstRss.toFixed(0)} MB`,
+    );
+  } finally {
+    fake.child.kill("SIGTERM");
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(
+  db: Db,
+  url: string,
+  workerBundle: string,
+  fake: FakeServer,
+  datasetId: string,
+  config: { label: string; workers: number; limit: number },
+): Promise<Result> {
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/tmp",
+    DATABASE_URL: url,
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: "sk-bench-scale-0000",
+    ASSAY_LLM_MAX_IN_FLIGHT: String(config.limit),
+    ASSAY_WORKER_POLL_MS: "200",
+  };
+  const workers = Array.from({ length: config.workers }, () => startWorker(workerBundle, env));
+  const sql = sqlOf(db);
+  await waitUntil(async () => {
+    const live = await sql.get<{ n: number }>(
+      `SELECT COUNT(*) AS "n" FROM "Worker" WHERE "kind" = 'worker' AND "stoppedAt" IS NULL AND "heartbeatAt" > (now() AT TIME ZONE 'UTC') - interval '3 seconds'`,
+    );
+    return (live?.n ?? 0) >= config.workers;
+  }, 30_000);
+  await getJson(`${fake.control}/reset`);
+  const before = statsSchema.parse(await getJson(`${fake.control}/stats`));
+  await sql.run(`SELECT pg_stat_statements_reset()`);
+  // A model name per configuration, so no run finds another's answers in the judge cache.
+  const runId = await createRun(db, {
+    datasetId,
+    metrics: METRICS,
+    judge: { provider: "openai", model: `scale-${config.label.replace(/\W+/g, "-")}-${config.workers}` },
+    concurrency: config.limit,
+  });
+  const items = await db.judgmentItem.count({ where: { runId } });
+  await waitUntil(
+    async () => (await db.run.findUniqueOrThrow({ where: { id: runId } })).status === "completed",
+    3_600_000,
+  );
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { startedAt: true, finishedAt: true } });
+  const dbMs = await sql.get<{ ms: number }>(
+    `SELECT COALESCE(SUM(total_exec_time), 0) AS "ms" FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
+  const after = statsSchema.parse(await getJson(`${fake.control}/stats`));
+  const peakRssMb = workers.map((worker) => peakRss(worker.child.pid));
+  await Promise.all(workers.map(stopWorker));
+  const seconds = ((run.finishedAt?.getTime() ?? Date.now()) - (run.startedAt?.getTime() ?? 0)) / 1000;
+  const ideal = config.limit / (LATENCY_MS / 1000);
+  return {
+    ...config,
+    items,
+    seconds,
+    perSecond: items / seconds,
+    efficiency: items / seconds / ideal,
+    maxInFlight: after.maxInFlight,
+    dbMsPerJudgment: Number(dbMs?.ms ?? 0) / Math.max(1, after.totalRequests - before.totalRequests),
+    peakRssMb,
+  };
+}
+
+function formatResult(r: Result): string {
+  return [
+    `${r.label.padEnd(15)} workers ${r.workers}  limit ${String(r.limit).padStart(3)}`,
+    `${r.items} judgments in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)}/s`,
+    `efficiency ${r.efficiency.toFixed(2)}`,
+    `max in flight ${r.maxInFlight}`,
+    `db ${r.dbMsPerJudgment.toFixed(2)} ms/judgment`,
+    `peak RSS ${r.peakRssMb.map((mb) => mb.toFixed(0)).join(", ")} MB`,
+  ].join(" · ");
+}
+
+/** The worker as one bundle on plain Node (scripts/run-compiled.mjs's way), built once for every process. */
+function compileWorker(root: string): string {
+  const outfile = path.resolve(root, "node_modules", ".cache", "assay-compiled", "worker-bench.mjs");
+  const built = spawnSync(
+    path.resolve(root, "node_modules", ".bin", "esbuild"),
+    [
+      "scripts/worker.ts",
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      "--target=node20",
+      "--packages=external",
+      `--outfile=${outfile}`,
+      "--log-level=warning",
+    ],
+    { cwd: root, stdio: "inherit" },
+  );
+  if (built.status !== 0) throw new Error("the worker did not compile");
+  return outfile;
+}
+
+type WorkerProcess = { child: ChildProcess; exited: Promise<void> };
+
+function startWorker(bundle: string, env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, [bundle], {
+    env: { ...env, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return { child, exited: new Promise((resolve) => child.on("exit", () => resolve())) };
+}
+
+async function stopWorker(worker: WorkerProcess): Promise<void> {
+  worker.child.kill("SIGTERM");
+  await worker.exited;
+}
+
+/** A process's peak resident memory (VmHWM), in MB. */
+function peakRss(pid: number | undefined): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+type FakeServer = { url: string; control: string; child: ChildProcess };
+
+async function startFakeServer(root: string): Promise<FakeServer> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_MS)],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const output = child.stdout;
+  if (!output) throw new Error("the fake server has no output");
+  const line = await new Promise<string>((resolve) =>
+    readline.createInterface({ input: output }).once("line", resolve),
+  );
+  return { ...serverAddressSchema.parse(JSON.parse(line)), child };
+}
+
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        let body = "";
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => resolve(JSON.parse(body)));
+      })
+      .on("error", reject);
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
