@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
+import { sqlOf, type Db } from "@/lib/db/client";
 import { listDatasetRows } from "@/lib/db/datasets/datasetQueries";
 import { getRunRowNeighbours, getRunRowPlace, getRunRowPosition, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { createRun } from "@/lib/engine/createRun";
@@ -53,20 +53,16 @@ describe("a run's rows within a filter", () => {
     });
     run = { id: runId, datasetId };
     // The verdicts, written in one statement keyed by row number (no list of ids reaches the database).
-    await db.$executeRawUnsafe(
+    await sqlOf(db).run(
       `UPDATE "JudgmentItem" SET
-         "status" = CASE WHEN "metric" = ? AND r % 5 = 0 THEN 'error' ELSE 'done' END,
+         "status" = CASE WHEN "metric" = ? AND d."r" % 5 = 0 THEN 'error' ELSE 'done' END,
          "passed" = CASE
-           WHEN "metric" = ? AND r % 5 = 0 THEN NULL
-           WHEN "metric" = ? AND r % 4 = 0 THEN 0
-           WHEN "metric" = ? AND r % 3 = 0 THEN 0
-           ELSE 1 END
-       FROM (SELECT "id" AS rid, "rowNumber" AS r FROM "DatasetRow") WHERE rid = "JudgmentItem"."rowId" AND "runId" = ?`,
-      CHUNK_RELEVANCE,
-      CHUNK_RELEVANCE,
-      GROUNDEDNESS,
-      CORRECTNESS,
-      runId,
+           WHEN "metric" = ? AND d."r" % 5 = 0 THEN NULL
+           WHEN "metric" = ? AND d."r" % 4 = 0 THEN FALSE
+           WHEN "metric" = ? AND d."r" % 3 = 0 THEN FALSE
+           ELSE TRUE END
+       FROM (SELECT "id" AS "rid", "rowNumber" AS "r" FROM "DatasetRow") d WHERE d."rid" = "JudgmentItem"."rowId" AND "runId" = ?`,
+      [CHUNK_RELEVANCE, CHUNK_RELEVANCE, GROUNDEDNESS, CORRECTNESS, runId],
     );
     const all = await listRunRows(db, run, view({ filter: "all", q: "" }, 1, 100));
     for (const row of all.items) idOf.set(row.rowNumber, row.id);

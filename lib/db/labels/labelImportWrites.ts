@@ -163,7 +163,8 @@ export async function stageLabels(db: Db, importId: string, labels: StagedLabel[
  * the event loop back between steps: requests that read through Prisma are
  * served meanwhile (they see the labels before the import until it commits),
  * and writers wait for the commit asynchronously, as they do for any other
- * writer. On PostgreSQL the transaction may run again whole after a
+ * writer (on SQLite so do the process's raw reads, which share the
+ * transaction's connection). On PostgreSQL the transaction may run again whole after a
  * serialization failure; every step starts from the staged rows, so it can.
  */
 export async function promoteLabelImport(
