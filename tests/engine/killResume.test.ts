@@ -63,7 +63,13 @@ describe("a runner killed mid-run (SIGKILL) and restarted", () => {
       await db.judgmentItem.findMany({ where: { runId, judgeProvider: "deterministic" }, select: { id: true } })
     ).filter((i) => !finishedIds.has(i.id)).length;
     expect(deterministicPending).toBeGreaterThan(0);
-    expect(server.stats.totalRequests - requestsAtRestart).toBe(pendingAtKill - deterministicPending);
+    // A judgment the killed runner had an answer for (cached) but had not yet written is read back from the judge
+    // cache on resume, with no call: at most one per call it had in flight.
+    const cachedOnResume = (
+      await db.judgmentItem.findMany({ where: { runId, cacheHit: true }, select: { id: true } })
+    ).filter((i) => !finishedIds.has(i.id)).length;
+    expect(cachedOnResume).toBeLessThanOrEqual(8);
+    expect(server.stats.totalRequests - requestsAtRestart).toBe(pendingAtKill - deterministicPending - cachedOnResume);
     const unchanged = (await db.judgmentItem.findMany({ where: { runId }, orderBy: { id: "asc" } })).filter((i) =>
       finishedIds.has(i.id),
     );
