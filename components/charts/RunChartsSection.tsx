@@ -10,7 +10,12 @@ import { preparePassRateChart } from "@/lib/charts/passRate";
 import { LOWER_IS_BETTER_MARK } from "@/lib/charts/proportion";
 import { prepareScoreHistogram } from "@/lib/charts/scoreHistogram";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
-import { getChunkHeatmap, getScoreHistogram, getValueHistogram, HISTOGRAM_METRICS } from "@/lib/db/judgments/chartQueries";
+import {
+  getChunkHeatmap,
+  getScoreHistogram,
+  getValueHistogram,
+  HISTOGRAM_METRICS,
+} from "@/lib/db/judgments/chartQueries";
 import { getDb } from "@/lib/db/client";
 import { metricShape } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";

@@ -152,7 +152,8 @@ async function measure(
       `SELECT LEFT(regexp_replace(query, '\s+', ' ', 'g'), 140) AS "query", calls AS "calls", total_exec_time AS "ms" FROM pg_stat_statements
        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8`,
     );
-    for (const row of top) console.log(`  ${Number(row.ms).toFixed(0).padStart(7)} ms ${String(row.calls).padStart(6)}× ${row.query}`);
+    for (const row of top)
+      console.log(`  ${Number(row.ms).toFixed(0).padStart(7)} ms ${String(row.calls).padStart(6)}× ${row.query}`);
   }
   const peakRssMb = workers.map((worker) => peakRss(worker.child.pid));
   await Promise.all(workers.map(stopWorker));

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/labels/agreementQueries";
-import { getDisagreementNeighbours, listAgreementCellRows, listDisagreementRows } from "@/lib/db/labels/agreementRowQueries";
+import {
+  getDisagreementNeighbours,
+  listAgreementCellRows,
+  listDisagreementRows,
+} from "@/lib/db/labels/agreementRowQueries";
 import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { getSortedRowPlace } from "@/lib/db/runs/runRowSortedPlace";
 import type { LabelEntry } from "@/lib/labels/labelValue";

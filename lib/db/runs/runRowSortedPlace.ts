@@ -37,7 +37,9 @@ export async function getSortedRowPlace(
   const sql = sqlOf(db);
   const agreement = query.filter === "disagrees" || query.filter === "cell";
   const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
-  const filter = agreement ? agreementFilterSql(sqlFragments(sql), run, query, cell) : plainFilterSql(sqlFragments(sql), run, query);
+  const filter = agreement
+    ? agreementFilterSql(sqlFragments(sql), run, query, cell)
+    : plainFilterSql(sqlFragments(sql), run, query);
   const failed = agreement || query.filter === "failed" ? "TRUE" : FAILED_ANY;
   const sort = sortJoin(query);
   // ordered is read five times: MATERIALIZED numbers the rows once. Whether a row failed is asked only of the
