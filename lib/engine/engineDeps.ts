@@ -9,7 +9,7 @@ import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { createLimiter } from "@/lib/llm/concurrencyLimiter";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
-import { nestLimiters } from "@/lib/llm/sharedLimiters";
+import { nestLimiters } from "@/lib/llm/nestLimiters";
 import { costUsd } from "@/lib/llm/pricing";
 import type { LlmClient } from "@/lib/llm/types";
 import type { EngineDeps } from "./runEvaluation";

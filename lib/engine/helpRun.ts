@@ -27,7 +27,7 @@ export async function helpRun(run: RunRecord, deps: EngineDeps): Promise<number>
       })
       .catch(() => {});
   }, STATUS_POLL_MS);
-  worker.setActivity({ runId: run.id, inFlight: () => deps.limiter?.inFlight ?? 0 });
+  const endActivity = worker.beginActivity(run.id, () => deps.limiter?.inFlight ?? 0);
   try {
     for (;;) {
       const before = written;
@@ -51,6 +51,6 @@ export async function helpRun(run: RunRecord, deps: EngineDeps): Promise<number>
     }
   } finally {
     clearInterval(poll);
-    worker.setActivity({ runId: null, inFlight: () => 0 });
+    endActivity();
   }
 }

@@ -142,7 +142,7 @@ export async function runEvaluation(
   const shouldStop = () => stopped || deps.stopRequested?.() === true;
   const report = (phase: RunProgressEvent["phase"]) =>
     deps.onProgress?.({ runId, phase, judgments: { ...counts.judgments }, generations: { ...counts.generations } });
-  worker.setActivity({ runId, inFlight: () => deps.limiter?.inFlight ?? 0 });
+  const endActivity = worker.beginActivity(runId, () => deps.limiter?.inFlight ?? 0);
 
   try {
     for (;;) {
@@ -220,6 +220,6 @@ export async function runEvaluation(
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), { ref });
   } finally {
     clearInterval(heartbeat);
-    worker.setActivity({ runId: null, inFlight: () => 0 });
+    endActivity();
   }
 }

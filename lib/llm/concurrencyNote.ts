@@ -1,6 +1,6 @@
 /**
  * What a run's concurrency setting means at this endpoint: every run's calls also pass through the endpoint's
- * process-wide limiter (ASSAY_LLM_MAX_IN_FLIGHT, lib/llm/sharedLimiters.ts), so a setting above it would run at
+ * limiter shared by every worker (ASSAY_LLM_MAX_IN_FLIGHT, lib/engine/worker/sharedEndpointLimiter.ts), so a setting above it would run at
  * the endpoint's limit in silence. Said where the setting is made (the CLI's line, the run form's note), named
  * as it is set there (`setting`).
  */

@@ -28,8 +28,12 @@ const VERSION = process.env.npm_package_version ?? "0.1.0";
 export type WorkerPresence = {
   readonly id: string;
   readonly kind: WorkerKind;
-  /** Tells the heartbeat what the worker is doing now. */
-  setActivity(activity: { runId: string | null; inFlight: () => number }): void;
+  /**
+   * Tells the heartbeat the worker works on a run, with its calls in flight;
+   * the returned function says it stopped. A process may work on several runs
+   * at once: the heartbeat reports the oldest one and every run's calls.
+   */
+  beginActivity(runId: string, inFlight: () => number): () => void;
   /** Counts a written result. */
   countCompleted(): void;
   /** Stops heartbeating and frees what it holds (claims are released by the engine as it stops). */
@@ -75,7 +79,7 @@ async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> 
   const id = `${kind}-${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const timeoutMs = workerTimeoutMs();
   await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
-  let activity: { runId: string | null; inFlight: () => number } = { runId: null, inFlight: () => 0 };
+  const activities = new Set<{ runId: string; inFlight: () => number }>();
   let completed = 0;
   let beats = 0;
   let stopped = false;
@@ -83,7 +87,9 @@ async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> 
   const beat = async () => {
     if (stopped) return;
     try {
-      const alive = await heartbeatWorker(db, id, { runId: activity.runId, inFlight: activity.inFlight(), completed });
+      const [oldest] = activities;
+      const inFlight = [...activities].reduce((sum, activity) => sum + activity.inFlight(), 0);
+      const alive = await heartbeatWorker(db, id, { runId: oldest?.runId ?? null, inFlight, completed });
       // A worker others thought gone (a long pause) registers again; its claims were returned and its writes refused.
       if (!alive && !stopped)
         await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
@@ -104,8 +110,10 @@ async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> 
   return {
     id,
     kind,
-    setActivity(next) {
-      activity = next;
+    beginActivity(runId, inFlight) {
+      const activity = { runId, inFlight };
+      activities.add(activity);
+      return () => activities.delete(activity);
     },
     countCompleted() {
       completed += 1;

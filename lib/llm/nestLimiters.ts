@@ -1,23 +1,4 @@
-import { createLimiter, type Limiter, type Release } from "./concurrencyLimiter";
-import { endpointIdentity, type LlmConfig } from "./llmConfig";
-
-/**
- * One limiter per endpoint for the whole process, shared by every run: each
- * run had its own, so N runs at concurrency C held N × C calls in flight at
- * one endpoint (and its rate limit and the team's key). Kept on globalThis
- * because Next bundles this module more than once.
- */
-const limiters: Map<string, Limiter> = ((
-  globalThis as unknown as { assayEndpointLimiters?: Map<string, Limiter> }
-).assayEndpointLimiters ??= new Map());
-
-/** The process-wide limiter of the config's endpoint, at the config's global limit (ASSAY_LLM_MAX_IN_FLIGHT). */
-export function endpointLimiter(config: Pick<LlmConfig, "endpoint" | "maxInFlight">): Limiter {
-  const key = `${endpointIdentity(config.endpoint)} max ${config.maxInFlight}`;
-  let limiter = limiters.get(key);
-  if (!limiter) limiters.set(key, (limiter = createLimiter(config.maxInFlight)));
-  return limiter;
-}
+import type { Limiter, Release } from "./concurrencyLimiter";
 
 /**
  * A run's limiter inside the endpoint's: a call holds a run slot, then an
