@@ -82,6 +82,13 @@ async function main(): Promise<void> {
       results.push(result);
       console.log(formatResult(result));
     }
+    const sizes = await sqlOf(db).get<{ items: number; table: number; indexes: number }>(
+      `SELECT (SELECT COUNT(*) FROM "JudgmentItem") AS "items", pg_table_size('"JudgmentItem"') AS "table", pg_indexes_size('"JudgmentItem"') AS "indexes"`,
+    );
+    const perItem = (bytes: number) => bytes / Math.max(1, Number(sizes?.items ?? 1));
+    console.log(
+      `\nstorage: ${sizes?.items} judgments in JudgmentItem: ${perItem(Number(sizes?.table)).toFixed(0)} bytes each in the table, ${perItem(Number(sizes?.indexes)).toFixed(0)} in its indexes`,
+    );
     await closeDb(db);
 
     const growing = results.filter((r) => r.label === "limit × workers");
