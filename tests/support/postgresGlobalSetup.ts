@@ -15,15 +15,35 @@ export const TEMPLATE_DATABASE = "assay_template";
  * run of the same checkout, and two checkouts testing at once do not meet.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Two projects list this setup (postgresql and e2e) and vitest runs both in one process: one server serves both.
+  const shared = ((globalThis as unknown as { assayTestPostgres?: SharedServer }).assayTestPostgres ??= {
+    server: null,
+    users: 0,
+  });
+  shared.users += 1;
+  shared.server ??= startTemplateServer();
+  const server = await shared.server;
+  project.provide("postgresUrl", server.url("postgres"));
+  return async () => {
+    shared.users -= 1;
+    if (shared.users === 0) {
+      shared.server = null;
+      await server.stop();
+    }
+  };
+}
+
+type SharedServer = { server: Promise<LocalPostgres> | null; users: number };
+
+async function startTemplateServer(): Promise<LocalPostgres> {
   const checkout = createHash("sha256").update(process.cwd()).digest("hex").slice(0, 12);
-  const server: LocalPostgres = await startLocalPostgres({
+  const server = await startLocalPostgres({
     dir: path.join(os.tmpdir(), `assay-test-postgres-${checkout}`),
     persistent: false,
   });
   await server.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
   await applyPendingMigrations(server.url(TEMPLATE_DATABASE));
-  project.provide("postgresUrl", server.url("postgres"));
-  return () => server.stop();
+  return server;
 }
 
 declare module "vitest" {

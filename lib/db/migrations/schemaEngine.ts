@@ -24,13 +24,15 @@ export interface OpenedSchemaEngine {
   close(): Promise<void>;
 }
 
-let engineClass: Promise<SchemaEngineClass> | undefined;
+// On globalThis: a process may load this module twice (vitest loads each project's global setup in its own module
+// graph), while the wasm runtime it instantiates is one package module that must be set up only once.
+const loaded = globalThis as unknown as { assaySchemaEngineClass?: Promise<SchemaEngineClass> };
 
 // wasm-bindgen keeps its instance in module state: instantiating twice in one
 // process breaks it ("unwrap_throw failed", or "not valid utf-8" when the
 // second is for the other store), so the module is loaded once for both.
 function loadEngineClass(): Promise<SchemaEngineClass> {
-  engineClass ??= (async () => {
+  loaded.assaySchemaEngineClass ??= (async () => {
     // Without a registry an engine panic surfaces only as "reading 'set_message'".
     const registry = globalThis as unknown as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
     registry.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: () => {} };
@@ -45,7 +47,7 @@ function loadEngineClass(): Promise<SchemaEngineClass> {
     (instance.exports.__wbindgen_start as () => void)();
     return runtime.SchemaEngine;
   })();
-  return engineClass;
+  return loaded.assaySchemaEngineClass;
 }
 
 /**
