@@ -6,7 +6,7 @@
 // second), the most calls the server saw in flight, the database's own time
 // per judgment (pg_stat_statements: every statement every process sent,
 // heartbeats and claims included) and each worker's peak memory. The last
-// line is the summary. Knobs: BENCH_ITEMS (20000), BENCH_LATENCY_MS (200),
+// line is the summary. Knobs: BENCH_ITEMS (20000), BENCH_LATENCY_MS (250),
 // BENCH_LIMIT (16: the limit per worker when it grows, and ×4 shared).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -25,7 +25,7 @@ import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 250);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 16);
 const METRICS = ["response/llm_judged/relevance_to_query", "response/llm_judged/safety"];
 const serverAddressSchema = z.object({ url: z.string(), control: z.string() });
