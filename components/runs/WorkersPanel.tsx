@@ -68,14 +68,20 @@ export function WorkersPanel({ workers, timeoutMs }: { workers: WorkerStatus[]; 
                   </td>
                   <td className="px-3 py-2">
                     {worker.runId ? (
-                      <Link href={`/runs/${worker.runId}`} className="text-indigo-700 hover:underline">
-                        {worker.runName ?? worker.runId}
-                      </Link>
+                      <>
+                        {worker.gone && <span className="text-slate-500">was on </span>}
+                        <Link href={`/runs/${worker.runId}`} className="text-indigo-700 hover:underline">
+                          {worker.runName ?? worker.runId}
+                        </Link>
+                      </>
                     ) : (
-                      <span className="text-slate-400">idle</span>
+                      <span className="text-slate-500">idle</span>
                     )}
                   </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatInteger(worker.inFlight)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">
+                    {/* A gone worker's calls ended with it; what it last said is no longer in flight. */}
+                    {worker.gone ? "—" : formatInteger(worker.inFlight)}
+                  </td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatInteger(worker.completed)}</td>
                   <td className="px-3 py-2 tabular-nums text-slate-600">{heartbeatAge(worker.heartbeatAgeMs)}</td>
                   <td className="px-3 py-2 text-slate-600">{worker.version}</td>
