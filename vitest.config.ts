@@ -45,7 +45,7 @@ const SQLITE_ONLY = [
 const POSTGRESQL_ONLY = ["tests/db/postgresMigrations.test.ts", "tests/workers/multiWorker.test.ts"];
 
 // Starts its own PostgreSQL (npm run db:local) whatever the project's store: run once, in `unit`.
-const STORE_INDEPENDENT = ["tests/db/dbLocal.test.ts"];
+const STORE_INDEPENDENT = ["tests/db/dbLocal.test.ts", "tests/db/localPostgresExitCode.test.ts"];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },

