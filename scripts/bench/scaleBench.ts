@@ -41,6 +41,9 @@ type Result = {
   efficiency: number;
   maxInFlight: number;
   dbMsPerJudgment: number;
+  /** The shared in-flight limit's own statements (taking and giving back slots), per LLM call. */
+  slotStatementsPerCall: number;
+  slotMsPerCall: number;
   peakRssMb: number[];
 };
 
@@ -153,6 +156,10 @@ async function measure(
   const dbMs = await sql.get<{ ms: number }>(
     `SELECT COALESCE(SUM(total_exec_time), 0) AS "ms" FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
+  const slots = await sql.get<{ calls: number; ms: number }>(
+    `SELECT COALESCE(SUM(calls), 0) AS "calls", COALESCE(SUM(total_exec_time), 0) AS "ms" FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query LIKE '%InFlightSlot%'`,
+  );
   const after = statsSchema.parse(await getJson(`${fake.control}/stats`));
   if (process.env.BENCH_TOP_STATEMENTS) {
     const top = await sql.all<{ query: string; calls: number; ms: number }>(
@@ -174,6 +181,8 @@ async function measure(
     efficiency: items / seconds / ideal,
     maxInFlight: after.maxInFlight,
     dbMsPerJudgment: Number(dbMs?.ms ?? 0) / Math.max(1, after.totalRequests - before.totalRequests),
+    slotStatementsPerCall: Number(slots?.calls ?? 0) / Math.max(1, after.totalRequests - before.totalRequests),
+    slotMsPerCall: Number(slots?.ms ?? 0) / Math.max(1, after.totalRequests - before.totalRequests),
     peakRssMb,
   };
 }
@@ -185,6 +194,7 @@ function formatResult(r: Result): string {
     `efficiency ${r.efficiency.toFixed(2)}`,
     `max in flight ${r.maxInFlight}`,
     `db ${r.dbMsPerJudgment.toFixed(2)} ms/judgment`,
+    `shared limit ${r.slotStatementsPerCall.toFixed(2)} statements, ${(r.slotMsPerCall * 1000).toFixed(0)} µs per call`,
     `peak RSS ${r.peakRssMb.map((mb) => mb.toFixed(0)).join(", ")} MB`,
   ].join(" · ");
 }
