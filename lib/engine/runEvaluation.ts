@@ -175,7 +175,16 @@ export async function runEvaluation(
         await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
     }
 
+    // What other workers still hold is waited for (a dead one's comes back to pending within the timeout):
+    // a run paused or finished under them would count their results nowhere, or leave them pending in a
+    // completed run.
+    for (const deadline = Date.now() + LEASE_TTL_MS + 10_000; !shouldStop() && Date.now() < deadline;) {
+      const held = await countClaimedWork(db, runId);
+      if (held.judgments + held.generations === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+    }
     const final = await getRunProgress(db, runId);
+    const unfinished = final.judgments.pending + final.judgments.running;
     const status = await getRunStatus(db, runId);
     if (status === "cancelled") {
       await addRunWorkingTime(db, runId, await settleWorkedMs());
@@ -183,16 +192,19 @@ export async function runEvaluation(
     }
     // A budget reached as the last LLM judgments finished leaves nothing to resume: the run completes.
     const reached = gate.reached ?? reachedLimit(gate.budget, await readRunSpending(db, runId), 0, 0);
-    if (reached !== null && status === "running" && final.judgments.pending > 0) {
+    if (reached !== null && status === "running" && unfinished > 0) {
       const message = describeBudgetPause(reached, gate.budget, gate.spent);
       await pauseRun(db, runId, owner, BUDGET_REACHED, message, await settleWorkedMs());
       return { runId, status: "paused", judgments: final.judgments, pause: { reason: "budget", message } };
     }
-    if (shouldStop() || final.judgments.pending > 0 || final.generations.pending > 0) {
-      await releaseRunLease(db, runId, owner, await settleWorkedMs());
+    const generationsUnfinished = final.generations.pending + final.generations.running;
+    const workedMs = await settleWorkedMs();
+    // finishRun completes the run only if nothing is pending or held by then; otherwise it stays running for
+    // whoever holds the rest, and its lease is let go so another worker coordinates it.
+    if (shouldStop() || unfinished > 0 || generationsUnfinished > 0 || !(await finishRun(db, runId, owner, workedMs))) {
+      await releaseRunLease(db, runId, owner, workedMs);
       return { runId, status: "busy", judgments: final.judgments };
     }
-    await finishRun(db, runId, owner, await settleWorkedMs());
     return { runId, status: "completed", judgments: final.judgments };
   } catch (error) {
     stopped = true;

@@ -107,21 +107,26 @@ async function judgePending(
       // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
       const reservation = calls > 0 ? await gate.reserve(calls) : null;
       if (calls > 0 && reservation === null) return; // released to pending as the pass ends
-      const result = await judgeItem(item.metric, row, context, reservation?.extend).finally(() =>
-        reservation?.release(),
-      );
-      gate.book({
-        calls: result.attempts,
-        tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
-        usd: result.costUsd ?? 0,
-      });
-      // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
-      const written = await saveJudgment(db, { ...item, runId: run.id }, result, {
-        workerId,
-        reservedCalls: reservation?.heldInStore ?? 0,
-      });
-      if (written) work.events.onJudged(result.errorMessage ? "error" : "done");
-      else await reservation?.releaseStoreHold();
+      let written = false;
+      try {
+        const result = await judgeItem(item.metric, row, context, reservation?.extend).finally(() =>
+          reservation?.release(),
+        );
+        gate.book({
+          calls: result.attempts,
+          tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
+          usd: result.costUsd ?? 0,
+        });
+        // A busy database delays the write (asynchronously, the event loop stays free); it never loses the result.
+        written = await saveJudgment(db, { ...item, runId: run.id }, result, {
+          workerId,
+          reservedCalls: reservation?.heldInStore ?? 0,
+        });
+        if (written) work.events.onJudged(result.errorMessage ? "error" : "done");
+      } finally {
+        // Not written (the claim was lost, or the judge or the write failed): the calls reserved for it are freed.
+        if (!written) await reservation?.releaseStoreHold();
+      }
     },
     work.shouldStop,
   );

@@ -7,6 +7,8 @@ import { sqlOf, type Db } from "@/lib/db/client";
 import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
 import { readRunSpending, releaseBudgetCalls, reserveBudgetCalls } from "@/lib/db/work/runSpending";
 import { registerWorker } from "@/lib/db/work/workers";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { saveJudgment } from "@/lib/db/work/runWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { createStoreSlotLimiter } from "@/lib/engine/worker/storeSlotLimiter";
 import { importRows } from "../support/engineKit";
@@ -113,5 +115,42 @@ describe("limits shared by workers through the store", () => {
     const release = await Promise.race([other.acquire(), sleep(2_000).then(() => null)]);
     expect(release).not.toBeNull();
     release?.();
+  });
+
+  it("a run's spending is what its current results cost: a re-judge takes back what the results it resets cost", async () => {
+    const datasetId = await importRows(db, syntheticRows(3, 1));
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: ["response/llm_judged/safety"],
+      judge: { provider: "openai", model: "judge-model" },
+      concurrency: 4,
+    });
+    const items = await db.judgmentItem.findMany({ where: { runId }, select: { id: true, rowId: true, metric: true } });
+    for (const [i, item] of items.entries())
+      await saveJudgment(
+        db,
+        { ...item, runId },
+        {
+          rating: "yes",
+          score: null,
+          rationale: "written by the test",
+          errorMessage: i === 0 ? "the judge's answer did not parse" : null,
+          provider: "openai",
+          model: "judge-model",
+          promptVersion: "test",
+          promptHash: null,
+          usage: { inputTokens: 10, outputTokens: 5 },
+          cacheHit: false,
+          attempts: 2,
+          latencyMs: 0,
+          threshold: null,
+          passed: true,
+          costUsd: 0.001,
+        },
+      );
+    expect(await readRunSpending(db, runId)).toMatchObject({ calls: 6, tokens: 45 });
+    await db.run.update({ where: { id: runId }, data: { status: "completed" } });
+    expect(await resetJudgmentsForRejudge(db, runId, "errored")).toBe(1);
+    expect(await readRunSpending(db, runId)).toMatchObject({ calls: 4, tokens: 30 });
   });
 });

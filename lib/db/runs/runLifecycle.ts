@@ -1,4 +1,5 @@
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
+import { recomputeRunSpending } from "../work/runSpending";
 import { recordRunEvent } from "./runEvents";
 import { decodeRunConfig } from "./storedRun";
 
@@ -109,9 +110,20 @@ export async function addRunWorkingTime(db: Db, runId: string, workedMs: number)
   await db.run.updateMany({ where: { id: runId }, data: { workingMs: { increment: Math.round(workedMs) } } });
 }
 
-export async function finishRun(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
+/**
+ * Completes a run, only if nothing of it is pending or held by a worker: a
+ * helper's claim taken between the coordinator's last look and this write
+ * keeps the run running. True when it completed.
+ */
+export async function finishRun(db: Db, runId: string, owner: string, workedMs = 0): Promise<boolean> {
+  const unfinished = { some: { status: { in: ["pending", "running"] } } };
   const result = await db.run.updateMany({
-    where: { id: runId, leaseOwner: owner, status: "running" },
+    where: {
+      id: runId,
+      leaseOwner: owner,
+      status: "running",
+      NOT: [{ judgments: unfinished }, { generations: unfinished }],
+    },
     data: {
       status: "completed",
       finishedAt: new Date(),
@@ -122,6 +134,7 @@ export async function finishRun(db: Db, runId: string, owner: string, workedMs =
     },
   });
   if (result.count === 1) await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner });
+  return result.count === 1;
 }
 
 export async function releaseRunLease(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
@@ -267,7 +280,7 @@ export async function resetJudgmentsForRejudge(
   options: { secondOpinion?: boolean } = {},
 ): Promise<number> {
   const where = rejudgeWhere(runId, which);
-  return db.$transaction(async (tx) => {
+  const reset = await db.$transaction(async (tx) => {
     // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
     const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
     if (run.status === "cancelled" || run.status === "pending" || run.status === "running") return 0;
@@ -315,6 +328,9 @@ export async function resetJudgmentsForRejudge(
     }
     return count;
   });
+  // The run's spending is what its current results cost (as it always read): the results put back are not.
+  if (reset > 0) await sqlOf(db).transaction((tx) => recomputeRunSpending(tx, runId));
+  return reset;
 }
 
 export async function renameRun(db: Db, runId: string, name: string, tags: string[]): Promise<void> {

@@ -109,6 +109,10 @@ export async function reclaimFromGoneWorkers(db: Db, timeoutMs: number): Promise
   const slots = await sql.run(
     `UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL WHERE "holder" IS NOT NULL AND "holder" NOT IN (${live})`,
   );
-  await sql.run(`UPDATE "RunWorkerSpending" SET "heldCalls" = 0 WHERE "heldCalls" > 0 AND "workerId" NOT IN (${live})`);
+  // Over all of a gone worker's rows its holds sum to what it still had reserved (a row's own may be negative:
+  // a reservation is taken on one row and freed on another), so every row of it is zeroed.
+  await sql.run(
+    `UPDATE "RunWorkerSpending" SET "heldCalls" = 0 WHERE "heldCalls" <> 0 AND "workerId" NOT IN (${live})`,
+  );
   return { items, slots };
 }

@@ -53,7 +53,15 @@ export function createStoreSlotLimiter(options: {
     const slots = toRelease.splice(0);
     if (slots.length > 0)
       void releaseSlots(db, endpoint, holder, slots)
-        .catch(() => {})
+        .catch(() => {
+          // The store was unavailable: the slots are still ours in it, so they are given back on a later tick
+          // (or handed to our next caller), never forgotten, which would shrink every worker's limit for good.
+          toRelease.push(...slots);
+          if (!flushScheduled) {
+            flushScheduled = true;
+            setTimeout(flushReleases, POLL_MS * 5);
+          }
+        })
         .finally(() => void pump());
   };
 
