@@ -148,10 +148,13 @@ describe.each(["sqlite", "postgresql"] as const)("a reviewer's day on %s, from u
     await page.waitForURL((url) => url.searchParams.get("metric") === CORRECTNESS);
     await waitForEffects(page);
     await expect
-      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? ""))
+      // The filtered view mounts when the server has answered, which on a loaded machine is past poll's 1 s.
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? ""), {
+        timeout: 10_000,
+      })
       .toBe("row-filter-summary");
     const rows = page.locator("[data-testid=run-rows-table] tbody tr");
-    await expect.poll(() => rows.count()).toBe(ROWS / 3);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(ROWS / 3);
     // A few Tabs reach the first failed row.
     let tabs = 0;
     while (tabs < 10) {
