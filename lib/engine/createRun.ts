@@ -115,6 +115,7 @@ export async function createRun(
         items.push({
           id: orderedUuid(),
           rowId: row.id,
+          rowNumber: row.rowNumber,
           metric: judge.metric,
           status: reason ? "skipped" : "pending",
           skipReason: reason,

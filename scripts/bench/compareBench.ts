@@ -18,7 +18,7 @@ import { compareRuns, type Comparison } from "../../lib/compare/compareRuns";
 import { getRunAggregates } from "../../lib/db/judgments/aggregateQueries";
 import { closeDb, createDb, gatherPlannerStatistics, sqlOf, type Db } from "../../lib/db/client";
 import { getPairedCounts } from "../../lib/db/judgments/compareQueries";
-import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
+import { listDatasetRowNumbers } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
@@ -129,7 +129,7 @@ async function seed(db: Db): Promise<string[]> {
     },
   });
   if (!imported.ok) throw new Error("seed dataset did not import");
-  const rowIds = await listDatasetRowIds(db, imported.datasetId);
+  const rowIds = await listDatasetRowNumbers(db, imported.datasetId);
   const runIds = benchRunIds();
   const now = new Date();
   const config = JSON.stringify({ metrics: BOOTSTRAPPED, chunkMode: "batched", thresholds: {} });
@@ -148,13 +148,13 @@ async function seed(db: Db): Promise<string[]> {
     });
     for (let start = 0; start < rowIds.length; start += 1000) {
       const items: SqlValue[][] = [];
-      for (const rowId of rowIds.slice(start, start + 1000))
+      for (const { id: rowId, rowNumber } of rowIds.slice(start, start + 1000))
         for (const metric of BOOTSTRAPPED) {
           const score = metric.startsWith("agent/")
             ? Math.round(200 + random() * 800)
             : Math.min(1, Math.max(0, random() * 0.8 + 0.1 + shift));
           const passed = metric.startsWith("agent/") ? null : score >= 0.5;
-          items.push([randomUUID(), runId, rowId, metric, "done", score, 0.5, passed, now, now]);
+          items.push([randomUUID(), runId, rowId, rowNumber, metric, "done", score, 0.5, passed, now, now]);
         }
       await sqlOf(db).bulkInsert([
         {
@@ -163,6 +163,7 @@ async function seed(db: Db): Promise<string[]> {
             "id",
             "runId",
             "rowId",
+            "rowNumber",
             "metric",
             "status",
             "score",

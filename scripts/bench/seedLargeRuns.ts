@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { closeDb, createDb, gatherPlannerStatistics, sqlOf, type Db } from "../../lib/db/client";
-import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
+import { datasetRowPages } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import type { SqlValue } from "../../lib/db/store/sqlRunner";
 import { mulberry32 } from "../../lib/stats";
-import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
-import { syntheticRows } from "../../tests/support/syntheticRows";
+import { syntheticJsonl } from "../../tests/support/syntheticRows";
 
 const METRICS = [
   "response/llm_judged/correctness",
@@ -33,12 +32,12 @@ export async function seedLargeRuns(
 ): Promise<{ datasetId: string; runIds: string[] }> {
   const db = createDb(databaseUrl);
   const imported = await ingestUpload({
-    chunks: byteChunks(toJsonl(syntheticRows(rows, chunks)), 1 << 20),
+    chunks: syntheticJsonl(rows, chunks),
     filename: "ui-bench.jsonl",
     mode: "strict",
     sink: createDatasetSink(db),
     limits: {
-      maxFileBytes: 1 << 30,
+      maxFileBytes: 2 ** 36,
       maxRowBytes: 1 << 23,
       maxCellBytes: 1 << 21,
       maxReportedErrors: 100,
@@ -46,7 +45,6 @@ export async function seedLargeRuns(
     },
   });
   if (!imported.ok) throw new Error("seed dataset did not import");
-  const rowIds = await listDatasetRowIds(db, imported.datasetId);
   const runIds: string[] = [];
   for (const [index, yesRate] of [0.72, 0.78].entries()) {
     const runId = randomUUID();
@@ -62,10 +60,10 @@ export async function seedLargeRuns(
       config,
       at: now,
     });
-    for (let start = 0; start < rowIds.length; start += 1000) {
+    for await (const rows of datasetRowPages(db, imported.datasetId, 1000)) {
       const items: SqlValue[][] = [];
       const chunkRows: SqlValue[][] = [];
-      for (const rowId of rowIds.slice(start, start + 1000)) {
+      for (const { id: rowId, rowNumber } of rows) {
         for (const metric of METRICS) {
           const id = randomUUID();
           if (metric.endsWith("chunk_relevance") || metric.endsWith("document_recall")) {
@@ -79,6 +77,7 @@ export async function seedLargeRuns(
               id,
               runId,
               rowId,
+              rowNumber,
               metric,
               "done",
               null,
@@ -120,6 +119,7 @@ export async function seedLargeRuns(
               id,
               runId,
               rowId,
+              rowNumber,
               metric,
               status,
               rating,
@@ -149,6 +149,7 @@ export async function seedLargeRuns(
             "id",
             "runId",
             "rowId",
+            "rowNumber",
             "metric",
             "status",
             "rating",

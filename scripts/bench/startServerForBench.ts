@@ -6,10 +6,10 @@ import path from "node:path";
 
 /**
  * Builds (unless told not to) and starts the production app on 127.0.0.1, on a fresh temp SQLite database,
- * or on the PostgreSQL that DATABASE_URL names (`postgresql://…`: give it an empty database; `npm run db:local`
- * starts one), which is migrated first.
+ * or on the PostgreSQL that `options.databaseUrl` or DATABASE_URL names (`postgresql://…`: give it an empty
+ * database; `npm run db:local` starts one), which is migrated first.
  */
-export async function startServerForBench(options: { skipBuild?: boolean } = {}) {
+export async function startServerForBench(options: { skipBuild?: boolean; databaseUrl?: string } = {}) {
   // npm runs scripts from the project root (this file may run bundled from elsewhere).
   const root = process.cwd();
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -19,7 +19,8 @@ export async function startServerForBench(options: { skipBuild?: boolean } = {})
     if (build.status !== 0) throw new Error("npm run build failed");
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-"));
-  const postgresUrl = process.env.DATABASE_URL?.startsWith("postgresql://") ? process.env.DATABASE_URL : null;
+  const given = options.databaseUrl ?? process.env.DATABASE_URL;
+  const postgresUrl = given?.startsWith("postgresql://") ? given : null;
   const databaseUrl = postgresUrl ?? `file:${path.join(dir, "bench.db")}`;
   const serverEnv = { ...env, DATABASE_URL: databaseUrl, ASSAY_MAX_UPLOAD_MB: "100" };
   const prepare = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/prepare-db.ts"], {

@@ -81,7 +81,11 @@ describe("planning a run in pages", () => {
       [],
       planner,
     );
-    const rows = await db.datasetRow.findMany({ where: { datasetId }, take: 10, select: { id: true } });
+    const rows = await db.datasetRow.findMany({
+      where: { datasetId },
+      take: 10,
+      select: { id: true, rowNumber: true },
+    });
     await insertPlanPage(
       db,
       runId,
@@ -89,6 +93,7 @@ describe("planning a run in pages", () => {
         items: rows.map((row, i) => ({
           id: `half-${i}`,
           rowId: row.id,
+          rowNumber: row.rowNumber,
           metric: "safety",
           status: "pending",
           skipReason: null,

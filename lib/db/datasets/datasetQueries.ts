@@ -201,10 +201,31 @@ export async function countDatasetContents(db: Db, datasetId: string): Promise<{
 
 /** Every row id of a dataset in row order (for seeding benchmark runs straight into the tables). */
 export async function listDatasetRowIds(db: Db, datasetId: string): Promise<string[]> {
-  const rows = await db.datasetRow.findMany({
-    where: { datasetId },
-    orderBy: { rowNumber: "asc" },
-    select: { id: true },
-  });
-  return rows.map((row) => row.id);
+  return (await listDatasetRowNumbers(db, datasetId)).map((row) => row.id);
+}
+
+/** Every row of a dataset in row order, its id and number (for seeding benchmark runs straight into the tables). */
+export async function listDatasetRowNumbers(db: Db, datasetId: string): Promise<{ id: string; rowNumber: number }[]> {
+  const rows: { id: string; rowNumber: number }[] = [];
+  for await (const page of datasetRowPages(db, datasetId, 5000)) rows.push(...page);
+  return rows;
+}
+
+/** A dataset's row ids and numbers in row order, `take` at a time, by key: a million rows never sit in memory at once. */
+export async function* datasetRowPages(
+  db: Db,
+  datasetId: string,
+  take: number,
+): AsyncGenerator<{ id: string; rowNumber: number }[]> {
+  for (let after = 0; ;) {
+    const rows = await db.datasetRow.findMany({
+      where: { datasetId, rowNumber: { gt: after } },
+      orderBy: { rowNumber: "asc" },
+      take,
+      select: { id: true, rowNumber: true },
+    });
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1].rowNumber;
+  }
 }

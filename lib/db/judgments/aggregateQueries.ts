@@ -1,7 +1,11 @@
 import { toAggregate, type Aggregate, type MetricCounts } from "@/lib/metrics/aggregates";
 import { sqlOf, type Db } from "../client";
 
-/** Per-metric counts and score sums for a run, grouped in SQL; no judgment rows are loaded. */
+/**
+ * Per-metric counts and score sums for a run, read from the kept tallies
+ * (RunMetricTally, maintained by triggers as judgments are written): a few
+ * rows per metric, whatever the run's size.
+ */
 export async function getRunAggregates(db: Db, runId: string, metricOrder: string[] = []): Promise<Aggregate[]> {
   const rows = await sqlOf(db).all<{
     metric: string;
@@ -15,17 +19,10 @@ export async function getRunAggregates(db: Db, runId: string, metricOrder: strin
     passed: number;
     failed: number;
   }>(
-    `SELECT "metric",
-       SUM(CASE WHEN "status" = 'done' AND "rating" = 'yes' THEN 1 ELSE 0 END) AS "yes",
-       SUM(CASE WHEN "status" = 'done' AND "rating" = 'no' THEN 1 ELSE 0 END) AS "no",
-       SUM(CASE WHEN "status" = 'error' THEN 1 ELSE 0 END) AS "error",
-       SUM(CASE WHEN "status" = 'skipped' THEN 1 ELSE 0 END) AS "skipped",
-       SUM(CASE WHEN "status" IN ('pending', 'running') THEN 1 ELSE 0 END) AS "pending",
-       SUM(CASE WHEN "status" = 'done' AND "rating" IS NULL AND "score" IS NOT NULL THEN 1 ELSE 0 END) AS "scored",
-       SUM(CASE WHEN "status" = 'done' AND "rating" IS NULL THEN "score" END) AS "scoreSum",
-       SUM(CASE WHEN "status" = 'done' AND "passed" = TRUE THEN 1 ELSE 0 END) AS "passed",
-       SUM(CASE WHEN "status" = 'done' AND "passed" = FALSE THEN 1 ELSE 0 END) AS "failed"
-     FROM "JudgmentItem" WHERE "runId" = ? GROUP BY "metric"`,
+    `SELECT "metric", SUM("yes") AS "yes", SUM("no") AS "no", SUM("error") AS "error", SUM("skipped") AS "skipped",
+       SUM("pending") + SUM("running") AS "pending", SUM("scored") AS "scored", SUM("scoreSum") AS "scoreSum",
+       SUM("passed") AS "passed", SUM("failed") AS "failed"
+     FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],
   );
   const counts: MetricCounts[] = rows.map((row) => ({

@@ -79,6 +79,8 @@ export async function getScoreHistogram(
   metric: string,
   bucketCount: number,
 ): Promise<ScoreHistogram | null> {
+  const kept = await keptScoreBins(db, runId, metric, bucketCount);
+  if (kept !== undefined) return kept;
   const where = `"runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL`;
   const sql = sqlOf(db);
   const { least, greatest, truncToInt } = sqlFragments(sql);
@@ -106,6 +108,46 @@ export async function getScoreHistogram(
       from: (i * top) / buckets,
       to: i === buckets - 1 ? top : ((i + 1) * top) / buckets,
       count: byBucket.get(i) ?? 0,
+    })),
+  };
+}
+
+/** The tenths RunMetricTally keeps of scores in [0, 1] (bin0 … bin9), the score histogram's default bins. */
+export const KEPT_SCORE_BINS = 10;
+
+/**
+ * The score histogram from the kept tallies: null when no row has a score, undefined when the tallies
+ * cannot say (another number of bins, or a score above 1, which widens the range), so the caller reads
+ * the judgments. The pass mark is read from one judgment (every row of a run carries the same one).
+ */
+async function keptScoreBins(
+  db: Db,
+  runId: string,
+  metric: string,
+  bucketCount: number,
+): Promise<ScoreHistogram | null | undefined> {
+  if (Math.floor(bucketCount) !== KEPT_SCORE_BINS) return undefined;
+  const sql = sqlOf(db);
+  const bins = Array.from({ length: KEPT_SCORE_BINS }, (_, i) => `SUM("bin${i}") AS "bin${i}"`).join(", ");
+  const tally = await sql.get<Record<string, number | null>>(
+    `SELECT ${bins}, SUM("overOne") AS "overOne" FROM "RunMetricTally" WHERE "runId" = ? AND "metric" = ?`,
+    [runId, metric],
+  );
+  if (!tally || Number(tally.overOne ?? 0) > 0) return undefined;
+  const counts = Array.from({ length: KEPT_SCORE_BINS }, (_, i) => Number(tally[`bin${i}`] ?? 0));
+  if (counts.every((count) => count === 0)) return null;
+  const first = await sql.get<{ threshold: number | null }>(
+    `SELECT "threshold" FROM "JudgmentItem" WHERE "runId" = ? AND "metric" = ? AND "status" = 'done' AND "score" IS NOT NULL LIMIT 1`,
+    [runId, metric],
+  );
+  return {
+    min: 0,
+    max: 1,
+    threshold: first?.threshold == null ? null : Number(first.threshold),
+    buckets: counts.map((count, i) => ({
+      from: i / KEPT_SCORE_BINS,
+      to: i === KEPT_SCORE_BINS - 1 ? 1 : (i + 1) / KEPT_SCORE_BINS,
+      count,
     })),
   };
 }
@@ -236,18 +278,14 @@ export type JudgeUsageLine = {
 };
 export type JudgeUsage = { total: Omit<JudgeUsageLine, "metric">; metrics: JudgeUsageLine[] };
 
-/** Judge tokens and cost per metric and in total, summed in SQL. */
+/** Judge tokens and cost per metric and in total, from the kept tallies (RunMetricTally). */
 export async function getJudgeUsage(db: Db, runId: string): Promise<JudgeUsage> {
   const rows = await sqlOf(db).all<Record<string, string | number | null>>(
-    `SELECT "metric" AS "metric", COUNT(*) AS "items",
-       SUM(CASE WHEN "inputTokens" IS NOT NULL OR "outputTokens" IS NOT NULL THEN 1 ELSE 0 END) AS "metered",
-       SUM(CASE WHEN "cacheHit" = TRUE THEN 1 ELSE 0 END) AS "cacheHits",
-       COALESCE(SUM("inputTokens"), 0) AS "inputTokens",
-       COALESCE(SUM("outputTokens"), 0) AS "outputTokens",
-       SUM("costUsd") AS "costUsd",
-       COUNT("costUsd") AS "priced"
-     FROM "JudgmentItem" WHERE "runId" = ?
-     GROUP BY "metric" ORDER BY "metric"`,
+    `SELECT "metric" AS "metric", SUM("items") AS "items", SUM("metered") AS "metered", SUM("cacheHits") AS "cacheHits",
+       SUM("inputTokens") AS "inputTokens", SUM("outputTokens") AS "outputTokens",
+       SUM("costUsd") AS "costUsd", SUM("priced") AS "priced"
+     FROM "RunMetricTally" WHERE "runId" = ?
+     GROUP BY "metric" HAVING SUM("items") > 0 ORDER BY "metric"`,
     [runId],
   );
   const metrics: JudgeUsageLine[] = rows.map((row) => ({
@@ -257,7 +295,8 @@ export async function getJudgeUsage(db: Db, runId: string): Promise<JudgeUsage> 
     cacheHits: Number(row.cacheHits),
     inputTokens: Number(row.inputTokens),
     outputTokens: Number(row.outputTokens),
-    costUsd: row.costUsd === null ? null : Number(row.costUsd),
+    // A sum of no priced items is no cost at all, not a cost of 0.
+    costUsd: Number(row.priced) === 0 ? null : Number(row.costUsd),
     priced: Number(row.priced),
   }));
   const sum = (pick: (line: JudgeUsageLine) => number) => metrics.reduce((total, line) => total + pick(line), 0);

@@ -98,12 +98,22 @@ export async function getRunProgress(
   db: Db,
   runId: string,
 ): Promise<{ judgments: ItemCounts; generations: ItemCounts; rejudge: RejudgeProgress | null }> {
-  const [judgments, generations, run] = await Promise.all([
-    db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+  const [tally, generations, run] = await Promise.all([
+    // The judgments' statuses from the kept tallies (RunMetricTally): a few rows, whatever the run's size.
+    sqlOf(db).get<Record<Exclude<keyof ItemCounts, "total">, number | null>>(
+      `SELECT SUM("pending") AS "pending", SUM("running") AS "running", SUM("done") AS "done", SUM("error") AS "error",
+         SUM("skipped") AS "skipped" FROM "RunMetricTally" WHERE "runId" = ?`,
+      [runId],
+    ),
     db.generation.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.run.findUnique({ where: { id: runId }, select: { rejudgeTotal: true } }),
   ]);
-  const counts = toCounts(judgments);
+  const counts = toCounts(
+    (["pending", "running", "done", "error", "skipped"] as const).map((status) => ({
+      status,
+      _count: { _all: Number(tally?.[status] ?? 0) },
+    })),
+  );
   const total = run?.rejudgeTotal ?? null;
   const rejudge = total === null ? null : { total, finished: Math.max(0, total - counts.pending - counts.running) };
   return { judgments: counts, generations: toCounts(generations), rejudge };
@@ -164,32 +174,38 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
   const window = `SELECT "id" FROM "Run" ${datasetId ? `WHERE "datasetId" = @datasetId ` : ""}ORDER BY "createdAt" DESC, "id" ASC LIMIT @take`;
   const windowArgs: Record<string, string | number> = datasetId ? { datasetId, take } : { take };
   const sql = sqlOf(db);
-  const [counts, yesCounts] = await Promise.all([
-    sql.all<{ runId: string; status: string; n: number }>(
-      `SELECT "runId" AS "runId", "status", COUNT(*) AS "n" FROM "JudgmentItem" WHERE "runId" IN (${window}) GROUP BY "runId", "status"`,
-      windowArgs,
-    ),
-    // Headline pass rates: yes share of the judged yes/no metrics, per run and metric.
-    sql.all<{ runId: string; metric: string; rating: string; n: number }>(
-      `SELECT "runId" AS "runId", "metric", "rating", COUNT(*) AS "n" FROM "JudgmentItem"
-       WHERE "runId" IN (${window}) AND "status" = 'done' AND "rating" IS NOT NULL GROUP BY "runId", "metric", "rating"`,
-      windowArgs,
-    ),
-  ]);
+  // Statuses and headline pass rates (the yes share of each judged yes/no metric) from the kept tallies.
+  const tallies = await sql.all<{
+    runId: string;
+    metric: string;
+    pending: number;
+    running: number;
+    done: number;
+    error: number;
+    skipped: number;
+    yes: number;
+    no: number;
+  }>(
+    `SELECT "runId" AS "runId", "metric", SUM("pending") AS "pending", SUM("running") AS "running", SUM("done") AS "done",
+       SUM("error") AS "error", SUM("skipped") AS "skipped", SUM("yes") AS "yes", SUM("no") AS "no"
+     FROM "RunMetricTally" WHERE "runId" IN (${window}) GROUP BY "runId", "metric"`,
+    windowArgs,
+  );
   const headlines = new Map<string, Map<string, { yes: number; judged: number }>>();
-  for (const c of yesCounts) {
-    const perRun = headlines.get(c.runId) ?? new Map<string, { yes: number; judged: number }>();
-    const entry = perRun.get(c.metric) ?? { yes: 0, judged: 0 };
-    entry.judged += c.n;
-    if (c.rating === "yes") entry.yes += c.n;
-    perRun.set(c.metric, entry);
-    headlines.set(c.runId, perRun);
-  }
   const byRun = new Map<string, Record<string, number>>();
-  for (const c of counts) {
-    const entry = byRun.get(c.runId) ?? {};
-    entry[c.status] = c.n;
-    byRun.set(c.runId, entry);
+  for (const t of tallies) {
+    const judged = Number(t.yes) + Number(t.no);
+    if (judged > 0) {
+      const perRun = headlines.get(t.runId) ?? new Map<string, { yes: number; judged: number }>();
+      perRun.set(t.metric, { yes: Number(t.yes), judged });
+      headlines.set(t.runId, perRun);
+    }
+    const entry = byRun.get(t.runId) ?? {};
+    for (const status of ["pending", "running", "done", "error", "skipped"] as const) {
+      const n = Number(t[status]);
+      if (n > 0) entry[status] = (entry[status] ?? 0) + n;
+    }
+    byRun.set(t.runId, entry);
   }
   return runs.map((run) => ({
     ...run,

@@ -8,6 +8,8 @@ import { addWorkerSpending } from "./runSpending";
 export type RunItemPlan = {
   id: string;
   rowId: string;
+  /** The row's DatasetRow.rowNumber: the rows table's per-metric filters page through it. */
+  rowNumber: number;
   metric: string;
   status: "pending" | "skipped";
   skipReason: string | null;
@@ -119,8 +121,17 @@ export async function insertPlanPage(
   await sql.bulkInsert([
     {
       table: "JudgmentItem",
-      columns: ["id", "runId", "rowId", "metric", "status", "skipReason", "createdAt"],
-      rows: page.items.map((item) => [item.id, runId, item.rowId, item.metric, item.status, item.skipReason, now]),
+      columns: ["id", "runId", "rowId", "rowNumber", "metric", "status", "skipReason", "createdAt"],
+      rows: page.items.map((item) => [
+        item.id,
+        runId,
+        item.rowId,
+        item.rowNumber,
+        item.metric,
+        item.status,
+        item.skipReason,
+        now,
+      ]),
     },
     {
       table: "Generation",
