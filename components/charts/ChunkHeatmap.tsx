@@ -12,13 +12,20 @@ const GAP = 2;
  * gives nothing back (no category grid, awkward sizing) and costs an SVG
  * node plus event handlers per cell, while a native title per square is
  * all the interaction a cell needs. Lines flow into as many CSS columns as
- * the width allows, so 50 rows stay short on a wide screen.
+ * the width allows, so 50 rows stay short on a wide screen; the pager below
+ * moves through the rest of the run, 50 rows at a time.
  */
-export function ChunkHeatmap({ model }: { model: HeatmapModel }) {
-  if (model.emptyMessage) return <ChartEmpty>{model.emptyMessage}</ChartEmpty>;
+export function ChunkHeatmap({ model, pages }: { model: HeatmapModel; pages?: HeatmapPages }) {
+  if (model.emptyMessage)
+    return (
+      <>
+        <ChartEmpty>{model.emptyMessage}</ChartEmpty>
+        {pages && <HeatmapPager pages={pages} />}
+      </>
+    );
   const squaresWidth = model.columnCount * (SQUARE + GAP);
   return (
-    <figure data-testid="chunk-heatmap">
+    <figure data-testid="chunk-heatmap" id="chunk-heatmap" className="scroll-mt-16">
       <figcaption className="mb-2 flex flex-wrap items-center justify-between gap-2 text-[11px] text-slate-500">
         <span>
           {model.caption}. Squares are retrieved chunks #1–#{model.columnCount}, left to right. P: chunk precision, R:
@@ -87,6 +94,34 @@ export function ChunkHeatmap({ model }: { model: HeatmapModel }) {
           </li>
         ))}
       </ol>
+      {pages && <HeatmapPager pages={pages} />}
     </figure>
+  );
+}
+
+/** Links to the pages of rows before and after this one (null at either end). */
+export type HeatmapPages = { previous: string | null; next: string | null; rows: number };
+
+function HeatmapPager({ pages }: { pages: HeatmapPages }) {
+  if (!pages.previous && !pages.next) return null;
+  const link = "rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50";
+  const off = "rounded border border-slate-200 px-2 py-0.5 text-slate-300";
+  return (
+    <nav aria-label="Heatmap rows" className="mt-2 flex justify-end gap-2 text-xs" data-testid="heatmap-pager">
+      {pages.previous ? (
+        <Link href={pages.previous} scroll={false} rel="prev" className={link}>
+          ← Previous {pages.rows} rows
+        </Link>
+      ) : (
+        <span className={off}>← Previous {pages.rows} rows</span>
+      )}
+      {pages.next ? (
+        <Link href={pages.next} scroll={false} rel="next" className={link}>
+          Next {pages.rows} rows →
+        </Link>
+      ) : (
+        <span className={off}>Next {pages.rows} rows →</span>
+      )}
+    </nav>
   );
 }

@@ -4,6 +4,8 @@ import { Card } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { prepareHeatmap } from "@/lib/charts/heatmap";
 import type { RunRowFilter } from "@/lib/urlState/runRowQuery";
+import { heatmapHref, parseHeatmapFrom } from "@/lib/urlState/heatmapPage";
+import type { SearchParams } from "@/lib/urlState/searchParams";
 import { prepareHistogram, type HistogramUnit } from "@/lib/charts/histogram";
 import { chartMetricLabel } from "@/lib/charts/labels";
 import { preparePassRateChart } from "@/lib/charts/passRate";
@@ -43,11 +45,14 @@ export function RunChartsSection({
   runId,
   metrics,
   filter,
+  searchParams = {},
 }: {
   runId: string;
   metrics: string[];
   /** The rows table's filter, carried by the chunk grid's row links. */
   filter?: RunRowFilter;
+  /** The page's URL parameters: where the heatmap's page starts, and what its page links keep. */
+  searchParams?: SearchParams;
 }) {
   const histograms = HISTOGRAM_METRICS.filter((metric) => metrics.includes(metric));
   // Built-in chunk relevance first; otherwise the first custom per-chunk (RETRIEVAL) judge.
@@ -84,7 +89,7 @@ export function RunChartsSection({
       {heatmapMetric && (
         <div className="lg:col-span-2">
           <Suspense fallback={<CardSkeleton tall />}>
-            <HeatmapWidget runId={runId} metric={heatmapMetric} filter={filter} />
+            <HeatmapWidget runId={runId} metric={heatmapMetric} filter={filter} searchParams={searchParams} />
           </Suspense>
         </div>
       )}
@@ -142,18 +147,34 @@ async function ScoreHistogramWidget({ runId, metric }: { runId: string; metric: 
   );
 }
 
-async function HeatmapWidget({ runId, metric, filter }: { runId: string; metric: string; filter?: RunRowFilter }) {
-  const model = prepareHeatmap(
-    await getChunkHeatmap(getDb(), runId, { metric, limitRows: HEATMAP_ROWS, offsetRows: 0 }),
-    { runId, filter },
-  );
+async function HeatmapWidget({
+  runId,
+  metric,
+  filter,
+  searchParams,
+}: {
+  runId: string;
+  metric: string;
+  filter?: RunRowFilter;
+  searchParams: SearchParams;
+}) {
+  const heatmap = await getChunkHeatmap(getDb(), runId, {
+    metric,
+    limitRows: HEATMAP_ROWS,
+    fromRowNumber: parseHeatmapFrom(searchParams),
+  });
+  const model = prepareHeatmap(heatmap, { runId, filter });
+  const pageLink = (from: number | null) => (from === null ? null : heatmapHref(runId, searchParams, from));
   return (
     <Card
       title={`${metricLabel(metric)}: verdict per retrieved chunk`}
       subtitle="Open a row for the judge's reasons"
       testId="chunk-heatmap-card"
     >
-      <ChunkHeatmap model={model} />
+      <ChunkHeatmap
+        model={model}
+        pages={{ previous: pageLink(heatmap.previousFrom), next: pageLink(heatmap.nextFrom), rows: HEATMAP_ROWS }}
+      />
     </Card>
   );
 }

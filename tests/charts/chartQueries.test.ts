@@ -90,6 +90,10 @@ class Fixture {
       .filter((t) => this.tables.has(t))
       .map((table) => ({ table, ...this.tables.get(table)! }));
     await sqlOf(db).bulkInsert(tables);
+    // As an upload does once its rows are stored.
+    await sqlOf(db).run(
+      `UPDATE "Dataset" SET "rowCount" = (SELECT COUNT(*) FROM "DatasetRow" r WHERE r."datasetId" = "Dataset"."id")`,
+    );
   }
 }
 
@@ -184,9 +188,11 @@ describe("chart queries on the store under test", () => {
   });
 
   it("reads a page of rows with per-chunk verdicts, expected-document flags, precision and recall", async () => {
-    const heatmap = await getChunkHeatmap(db, "run1", { metric: RELEVANCE, limitRows: 2, offsetRows: 0 });
+    const heatmap = await getChunkHeatmap(db, "run1", { metric: RELEVANCE, limitRows: 2, fromRowNumber: 1 });
     expect(heatmap.totalRows).toBe(5);
     expect(heatmap.maxPosition).toBe(2);
+    // The first page: nothing before it, the next starts at row 3.
+    expect([heatmap.previousFrom, heatmap.nextFrom]).toEqual([null, 3]);
     expect(heatmap.rows).toEqual([
       {
         rowId: "r1",
@@ -212,15 +218,25 @@ describe("chart queries on the store under test", () => {
   });
 
   it("pages by row number and leaves unjudged chunks without a verdict", async () => {
-    const heatmap = await getChunkHeatmap(db, "run1", { metric: RELEVANCE, limitRows: 10, offsetRows: 2 });
+    const heatmap = await getChunkHeatmap(db, "run1", { metric: RELEVANCE, limitRows: 10, fromRowNumber: 3 });
     expect(heatmap.rows.map((row) => row.rowNumber)).toEqual([3, 4, 5]);
+    // The last page: the one before starts at row 1 (two rows before, fewer than a page), none after.
+    expect([heatmap.previousFrom, heatmap.nextFrom]).toEqual([1, null]);
+    const middle = await getChunkHeatmap(db, "run1", { metric: RELEVANCE, limitRows: 2, fromRowNumber: 3 });
+    expect(middle.rows.map((row) => row.rowNumber)).toEqual([3, 4]);
+    expect([middle.previousFrom, middle.nextFrom]).toEqual([1, 5]);
+    // Past the last row: no rows, and the way back.
+    const past = await getChunkHeatmap(db, "run1", { metric: RELEVANCE, limitRows: 2, fromRowNumber: 99 });
+    expect([past.rows.length, past.previousFrom, past.nextFrom, past.totalRows]).toEqual([0, 4, null, 5]);
     expect(heatmap.maxPosition).toBe(3);
     expect(heatmap.rows[0].cells.map((cell) => cell.verdict)).toEqual([null, null, null, null]);
     expect(heatmap.rows[1].cells).toEqual([]);
-    expect(await getChunkHeatmap(db, "missing-run", { metric: RELEVANCE, limitRows: 10, offsetRows: 0 })).toEqual({
+    expect(await getChunkHeatmap(db, "missing-run", { metric: RELEVANCE, limitRows: 10, fromRowNumber: 1 })).toEqual({
       rows: [],
       maxPosition: -1,
       totalRows: 0,
+      previousFrom: null,
+      nextFrom: null,
     });
   });
 
@@ -307,12 +323,12 @@ describe("chart queries at 10,000 rows × 7 metrics × 5 chunks", () => {
     const histogram = await timed(() => getValueHistogram(db, "bigrun", LATENCY, 20));
     expect(histogram.result!.buckets.reduce((sum, b) => sum + b.count, 0)).toBe(ROWS);
     const firstPage = await timed(() =>
-      getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, offsetRows: 0 }),
+      getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, fromRowNumber: 1 }),
     );
     expect(firstPage.result.rows).toHaveLength(50);
     expect(firstPage.result.rows[0].cells).toHaveLength(5);
     const lastPage = await timed(() =>
-      getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, offsetRows: ROWS - 50 }),
+      getChunkHeatmap(db, "bigrun", { metric: RELEVANCE, limitRows: 50, fromRowNumber: ROWS - 49 }),
     );
     expect(lastPage.result.rows.at(-1)!.rowNumber).toBe(ROWS);
     const usage = await timed(() => getJudgeUsage(db, "bigrun"));

@@ -5,6 +5,8 @@ import { CHART_COLORS } from "@/lib/charts/palette";
 describe("prepareHeatmap", () => {
   const heatmap = {
     totalRows: 120,
+    previousFrom: null,
+    nextFrom: 51,
     maxPosition: 2,
     rows: [
       {
@@ -75,7 +77,9 @@ describe("prepareHeatmap", () => {
   });
 
   it("explains an empty page and rows without chunks", () => {
-    expect(prepareHeatmap({ rows: [], maxPosition: -1, totalRows: 0 })).toMatchObject({
+    expect(
+      prepareHeatmap({ rows: [], maxPosition: -1, totalRows: 0, previousFrom: null, nextFrom: null }),
+    ).toMatchObject({
       rows: [],
       columnCount: 0,
       caption: null,
@@ -85,6 +89,8 @@ describe("prepareHeatmap", () => {
       rows: [{ rowId: "a", rowNumber: 1, requestId: "q", precision: null, recall: null, cells: [] }],
       maxPosition: -1,
       totalRows: 1,
+      previousFrom: null,
+      nextFrom: null,
     });
     expect(noChunks.emptyMessage).toMatch(/retrieved chunks/);
     expect(noChunks.rows).toEqual([]);

@@ -181,7 +181,7 @@ describe(`repository reads on a ${ROWS}-row run × every judge × ${CHUNKS} chun
     const heatmap = await getChunkHeatmap(db, runA, {
       metric: "retrieval/llm_judged/chunk_relevance",
       limitRows: HEATMAP_MAX_ROWS,
-      offsetRows: 100,
+      fromRowNumber: 101,
     });
     expect(heatmap.rows).toHaveLength(HEATMAP_MAX_ROWS);
     expect(heatmap.rows[0].rowNumber).toBe(101);

@@ -63,7 +63,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
-  const query = parseRunRowQuery(await searchParams, run.config.metrics);
+  const urlParams = await searchParams;
+  const query = parseRunRowQuery(urlParams, run.config.metrics);
   const shownColumns = shownMetricColumns(query, run.config.metrics);
   const creatorNames = await userNamesById(db, [run.createdById]);
   const creator = creatorLabel(run.createdById, creatorNames, appAuthMode().kind === "on");
@@ -182,7 +183,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         <RunSettings runId={run.id} name={run.name} tags={tags} canUpdate={can.update} canDelete={can.delete} />
       )}
       <MetricCards aggregates={aggregates} runId={run.id} active={active} skipReasons={skipReasons} />
-      <RunChartsSection runId={run.id} metrics={config.metrics} filter={query} />
+      <RunChartsSection runId={run.id} metrics={config.metrics} filter={query} searchParams={urlParams} />
       <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} />
       <Suspense fallback={<CardSkeleton />}>
         <AgreementPanel run={run} query={query} />

@@ -167,30 +167,42 @@ export type ChunkHeatmap = {
   rows: ChunkHeatmapRow[];
   /** Highest retrieved-chunk position (0-based) among the rows, −1 when none has chunks. */
   maxPosition: number;
-  /** Rows in the run's dataset, so the caller can say "first 50 of 10,000". */
+  /** Rows in the run's dataset, so the caller can say "rows 51–100 of 10,000". */
   totalRows: number;
+  /** Where the page before and the page after start (a row number), null at either end. */
+  previousFrom: number | null;
+  nextFrom: number | null;
 };
 
 export const HEATMAP_MAX_ROWS = 200;
 const DOCUMENT_RECALL = "retrieval/ground_truth/document_recall";
 
 /**
- * Per-chunk verdicts for one page of a run's dataset rows (by row number):
- * for each retrieved chunk, the judge's verdict and whether its doc_uri is
- * one of the row's expected documents; per row, its precision and recall.
+ * Per-chunk verdicts for one page of a run's dataset rows, by row number from
+ * `fromRowNumber` on: for each retrieved chunk, the judge's verdict and whether
+ * its doc_uri is one of the row's expected documents; per row, its precision
+ * and recall. Paged by key (row number) through (datasetId, rowNumber), so the
+ * last page of a million rows costs what the first does; where the previous
+ * page starts is one more seek, and the total is the dataset's stored row count.
  */
 export async function getChunkHeatmap(
   db: Db,
   runId: string,
-  options: { metric: string; limitRows: number; offsetRows: number },
+  options: { metric: string; limitRows: number; fromRowNumber: number },
 ): Promise<ChunkHeatmap> {
   const limit = Math.min(HEATMAP_MAX_ROWS, Math.max(0, Math.floor(options.limitRows)));
-  const offset = Math.max(0, Math.floor(options.offsetRows));
-  const run = await db.run.findUnique({ where: { id: runId }, select: { datasetId: true } });
-  if (!run || limit === 0) return { rows: [], maxPosition: -1, totalRows: 0 };
+  const from = Math.max(1, Math.floor(options.fromRowNumber));
+  const none = { rows: [], maxPosition: -1, totalRows: 0, previousFrom: null, nextFrom: null };
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: { datasetId: true, dataset: { select: { rowCount: true } } },
+  });
+  if (!run || limit === 0) return none;
+  const totalRows = run.dataset.rowCount;
 
   const sql = sqlOf(db);
-  const [rows, total] = await Promise.all([
+  const [fetched, before] = await Promise.all([
+    // One row more than the page: whether a next page exists, and where it starts.
     sql.all<{
       rowId: string;
       rowNumber: number;
@@ -204,14 +216,24 @@ export async function getChunkHeatmap(
        FROM "DatasetRow" r
        LEFT JOIN "JudgmentItem" p ON p."runId" = ? AND p."rowId" = r."id" AND p."metric" = ?
        LEFT JOIN "JudgmentItem" d ON d."runId" = ? AND d."rowId" = r."id" AND d."metric" = ?
-       WHERE r."datasetId" = ?
+       WHERE r."datasetId" = ? AND r."rowNumber" >= ?
        ORDER BY r."rowNumber"
-       LIMIT ? OFFSET ?`,
-      [runId, options.metric, runId, DOCUMENT_RECALL, run.datasetId, limit, offset],
+       LIMIT ?`,
+      [runId, options.metric, runId, DOCUMENT_RECALL, run.datasetId, from, limit + 1],
     ),
-    sql.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "DatasetRow" WHERE "datasetId" = ?`, [run.datasetId]),
+    // The row numbers of the page before, nearest first: the last of them is where it starts.
+    sql.all<{ rowNumber: number }>(
+      `SELECT "rowNumber" FROM "DatasetRow" WHERE "datasetId" = ? AND "rowNumber" < ? ORDER BY "rowNumber" DESC LIMIT ?`,
+      [run.datasetId, from, limit],
+    ),
   ]);
-  if (rows.length === 0) return { rows: [], maxPosition: -1, totalRows: Number(total?.n ?? 0) };
+  const rows = fetched.slice(0, limit);
+  const paging = {
+    totalRows,
+    previousFrom: before.length === 0 ? null : Number(before[before.length - 1].rowNumber),
+    nextFrom: fetched.length > limit ? Number(fetched[limit].rowNumber) : null,
+  };
+  if (rows.length === 0) return { ...none, ...paging };
 
   const rowIds = rows.map((row) => row.rowId);
   // The page is a row-number range, so its chunks are selected by that range, not by a list of its row ids.
@@ -258,7 +280,7 @@ export async function getChunkHeatmap(
       cells: byRow.get(row.rowId) ?? [],
     })),
     maxPosition,
-    totalRows: Number(total?.n ?? 0),
+    ...paging,
   };
 }
 
