@@ -32,17 +32,60 @@ export async function bulkInsertWhenWritable(databaseUrl: string, tables: BulkTa
 
 function bulkInsertTransaction(databaseUrl: string, tables: BulkTable[]): () => void {
   const connection = connectionFor(databaseUrl);
-  const inserts = tables.map(({ table, columns }) =>
-    preparedStatement(
-      connection,
-      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-    ),
-  );
   return connection.transaction(() => {
-    tables.forEach(({ rows }, index) => {
-      for (const row of rows) inserts[index].run(...row.map(toSqlite));
-    });
+    for (const { table, columns, rows } of tables) insertRows(connection, table, columns, rows, toSqlite);
   });
+}
+
+/** The most rows one INSERT statement carries. */
+const ROWS_PER_INSERT = 64;
+/** SQLite's limit on a statement's bound values (SQLITE_MAX_VARIABLE_NUMBER since 3.32). */
+const SQLITE_MAX_VARIABLES = 32766;
+
+/**
+ * Inserts rows several to a statement: 64 at a time, then the rest in halves (32, 16, …, 1), so a table
+ * has at most seven statement texts, each prepared once. One row per statement cost a statement's set-up
+ * per row, which a table with triggers makes dear: SQLite opens a statement journal for each statement
+ * (the kept aggregates' triggers on JudgmentItem made planning 140,000 items 3.5× slower one row at a
+ * time, 1.3× at 50 rows a statement).
+ */
+export function insertRows<Value>(
+  connection: Database.Database,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly Value[])[],
+  convert: (value: Value) => string | number | bigint | null,
+): void {
+  let offset = 0;
+  for (let size = ROWS_PER_INSERT; size >= 1; size /= 2) {
+    if (size * columns.length > SQLITE_MAX_VARIABLES) continue;
+    if (rows.length - offset < size) continue;
+    const statement = multiRowInsert(connection, table, columns, size);
+    for (; rows.length - offset >= size; offset += size) {
+      const values: (string | number | bigint | null)[] = [];
+      for (let i = offset; i < offset + size; i++) for (const value of rows[i]) values.push(convert(value));
+      statement.run(...values);
+    }
+  }
+}
+
+/**
+ * A multi-row INSERT, prepared once per (table, columns, rows). It binds rows × columns values, past the
+ * guard on data-sized lists (boundParameters.ts), which it is not: its size is one of seven fixed ones.
+ */
+function multiRowInsert(
+  connection: Database.Database,
+  table: string,
+  columns: readonly string[],
+  rows: number,
+): Database.Statement {
+  let byText = statements.get(connection);
+  if (!byText) statements.set(connection, (byText = new Map()));
+  const tuple = `(${columns.map(() => "?").join(", ")})`;
+  const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${Array.from({ length: rows }, () => tuple).join(", ")}`;
+  let statement = byText.get(sql);
+  if (!statement) byText.set(sql, (statement = connection.prepare(sql)));
+  return statement;
 }
 
 /** The direct connection for a database file, opened once per process. */

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { connectionFor, preparedStatement, sqliteTimestamp } from "./directSqlite";
+import { connectionFor, insertRows, preparedStatement, sqliteTimestamp } from "./directSqlite";
 import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
 import { retryWhileBusy } from "./storeRetry";
 
@@ -96,13 +96,7 @@ class SqliteTransactionRunner implements SqlRunner {
     return work(this);
   }
   async bulkInsert(tables: BulkTable[]): Promise<void> {
-    for (const { table, columns, rows } of tables) {
-      const insert = preparedStatement(
-        this.connection,
-        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-      );
-      for (const row of rows) insert.run(...row.map(toSqliteValue));
-    }
+    for (const { table, columns, rows } of tables) insertRows(this.connection, table, columns, rows, toSqliteValue);
   }
 }
 
