@@ -13,6 +13,7 @@ import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpe
 import { importRows } from "../support/engineKit";
 import { endWithThisProcess } from "../support/processCleanup";
 import { syntheticRows } from "../support/syntheticRows";
+import { expectTalliesExact } from "../support/keptTallies";
 import { createTempDb, type TempDb } from "../support/tempDb";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -140,6 +141,8 @@ describe("three workers on one run, one killed mid-run", () => {
     const byStatus = await db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
     expect(Object.fromEntries(byStatus.map((group) => [group.status, group._count._all]))).toEqual({ done: planned });
     expect(await db.judgmentItem.count({ where: { runId, claimedBy: { not: null } } })).toBe(0);
+    // Three workers claimed and wrote at once, one died holding claims: the kept tallies still equal a recount.
+    await expectTalliesExact(db, runId);
     // Finished work was never redone: those results kept their write time.
     const after = new Map(
       (await db.judgmentItem.findMany({ where: { runId }, select: { id: true, finishedAt: true } })).map((item) => [
