@@ -1,8 +1,11 @@
 import Link from "next/link";
 import type { HeatmapModel } from "@/lib/charts/heatmap";
 import { ChartEmpty, SwatchLegend } from "./ChartParts";
+import { ScrollToHeatmap } from "./ScrollToHeatmap";
 
 const SQUARE = 12;
+/** The grid's element id: the heatmap's page links and form come back to it. */
+const HEATMAP_ID = "chunk-heatmap";
 const GAP = 2;
 
 /**
@@ -25,7 +28,8 @@ export function ChunkHeatmap({ model, pages }: { model: HeatmapModel; pages?: He
     );
   const squaresWidth = model.columnCount * (SQUARE + GAP);
   return (
-    <figure data-testid="chunk-heatmap" id="chunk-heatmap" className="scroll-mt-16">
+    <figure data-testid="chunk-heatmap" id={HEATMAP_ID} className="scroll-mt-16">
+      <ScrollToHeatmap targetId={HEATMAP_ID} />
       <figcaption className="mb-2 flex flex-wrap items-center justify-between gap-2 text-[11px] text-slate-500">
         <span>
           {model.caption}. Squares are retrieved chunks #1–#{model.columnCount}, left to right. P: chunk precision, R:
@@ -99,28 +103,64 @@ export function ChunkHeatmap({ model, pages }: { model: HeatmapModel; pages?: He
   );
 }
 
-/** Links to the pages of rows before and after this one (null at either end). */
-export type HeatmapPages = { previous: string | null; next: string | null; rows: number };
+/**
+ * Links to the pages of rows before and after this one (null at either end), and a GET form that starts the
+ * grid at a row number the reviewer types (its other fields keep the page's URL parameters).
+ */
+export type HeatmapPages = {
+  previous: string | null;
+  next: string | null;
+  rows: number;
+  jump: { action: string; name: string; hidden: [string, string][] };
+};
 
 function HeatmapPager({ pages }: { pages: HeatmapPages }) {
   if (!pages.previous && !pages.next) return null;
   const link = "rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50";
-  const off = "rounded border border-slate-200 px-2 py-0.5 text-slate-300";
+  const off = "rounded border border-slate-200 bg-slate-50 px-2 py-0.5 text-slate-500";
   return (
-    <nav aria-label="Heatmap rows" className="mt-2 flex justify-end gap-2 text-xs" data-testid="heatmap-pager">
+    <nav
+      aria-label="Heatmap rows"
+      className="mt-2 flex flex-wrap items-center justify-end gap-2 text-xs"
+      data-testid="heatmap-pager"
+    >
+      <form action={pages.jump.action} method="get" className="flex items-center gap-1" data-testid="heatmap-jump">
+        {pages.jump.hidden.map(([name, value], i) => (
+          <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+        ))}
+        <label className="text-slate-600" htmlFor="heatmap-from">
+          From row
+        </label>
+        <input
+          id="heatmap-from"
+          name={pages.jump.name}
+          type="number"
+          min={1}
+          step={1}
+          required
+          className="w-24 rounded border border-slate-300 px-1.5 py-0.5 tabular-nums"
+        />
+        <button type="submit" className={link}>
+          Go
+        </button>
+      </form>
       {pages.previous ? (
         <Link href={pages.previous} scroll={false} rel="prev" className={link}>
           ← Previous {pages.rows} rows
         </Link>
       ) : (
-        <span className={off}>← Previous {pages.rows} rows</span>
+        <span className={off} aria-disabled="true">
+          ← Previous {pages.rows} rows
+        </span>
       )}
       {pages.next ? (
         <Link href={pages.next} scroll={false} rel="next" className={link}>
           Next {pages.rows} rows →
         </Link>
       ) : (
-        <span className={off}>Next {pages.rows} rows →</span>
+        <span className={off} aria-disabled="true">
+          Next {pages.rows} rows →
+        </span>
       )}
     </nav>
   );

@@ -4,7 +4,7 @@ import { Card } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { prepareHeatmap } from "@/lib/charts/heatmap";
 import type { RunRowFilter } from "@/lib/urlState/runRowQuery";
-import { heatmapHref, parseHeatmapFrom } from "@/lib/urlState/heatmapPage";
+import { heatmapHref, heatmapJumpForm, parseHeatmapFrom } from "@/lib/urlState/heatmapPage";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 import { prepareHistogram, type HistogramUnit } from "@/lib/charts/histogram";
 import { chartMetricLabel } from "@/lib/charts/labels";
@@ -173,7 +173,12 @@ async function HeatmapWidget({
     >
       <ChunkHeatmap
         model={model}
-        pages={{ previous: pageLink(heatmap.previousFrom), next: pageLink(heatmap.nextFrom), rows: HEATMAP_ROWS }}
+        pages={{
+          previous: pageLink(heatmap.previousFrom),
+          next: pageLink(heatmap.nextFrom),
+          rows: HEATMAP_ROWS,
+          jump: heatmapJumpForm(runId, searchParams),
+        }}
       />
     </Card>
   );

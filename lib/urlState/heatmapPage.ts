@@ -15,12 +15,25 @@ export function parseHeatmapFrom(searchParams: SearchParams): number {
  * sort and page) kept, and the view brought back to the heatmap.
  */
 export function heatmapHref(runId: string, searchParams: SearchParams, from: number): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(searchParams)) {
-    if (key === HEATMAP_PARAM || value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) params.append(key, one);
-  }
+  const params = new URLSearchParams(keptParams(searchParams));
   if (from > 1) params.set(HEATMAP_PARAM, String(from));
   const query = params.toString();
   return `/runs/${runId}${query ? `?${query}` : ""}#chunk-heatmap`;
+}
+
+/**
+ * A GET form that moves the heatmap to a row the reviewer types: where it goes (back to the heatmap), and
+ * the other parameters it keeps as hidden fields.
+ */
+export function heatmapJumpForm(runId: string, searchParams: SearchParams) {
+  return { action: `/runs/${runId}#chunk-heatmap`, name: HEATMAP_PARAM, hidden: keptParams(searchParams) };
+}
+
+/** Every parameter but the heatmap's, as name–value pairs (a repeated name keeps each value). */
+function keptParams(searchParams: SearchParams): [string, string][] {
+  return Object.entries(searchParams).flatMap(([key, value]) =>
+    key === HEATMAP_PARAM || value === undefined
+      ? []
+      : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [key, one]),
+  );
 }

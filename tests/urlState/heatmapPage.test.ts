@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heatmapHref, parseHeatmapFrom } from "@/lib/urlState/heatmapPage";
+import { heatmapHref, heatmapJumpForm, parseHeatmapFrom } from "@/lib/urlState/heatmapPage";
 
 describe("the heatmap's page in the run page's URL", () => {
   it("starts at a positive whole row number, and at row 1 for anything else", () => {
@@ -19,5 +19,19 @@ describe("the heatmap's page in the run page's URL", () => {
     ).toBe("/runs/run-1?filter=failed&metric=response%2Fllm_judged%2Fcorrectness&page=3&heatmap=51#chunk-heatmap");
     // Back to the first page: the parameter is dropped, not set to 1.
     expect(heatmapHref("run-1", { heatmap: "51" }, 1)).toBe("/runs/run-1#chunk-heatmap");
+  });
+});
+
+describe("the heatmap's jump to a row", () => {
+  it("keeps every other parameter as a hidden field and comes back to the heatmap", () => {
+    expect(heatmapJumpForm("run-1", { filter: "failed", q: ["a", "b"], heatmap: "51" })).toEqual({
+      action: "/runs/run-1#chunk-heatmap",
+      name: "heatmap",
+      hidden: [
+        ["filter", "failed"],
+        ["q", "a"],
+        ["q", "b"],
+      ],
+    });
   });
 });
