@@ -4,10 +4,18 @@ import { compareRuns } from "@/lib/compare/compareRuns";
 import { clearCompletedRunReads } from "@/lib/compare/completedRunCache";
 import { sqlOf } from "@/lib/db/client";
 import { cursorOf, getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
+import { getMetricJudges, getMetricPassMarks, getRunProvenance } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { createTempDb, type TempDb } from "../support/tempDb";
-import { expectedPairing, insertDatasetRows, insertJudgedRun, SCORED, type StoredJudgment } from "./support/pairedRuns";
+import {
+  expectedPairing,
+  insertDatasetRows,
+  insertJudgedRun,
+  PAIRED_METRICS,
+  SCORED,
+  type StoredJudgment,
+} from "./support/pairedRuns";
 
 const ROWS = 700;
 const PAGE = 50;
@@ -46,6 +54,26 @@ describe("two runs' paired counts in slices and their flips paged by key", () =>
     const { paired } = expectedPairing(baseline.judgments, candidate.judgments);
     for (const sliceJudgments of [1, 3, 97, 1000, 1_000_000])
       expect(await getPairedCounts(store.db, baseline.runId, candidate.runId, { sliceJudgments })).toEqual(paired);
+  });
+
+  it("reads a run's judges and pass marks in slices as the two whole-run reads do", async () => {
+    const db = store.db;
+    // Two judges and two prompt versions on one metric, one unrecorded, and a second pass mark.
+    await sqlOf(db).run(
+      `UPDATE "JudgmentItem" SET "judgeModel" = CASE WHEN "rowNumber" % 3 = 0 THEN 'other-model' WHEN "rowNumber" % 7 = 0 THEN NULL ELSE "judgeModel" END,
+         "promptVersion" = CASE WHEN "rowNumber" % 2 = 0 THEN 'v2' ELSE 'v1' END,
+         "threshold" = CASE WHEN "threshold" IS NOT NULL AND "rowNumber" % 5 = 0 THEN 0.7 ELSE "threshold" END
+       WHERE "runId" = ? AND "status" = 'done'`,
+      [candidate.runId],
+    );
+    const whole = {
+      judges: await getMetricJudges(db, candidate.runId),
+      passMarks: await getMetricPassMarks(db, candidate.runId),
+    };
+    expect(whole.judges.length).toBeGreaterThan(PAIRED_METRICS.length * 4);
+    expect(whole.passMarks.length).toBe(SCORED.length * 2);
+    for (const sliceJudgments of [1, 61, 1_000_000])
+      expect(await getRunProvenance(db, candidate.runId, { sliceJudgments })).toEqual(whole);
   });
 
   it("lists the flips in the list's order by offset, a page at a time, under every filter", async () => {
