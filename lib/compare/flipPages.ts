@@ -59,7 +59,7 @@ export function clearFlipPages(): void {
   bookmarks.clear();
 }
 
-/** How many pages were read from the store and how many came from memory, since the process started. */
+/** How many pages of completed pairs were read from the store and how many came from memory, since the process started. */
 export function flipPageCounts(): { read: number; fromCache: number } {
   const { created, fromCache } = pages.counts();
   return { read: created, fromCache };
