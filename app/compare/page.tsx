@@ -11,9 +11,9 @@ import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { compareRuns } from "@/lib/compare/compareRuns";
+import { readFlipPage } from "@/lib/compare/flipPages";
 import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
 import { getDb } from "@/lib/db/client";
-import { listFlips } from "@/lib/db/judgments/compareQueries";
 import { getRun, listRunsForPicker } from "@/lib/db/runs/runQueries";
 import {
   compareExportHref,
@@ -70,15 +70,20 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   );
   const candidateId =
     query.candidate && candidates.some((c) => c.id === query.candidate) ? query.candidate : candidates[0]?.id;
-  const flips = candidateId
-    ? await listFlips(db, baselineId, candidateId, {
-        metric: query.metric,
-        direction: query.direction,
-        offset: (query.page - 1) * FLIPS_PER_PAGE,
-        limit: FLIPS_PER_PAGE,
-        paired: comparison.paired?.[candidateId],
-      })
-    : null;
+  // The runs as loaded above (status and finish time): a completed pair's pages are kept (flipPages.ts).
+  const loadedRun = (id: string) => found.find((run) => run?.id === id);
+  const baselineRun = loadedRun(baselineId);
+  const candidateRun = candidateId ? loadedRun(candidateId) : undefined;
+  const flips =
+    baselineRun && candidateRun
+      ? await readFlipPage(db, baselineRun, candidateRun, {
+          metric: query.metric,
+          direction: query.direction,
+          page: query.page,
+          pageSize: FLIPS_PER_PAGE,
+          paired: comparison.paired?.[candidateRun.id],
+        })
+      : null;
   const params = compareParams(query, baselineId, candidateId);
 
   return (

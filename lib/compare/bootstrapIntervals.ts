@@ -47,6 +47,11 @@ export function bootstrapInterval(key: string, loadPairs: () => Promise<ScorePai
   );
 }
 
+/** Whether the interval for `key` is cached or already queued (a request before this one asked for it). */
+export function bootstrapIntervalQueued(key: string): boolean {
+  return cache.has(key);
+}
+
 /**
  * The value of `promise` if it settles before `deadline` (ms since the epoch), else undefined; a rejection is
  * thrown. A deadline already past still takes a value that is ready (a cached interval), and never waits.

@@ -1,12 +1,18 @@
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/judgments/compareQueries";
-import { getMetricJudges, getMetricPassMarks, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
+import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { describeDelta, exactMcNemar, pairedRateDifference, wilsonInterval } from "@/lib/stats";
-import { BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, bootstrapInterval, settledBy } from "./bootstrapIntervals";
+import {
+  BOOTSTRAP_ITERATIONS,
+  BOOTSTRAP_SEED,
+  bootstrapInterval,
+  bootstrapIntervalQueued,
+  settledBy,
+} from "./bootstrapIntervals";
 import { readOfCompletedRuns } from "./completedRunCache";
 import { judgedDifferently } from "./judgeDifferences";
 
@@ -119,8 +125,7 @@ export async function compareRuns(
       runs.map(async (run) => {
         const read = async () => ({
           aggregates: await getRunAggregates(db, run.id, metricOrder),
-          judges: await getMetricJudges(db, run.id),
-          passMarks: await getMetricPassMarks(db, run.id),
+          ...(await getRunProvenance(db, run.id)),
         });
         return [
           run.id,
@@ -275,9 +280,14 @@ async function scoreDelta(
   const key = [databaseUrlOf(db), metric, BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, stamp(baseline), stamp(candidate)].join(
     "\u0000",
   );
+  // Only the request that queues an interval waits for it (and a caller that waits for everything, an export).
+  // One queued by an earlier request is still being computed (or is ready, and taken at once): waiting again
+  // would hold every refresh of the page the whole wait (1.5 s a request at 100,000 rows on PostgreSQL) while
+  // the page already says "computing…".
+  const queued = bootstrapIntervalQueued(key);
   const computed = await settledBy(
     bootstrapInterval(key, () => getScorePairs(db, baseline.run.id, candidate.run.id, metric)),
-    deadline,
+    queued && deadline !== Infinity ? Math.min(deadline, Date.now()) : deadline,
   );
   if (!computed)
     return {

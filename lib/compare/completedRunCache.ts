@@ -1,5 +1,5 @@
 import { readsHoldTheThread, type Db } from "@/lib/db/client";
-import { createPromiseCache } from "./promiseCache";
+import { createPromiseCache, type PromiseCache } from "./promiseCache";
 
 /**
  * A comparison's SQL reads of completed runs, kept in memory. On eight 20,000-row
@@ -16,18 +16,28 @@ const cache = createPromiseCache<unknown>(MAX_ENTRIES);
 /** Reads of runs not all completed, which are never cached. */
 let uncachedReads = 0;
 
-type RunState = { id: string; status: string; finishedAt: Date | null };
+export type RunState = { id: string; status: string; finishedAt: Date | null };
 
-/** `read()`'s value, from memory when every run in `runs` is completed and was read the same way before. */
-export function readOfCompletedRuns<T>(db: Db, scope: string, runs: RunState[], read: () => Promise<T>): Promise<T> {
+/**
+ * `read()`'s value, from memory when every run in `runs` is completed and was read the same way before.
+ * `into` is the cache to keep it in: the flip list's pages have their own (flipPages.ts), so paging through a
+ * long list never evicts the comparisons themselves.
+ */
+export function readOfCompletedRuns<T>(
+  db: Db,
+  scope: string,
+  runs: RunState[],
+  read: () => Promise<T>,
+  into: PromiseCache<unknown> = cache,
+): Promise<T> {
   const stamps = runs.map(completedStamp);
   const fromStore = () => (readsHoldTheThread(db) ? readOnNextTurn(read) : read());
   if (stamps.some((stamp) => stamp === null)) {
-    uncachedReads++;
+    if (into === cache) uncachedReads++;
     return fromStore();
   }
   const key = [scope, ...stamps].join("\u0000");
-  return cache.getOrCreate(key, fromStore) as Promise<T>;
+  return into.getOrCreate(key, fromStore) as Promise<T>;
 }
 
 /** How many reads went to the database and how many came from memory, since the process started. */
@@ -54,7 +64,7 @@ function readOnNextTurn<T>(read: () => Promise<T>): Promise<T> {
   return value;
 }
 
-function completedStamp(run: RunState): string | null {
+export function completedStamp(run: RunState): string | null {
   if (run.status !== "completed" || !run.finishedAt) return null;
   return `${run.id}|${run.finishedAt.toISOString()}`;
 }

@@ -7,6 +7,8 @@
 export type PromiseCache<T> = {
   /** The cached promise for `key`, or `create()`'s, which is then cached. */
   getOrCreate(key: string, create: () => Promise<T>): Promise<T>;
+  /** Whether `key` is cached (settled or still pending), without counting it as a use. */
+  has(key: string): boolean;
   counts(): { created: number; fromCache: number };
   clear(): void;
 };
@@ -36,6 +38,7 @@ export function createPromiseCache<T>(maxEntries: number): PromiseCache<T> {
       }
       return created;
     },
+    has: (key) => cache.has(key),
     counts: () => ({ ...counts }),
     clear: () => cache.clear(),
   };

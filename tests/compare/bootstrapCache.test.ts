@@ -151,3 +151,49 @@ describe("the compare page's bootstrap intervals", () => {
     expect(completedRunReadCounts().read - third.read).toBe(4);
   });
 });
+
+describe("a score delta still being computed for an earlier request", () => {
+  let env: StoredDataset;
+  let baseline: string;
+  let candidate: string;
+
+  beforeAll(async () => {
+    env = await openDataset(thirtyRowsWithContext("retrieved_context", "chunk"));
+    const { db, datasetId } = env;
+    baseline = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+    candidate = await createRun(db, { datasetId, metrics: ["faithfulness"], judge });
+    await scoreRun(db, baseline, noisyScores(4, 0), passes);
+    await scoreRun(db, candidate, noisyScores(5, 0.1), passes);
+    await db.run.updateMany({
+      where: { id: { in: [baseline, candidate] } },
+      data: { status: "completed", finishedAt: new Date("2026-11-24T12:00:00Z") },
+    });
+  });
+  afterAll(async () => env.cleanup());
+
+  it("is not waited for again: only the request that queued it waits, later ones answer at once", async () => {
+    const { db } = env;
+    clearBootstrapIntervals();
+    // A long interval ahead in the background worker's queue holds this comparison's interval behind it.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ahead = bootstrapInterval("a long interval queued first", async () => {
+      await gate;
+      return { baseline: [0.1, 0.2], candidate: [0.2, 0.3] };
+    });
+    const first = performance.now();
+    const queuing = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 300 });
+    expect(performance.now() - first).toBeGreaterThanOrEqual(290);
+    expect(faithfulnessDelta(queuing, candidate)?.verdict).toBe("pending");
+    const again = performance.now();
+    const refresh = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 3000 });
+    expect(performance.now() - again).toBeLessThan(1000);
+    expect(faithfulnessDelta(refresh, candidate)?.verdict).toBe("pending");
+    // An export waits for every delta, queued or not.
+    release();
+    await ahead;
+    const complete = await compareRuns(db, [baseline, candidate], baseline, { waitMs: Infinity });
+    expect(faithfulnessDelta(complete, candidate)?.words).toMatch(/95% CI/);
+    expect(await compareRuns(db, [baseline, candidate], baseline, { waitMs: 3000 })).toEqual(complete);
+  });
+});
