@@ -136,7 +136,11 @@ async function benchStore(store: Store, self: string, dir: string): Promise<bool
   let postgres: LocalPostgres | null = null;
   let url = `file:${path.join(dir, `${store}.db`)}`;
   if (store === "postgres") {
-    postgres = await startLocalPostgres({ dir: path.join(dir, "pg"), persistent: false });
+    // Not under `dir`: that folder is root's alone, and the server may run as another user (embeddedPostgres.ts).
+    postgres = await startLocalPostgres({
+      dir: path.join(os.tmpdir(), `assay-bench-memory-pg-${process.pid}`),
+      persistent: false,
+    });
     await postgres.query(`CREATE DATABASE "bench"`);
     url = postgres.url("bench");
   }
