@@ -93,6 +93,9 @@ export class RequestIdIndex {
 
   /** Drops deleted entries and re-places the rest in a table with room for twice as many. */
   private rebuild(): void {
+    // Nothing deleted (the usual case): only the table grows. Copying the ids and their offsets as well put
+    // about 20 MB more at a million-row upload's peak, for nothing to drop.
+    if (this.live === this.entries) return this.reslot(this.slots.length * 2);
     const keep: number[] = [];
     for (let entry = 0; entry < this.entries; entry++) if (this.rows[entry] !== 0) keep.push(entry);
     let length = this.slots.length;
@@ -114,6 +117,18 @@ export class RequestIdIndex {
       used += length;
     });
     Object.assign(this, { bytes, starts, rows, slots, used, entries: keep.length });
+  }
+
+  /** Places every entry in a new table of `length` slots. */
+  private reslot(length: number): void {
+    const slots = new Uint32Array(length);
+    const mask = length - 1;
+    for (let entry = 0; entry < this.entries; entry++) {
+      let slot = hashOf(this.bytes.subarray(this.starts[entry], this.endOf(entry))) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = entry + 1;
+    }
+    this.slots = slots;
   }
 
   private endOf(entry: number): number {
