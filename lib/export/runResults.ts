@@ -29,7 +29,7 @@ export type RunExportMeta = {
 /**
  * Rows per page read from the database: memory stays bounded by one page whatever the run's size. A page
  * carries every judgment of its rows (a row × every judge is a dozen or more, with rationales and chunks):
- * 500 rows a page put about 20 MB more at the CLI's peak than 100 rows, for no faster an export.
+ * 500 rows a page put about 20 MB more at the CLI's peak than 100 rows, and the export took about as long.
  */
 const PAGE_ROWS = 100;
 /** Text handed to the writer at once: records are batched so a 20,000-row export is not 20,000 tiny writes. */
