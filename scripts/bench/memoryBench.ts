@@ -9,7 +9,7 @@
 //      dataset sink, with its time.
 // Peak RSS is read from /proc/<pid>/status (VmHWM, the kernel's own high-water mark) of every process in the
 // measured tree, every 100 ms; the CLI's peak is also split by phase (planning, judging, export) from its
-// output. Asserts nothing; exits 1 when a figure is over the target.
+// output. MB here is 2^20 bytes. Asserts nothing; exits 1 when a figure is over the target.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -108,7 +108,7 @@ function measure(
 function report(label: string, peakMb: number, extra = ""): boolean {
   const ok = peakMb < TARGET_MB;
   console.log(
-    `  ${label.padEnd(44)} peak ${peakMb.toFixed(0).padStart(4)} MB (target < ${TARGET_MB} MB) ${ok ? "ok" : "OVER"}${extra}`,
+    `  ${label.padEnd(44)} peak ${peakMb.toFixed(1).padStart(6)} MB (target < ${TARGET_MB} MB) ${ok ? "ok" : "OVER"}${extra}`,
   );
   return ok;
 }
