@@ -5,6 +5,7 @@
 // or its results could not be written to --out (the file is then left absent, never half-written).
 import fs from "node:fs";
 import { parseEvalArgs, EVAL_USAGE, UsageError, type EvalArgs } from "../lib/cli/evalArgs";
+import { useLowMemoryRuntime } from "../lib/cli/lowMemoryRuntime";
 import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
 import { getRunAggregates } from "../lib/db/judgments/aggregateQueries";
@@ -38,6 +39,8 @@ const STORE_PAUSE_WAIT_S = 5;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
+  // Before the migrations and the database client compile their WebAssembly.
+  useLowMemoryRuntime();
   const url = resolveDatabaseUrl();
   await applyPendingMigrations(url);
   const db = createDb(url);

@@ -26,8 +26,12 @@ export type RunExportMeta = {
   columns: string[];
 };
 
-/** Rows per page read from the database: memory stays bounded by one page whatever the run's size. */
-const PAGE_ROWS = 500;
+/**
+ * Rows per page read from the database: memory stays bounded by one page whatever the run's size. A page
+ * carries every judgment of its rows (a row × every judge is a dozen or more, with rationales and chunks):
+ * 500 rows a page put about 20 MB more at the CLI's peak than 100 rows, and the export took about as long.
+ */
+const PAGE_ROWS = 100;
 /** Text handed to the writer at once: records are batched so a 20,000-row export is not 20,000 tiny writes. */
 const PIECE_CHARS = 64 * 1024;
 

@@ -12,14 +12,15 @@ import { parseHumanLabels } from "./humanLabels";
 import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
+import { RequestIdIndex } from "./requestIdIndex";
 import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "./types";
 import { newUnknownColumns, noteUnknownColumns, type UnknownColumns } from "./unknownColumns";
 
 /** State that spans rows: request_id uniqueness and the unknown columns seen (bounded, see unknownColumns.ts). */
-export type ValidationState = { requestIds: Map<string, number>; unknownColumns: UnknownColumns };
+export type ValidationState = { requestIds: RequestIdIndex; unknownColumns: UnknownColumns };
 
 export function newValidationState(): ValidationState {
-  return { requestIds: new Map(), unknownColumns: newUnknownColumns() };
+  return { requestIds: new RequestIdIndex(), unknownColumns: newUnknownColumns() };
 }
 
 /** A row without a request. When no row has one, the upload says so once for the file (ingestUpload.ts). */
