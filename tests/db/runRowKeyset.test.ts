@@ -141,6 +141,8 @@ describe("the rows table by key", () => {
         while (read.page < read.pageCount) {
           read = await listRunRows(db, run, view(filter, dir, read.page + 1, { after: read.cursor?.after }));
           expect(read.items.map((row) => row.rowNumber)).toEqual(slice(read.page));
+          // The keys Previous and Next carry: the page's first and last rows.
+          expect(read.cursor).toEqual({ before: slice(read.page)[0], after: slice(read.page).at(-1) });
           walked.push(...read.items.map((row) => row.rowNumber));
         }
         expect(walked).toEqual(want);
@@ -194,6 +196,42 @@ describe("the rows table by key", () => {
       expect(read.items.map((row) => row.rowNumber)).toEqual(want.slice(0, PAGE_SIZE));
     }
     expect(parseRunRowQuery({ filter: "failed", page: "3", after: "40" }, [])).toMatchObject({ page: 3, after: 40 });
+  });
+
+  it("counts a filter from the kept tallies, not by counting its rows", async () => {
+    const sql = sqlOf(db);
+    const failed = expected({ filter: "failed", q: "" }, "asc").length;
+    const onCorrectness = expected({ filter: "failed", metric: CORRECTNESS, q: "" }, "asc").length;
+    // A tally moved by hand (the triggers keep it exact; here it is the witness of where the count comes from).
+    await sql.run(
+      `UPDATE "RunRowTally" SET "failedRows" = "failedRows" + 1000 WHERE "runId" = @runId AND "shard" = 0`,
+      { runId: run.id },
+    );
+    await sql.run(
+      `UPDATE "RunMetricTally" SET "failed" = "failed" + 1000 WHERE "runId" = @runId AND "metric" = @metric AND "shard" = 0`,
+      {
+        runId: run.id,
+        metric: CORRECTNESS,
+      },
+    );
+    try {
+      expect((await listRunRows(db, run, view({ filter: "failed", q: "" }, "asc", 1))).total).toBe(failed + 1000);
+      expect((await listRunRows(db, run, view({ filter: "failed", metric: CORRECTNESS, q: "" }, "asc", 1))).total).toBe(
+        onCorrectness + 1000,
+      );
+    } finally {
+      await sql.run(
+        `UPDATE "RunRowTally" SET "failedRows" = "failedRows" - 1000 WHERE "runId" = @runId AND "shard" = 0`,
+        { runId: run.id },
+      );
+      await sql.run(
+        `UPDATE "RunMetricTally" SET "failed" = "failed" - 1000 WHERE "runId" = @runId AND "metric" = @metric AND "shard" = 0`,
+        {
+          runId: run.id,
+          metric: CORRECTNESS,
+        },
+      );
+    }
   });
 
   it("reads a filtered page through the narrow index, never scanning DatasetRow", async () => {
