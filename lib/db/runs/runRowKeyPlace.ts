@@ -45,8 +45,10 @@ export async function getKeyedRowPlace(
     );
     return found?.id ?? null;
   };
-  // Within a failed filter n is j; elsewhere the next row of the filter that also failed some metric.
-  const nextFailed = query.filter === "failed" ? null : seek(forward, ahead, failedAny(index));
+  // Within a failed filter n is j; within passed-all no row failed (no walk to find none); elsewhere the next row of the
+  // filter that also failed some metric.
+  const nextFailed =
+    query.filter === "failed" || query.filter === "passed" ? null : seek(forward, ahead, failedAny(index));
   const [total, before, inFilter, previousId, nextId, nextFailedId] = await Promise.all([
     keyedTotal(sql, index, null),
     sql.get<{ total: number }>(keyedCount(index, null, behind), params),
