@@ -244,6 +244,8 @@ describe("the rows table by key", () => {
       [{ filter: "failed", metric: CORRECTNESS, q: "" }, "JudgmentItem_runId_metric_status_passed_rowNumber_idx"],
       [{ filter: "errored", metric: CORRECTNESS, q: "" }, "JudgmentItem_runId_metric_status_passed_rowNumber_idx"],
       [{ filter: "all", q: "" }, "DatasetRow_datasetId_rowNumber_key"],
+      // A search walks the dataset's rows in row order and asks the filter of each match by its key.
+      [{ filter: "failed", q: "option 1" }, "DatasetRow_datasetId_rowNumber_key"],
     ];
     for (const [filter, index] of cases) {
       const { statement, params } = keyedPageStatement(db, run, view(filter, "asc", 2), 40);

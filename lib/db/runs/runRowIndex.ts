@@ -17,6 +17,8 @@ export type RowIndex = {
   from: string;
   /** `t`'s dataset row id. */
   rowId: string;
+  /** Where the row's text is read: `t` itself when the index is DatasetRow's, else `r` joined by id. */
+  rowsAlias: "t" | "r";
   where: string;
   /** Conditions ORed as separate ranges of the index; one empty string for a single range. */
   ranges: string[];
@@ -40,10 +42,28 @@ export function isKeyedView(query: RunRowFilter & Pick<RunRowQuery, "sort">): bo
 
 export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRowFilter): RowIndex {
   const runId = run.id;
+  // A search is walked over the dataset's rows in row order, the filter asked of each row that matches (by its
+  // key): walking the filter's index instead would read every row of the filter to find a rare match.
+  if (query.q.trim() && query.filter !== "all") {
+    const narrow = rowIndexOf(run, { ...query, q: "" });
+    const ranges = narrow.ranges.filter(Boolean);
+    const conditions = [narrow.where, ranges.length > 0 ? `(${ranges.join(" OR ")})` : ""].filter(Boolean);
+    const within = conditions.join(" AND ").replaceAll("t.", "f.");
+    return {
+      from: `"DatasetRow" t`,
+      rowId: `t."id"`,
+      rowsAlias: "t",
+      where: `t."datasetId" = @datasetId AND EXISTS (SELECT 1 FROM ${narrow.from.replace(/ t$/, " f")} WHERE ${within} AND ${narrow.rowId.replace("t.", "f.")} = t."id")`,
+      ranges: [""],
+      bound: { ...narrow.bound, datasetId: run.datasetId },
+      total: narrow.total,
+    };
+  }
   if (query.filter === "all")
     return {
       from: `"DatasetRow" t`,
       rowId: `t."id"`,
+      rowsAlias: "t",
       where: `t."datasetId" = @datasetId`,
       ranges: [""],
       bound: { datasetId: run.datasetId, runId },
@@ -54,6 +74,7 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
     return {
       from: `"JudgmentItem" t`,
       rowId: `t."rowId"`,
+      rowsAlias: "r",
       where: `t."runId" = @runId AND t."metric" = @metric AND t."status" = 'done' AND t."passed" = FALSE`,
       ranges: [""],
       bound: { runId, metric: query.metric },
@@ -63,6 +84,7 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
     return {
       from: `"JudgmentItem" t`,
       rowId: `t."rowId"`,
+      rowsAlias: "r",
       where: `t."runId" = @runId AND t."metric" = @metric AND t."status" = 'error'`,
       ranges: [`t."passed" IS NULL`, `t."passed" = FALSE`, `t."passed" = TRUE`],
       bound: { runId, metric: query.metric },
@@ -73,6 +95,7 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
     return {
       from: `"RunRowVerdict" t`,
       rowId: `t."rowId"`,
+      rowsAlias: "r",
       where: `t."runId" = @runId AND t."${VERDICT_FLAG[query.filter]}" = TRUE`,
       ranges: [""],
       bound: { runId },
@@ -83,13 +106,19 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
 }
 
 /** The search, as runRowWhere's `contains` ignoring case, over `r`, with % and _ taken literally; null without one. */
-export function searchOf(sql: SqlRunner, query: RunRowFilter): { where: string; bound: Record<string, string> } | null {
+export function searchOf(
+  sql: SqlRunner,
+  query: RunRowFilter,
+): { where: (alias: string) => string; bound: Record<string, string> } | null {
   const q = query.q.trim();
   if (!q) return null;
   const { likeIgnoringCase } = sqlFragments(sql);
-  const columns = [`r."requestText"`, `r."response"`, `r."requestId"`];
+  const columns = (alias: string) => [`${alias}."requestText"`, `${alias}."response"`, `${alias}."requestId"`];
   return {
-    where: `(${columns.map((column) => likeIgnoringCase(column, "@q")).join(" OR ")})`,
+    where: (alias) =>
+      `(${columns(alias)
+        .map((column) => likeIgnoringCase(column, "@q"))
+        .join(" OR ")})`,
     bound: { q: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` },
   };
 }
@@ -102,9 +131,9 @@ function rangeSql(
   extra: string[],
   rows: boolean,
 ): string {
-  const conditions = [index.where, range, search?.where ?? "", ...extra].filter(Boolean).join(" AND ");
+  const conditions = [index.where, range, search?.where(index.rowsAlias) ?? "", ...extra].filter(Boolean).join(" AND ");
   // Without the row's text (a key, a count) and without a search, the index alone answers.
-  const join = rows || search ? ` JOIN "DatasetRow" r ON r."id" = ${index.rowId}` : "";
+  const join = index.rowsAlias === "r" && (rows || search) ? ` JOIN "DatasetRow" r ON r."id" = ${index.rowId}` : "";
   return `FROM ${index.from}${join} WHERE ${conditions}`;
 }
 

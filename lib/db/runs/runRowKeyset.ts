@@ -13,8 +13,12 @@ export type KeyedRow = {
   response: string | null;
 };
 
-const PAGE_COLUMNS = `r."id" AS "id", t."rowNumber" AS "rowNumber", r."requestId" AS "requestId",
-  r."requestText" AS "requestText", r."response" AS "response"`;
+/** The page's columns, the row's text read where the index keeps it (see RowIndex.rowsAlias). */
+const pageColumns = (index: RowIndex) => {
+  const r = index.rowsAlias;
+  return `${r}."id" AS "id", t."rowNumber" AS "rowNumber", ${r}."requestId" AS "requestId",
+  ${r}."requestText" AS "requestText", ${r}."response" AS "response"`;
+};
 
 type Reader = { sql: SqlRunner; index: RowIndex; search: ReturnType<typeof searchOf>; order: KeyedOrder };
 
@@ -23,12 +27,15 @@ const reversed = (order: KeyedOrder): KeyedOrder => (order === "asc" ? "desc" : 
 /** Rows from `key` on in `order` (exclusive or inclusive), at most `take`, returned in that order. */
 function readFrom(reader: Reader, order: KeyedOrder, key: number | null, inclusive: boolean, take: number) {
   const op = key === null ? undefined : `${order === "asc" ? ">" : "<"}${inclusive ? "=" : ""}`;
-  return reader.sql.all<KeyedRow>(keyedSelect(reader.index, reader.search, { columns: PAGE_COLUMNS, order, op }), {
-    ...reader.index.bound,
-    ...(reader.search?.bound ?? {}),
-    ...(key === null ? {} : { key }),
-    take,
-  });
+  return reader.sql.all<KeyedRow>(
+    keyedSelect(reader.index, reader.search, { columns: pageColumns(reader.index), order, op }),
+    {
+      ...reader.index.bound,
+      ...(reader.search?.bound ?? {}),
+      ...(key === null ? {} : { key }),
+      take,
+    },
+  );
 }
 
 /**
@@ -114,7 +121,7 @@ export function keyedPageStatement(db: Db, run: { id: string; datasetId: string 
   const search = searchOf(sql, query);
   const op = query.dir === "asc" ? ">" : "<";
   return {
-    statement: keyedSelect(index, search, { columns: PAGE_COLUMNS, order: query.dir, op }),
+    statement: keyedSelect(index, search, { columns: pageColumns(index), order: query.dir, op }),
     params: { ...index.bound, ...(search?.bound ?? {}), key: after, take: query.pageSize },
   };
 }
