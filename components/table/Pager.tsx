@@ -3,6 +3,7 @@ import { buttonClass } from "@/components/ui/Button";
 import { PAGE_SIZES } from "@/lib/urlState/pagination";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { formatInteger } from "@/lib/charts/format";
+import type { PageCursor } from "@/lib/db/pagination";
 
 type Props = {
   pathname: string;
@@ -20,6 +21,12 @@ type Props = {
    * and the one above shows only the row count and Previous / Next.
    */
   place?: "top" | "bottom";
+  /**
+   * A table read by key (the run's rows): Previous and Next carry the row keys
+   * beside the page number, so the next page is read from there rather than
+   * counted to (lib/db/runs/runRowKeyset).
+   */
+  cursor?: PageCursor;
 };
 
 /** Server-side pagination controls; every state is a link, so views can be shared and reloaded. */
@@ -33,6 +40,7 @@ export function Pager({
   pageSizes = PAGE_SIZES,
   hash = "",
   place,
+  cursor,
 }: Props) {
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
@@ -84,7 +92,12 @@ export function Pager({
             <span className={disabled}>First</span>
           ))}
         {page > 1 ? (
-          <Link href={link({ page: page - 1 })} className={button} rel="prev" {...focusKey("previous")}>
+          <Link
+            href={link({ page: page - 1, ...(cursor ? { before: cursor.before } : {}) })}
+            className={button}
+            rel="prev"
+            {...focusKey("previous")}
+          >
             Previous
           </Link>
         ) : (
@@ -94,7 +107,12 @@ export function Pager({
           Page {formatInteger(page)} of {formatInteger(pageCount)}
         </span>
         {page < pageCount ? (
-          <Link href={link({ page: page + 1 })} className={button} rel="next" {...focusKey("next")}>
+          <Link
+            href={link({ page: page + 1, ...(cursor ? { after: cursor.after } : {}) })}
+            className={button}
+            rel="next"
+            {...focusKey("next")}
+          >
             Next
           </Link>
         ) : (

@@ -98,6 +98,7 @@ export function ServerTable<TRow extends { id: string }>({
       total={page.total}
       hash={view.hash}
       place={place}
+      cursor={page.cursor}
     />
   );
   const highlight = placeKeeping?.highlightColumn;

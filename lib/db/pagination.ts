@@ -1,7 +1,16 @@
 import { clampPage, pageCountOf, type Pagination } from "@/lib/urlState/pagination";
 
 /** One page of a server-paged table; the page and its size come from the URL (lib/urlState/pagination). */
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number; pageCount: number };
+export type Page<T> = {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  /** A table read by key: the row keys its Previous (before the first row) and Next (after the last) carry. */
+  cursor?: PageCursor;
+};
+export type PageCursor = { before: number; after: number };
 
 /** A page of `total` items; a page past the end is reported as the last page (whose items the caller read). */
 export function toPage<T>(items: T[], total: number, pagination: Pagination): Page<T> {

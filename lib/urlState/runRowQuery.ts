@@ -18,6 +18,14 @@ export const METRIC_FILTERS: readonly RunRowFilterName[] = ["failed", "errored",
 export const AGREEMENT_CELLS = ["yes-yes", "yes-no", "no-yes", "no-no", "errors"] as const;
 export type AgreementCellName = (typeof AGREEMENT_CELLS)[number];
 
+/** A row number as a pager's key; anything else is no key. */
+const rowKey = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number)
+  .optional()
+  .catch(undefined);
+
 export const runRowQuerySchema = paginationSchema.extend({
   filter: z.enum(RUN_ROW_FILTERS).catch("all"),
   /** With filter=failed or errored: only rows that failed (or errored on) this metric. */
@@ -33,6 +41,13 @@ export const runRowQuerySchema = paginationSchema.extend({
   dir: z.enum(["asc", "desc"]).catch("asc"),
   /** The metric columns shown, in the run's order; undefined: the default (all, or a few when the run has many). */
   cols: z.array(z.string()).optional(),
+  /**
+   * The pager's keys (row numbers, see lib/db/runs/runRowKeyset): the page after
+   * the row `after`, or before the row `before`, in the table's order. `page`
+   * still says which page that is, for the range shown.
+   */
+  after: rowKey,
+  before: rowKey,
 });
 export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
 
@@ -65,8 +80,15 @@ export function parseRunRowQuery(searchParams: SearchParams, metrics: readonly s
   const named = allValues(searchParams.cols).flatMap((value) => value.split(","));
   const cols = named.length > 0 ? metrics.filter((metric) => named.includes(metric)) : undefined;
   const parsed = runRowQuerySchema.parse({ ...flat, q: flat.q ?? "", cols: cols?.length ? cols : undefined });
-  const sortable = ROW_SORTS.includes(parsed.sort) || metrics.includes(parsed.sort);
-  const query = sortable ? parsed : { ...parsed, sort: "rowNumber" };
+  // A key that is not a row number (an edited link) starts the table over at page 1.
+  const badKey =
+    (flat.after !== undefined && parsed.after === undefined) ||
+    (flat.before !== undefined && parsed.before === undefined);
+  // One key at most: with both, the link was not the pager's, and its page number alone is kept.
+  const keys = parsed.after !== undefined && parsed.before !== undefined ? { after: undefined, before: undefined } : {};
+  const keyed = { ...parsed, ...keys, ...(badKey ? { page: 1, after: undefined, before: undefined } : {}) };
+  const sortable = ROW_SORTS.includes(keyed.sort) || metrics.includes(keyed.sort);
+  const query = sortable ? keyed : { ...keyed, sort: "rowNumber", after: undefined, before: undefined };
   // A confusion cell is one metric's; without both it names no rows, so the table shows them all.
   if (query.filter === "cell" && (!query.metric || !query.cell))
     return { ...query, filter: "all", metric: undefined, cell: undefined };

@@ -83,6 +83,8 @@ async function seed(db: Db): Promise<{ datasetId: string; rowIds: string[] }> {
           data: {
             runId,
             rowId: rowIds[i],
+            // The rows table's per-metric filters page through (runId, metric, status, passed, rowNumber).
+            rowNumber: i + 1,
             metric,
             status: verdict.status,
             rating: verdict.rating ?? null,

@@ -40,6 +40,8 @@ export async function seedRun(db: Db, datasetId: string, name: string, verdicts:
       verdict.threshold ?? null,
       status === "error" ? "the judge failed" : null,
       verdict.rationale ?? null,
+      // The rows table's per-metric filters page through (runId, metric, status, passed, rowNumber).
+      verdict.rowNumber,
     ]);
     (verdict.chunks ?? []).forEach((rating, position) =>
       chunks.push([
@@ -73,6 +75,7 @@ export async function seedRun(db: Db, datasetId: string, name: string, verdicts:
         "threshold",
         "errorMessage",
         "rationale",
+        "rowNumber",
       ],
       rows: judgments,
     },

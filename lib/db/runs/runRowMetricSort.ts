@@ -4,6 +4,7 @@ import { sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import type { Page } from "../pagination";
 import { toPage } from "../pagination";
+import { keyedTotal, rowIndexOf, searchOf } from "./runRowIndex";
 
 /**
  * The run rows table sorted by one metric, in SQL: each row joined to its
@@ -115,11 +116,8 @@ export async function listRowsByMetric(
 ): Promise<Page<MetricSortedRow>> {
   const sql = sqlOf(db);
   const { where, bound: params } = plainFilterSql(sqlFragments(sql), run, query);
-  const counted = await sql.get<{ total: number }>(
-    `SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
-    params,
-  );
-  const total = counted?.total ?? 0;
+  // The filter's size from the kept tallies, or with a search the count of the matches.
+  const total = await keyedTotal(sql, rowIndexOf(run, query), searchOf(sql, query));
   const pageCount = Math.max(1, Math.ceil(total / query.pageSize));
   const shown = Math.min(query.page, pageCount);
   const items = await sql.all<MetricSortedRow>(

@@ -16,6 +16,9 @@ import type { Prisma } from "../generated/sqlite/client";
 import { readPage } from "../pagination";
 import { listRowsByMetric } from "./runRowMetricSort";
 import { getSortedRowPlace } from "./runRowSortedPlace";
+import { isKeyedView, keyedTotal, rowIndexOf, searchOf } from "./runRowIndex";
+import { getKeyedRowPlace } from "./runRowKeyPlace";
+import { listKeyedRows } from "./runRowKeyset";
 
 /**
  * The failed-rows table of a run: dataset rows filtered by their judgments in
@@ -71,6 +74,8 @@ export async function getRunRowPlace(
   row: { id: string; rowNumber: number },
   query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
 ) {
+  // A plain filter in row order, either way, without a search: seeks on the filter's narrow index.
+  if (isKeyedView(query) && !query.q.trim()) return getKeyedRowPlace(db, run, row, query);
   if (query.sort !== "rowNumber" || query.dir !== "asc") {
     const { index, total, ...neighbours } = await getSortedRowPlace(db, run, row.id, query);
     return { neighbours, position: { index, total } };
@@ -92,17 +97,19 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
     const page = await listDisagreementRows(db, run, query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
+  if (isKeyedView(query)) return listKeyedRows(db, run, query);
   if (isMetricSort(query)) return listRowsByMetric(db, run, query);
-  // Past a metric sort, the table sorts by a row field (parseRunRowQuery keeps no other).
-  const sort = query.sort === "requestId" ? "requestId" : "rowNumber";
+  // Past a metric sort and row order, the table sorts by request_id (parseRunRowQuery keeps no other).
   const where = runRowWhere(db, run.id, run.datasetId, query);
+  const sql = sqlOf(db);
   return readPage(
     query,
-    () => db.datasetRow.count({ where }),
+    // The count is the kept tally's (or, with a search, the matches').
+    () => keyedTotal(sql, rowIndexOf(run, query), searchOf(sql, query)),
     (skip, take) =>
       db.datasetRow.findMany({
         where,
-        orderBy: [{ [sort]: query.dir }, { rowNumber: "asc" }],
+        orderBy: [{ requestId: query.dir }, { rowNumber: "asc" }],
         skip,
         take,
         select: { id: true, rowNumber: true, requestId: true, requestText: true, response: true },
