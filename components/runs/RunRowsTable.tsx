@@ -9,7 +9,7 @@ import type { RunRowSummary } from "@/lib/db/runs/runRowQueries";
 import { runRowHref, runRowParams, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { breakAtSeparators } from "@/components/ui/MetricName";
 import { LabelMarker } from "@/components/labels/LabelMarker";
-import { useKeepFocus } from "@/components/table/useKeepFocus";
+import { useRestoreFocus } from "@/components/table/useKeepFocus";
 import { VerdictChip } from "./VerdictChip";
 
 const column = createColumnHelper<ServerTableFeatures, RunRowSummary>();
@@ -30,7 +30,8 @@ export function RunRowsTable({
   metrics: { name: string; short: string }[];
 }) {
   // This table mounts anew with every view (the rows section is keyed by the query): the focus comes back here.
-  useKeepFocus();
+  // The control used was noted by the page's shell (RememberFocus).
+  useRestoreFocus();
   const columns = useMemo(
     () =>
       column.columns([

@@ -16,12 +16,18 @@ const KEEP_FOR_MS = 15_000;
  * the table (its URL ends in #rows); the element is then brought into view
  * only if it is not already.
  *
- * Call it from a component that mounts anew with every view of the table (the
- * rows section is keyed by the query), so the effect runs once per arrival.
+ * Two halves, mounted in different places:
+ * - useRememberFocus notes the control used. It listens from the page's shell
+ *   (RememberFocus), which is there as soon as the page is interactive: from
+ *   the table itself, which streams in after the cards, a card used before the
+ *   table arrived (a slow store, a busy server) went unnoted, and the focus
+ *   was lost.
+ * - useRestoreFocus gives the focus back, from a component that mounts anew
+ *   with every view of the table (the rows section is keyed by the query), so
+ *   it runs once per arrival.
  */
-export function useKeepFocus(): void {
+export function useRememberFocus(): void {
   useEffect(() => {
-    restoreFocus();
     const remember = (key: string | undefined) => {
       if (!key) return;
       try {
@@ -52,6 +58,11 @@ export function useKeepFocus(): void {
       document.removeEventListener("submit", onSubmit, true);
     };
   }, []);
+}
+
+/** The second half (see useRememberFocus): the focus back on the control the last view was asked from. */
+export function useRestoreFocus(): void {
+  useEffect(() => restoreFocus(), []);
 }
 
 function restoreFocus(): void {

@@ -18,6 +18,7 @@ import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
 import { RunSettings } from "@/components/runs/RunSettings";
 import { SkipToRows } from "@/components/runs/SkipToRows";
+import { RememberFocus } from "@/components/table/RememberFocus";
 import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
 import { Button, DownloadButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
@@ -81,6 +82,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   return (
     <div className="space-y-5">
       <SkipToRows />
+      <RememberFocus />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-xs text-slate-500">
