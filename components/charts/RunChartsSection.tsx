@@ -17,6 +17,7 @@ import {
   getScoreHistogram,
   getValueHistogram,
   HISTOGRAM_METRICS,
+  KEPT_SCORE_BINS,
 } from "@/lib/db/judgments/chartQueries";
 import { getDb } from "@/lib/db/client";
 import { metricShape } from "@/lib/metrics/aggregates";
@@ -27,8 +28,6 @@ import { JudgeUsageCard } from "./JudgeUsageCard";
 import { PassRateChart } from "./PassRateChart";
 
 const HISTOGRAM_BUCKETS = 12;
-/** Bins of 0.1 on the [0, 1] scale of the DeepEval and Mastra scores, so a 0.5 pass mark falls on an edge. */
-const SCORE_BUCKETS = 10;
 const HEATMAP_ROWS = 50;
 const HISTOGRAM_UNIT: Record<(typeof HISTOGRAM_METRICS)[number], HistogramUnit> = {
   "agent/latency_seconds": "seconds",
@@ -125,7 +124,7 @@ async function HistogramWidget({ runId, metric }: { runId: string; metric: (type
 
 async function ScoreHistogramWidget({ runId, metric }: { runId: string; metric: string }) {
   const direction = scoreDirection(metric) ?? "higher";
-  const data = prepareScoreHistogram(await getScoreHistogram(getDb(), runId, metric, SCORE_BUCKETS), direction);
+  const data = prepareScoreHistogram(await getScoreHistogram(getDb(), runId, metric, KEPT_SCORE_BINS), direction);
   const title = `${metricLabel(metric)}: scores per row`;
   return (
     <Card

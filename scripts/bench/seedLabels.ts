@@ -1,5 +1,5 @@
 import { createDb } from "../../lib/db/client";
-import { listDatasetRowIds } from "../../lib/db/datasets/datasetQueries";
+import { listDatasetRowNumbers } from "../../lib/db/datasets/datasetQueries";
 import { writeLabels, type RowLabels } from "../../lib/db/labels/labelWrites";
 import type { LabelEntry } from "../../lib/labels/labelValue";
 import { mulberry32 } from "../../lib/stats";
@@ -24,7 +24,7 @@ export async function seedLabels(databaseUrl: string, datasetId: string, chunks:
     chunkPosition,
     value: { kind: "rating", rating: random() < 0.75 ? "yes" : "no" },
   });
-  const rows: RowLabels[] = (await listDatasetRowIds(db, datasetId)).map((rowId) => ({
+  const rows: RowLabels[] = (await listDatasetRowNumbers(db, datasetId)).map(({ id: rowId }) => ({
     rowId,
     entries: [
       ...WHOLE_ROW_METRICS.map((metric) => rating(metric, -1)),

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { closeDb, createDb, gatherPlannerStatistics, sqlOf, type Db } from "../../lib/db/client";
+import { closeDb, createDb, gatherPlannerStatistics, sqlOf } from "../../lib/db/client";
 import { datasetRowPages } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import type { SqlValue } from "../../lib/db/store/sqlRunner";
 import { mulberry32 } from "../../lib/stats";
+import { insertCompletedRun } from "../../tests/support/completedRun";
 import { syntheticJsonl } from "../../tests/support/syntheticRows";
 
 const METRICS = [
@@ -182,46 +183,4 @@ export async function seedLargeRuns(
   await gatherPlannerStatistics(db);
   await closeDb(db);
   return { datasetId: imported.datasetId, runIds };
-}
-
-/** One completed run row, written straight to the table (the benchmarks' judgments follow it). */
-export async function insertCompletedRun(
-  db: Db,
-  run: { id: string; datasetId: string; name: string; judgeModel: string; config: string; at: Date },
-): Promise<void> {
-  await sqlOf(db).bulkInsert([
-    {
-      table: "Run",
-      columns: [
-        "id",
-        "datasetId",
-        "name",
-        "tags",
-        "status",
-        "judgeProvider",
-        "judgeModel",
-        "concurrency",
-        "config",
-        "createdAt",
-        "startedAt",
-        "finishedAt",
-      ],
-      rows: [
-        [
-          run.id,
-          run.datasetId,
-          run.name,
-          "[]",
-          "completed",
-          "openai",
-          run.judgeModel,
-          16,
-          run.config,
-          run.at,
-          run.at,
-          run.at,
-        ],
-      ],
-    },
-  ]);
 }

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearFlipPages, flipPageCounts, readFlipPage } from "@/lib/compare/flipPages";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import { clearCompletedRunReads } from "@/lib/compare/completedRunCache";
-import { sqlOf } from "@/lib/db/client";
+import { sqlOf, type Db } from "@/lib/db/client";
 import { cursorOf, getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
-import { getMetricJudges, getMetricPassMarks, getRunProvenance } from "@/lib/db/judgments/judgeProvenanceQueries";
+import { getRunProvenance } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { createTempDb, type TempDb } from "../support/tempDb";
@@ -66,10 +66,7 @@ describe("two runs' paired counts in slices and their flips paged by key", () =>
        WHERE "runId" = ? AND "status" = 'done'`,
       [candidate.runId],
     );
-    const whole = {
-      judges: await getMetricJudges(db, candidate.runId),
-      passMarks: await getMetricPassMarks(db, candidate.runId),
-    };
+    const whole = await wholeRunProvenance(db, candidate.runId);
     expect(whole.judges.length).toBeGreaterThan(PAIRED_METRICS.length * 4);
     expect(whole.passMarks.length).toBe(SCORED.length * 2);
     for (const sliceJudgments of [1, 61, 1_000_000])
@@ -177,3 +174,35 @@ describe("two runs' paired counts in slices and their flips paged by key", () =>
     expect(await compareRuns(db, [a.id, b.id], a.id, { waitMs: Infinity })).toEqual(comparison);
   });
 });
+
+/** A run's judges and pass marks as two whole-run GROUP BYs read them (what the compare page read before slices). */
+async function wholeRunProvenance(db: Db, runId: string) {
+  const judges = await db.judgmentItem.groupBy({
+    by: ["metric", "judgeProvider", "judgeModel", "promptVersion"],
+    where: { runId, status: "done" },
+    _count: { _all: true },
+    // An unrecorded judge or prompt first, as SQLite orders NULLs (PostgreSQL puts them last unless told).
+    orderBy: [
+      { metric: "asc" },
+      { judgeModel: { sort: "asc", nulls: "first" } },
+      { promptVersion: { sort: "asc", nulls: "first" } },
+    ],
+  });
+  const marks = await db.judgmentItem.groupBy({
+    by: ["metric", "threshold"],
+    where: { runId, status: "done", threshold: { not: null } },
+    orderBy: [{ metric: "asc" }, { threshold: "asc" }],
+  });
+  return {
+    judges: judges.map((group) => ({
+      metric: group.metric,
+      provider: group.judgeProvider ?? "unknown",
+      model: group.judgeModel ?? "unknown",
+      promptVersion: group.promptVersion ?? "unknown",
+      rows: group._count._all,
+    })),
+    passMarks: marks.flatMap((group) =>
+      group.threshold === null ? [] : [{ metric: group.metric, threshold: group.threshold }],
+    ),
+  };
+}

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { getScoreHistogram } from "@/lib/db/judgments/chartQueries";
 import { getPairedCounts, listFlips } from "@/lib/db/judgments/compareQueries";
-import { getMetricJudges } from "@/lib/db/judgments/judgeProvenanceQueries";
+import { getRunProvenance } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
 import { listSkipReasons } from "@/lib/db/judgments/skipReasonQueries";
 import { getFlipPlace } from "@/lib/db/runs/flipNavigation";
@@ -129,7 +129,7 @@ describe("reads over judgments, on the store under test", () => {
   });
 
   it("lists an unrecorded judge model first, as SQLite orders NULLs", async () => {
-    const judges = await getMetricJudges(store.db, "baseline");
+    const { judges } = await getRunProvenance(store.db, "baseline");
     expect(judges.filter((judge) => judge.metric === FAITHFULNESS).map((judge) => [judge.model, judge.rows])).toEqual([
       ["unknown", 1],
       ["gpt", 1],

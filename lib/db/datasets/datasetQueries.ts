@@ -199,11 +199,6 @@ export async function countDatasetContents(db: Db, datasetId: string): Promise<{
   return { rows, chunks };
 }
 
-/** Every row id of a dataset in row order (for seeding benchmark runs straight into the tables). */
-export async function listDatasetRowIds(db: Db, datasetId: string): Promise<string[]> {
-  return (await listDatasetRowNumbers(db, datasetId)).map((row) => row.id);
-}
-
 /** Every row of a dataset in row order, its id and number (for seeding benchmark runs straight into the tables). */
 export async function listDatasetRowNumbers(db: Db, datasetId: string): Promise<{ id: string; rowNumber: number }[]> {
   const rows: { id: string; rowNumber: number }[] = [];

@@ -112,7 +112,10 @@ export async function getScoreHistogram(
   };
 }
 
-/** The tenths RunMetricTally keeps of scores in [0, 1] (bin0 … bin9), the score histogram's default bins. */
+/**
+ * The tenths RunMetricTally keeps of scores in [0, 1] (bin0 … bin9): the run page's score histograms, bins of
+ * 0.1 on the scale of the DeepEval and Mastra scores, so a 0.5 pass mark falls on an edge.
+ */
 export const KEPT_SCORE_BINS = 10;
 
 /**

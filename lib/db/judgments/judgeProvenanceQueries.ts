@@ -5,51 +5,8 @@ import { runRowRanges } from "./pairedSlices";
 /** Who judged one metric of a run, as its finished judgments record it (one entry per distinct judge and prompt). */
 export type MetricJudge = { metric: string; provider: string; model: string; promptVersion: string; rows: number };
 
-/**
- * The judges and prompt versions behind each metric of a run, read from its finished judgments (not from
- * the run's settings): a re-judge with another prompt, or deterministic metrics in an LLM-judged run, show
- * as what they really were. One GROUP BY over the run's done judgments.
- */
-export async function getMetricJudges(db: Db, runId: string): Promise<MetricJudge[]> {
-  const groups = await db.judgmentItem.groupBy({
-    by: ["metric", "judgeProvider", "judgeModel", "promptVersion"],
-    where: { runId, status: "done" },
-    _count: { _all: true },
-    // An unrecorded judge or prompt first, as SQLite orders NULLs (PostgreSQL puts them last unless told).
-    orderBy: [
-      { metric: "asc" },
-      { judgeModel: { sort: "asc", nulls: "first" } },
-      { promptVersion: { sort: "asc", nulls: "first" } },
-    ],
-  });
-  return groups.map((group) => ({
-    metric: group.metric,
-    provider: group.judgeProvider ?? "unknown",
-    model: group.judgeModel ?? "unknown",
-    promptVersion: group.promptVersion ?? "unknown",
-    rows: group._count._all,
-  }));
-}
-
 /** The pass marks one metric's finished judgments of a run were scored against (usually one). */
 export type MetricPassMark = { metric: string; threshold: number };
-
-/**
- * The pass marks a run's finished judgments record per metric (JudgmentItem.threshold): the effective value
- * each score was held to, whether it came from the run's thresholds, a G-Eval judge's own threshold or the
- * metric's default, so two runs compare on what they used rather than on how it was written in their settings.
- * Judgments without a pass mark (yes/no ratings, agent measurements, rows with no score) record none.
- */
-export async function getMetricPassMarks(db: Db, runId: string): Promise<MetricPassMark[]> {
-  const groups = await db.judgmentItem.groupBy({
-    by: ["metric", "threshold"],
-    where: { runId, status: "done", threshold: { not: null } },
-    orderBy: [{ metric: "asc" }, { threshold: "asc" }],
-  });
-  return groups.flatMap((group) =>
-    group.threshold === null ? [] : [{ metric: group.metric, threshold: group.threshold }],
-  );
-}
 
 /**
  * Judgments per slice of getRunProvenance on SQLite. Judge, model, prompt and pass mark are in no index, so
@@ -59,9 +16,14 @@ export async function getMetricPassMarks(db: Db, runId: string): Promise<MetricP
 export const PROVENANCE_SLICE_JUDGMENTS = 2_000;
 
 /**
- * getMetricJudges and getMetricPassMarks in one pass over the run's done judgments, in slices of the run's
- * rows on SQLite with the event loop free between them (pairedSlices.ts), in one statement on PostgreSQL.
- * The same answers, in the same order.
+ * The judges and prompt versions behind each metric of a run, and the pass marks its scores were held to,
+ * read from its finished judgments (not from the run's settings): a re-judge with another prompt, or
+ * deterministic metrics in an LLM-judged run, show as what they really were; the pass mark is the
+ * effective value each score was held to (the run's thresholds, a G-Eval judge's own, or the metric's
+ * default), so two runs compare on what they used. Judgments without a pass mark (yes/no ratings, agent
+ * measurements) record none. One pass over the run's done judgments, in slices of the run's rows on
+ * SQLite with the event loop free between them (pairedSlices.ts), in one statement on PostgreSQL.
+ * Judges are ordered by metric, then model and prompt version with an unrecorded one first.
  */
 export async function getRunProvenance(
   db: Db,
@@ -108,7 +70,7 @@ export async function getRunProvenance(
       }
     }
   }
-  // getMetricJudges' order: metric, then model and prompt version with an unrecorded one first.
+  // By metric, then model and prompt version with an unrecorded one first (as SQLite orders NULLs).
   const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   const nullsFirst = (x: string | null, y: string | null) =>
     x === y ? 0 : x === null ? -1 : y === null ? 1 : text(x, y);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sqlOf, type Db } from "@/lib/db/client";
 import { listDatasetRowNumbers } from "@/lib/db/datasets/datasetQueries";
 import type { SqlValue } from "@/lib/db/store/sqlRunner";
+import { insertCompletedRun } from "../../support/completedRun";
 import { mulberry32 } from "@/lib/stats";
 
 /** Yes/no metrics and score metrics (a score's success is stored in `passed`, as the judge writes it). */
@@ -33,25 +34,14 @@ export async function insertJudgedRun(
   const random = mulberry32(options.seed);
   const at = options.finishedAt;
   const config = JSON.stringify({ metrics: PAIRED_METRICS, chunkMode: "batched", thresholds: {} });
-  await sqlOf(db).bulkInsert([
-    {
-      table: "Run",
-      columns: [
-        "id",
-        "datasetId",
-        "name",
-        "tags",
-        "status",
-        "judgeProvider",
-        "judgeModel",
-        "config",
-        "createdAt",
-        "startedAt",
-        "finishedAt",
-      ],
-      rows: [[runId, datasetId, `run ${options.seed}`, "[]", "completed", "openai", "judge-model", config, at, at, at]],
-    },
-  ]);
+  await insertCompletedRun(db, {
+    id: runId,
+    datasetId,
+    name: `run ${options.seed}`,
+    judgeModel: "judge-model",
+    config,
+    at,
+  });
   const judgments: StoredJudgment[] = [];
   for (const { id: rowId, rowNumber } of await listDatasetRowNumbers(db, datasetId)) {
     for (const metric of PAIRED_METRICS) {
