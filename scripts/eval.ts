@@ -17,11 +17,11 @@ import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { getRunBudget, setRunBudget, type RunBudget } from "../lib/db/runs/runBudget";
 import { estimateRunSpending } from "../lib/db/runs/runEstimate";
 import { reopenRun } from "../lib/db/runs/runLifecycle";
-import { getRun, type RunRecord } from "../lib/db/runs/runQueries";
+import { getRun, getRunProgress, type RunRecord } from "../lib/db/runs/runQueries";
 import { createRun } from "../lib/engine/createRun";
 import type { RunConfigInput } from "../lib/engine/runConfig";
 import { createEngineDeps } from "../lib/engine/engineDeps";
-import { runEvaluation } from "../lib/engine/runEvaluation";
+import { runEvaluation, type RunOutcome } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
 import { ExportWriteError, writeExportFile } from "../lib/export/writeExportFile";
 import { describeRowIssue } from "../lib/ingest/errors";
@@ -48,44 +48,13 @@ async function main(argv: string[]): Promise<number> {
     const runId = args.resume ?? (await startRun(db, args));
     const run = await getRun(db, runId);
     if (!run) throw new InputError(`run ${runId} does not exist`);
-    const bar = args.quiet ? null : createProgressBar(process.stderr, "judging");
     const started = Date.now();
-    const deps = createEngineDeps(db, run, {
-      workerKind: "cli",
-      // On stdout: stderr carries only the progress bar and errors.
-      onResumed: ({ pendingJudgments }) =>
-        console.log(`Resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending.`),
-      onProgress: (p) => {
-        const total = p.phase === "generating" ? p.generations.total : p.judgments.total - p.judgments.skipped;
-        const done =
-          p.phase === "generating" ? p.generations.done + p.generations.error : p.judgments.done + p.judgments.error;
-        bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
-      },
-    });
-    const llmConfig = readLlmConfig();
-    const callsModels = run.judgeProvider !== "heuristic" || run.generationModel !== null;
-    const overLimit =
-      llmConfig && callsModels ? concurrencyAboveEndpointLimit(run.concurrency, llmConfig.maxInFlight) : null;
-    if (overLimit) console.error(overLimit);
-    // A failed or paused run is made runnable again (with any budget given raised); its finished judgments stay.
-    if (args.resume) await setRunBudget(db, runId, await resumeBudget(db, run, args));
-    if (args.resume && (run.status === "failed" || run.status === "paused")) await reopenRun(db, runId);
-    await printEstimate(db, run);
-    let outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
-    // Paused because the database stayed busy: wait and carry on by ourselves, as the web server's resumer does.
-    while (outcome.status === "paused" && outcome.pause?.reason === "store_unavailable") {
-      console.error(`The database is busy; run ${runId} is paused and resumes in ${STORE_PAUSE_WAIT_S} s.`);
-      await new Promise((resolve) => setTimeout(resolve, STORE_PAUSE_WAIT_S * 1000));
-      outcome = await runEvaluation(run, deps, { takeover: true });
-    }
-    bar?.finish();
-    if (outcome.status === "paused")
-      console.log(
-        `Run ${runId} ${outcome.pause?.message ?? "is paused."} Resume with: npm run eval -- --resume ${runId} --budget-calls N (or --budget-tokens, --budget-usd)`,
-      );
-    if (outcome.status === "busy")
-      throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
-
+    // A finished run has nothing left to judge: re-exporting it (the command printed when an export failed) needs
+    // no model endpoint.
+    const finished = args.resume && (run.status === "completed" || run.status === "cancelled") ? run.status : null;
+    const outcome: RunOutcome = finished
+      ? { runId, status: finished, judgments: (await getRunProgress(db, runId)).judgments }
+      : await judgeRun(db, run, args);
     const metrics = run.config.metrics;
     const aggregates = await getRunAggregates(db, runId, metrics);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -126,6 +95,48 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await closeDb(db);
   }
+}
+
+/** Judges what is left of a run (all of it, for a new one), with a progress bar unless --quiet. */
+async function judgeRun(db: Db, run: RunRecord, args: EvalArgs): Promise<RunOutcome> {
+  const runId = run.id;
+  const bar = args.quiet ? null : createProgressBar(process.stderr, "judging");
+  const deps = createEngineDeps(db, run, {
+    workerKind: "cli",
+    // On stdout: stderr carries only the progress bar and errors.
+    onResumed: ({ pendingJudgments }) =>
+      console.log(`Resumed run ${runId} after an interruption; ${pendingJudgments} judgments were pending.`),
+    onProgress: (p) => {
+      const total = p.phase === "generating" ? p.generations.total : p.judgments.total - p.judgments.skipped;
+      const done =
+        p.phase === "generating" ? p.generations.done + p.generations.error : p.judgments.done + p.judgments.error;
+      bar?.update(done, total, p.phase === "generating" ? "(generating responses)" : `${p.judgments.error} errors`);
+    },
+  });
+  const llmConfig = readLlmConfig();
+  const callsModels = run.judgeProvider !== "heuristic" || run.generationModel !== null;
+  const overLimit =
+    llmConfig && callsModels ? concurrencyAboveEndpointLimit(run.concurrency, llmConfig.maxInFlight) : null;
+  if (overLimit) console.error(overLimit);
+  // A failed or paused run is made runnable again (with any budget given raised); its finished judgments stay.
+  if (args.resume) await setRunBudget(db, runId, await resumeBudget(db, run, args));
+  if (args.resume && (run.status === "failed" || run.status === "paused")) await reopenRun(db, runId);
+  await printEstimate(db, run);
+  let outcome = await runEvaluation(run, deps, { takeover: Boolean(args.resume) });
+  // Paused because the database stayed busy: wait and carry on by ourselves, as the web server's resumer does.
+  while (outcome.status === "paused" && outcome.pause?.reason === "store_unavailable") {
+    console.error(`The database is busy; run ${runId} is paused and resumes in ${STORE_PAUSE_WAIT_S} s.`);
+    await new Promise((resolve) => setTimeout(resolve, STORE_PAUSE_WAIT_S * 1000));
+    outcome = await runEvaluation(run, deps, { takeover: true });
+  }
+  bar?.finish();
+  if (outcome.status === "paused")
+    console.log(
+      `Run ${runId} ${outcome.pause?.message ?? "is paused."} Resume with: npm run eval -- --resume ${runId} --budget-calls N (or --budget-tokens, --budget-usd)`,
+    );
+  if (outcome.status === "busy")
+    throw new InputError(`run ${runId} is being executed by another process; use --resume to take it over`);
+  return outcome;
 }
 
 async function startRun(db: Db, args: EvalArgs): Promise<string> {

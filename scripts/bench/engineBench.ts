@@ -4,12 +4,10 @@
 // DeepEval's and Mastra's score metrics (with the statistical scorers and one G-Eval judge) on the
 // same rows with their ideal context's contents (so hallucination has work).
 // Prints the figures, with LLM calls per row per metric for each suite; asserts nothing.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { z } from "zod";
 import { closeDirectConnection } from "../../lib/db/store/directSqlite";
 import { createDb } from "../../lib/db/client";
@@ -25,28 +23,20 @@ import { metricsOfFamily } from "../../lib/metrics/metricNames";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { startFakeServerProcess } from "./startFakeServerProcess";
 
 const ROWS = 200;
 const CHUNKS = 4;
 const LATENCY_S = 0.2;
 
 const serverStatsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number() });
-/** The fake server process's first stdout line. */
-const serverAddressSchema = z.object({ url: z.string(), control: z.string() });
 
 async function main(): Promise<void> {
   // npm runs scripts from the project root (this file may run bundled from elsewhere).
   const root = process.cwd();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_S * 1000)],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const { url, control } = serverAddressSchema.parse(
-    JSON.parse(
-      await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once("line", resolve)),
-    ),
-  );
+  const fake = await startFakeServerProcess(root, LATENCY_S * 1000);
+  const { url, control } = fake;
+
   // node:http rather than fetch: the global fetch would load undici into the measured process, which the engine never does.
   const stats = () => getJson(`${control}/stats`, serverStatsSchema);
 
@@ -154,7 +144,7 @@ async function main(): Promise<void> {
 
   await db.$disconnect();
   closeDirectConnection(dbUrl);
-  child.kill("SIGTERM");
+  fake.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

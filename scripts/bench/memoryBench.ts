@@ -5,6 +5,9 @@
 //      `npm run eval` planning and judging it on the offline heuristic judge (every judge, or BENCH_JUDGES) and
 //      exporting it as CSV, then
 //      `npm run eval -- --resume RUN --out results.json` exporting it as JSON;
+//      With BENCH_JUDGE=llm the CLI judges through the openai SDK against a fake OpenAI server in a process of
+//      its own (BENCH_LATENCY_MS a call, default 50; BENCH_CONCURRENCY calls in flight, default 8), as a
+//      user with a model endpoint runs it;
 //   2. a BENCH_UPLOAD_ROWS-row JSONL upload (default 1,000,000; 0 skips it) through ingestUpload and the
 //      dataset sink, with its time.
 // Peak RSS is read from /proc/<pid>/status (VmHWM, the kernel's own high-water mark) of every process in the
@@ -23,12 +26,16 @@ import { closeDirectConnection } from "../../lib/db/store/directSqlite";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { DEFAULT_LIMITS } from "../../lib/ingest/limits";
 import { syntheticJsonl } from "../../tests/support/syntheticRows";
+import { startFakeServerProcess } from "./startFakeServerProcess";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const UPLOAD_ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 1_000_000);
 /** The CLI's --judges: every Databricks judge and metric unless named (100,000 rows every judge took over an hour on this machine). */
 const JUDGES = process.env.BENCH_JUDGES ?? "all";
 const CHUNKS = 5;
+const LLM = process.env.BENCH_JUDGE === "llm";
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const CONCURRENCY = process.env.BENCH_CONCURRENCY ?? "8";
 const TARGET_MB = 200;
 const MB = 1024 * 1024;
 type Store = "sqlite" | "postgres";
@@ -182,21 +189,25 @@ async function benchCli(store: Store, dir: string, env: NodeJS.ProcessEnv, datas
         : line.startsWith("Results written")
           ? "done"
           : null;
-  const evalArgs = ["scripts/run-compiled.mjs", "scripts/eval.ts", "--judge-model", "heuristic", "--quiet"];
+  const fake = LLM ? await startFakeServerProcess(process.cwd(), LATENCY_MS) : null;
+  const judgeEnv = fake ? { ...env, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench-key" } : env;
+  const judgeModel = fake ? ["--judge-model", "bench-judge", "--concurrency", CONCURRENCY] : ["--judge-model", "heuristic"];
+  const evalArgs = ["scripts/run-compiled.mjs", "scripts/eval.ts", "--quiet"];
   const judges = ["--judges", JUDGES];
   const judged = await measure(
     process.execPath,
-    [...evalArgs, ...judges, "--dataset-id", datasetId, "--name", "memory bench", "--out", csv],
-    env,
+    [...evalArgs, ...judgeModel, ...judges, "--dataset-id", datasetId, "--name", "memory bench", "--out", csv],
+    judgeEnv,
     cliPhase,
-  );
+  ).finally(() => fake?.stop());
   const runId = /Run (\S+) "/.exec(judged.stdout)?.[1];
   if (judged.code === null || judged.code > 1 || !runId)
     throw new Error(`npm run eval failed (exit ${judged.code}):\n${judged.stdout.slice(-2000)}`);
   const phase = (name: string) => judged.phases.get(name) ?? 0;
   // Each phase's figure is the high-water mark at its end: what it reached, or what came before it.
   allOk = report(`CLI plan (${ROWS.toLocaleString("en-US")} rows × judges ${JUDGES})`, phase("start")) && allOk;
-  allOk = report(`CLI plan + judge (heuristic judge)`, Math.max(phase("start"), phase("judging"))) && allOk;
+  const judgedBy = fake ? `fake OpenAI server, ${LATENCY_MS} ms a call, ${CONCURRENCY} in flight` : "heuristic judge";
+  allOk = report(`CLI plan + judge (${judgedBy})`, Math.max(phase("start"), phase("judging"))) && allOk;
   allOk = report(`CLI plan + judge + export CSV`, judged.peakMb, `; ${judged.seconds.toFixed(0)} s in all`) && allOk;
   const json = path.join(dir, `${store}-results.json`);
   const exported = await measure(process.execPath, [...evalArgs, "--resume", runId, "--out", json], env);

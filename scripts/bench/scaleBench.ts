@@ -13,7 +13,6 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { z } from "zod";
 import { closeDb, createDb, sqlOf, type Db } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
@@ -23,12 +22,12 @@ import { createRun } from "../../lib/engine/createRun";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { startFakeServerProcess, type FakeServerProcess } from "./startFakeServerProcess";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 250);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 16);
 const METRICS = ["response/llm_judged/relevance_to_query", "response/llm_judged/safety"];
-const serverAddressSchema = z.object({ url: z.string(), control: z.string() });
 const statsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number() });
 
 type Result = {
@@ -56,7 +55,7 @@ async function main(): Promise<void> {
     persistent: false,
     settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" },
   });
-  const fake = await startFakeServer(root);
+  const fake = await startFakeServerProcess(root, LATENCY_MS);
   try {
     await server.query(`CREATE DATABASE "bench"`);
     const url = server.url("bench");
@@ -106,7 +105,7 @@ async function main(): Promise<void> {
         `in flight never above the limit: ${results.every((r) => r.maxInFlight <= r.limit) ? "yes" : "NO"}; worker peak RSS ≤ ${worstRss.toFixed(0)} MB`,
     );
   } finally {
-    fake.child.kill("SIGTERM");
+    fake.stop();
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -116,7 +115,7 @@ async function measure(
   db: Db,
   url: string,
   workerBundle: string,
-  fake: FakeServer,
+  fake: FakeServerProcess,
   datasetId: string,
   config: { label: string; workers: number; limit: number },
 ): Promise<Result> {
@@ -239,22 +238,6 @@ async function stopWorker(worker: WorkerProcess): Promise<void> {
 function peakRss(pid: number | undefined): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-type FakeServer = { url: string; control: string; child: ChildProcess };
-
-async function startFakeServer(root: string): Promise<FakeServer> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "scripts/bench/fakeServerProcess.ts"), String(LATENCY_MS)],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const output = child.stdout;
-  if (!output) throw new Error("the fake server has no output");
-  const line = await new Promise<string>((resolve) =>
-    readline.createInterface({ input: output }).once("line", resolve),
-  );
-  return { ...serverAddressSchema.parse(JSON.parse(line)), child };
 }
 
 function getJson(url: string): Promise<unknown> {
