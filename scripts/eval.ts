@@ -5,7 +5,7 @@
 // or its results could not be written to --out (the file is then left absent, never half-written).
 import fs from "node:fs";
 import { parseEvalArgs, EVAL_USAGE, UsageError, type EvalArgs } from "../lib/cli/evalArgs";
-import { useLowMemoryRuntime } from "../lib/cli/lowMemoryRuntime";
+import { useLowMemoryRuntime } from "../lib/runtime/lowMemoryRuntime";
 import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
 import { getRunAggregates } from "../lib/db/judgments/aggregateQueries";

@@ -9,6 +9,7 @@ import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { startWorkerLoop } from "../lib/engine/worker/workerLoop";
 import { workerPresence } from "../lib/engine/worker/workerPresence";
 import { describeLlmConfig, readLlmConfig } from "../lib/llm/llmConfig";
+import { useLowMemoryRuntime } from "../lib/runtime/lowMemoryRuntime";
 
 function pollMs(): number {
   const value = Number(process.env.ASSAY_WORKER_POLL_MS);
@@ -16,6 +17,8 @@ function pollMs(): number {
 }
 
 async function main(): Promise<void> {
+  // Before the migrations and the database client compile their WebAssembly.
+  useLowMemoryRuntime();
   const url = resolveDatabaseUrl();
   await applyPendingMigrations(url);
   const db = createDb(url);

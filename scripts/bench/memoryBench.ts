@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { useLowMemoryRuntime } from "../../lib/cli/lowMemoryRuntime";
+import { useLowMemoryRuntime } from "../../lib/runtime/lowMemoryRuntime";
 import { createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
@@ -122,7 +122,7 @@ function report(label: string, peakMb: number, extra = ""): boolean {
 
 /** Child: imports `rows` synthetic rows through the browser's ingest and dataset sink, prints the dataset id. */
 async function uploadChild(url: string, rows: number): Promise<void> {
-  // As the CLI runs (lib/cli/lowMemoryRuntime.ts says why); BENCH_DEFAULT_RUNTIME=1 measures V8's defaults.
+  // As the CLI runs (lib/runtime/lowMemoryRuntime.ts says why); BENCH_DEFAULT_RUNTIME=1 measures V8's defaults.
   if (process.env.BENCH_DEFAULT_RUNTIME !== "1") useLowMemoryRuntime();
   const db = createDb(url);
   const result = await ingestUpload({
