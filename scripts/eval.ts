@@ -40,7 +40,7 @@ const STORE_PAUSE_WAIT_S = 5;
 async function main(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
   // Before the migrations and the database client compile their WebAssembly.
-  useLowMemoryRuntime();
+  useLowMemoryRuntime({ collectEagerly: true });
   const url = resolveDatabaseUrl();
   await applyPendingMigrations(url);
   const db = createDb(url);

@@ -18,7 +18,7 @@ function pollMs(): number {
 
 async function main(): Promise<void> {
   // Before the migrations and the database client compile their WebAssembly.
-  useLowMemoryRuntime();
+  useLowMemoryRuntime({ collectEagerly: true });
   const url = resolveDatabaseUrl();
   await applyPendingMigrations(url);
   const db = createDb(url);
