@@ -32,6 +32,11 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const UPLOAD_ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 1_000_000);
 /** The CLI's --judges: every Databricks judge and metric unless named (100,000 rows every judge took over an hour on this machine). */
 const JUDGES = process.env.BENCH_JUDGES ?? "all";
+/**
+ * Also measure planning alone with these judges (the CLI is stopped once it prints its estimate, which
+ * follows the plan): planning every judge over many rows takes seconds, judging them on this machine hours.
+ */
+const PLAN_JUDGES = process.env.BENCH_PLAN_JUDGES;
 const CHUNKS = 5;
 const LLM = process.env.BENCH_JUDGE === "llm";
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -80,6 +85,7 @@ function measure(
   args: string[],
   env: NodeJS.ProcessEnv,
   phaseOf: (line: string) => string | null = () => null,
+  stopAt?: string,
 ): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -103,6 +109,8 @@ function measure(
       sample();
       stdout += text;
       for (const line of text.split("\n")) phase = phaseOf(line) ?? phase;
+      // Stopped once this phase is reached: what came before it is what is measured.
+      if (stopAt !== undefined && phase === stopAt) child.kill("SIGKILL");
     });
     child.on("error", reject);
     child.on("exit", (code) => {
@@ -189,9 +197,35 @@ async function benchCli(store: Store, dir: string, env: NodeJS.ProcessEnv, datas
         : line.startsWith("Results written")
           ? "done"
           : null;
+  if (PLAN_JUDGES) {
+    const planned = await measure(
+      process.execPath,
+      [
+        "scripts/run-compiled.mjs",
+        "scripts/eval.ts",
+        "--quiet",
+        "--judge-model",
+        "heuristic",
+        "--judges",
+        PLAN_JUDGES,
+      ].concat(["--dataset-id", datasetId, "--name", "memory bench plan"]),
+      env,
+      cliPhase,
+      "judging",
+    );
+    if (!/^Estimate:/m.test(planned.stdout)) throw new Error(`planning failed:\n${planned.stdout.slice(-2000)}`);
+    allOk =
+      report(
+        `CLI plan only (judges ${PLAN_JUDGES})`,
+        planned.phases.get("start") ?? 0,
+        `; ${planned.seconds.toFixed(0)} s`,
+      ) && allOk;
+  }
   const fake = LLM ? await startFakeServerProcess(process.cwd(), LATENCY_MS) : null;
   const judgeEnv = fake ? { ...env, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench-key" } : env;
-  const judgeModel = fake ? ["--judge-model", "bench-judge", "--concurrency", CONCURRENCY] : ["--judge-model", "heuristic"];
+  const judgeModel = fake
+    ? ["--judge-model", "bench-judge", "--concurrency", CONCURRENCY]
+    : ["--judge-model", "heuristic"];
   const evalArgs = ["scripts/run-compiled.mjs", "scripts/eval.ts", "--quiet"];
   const judges = ["--judges", JUDGES];
   const judged = await measure(
