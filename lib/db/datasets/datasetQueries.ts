@@ -1,5 +1,15 @@
 import { z } from "zod";
 import type { InputCoverage } from "@/lib/metrics/availability";
+import {
+  addSignature,
+  coverageOfSignatures,
+  readStoredSignatures,
+  SIGNATURE_COLUMNS,
+  SIGNATURE_INPUTS,
+  storeSignatures,
+  type InputSignatureCounts,
+  type SignatureColumn,
+} from "@/lib/metrics/inputSignatures";
 import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
@@ -60,15 +70,34 @@ export const INPUT_SQL: Record<RowInput, string> = {
   trace_latency: `"latencySeconds" IS NOT NULL`,
 };
 
-/** Which inputs the rows carry, and on how many rows each metric can run: one aggregate query. */
+/**
+ * Which inputs the rows carry, on how many rows each metric can run, and how many rows filled each column:
+ * from the signature counts the upload kept on the dataset. A dataset imported before they were kept has
+ * them counted from its rows once (one aggregate query over the rows and their chunks) and kept then.
+ */
 export async function getInputCoverage(
   db: Db,
   datasetId: string,
 ): Promise<InputCoverage & { columns: Record<string, number> }> {
-  const inputEntries = Object.entries(INPUT_SQL) as [RowInput, string][];
-  const columnSql: Record<string, string> = {
-    request_id: `1 = 1`,
-    request: `1 = 1`,
+  const dataset = await db.dataset.findUnique({
+    where: { id: datasetId },
+    select: { inputCoverage: true, status: true },
+  });
+  const kept = readStoredSignatures(dataset?.inputCoverage ?? null);
+  if (kept) return coverageOfSignatures(kept);
+  const counted = await countInputSignatures(db, datasetId);
+  // Only a finished import's rows are final.
+  if (dataset?.status === "ready")
+    await db.dataset.updateMany({
+      where: { id: datasetId, status: "ready" },
+      data: { inputCoverage: storeSignatures(counted) },
+    });
+  return coverageOfSignatures(counted);
+}
+
+/** The rows' signatures counted in SQL: the same bits as signatureOf, from the stored flags and chunks. */
+export async function countInputSignatures(db: Db, datasetId: string): Promise<InputSignatureCounts> {
+  const columnSql: Record<SignatureColumn, string> = {
     response: `"responseSource" = 'column'`,
     expected_facts: `"hasExpectedFacts" = TRUE`,
     expected_response: `"hasExpectedResponse" = TRUE`,
@@ -76,26 +105,19 @@ export async function getInputCoverage(
     expected_retrieved_context: `"hasExpectedRetrievedContext" = TRUE`,
     trace: `"hasTrace" = TRUE`,
   };
-  const selects = [
-    `COUNT(*) AS "rowCount"`,
-    ...inputEntries.map(([, sql], i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "i${i}"`),
-    ...METRICS.map(
-      (metric, i) =>
-        `SUM(CASE WHEN ${metric.requires.map((input) => INPUT_SQL[input]).join(" AND ")} THEN 1 ELSE 0 END) AS "m${i}"`,
-    ),
-    ...Object.values(columnSql).map((sql, i) => `SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS "c${i}"`),
+  const conditions = [
+    ...SIGNATURE_INPUTS.map((input) => INPUT_SQL[input]),
+    ...SIGNATURE_COLUMNS.map((c) => columnSql[c]),
   ];
-  const row = await sqlOf(db).get<Record<string, number | null>>(
-    `SELECT ${selects.join(", ")} FROM "DatasetRow" WHERE "datasetId" = ?`,
+  const signature = conditions.map((sql, i) => `(CASE WHEN ${sql} THEN ${2 ** i} ELSE 0 END)`).join(" + ");
+  const groups = await sqlOf(db).all<{ signature: number; rows: number }>(
+    `SELECT "signature", COUNT(*) AS "rows" FROM (SELECT ${signature} AS "signature" FROM "DatasetRow" WHERE "datasetId" = ?) s
+     GROUP BY "signature"`,
     [datasetId],
   );
-  const num = (key: string) => Number(row?.[key] ?? 0);
-  return {
-    rowCount: num("rowCount"),
-    inputs: Object.fromEntries(inputEntries.map(([input], i) => [input, num(`i${i}`)])) as Record<RowInput, number>,
-    metrics: Object.fromEntries(METRICS.map((metric, i) => [metric.name, num(`m${i}`)])),
-    columns: Object.fromEntries(Object.keys(columnSql).map((column, i) => [column, num(`c${i}`)])),
-  };
+  const counts: InputSignatureCounts = {};
+  for (const group of groups) addSignature(counts, Number(group.signature), Number(group.rows));
+  return counts;
 }
 
 const NULLABLE_SORTS = new Set<DatasetRowSort>(["latencySeconds", "totalTokenCount"]);
@@ -121,7 +143,11 @@ export async function listDatasetRows(db: Db, datasetId: string, query: DatasetR
   };
   const page = await readPage(
     query,
-    () => db.datasetRow.count({ where }),
+    // Without a search the count is the dataset's kept row count, not a count of its rows' index entries.
+    async () =>
+      q
+        ? db.datasetRow.count({ where })
+        : ((await db.dataset.findUnique({ where: { id: datasetId }, select: { rowCount: true } }))?.rowCount ?? 0),
     (skip, take) =>
       db.datasetRow.findMany({
         where,

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
 import { responseHashOf } from "@/lib/labels/contentHash";
+import { addSignature, signatureOf, storeSignatures, type InputSignatureCounts } from "@/lib/metrics/inputSignatures";
+import { chunkHasContent } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
 import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
 
@@ -10,6 +12,8 @@ import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
  * `createdById` names the signed-in user who uploaded it (null while sign-in is off, and for the CLI).
  */
 export function createDatasetSink(db: Db, options: { createdById?: string | null } = {}): DatasetSink {
+  // What the rows carry, counted as they are written and kept on the dataset (lib/metrics/inputSignatures.ts).
+  const signatures: InputSignatureCounts = {};
   return {
     async begin(meta) {
       const dataset = await db.dataset.create({
@@ -19,11 +23,17 @@ export function createDatasetSink(db: Db, options: { createdById?: string | null
     },
     async writeRows(datasetId, rows) {
       await insertRows(db, datasetId, rows);
+      for (const row of rows) addSignature(signatures, signatureOf(signatureRowOf(row)));
     },
     async commit(datasetId, summary) {
       await db.dataset.update({
         where: { id: datasetId },
-        data: { status: "ready", rowCount: summary.rowCount, warnings: JSON.stringify(summary.warnings) },
+        data: {
+          status: "ready",
+          rowCount: summary.rowCount,
+          warnings: JSON.stringify(summary.warnings),
+          inputCoverage: storeSignatures(signatures),
+        },
       });
     },
     async discard(datasetId) {
@@ -131,6 +141,18 @@ function toRowColumns(datasetId: string, row: NormalizedRow) {
     hasExpectedRetrievedContext: (row.expectedRetrievedContext?.length ?? 0) > 0,
     hasTrace: row.trace !== null,
     retrievedChunkCount: retrieved.length,
+  };
+}
+
+/** The flags of a row that its signature reads, as toRowColumns stores them and the planner reads them. */
+function signatureRowOf(row: NormalizedRow) {
+  const columns = toRowColumns("", row);
+  const firstEmpty = (row.retrievedContext ?? []).findIndex((chunk) => !chunkHasContent(chunk.content));
+  return {
+    ...columns,
+    firstEmptyRetrievedChunk: firstEmpty === -1 ? null : firstEmpty,
+    hasExpectedContextContent: (row.expectedRetrievedContext ?? []).some((chunk) => chunkHasContent(chunk.content)),
+    responseFromColumn: row.responseSource === "column",
   };
 }
 
