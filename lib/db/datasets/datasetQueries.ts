@@ -10,7 +10,7 @@ import {
   type InputSignatureCounts,
   type SignatureColumn,
 } from "@/lib/metrics/inputSignatures";
-import { METRICS, type RowInput } from "@/lib/metrics/metricCatalog";
+import type { RowInput } from "@/lib/metrics/metricCatalog";
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
 import { containsIgnoringCase } from "../store/sqlFragments";
