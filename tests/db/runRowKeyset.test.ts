@@ -1,3 +1,4 @@
+import { foldKeptTallies } from "@/lib/db/judgments/keptTallyFold";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlOf, type Db } from "@/lib/db/client";
 import { getRunRowPlace, listRunRows } from "@/lib/db/runs/runRowQueries";
@@ -202,7 +203,9 @@ describe("the rows table by key", () => {
     const sql = sqlOf(db);
     const failed = expected({ filter: "failed", q: "" }, "asc").length;
     const onCorrectness = expected({ filter: "failed", metric: CORRECTNESS, q: "" }, "asc").length;
-    // A tally moved by hand (the triggers keep it exact; here it is the witness of where the count comes from).
+    // A tally moved by hand (the triggers keep it exact; here it is the witness of where the count comes from),
+    // in shard 0, where PostgreSQL's deltas are folded.
+    await foldKeptTallies(db);
     await sql.run(
       `UPDATE "RunRowTally" SET "failedRows" = "failedRows" + 1000 WHERE "runId" = @runId AND "shard" = 0`,
       { runId: run.id },

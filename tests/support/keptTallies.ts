@@ -14,7 +14,7 @@ export async function keptByMetric(db: Db, runId: string): Promise<Record<string
      FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],
   );
-  return Object.fromEntries(rows.map((row) => [String(row.metric), numbers(row, TALLY_COLUMNS)]));
+  return Object.fromEntries(rows.map((row) => [String(row.metric), unfinished(numbers(row, TALLY_COLUMNS))]));
 }
 
 const TALLY_COLUMNS = [
@@ -70,7 +70,7 @@ async function recountedByMetric(db: Db, runId: string): Promise<Record<string, 
      FROM "JudgmentItem" WHERE "runId" = ? GROUP BY "metric"`,
     [runId],
   );
-  return Object.fromEntries(rows.map((row) => [String(row.metric), numbers(row, TALLY_COLUMNS)]));
+  return Object.fromEntries(rows.map((row) => [String(row.metric), unfinished(numbers(row, TALLY_COLUMNS))]));
 }
 
 const ROW_COLUMNS = ["rowNumber", "failed", "errored", "done", "anyFailed", "anyErrored", "allPassed"];
@@ -115,6 +115,14 @@ async function keptRowTally(db: Db, runId: string): Promise<Counts> {
     [runId],
   );
   return numbers(row ?? {}, ["rows", "failedRows", "erroredRows", "passedRows"]);
+}
+
+/**
+ * Pending and running as one count of unfinished judgments: on PostgreSQL a claim writes no tally (a claimed
+ * judgment stays counted as pending), and readers count the running ones live (lib/db/runs/runQueries).
+ */
+function unfinished({ pending, running, ...counts }: Counts): Counts {
+  return { ...counts, unfinished: pending + running };
 }
 
 function numbers(row: Record<string, unknown>, columns: string[]): Counts {

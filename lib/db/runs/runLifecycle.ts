@@ -1,4 +1,5 @@
 import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
 import { recomputeRunSpending } from "../work/runSpending";
 import { recordRunEvent } from "./runEvents";
 import { decodeRunConfig } from "./storedRun";
@@ -280,6 +281,7 @@ export async function resetJudgmentsForRejudge(
   options: { secondOpinion?: boolean } = {},
 ): Promise<number> {
   const where = rejudgeWhere(runId, which);
+  const { bulkTallies } = sqlFragments(sqlOf(db));
   const reset = await db.$transaction(async (tx) => {
     // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
     const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
@@ -291,6 +293,8 @@ export async function resetJudgmentsForRejudge(
     });
     // Keyed by the same filter, never by a list of the chosen ids: the verdicts first, while the items still match it.
     await tx.chunkJudgment.deleteMany({ where: { judgment: where } });
+    // Thousands of judgments in one statement: their tallies kept in a few grouped writes (sqlFragments).
+    if (bulkTallies) await tx.$queryRawUnsafe(bulkTallies.begin);
     const { count } = await tx.judgmentItem.updateMany({
       where,
       data: {
@@ -310,6 +314,7 @@ export async function resetJudgmentsForRejudge(
         finishedAt: null,
       },
     });
+    if (bulkTallies) await tx.$queryRawUnsafe(bulkTallies.end);
     if (count > 0) {
       // Set on every re-judge, so an earlier second opinion does not keep bypassing the cache.
       const config = JSON.stringify({ ...decodeRunConfig(run.config), refreshCache: options.secondOpinion === true });

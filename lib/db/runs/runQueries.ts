@@ -1,5 +1,6 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
 import { decodeRun, decodeRunTags } from "./storedRun";
 
 /**
@@ -98,25 +99,48 @@ export async function getRunProgress(
   db: Db,
   runId: string,
 ): Promise<{ judgments: ItemCounts; generations: ItemCounts; rejudge: RejudgeProgress | null }> {
-  const [tally, generations, run] = await Promise.all([
+  const [tally, running, generations, run] = await Promise.all([
     // The judgments' statuses from the kept tallies (RunMetricTally): a few rows, whatever the run's size.
     sqlOf(db).get<Record<Exclude<keyof ItemCounts, "total">, number | null>>(
       `SELECT SUM("pending") AS "pending", SUM("running") AS "running", SUM("done") AS "done", SUM("error") AS "error",
          SUM("skipped") AS "skipped" FROM "RunMetricTally" WHERE "runId" = ?`,
       [runId],
     ),
+    countRunningJudgments(db, [runId]),
     db.generation.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.run.findUnique({ where: { id: runId }, select: { rejudgeTotal: true } }),
   ]);
+  const open = splitOpen(Number(tally?.pending ?? 0) + Number(tally?.running ?? 0), running.get(runId) ?? 0);
   const counts = toCounts(
     (["pending", "running", "done", "error", "skipped"] as const).map((status) => ({
       status,
-      _count: { _all: Number(tally?.[status] ?? 0) },
+      _count: { _all: status === "pending" || status === "running" ? open[status] : Number(tally?.[status] ?? 0) },
     })),
   );
   const total = run?.rejudgeTotal ?? null;
   const rejudge = total === null ? null : { total, finished: Math.max(0, total - counts.pending - counts.running) };
   return { judgments: counts, generations: toCounts(generations), rejudge };
+}
+
+/**
+ * The judgments being judged now, per run, counted live: the kept tallies count a claimed judgment as pending
+ * (on PostgreSQL a claim writes no tally; see migration kept_tally_deltas). A few dozen per worker, read
+ * through the (runId, status) index.
+ */
+async function countRunningJudgments(db: Db, runIds: string[]): Promise<Map<string, number>> {
+  const sql = sqlOf(db);
+  const rows = await sql.all<{ runId: string; running: number }>(
+    `SELECT "runId" AS "runId", COUNT(*) AS "running" FROM "JudgmentItem"
+     WHERE ${sqlFragments(sql).inList(`"runId"`)} AND "status" = 'running' GROUP BY "runId"`,
+    [runIds],
+  );
+  return new Map(rows.map((row) => [row.runId, Number(row.running)]));
+}
+
+/** The unfinished judgments (pending and running, as the tallies keep them) split by the live running count. */
+function splitOpen(open: number, running: number): { pending: number; running: number } {
+  const runningNow = Math.min(open, running);
+  return { pending: open - runningNow, running: runningNow };
 }
 
 function toCounts(groups: { status: string; _count: { _all: number } }[]): ItemCounts {
@@ -206,6 +230,16 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
       if (n > 0) entry[status] = (entry[status] ?? 0) + n;
     }
     byRun.set(t.runId, entry);
+  }
+  const running = await countRunningJudgments(
+    db,
+    runs.map((run) => run.id),
+  );
+  for (const [runId, entry] of byRun) {
+    const open = splitOpen((entry.pending ?? 0) + (entry.running ?? 0), running.get(runId) ?? 0);
+    delete entry.pending;
+    delete entry.running;
+    for (const status of ["pending", "running"] as const) if (open[status] > 0) entry[status] = open[status];
   }
   return runs.map((run) => ({
     ...run,

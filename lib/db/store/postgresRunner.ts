@@ -49,8 +49,9 @@ export class PostgresRunner implements SqlRunner {
       const client = await this.pool.connect();
       let broken = false;
       try {
-        await client.query(options.readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL SERIALIZABLE");
-        if (options.relaxedDurability) await client.query("SET LOCAL synchronous_commit = off");
+        // One round trip for both (a simple query may hold several statements when it binds no values).
+        const begin = options.readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL SERIALIZABLE";
+        await client.query(options.relaxedDurability ? `${begin}; SET LOCAL synchronous_commit = off` : begin);
         try {
           const result = await work(new PostgresTransactionRunner(client));
           await client.query("COMMIT");

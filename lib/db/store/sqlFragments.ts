@@ -41,6 +41,18 @@ export type SqlFragments = {
   storeTime(offsetMs?: number): string;
   /** Milliseconds from a DateTime column to the store's clock now. */
   ageMs(column: string): string;
+  /**
+   * The statement that folds the kept tallies' deltas into their totals, returning `folded`: PostgreSQL's
+   * triggers write a delta per statement (migration kept_tally_deltas); SQLite's add to the totals at once,
+   * so it has none (null).
+   */
+  foldKeptTallies: string | null;
+  /**
+   * Said before and after one statement that updates thousands of judgments (a re-judge's reset): PostgreSQL
+   * then keeps the tallies of the whole statement in a few grouped writes instead of a row event each at
+   * COMMIT (migration kept_tally_deltas). SQLite's row triggers need nothing (null).
+   */
+  bulkTallies: { begin: string; end: string } | null;
 };
 
 const sqlite: SqlFragments = {
@@ -57,6 +69,8 @@ const sqlite: SqlFragments = {
   storeTime: (offsetMs = 0) =>
     `strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'${offsetMs ? `, '${Math.trunc(offsetMs) / 1000} seconds'` : ""})`,
   ageMs: (column) => `CAST((julianday('now') - julianday(${column})) * 86400000 AS INTEGER)`,
+  foldKeptTallies: null,
+  bulkTallies: null,
 };
 
 const postgresql: SqlFragments = {
@@ -73,6 +87,11 @@ const postgresql: SqlFragments = {
   storeTime: (offsetMs = 0) =>
     `(now() AT TIME ZONE 'UTC')${offsetMs ? ` + interval '${Math.trunc(offsetMs)} milliseconds'` : ""}`,
   ageMs: (column) => `(EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - ${column})) * 1000)::bigint`,
+  foldKeptTallies: `SELECT "fold_kept_tallies"() AS "folded"`,
+  bulkTallies: {
+    begin: `SELECT set_config('assay.bulk_tallies', 'on', true)`,
+    end: `SELECT set_config('assay.bulk_tallies', 'off', true)`,
+  },
 };
 
 export function sqlFragments(store: { dialect: Dialect }): SqlFragments {

@@ -161,6 +161,15 @@ export async function deleteAbandonedPlans(db: Db, now = new Date()): Promise<nu
   return count;
 }
 
+/** Thrown inside a result's transaction when its claim is no longer the writer's: rolls back what it wrote. */
+class NotTheWritersToWrite extends Error {}
+
+/** A result that was not the writer's to write is `false`; anything else is the failure it is. */
+function notWritten(error: unknown): false {
+  if (error instanceof NotTheWritersToWrite) return false;
+  throw error;
+}
+
 export type SavedJudgment = Omit<JudgeResult, "chunks" | "usage"> & {
   chunks?: JudgeResult["chunks"];
   usage: JudgeResult["usage"];
@@ -196,77 +205,83 @@ export async function saveJudgment(
   claimant: Claimant | null = null,
 ): Promise<boolean> {
   const chunks = result.chunks ?? [];
-  return sqlOf(db).transaction(
-    async (tx) => {
-      const changed = await tx.run(
-        `UPDATE "JudgmentItem" SET
+  // The spending goes first: the judgment's UPDATE locks the row's kept verdict (RunRowVerdict, by its
+  // triggers), which the row's other metrics, judged at the same moment, also write, so after it comes only
+  // what must follow it (its chunks' verdicts, unique per judgment) and COMMIT. A result that turns out not to
+  // be the writer's rolls its spending back.
+  return sqlOf(db)
+    .transaction(
+      async (tx) => {
+        await addWorkerSpending(tx, item.runId, claimant?.workerId ?? "direct", {
+          calls: result.attempts,
+          tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
+          usd: result.costUsd ?? 0,
+          reservedCalls: claimant?.reservedCalls ?? 0,
+        });
+        const changed = await tx.run(
+          `UPDATE "JudgmentItem" SET
         "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?, "details" = ?,
         "judgeProvider" = ?, "judgeModel" = ?, "promptVersion" = ?, "promptHash" = ?, "cacheHit" = ?, "attempts" = ?,
         "inputTokens" = ?, "outputTokens" = ?, "costUsd" = ?, "latencyMs" = ?, "finishedAt" = ?, "claimedBy" = NULL, "claimedAt" = NULL
         WHERE "id" = ? AND ${writableBy(claimant)}`,
-        [
-          result.errorMessage ? "error" : "done",
-          result.rating,
-          result.score,
-          result.threshold,
-          result.passed,
-          result.rationale,
-          result.errorMessage,
-          result.details ? JSON.stringify(result.details) : null,
-          result.provider,
-          result.model,
-          result.promptVersion,
-          result.promptHash,
-          result.cacheHit,
-          result.attempts,
-          result.usage?.inputTokens ?? null,
-          result.usage?.outputTokens ?? null,
-          result.costUsd,
-          result.latencyMs,
-          new Date(),
-          item.id,
-          ...(claimant ? [claimant.workerId] : []),
-        ],
-      );
-      if (changed === 0) return false;
-      if (chunks.length > 0)
-        await tx.bulkInsert([
-          {
-            table: "ChunkJudgment",
-            columns: [
-              "id",
-              "judgmentId",
-              "runId",
-              "rowId",
-              "metric",
-              "position",
-              "rating",
-              "rationale",
-              "errorMessage",
-            ],
-            rows: chunks.map((chunk) => [
-              randomUUID(),
-              item.id,
-              item.runId,
-              item.rowId,
-              item.metric,
-              chunk.position,
-              chunk.rating,
-              chunk.rationale,
-              chunk.errorMessage,
-            ]),
-          },
-        ]);
-      await addWorkerSpending(tx, item.runId, claimant?.workerId ?? "direct", {
-        calls: result.attempts,
-        tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
-        usd: result.costUsd ?? 0,
-        reservedCalls: claimant?.reservedCalls ?? 0,
-      });
-      return true;
-    },
-    { readCommitted: true, relaxedDurability: true },
-  );
+          [
+            result.errorMessage ? "error" : "done",
+            result.rating,
+            result.score,
+            result.threshold,
+            result.passed,
+            result.rationale,
+            result.errorMessage,
+            result.details ? JSON.stringify(result.details) : null,
+            result.provider,
+            result.model,
+            result.promptVersion,
+            result.promptHash,
+            result.cacheHit,
+            result.attempts,
+            result.usage?.inputTokens ?? null,
+            result.usage?.outputTokens ?? null,
+            result.costUsd,
+            result.latencyMs,
+            new Date(),
+            item.id,
+            ...(claimant ? [claimant.workerId] : []),
+          ],
+        );
+        if (changed === 0) throw new NotTheWritersToWrite();
+        if (chunks.length > 0)
+          await tx.bulkInsert([
+            {
+              table: "ChunkJudgment",
+              columns: [
+                "id",
+                "judgmentId",
+                "runId",
+                "rowId",
+                "metric",
+                "position",
+                "rating",
+                "rationale",
+                "errorMessage",
+              ],
+              rows: chunks.map((chunk) => [
+                randomUUID(),
+                item.id,
+                item.runId,
+                item.rowId,
+                item.metric,
+                chunk.position,
+                chunk.rating,
+                chunk.rationale,
+                chunk.errorMessage,
+              ]),
+            },
+          ]);
+        return true;
+      },
+      { readCommitted: true, relaxedDurability: true },
+    )
+    .catch(notWritten);
 }
 
 export type SavedGeneration = {
@@ -290,39 +305,41 @@ export async function saveGeneration(
   result: SavedGeneration,
   claimant: Claimant | null = null,
 ): Promise<boolean> {
-  return sqlOf(db).transaction(
-    async (tx) => {
-      const changed = await tx.run(
-        `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
+  return sqlOf(db)
+    .transaction(
+      async (tx) => {
+        await addWorkerSpending(tx, generation.runId, claimant?.workerId ?? "direct", {
+          calls: result.attempts,
+          tokens: (result.inputTokenCount ?? 0) + (result.outputTokenCount ?? 0),
+          usd: result.costUsd ?? 0,
+          reservedCalls: claimant?.reservedCalls ?? 0,
+        });
+        const changed = await tx.run(
+          `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
         "attempts" = ?, "costUsd" = ?, "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?, "claimedBy" = NULL, "claimedAt" = NULL
         WHERE "id" = ? AND ${writableBy(claimant)}`,
-        [
-          result.errorMessage ? "error" : "done",
-          result.response,
-          responseHashOf(result.response),
-          result.errorMessage,
-          result.inputTokenCount,
-          result.outputTokenCount,
-          result.latencySeconds,
-          result.attempts,
-          result.costUsd,
-          result.templateVersion,
-          result.templateHash,
-          result.promptHash,
-          new Date(),
-          generation.id,
-          ...(claimant ? [claimant.workerId] : []),
-        ],
-      );
-      if (changed === 0) return false;
-      await addWorkerSpending(tx, generation.runId, claimant?.workerId ?? "direct", {
-        calls: result.attempts,
-        tokens: (result.inputTokenCount ?? 0) + (result.outputTokenCount ?? 0),
-        usd: result.costUsd ?? 0,
-        reservedCalls: claimant?.reservedCalls ?? 0,
-      });
-      return true;
-    },
-    { readCommitted: true, relaxedDurability: true },
-  );
+          [
+            result.errorMessage ? "error" : "done",
+            result.response,
+            responseHashOf(result.response),
+            result.errorMessage,
+            result.inputTokenCount,
+            result.outputTokenCount,
+            result.latencySeconds,
+            result.attempts,
+            result.costUsd,
+            result.templateVersion,
+            result.templateHash,
+            result.promptHash,
+            new Date(),
+            generation.id,
+            ...(claimant ? [claimant.workerId] : []),
+          ],
+        );
+        if (changed === 0) throw new NotTheWritersToWrite();
+        return true;
+      },
+      { readCommitted: true, relaxedDurability: true },
+    )
+    .catch(notWritten);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { onStoreClose, type Db } from "@/lib/db/client";
+import { foldKeptTallies } from "@/lib/db/judgments/keptTallyFold";
 import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
 import { releaseAllSlots } from "@/lib/db/work/inFlightSlots";
 import {
@@ -20,10 +21,11 @@ const VERSION = process.env.npm_package_version ?? "0.1.0";
 
 /**
  * This process as a worker in the store: a Worker row it heartbeats every
- * second (what it judges, calls in flight, results written), and every few
- * beats the sweep that returns to the pool what gone workers held. Every
- * process that judges has one (the web server, `npm run worker`, a CLI run),
- * so the sweep runs as long as any of them lives.
+ * second (what it judges, calls in flight, results written), the fold of the
+ * kept tallies' deltas (every beat while it judges, every few beats
+ * otherwise), and every few beats the sweep that returns to the pool what gone
+ * workers held. Every process that judges has one (the web server, `npm run
+ * worker`, a CLI run), so the sweep runs as long as any of them lives.
  */
 export type WorkerPresence = {
   readonly id: string;
@@ -93,6 +95,8 @@ async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> 
       // A worker others thought gone (a long pause) registers again; its claims were returned and its writes refused.
       if (!alive && !stopped)
         await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
+      // What this process wrote since the last beat, and what others wrote, in a few rows again.
+      if (activities.size > 0 || beats % RECLAIM_EVERY_BEATS === 0) await foldKeptTallies(db);
       if (++beats % RECLAIM_EVERY_BEATS === 0) {
         await reclaimFromGoneWorkers(db, timeoutMs);
         if (beats % (RECLAIM_EVERY_BEATS * 60) === 0) await deleteOldWorkers(db);
