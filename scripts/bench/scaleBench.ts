@@ -7,7 +7,8 @@
 // per judgment (pg_stat_statements: every statement every process sent,
 // heartbeats and claims included) and each worker's peak memory. The last
 // line is the summary. Knobs: BENCH_ITEMS (20000), BENCH_LATENCY_MS (250),
-// BENCH_LIMIT (16: the limit per worker when it grows, and ×4 shared).
+// BENCH_LIMIT (16: the limit per worker when it grows, and ×4 shared),
+// BENCH_WORKERS (1,2,4: the worker counts measured).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -27,6 +28,8 @@ import { startFakeServerProcess, type FakeServerProcess } from "./startFakeServe
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 250);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 16);
+/** The worker counts measured (BENCH_WORKERS, e.g. "1" or "1,4"); 1, 2 and 4 by default. */
+const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
 const METRICS = ["response/llm_judged/relevance_to_query", "response/llm_judged/safety"];
 const statsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number() });
 
@@ -76,8 +79,8 @@ async function main(): Promise<void> {
 
     const results: Result[] = [];
     const configs = [
-      ...[1, 2, 4].map((workers) => ({ label: "shared limit", workers, limit: LIMIT * 4 })),
-      ...[1, 2, 4].map((workers) => ({ label: "limit × workers", workers, limit: LIMIT * workers })),
+      ...WORKER_COUNTS.map((workers) => ({ label: "shared limit", workers, limit: LIMIT * 4 })),
+      ...WORKER_COUNTS.map((workers) => ({ label: "limit × workers", workers, limit: LIMIT * workers })),
     ];
     for (const config of configs) {
       const result = await measure(db, url, workerBundle, fake, imported.datasetId, config);
@@ -153,7 +156,9 @@ async function measure(
   );
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { startedAt: true, finishedAt: true } });
   const dbMs = await sql.get<{ ms: number }>(
-    `SELECT COALESCE(SUM(total_exec_time), 0) AS "ms" FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    // Top-level statements only: a statement's time includes what its triggers ran, which pg_stat_statements
+    // (tracking every level, for the list below) also lists on its own.
+    `SELECT COALESCE(SUM(total_exec_time), 0) AS "ms" FROM pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   const slots = await sql.get<{ calls: number; ms: number }>(
     `SELECT COALESCE(SUM(calls), 0) AS "calls", COALESCE(SUM(total_exec_time), 0) AS "ms" FROM pg_stat_statements
@@ -162,7 +167,7 @@ async function measure(
   const after = statsSchema.parse(await getJson(`${fake.control}/stats`));
   if (process.env.BENCH_TOP_STATEMENTS) {
     const top = await sql.all<{ query: string; calls: number; ms: number }>(
-      `SELECT LEFT(regexp_replace(query, '\s+', ' ', 'g'), 140) AS "query", calls AS "calls", total_exec_time AS "ms" FROM pg_stat_statements
+      `SELECT LEFT(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS "query", calls AS "calls", total_exec_time AS "ms" FROM pg_stat_statements
        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8`,
     );
     for (const row of top)

@@ -2,7 +2,8 @@
 // postgres for one), seeds two runs of BENCH_ROWS rows (10,000 by default, up to 1,000,000) × 7 metrics × 5
 // chunks into a fresh database, starts the production server on it, and prints the server response time
 // (full body; median, min and max of 10) of the run page, the failed-rows table on its first page and far in,
-// a row's drill-down and the compare page, each against its target. Then a 1,000-row dataset with human
+// a row's drill-down, the table sorted by a metric (and a drill-down from it), the dataset page and the
+// compare page, each against its target. Then a 1,000-row dataset with human
 // labels on every row and two runs: the run page with its agreement panel, the disagreement filter, a
 // confusion cell's rows, the labelling queue and the compare page's agreement table. The last line says
 // whether every target held on every store.
@@ -67,7 +68,7 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
     console.log(`\n== ${store === "sqlite" ? "SQLite" : "PostgreSQL"}`);
     await applyPendingMigrations(server.databaseUrl);
     const seedStarted = performance.now();
-    const { runIds } = await seedLargeRuns(server.databaseUrl, ROWS, 5);
+    const { datasetId, runIds } = await seedLargeRuns(server.databaseUrl, ROWS, 5);
     closeDirectConnection(server.databaseUrl);
     console.log(
       `seeded 2 runs × ${ROWS.toLocaleString("en-US")} rows × 7 metrics × 5 chunks in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
@@ -86,18 +87,28 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
     );
     const [la, lb] = labelled.runIds;
     const groundedness = encodeURIComponent("response/llm_judged/groundedness");
+    const correctness = encodeURIComponent("response/llm_judged/correctness");
     // Far into the failed rows: page 200 at 10,000 rows and more, or the last page of a smaller run.
     const farPage = Math.max(1, Math.min(200, Math.floor((ROWS * 0.6) / PAGE_SIZE)));
 
     const pages: [string, string, number][] = [
       ["run page", `/runs/${a}`, 300],
-      [
-        "failed-rows table, filtered, page 1",
-        `/runs/${a}?filter=failed&metric=${encodeURIComponent("response/llm_judged/correctness")}&page=1`,
-        300,
-      ],
+      ["failed-rows table, filtered, page 1", `/runs/${a}?filter=failed&metric=${correctness}&page=1`, 300],
       [`failed-rows table, filtered, page ${farPage}`, `/runs/${a}?filter=failed&page=${farPage}`, 300],
       ["row drill-down", `/runs/${a}/rows/${failedRowId}?filter=failed`, 100],
+      // Sorted by a metric, worst first: the verdict and score of every row of the filter, ordered.
+      ["sorted by a metric, page 1", `/runs/${a}?sort=${correctness}&dir=asc&page=1`, 300],
+      [
+        `failed rows sorted by a metric, page ${farPage}`,
+        `/runs/${a}?filter=failed&sort=${correctness}&dir=asc&page=${farPage}`,
+        300,
+      ],
+      [
+        "row drill-down, sorted by a metric",
+        `/runs/${a}/rows/${failedRowId}?filter=failed&sort=${correctness}&dir=asc`,
+        100,
+      ],
+      ["dataset page", `/datasets/${datasetId}`, 300],
       ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
       ["labelled 1k: run page + agreement panel", `/runs/${la}`, 300],
       ["labelled 1k: judge disagrees filter", `/runs/${la}?filter=disagrees`, 300],
