@@ -226,11 +226,21 @@ function compileWorker(root: string): string {
 
 type WorkerProcess = { child: ChildProcess; exited: Promise<void> };
 
+/** Every worker started and not yet exited: stopped with the benchmark, or they would outlive it, polling. */
+const liveWorkers = new Set<ChildProcess>();
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    for (const child of liveWorkers) child.kill("SIGKILL");
+    process.exit(130);
+  });
+
 function startWorker(bundle: string, env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, [bundle], {
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  liveWorkers.add(child);
+  child.on("exit", () => liveWorkers.delete(child));
   return { child, exited: new Promise((resolve) => child.on("exit", () => resolve())) };
 }
 
@@ -267,5 +277,6 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
 
 main().catch((error: unknown) => {
   console.error(error);
+  for (const child of liveWorkers) child.kill("SIGKILL");
   process.exit(1);
 });
