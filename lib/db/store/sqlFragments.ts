@@ -43,8 +43,8 @@ export type SqlFragments = {
   ageMs(column: string): string;
   /**
    * The statement that folds the kept tallies' deltas into their totals, returning `folded`: PostgreSQL's
-   * triggers write a delta per statement (migration kept_tally_deltas); SQLite's add to the totals at once,
-   * so it has none (null).
+   * triggers write each change as a delta row (migration kept_tally_deltas); SQLite's add to the totals at
+   * once, so it has none (null).
    */
   foldKeptTallies: string | null;
   /**

@@ -205,10 +205,10 @@ export async function saveJudgment(
   claimant: Claimant | null = null,
 ): Promise<boolean> {
   const chunks = result.chunks ?? [];
-  // The spending goes first: the judgment's UPDATE locks the row's kept verdict (RunRowVerdict, by its
-  // triggers), which the row's other metrics, judged at the same moment, also write, so after it comes only
-  // what must follow it (its chunks' verdicts, unique per judgment) and COMMIT. A result that turns out not to
-  // be the writer's rolls its spending back.
+  // The spending goes first and the judgment's UPDATE after it (then its chunks' verdicts, unique per
+  // judgment), so a result that turns out not to be the writer's rolls its spending back. On PostgreSQL the
+  // row's kept verdict, which the row's other metrics also write, is updated inside COMMIT (a deferred
+  // trigger, migration kept_tally_deltas), so no lock on it spans this transaction's round trips.
   return sqlOf(db)
     .transaction(
       async (tx) => {
