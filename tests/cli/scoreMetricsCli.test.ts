@@ -354,7 +354,8 @@ describe("npm run eval with the whole DeepEval / Mastra / statistical family and
     const csv = path.join(dir, "results.csv");
     const before = server.stats.totalRequests;
     const runId = /Run ([0-9a-f-]{36}) /.exec(run.stdout)?.[1] ?? "";
-    const again = await spawnEval(["--resume", runId, "--out", csv, "--quiet"], { DATABASE_URL: env.DATABASE_URL }).done;
+    const again = await spawnEval(["--resume", runId, "--out", csv, "--quiet"], { DATABASE_URL: env.DATABASE_URL })
+      .done;
     expect([again.code, again.stderr]).toEqual([0, ""]);
     expect(server.stats.totalRequests).toBe(before);
     const header = fs.readFileSync(csv, "utf8").split("\r\n")[0].split(",");
