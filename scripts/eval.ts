@@ -52,6 +52,9 @@ async function main(argv: string[]): Promise<number> {
     // A finished run has nothing left to judge: re-exporting it (the command printed when an export failed) needs
     // no model endpoint.
     const finished = args.resume && (run.status === "completed" || run.status === "cancelled") ? run.status : null;
+    // A budget given with it is still held to the server's limits (refused above them), as on any resume.
+    const budgetGiven = Object.values(args.budget).some((value) => value !== undefined);
+    if (finished && budgetGiven) await setRunBudget(db, runId, await resumeBudget(db, run, args));
     const outcome: RunOutcome = finished
       ? { runId, status: finished, judgments: (await getRunProgress(db, runId)).judgments }
       : await judgeRun(db, run, args);
