@@ -305,41 +305,39 @@ export async function saveGeneration(
   result: SavedGeneration,
   claimant: Claimant | null = null,
 ): Promise<boolean> {
-  return sqlOf(db)
-    .transaction(
-      async (tx) => {
-        await addWorkerSpending(tx, generation.runId, claimant?.workerId ?? "direct", {
-          calls: result.attempts,
-          tokens: (result.inputTokenCount ?? 0) + (result.outputTokenCount ?? 0),
-          usd: result.costUsd ?? 0,
-          reservedCalls: claimant?.reservedCalls ?? 0,
-        });
-        const changed = await tx.run(
-          `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
+  return sqlOf(db).transaction(
+    async (tx) => {
+      const changed = await tx.run(
+        `UPDATE "Generation" SET "status" = ?, "response" = ?, "responseHash" = ?, "errorMessage" = ?, "inputTokenCount" = ?, "outputTokenCount" = ?, "latencySeconds" = ?,
         "attempts" = ?, "costUsd" = ?, "templateVersion" = ?, "templateHash" = ?, "promptHash" = ?, "finishedAt" = ?, "claimedBy" = NULL, "claimedAt" = NULL
         WHERE "id" = ? AND ${writableBy(claimant)}`,
-          [
-            result.errorMessage ? "error" : "done",
-            result.response,
-            responseHashOf(result.response),
-            result.errorMessage,
-            result.inputTokenCount,
-            result.outputTokenCount,
-            result.latencySeconds,
-            result.attempts,
-            result.costUsd,
-            result.templateVersion,
-            result.templateHash,
-            result.promptHash,
-            new Date(),
-            generation.id,
-            ...(claimant ? [claimant.workerId] : []),
-          ],
-        );
-        if (changed === 0) throw new NotTheWritersToWrite();
-        return true;
-      },
-      { readCommitted: true, relaxedDurability: true },
-    )
-    .catch(notWritten);
+        [
+          result.errorMessage ? "error" : "done",
+          result.response,
+          responseHashOf(result.response),
+          result.errorMessage,
+          result.inputTokenCount,
+          result.outputTokenCount,
+          result.latencySeconds,
+          result.attempts,
+          result.costUsd,
+          result.templateVersion,
+          result.templateHash,
+          result.promptHash,
+          new Date(),
+          generation.id,
+          ...(claimant ? [claimant.workerId] : []),
+        ],
+      );
+      if (changed === 0) return false;
+      await addWorkerSpending(tx, generation.runId, claimant?.workerId ?? "direct", {
+        calls: result.attempts,
+        tokens: (result.inputTokenCount ?? 0) + (result.outputTokenCount ?? 0),
+        usd: result.costUsd ?? 0,
+        reservedCalls: claimant?.reservedCalls ?? 0,
+      });
+      return true;
+    },
+    { readCommitted: true, relaxedDurability: true },
+  );
 }
