@@ -358,7 +358,7 @@ describe("a sorted table, a row and back", () => {
 });
 
 describe("a running run whose updates stop", () => {
-  it("says when updates stopped arriving", async () => {
+  it("says when updates stopped arriving", { timeout: 60_000 }, async () => {
     const datasetId = await importRows(db, syntheticRows(5, 1));
     const running = await seedWideRun(datasetId, "Running run", "running");
     // The server stops answering the progress poll (as a dead server would).

@@ -1,9 +1,12 @@
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import type { Page } from "../pagination";
 import { toPage } from "../pagination";
+import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
+import type { SqlRunner } from "../store/sqlRunner";
+import { higherIsWorse, metricSortSegments } from "./metricSortSegments";
+import { readSortedPage } from "./metricSortWalk";
 import { keyedTotal, rowIndexOf, searchOf } from "./runRowIndex";
 
 /**
@@ -22,7 +25,9 @@ import { keyedTotal, rowIndexOf, searchOf } from "./runRowIndex";
  * (Databricks precisions, most DeepEval scores), descending where lower is
  * better (hallucination, toxicity, bias) and for agent/* values (more tokens,
  * longer latency). dir=desc reverses groups 1–3 and the scores (best first).
- * Ties go by row number.
+ * Ties go by row number: ascending among the rows without a score, and in the
+ * score's direction among equal scores (see metricSortSegments, which reads
+ * this order from an index).
  */
 const VERDICT_GROUP = `CASE
   WHEN s."status" = 'done' AND s."passed" = FALSE THEN 0
@@ -59,17 +64,19 @@ export type MetricSortedRow = {
   response: string | null;
 };
 
-/** Whether a worse value of this metric is a higher one (lower-is-better scores, agent/* costs and latency). */
-export function higherIsWorse(metric: string): boolean {
-  return scoreDirection(metric) === "lower" || metric.startsWith("agent/");
-}
-
 function metricOrderBy(metric: string, dir: "asc" | "desc"): string {
   const worstFirst = dir === "asc";
   const scoreAsc = higherIsWorse(metric) ? !worstFirst : worstFirst;
-  // NULL scores (a yes/no rating without one) sort after the scored rows of their group either way.
+  const judged = `(${VERDICT_GROUP}) <> 3`;
+  // Scored rows first within a group, then those without a score (by row number); the rows not judged by row
+  // number. Equal scores go by row number in the score's direction: the order metricSortSegments reads
+  // from the index, walked backwards for a descending score.
+  const tie = scoreAsc
+    ? `r."rowNumber"`
+    : `CASE WHEN ${judged} AND s."score" IS NOT NULL THEN -r."rowNumber" ELSE r."rowNumber" END`;
   return `(${VERDICT_GROUP}) = 3, (${VERDICT_GROUP}) ${worstFirst ? "ASC" : "DESC"},
-    s."score" IS NULL, s."score" ${scoreAsc ? "ASC" : "DESC"}, r."rowNumber" ASC`;
+    CASE WHEN ${judged} AND s."score" IS NULL THEN 1 ELSE 0 END,
+    CASE WHEN ${judged} THEN s."score" END ${scoreAsc ? "ASC" : "DESC"}, ${tie} ASC`;
 }
 
 /**
@@ -115,15 +122,67 @@ export async function listRowsByMetric(
   query: RunRowQuery,
 ): Promise<Page<MetricSortedRow>> {
   const sql = sqlOf(db);
-  const { where, bound: params } = plainFilterSql(sqlFragments(sql), run, query);
   // The filter's size from the kept tallies, or with a search the count of the matches.
   const total = await keyedTotal(sql, rowIndexOf(run, query), searchOf(sql, query));
   const pageCount = Math.max(1, Math.ceil(total / query.pageSize));
   const shown = Math.min(query.page, pageCount);
-  const items = await sql.all<MetricSortedRow>(
+  const skip = (shown - 1) * query.pageSize;
+  const items = (await readsByIndex(sql, run, query))
+    ? await readIndexedPage(sql, run, query, skip)
+    : await readSortedRows(sql, run, query, skip);
+  return toPage(items, total, { page: shown, pageSize: query.pageSize });
+}
+
+/**
+ * Whether the sorted metric's index serves this view (metricSortSegments): without a search (a search walks
+ * the dataset's rows, and sorts its few matches), and when every row of the run has a judgment of the metric,
+ * as planning makes it (a row without one sorts last in the plain query).
+ */
+export async function readsByIndex(
+  sql: SqlRunner,
+  run: { id: string },
+  query: RunRowFilter & Pick<RunRowQuery, "sort">,
+): Promise<boolean> {
+  if (query.q.trim() || !isMetricSort(query)) return false;
+  const found = await sql.get<{ items: number | null; rows: number | null }>(
+    `SELECT (SELECT SUM("items") FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @sortMetric) AS "items",
+       (SELECT SUM("rows") FROM "RunRowTally" WHERE "runId" = @runId) AS "rows"`,
+    { runId: run.id, sortMetric: query.sort },
+  );
+  return Number(found?.items ?? 0) === Number(found?.rows ?? 0);
+}
+
+/** The values every statement of a segmented read binds. */
+export const segmentBound = (run: { id: string }, query: RunRowFilter & Pick<RunRowQuery, "sort">) => ({
+  runId: run.id,
+  sortMetric: query.sort,
+  filterMetric: query.metric ?? null,
+});
+
+/** A page sorted by the SQL order over every filtered row: for a search, whose matches are few. */
+function readSortedRows(sql: SqlRunner, run: { id: string; datasetId: string }, query: RunRowQuery, skip: number) {
+  const { where, bound } = plainFilterSql(sqlFragments(sql), run, query);
+  return sql.all<MetricSortedRow>(
     `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${SORT_JOIN}
      WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @take OFFSET @skip`,
-    { ...params, sortMetric: query.sort, take: query.pageSize, skip: (shown - 1) * query.pageSize },
+    { ...bound, sortMetric: query.sort, take: query.pageSize, skip },
   );
-  return toPage(items, total, { page: shown, pageSize: query.pageSize });
+}
+
+async function readIndexedPage(
+  sql: SqlRunner,
+  run: { id: string; datasetId: string },
+  query: RunRowQuery,
+  skip: number,
+): Promise<MetricSortedRow[]> {
+  const keys = await readSortedPage(sql, metricSortSegments(query), segmentBound(run, query), skip, query.pageSize);
+  if (keys.length > MAX_PAGE_SIZE) throw new Error(`a table page has at most ${MAX_PAGE_SIZE} rows`);
+  const { inList } = sqlFragments(sql);
+  // The page's ids as ONE bound array (a page, capped by the pagination schema), put back in the order read.
+  const rows = await sql.all<MetricSortedRow>(
+    `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r WHERE ${inList(`r."id"`)}`,
+    [keys.map((key) => key.id)],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return keys.flatMap((key) => byId.get(key.id) ?? []);
 }

@@ -3,7 +3,11 @@ import { agreementCellOf, agreementFilterSql } from "../labels/agreementRowQueri
 import { pairedLabelsSql } from "../labels/agreementQueries";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
-import { plainFilterSql, sortJoin, tableOrderBy } from "./runRowMetricSort";
+import type { SqlRunner } from "../store/sqlRunner";
+import { metricSortSegments, segmentHolds, verdictProbe } from "./metricSortSegments";
+import { sortedPlace } from "./metricSortWalk";
+import { keyedTotal, rowIndexOf } from "./runRowIndex";
+import { plainFilterSql, readsByIndex, segmentBound, sortJoin, tableOrderBy } from "./runRowMetricSort";
 
 /** Where a row stands in the table the reviewer came from, and where j / k / n go from it. */
 export type SortedRowPlace = {
@@ -36,6 +40,7 @@ export async function getSortedRowPlace(
 ): Promise<SortedRowPlace> {
   const sql = sqlOf(db);
   const agreement = query.filter === "disagrees" || query.filter === "cell";
+  if (!agreement && (await readsByIndex(sql, run, query))) return placeByIndex(sql, run, rowId, query);
   const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
   const filter = agreement
     ? agreementFilterSql(sqlFragments(sql), run, query, cell)
@@ -79,4 +84,48 @@ export async function getSortedRowPlace(
     index: found.inFilter ? found.idx : null,
     total: found.total,
   };
+}
+
+/**
+ * The same, read through the sorted metric's index (metricSortSegments), segment by segment from the row's
+ * key: what the rows table reads for a metric sort within a plain filter and without a search.
+ */
+async function placeByIndex(
+  sql: SqlRunner,
+  run: { id: string; datasetId: string },
+  rowId: string,
+  query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
+): Promise<SortedRowPlace> {
+  const plan = metricSortSegments(query);
+  const bound = segmentBound(run, query);
+  const judgment = await sql.get<{
+    status: string;
+    passed: boolean | number | null;
+    score: number | null;
+    rowNumber: number;
+  }>(
+    `SELECT t."status", t."passed", t."score", t."rowNumber" FROM "JudgmentItem" t
+     WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric`,
+    { ...bound, rowId },
+  );
+  const total = await keyedTotal(sql, rowIndexOf(run, query), null);
+  if (!judgment) return { previousId: null, nextId: null, nextFailedId: null, index: null, total };
+  const mine = {
+    status: judgment.status,
+    passed: judgment.passed === null ? null : Boolean(judgment.passed),
+    score: judgment.score,
+    rowNumber: Number(judgment.rowNumber),
+  };
+  const probe = plan.segments.find((segment) => segmentHolds(segment, mine))?.probe ?? null;
+  const inFilter =
+    probe === "" ||
+    (probe !== null &&
+      (await sql.get(
+        `SELECT 1 AS "hit" FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric AND ${probe}`,
+        { ...bound, rowId },
+      )) !== undefined);
+  // n within a failed filter is the filter's own next row; within any other, its next row that failed some metric.
+  const failedProbe = query.filter === "failed" ? "" : verdictProbe("anyFailed");
+  const place = await sortedPlace(sql, plan, bound, { inFilter, judgment: mine }, failedProbe);
+  return { ...place, total };
 }

@@ -1,0 +1,168 @@
+import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
+
+/**
+ * The rows table sorted by a metric, as a list of segments read one after the
+ * other. Each segment is a few ranges of JudgmentItem_metric_sort_idx (runId,
+ * metric, status, passed, score, rowNumber) over the sorted metric's judgments
+ * (`t`), merged in the index's order (UNION ALL … ORDER BY: a merge of index
+ * walks on both stores, never a sort). A page, a row's "12 of 322" and its
+ * j / k then read index entries up to the place they need, not a sort of every
+ * row of the run.
+ *
+ * The order is runRowMetricSort's: worst first (dir=asc) is failed, errored,
+ * passed (or done without a pass / fail), then not judged (pending, running,
+ * skipped); best first reverses the first three. Within a group the scored
+ * judgments come first, by score worst first (or best first), then those
+ * without a score; the not-judged rows come last in both directions. Ties go
+ * by row number: ascending among the rows without a score, and in the score's
+ * direction among equal scores (the index walked backwards, so best first
+ * is the exact reverse of worst first there).
+ */
+export type Segment = {
+  group: Group["name"] | "notJudged";
+  /** Conditions on `t` shared by the branches. */
+  where: string;
+  /** One condition per merged range of the index. */
+  branches: string[];
+  /** By score then row number in the walk's direction, or by row number ascending. */
+  order: "score" | "row";
+  /** The filter asked of each judgment of the segment; "" when every one is in it, null when none is. */
+  probe: string | null;
+};
+
+export type SegmentPlan = {
+  segments: Segment[];
+  /** The score walk's direction (the same for every scored segment of one order). */
+  scoreOrder: "ASC" | "DESC";
+};
+
+const DONE_FAILED = `t."status" = 'done' AND t."passed" = FALSE`;
+const ERRORED = `t."status" = 'error'`;
+const DONE_OTHER = `t."status" = 'done'`;
+const NOT_JUDGED_STATUSES = ["pending", "running", "skipped"];
+const PASSED_VALUES = [`t."passed" IS NULL`, `t."passed" = FALSE`, `t."passed" = TRUE`];
+
+type Group = { name: "failed" | "errored" | "done"; where: string; branches: string[] };
+
+const GROUPS: Record<Group["name"], Group> = {
+  failed: { name: "failed", where: DONE_FAILED, branches: [""] },
+  // An errored judgment may keep the pass / fail of an earlier attempt: one range per value, merged.
+  errored: { name: "errored", where: ERRORED, branches: PASSED_VALUES },
+  done: { name: "done", where: DONE_OTHER, branches: [`t."passed" = TRUE`, `t."passed" IS NULL`] },
+};
+
+/** Whether the row of `t` has the verdict flag (anyFailed, anyErrored, allPassed): its RunRowVerdict, by key. */
+export const verdictProbe = (flag: "anyFailed" | "anyErrored" | "allPassed") =>
+  `EXISTS (SELECT 1 FROM "RunRowVerdict" v WHERE v."runId" = @runId AND v."rowId" = t."rowId" AND v."${flag}" = TRUE)`;
+
+const metricProbe = (condition: string) =>
+  `EXISTS (SELECT 1 FROM "JudgmentItem" f WHERE f."runId" = @runId AND f."rowId" = t."rowId"
+    AND f."metric" = @filterMetric AND ${condition.replaceAll("t.", "f.")})`;
+
+/**
+ * Which groups can hold rows of the filter, and what each must ask of its judgments: none for a row that
+ * failed the sorted metric under "failed", or for any group that is the filter itself (failed or errored on the
+ * sorted metric); a lookup of the row's verdict (RunRowVerdict) or of its judgment of the filtered metric else.
+ */
+function probeFor(group: Group["name"] | "notJudged", filter: RunRowFilter, sortMetric: string): string | null {
+  const onSorted = filter.metric === sortMetric;
+  switch (filter.filter) {
+    case "all":
+      return "";
+    case "failed":
+      if (filter.metric) return onSorted ? (group === "failed" ? "" : null) : metricProbe(DONE_FAILED);
+      return group === "failed" ? "" : verdictProbe("anyFailed");
+    case "errored":
+      if (filter.metric) return onSorted ? (group === "errored" ? "" : null) : metricProbe(ERRORED);
+      return group === "errored" ? "" : verdictProbe("anyErrored");
+    case "passed":
+      // A row that failed or errored on the sorted metric has not passed every metric.
+      return group === "failed" || group === "errored" ? null : verdictProbe("allPassed");
+    default:
+      throw new Error(`the ${filter.filter} filter is read over the label pairing`);
+  }
+}
+
+/** The segments of the rows table sorted by `query.sort`, within a plain filter (all, failed, errored, passed). */
+export function metricSortSegments(query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">): SegmentPlan {
+  const worstFirst = query.dir === "asc";
+  const scoreAscending = higherIsWorse(query.sort) ? !worstFirst : worstFirst;
+  const groups = worstFirst
+    ? [GROUPS.failed, GROUPS.errored, GROUPS.done]
+    : [GROUPS.done, GROUPS.errored, GROUPS.failed];
+  const segments: Segment[] = [];
+  // A group that holds no row of the filter stays in the list (probe null): a row outside the filter has a
+  // place in the order too, and j / k go from it.
+  for (const group of groups) {
+    const probe = probeFor(group.name, query, query.sort);
+    segments.push(
+      {
+        group: group.name,
+        where: `${group.where} AND t."score" IS NOT NULL`,
+        branches: group.branches,
+        order: "score",
+        probe,
+      },
+      {
+        group: group.name,
+        where: `${group.where} AND t."score" IS NULL`,
+        branches: group.branches,
+        order: "row",
+        probe,
+      },
+    );
+  }
+  segments.push({
+    group: "notJudged",
+    where: "1 = 1",
+    // Each (status, passed) a range of the (runId, metric, status, passed, rowNumber) index, in row order.
+    branches: NOT_JUDGED_STATUSES.flatMap((status) =>
+      PASSED_VALUES.map((passed) => `t."status" = '${status}' AND ${passed}`),
+    ),
+    order: "row",
+    probe: probeFor("notJudged", query, query.sort),
+  });
+  return { segments, scoreOrder: scoreAscending ? "ASC" : "DESC" };
+}
+
+/** Whether a worse value of this metric is a higher one (lower-is-better scores, agent/* costs and latency). */
+export function higherIsWorse(metric: string): boolean {
+  return scoreDirection(metric) === "lower" || metric.startsWith("agent/");
+}
+
+export type Walk = "forward" | "backward";
+
+/** A segment's ORDER BY over the merged branches' columns, forward or backward. */
+export function orderOf(segment: Segment, plan: SegmentPlan, walk: Walk): string {
+  const flip = (direction: "ASC" | "DESC") => (walk === "forward" ? direction : direction === "ASC" ? "DESC" : "ASC");
+  if (segment.order === "row") return `"rowNumber" ${flip("ASC")}`;
+  const direction = flip(plan.scoreOrder);
+  return `"score" ${direction}, "rowNumber" ${direction}`;
+}
+
+/**
+ * The judgments of a segment strictly after (or before) a key in the table's order, as a condition on `t`
+ * (row values, which both stores walk as one index range): @keyScore and @keyRow bind the key.
+ */
+export function pastKey(segment: Segment, plan: SegmentPlan, walk: Walk, inclusive = false): string {
+  const ascending = (segment.order === "row" ? "ASC" : plan.scoreOrder) === "ASC";
+  const op = `${ascending === (walk === "forward") ? ">" : "<"}${inclusive ? "=" : ""}`;
+  return segment.order === "row"
+    ? `t."rowNumber" ${op} @keyRow`
+    : `(t."score", t."rowNumber") ${op} (@keyScore, @keyRow)`;
+}
+
+/** Whether a judgment (status, passed, score) falls in the segment: the segment's conditions, in JavaScript. */
+export function segmentHolds(
+  segment: Segment,
+  judgment: { status: string; passed: boolean | null; score: number | null },
+): boolean {
+  const { status, passed, score } = judgment;
+  if (segment.group === "notJudged") return NOT_JUDGED_STATUSES.includes(status);
+  // The scored segment of a group orders by score, the other holds the judgments without one.
+  if ((score !== null) !== (segment.order === "score")) return false;
+  if (segment.group === "failed") return status === "done" && passed === false;
+  if (segment.group === "errored") return status === "error";
+  return status === "done" && passed !== false;
+}

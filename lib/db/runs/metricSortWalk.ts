@@ -1,0 +1,147 @@
+import type { SqlRunner, SqlValue } from "../store/sqlRunner";
+import { orderOf, pastKey, segmentHolds, type Segment, type SegmentPlan, type Walk } from "./metricSortSegments";
+
+/**
+ * Reads of the rows table sorted by a metric, segment by segment (metricSortSegments): a page from its
+ * offset, and a row's place ("12 of 322", j / k / n). Every statement walks index ranges from a segment's
+ * start or from a key; the cost grows with the offset or the row's position, and reads no row's text.
+ */
+export type SortedKey = { id: string; rowNumber: number };
+
+/** The row's judgment of the sorted metric: its key in the order. */
+export type OrderKey = { score: number | null; rowNumber: number };
+
+type Bound = Record<string, SqlValue>;
+type Reader = { sql: SqlRunner; plan: SegmentPlan; bound: Bound };
+
+function branchesSql(segment: Segment, conditions: string[]): string {
+  return segment.branches
+    .map((branch) => {
+      const where = [
+        `t."runId" = @runId`,
+        `t."metric" = @sortMetric`,
+        segment.where,
+        branch,
+        segment.probe,
+        ...conditions,
+      ]
+        .filter(Boolean)
+        .join(" AND ");
+      return `SELECT t."rowId" AS "id", t."rowNumber" AS "rowNumber", t."score" AS "score" FROM "JudgmentItem" t WHERE ${where}`;
+    })
+    .join(" UNION ALL ");
+}
+
+async function readSegment(
+  reader: Reader,
+  segment: Segment,
+  options: { walk: Walk; conditions?: string[]; take: number; skip?: number; key?: OrderKey },
+): Promise<SortedKey[]> {
+  const rows = await reader.sql.all<{ id: string; rowNumber: number }>(
+    `${branchesSql(segment, options.conditions ?? [])} ORDER BY ${orderOf(segment, reader.plan, options.walk)}
+     LIMIT @take OFFSET @skip`,
+    { ...reader.bound, ...keyParams(options.key), take: options.take, skip: options.skip ?? 0 } satisfies Bound,
+  );
+  return rows.map((row) => ({ id: row.id, rowNumber: Number(row.rowNumber) }));
+}
+
+/** How many judgments of a segment meet the conditions, counting no further than `cap` when one is given. */
+async function countSegment(reader: Reader, segment: Segment, conditions: string[], key?: OrderKey, cap?: number) {
+  const limited = cap === undefined ? "" : " LIMIT @cap";
+  const found = await reader.sql.get<{ n: number }>(
+    `SELECT COUNT(*) AS "n" FROM (${branchesSql(segment, conditions)}${limited}) c`,
+    { ...reader.bound, ...keyParams(key), ...(cap === undefined ? {} : { cap }) } satisfies Bound,
+  );
+  return Number(found?.n ?? 0);
+}
+
+const keyParams = (key?: OrderKey): Bound => (key ? { keyScore: key.score, keyRow: key.rowNumber } : {});
+
+/** `take` rows of the order from `skip` on: earlier segments counted (no further than needed), then read. */
+export async function readSortedPage(
+  sql: SqlRunner,
+  plan: SegmentPlan,
+  bound: Reader["bound"],
+  skip: number,
+  take: number,
+): Promise<SortedKey[]> {
+  const reader: Reader = { sql, plan, bound };
+  const out: SortedKey[] = [];
+  let remaining = skip;
+  for (const segment of plan.segments) {
+    if (out.length >= take) break;
+    if (segment.probe === null) continue;
+    if (remaining > 0) {
+      const count = await countSegment(reader, segment, [], undefined, remaining);
+      if (count < remaining) {
+        remaining -= count;
+        continue;
+      }
+    }
+    out.push(...(await readSegment(reader, segment, { walk: "forward", take: take - out.length, skip: remaining })));
+    remaining = 0;
+  }
+  return out;
+}
+
+export type SortedPlace = {
+  index: number | null;
+  previousId: string | null;
+  nextId: string | null;
+  nextFailedId: string | null;
+};
+
+/** The row's judgment of the sorted metric. */
+export type SortedJudgment = { status: string; passed: boolean | null; score: number | null; rowNumber: number };
+
+/**
+ * A row's place in the order: its 1-based index within the filter (null outside it), the filter's rows
+ * before and after it, and the next one after it that also meets `failedProbe` (n; "" for the next one).
+ * A row outside the filter still has neighbours, by its key.
+ */
+export async function sortedPlace(
+  sql: SqlRunner,
+  plan: SegmentPlan,
+  bound: Reader["bound"],
+  row: { inFilter: boolean; judgment: SortedJudgment },
+  failedProbe: string,
+): Promise<SortedPlace> {
+  const reader: Reader = { sql, plan, bound };
+  const mine = plan.segments.findIndex((segment) => segmentHolds(segment, row.judgment));
+  if (mine < 0) throw new Error(`a judgment with status ${row.judgment.status} has no place in the order`);
+  const key: OrderKey = { score: row.judgment.score, rowNumber: row.judgment.rowNumber };
+  const own = plan.segments[mine];
+  const inFilter = (segment: Segment) => segment.probe !== null;
+
+  /** The first row of the filter from the row on, in the walk's direction, that meets the conditions. */
+  const firstFrom = async (walk: Walk, conditions: string[]) => {
+    if (inFilter(own)) {
+      const pastMe = [...conditions, pastKey(own, plan, walk)];
+      const [hit] = await readSegment(reader, own, { walk, conditions: pastMe, take: 1, key });
+      if (hit) return hit.id;
+    }
+    const rest = walk === "forward" ? plan.segments.slice(mine + 1) : plan.segments.slice(0, mine).reverse();
+    for (const segment of rest.filter(inFilter)) {
+      const [hit] = await readSegment(reader, segment, { walk, conditions, take: 1 });
+      if (hit) return hit.id;
+    }
+    return null;
+  };
+
+  const [previousId, nextId, nextFailedId, index] = await Promise.all([
+    firstFrom("backward", []),
+    firstFrom("forward", []),
+    failedProbe ? firstFrom("forward", [failedProbe]) : null,
+    row.inFilter ? indexOf(reader, plan.segments.slice(0, mine).filter(inFilter), own, key) : null,
+  ]);
+  return { index, previousId, nextId, nextFailedId: failedProbe ? nextFailedId : nextId };
+}
+
+/** The row's 1-based place: the filter's rows of the earlier segments, and of its own up to and with it. */
+async function indexOf(reader: Reader, earlier: Segment[], own: Segment, key: OrderKey): Promise<number> {
+  const counts = await Promise.all([
+    ...earlier.map((segment) => countSegment(reader, segment, [])),
+    countSegment(reader, own, [pastKey(own, reader.plan, "backward", true)], key),
+  ]);
+  return counts.reduce((sum, n) => sum + n, 0);
+}
