@@ -40,6 +40,9 @@ async function startTemplateServer(): Promise<LocalPostgres> {
   const server = await startLocalPostgres({
     dir: path.join(os.tmpdir(), `assay-test-postgres-${checkout}`),
     persistent: false,
+    // A throwaway server: no write waits for the disk (commits stay atomic; only an OS crash could lose them,
+    // and the server is thrown away with the run). The suite's many short transactions waited on fsync.
+    settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" },
   });
   await server.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
   await applyPendingMigrations(server.url(TEMPLATE_DATABASE));
