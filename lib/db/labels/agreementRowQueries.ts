@@ -193,19 +193,31 @@ async function pageOfRows(
   const sql = sqlOf(db);
   const { where, bound } = filterOf(sqlFragments(sql), run, query, condition, values);
   const paired = pairedLabelsSql(sql);
-  const counted = await sql.get<{ total: number }>(
-    `WITH paired AS (${paired}) SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
-    bound,
-  );
-  const total = counted?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(Math.max(1, Math.floor(query.page)), pageCount);
   const sort = sortJoin(query);
-  const items = await sql.all<AgreementRowRef>(
-    `WITH paired AS (${paired})
-     SELECT r."id" AS "rowId", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${sort.join}
-     WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @limit OFFSET @offset`,
-    { ...bound, ...sort.bound, limit: pageSize, offset: (page - 1) * pageSize },
-  );
+  // The page and the filter's size in ONE statement (COUNT(*) OVER ()): pairing the labels with the verdicts is
+  // the cost, and a separate count paired them twice. Only a page past the end, which holds no row to carry
+  // the count, counts apart, then reads the last page.
+  const readPage = (page: number) =>
+    sql.all<AgreementRowRef & { total: number }>(
+      `WITH paired AS (${paired})
+       SELECT r."id" AS "rowId", r."rowNumber", r."requestId", r."requestText", r."response", COUNT(*) OVER () AS "total"
+       FROM "DatasetRow" r ${sort.join}
+       WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @limit OFFSET @offset`,
+      { ...bound, ...sort.bound, limit: pageSize, offset: (page - 1) * pageSize },
+    );
+  let page = Math.max(1, Math.floor(query.page));
+  let rows = await readPage(page);
+  let total = rows.length > 0 ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && page > 1) {
+    const counted = await sql.get<{ total: number }>(
+      `WITH paired AS (${paired}) SELECT COUNT(*) AS "total" FROM "DatasetRow" r WHERE ${where}`,
+      bound,
+    );
+    total = Number(counted?.total ?? 0);
+    page = Math.max(1, Math.ceil(total / pageSize));
+    if (total > 0) rows = await readPage(page);
+  }
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const items = rows.map(({ total: _total, ...row }) => row);
   return { items, total, page, pageSize, pageCount };
 }

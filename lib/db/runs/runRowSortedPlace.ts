@@ -118,14 +118,14 @@ async function placeByIndex(
   };
   const probe = plan.segments.find((segment) => segmentHolds(segment, mine))?.probe ?? null;
   const inFilter =
-    probe === "" ||
+    probe?.each === "" ||
     (probe !== null &&
       (await sql.get(
-        `SELECT 1 AS "hit" FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric AND ${probe}`,
+        `SELECT 1 AS "hit" FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric AND ${probe.each}`,
         { ...bound, rowId },
       )) !== undefined);
   // n within a failed filter is the filter's own next row; within any other, its next row that failed some metric.
-  const failedProbe = query.filter === "failed" ? "" : verdictProbe("anyFailed");
+  const failedProbe = query.filter === "failed" ? "" : verdictProbe("anyFailed").each;
   const place = await sortedPlace(sql, plan, bound, { inFilter, judgment: mine }, failedProbe);
   return { ...place, total };
 }
