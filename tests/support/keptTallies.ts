@@ -10,7 +10,8 @@ type Counts = Record<string, number>;
 /** Per metric, the tallies summed over their shards. */
 export async function keptByMetric(db: Db, runId: string): Promise<Record<string, Counts>> {
   const rows = await sqlOf(db).all<Record<string, number | string>>(
-    `SELECT "metric", ${TALLY_COLUMNS.map((c) => `SUM("${c}") AS "${c}"`).join(", ")}
+    // The score sum as the run page reads it (aggregateQueries): + 0.0, so that a sum of zeros is 0, not -0.
+    `SELECT "metric", ${TALLY_COLUMNS.map((c) => `SUM("${c}")${c === "scoreSum" ? " + 0.0" : ""} AS "${c}"`).join(", ")}
      FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],
   );

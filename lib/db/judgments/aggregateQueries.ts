@@ -19,8 +19,9 @@ export async function getRunAggregates(db: Db, runId: string, metricOrder: strin
     passed: number;
     failed: number;
   }>(
+    // + 0.0: a sum of zeros reads as 0, never -0 (which a page would print as "-0.00"), whatever its shards hold.
     `SELECT "metric", SUM("yes") AS "yes", SUM("no") AS "no", SUM("error") AS "error", SUM("skipped") AS "skipped",
-       SUM("pending") + SUM("running") AS "pending", SUM("scored") AS "scored", SUM("scoreSum") AS "scoreSum",
+       SUM("pending") + SUM("running") AS "pending", SUM("scored") AS "scored", SUM("scoreSum") + 0.0 AS "scoreSum",
        SUM("passed") AS "passed", SUM("failed") AS "failed"
      FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],
