@@ -151,12 +151,16 @@ export function higherIsWorse(metric: string): boolean {
 
 export type Walk = "forward" | "backward";
 
+/** Whether walking the segment this way reads its key (score or row number, then row number) ascending. */
+export function walksAscending(segment: Segment, plan: SegmentPlan, walk: Walk): boolean {
+  const ascending = segment.order === "row" || plan.scoreOrder === "ASC";
+  return ascending === (walk === "forward");
+}
+
 /** A segment's ORDER BY over the merged branches' columns, forward or backward. */
 export function orderOf(segment: Segment, plan: SegmentPlan, walk: Walk): string {
-  const flip = (direction: "ASC" | "DESC") => (walk === "forward" ? direction : direction === "ASC" ? "DESC" : "ASC");
-  if (segment.order === "row") return `"rowNumber" ${flip("ASC")}`;
-  const direction = flip(plan.scoreOrder);
-  return `"score" ${direction}, "rowNumber" ${direction}`;
+  const direction = walksAscending(segment, plan, walk) ? "ASC" : "DESC";
+  return segment.order === "row" ? `"rowNumber" ${direction}` : `"score" ${direction}, "rowNumber" ${direction}`;
 }
 
 /**
@@ -164,8 +168,7 @@ export function orderOf(segment: Segment, plan: SegmentPlan, walk: Walk): string
  * (row values, which both stores walk as one index range): @keyScore and @keyRow bind the key.
  */
 export function pastKey(segment: Segment, plan: SegmentPlan, walk: Walk, inclusive = false): string {
-  const ascending = (segment.order === "row" ? "ASC" : plan.scoreOrder) === "ASC";
-  const op = `${ascending === (walk === "forward") ? ">" : "<"}${inclusive ? "=" : ""}`;
+  const op = `${walksAscending(segment, plan, walk) ? ">" : "<"}${inclusive ? "=" : ""}`;
   return segment.order === "row"
     ? `t."rowNumber" ${op} @keyRow`
     : `(t."score", t."rowNumber") ${op} (@keyScore, @keyRow)`;

@@ -7,6 +7,7 @@ import {
   type Segment,
   type SegmentPlan,
   type Walk,
+  walksAscending,
 } from "./metricSortSegments";
 
 /**
@@ -81,8 +82,7 @@ async function firstOfSegment(
   const found = hits.flatMap((hit) =>
     hit ? [{ id: hit.id, rowNumber: Number(hit.rowNumber), score: hit.score }] : [],
   );
-  const ascending = (segment.order === "row" ? "ASC" : reader.plan.scoreOrder) === "ASC";
-  const sign = ascending === (walk === "forward") ? 1 : -1;
+  const sign = walksAscending(segment, reader.plan, walk) ? 1 : -1;
   found.sort(
     (a, b) => sign * ((segment.order === "score" ? (a.score ?? 0) - (b.score ?? 0) : 0) || a.rowNumber - b.rowNumber),
   );
