@@ -4,8 +4,13 @@ import { useEffect } from "react";
 
 /** Where the control to refocus is remembered across the navigation it starts (a full load for a GET form). */
 const STORAGE_KEY = "assay:keep-focus";
-/** Longer than any page load the focus waits for; shorter than a reviewer's next click. */
-const KEEP_FOR_MS = 15_000;
+/**
+ * Longer than any page load the focus waits for: a run page of 18 metrics on a busy server took more than 15 s
+ * to load and hydrate (CI's browser tests, two at a time on two cores), and the note had expired on arrival.
+ * A note is consumed by the next view of the table anyway; this only stops one that no view took from acting
+ * on a much later one.
+ */
+const KEEP_FOR_MS = 60_000;
 
 /**
  * Keeps the reviewer's place across a server-rendered table's navigations:
