@@ -128,6 +128,46 @@ describe("reads over judgments, on the store under test", () => {
     ]);
   });
 
+  it("reads a score sum of exactly 0 once every score is withdrawn, whatever float residue the kept sums hold", async () => {
+    await store.db.run.create({
+      data: {
+        id: "withdrawn",
+        datasetId,
+        name: "withdrawn",
+        judgeProvider: "openai",
+        judgeModel: "gpt",
+        status: "running",
+      },
+    });
+    const ids: string[] = [];
+    for (const [i, rowId] of rowIds.entries()) {
+      const item = await store.db.judgmentItem.create({
+        data: {
+          runId: "withdrawn",
+          rowId,
+          rowNumber: i + 1,
+          metric: FAITHFULNESS,
+          status: "pending",
+          promptVersion: "v1",
+        },
+      });
+      ids.push(item.id);
+    }
+    // Each judgment re-scored a few times, as re-judges do, then all reset: the kept sums add and subtract floats.
+    for (const value of [0.1, 0.7, 0.3, 0.9, 0.2])
+      await store.db.judgmentItem.updateMany({
+        where: { id: { in: ids } },
+        data: { status: "done", score: value, threshold: 0.5, passed: value >= 0.5 },
+      });
+    await store.db.judgmentItem.updateMany({
+      where: { id: { in: ids } },
+      data: { status: "pending", score: null, passed: null },
+    });
+    const [faithfulness] = await getRunAggregates(store.db, "withdrawn", [FAITHFULNESS]);
+    expect(faithfulness).toMatchObject({ metric: FAITHFULNESS, denominator: 0, value: null });
+    expect(Object.is(faithfulness.numerator, 0)).toBe(true);
+  });
+
   it("lists an unrecorded judge model first, as SQLite orders NULLs", async () => {
     const { judges } = await getRunProvenance(store.db, "baseline");
     expect(judges.filter((judge) => judge.metric === FAITHFULNESS).map((judge) => [judge.model, judge.rows])).toEqual([

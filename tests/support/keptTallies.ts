@@ -10,7 +10,7 @@ type Counts = Record<string, number>;
 /** Per metric, the tallies summed over their shards. */
 export async function keptByMetric(db: Db, runId: string): Promise<Record<string, Counts>> {
   const rows = await sqlOf(db).all<Record<string, number | string>>(
-    // The score sum as the run page reads it (aggregateQueries): + 0.0, so that a sum of zeros is 0, not -0.
+    // The score sum as the run page reads it (aggregateQueries).
     `SELECT "metric", ${TALLY_COLUMNS.map((c) => `SUM("${c}")${c === "scoreSum" ? " + 0.0" : ""} AS "${c}"`).join(", ")}
      FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],
@@ -127,8 +127,9 @@ function unfinished({ pending, running, ...counts }: Counts): Counts {
 }
 
 function numbers(row: Record<string, unknown>, columns: string[]): Counts {
-  // Sums of floats are compared to the cent of a cent: the stores add them in different orders.
-  return Object.fromEntries(columns.map((c) => [c, Math.round(Number(row[c] ?? 0) * 1e6) / 1e6]));
+  // Sums of floats are compared to the millionth: the stores add them in different orders, and a kept sum that
+  // scores were added to and taken from keeps a residue (-1e-17, say) that rounds to -0, which toEqual tells from 0.
+  return Object.fromEntries(columns.map((c) => [c, Math.round(Number(row[c] ?? 0) * 1e6) / 1e6 + 0]));
 }
 
 export async function expectTalliesExact(db: Db, runId: string): Promise<void> {

@@ -19,9 +19,10 @@ export async function getRunAggregates(db: Db, runId: string, metricOrder: strin
     passed: number;
     failed: number;
   }>(
-    // + 0.0: a sum of zeros reads as 0, never -0 (which a page would print as "-0.00"), whatever its shards hold.
+    // With no scores kept the sum is 0: scores added to a shard and taken away again leave a float residue
+    // (-1e-17, say) that a page would print as "-0.00".
     `SELECT "metric", SUM("yes") AS "yes", SUM("no") AS "no", SUM("error") AS "error", SUM("skipped") AS "skipped",
-       SUM("pending") + SUM("running") AS "pending", SUM("scored") AS "scored", SUM("scoreSum") + 0.0 AS "scoreSum",
+       SUM("pending") + SUM("running") AS "pending", SUM("scored") AS "scored", CASE WHEN SUM("scored") = 0 THEN 0.0 ELSE SUM("scoreSum") END AS "scoreSum",
        SUM("passed") AS "passed", SUM("failed") AS "failed"
      FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],
