@@ -1,4 +1,4 @@
-import type { SavedJudgment } from "@/lib/db/work/runWrites";
+import type { SavedJudgment } from "@/lib/db/work/judgmentResults";
 import type { ChunkJudgingMode, JudgeBackend, JudgeRequest } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { saveJudgment } from "@/lib/db/work/runWrites";
+import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { comparisonStatistics } from "@/lib/export/comparisonStatistics";
 import { importRows } from "../support/engineKit";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
 import { getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
-import { saveJudgment } from "@/lib/db/work/runWrites";
+import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { scorePasses } from "@/lib/engine/thresholds";
 import { openDataset, type StoredDataset } from "../support/servedDataset";

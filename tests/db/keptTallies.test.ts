@@ -10,7 +10,7 @@ import { sqlOf } from "@/lib/db/client";
 import { foldKeptTallies } from "@/lib/db/judgments/keptTallyFold";
 import { deleteRun, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { claimJudgments, releaseClaims } from "@/lib/db/work/claims";
-import { saveJudgment } from "@/lib/db/work/runWrites";
+import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { saveJudgment } from "@/lib/db/work/runWrites";
+import { saveJudgment } from "@/lib/db/work/judgmentResults";
 
 /**
  * Writes a score for every pending item of a run, row by row in request order.

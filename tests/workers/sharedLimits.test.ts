@@ -8,7 +8,7 @@ import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
 import { readRunSpending, releaseBudgetCalls, reserveBudgetCalls } from "@/lib/db/work/runSpending";
 import { registerWorker } from "@/lib/db/work/workers";
 import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
-import { saveJudgment } from "@/lib/db/work/runWrites";
+import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { createStoreSlotLimiter } from "@/lib/engine/worker/storeSlotLimiter";
 import { importRows } from "../support/engineKit";

@@ -4,6 +4,7 @@ import { toPostgresPlaceholders } from "./postgresPlaceholders";
 import { bulkInsertStatement } from "./postgresBulkInsert";
 import type { BulkTable, SqlParams, SqlRunner, SqlValue, TransactionOptions } from "./sqlRunner";
 import { retryTransientPostgres } from "./postgresErrors";
+import { sqlFragments } from "./sqlFragments";
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -50,8 +51,12 @@ export class PostgresRunner implements SqlRunner {
       let broken = false;
       try {
         // One round trip for both (a simple query may hold several statements when it binds no values).
-        const begin = options.readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL SERIALIZABLE";
-        await client.query(options.relaxedDurability ? `${begin}; SET LOCAL synchronous_commit = off` : begin);
+        const begin = [
+          options.readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL SERIALIZABLE",
+          ...(options.relaxedDurability ? ["SET LOCAL synchronous_commit = off"] : []),
+          ...(options.bulkTallies ? [sqlFragments(this).bulkTallies?.begin ?? ""] : []),
+        ];
+        await client.query(begin.join("; "));
         try {
           const result = await work(new PostgresTransactionRunner(client));
           await client.query("COMMIT");

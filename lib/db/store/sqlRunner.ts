@@ -1,7 +1,11 @@
 import type { Dialect } from "./dialect";
 
-/** A value bound to a statement. Arrays are id lists (see sqlFragments.inList); Dates are timestamps. */
-export type SqlValue = string | number | boolean | bigint | null | Date | readonly (string | number)[];
+/**
+ * A value bound to a statement. Arrays are id lists (see sqlFragments.inList), or on PostgreSQL a column of a
+ * batch that `unnest` turns back into rows; Dates are timestamps.
+ */
+export type SqlValue =
+  string | number | boolean | bigint | null | Date | readonly (string | number | boolean | Date | null)[];
 
 /** Positional values for `?` placeholders, or named values for `@name` placeholders. */
 export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
@@ -23,6 +27,11 @@ export type TransactionOptions = {
    * disk there, with the row locked, held a worker to about 150 results a second.
    */
   relaxedDurability?: boolean;
+  /**
+   * PostgreSQL only: the transaction's updates of judgments keep the run's tallies per statement (a few grouped
+   * writes), not per judgment at COMMIT (migration kept_tally_deltas): for statements that write many judgments.
+   */
+  bulkTallies?: boolean;
 };
 
 export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };

@@ -32,14 +32,15 @@ export async function addWorkerSpending(
        "tokens" = "RunWorkerSpending"."tokens" + excluded."tokens",
        "usd" = "RunWorkerSpending"."usd" + excluded."usd",
        "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"`,
-    [runId, workerId, nextShard(), spent.calls, spent.tokens, spent.usd, -spent.reservedCalls],
+    [runId, workerId, nextSpendingShard(), spent.calls, spent.tokens, spent.usd, -spent.reservedCalls],
   );
 }
 
 /** Rows per worker and run that results are spread over (RunWorkerSpending.shard). */
 const SHARDS = 16;
 let shardCursor = 0;
-function nextShard(): number {
+/** The shard the next write of a worker's spending goes to: its concurrent transactions seldom share a row. */
+export function nextSpendingShard(): number {
   shardCursor = (shardCursor + 1) % SHARDS;
   return shardCursor;
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { JudgeResult } from "@/lib/judges/types";
 import { responseHashOf } from "@/lib/labels/contentHash";
 import { sqlOf, type Db } from "../client";
 import type { RunBudget } from "../runs/runBudget";
@@ -161,22 +160,6 @@ export async function deleteAbandonedPlans(db: Db, now = new Date()): Promise<nu
   return count;
 }
 
-/** Thrown inside a result's transaction when its claim is no longer the writer's: rolls back what it wrote. */
-class NotTheWritersToWrite extends Error {}
-
-/** A result that was not the writer's to write is `false`; anything else is the failure it is. */
-function notWritten(error: unknown): false {
-  if (error instanceof NotTheWritersToWrite) return false;
-  throw error;
-}
-
-export type SavedJudgment = Omit<JudgeResult, "chunks" | "usage"> & {
-  chunks?: JudgeResult["chunks"];
-  usage: JudgeResult["usage"];
-  threshold: number | null;
-  passed: boolean | null;
-  costUsd: number | null;
-};
 
 /**
  * Who writes a result: the worker that claimed the item (claims.ts), and
@@ -189,99 +172,6 @@ export type Claimant = { workerId: string; reservedCalls?: number };
 /** The condition under which an item's result may be written (see Claimant). */
 function writableBy(claimant: Claimant | null): string {
   return claimant ? `"status" = 'running' AND "claimedBy" = ?` : `"status" = 'pending'`;
-}
-
-/**
- * Writes one finished judgment, its per-chunk verdicts and what it spent,
- * atomically, and only if the writer still holds its claim: a judgment is
- * written once, never twice, even when a claim was taken back from a worker
- * thought gone that then finished anyway. Returns false when it was not the
- * writer's to write.
- */
-export async function saveJudgment(
-  db: Db,
-  item: { id: string; runId: string; rowId: string; metric: string },
-  result: SavedJudgment,
-  claimant: Claimant | null = null,
-): Promise<boolean> {
-  const chunks = result.chunks ?? [];
-  // The spending goes first and the judgment's UPDATE after it (then its chunks' verdicts, unique per
-  // judgment), so a result that turns out not to be the writer's rolls its spending back. On PostgreSQL the
-  // row's kept verdict, which the row's other metrics also write, is updated inside COMMIT (a deferred
-  // trigger, migration kept_tally_deltas), so no lock on it spans this transaction's round trips.
-  return sqlOf(db)
-    .transaction(
-      async (tx) => {
-        await addWorkerSpending(tx, item.runId, claimant?.workerId ?? "direct", {
-          calls: result.attempts,
-          tokens: (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0),
-          usd: result.costUsd ?? 0,
-          reservedCalls: claimant?.reservedCalls ?? 0,
-        });
-        const changed = await tx.run(
-          `UPDATE "JudgmentItem" SET
-        "status" = ?, "rating" = ?, "score" = ?, "threshold" = ?, "passed" = ?, "rationale" = ?, "errorMessage" = ?, "details" = ?,
-        "judgeProvider" = ?, "judgeModel" = ?, "promptVersion" = ?, "promptHash" = ?, "cacheHit" = ?, "attempts" = ?,
-        "inputTokens" = ?, "outputTokens" = ?, "costUsd" = ?, "latencyMs" = ?, "finishedAt" = ?, "claimedBy" = NULL, "claimedAt" = NULL
-        WHERE "id" = ? AND ${writableBy(claimant)}`,
-          [
-            result.errorMessage ? "error" : "done",
-            result.rating,
-            result.score,
-            result.threshold,
-            result.passed,
-            result.rationale,
-            result.errorMessage,
-            result.details ? JSON.stringify(result.details) : null,
-            result.provider,
-            result.model,
-            result.promptVersion,
-            result.promptHash,
-            result.cacheHit,
-            result.attempts,
-            result.usage?.inputTokens ?? null,
-            result.usage?.outputTokens ?? null,
-            result.costUsd,
-            result.latencyMs,
-            new Date(),
-            item.id,
-            ...(claimant ? [claimant.workerId] : []),
-          ],
-        );
-        if (changed === 0) throw new NotTheWritersToWrite();
-        if (chunks.length > 0)
-          await tx.bulkInsert([
-            {
-              table: "ChunkJudgment",
-              columns: [
-                "id",
-                "judgmentId",
-                "runId",
-                "rowId",
-                "metric",
-                "position",
-                "rating",
-                "rationale",
-                "errorMessage",
-              ],
-              rows: chunks.map((chunk) => [
-                randomUUID(),
-                item.id,
-                item.runId,
-                item.rowId,
-                item.metric,
-                chunk.position,
-                chunk.rating,
-                chunk.rationale,
-                chunk.errorMessage,
-              ]),
-            },
-          ]);
-        return true;
-      },
-      { readCommitted: true, relaxedDurability: true },
-    )
-    .catch(notWritten);
 }
 
 export type SavedGeneration = {
