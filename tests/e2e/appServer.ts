@@ -1,7 +1,7 @@
-// Starts the built app for browser tests: a fresh store (a SQLite file, or a
-// new database on the run's PostgreSQL from npm), prepare-db (migrations + the
-// sample dataset), then `next start` on a free loopback port. The build itself
-// is made once per run by globalSetup.ts.
+// Starts the built app for browser tests: a fresh store (a copy of the SQLite
+// file globalSetup.ts prepared, or a new database on the run's PostgreSQL from
+// npm, then prepare-db: migrations + the sample dataset), then `next start` on a
+// free loopback port. The build itself is made once per run by globalSetup.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -63,8 +63,13 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     ...options.env,
   };
   try {
-    const prepared = await run(TSX_BIN, ["scripts/prepare-db.ts"], env, 120_000);
-    if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
+    // A new SQLite store is a copy of the one globalSetup prepared; any other runs prepare-db, as `npm start` would.
+    if ((options.store ?? "sqlite") === "sqlite" && !options.env?.DATABASE_URL)
+      fs.copyFileSync(inject("assayE2ePreparedStore"), path.join(dbDir, "assay.db"));
+    else {
+      const prepared = await run(TSX_BIN, ["scripts/prepare-db.ts"], env, 120_000);
+      if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         return await startNext(env, databaseUrl, serverRegistry, dbDir, drop);

@@ -32,7 +32,7 @@ export type JudgmentToSave = {
  * Many at a time because a worker's results arrive many at a time: on
  * PostgreSQL the batch is one statement (an UPDATE over the batch's values,
  * the chunks' INSERT and the spending's upsert as its parts) between BEGIN and
- * COMMIT, and its kept tallies are written per statement, not per judgment.
+ * COMMIT, and a large batch keeps its tallies per statement, not per judgment.
  */
 export async function saveJudgments(
   db: Db,
@@ -43,16 +43,23 @@ export async function saveJudgments(
   if (judgments.length === 0) return [];
   const sql = sqlOf(db);
   const finishedAt = new Date();
-  // One timestamp for the batch; on PostgreSQL the row's kept verdict, which the row's other metrics also
-  // write, is then updated by the statement's trigger and held only until COMMIT, one round trip later.
+  // One timestamp for the batch. On PostgreSQL the rows' kept verdicts, which a row's other metrics also
+  // write, are updated inside COMMIT (row triggers) or by the statement's trigger (a large batch) and then held
+  // one round trip, until COMMIT.
   return sql.transaction(
     (tx) =>
       tx.dialect === "postgresql"
         ? writeAsOneStatement(tx, runId, workerId, judgments, finishedAt)
         : writeOneByOne(tx, runId, workerId, judgments, finishedAt),
-    { readCommitted: true, relaxedDurability: true, bulkTallies: true },
+    { readCommitted: true, relaxedDurability: true, bulkTallies: judgments.length >= BULK_TALLIES_FROM },
   );
 }
+
+/**
+ * From how many results a batch keeps the tallies per statement: a statement's trigger reads its transition
+ * tables and groups them, a fixed cost that a judgment's own row trigger undercuts for a batch of a few.
+ */
+const BULK_TALLIES_FROM = 8;
 
 /** Writes one judgment (saveJudgments with one); false when it was not the writer's to write. */
 export async function saveJudgment(

@@ -160,7 +160,6 @@ export async function deleteAbandonedPlans(db: Db, now = new Date()): Promise<nu
   return count;
 }
 
-
 /**
  * Who writes a result: the worker that claimed the item (claims.ts), and
  * the calls it had reserved for it against the run's call budget (freed as

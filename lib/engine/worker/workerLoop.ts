@@ -84,7 +84,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       // A run whose planner died part-way was never runnable; it is removed once its planning lease lapses.
       await deleteAbandonedPlans(db);
       for (const runId of await listResumableRuns(db)) work(runId, "coordinate");
-      for (const runId of await listRunsNeedingHelp(db)) work(runId, "help");
+      for (const runId of await listRunsNeedingHelp(db, [...active.keys()])) work(runId, "help");
     } catch (error) {
       options.onRunError?.("(sweep)", error);
     } finally {
