@@ -6,8 +6,10 @@
  * tick; when the store is the bottleneck, batches grow by themselves, and
  * each costs the store one transaction instead of one per result.
  *
- * When a batch fails as a whole, each of its entries is written alone, so
- * that one bad entry fails only its own lane.
+ * When a batch fails, each of its entries is written alone, so that one bad
+ * entry fails only its own lane; unless the failure is the store's as a whole
+ * (`failsEveryEntry`: unavailable past its retries), which every entry would
+ * meet again, one wait each.
  */
 export type GroupedWrites<Entry> = { save(entry: Entry): Promise<boolean> };
 
@@ -15,26 +17,28 @@ type Waiting<Entry> = { entry: Entry; resolve(written: boolean): void; reject(er
 
 export function groupedWrites<Entry>(
   write: (batch: Entry[]) => Promise<boolean[]>,
-  maxBatch: number,
+  options: { maxBatch: number; failsEveryEntry: (error: unknown) => boolean },
 ): GroupedWrites<Entry> {
   const queue: Waiting<Entry>[] = [];
   let busy = false;
 
-  async function flush(): Promise<void> {
-    busy = true;
+  async function settle(batch: Waiting<Entry>[]): Promise<void> {
     try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, maxBatch);
-        try {
-          const written = await write(batch.map((waiting) => waiting.entry));
-          batch.forEach((waiting, i) => waiting.resolve(written[i] === true));
-        } catch (error) {
-          if (batch.length === 1) batch[0].reject(error);
-          else
-            for (const waiting of batch)
-              await write([waiting.entry]).then(([written]) => waiting.resolve(written === true), waiting.reject);
-        }
+      const written = await write(batch.map((waiting) => waiting.entry));
+      batch.forEach((waiting, i) => waiting.resolve(written[i] === true));
+      return;
+    } catch (error) {
+      if (batch.length === 1 || options.failsEveryEntry(error)) {
+        for (const waiting of batch) waiting.reject(error);
+        return;
       }
+    }
+    for (const waiting of batch) await settle([waiting]);
+  }
+
+  async function flush(): Promise<void> {
+    try {
+      while (queue.length > 0) await settle(queue.splice(0, options.maxBatch));
     } finally {
       busy = false;
     }

@@ -61,15 +61,20 @@ export async function forEachConcurrently<T>(
   shouldStop: () => boolean,
 ): Promise<void> {
   let lastYield = performance.now();
+  const yieldNow = async () => {
+    if (performance.now() - lastYield <= 10) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    lastYield = performance.now();
+  };
   const lane = async () => {
     while (!shouldStop()) {
       const next = await source.next();
       if (next.done) return;
+      // Before the work as well as after: a lane's work may wait for the others' (grouped writes), so "after"
+      // would come only once every lane had run its synchronous part.
+      await yieldNow();
       await worker(next.value);
-      if (performance.now() - lastYield > 10) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        lastYield = performance.now();
-      }
+      await yieldNow();
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));

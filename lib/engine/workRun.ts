@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { JudgeRowData, RunRecord } from "@/lib/db/runs/runQueries";
 import { releaseClaims } from "@/lib/db/work/claims";
+import { isStoreUnavailable } from "@/lib/db/store/storeRetry";
 import { saveJudgments, type JudgmentToSave } from "@/lib/db/work/judgmentResults";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
@@ -102,10 +103,10 @@ async function judgePending(
   // written in batches as large as the lanes (groupedWrites): 64 lanes took the CLI from 37 s to 21 s on 3,000
   // rows × the default judges, against one lane and one transaction a judgment.
   const lanes = deps.judge.provider === "heuristic" ? OFFLINE_LANES : run.concurrency * 2;
-  const results = groupedWrites(
-    (batch: JudgmentToSave[]) => saveJudgments(db, run.id, workerId, batch),
-    RESULTS_PER_WRITE,
-  );
+  const results = groupedWrites((batch: JudgmentToSave[]) => saveJudgments(db, run.id, workerId, batch), {
+    maxBatch: RESULTS_PER_WRITE,
+    failsEveryEntry: isStoreUnavailable,
+  });
   await forEachConcurrently(
     claimedJudgments(db, run.id, workerId, claimBatchSize(lanes)),
     lanes,

@@ -180,6 +180,19 @@ describe("a worker's results written as one batch", () => {
     expect(await readRunSpending(db, runId)).toEqual(spending);
   });
 
+  it("keeps the tallies exact for a batch of a few, whose tallies go by each judgment's own trigger", async () => {
+    const { runId, batch } = await claimedRun();
+    // Out of row order, as lanes finish: each outcome still answers its own entry.
+    const few = [batch[4], batch[0], batch[6], batch[2]];
+    expect(await saveJudgments(db, runId, "worker-a", few)).toEqual([true, true, false, true]);
+    expect(
+      (await db.judgmentItem.findMany({ where: { runId, status: { in: ["done", "error"] } }, select: { id: true } }))
+        .map((j) => j.id)
+        .sort(),
+    ).toEqual([batch[0], batch[2], batch[4]].map((j) => j.item.id).sort());
+    await expectTalliesExact(db, runId);
+  });
+
   it("writes only judgments still pending when no worker claims them (tests and tools writing results directly)", async () => {
     const { runId, batch } = await claimedRun();
     expect(await saveJudgments(db, runId, null, batch)).toEqual([

@@ -32,7 +32,10 @@ function recordingWriter(options: { failWhen?: (batch: number[]) => boolean } = 
 describe("grouped writes (a worker's results, group-committed)", () => {
   it("writes the results handed in within one tick as one batch, and answers each its own outcome", async () => {
     const writer = recordingWriter();
-    const writes = groupedWrites((batch: number[]) => writer.write(batch), 100);
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 100,
+      failsEveryEntry: () => false,
+    });
     const outcomes = await Promise.all([1, 2, 3, 4].map((n) => writes.save(n)));
     expect(writer.batches).toEqual([[1, 2, 3, 4]]);
     expect(outcomes).toEqual([false, true, false, true]);
@@ -40,7 +43,10 @@ describe("grouped writes (a worker's results, group-committed)", () => {
 
   it("writes one batch at a time: what arrives during a write goes in the next, at most maxBatch each", async () => {
     const writer = recordingWriter();
-    const writes = groupedWrites((batch: number[]) => writer.write(batch), 3);
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 3,
+      failsEveryEntry: () => false,
+    });
     writer.holdNext();
     const first = writes.save(0);
     await tick();
@@ -56,7 +62,10 @@ describe("grouped writes (a worker's results, group-committed)", () => {
 
   it("when a batch fails, writes its entries one by one: only the bad one fails, the others keep their outcome", async () => {
     const writer = recordingWriter({ failWhen: (batch) => batch.includes(13) });
-    const writes = groupedWrites((batch: number[]) => writer.write(batch), 100);
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 100,
+      failsEveryEntry: () => false,
+    });
     const settled = await Promise.allSettled([12, 13, 14].map((n) => writes.save(n)));
     expect(settled.map((s) => (s.status === "fulfilled" ? s.value : (s.reason as Error).message))).toEqual([
       true,
@@ -66,5 +75,16 @@ describe("grouped writes (a worker's results, group-committed)", () => {
     expect(writer.batches).toEqual([[12, 13, 14], [12], [13], [14]]);
     // The writer goes on taking results after a failure.
     expect(await writes.save(16)).toBe(true);
+  });
+
+  it("when the store as a whole fails, every entry of the batch fails with it, without trying each again", async () => {
+    const writer = recordingWriter({ failWhen: () => true });
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 100,
+      failsEveryEntry: (error) => String(error).includes("failed"),
+    });
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => writes.save(n)));
+    expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(writer.batches).toEqual([[1, 2, 3]]);
   });
 });

@@ -10,7 +10,7 @@ type Counts = Record<string, number>;
 /** Per metric, the tallies summed over their shards. */
 export async function keptByMetric(db: Db, runId: string): Promise<Record<string, Counts>> {
   const rows = await sqlOf(db).all<Record<string, number | string>>(
-    // The score sum as the run page reads it (aggregateQueries).
+    // A metric's score sum may keep a float residue of scores added and taken away; numbers() rounds it.
     `SELECT "metric", ${TALLY_COLUMNS.map((c) => `SUM("${c}")${c === "scoreSum" ? " + 0.0" : ""} AS "${c}"`).join(", ")}
      FROM "RunMetricTally" WHERE "runId" = ? GROUP BY "metric" HAVING SUM("items") > 0`,
     [runId],

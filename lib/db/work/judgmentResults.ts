@@ -42,18 +42,29 @@ export async function saveJudgments(
 ): Promise<boolean[]> {
   if (judgments.length === 0) return [];
   const sql = sqlOf(db);
+  // The results of a batch finished within a few milliseconds of each other: one finishing time for them all.
   const finishedAt = new Date();
-  // One timestamp for the batch. On PostgreSQL the rows' kept verdicts, which a row's other metrics also
-  // write, are updated inside COMMIT (row triggers) or by the statement's trigger (a large batch) and then held
-  // one round trip, until COMMIT.
-  return sql.transaction(
+  // In row order: on PostgreSQL the rows' kept verdicts, which a row's other metrics also write (and another
+  // worker's batch may hold), are locked in the order the judgments are updated, so two batches sharing rows
+  // take them in one order rather than deadlock. They are updated inside COMMIT (row triggers) or by the
+  // statement's trigger (a large batch) and then held one round trip, until COMMIT.
+  const inRowOrder = [...judgments.keys()].sort((a, b) =>
+    compareText(judgments[a].item.rowId, judgments[b].item.rowId),
+  );
+  const ordered = inRowOrder.map((i) => judgments[i]);
+  const written = await sql.transaction(
     (tx) =>
       tx.dialect === "postgresql"
-        ? writeAsOneStatement(tx, runId, workerId, judgments, finishedAt)
-        : writeOneByOne(tx, runId, workerId, judgments, finishedAt),
+        ? writeAsOneStatement(tx, runId, workerId, ordered, finishedAt)
+        : writeOneByOne(tx, runId, workerId, ordered, finishedAt),
     { readCommitted: true, relaxedDurability: true, bulkTallies: judgments.length >= BULK_TALLIES_FROM },
   );
+  const outcomes: boolean[] = Array(judgments.length).fill(false);
+  inRowOrder.forEach((original, position) => (outcomes[original] = written[position]));
+  return outcomes;
 }
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * From how many results a batch keeps the tallies per statement: a statement's trigger reads its transition
