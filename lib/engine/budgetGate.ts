@@ -11,7 +11,7 @@ export type Reservation = {
    */
   extend(made: number, more: number): boolean;
   release(): void;
-  /** Calls reserved in the store against the run's call budget; the result's write frees them (runWrites.ts). */
+  /** Calls reserved in the store against the run's call budget; the result's write frees them (judgmentResults.ts). */
   readonly heldInStore: number;
   /** Frees the store's hold when no result is written (the claim was lost). */
   releaseStoreHold(): Promise<void>;

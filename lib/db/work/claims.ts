@@ -13,7 +13,7 @@ type WorkTable = "JudgmentItem" | "Generation";
  * name, in one statement. On PostgreSQL the candidates are locked and rows
  * another claimer holds are skipped (FOR UPDATE SKIP LOCKED), so concurrent
  * claimers neither wait for nor share an item; SQLite writes one at a time.
- * Only the claimant may write an item's result (runWrites.ts), and a claim
+ * Only the claimant may write an item's result (judgmentResults.ts, runWrites.ts), and a claim
  * outlives its worker by at most the worker timeout (reclaimFromGoneWorkers).
  */
 async function claim<T>(
