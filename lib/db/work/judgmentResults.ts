@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { JudgeResult } from "@/lib/judges/types";
 import { sqlOf, type Db } from "../client";
 import type { SqlRunner, SqlValue } from "../store/sqlRunner";
-import { addWorkerSpending, nextSpendingShard } from "./runSpending";
+import { ADD_TO_WORKER_SPENDING, addWorkerSpending, nextSpendingShard } from "./runSpending";
 import type { Claimant } from "./runWrites";
 
 export type SavedJudgment = Omit<JudgeResult, "chunks" | "usage"> & {
@@ -188,11 +188,7 @@ async function writeAsOneStatement(
        SELECT ?::text, ?::text, ?::int4, SUM(v."attempts"), SUM(COALESCE(v."inputTokens", 0) + COALESCE(v."outputTokens", 0)),
          SUM(COALESCE(v."costUsd", 0)), -SUM(v."reservedCalls")
        FROM v JOIN written w ON w."id" = v."id" HAVING COUNT(*) > 0
-       ON CONFLICT ("runId", "workerId", "shard") DO UPDATE SET
-         "calls" = "RunWorkerSpending"."calls" + excluded."calls",
-         "tokens" = "RunWorkerSpending"."tokens" + excluded."tokens",
-         "usd" = "RunWorkerSpending"."usd" + excluded."usd",
-         "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"
+       ${ADD_TO_WORKER_SPENDING}
      )
      SELECT "id" FROM written`,
     [

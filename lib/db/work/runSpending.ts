@@ -14,8 +14,15 @@ export async function readRunSpending(db: Db, runId: string): Promise<SpendingTo
   return { calls: Number(row?.calls ?? 0), tokens: Number(row?.tokens ?? 0), usd: Number(row?.usd ?? 0) };
 }
 
+/** Ends an INSERT into RunWorkerSpending: a row already there for the worker's shard is added to. */
+export const ADD_TO_WORKER_SPENDING = `ON CONFLICT ("runId", "workerId", "shard") DO UPDATE SET
+       "calls" = "RunWorkerSpending"."calls" + excluded."calls",
+       "tokens" = "RunWorkerSpending"."tokens" + excluded."tokens",
+       "usd" = "RunWorkerSpending"."usd" + excluded."usd",
+       "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"`;
+
 /**
- * Adds what one written result spent to the worker's row of the run, and
+ * Adds what written results spent to the worker's row of the run, and
  * frees the calls it had reserved; called inside the transaction that writes
  * the result, so the run's spending and its results never disagree.
  */
@@ -27,11 +34,7 @@ export async function addWorkerSpending(
 ): Promise<void> {
   await tx.run(
     `INSERT INTO "RunWorkerSpending" ("runId", "workerId", "shard", "calls", "tokens", "usd", "heldCalls") VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT ("runId", "workerId", "shard") DO UPDATE SET
-       "calls" = "RunWorkerSpending"."calls" + excluded."calls",
-       "tokens" = "RunWorkerSpending"."tokens" + excluded."tokens",
-       "usd" = "RunWorkerSpending"."usd" + excluded."usd",
-       "heldCalls" = "RunWorkerSpending"."heldCalls" + excluded."heldCalls"`,
+     ${ADD_TO_WORKER_SPENDING}`,
     [runId, workerId, nextSpendingShard(), spent.calls, spent.tokens, spent.usd, -spent.reservedCalls],
   );
 }
