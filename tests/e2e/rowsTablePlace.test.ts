@@ -55,9 +55,17 @@ async function seedWideRun(datasetId: string, name: string, status: string): Pro
     judge: { provider: "heuristic", model: "heuristic" },
     name,
   });
+  // A running run is leased to another (pretend) process for an hour: left unleased it is an orphan, which
+  // the server's worker adopts and, finding nothing pending, finishes, racing the test that watches it run.
+  const running = status === "running";
   await db.run.update({
     where: { id },
-    data: { status, startedAt: new Date(), finishedAt: status === "done" ? new Date() : null },
+    data: {
+      status,
+      startedAt: new Date(),
+      finishedAt: status === "done" ? new Date() : null,
+      ...(running ? { leaseOwner: "another-process", leaseExpiresAt: new Date(Date.now() + 3_600_000) } : {}),
+    },
   });
   await db.$executeRawUnsafe(
     `UPDATE "JudgmentItem" SET
@@ -377,7 +385,7 @@ describe("a running run whose updates stop", () => {
   });
 
   it("says so too when the server hangs: the poll is given up, not left pending", async () => {
-    // A run of its own: the one above may have been finished since its progress answered again.
+    // A run of its own, so the notice is not carried over from the test above.
     const hung = await seedWideRun(await importRows(db, syntheticRows(5, 1)), "Hung run", "running");
     // The progress route is held open and never answered (a hung server), rather than refused.
     await page.route("**/api/runs/*/progress", () => undefined);
