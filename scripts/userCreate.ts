@@ -7,7 +7,7 @@ import { ACCOUNTS_ONLY_SECRET, createAuth } from "../lib/auth/createAuth";
 import { createUserAccount, UserExistsError } from "../lib/auth/createUserAccount";
 import { decideAuthMode } from "../lib/auth/authMode";
 import { ROLES, type Role } from "../lib/auth/roles";
-import { createDb } from "../lib/db/client";
+import { closeDb, createDb } from "../lib/db/client";
 import { resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { ZodError } from "zod";
@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<void> {
     if (mode.kind !== "on")
       console.log("Sign-in is off on this server until ASSAY_AUTH_SECRET is set (see README, Accounts and roles).");
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
   }
 }
 

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { closeDirectConnection } from "../../lib/db/store/directSqlite";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { countJudgmentsByMetric, getRun, llmCallsByMetric } from "../../lib/db/runs/runQueries";
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   await runOnce("score family, concurrency 64", 64, "bench-score-64", false, SCORE_FAMILY, true);
   await runOnce("score family, re-run of concurrency 16 (cache)", 16, "bench-score-16", false, SCORE_FAMILY, true);
 
-  await db.$disconnect();
+  await closeDb(db);
   closeDirectConnection(dbUrl);
   fake.stop();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { useLowMemoryRuntime } from "../../lib/runtime/lowMemoryRuntime";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { startLocalPostgres, type LocalPostgres } from "../../lib/db/store/embeddedPostgres";
@@ -143,7 +143,7 @@ async function uploadChild(url: string, rows: number): Promise<void> {
   });
   if (!result.ok) throw new Error(`the bench dataset did not import: ${JSON.stringify(result).slice(0, 400)}`);
   console.log(`dataset ${result.datasetId}`);
-  await db.$disconnect();
+  await closeDb(db);
   if (url.startsWith("file:")) closeDirectConnection(url);
 }
 

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDirectConnection } from "../../lib/db/store/directSqlite";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { listRowFlagsPage } from "../../lib/db/runs/runQueries";
@@ -31,7 +31,7 @@ async function seed(dbUrl: string): Promise<void> {
   });
   if (!imported.ok) throw new Error("bench dataset did not import");
   console.log(imported.datasetId);
-  await db.$disconnect();
+  await closeDb(db);
 }
 
 async function plan(dbUrl: string, datasetId: string): Promise<void> {
@@ -65,7 +65,7 @@ async function plan(dbUrl: string, datasetId: string): Promise<void> {
     `planned ${items} items (${ROWS} rows × ${BUILT_IN_METRICS.length} judges) in ${seconds.toFixed(1)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); ` +
       `RSS before ${(rssBefore / 2 ** 20).toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB; longest event-loop stall ${longestStall.toFixed(0)} ms`,
   );
-  await db.$disconnect();
+  await closeDb(db);
   closeDirectConnection(dbUrl);
 }
 

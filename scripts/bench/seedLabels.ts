@@ -1,4 +1,4 @@
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb } from "../../lib/db/client";
 import { listDatasetRowNumbers } from "../../lib/db/datasets/datasetQueries";
 import { writeLabels, type RowLabels } from "../../lib/db/labels/labelWrites";
 import type { LabelEntry } from "../../lib/labels/labelValue";
@@ -32,6 +32,6 @@ export async function seedLabels(databaseUrl: string, datasetId: string, chunks:
     ],
   }));
   const written = await writeLabels(db, datasetId, rows, { labelledBy: null, source: "import" });
-  await db.$disconnect();
+  await closeDb(db);
   return written;
 }

@@ -10,7 +10,7 @@
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb } from "../../lib/db/client";
 import { closeDirectConnection } from "../../lib/db/store/directSqlite";
 import { startLocalPostgres, type LocalPostgres } from "../../lib/db/store/embeddedPostgres";
 import { findFailedRowId } from "../../lib/db/runs/runQueries";
@@ -77,7 +77,7 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
     const [a, b] = runIds;
     const failedRowId = await findFailedRowId(db, a);
     if (!failedRowId) throw new Error("the seeded run has no failed row");
-    await db.$disconnect();
+    await closeDb(db);
 
     const labelled = await seedLargeRuns(server.databaseUrl, LABELLED_ROWS, 5);
     const labels = await seedLabels(server.databaseUrl, labelled.datasetId, 5);

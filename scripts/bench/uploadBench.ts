@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb } from "../../lib/db/client";
+import { closeDb, createDb } from "../../lib/db/client";
 import { countDatasetContents } from "../../lib/db/datasets/datasetQueries";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
 
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     if (!result?.ok) throw new Error(`upload failed: ${JSON.stringify(result).slice(0, 500)}`);
     const db = createDb(server.databaseUrl);
     const { rows, chunks } = await countDatasetContents(db, result.datasetId);
-    await db.$disconnect();
+    await closeDb(db);
 
     console.log(`progress events: ${events.length - 1}`);
     console.log(`stored: ${rows.toLocaleString("en-US")} rows, ${chunks.toLocaleString("en-US")} chunk rows`);

@@ -70,7 +70,8 @@ export async function signInOverHttp(baseURL: string, email: string, password: s
   return new Headers({ cookie: cookieFrom(response) });
 }
 
-export type CliResult = { code: number | null; stdout: string; stderr: string };
+/** lingeredMs: from the CLI's last output to its exit, the time it kept the process alive having said its last. */
+export type CliResult = { code: number | null; stdout: string; stderr: string; lingeredMs: number };
 
 /** Runs `npm run user:create`'s script as its own process, the password on standard input. */
 export function runUserCreate(args: string[], env: Record<string, string>, stdin: string): Promise<CliResult> {
@@ -82,13 +83,20 @@ export function runUserCreate(args: string[], env: Record<string, string>, stdin
   const untrack = endWithThisProcess(child, { group: false });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
+  let lastOutput = Date.now();
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+    lastOutput = Date.now();
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+    lastOutput = Date.now();
+  });
   child.stdin.end(stdin);
   return new Promise((resolve) => {
     child.on("exit", (code) => {
       untrack();
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, lingeredMs: Date.now() - lastOutput });
     });
   });
 }
