@@ -4,7 +4,7 @@ import type { NormalizedRow } from "@/lib/ingest/types";
 import { responseHashOf } from "@/lib/labels/contentHash";
 import { addSignature, signatureOf, storeSignatures, type InputSignatureCounts } from "@/lib/metrics/inputSignatures";
 import { chunkHasContent } from "@/lib/metrics/rowEligibility";
-import { sqlOf, type Db } from "../client";
+import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
 
 /**
@@ -35,6 +35,7 @@ export function createDatasetSink(db: Db, options: { createdById?: string | null
           inputCoverage: storeSignatures(signatures),
         },
       });
+      await refreshPlannerStatistics(db, ["DatasetRow", "ContextChunk"]);
     },
     async discard(datasetId) {
       await db.dataset.deleteMany({ where: { id: datasetId } });

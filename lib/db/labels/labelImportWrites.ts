@@ -1,5 +1,5 @@
 import type { LabelEntry } from "@/lib/labels/labelValue";
-import { sqlOf, type Db } from "../client";
+import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 
 /**
@@ -193,6 +193,7 @@ export async function promoteLabelImport(
     return count;
   });
   await discardLabelImport(db, importId);
+  await refreshPlannerStatistics(db, ["HumanLabel"]);
   return changed;
 }
 

@@ -1,4 +1,4 @@
-import { sqlOf, type Db } from "../client";
+import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { recomputeRunSpending } from "../work/runSpending";
 import { recordRunEvent } from "./runEvents";
@@ -134,8 +134,11 @@ export async function finishRun(db: Db, runId: string, owner: string, workedMs =
       workingMs: { increment: Math.round(workedMs) },
     },
   });
-  if (result.count === 1) await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner });
-  return result.count === 1;
+  if (result.count === 0) return false;
+  await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner });
+  // The run page is read next, and on PostgreSQL planned from statistics that may not yet know this run.
+  await refreshPlannerStatistics(db, ["JudgmentItem", "ChunkJudgment", "RunRowVerdict", "Generation"]);
+  return true;
 }
 
 export async function releaseRunLease(db: Db, runId: string, owner: string, workedMs = 0): Promise<void> {
