@@ -126,6 +126,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e",
+          ...SHARED_PROCESSES,
           include: ["tests/e2e/**/*.test.ts"],
           // PostgreSQL too: the reviewer's walk runs on both stores.
           globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts"],

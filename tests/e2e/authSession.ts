@@ -31,17 +31,25 @@ export const OTHER_USER: TestUser = {
   password: "other password 1234",
 };
 
-/** Creates each user with the CLI on the server's database, as the README says (password on standard input). */
+/**
+ * Creates each user with the CLI on the server's database, as the README says (password on standard input).
+ * The CLIs run side by side: each spends about 3 s loading its modules, which one after another was most
+ * of a browser test file's setup.
+ */
 export async function createUsersWithCli(databaseUrl: string, users: TestUser[] = Object.values(USERS)) {
-  for (const user of users) {
-    const result = await runUserCreate(
-      [`--${user.role}`, user.email, "--name", user.name, "--password-stdin"],
-      { DATABASE_URL: databaseUrl, ASSAY_AUTH_SECRET: E2E_AUTH_SECRET },
-      `${user.password}\n`,
-    );
-    expect(result.code, `user:create ${user.email}: ${result.stderr}`).toBe(0);
-    expect(result.stdout + result.stderr).not.toContain(user.password);
-  }
+  const results = await Promise.all(
+    users.map((user) =>
+      runUserCreate(
+        [`--${user.role}`, user.email, "--name", user.name, "--password-stdin"],
+        { DATABASE_URL: databaseUrl, ASSAY_AUTH_SECRET: E2E_AUTH_SECRET },
+        `${user.password}\n`,
+      ),
+    ),
+  );
+  users.forEach((user, i) => {
+    expect(results[i].code, `user:create ${user.email}: ${results[i].stderr}`).toBe(0);
+    expect(results[i].stdout + results[i].stderr).not.toContain(user.password);
+  });
 }
 
 /** Signs in through /api/auth/sign-in/email as the browser's form does; returns the Cookie header to send back. */
