@@ -1,4 +1,4 @@
-import { closeDb, createDb } from "../../lib/db/client";
+import { closeDb, createDb, refreshPlannerStatistics } from "../../lib/db/client";
 import { listDatasetRowNumbers } from "../../lib/db/datasets/datasetQueries";
 import { writeLabels, type RowLabels } from "../../lib/db/labels/labelWrites";
 import type { LabelEntry } from "../../lib/labels/labelValue";
@@ -14,7 +14,7 @@ const CHUNK_METRIC = "retrieval/llm_judged/chunk_relevance";
 /**
  * Human labels on every row of a seeded bench dataset: three yes/no judges
  * and chunk relevance per chunk, seeded-random at a 75 % yes-rate, written
- * through the same repository function as an import.
+ * through the same repository function as an import, then analyzed as an import's are.
  */
 export async function seedLabels(databaseUrl: string, datasetId: string, chunks: number): Promise<number> {
   const db = createDb(databaseUrl);
@@ -32,6 +32,8 @@ export async function seedLabels(databaseUrl: string, datasetId: string, chunks:
     ],
   }));
   const written = await writeLabels(db, datasetId, rows, { labelledBy: null, source: "import" });
+  // As a label file's import does once its labels are in (labelImportWrites.ts).
+  await refreshPlannerStatistics(db, ["HumanLabel"]);
   await closeDb(db);
   return written;
 }
