@@ -160,7 +160,14 @@ describe("offline availability", () => {
   });
 
   it("dispatches to an offline rule once SCORE_METRIC_HEURISTICS has one, and the metric becomes available offline", async () => {
-    const metric = "response/llm_judged/toxicity";
+    // A metric with no offline rule, whose table entry is put back afterwards: the module is shared with the
+    // files that run after this one in the same process.
+    const metric = "response/llm_judged/answer_relevancy";
+    const before = SCORE_METRIC_HEURISTICS[metric];
+    expect(before).toBeUndefined();
+    expect(metricAvailability(coverage(3), { offline: true }).find((a) => a.metric.name === metric)).toMatchObject({
+      rows: 0,
+    });
     SCORE_METRIC_HEURISTICS[metric] = () => ({
       rating: null,
       score: 0.25,
@@ -187,5 +194,6 @@ describe("offline availability", () => {
     } finally {
       delete SCORE_METRIC_HEURISTICS[metric];
     }
+    expect(SCORE_METRIC_HEURISTICS[metric]).toBeUndefined();
   });
 });
