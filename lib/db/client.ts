@@ -82,6 +82,11 @@ export function getDb(): Db {
   return globalForDb.assayDb;
 }
 
+/** Whether this process has opened getDb()'s client (tests that share a process must not leave it behind). */
+export function processStoreClientOpened(): boolean {
+  return globalForDb.assayDb !== undefined;
+}
+
 /**
  * PostgreSQL plans from table statistics, which autovacuum gathers about a minute after a bulk write;
  * read before that, a paired read of two fresh runs took seconds instead of milliseconds. A benchmark

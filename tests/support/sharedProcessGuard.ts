@@ -5,9 +5,9 @@
 // process. A file that needs either is listed in OWN_PROCESS instead, and this
 // guard names the one that forgot.
 import { afterAll } from "vitest";
+import { processStoreClientOpened } from "@/lib/db/client";
 
 const envAtStart = { ...process.env };
-const STORE_CLIENT = "assayDb";
 
 afterAll(() => {
   const changed = [...new Set([...Object.keys(envAtStart), ...Object.keys(process.env)])].filter(
@@ -15,7 +15,7 @@ afterAll(() => {
   );
   const problems = [
     ...(changed.length > 0 ? [`changed process.env (${changed.join(", ")})`] : []),
-    ...(STORE_CLIENT in globalThis ? ["opened the app's process-wide store client (getDb)"] : []),
+    ...(processStoreClientOpened() ? ["opened the app's process-wide store client (getDb)"] : []),
   ];
   if (problems.length > 0)
     throw new Error(
