@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRunAgreement, readPairedRunAgreement } from "@/lib/db/labels/agreementQueries";
+import { sqlOf } from "@/lib/db/client";
+import { getRunAgreement, pairedLabelsSql, readPairedRunAgreement } from "@/lib/db/labels/agreementQueries";
 import {
   getDisagreementNeighbours,
   listAgreementCellRows,
@@ -12,6 +13,7 @@ import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";
 import { syntheticRows } from "../support/syntheticRows";
 import { openDataset, type StoredDataset } from "../support/servedDataset";
+import { testStore } from "../support/tempDb";
 import { rowIdsByNumber, seedRun, type SeedVerdict } from "./seedRuns";
 
 /**
@@ -235,4 +237,25 @@ describe("agreement of a run's judges with human labels, in SQL", () => {
     // Run B agrees everywhere it judged.
     expect((await listDisagreementRows(db, { id: runB, datasetId }, base)).total).toBe(0);
   });
+
+  // A dataset's few thousand labels against a store of a million chunk verdicts: PostgreSQL's cost model
+  // sometimes preferred reading every chunk verdict into a hash (600–780 ms) to looking each label's up by
+  // key (40–100 ms). With nested loops priced out, a plain LEFT JOIN becomes exactly that hash or merge join.
+  it.runIf(testStore() === "postgresql")(
+    "looks each chunk label's verdict up by key, whatever join PostgreSQL would rather make",
+    async () => {
+      const { db, datasetId, runA } = world;
+      const sql = sqlOf(db);
+      const statement = `WITH paired AS (${pairedLabelsSql(sql)})
+        SELECT "metric", COUNT(*) FILTER (WHERE "outcome" = 'judged' AND "judge" = "human") AS "agreed" FROM paired GROUP BY "metric"`;
+      const plan = await sql.transaction(async (tx) => {
+        await tx.run("SET LOCAL enable_nestloop = off");
+        return tx.all<{ "QUERY PLAN": string }>(`EXPLAIN ${statement}`, { runId: runA, datasetId });
+      });
+      const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+      expect(text).toMatch(/Index (Only )?Scan using "ChunkJudgment_judgmentId_position_key" on "ChunkJudgment"/);
+      expect(text).toMatch(/Index Cond: \(\("judgmentId" = j\.id\) AND \("position" = l\."chunkPosition"\)\)/);
+      expect(text).not.toMatch(/Seq Scan on "ChunkJudgment"/);
+    },
+  );
 });

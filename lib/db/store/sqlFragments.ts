@@ -21,6 +21,14 @@ export type SqlFragments = {
   inList(column: string, placeholder?: string, type?: "text" | "int"): string;
   /** A planner hint naming an index; only SQLite takes one (PostgreSQL plans from statistics). */
   indexHint(index: string): string;
+  /**
+   * `LEFT JOIN` of the one row of `table` (as `alias`, exposing `columns`) that `condition` finds by a unique
+   * key, looked up per outer row. SQLite always joins that way; PostgreSQL gets a LATERAL subquery, because
+   * between a small outer set and a big table its cost model may prefer reading the whole table into a hash
+   * (measured: a 1,000-row dataset's 8,000 labels against a store of 1,000,000 chunk verdicts took
+   * 600–780 ms that way, against 40–100 ms through the index).
+   */
+  leftJoinOne(table: string, alias: string, columns: readonly string[], condition: string): string;
   /** `column` contains the LIKE pattern bound at `placeholder`, ignoring case as SQLite's LIKE does for ASCII. */
   likeIgnoringCase(column: string, placeholder?: string): string;
   /** One field of a JSON object stored as text, as text. */
@@ -61,6 +69,7 @@ const sqlite: SqlFragments = {
   truncToInt: (expression) => `CAST(${expression} AS INTEGER)`,
   inList: (column, placeholder = "?") => `${column} IN (SELECT value FROM json_each(${placeholder}))`,
   indexHint: (index) => ` INDEXED BY "${index}"`,
+  leftJoinOne: (table, alias, _columns, condition) => `LEFT JOIN "${table}" ${alias} ON ${condition}`,
   likeIgnoringCase: (column, placeholder = "?") => `${column} LIKE ${placeholder} ESCAPE '\\'`,
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   skipLocked: () => "",
@@ -79,6 +88,8 @@ const postgresql: SqlFragments = {
   truncToInt: (expression) => `TRUNC(${expression})::int`,
   inList: (column, placeholder = "?", type = "text") => `${column} = ANY(${placeholder}::${type}[])`,
   indexHint: () => "",
+  leftJoinOne: (table, alias, columns, condition) =>
+    `LEFT JOIN LATERAL (SELECT ${columns.map((column) => `${alias}."${column}"`).join(", ")} FROM "${table}" ${alias} WHERE ${condition} LIMIT 1) ${alias} ON TRUE`,
   likeIgnoringCase: (column, placeholder = "?") => `${column} ILIKE ${placeholder} ESCAPE '\\'`,
   jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   skipLocked: () => " FOR UPDATE SKIP LOCKED",
