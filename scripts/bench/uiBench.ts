@@ -88,8 +88,8 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
     );
     if (postgres) {
       // The seed writes 1.4 million rows in minutes, which a run never does (it writes its judgments over hours,
-      // and autovacuum keeps pace). Left alone, autovacuum's first pass over them ran during the requests and
-      // tripled some pages' times; vacuumed here, every store is measured as a team's would be, settled.
+      // and autovacuum keeps pace). Vacuumed here, autovacuum's pass over them cannot fall during the requests:
+      // the store is measured as a team's would be, settled.
       const vacuumStarted = performance.now();
       await runStatement(server.databaseUrl, "VACUUM (ANALYZE)");
       console.log(`vacuumed and analyzed in ${((performance.now() - vacuumStarted) / 1000).toFixed(1)} s`);
