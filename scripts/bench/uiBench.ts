@@ -157,23 +157,10 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
  */
 async function awaitBackgroundBootstrap(url: string): Promise<void> {
   const started = performance.now();
-  while ((await getText(url)).includes("Significance still being computed")) {
+  while ((await (await fetch(url)).text()).includes("Significance still being computed")) {
     if (performance.now() - started > 120_000) throw new Error(`${url} still computing after 120 s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-function getText(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve(body));
-      })
-      .on("error", reject);
-  });
 }
 
 /** GET a page and read it to the end; status must be 200. */
