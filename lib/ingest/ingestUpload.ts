@@ -92,7 +92,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
   let batch: NormalizedRow[] = [];
   let batchBytes = 0;
 
-  const state = newValidationState();
+  const state = newValidationState(limits.inMemoryRequestIds);
   // Decided by the first record read (a CSV's header): another tool's columns, or the schema's own (null).
   let foreign: ForeignReading | null | undefined;
   // Set when the columns could mean several formats, so the file was read as the schema's own: said as the notice.
@@ -212,6 +212,8 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     if (error instanceof FileError) return await failed(error.message);
     if (datasetId) await options.sink.discard(datasetId).catch(() => undefined);
     throw error;
+  } finally {
+    state.requestIds.close();
   }
 }
 

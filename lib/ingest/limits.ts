@@ -1,3 +1,5 @@
+import { IN_MEMORY_REQUEST_IDS } from "./spillingRequestIds";
+
 /**
  * Upload limits. They bound server memory: a row is never buffered past
  * MAX_ROW_BYTES, and the whole file is never held at once.
@@ -25,6 +27,8 @@ export type IngestLimits = {
    */
   maxParquetRowGroupRows?: number;
   maxParquetRowGroupBytes?: number;
+  /** Request ids held in memory before they move to a temporary file (spillingRequestIds.ts). */
+  inMemoryRequestIds?: number;
 };
 
 const MB = 1024 * 1024;
@@ -52,6 +56,7 @@ export const DEFAULT_LIMITS: Required<IngestLimits> = {
   // pyarrow's default row group (1,048,576 rows) is over this: such a file is refused with how to rewrite it.
   maxParquetRowGroupRows: 200_000,
   maxParquetRowGroupBytes: 64 * MB,
+  inMemoryRequestIds: IN_MEMORY_REQUEST_IDS,
 };
 
 export function limitsFromEnv(env: Record<string, string | undefined> = process.env): IngestLimits {

@@ -58,6 +58,13 @@ export class RequestIdIndex {
     this.live -= 1;
   }
 
+  /** Every id held, with its row, in the order first set. */
+  *idsAndRows(): Generator<[string, number]> {
+    for (let entry = 0; entry < this.entries; entry++)
+      if (this.rows[entry] !== 0)
+        yield [this.bytes.toString("utf8", this.starts[entry], this.endOf(entry)), this.rows[entry]];
+  }
+
   /** The entry holding `id` (-1 when none, with the empty slot it would take). */
   private find(encoded: Buffer): { entry: number; slot: number } {
     const mask = this.slots.length - 1;

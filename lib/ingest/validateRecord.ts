@@ -12,15 +12,18 @@ import { parseHumanLabels } from "./humanLabels";
 import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
-import { RequestIdIndex } from "./requestIdIndex";
+import { SpillingRequestIds } from "./spillingRequestIds";
 import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "./types";
 import { newUnknownColumns, noteUnknownColumns, type UnknownColumns } from "./unknownColumns";
 
-/** State that spans rows: request_id uniqueness and the unknown columns seen (bounded, see unknownColumns.ts). */
-export type ValidationState = { requestIds: RequestIdIndex; unknownColumns: UnknownColumns };
+/**
+ * State that spans rows: request_id uniqueness and the unknown columns seen, both bounded in memory
+ * (spillingRequestIds.ts, unknownColumns.ts). The upload closes it when it ends.
+ */
+export type ValidationState = { requestIds: SpillingRequestIds; unknownColumns: UnknownColumns };
 
-export function newValidationState(): ValidationState {
-  return { requestIds: new RequestIdIndex(), unknownColumns: newUnknownColumns() };
+export function newValidationState(inMemoryRequestIds?: number): ValidationState {
+  return { requestIds: new SpillingRequestIds(inMemoryRequestIds), unknownColumns: newUnknownColumns() };
 }
 
 /** A row without a request. When no row has one, the upload says so once for the file (ingestUpload.ts). */
