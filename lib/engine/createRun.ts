@@ -9,7 +9,7 @@ import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
 import type { RowInput } from "@/lib/metrics/metricCatalog";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
-import { orderedUuid } from "./orderedId";
+import { orderedUuid } from "@/lib/db/orderedUuid";
 import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 
 export class RunConfigError extends Error {

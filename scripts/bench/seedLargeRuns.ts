@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { orderedUuid } from "../../lib/db/orderedUuid";
 import { closeDb, createDb, gatherPlannerStatistics, sqlOf } from "../../lib/db/client";
 import { datasetRowPages } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
@@ -48,7 +48,7 @@ export async function seedLargeRuns(
   if (!imported.ok) throw new Error("seed dataset did not import");
   const runIds: string[] = [];
   for (const [index, yesRate] of [0.72, 0.78].entries()) {
-    const runId = randomUUID();
+    const runId = orderedUuid();
     runIds.push(runId);
     const random = mulberry32(index + 1);
     const now = new Date();
@@ -66,7 +66,7 @@ export async function seedLargeRuns(
       const chunkRows: SqlValue[][] = [];
       for (const { id: rowId, rowNumber } of rows) {
         for (const metric of METRICS) {
-          const id = randomUUID();
+          const id = orderedUuid();
           if (metric.endsWith("chunk_relevance") || metric.endsWith("document_recall")) {
             const ratings = Array.from({ length: chunks }, () => (random() < yesRate ? "yes" : "no"));
             const score = metric.endsWith("document_recall")
@@ -101,7 +101,7 @@ export async function seedLargeRuns(
             if (metric.endsWith("chunk_relevance"))
               ratings.forEach((rating, position) =>
                 chunkRows.push([
-                  randomUUID(),
+                  orderedUuid(),
                   id,
                   runId,
                   rowId,

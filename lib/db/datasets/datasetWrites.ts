@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { DatasetSink } from "@/lib/ingest/ingestUpload";
 import type { NormalizedRow } from "@/lib/ingest/types";
 import { responseHashOf } from "@/lib/labels/contentHash";
@@ -6,6 +5,7 @@ import { addSignature, signatureOf, storeSignatures, type InputSignatureCounts }
 import { chunkHasContent } from "@/lib/metrics/rowEligibility";
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
+import { orderedUuid } from "../orderedUuid";
 
 /**
  * The database side of an upload: rows and their chunks are written batch by batch, each batch in one transaction.
@@ -83,7 +83,7 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
   const chunkValues: (string | number | null)[][] = [];
   const labelled: RowLabels[] = [];
   for (const row of rows) {
-    const id = randomUUID();
+    const id = orderedUuid();
     // The upload's labels judged the response uploaded beside them.
     if (row.humanLabels.length > 0)
       labelled.push({ rowId: id, entries: row.humanLabels, responseHash: responseHashOf(row.response) });
@@ -91,7 +91,7 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
     rowValues.push([id, ...ROW_COLUMNS.slice(1).map((column) => columns[column as keyof typeof columns])]);
     (row.retrievedContext ?? []).forEach((chunk, position) =>
       chunkValues.push([
-        randomUUID(),
+        orderedUuid(),
         id,
         "retrieved",
         position,
@@ -101,7 +101,7 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
       ]),
     );
     (row.expectedRetrievedContext ?? []).forEach((chunk, position) =>
-      chunkValues.push([randomUUID(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
+      chunkValues.push([orderedUuid(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
     );
   }
   await sqlOf(db).bulkInsert([

@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { LabelEntry } from "@/lib/labels/labelValue";
 import { labelReadsResponse } from "@/lib/labels/responseReading";
 import { sqlOf, type Db } from "../client";
 import { sqliteTimestamp } from "../store/directSqlite";
 import type { SqlRunner } from "../store/sqlRunner";
+import { orderedUuid } from "../orderedUuid";
 
 /**
  * Human labels are written here only. HumanLabel holds the current label per
@@ -120,7 +120,7 @@ export async function writeLabels(
         }
         const next = await nextRevision(tx, rowId, metric, chunkPosition);
         await tx.run(UPSERT_LABEL, [
-          randomUUID(),
+          orderedUuid(),
           datasetId,
           rowId,
           metric,
@@ -135,7 +135,7 @@ export async function writeLabels(
           responseHash,
         ]);
         await tx.run(INSERT_REVISION, [
-          randomUUID(),
+          orderedUuid(),
           datasetId,
           rowId,
           metric,
@@ -179,7 +179,7 @@ export async function clearLabel(
     if (removed === 0) return false;
     const next = await nextRevision(tx, rowId, metric, chunkPosition);
     await tx.run(INSERT_REVISION, [
-      randomUUID(),
+      orderedUuid(),
       datasetId,
       rowId,
       metric,
@@ -257,7 +257,7 @@ export function labelBulkTables(
       const responseHash = readsResponse(metric, chunkPosition) ? (rowHash ?? null) : null;
       const shared = [datasetId, rowId, metric, chunkPosition];
       labels.push([
-        randomUUID(),
+        orderedUuid(),
         ...shared,
         value.kind,
         rating,
@@ -269,7 +269,7 @@ export function labelBulkTables(
         responseHash,
       ]);
       revisions.push([
-        randomUUID(),
+        orderedUuid(),
         ...shared,
         1,
         "set",

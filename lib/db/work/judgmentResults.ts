@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { JudgeResult } from "@/lib/judges/types";
 import { sqlOf, type Db } from "../client";
 import type { SqlRunner, SqlValue } from "../store/sqlRunner";
 import { ADD_TO_WORKER_SPENDING, addWorkerSpending, nextSpendingShard } from "./runSpending";
 import type { Claimant } from "./runWrites";
+import { orderedUuid } from "../orderedUuid";
 
 export type SavedJudgment = Omit<JudgeResult, "chunks" | "usage"> & {
   chunks?: JudgeResult["chunks"];
@@ -159,7 +159,7 @@ async function writeAsOneStatement(
   const values = judgments.map(resultValues);
   const chunks = judgments.flatMap(({ item, result }) =>
     (result.chunks ?? []).map((chunk): SqlItem[] => [
-      randomUUID(),
+      orderedUuid(),
       item.id,
       chunk.position,
       chunk.rating,
@@ -239,7 +239,7 @@ async function writeOneByOne(
           table: "ChunkJudgment",
           columns: ["id", "judgmentId", "runId", "rowId", "metric", "position", "rating", "rationale", "errorMessage"],
           rows: chunks.map((chunk) => [
-            randomUUID(),
+            orderedUuid(),
             judgment.item.id,
             runId,
             judgment.item.rowId,

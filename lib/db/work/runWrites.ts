@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { responseHashOf } from "@/lib/labels/contentHash";
 import { sqlOf, type Db } from "../client";
 import type { RunBudget } from "../runs/runBudget";
 import { addWorkerSpending } from "./runSpending";
+import { orderedUuid } from "../orderedUuid";
 
 export type RunItemPlan = {
   id: string;
@@ -98,7 +98,7 @@ export async function insertPlanningRun(
       table: "CustomJudge",
       columns: ["id", "runId", "assessmentName", "assessmentType", "instructions"],
       rows: customJudges.map((judge) => [
-        randomUUID(),
+        orderedUuid(),
         run.id,
         judge.assessmentName,
         judge.assessmentType,
@@ -135,7 +135,7 @@ export async function insertPlanPage(
     {
       table: "Generation",
       columns: ["id", "runId", "rowId", "status", "model"],
-      rows: page.generationRowIds.map((rowId) => [randomUUID(), runId, rowId, "pending", page.generationModel ?? ""]),
+      rows: page.generationRowIds.map((rowId) => [orderedUuid(), runId, rowId, "pending", page.generationModel ?? ""]),
     },
   ]);
   await sql.run(`UPDATE "Run" SET "leaseExpiresAt" = ? WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`, [
