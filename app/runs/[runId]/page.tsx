@@ -117,7 +117,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             <RunDuration startedAt={run.startedAt} finishedAt={run.finishedAt} workingMs={run.workingMs} />
             {run.judgeProvider !== "heuristic" && (
               <span>
-                · up to {formatInteger(run.concurrency)} LLM calls in flight · chunks{" "}
+                · up to {formatInteger(run.concurrency)} LLM calls in flight per judging process · chunks{" "}
                 {config.chunkMode === "batched" ? "batched per row" : "one call each"}
               </span>
             )}
