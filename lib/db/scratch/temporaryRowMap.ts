@@ -11,7 +11,7 @@ export class TemporaryRowMap {
   private readonly select: Database.Statement<[string], { row: number }>;
   private readonly upsert: Database.Statement<[string, number]>;
   private readonly remove: Database.Statement<[string]>;
-  size = 0;
+  private count = 0;
 
   /** `cacheKib`: the pages SQLite may hold in memory; the rest of the map is on disk. */
   constructor(cacheKib: number) {
@@ -30,18 +30,22 @@ export class TemporaryRowMap {
     this.remove = this.connection.prepare(`DELETE FROM "keys" WHERE "key" = ?`);
   }
 
+  get size(): number {
+    return this.count;
+  }
+
   get(key: string): number | undefined {
     return this.select.get(key)?.row;
   }
 
   set(key: string, row: number): void {
     if (row <= 0 || !Number.isSafeInteger(row)) throw new RangeError("a row number is a positive integer");
-    if (this.get(key) === undefined) this.size += 1;
+    if (this.get(key) === undefined) this.count += 1;
     this.upsert.run(key, row);
   }
 
   delete(key: string): void {
-    this.size -= this.remove.run(key).changes;
+    this.count -= this.remove.run(key).changes;
   }
 
   close(): void {
