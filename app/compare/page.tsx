@@ -10,7 +10,8 @@ import { AutoRefresh } from "@/components/ui/AutoRefresh";
 import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
-import { compareRuns } from "@/lib/compare/compareRuns";
+import { formatInteger } from "@/lib/charts/format";
+import { BOOTSTRAP_MAX_PAIRS, compareRuns } from "@/lib/compare/compareRuns";
 import { readFlipPage } from "@/lib/compare/flipPages";
 import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
 import { getDb } from "@/lib/db/client";
@@ -93,7 +94,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <p className="text-sm text-slate-500">
           Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired
           bootstrap of the mean difference (1,000 resamples, cached per pair of runs; a large comparison shows
-          &ldquo;computing&hellip;&rdquo; until it is done).
+          &ldquo;computing&hellip;&rdquo; until it is done); above {formatInteger(BOOTSTRAP_MAX_PAIRS)} paired rows, the
+          normal interval of the mean difference, from its sums in SQL.
         </p>
         <p className="mt-1 flex gap-2 text-sm">
           <DownloadButton href={compareExportHref(query.runs, "csv", { baseline: baselineId })} size="xs">

@@ -18,7 +18,7 @@ const VERDICT_STYLE = {
 /**
  * Each metric's value per run with its 95% interval; for each candidate, the delta against the baseline and
  * whether it is real or noise. A score metric shows its average score and, beside it, its success percentage
- * (`…/success/percentage`) with that share's Wilson interval; its delta is the paired bootstrap on the scores.
+ * (`…/success/percentage`) with that share's Wilson interval; its delta is the paired bootstrap on the scores (the normal approximation on large runs).
  */
 export function MetricComparisonTable({ comparison }: { comparison: Comparison }) {
   const { runs, baselineId } = comparison;
@@ -95,6 +95,12 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                           <div className="text-[11px] text-slate-500">
                             {formatInteger(delta.flips.regressions)} yes→no, {formatInteger(delta.flips.improvements)}{" "}
                             no→yes over {formatInteger(delta.pairs)} paired rows
+                          </div>
+                        )}
+                        {delta.method && (
+                          <div className="text-[11px] text-slate-500" data-testid="score-interval-method">
+                            Over {formatInteger(delta.pairs)} paired rows (
+                            {delta.method === "paired_normal" ? "normal approximation" : "paired bootstrap"})
                           </div>
                         )}
                         {delta.flips && delta.delta !== null && delta.interval && (

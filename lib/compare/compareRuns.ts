@@ -1,11 +1,15 @@
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import { getPairedCounts, getScorePairs, type PairedCounts } from "@/lib/db/judgments/compareQueries";
+import {
+  getPairedSums,
+  getScorePairs,
+  type PairedCounts,
+  type ScoreDifferenceSums,
+} from "@/lib/db/judgments/compareQueries";
 import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import { describeDelta, exactMcNemar, pairedRateDifference, wilsonInterval } from "@/lib/stats";
+import { describeDelta, exactMcNemar, pairedNormalMeanDiff, pairedRateDifference, wilsonInterval } from "@/lib/stats";
 import {
   BOOTSTRAP_ITERATIONS,
   BOOTSTRAP_SEED,
@@ -14,6 +18,7 @@ import {
   settledBy,
 } from "./bootstrapIntervals";
 import { readOfCompletedRuns } from "./completedRunCache";
+import { describeScoreDelta } from "./describeScoreDelta";
 import { judgedDifferently } from "./judgeDifferences";
 
 export type CompareRun = {
@@ -52,11 +57,16 @@ export type MetricDelta = {
   verdict: "better" | "worse" | "noise" | "n/a" | "pending";
   words: string;
   /**
-   * The delta's 95% interval: the paired bootstrap's for scores; for yes/no metrics the Agresti–Min adjusted
+   * The delta's 95% interval: for scores the paired bootstrap's, or the normal approximation's (`method`); for yes/no metrics the Agresti–Min adjusted
    * Wald interval of the paired difference in yes-rates (lib/stats/pairedProportions.ts; the verdict itself
    * is McNemar's).
    */
   interval?: { low: number; high: number } | null;
+  /**
+   * How a tested score delta's interval was computed: the paired bootstrap up to `bootstrapMaxPairs` paired
+   * rows, the normal approximation from the differences' sums in SQL above that (pairedNormal.ts).
+   */
+  method?: ScoreIntervalMethod;
   pValue?: number;
   pairs: number;
   flips?: { regressions: number; improvements: number };
@@ -64,6 +74,8 @@ export type MetricDelta = {
   /** Set when the two runs' judge, prompt version or pass mark for this metric differ (judgeDifferences.ts). */
   judgedDifferently?: string;
 };
+
+export type ScoreIntervalMethod = "paired_bootstrap" | "paired_normal";
 
 export type Comparison = {
   runs: CompareRun[];
@@ -88,7 +100,17 @@ export type CompareOptions = {
    * scripts that need every delta pass Infinity.
    */
   waitMs?: number;
+  /** Score deltas over more paired rows than this take the normal interval instead of the bootstrap (BOOTSTRAP_MAX_PAIRS). */
+  bootstrapMaxPairs?: number;
 };
+
+/**
+ * The most paired rows a score delta is bootstrapped over. Above it, reading every pair out of the store and
+ * drawing 1,000 resamples of them costs seconds to minutes (two million-row runs: over two minutes a metric),
+ * while the normal interval from three sums the paired GROUP BY already computes agrees with the bootstrap
+ * to within its own resampling error (tests/stats/pairedNormal.test.ts, at 20,000 pairs).
+ */
+export const BOOTSTRAP_MAX_PAIRS = 50_000;
 
 /** The compare page's wait for bootstrap intervals: long enough for a usual comparison to come complete. */
 export const DEFAULT_BOOTSTRAP_WAIT_MS = 1500;
@@ -152,8 +174,8 @@ export async function compareRuns(
       runs
         .filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
         .map(async (run) => {
-          const read = () => getPairedCounts(db, baseline.id, run.id);
-          return [run.id, await readOfCompletedRuns(db, `${store}|paired`, [baseline, run], read)] as const;
+          const read = () => getPairedSums(db, baseline.id, run.id);
+          return [run.id, await readOfCompletedRuns(db, `${store}|paired+sums`, [baseline, run], read)] as const;
         }),
     ),
   );
@@ -192,9 +214,10 @@ export async function compareRuns(
           };
           continue;
         }
+        const paired = pairedByRun.get(run.id);
         deltas[run.id] =
           shape === "rating"
-            ? binaryDelta(pairedByRun.get(run.id) ?? [], metric, delta)
+            ? binaryDelta(paired?.counts ?? [], metric, delta)
             : await scoreDelta(
                 db,
                 { run: baseline, cell: cells[baseline.id] },
@@ -203,6 +226,8 @@ export async function compareRuns(
                   metric,
                   delta,
                   deadline,
+                  sums: paired?.scoreDifferences.find((sums) => sums.metric === metric),
+                  bootstrapMaxPairs: options.bootstrapMaxPairs ?? BOOTSTRAP_MAX_PAIRS,
                 },
               );
         const note = judgedDifferently(judgingOf(baseline, metric, shape), judgingOf(run, metric, shape));
@@ -231,7 +256,7 @@ export async function compareRuns(
     baselineId: baseline.id,
     sameDataset: runs.every((run) => run.datasetId === baseline.datasetId),
     metrics,
-    paired: Object.fromEntries(pairedByRun),
+    paired: Object.fromEntries([...pairedByRun].map(([id, sums]) => [id, sums.counts])),
     pendingDeltas: metrics.reduce(
       (sum, m) => sum + Object.values(m.deltas).filter((d) => d.verdict === "pending").length,
       0,
@@ -275,8 +300,16 @@ async function scoreDelta(
   db: Db,
   baseline: Side,
   candidate: Side,
-  { metric, delta, deadline }: { metric: string; delta: number; deadline: number },
+  {
+    metric,
+    delta,
+    deadline,
+    sums,
+    bootstrapMaxPairs,
+  }: { metric: string; delta: number; deadline: number; sums?: ScoreDifferenceSums; bootstrapMaxPairs: number },
 ): Promise<MetricDelta> {
+  if (sums && sums.pairs > bootstrapMaxPairs)
+    return describeScoreDelta(metric, delta, pairedNormalMeanDiff(sums), sums.pairs, "paired_normal");
   const key = [databaseUrlOf(db), metric, BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, stamp(baseline), stamp(candidate)].join(
     "\u0000",
   );
@@ -297,27 +330,7 @@ async function scoreDelta(
       pairs: 0,
       unpaired: 0,
     };
-  const { interval, pairs } = computed;
-  if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
-  const bounds = { low: interval.low, high: interval.high };
-  // Like a yes/no delta: the mean paired difference the bootstrap bounds, with the averages' difference
-  // kept apart when rows scored in one run only make the two differ.
-  const paired = interval.meanDiff;
-  const overall = Math.abs(delta - paired) < 1e-12 ? {} : { overallDelta: delta };
-  if (metric.startsWith("agent/"))
-    return { ...agentDelta(metric, paired, interval, pairs), interval: bounds, ...overall };
-  if (scoreDirection(metric) === "lower")
-    return { ...lowerIsBetterDelta(paired, interval, pairs), interval: bounds, ...overall };
-  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta: paired });
-  return {
-    delta: paired,
-    verdict: described.verdict,
-    words: described.words,
-    interval: bounds,
-    pairs,
-    unpaired: 0,
-    ...overall,
-  };
+  return describeScoreDelta(metric, delta, computed.interval, computed.pairs, "paired_bootstrap");
 }
 
 /**
@@ -333,46 +346,4 @@ function stamp({ run, cell }: Side): string {
     run.finishedAt?.toISOString() ?? "",
     aggregate ? [aggregate.denominator, aggregate.value, aggregate.errors, aggregate.pending].join(",") : "",
   ].join("|");
-}
-
-/** Hallucination, toxicity, bias: a lower score is the improvement. */
-function lowerIsBetterDelta(delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
-  const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
-  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
-  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
-  return {
-    delta,
-    verdict,
-    words: `${label}: ${fmt(delta)} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
-    pairs,
-    unpaired: 0,
-  };
-}
-
-/** Tokens and seconds: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */
-function agentDelta(
-  metric: string,
-  delta: number,
-  interval: { low: number; high: number },
-  pairs: number,
-): MetricDelta {
-  const latency = metric === "agent/latency_seconds";
-  // Sub-second latency differences read in milliseconds: "+3 ms", not "+0.00 s".
-  const inMs = latency && Math.max(Math.abs(delta), Math.abs(interval.low), Math.abs(interval.high)) < 1;
-  const unit = inMs ? " ms" : latency ? " s" : " tokens";
-  const scale = inMs ? 1000 : 1;
-  const digits = latency && !inMs ? 2 : 0;
-  const fmt = (value: number) => {
-    const shown = Number((Math.abs(value) * scale).toFixed(digits));
-    return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
-  };
-  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
-  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
-  return {
-    delta,
-    verdict,
-    words: `${label}: ${fmt(delta)}${unit} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
-    pairs,
-    unpaired: 0,
-  };
 }

@@ -30,12 +30,15 @@ export type MetricStatistics = {
   delta_basis: "paired_rows" | "overall";
   /** candidate_value − baseline_value, over every judged row; differs from a paired delta where rows are unpaired. */
   overall_delta: number | null;
-  /** The delta's 95% interval (paired bootstrap for scores, Agresti–Min adjusted paired Wald for yes-rates). */
+  /**
+   * The delta's 95% interval: for scores the paired bootstrap, or above 50,000 paired rows the normal
+   * approximation from the differences' sums (`test` says which); Agresti–Min adjusted paired Wald for yes-rates.
+   */
   interval_low: number | null;
   interval_high: number | null;
   /** McNemar's exact p for yes/no metrics; null for scores (their verdict is the bootstrap interval). */
   p_value: number | null;
-  test: "exact_mcnemar" | "paired_bootstrap" | null;
+  test: "exact_mcnemar" | "paired_bootstrap" | "paired_normal" | null;
   verdict: "better" | "worse" | "noise" | "n/a";
   words: string;
   paired_rows: number;
@@ -129,7 +132,7 @@ export function comparisonStatistics(comparison: Comparison): MetricStatistics[]
         interval_low: delta.interval?.low ?? null,
         interval_high: delta.interval?.high ?? null,
         p_value: delta.pValue ?? null,
-        test: tested ? (shape === "rating" ? "exact_mcnemar" : "paired_bootstrap") : null,
+        test: tested ? (shape === "rating" ? "exact_mcnemar" : (delta.method ?? "paired_bootstrap")) : null,
         // An export waits for every interval, so "pending" cannot reach it; n/a stands in should it ever.
         verdict: delta.verdict === "pending" ? "n/a" : delta.verdict,
         words: delta.words,

@@ -13,3 +13,4 @@ export { describeDelta, type DeltaInput, type Verdict } from "./significance";
 export { mulberry32 } from "./prng";
 export { normalQuantile, twoSidedZ } from "./normal";
 export * from "./agreementExports";
+export { pairedNormalMeanDiff, pairedDifferenceSums, type PairedDifferenceSums } from "./pairedNormal";

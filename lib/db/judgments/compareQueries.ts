@@ -70,33 +70,69 @@ const COUNT_FIELDS = [
 ] as const;
 
 /**
- * The paired yes/no cells and success flips per metric. On SQLite in slices of `sliceJudgments` of the
- * baseline's judgments (PAIRED_SLICE_JUDGMENTS), each on a fresh turn of the event loop; the sums are the
- * same as one statement's. A run still being judged may change between two slices, as it may between two
- * requests: its comparison is never cached (completedRunCache.ts), and a completed run's judgments do not change.
+ * What a score metric's paired interval needs of the rows both runs scored (status done, a score in each):
+ * their count and the sum and sum of squares of the differences, candidate minus baseline. On PostgreSQL
+ * they are summed as decimals, so the same runs read the same digits whatever order parallel workers add
+ * them in; SQLite adds its floats in row order (compensated, so to about the last digit).
  */
+function scoreDifferenceSums(sql: SqlRunner): string {
+  const paired = `a."status" = 'done' AND b."status" = 'done' AND a."score" IS NOT NULL AND b."score" IS NOT NULL`;
+  const difference =
+    sql.dialect === "postgresql" ? `(b."score"::numeric - a."score"::numeric)` : `(b."score" - a."score")`;
+  return `SUM(CASE WHEN ${paired} THEN 1 ELSE 0 END) AS "scorePairs",
+       SUM(CASE WHEN ${paired} THEN ${difference} ELSE 0 END) AS "scoreDiffSum",
+       SUM(CASE WHEN ${paired} THEN ${difference} * ${difference} ELSE 0 END) AS "scoreDiffSquares"`;
+}
+
+/** Per score metric, the sums of the paired differences (see pairedNormalMeanDiff): no pair is loaded. */
+export type ScoreDifferenceSums = { metric: string; pairs: number; sum: number; sumSquares: number };
+
+/**
+ * The paired yes/no cells and success flips per metric, and each metric's sums of score differences, in one
+ * pass over the paired join. On SQLite in slices of `sliceJudgments` of the baseline's judgments
+ * (PAIRED_SLICE_JUDGMENTS), each on a fresh turn of the event loop; the counts are the same as one
+ * statement's. A run still being judged may change between two slices, as it may between two requests: its
+ * comparison is never cached (completedRunCache.ts), and a completed run's judgments do not change.
+ */
+export async function getPairedSums(
+  db: Db,
+  baselineRunId: string,
+  candidateRunId: string,
+  options: { sliceJudgments?: number } = {},
+): Promise<{ counts: PairedCounts[]; scoreDifferences: ScoreDifferenceSums[] }> {
+  const sql = sqlOf(db);
+  const join = pairedJoin(sql);
+  const sumsOf = (range: string, params: string[]) =>
+    sql.all<Record<string, number | string>>(
+      `${PAIRED_SUMS},
+       ${scoreDifferenceSums(sql)} ${join} WHERE a."runId" = ?${range} GROUP BY a."metric"`,
+      [candidateRunId, baselineRunId, ...params],
+    );
+  const totals = new Map<string, PairedCounts>();
+  const differences = new Map<string, ScoreDifferenceSums>();
+  for await (const range of runRowRanges(sql, baselineRunId, options.sliceJudgments))
+    for (const row of await sumsOf(range.condition, range.params)) {
+      addCounts(totals, toCounts(row));
+      addDifferences(differences, row);
+    }
+  return {
+    counts: byMetric([...totals.values()]),
+    scoreDifferences: byMetric([...differences.values()].filter((sums) => sums.pairs > 0)),
+  };
+}
+
+/** The paired yes/no cells and success flips per metric (getPairedSums without the score sums). */
 export async function getPairedCounts(
   db: Db,
   baselineRunId: string,
   candidateRunId: string,
   options: { sliceJudgments?: number } = {},
 ): Promise<PairedCounts[]> {
-  const sql = sqlOf(db);
-  const join = pairedJoin(sql);
-  const sumsOf = (range: string, params: string[]) =>
-    sql.all<Record<string, number | string>>(`${PAIRED_SUMS} ${join} WHERE a."runId" = ?${range} GROUP BY a."metric"`, [
-      candidateRunId,
-      baselineRunId,
-      ...params,
-    ]);
-  const totals = new Map<string, PairedCounts>();
-  for await (const range of runRowRanges(sql, baselineRunId, options.sliceJudgments))
-    for (const row of await sumsOf(range.condition, range.params)) addCounts(totals, toCounts(row));
-  return byMetric([...totals.values()]);
+  return (await getPairedSums(db, baselineRunId, candidateRunId, options)).counts;
 }
 
 /** In metric order, as one GROUP BY on SQLite returns them (PostgreSQL's may hash). */
-function byMetric(counts: PairedCounts[]): PairedCounts[] {
+function byMetric<T extends { metric: string }>(counts: T[]): T[] {
   return counts.sort((x, y) => (x.metric < y.metric ? -1 : x.metric > y.metric ? 1 : 0));
 }
 
@@ -113,6 +149,15 @@ function addCounts(totals: Map<string, PairedCounts>, counts: PairedCounts): voi
     return;
   }
   for (const field of COUNT_FIELDS) total[field] += counts[field];
+}
+
+function addDifferences(totals: Map<string, ScoreDifferenceSums>, row: Record<string, number | string>): void {
+  const metric = String(row.metric);
+  const total = totals.get(metric) ?? { metric, pairs: 0, sum: 0, sumSquares: 0 };
+  total.pairs += Number(row.scorePairs ?? 0);
+  total.sum += Number(row.scoreDiffSum ?? 0);
+  total.sumSquares += Number(row.scoreDiffSquares ?? 0);
+  totals.set(metric, total);
 }
 
 /**

@@ -1,0 +1,76 @@
+import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { describeDelta, type MeanDiffInterval } from "@/lib/stats";
+import type { MetricDelta, ScoreIntervalMethod } from "./compareRuns";
+
+/** A score delta from its paired interval, in the words of the metric's direction and unit. */
+export function describeScoreDelta(
+  metric: string,
+  delta: number,
+  interval: MeanDiffInterval | null,
+  pairs: number,
+  method: ScoreIntervalMethod,
+): MetricDelta {
+  if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
+  const bounds = { low: interval.low, high: interval.high };
+  // Like a yes/no delta: the mean paired difference the interval bounds, with the averages' difference
+  // kept apart when rows scored in one run only make the two differ.
+  const paired = interval.meanDiff;
+  const overall = Math.abs(delta - paired) < 1e-12 ? {} : { overallDelta: delta };
+  if (metric.startsWith("agent/"))
+    return { ...agentDelta(metric, paired, interval, pairs), interval: bounds, method, ...overall };
+  if (scoreDirection(metric) === "lower")
+    return { ...lowerIsBetterDelta(paired, interval, pairs), interval: bounds, method, ...overall };
+  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta: paired });
+  return {
+    delta: paired,
+    verdict: described.verdict,
+    words: described.words,
+    interval: bounds,
+    method,
+    pairs,
+    unpaired: 0,
+    ...overall,
+  };
+}
+
+/** Hallucination, toxicity, bias: a lower score is the improvement. */
+function lowerIsBetterDelta(delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
+  const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
+  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
+  return {
+    delta,
+    verdict,
+    words: `${label}: ${fmt(delta)} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
+    pairs,
+    unpaired: 0,
+  };
+}
+
+/** Tokens and seconds: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */
+function agentDelta(
+  metric: string,
+  delta: number,
+  interval: { low: number; high: number },
+  pairs: number,
+): MetricDelta {
+  const latency = metric === "agent/latency_seconds";
+  // Sub-second latency differences read in milliseconds: "+3 ms", not "+0.00 s".
+  const inMs = latency && Math.max(Math.abs(delta), Math.abs(interval.low), Math.abs(interval.high)) < 1;
+  const unit = inMs ? " ms" : latency ? " s" : " tokens";
+  const scale = inMs ? 1000 : 1;
+  const digits = latency && !inMs ? 2 : 0;
+  const fmt = (value: number) => {
+    const shown = Number((Math.abs(value) * scale).toFixed(digits));
+    return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
+  };
+  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
+  return {
+    delta,
+    verdict,
+    words: `${label}: ${fmt(delta)}${unit} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
+    pairs,
+    unpaired: 0,
+  };
+}
