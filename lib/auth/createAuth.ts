@@ -1,3 +1,4 @@
+import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
@@ -5,6 +6,7 @@ import { admin, genericOAuth } from "better-auth/plugins";
 import { adminAc, defaultAc, userAc } from "better-auth/plugins/admin/access";
 import type { Db } from "@/lib/db/client";
 import { authAdapterProvider } from "@/lib/db/accounts/authAdapterProvider";
+import { API_KEY_HTTP_PATHS, apiKeyPluginOptions } from "./apiKeyPolicy";
 import { afterAuthEndpoint, beforeAuthEndpoint, signUpRefusal } from "./authHooks";
 import { withLastAdminRefusals } from "./lastAdmin";
 import type { OidcConfig } from "./oidcConfig";
@@ -80,6 +82,10 @@ export function createAuth(options: CreateAuthOptions) {
     // answers 400 with a message instead of 500.
     database: prismaAdapter(withLastAdminRefusals(db), { provider: authAdapterProvider(db) }),
     telemetry: { enabled: false },
+    logger: { log: logAuthMessage },
+    // API keys are created, listed and revoked through Assay's own actions and CLI (lib/auth/apiKeys.ts), which
+    // check the key's role against its creator's; the plugin's HTTP endpoints for them are closed.
+    disabledPaths: [...API_KEY_HTTP_PATHS],
     rateLimit: { enabled: options.rateLimit ?? true },
     // One password policy (lib/auth/passwordPolicy.ts); Better Auth applies these to sign-up and set-user-password.
     emailAndPassword: {
@@ -152,6 +158,8 @@ export function createAuth(options: CreateAuthOptions) {
             }),
           ]
         : []),
+      // Keys for /api/v1 (lib/auth/apiKeyPolicy.ts).
+      apiKey(apiKeyPluginOptions),
       // Last: lets server actions that call auth.api set the session cookie.
       nextCookies(),
     ],
@@ -159,3 +167,13 @@ export function createAuth(options: CreateAuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Better Auth's log lines, but for its error on every API key that fails verification: a mistyped, revoked or
+ * expired key is the client's mistake, answered 401, and a client retrying one would fill the server's log.
+ */
+function logAuthMessage(level: "debug" | "info" | "success" | "warn" | "error", message: string, ...args: unknown[]) {
+  if (message.startsWith("Failed to validate API key")) return;
+  const write = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
+  write(`[Better Auth] ${level.toUpperCase()}: ${message}`, ...args);
+}

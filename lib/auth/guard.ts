@@ -1,3 +1,4 @@
+import { bearerKey, resolveApiKey } from "./apiKeys";
 import type { Auth } from "./createAuth";
 import type { AuthMode } from "./authMode";
 import { checkLoopbackAddressed } from "./loopbackHost";
@@ -5,7 +6,15 @@ import { describeAction, minimumRoleFor, roleCan, type Action } from "./permissi
 import { parseStoredRole, type Role } from "./roles";
 
 /** Who a request acts as. `local` is the admin every request acts as while sign-in is off. */
-export type AuthUser = { id: string; name: string; email: string | null; role: Role; local: boolean };
+export type AuthUser = {
+  id: string;
+  name: string;
+  email: string | null;
+  role: Role;
+  local: boolean;
+  /** Set when the request carried an API key: the user is its owner, acting with the key's role. */
+  apiKey?: { id: string; name: string };
+};
 
 /** While sign-in is off (loopback, no secret), every request is this user: Assay as it always was on a laptop. */
 export const LOCAL_ADMIN: AuthUser = { id: "local", name: "Local admin", email: null, role: "admin", local: true };
@@ -13,16 +22,21 @@ export const LOCAL_ADMIN: AuthUser = { id: "local", name: "Local admin", email: 
 /** What a guard needs: the auth mode, and (when sign-in is on) Better Auth to resolve sessions. */
 export type AuthContext = { mode: AuthMode; auth: () => Auth };
 
-/** 401: no session; 403: a session whose role is too weak; 503: the server requires sign-in but cannot offer it. */
-export type RefusalStatus = 401 | 403 | 503;
+/**
+ * 401: no session (or an API key that is not valid); 403: a role too weak; 429: an API key over its rate
+ * limit; 503: the server requires sign-in but cannot offer it.
+ */
+export type RefusalStatus = 401 | 403 | 429 | 503;
 
-export type Access = { ok: true; user: AuthUser } | { ok: false; status: RefusalStatus; message: string };
+export type Refusal = { status: RefusalStatus; message: string; retryAfterSeconds?: number };
+export type Access = { ok: true; user: AuthUser } | ({ ok: false } & Refusal);
 
 /** Thrown by requireRole; route handlers turn it into a response with refusalResponse(). */
 export class AuthRefusal extends Error {
   constructor(
     readonly status: RefusalStatus,
     message: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "AuthRefusal";
@@ -57,14 +71,26 @@ export async function checkAccess(action: Action, requestHeaders: Headers, conte
     const addressed = checkLoopbackAddressed(requestHeaders);
     if (!addressed.ok) return { ok: false, status: 403, message: addressed.message };
   }
+  // A request with an API key acts as the key's owner with the key's role; while sign-in is off there are no
+  // keys, and a loopback request is the local admin with or without one.
+  const key = context.mode.kind === "on" ? bearerKey(requestHeaders) : null;
+  if (key !== null) {
+    const keyAccess = await resolveApiKey(context.auth(), key);
+    if (!keyAccess.ok) return keyAccess;
+    return roleAllows(keyAccess.user, action);
+  }
   const user = await resolveUser(requestHeaders, context);
   if (!user) return { ok: false, status: 401, message: `Sign in to ${describeAction(action)}.` };
+  return roleAllows(user, action);
+}
+
+function roleAllows(user: AuthUser, action: Action): Access {
   if (!roleCan(user.role, action)) {
     const needed = minimumRoleFor(action);
     return {
       ok: false,
       status: 403,
-      message: `Your role (${user.role}) cannot ${describeAction(action)}; it needs ${needed === "admin" ? "an admin" : `a ${needed} or an admin`}.`,
+      message: `${user.apiKey ? "This API key's role" : "Your role"} (${user.role}) cannot ${describeAction(action)}; it needs ${needed === "admin" ? "an admin" : `a ${needed} or an admin`}.`,
     };
   }
   return { ok: true, user };
@@ -73,14 +99,20 @@ export async function checkAccess(action: Action, requestHeaders: Headers, conte
 /** The user, or an AuthRefusal thrown. */
 export async function authorize(action: Action, requestHeaders: Headers, context: AuthContext): Promise<AuthUser> {
   const access = await checkAccess(action, requestHeaders, context);
-  if (!access.ok) throw new AuthRefusal(access.status, access.message);
+  if (!access.ok) throw new AuthRefusal(access.status, access.message, access.retryAfterSeconds);
   return access.user;
 }
 
-/** A JSON refusal for route handlers: `{ "error": message }` with 401, 403 or 503. */
-export function refusalResponse(refusal: { status: RefusalStatus; message: string }): Response {
+/** A JSON refusal for route handlers: `{ "error": message }` with 401, 403, 429 (and Retry-After) or 503. */
+export function refusalResponse(refusal: Refusal): Response {
   return Response.json(
     { error: refusal.message },
-    { status: refusal.status, headers: { "cache-control": "no-store" } },
+    {
+      status: refusal.status,
+      headers: {
+        "cache-control": "no-store",
+        ...(refusal.retryAfterSeconds ? { "retry-after": String(refusal.retryAfterSeconds) } : {}),
+      },
+    },
   );
 }
