@@ -6,7 +6,11 @@
  * only when it comes from Assay's own origin (the Host the request was sent
  * to, or the host a proxy forwarded it for) or from an origin listed in
  * ASSAY_ALLOWED_ORIGINS. A request with neither header is not from a browser
- * page (curl, scripts), so no other site can have sent it.
+ * page (curl, scripts), so no other site can have sent it. Nor can a request
+ * that carries an API key (`Authorization: Bearer …`) and no cookie: a page
+ * on another site cannot add that header without a CORS preflight, which
+ * Assay never grants, and without a cookie it acts with nothing the browser
+ * holds.
  */
 export type OriginCheck = { ok: true } | { ok: false; message: string };
 
@@ -14,6 +18,8 @@ export function checkSameOrigin(
   request: Request,
   allowedHosts: readonly string[] = allowedOriginHosts(process.env.ASSAY_ALLOWED_ORIGINS),
 ): OriginCheck {
+  if (/^Bearer\s/i.test(request.headers.get("authorization") ?? "") && !request.headers.has("cookie"))
+    return { ok: true };
   const origin = request.headers.get("origin");
   const fetchSite = request.headers.get("sec-fetch-site")?.toLowerCase() ?? null;
   const originHost = origin === null ? null : hostOfOrigin(origin);

@@ -7,7 +7,7 @@ import { checkAccess, refusalResponse } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
 import { listApiKeys, revokeApiKey } from "@/lib/db/accounts/apiKeyQueries";
 import { createTempDb } from "../support/tempDb";
-import { postAuth, signInOverHttp, startAuthServer } from "./authKit";
+import { postAuth, runUserKey, signInOverHttp, startAuthServer, TEST_SECRET } from "./authKit";
 
 const RUNNER = { email: "ci.runner@example.com", password: "runner password 1234", name: "Rita Runner" };
 const ADMIN = { email: "keys.admin@example.com", password: "admin password 12345", name: "Ada Admin" };
@@ -174,4 +174,31 @@ describe("API keys", () => {
     const list = await fetch(`${server.baseURL}/api/auth/api-key/list`, { headers: { cookie } });
     expect(list.status).toBe(404);
   });
+
+  it("are made from the command line for an existing account, printed once and alone on standard output", async () => {
+    const env = { DATABASE_URL: temp.url, ASSAY_AUTH_SECRET: TEST_SECRET };
+    const made = await runUserKey(
+      ["--email", RUNNER.email.toUpperCase(), "--role", "viewer", "--name", "CI on main", "--expires-days", "30"],
+      env,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const key = made.stdout.trim();
+    expect(key).toMatch(new RegExp(`^${API_KEY_PREFIX}\\S{64,}$`));
+    expect(made.stderr).toContain(`Created a viewer key for ${RUNNER.email}, valid until`);
+    expect(made.stderr).not.toContain(key);
+    expect(await checkAccess("data.read", bearer(key), server.context)).toMatchObject({
+      ok: true,
+      user: { id: runnerId, role: "viewer" },
+    });
+
+    const tooStrong = await runUserKey(["--email", RUNNER.email, "--role", "admin"], env);
+    expect(tooStrong.code).toBe(1);
+    expect(tooStrong.stderr).toContain("A key cannot have a higher role than its creator's (runner).");
+    const nobody = await runUserKey(["--email", "nobody@example.com", "--role", "viewer"], env);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr).toContain("No account has the email nobody@example.com.");
+    const badDays = await runUserKey(["--email", RUNNER.email, "--role", "viewer", "--expires-days", "900"], env);
+    expect(badDays.code).toBe(2);
+    expect(badDays.stdout).toBe("");
+  }, 60_000);
 });

@@ -75,7 +75,21 @@ export type CliResult = { code: number | null; stdout: string; stderr: string; l
 
 /** Runs `npm run user:create`'s script as its own process, the password on standard input. */
 export function runUserCreate(args: string[], env: Record<string, string>, stdin: string): Promise<CliResult> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/userCreate.ts", ...args], {
+  return runAccountScript("scripts/userCreate.ts", args, env, stdin);
+}
+
+/** Runs `npm run user:key`'s script as its own process. */
+export function runUserKey(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runAccountScript("scripts/userKey.ts", args, env, "");
+}
+
+function runAccountScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+): Promise<CliResult> {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
     stdio: ["pipe", "pipe", "pipe"],

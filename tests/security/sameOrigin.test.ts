@@ -37,6 +37,15 @@ describe("checkSameOrigin", () => {
     );
   });
 
+  it("leaves an API key's requests without a cookie to the key, and checks them when they carry one", () => {
+    const bearer = { authorization: "Bearer assay_abc", origin: "https://ci.example", "sec-fetch-site": "cross-site" };
+    expect(checkSameOrigin(post(bearer), [])).toEqual({ ok: true });
+    // With the browser's cookie it could be a page riding a session: checked as any other.
+    expect(checkSameOrigin(post({ ...bearer, cookie: "assay.session_token=x" }), []).ok).toBe(false);
+    // Another scheme is not an API key.
+    expect(checkSameOrigin(post({ ...bearer, authorization: "Basic YTpi" }), []).ok).toBe(false);
+  });
+
   it("accepts the allow-list, and the host a proxy forwarded for", () => {
     const allowed = allowedOriginHosts(" https://assay.example.com/ , *.corp.example ,");
     expect(allowed).toEqual(["assay.example.com", "*.corp.example"]);
