@@ -38,6 +38,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <NavLink href="/runs">Runs</NavLink>
               <NavLink href="/compare">Compare</NavLink>
               {managesUsers && <NavLink href="/admin/users">Users</NavLink>}
+              {user !== null && !user.local && <NavLink href="/settings/keys">API keys</NavLink>}
             </nav>
             <div className="ml-auto flex items-center gap-4">
               {showsJudge && <JudgeBadge />}

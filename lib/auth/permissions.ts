@@ -10,6 +10,8 @@ export const ACTION_MIN_ROLE = {
   // Reading: pages, progress, exports.
   "data.read": "viewer",
   export: "viewer",
+  // One's own API keys (their role is held to one's own: lib/auth/apiKeys.ts).
+  "apikeys.own": "viewer",
   // Doing work: uploads and runs.
   "dataset.upload": "runner",
   "run.start": "runner",
@@ -35,6 +37,7 @@ export const ACTIONS = Object.keys(ACTION_MIN_ROLE) as Action[];
 const ACTION_PHRASE: Record<Action, string> = {
   "data.read": "view this page",
   export: "export results",
+  "apikeys.own": "manage API keys",
   "dataset.upload": "upload datasets",
   "run.start": "start runs",
   "run.cancel": "cancel runs",

@@ -61,9 +61,10 @@ describe("the auth-off decision", () => {
 describe("the policy table", () => {
   it("gives each role what the issue lists, and nothing more", () => {
     const allowed = (role: "viewer" | "runner" | "admin") => ACTIONS.filter((action) => roleCan(role, action)).sort();
-    expect(allowed("viewer")).toEqual(["data.read", "export"]);
+    expect(allowed("viewer")).toEqual(["apikeys.own", "data.read", "export"]);
     expect(allowed("runner")).toEqual(
       [
+        "apikeys.own",
         "data.read",
         "export",
         "dataset.upload",
