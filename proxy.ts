@@ -98,5 +98,7 @@ export const config = {
   // Next buffers the whole body of any request the proxy sees before the route reads it (and cuts it at
   // 10 MB), which would end streaming uploads. Those routes run the same checks themselves: sameOrigin.ts
   // first thing, and the Host check in lib/auth/guard.ts checkAccess, which every route handler calls.
-  matcher: ["/((?!_next/static|api/datasets/upload|api/datasets/[^/]+/labels).*)"],
+  // /api/v1 likewise (its dataset upload streams), and every one of its routes goes through
+  // lib/api/defineApiRoute.ts, which makes the same checks.
+  matcher: ["/((?!_next/static|api/datasets/upload|api/datasets/[^/]+/labels|api/v1/).*)"],
 };

@@ -1,15 +1,11 @@
 import { checkRole } from "@/lib/auth/requireRole";
-import { getDb } from "@/lib/db/client";
-import { createDatasetSink } from "@/lib/db/datasets/datasetWrites";
 import { describeRowIssue } from "@/lib/ingest/errors";
-import { ingestUpload } from "@/lib/ingest/ingestUpload";
 import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { uploadQuerySchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
 import { firstIssue } from "@/lib/ingest/normalizeRequest";
 import { logServerError } from "@/lib/server/logError";
-import { discardOrphanedImportsNow, ownedSink, withImportHeartbeat } from "@/lib/server/importOwnership";
+import { runDatasetUpload } from "@/lib/server/datasetUpload";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
-import { serverUploadGate } from "@/lib/server/uploadGate";
 import { firstValues, searchParamsOf } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
@@ -46,35 +42,28 @@ export async function POST(request: Request): Promise<Response> {
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (event: UploadEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-      let leave: (() => void) | null = null;
-      let queued = false;
       try {
-        // At most ASSAY_MAX_CONCURRENT_UPLOADS at once; the others wait here, told so, their bodies unread.
-        leave = await serverUploadGate().enter((ahead, running) => {
-          queued = true;
-          send({
-            type: "progress",
-            bytes: 0,
-            rows: 0,
-            issues: 0,
-            queued: `Queued: ${running} upload${running === 1 ? " is" : "s are"} in progress${ahead > 0 ? ` and ${ahead} ${ahead === 1 ? "is" : "are"} waiting ahead of yours` : ""}. Yours starts when one finishes.`,
-          });
-        }, request.signal);
-        // A progress line without `queued`: the panel stops saying it waits as soon as it runs, not at its first rows.
-        if (queued) send({ type: "progress", bytes: 0, rows: 0, issues: 0 });
-        // Imports a killed server left behind go now, not an hour later.
-        await discardOrphanedImportsNow();
-        const result = await withImportHeartbeat(() =>
-          ingestUpload({
-            chunks: body,
-            filename: query.data.filename,
-            name: query.data.name,
-            mode: query.data.mode,
-            sink: ownedSink(createDatasetSink(getDb(), { createdById })),
-            limits,
-            onProgress: (progress) => send({ type: "progress", ...progress }),
-          }),
-        );
+        const result = await runDatasetUpload({
+          body,
+          filename: query.data.filename,
+          name: query.data.name,
+          mode: query.data.mode,
+          createdById,
+          limits,
+          signal: request.signal,
+          // Waiting for a free slot (ASSAY_MAX_CONCURRENT_UPLOADS), the panel says so.
+          onQueued: (ahead, running) =>
+            send({
+              type: "progress",
+              bytes: 0,
+              rows: 0,
+              issues: 0,
+              queued: `Queued: ${running} upload${running === 1 ? " is" : "s are"} in progress${ahead > 0 ? ` and ${ahead} ${ahead === 1 ? "is" : "are"} waiting ahead of yours` : ""}. Yours starts when one finishes.`,
+            }),
+          // A progress line without `queued`: the panel stops saying it waits as soon as it runs, not at its first rows.
+          onStarted: () => send({ type: "progress", bytes: 0, rows: 0, issues: 0 }),
+          onProgress: (progress) => send({ type: "progress", ...progress }),
+        });
         send({ type: "result", ...result, issues: result.issues.map(describeRowIssue) });
       } catch (error) {
         const ref = logServerError("dataset upload failed", error);
@@ -87,7 +76,6 @@ export async function POST(request: Request): Promise<Response> {
           warnings: [],
         });
       } finally {
-        leave?.();
         controller.close();
       }
     },

@@ -1,0 +1,4 @@
+import { runResultsRoute } from "@/lib/api/routes/runRoutes";
+
+export const dynamic = "force-dynamic";
+export const GET = runResultsRoute.handler;

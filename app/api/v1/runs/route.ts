@@ -1,0 +1,4 @@
+import { listRunsRoute } from "@/lib/api/routes/runRoutes";
+
+export const dynamic = "force-dynamic";
+export const GET = listRunsRoute.handler;

@@ -1,0 +1,19 @@
+import type { ApiRoute } from "../defineApiRoute";
+import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
+import { openApiRoute } from "./openApiRoute";
+import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
+import { uploadDatasetRoute } from "./uploadDatasetRoute";
+
+/**
+ * Every /api/v1 operation. The OpenAPI document lists these; a test checks that each route file under
+ * app/api/v1 exports exactly the handlers of the operations listed here for its path.
+ */
+export const API_ROUTES: readonly ApiRoute[] = [
+  listDatasetsRoute,
+  uploadDatasetRoute,
+  getDatasetRoute,
+  listRunsRoute,
+  getRunRoute,
+  runResultsRoute,
+  openApiRoute,
+];

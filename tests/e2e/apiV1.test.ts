@@ -1,0 +1,223 @@
+// The HTTP API (/api/v1) on the built app with sign-in on, through API keys only: the OpenAPI document it
+// serves, dataset uploads (streamed, with row- and column-placed errors), runs and their results; refusals by
+// role, for a revoked key and a missing one; every JSON answer validated against the served document.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/auth/apiKeys";
+import { createAuth } from "@/lib/auth/createAuth";
+import { createDb, type Db } from "@/lib/db/client";
+import { revokeApiKey } from "@/lib/db/accounts/apiKeyQueries";
+import { createRun } from "@/lib/engine/createRun";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { toJsonl } from "../support/evalFiles";
+import { startAppServer, type AppServer } from "./appServer";
+import { createUsersWithCli, E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
+import { VALID_ROWS } from "./helpers";
+
+let server: AppServer;
+let db: Db;
+const keys: Record<"viewer" | "runner" | "revoked", string> = { viewer: "", runner: "", revoked: "" };
+let validate: (path: string, method: string, status: number, body: unknown) => void;
+
+async function call(
+  path: string,
+  options: { key?: string; method?: string; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: options.method ?? "GET",
+    headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...options.headers },
+    body: options.body,
+  });
+  const text = await response.text();
+  const isJson = (response.headers.get("content-type") ?? "").includes("json");
+  return { status: response.status, body: isJson ? JSON.parse(text) : text, headers: response.headers };
+}
+
+/** Calls an operation and checks its answer against the served document's schema for that status. */
+async function operation(template: string, path: string, options: Parameters<typeof call>[1] = {}) {
+  const answer = await call(path, options);
+  if ((answer.headers.get("content-type") ?? "").includes("json"))
+    validate(template, (options.method ?? "GET").toLowerCase(), answer.status, answer.body);
+  return answer;
+}
+
+beforeAll(async () => {
+  server = await startAppServer({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
+  db = createDb(server.databaseUrl);
+  await createUsersWithCli(server.databaseUrl, [USERS.viewer, USERS.runner]);
+  const auth = createAuth({ db, secret: E2E_AUTH_SECRET, baseURL: server.baseUrl });
+  const user = async (email: string) => db.user.findUniqueOrThrow({ where: { email } });
+  const runner = await user(USERS.runner.email);
+  const viewer = await user(USERS.viewer.email);
+  keys.runner = (await createApiKey(auth, { id: runner.id, role: "runner" }, { name: "CI", role: "runner" })).key;
+  keys.viewer = (await createApiKey(auth, { id: viewer.id, role: "viewer" }, { name: "dash", role: "viewer" })).key;
+  const revoked = await createApiKey(auth, { id: runner.id, role: "runner" }, { name: "old", role: "runner" });
+  await revokeApiKey(db, revoked.id, runner.id);
+  keys.revoked = revoked.key;
+
+  const document = await call("/api/v1/openapi.json", { key: keys.viewer });
+  expect(document.status).toBe(200);
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  ajv.addSchema(document.body as object, "openapi");
+  validate = (template, method, status, body) => {
+    const pointer = ["paths", template, method, "responses", String(status), "content", "application/json", "schema"]
+      .map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1"))
+      .join("/");
+    const check = ajv.getSchema(`openapi#/${pointer}`);
+    expect(check, `the document describes ${method.toUpperCase()} ${template} → ${status}`).toBeDefined();
+    expect(check!(body), `${method.toUpperCase()} ${template} → ${status}: ${ajv.errorsText(check!.errors)}`).toBe(
+      true,
+    );
+  };
+}, 240_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+});
+
+describe("/api/v1 with API keys", () => {
+  let datasetId: string;
+
+  it("serves its OpenAPI 3.1 document, every operation with its error answers", async () => {
+    const { body } = await call("/api/v1/openapi.json", { key: keys.viewer });
+    const document = body as { openapi: string; paths: Record<string, Record<string, { responses: object }>> };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/datasets",
+        "/api/v1/datasets/{datasetId}",
+        "/api/v1/runs",
+        "/api/v1/runs/{runId}",
+      ]),
+    );
+    expect(Object.keys(document.paths["/api/v1/datasets"].post.responses)).toEqual(
+      expect.arrayContaining(["201", "401", "403", "413", "422", "429", "500"]),
+    );
+  });
+
+  it("uploads a dataset from the request body and reads it back", async () => {
+    const upload = await operation("/api/v1/datasets", "/api/v1/datasets?filename=ci.jsonl&name=CI%20set", {
+      key: keys.runner,
+      method: "POST",
+      body: toJsonl(VALID_ROWS),
+      headers: { "content-type": "application/x-ndjson", origin: "https://ci.example" },
+    });
+    expect(upload.status).toBe(201);
+    const result = upload.body as { dataset: { id: string; name: string; rowCount: number } };
+    expect(result.dataset).toMatchObject({ name: "CI set", rowCount: VALID_ROWS.length });
+    datasetId = result.dataset.id;
+    expect(upload.headers.get("location")).toBe(`/api/v1/datasets/${datasetId}`);
+
+    const list = await operation("/api/v1/datasets", "/api/v1/datasets", { key: keys.viewer });
+    expect((list.body as { datasets: { id: string }[] }).datasets.map((d) => d.id)).toContain(datasetId);
+    const one = await operation("/api/v1/datasets/{datasetId}", `/api/v1/datasets/${datasetId}`, { key: keys.viewer });
+    expect(one.body).toMatchObject({ id: datasetId, runCount: 0, sourceFilename: "ci.jsonl" });
+    const missing = await operation("/api/v1/datasets/{datasetId}", "/api/v1/datasets/nope", { key: keys.viewer });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: { code: "not_found" } });
+  });
+
+  it("refuses a file with problems, placing each by row and column, and stores nothing", async () => {
+    const before = await db.dataset.count();
+    const rows = [
+      VALID_ROWS[0],
+      { request_id: "r2", response: "no request here" },
+      { ...VALID_ROWS[1], expected_facts: "not a list" },
+    ];
+    const bad = await operation("/api/v1/datasets", "/api/v1/datasets?filename=bad.jsonl", {
+      key: keys.runner,
+      method: "POST",
+      body: toJsonl(rows),
+    });
+    expect(bad.status).toBe(422);
+    const error = (bad.body as { error: { code: string; message: string; issues: { row: number; column?: string }[] } })
+      .error;
+    expect(error.code).toBe("invalid_upload");
+    expect(error.message).toMatch(/nothing was stored/);
+    expect(error.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ row: 2, column: "request" }),
+        expect.objectContaining({ row: 3, column: "expected_facts" }),
+      ]),
+    );
+    expect(await db.dataset.count()).toBe(before);
+    const badQuery = await operation("/api/v1/datasets", "/api/v1/datasets?filename=x.jsonl&mode=lenient", {
+      key: keys.runner,
+      method: "POST",
+      body: "{}",
+    });
+    expect(badQuery.status).toBe(400);
+    expect(badQuery.body).toMatchObject({ error: { code: "invalid_request", issues: [{ field: "mode" }] } });
+  });
+
+  it("refuses by role, a revoked key, no key, and a browser session's cross-site request", async () => {
+    const asViewer = await operation("/api/v1/datasets", "/api/v1/datasets?filename=v.jsonl", {
+      key: keys.viewer,
+      method: "POST",
+      body: toJsonl(VALID_ROWS),
+    });
+    expect(asViewer.status).toBe(403);
+    expect(asViewer.body).toMatchObject({
+      error: {
+        code: "forbidden",
+        message: "This API key's role (viewer) cannot upload datasets; it needs a runner or an admin.",
+      },
+    });
+    const revoked = await operation("/api/v1/runs", "/api/v1/runs", { key: keys.revoked });
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toMatchObject({ error: { code: "unauthorized" } });
+    const none = await operation("/api/v1/runs", "/api/v1/runs");
+    expect(none.status).toBe(401);
+    // A signed-in browser's cookie, sent by a page on another site: refused before anything is read.
+    const cookie = await signInCookie(server.baseUrl, USERS.runner);
+    const crossSite = await operation("/api/v1/datasets", "/api/v1/datasets?filename=x.jsonl", {
+      method: "POST",
+      body: toJsonl(VALID_ROWS),
+      headers: { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await db.dataset.count({ where: { sourceFilename: "x.jsonl" } })).toBe(0);
+  });
+
+  it("lists runs by dataset, status and tag, and reads one with its progress, aggregates and results", async () => {
+    const runId = await createRun(db, {
+      datasetId,
+      name: "API run",
+      tags: ["branch=main", "git_sha=abc123"],
+      metrics: ["response/llm_judged/safety"],
+      judge: { provider: "heuristic", model: HEURISTIC_MODEL },
+      concurrency: 1,
+      chunkMode: "batched",
+    });
+    const byTag = await operation("/api/v1/runs", `/api/v1/runs?datasetId=${datasetId}&tag=branch%3Dmain`, {
+      key: keys.viewer,
+    });
+    expect((byTag.body as { runs: { id: string; tags: string[] }[] }).runs).toEqual([
+      expect.objectContaining({ id: runId, tags: ["branch=main", "git_sha=abc123"], url: `/runs/${runId}` }),
+    ]);
+    const otherTag = await operation("/api/v1/runs", "/api/v1/runs?tag=branch%3Dmai", { key: keys.viewer });
+    expect((otherTag.body as { runs: unknown[] }).runs).toEqual([]);
+    const badStatus = await operation("/api/v1/runs", "/api/v1/runs?status=done", { key: keys.viewer });
+    expect(badStatus.status).toBe(400);
+
+    const run = await operation("/api/v1/runs/{runId}", `/api/v1/runs/${runId}`, { key: keys.viewer });
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({
+      id: runId,
+      metrics: ["response/llm_judged/safety"],
+      progress: { judgments: { total: VALID_ROWS.length }, fractionDone: expect.any(Number) },
+      aggregates: [expect.objectContaining({ name: "response/llm_judged/safety/rating/percentage" })],
+    });
+    const results = await operation("/api/v1/runs/{runId}/results", `/api/v1/runs/${runId}/results`, {
+      key: keys.viewer,
+    });
+    expect(results.status).toBe(200);
+    expect((results.body as { rows: unknown[] }).rows).toHaveLength(VALID_ROWS.length);
+    const csv = await call(`/api/v1/runs/${runId}/results?format=csv`, { key: keys.viewer });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(String(csv.body).split("\n")[0]).toContain("request_id");
+    const missing = await operation("/api/v1/runs/{runId}", "/api/v1/runs/nope", { key: keys.viewer });
+    expect(missing.status).toBe(404);
+  });
+});
