@@ -44,7 +44,10 @@ export function openApiDocument(routes: readonly ApiRoute[] = API_ROUTES) {
 }
 
 function operationOf({ spec }: ApiRoute): ZodOpenApiOperationObject {
-  const errors = [...new Set([...(spec.errors ?? []), 401, 403, 429, 500])].sort((a, b) => a - b);
+  // What defineApiRoute itself answers: 400 for a query or body that does not validate, 404 for a path
+  // parameter that does not, and the refusals and failures every operation can meet.
+  const validated = [...(spec.query || spec.body ? [400] : []), ...(spec.params ? [404] : [])];
+  const errors = [...new Set([...(spec.errors ?? []), ...validated, 401, 403, 429, 500])].sort((a, b) => a - b);
   const success = String(spec.successStatus ?? 200);
   return {
     operationId: spec.operationId,

@@ -207,7 +207,10 @@ describe("/api/v1 with API keys", () => {
       id: runId,
       metrics: ["response/llm_judged/safety"],
       progress: { judgments: { total: VALID_ROWS.length }, fractionDone: expect.any(Number) },
-      aggregates: [expect.objectContaining({ name: "response/llm_judged/safety/rating/percentage" })],
+      // Agent Evaluation names the safety aggregate .../rating/average (the other yes/no judges: .../rating/percentage).
+      aggregates: [
+        expect.objectContaining({ name: "response/llm_judged/safety/rating/average", pending: VALID_ROWS.length }),
+      ],
     });
     const results = await operation("/api/v1/runs/{runId}/results", `/api/v1/runs/${runId}/results`, {
       key: keys.viewer,
