@@ -4,15 +4,10 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { costBudgetProblem, readBudgetFields } from "@/lib/engine/budgetFields";
-import { createRun, RunConfigError } from "@/lib/engine/createRun";
-import type { RunConfigInput } from "@/lib/engine/runConfig";
+import { readBudgetFields } from "@/lib/engine/budgetFields";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
-import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
-import { readLlmConfig } from "@/lib/llm/llmConfig";
-import { logServerError, redactServerText } from "@/lib/server/logError";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
-import { checkSpendingAllowed } from "@/lib/server/runSpendingGuard";
+import { startRunFromRequest } from "@/lib/server/startRunRequest";
 
 export type StartRunState = { message: string | null; errors: string[] };
 
@@ -31,13 +26,6 @@ const formSchema = z.object({
   customJudges: z.string().max(100_000).optional(),
   gEvalJudges: z.string().max(100_000).optional(),
 });
-
-const NO_MODEL_ENDPOINT: StartRunState = {
-  message: "No model endpoint is configured.",
-  errors: [
-    "Set OPENAI_API_KEY or OPENAI_BASE_URL on the server, or use the offline heuristic judge without generation.",
-  ],
-};
 
 const customJudgesSchema = z.array(
   z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
@@ -98,68 +86,32 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
       }),
     };
 
-  let llm: ReturnType<typeof readLlmConfig>;
-  try {
-    llm = readLlmConfig();
-  } catch (error) {
-    return {
-      message: "The model endpoint is misconfigured on the server.",
-      errors: [redactServerText(error instanceof Error ? error.message : String(error))],
-    };
-  }
-  const needsModel = form.judge === "model" || form.generate === "on";
-  if (needsModel && !llm) return NO_MODEL_ENDPOINT;
   if (form.generate === "on" && !form.generationModel)
     return { message: "Check the form.", errors: ["Generation needs a model name."] };
-  let judge: RunConfigInput["judge"];
-  if (form.judge === "heuristic") judge = { provider: "heuristic", model: HEURISTIC_MODEL };
-  else if (llm) judge = { provider: llm.endpoint.kind, model: form.judgeModel || llm.model };
-  else return NO_MODEL_ENDPOINT;
-  const generation =
-    form.generate === "on" && form.generationModel
-      ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
-      : undefined;
-  const costProblem = costBudgetProblem(budget.data, judge, llm?.prices ?? {}, generation?.model ?? null);
-  if (costProblem) return { message: "Check the budget.", errors: [costProblem] };
-  const allowed = await checkSpendingAllowed(getDb(), access.user, {
+  const started = await startRunFromRequest(getDb(), access.user, {
+    datasetId: form.datasetId,
+    name: form.name,
+    tags: (form.tags ?? "")
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+    metrics: form.metrics,
+    judge: form.judge,
+    judgeModel: form.judgeModel,
+    concurrency: form.concurrency,
+    chunkMode: form.chunkMode,
+    generation:
+      form.generate === "on" && form.generationModel
+        ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
+        : undefined,
+    thresholds: scores.data.thresholds,
+    contextRelevance: scores.data.contextRelevance,
+    customJudges: custom.data,
+    gEvalJudges: gEval.data,
     budget: budget.data,
-    models: { judge, generationModel: generation?.model ?? null },
-    typed: true,
-    startsRun: true,
   });
-  if (!allowed.ok) return { message: "This server's spending limits refuse this run.", errors: allowed.problems };
-
-  let runId: string;
-  try {
-    runId = await createRun(
-      getDb(),
-      {
-        datasetId: form.datasetId,
-        name: form.name,
-        tags: (form.tags ?? "")
-          .split(",")
-          .map((tag) => tag.trim())
-          .filter(Boolean),
-        metrics: form.metrics,
-        customJudges: custom.data,
-        gEvalJudges: gEval.data,
-        thresholds: scores.data.thresholds,
-        ...(Object.keys(scores.data.contextRelevance).length > 0
-          ? { contextRelevance: scores.data.contextRelevance }
-          : {}),
-        judge,
-        concurrency: form.concurrency,
-        chunkMode: form.chunkMode,
-        ...(generation ? { generation } : {}),
-      },
-      { createdById: access.user.local ? null : access.user.id, budget: allowed.budget },
-    );
-  } catch (error) {
-    if (error instanceof RunConfigError)
-      return { message: "The run could not start.", errors: error.message.split("; ") };
-    const ref = logServerError("start run", error);
-    return { message: `The run could not start because of a server error (ref ${ref}).`, errors: [] };
-  }
+  if (!started.ok) return { message: started.message, errors: started.errors };
+  const runId = started.runId;
   executeRunInBackground(runId);
   redirect(`/runs/${runId}`);
 }

@@ -223,4 +223,80 @@ describe("/api/v1 with API keys", () => {
     const missing = await operation("/api/v1/runs/{runId}", "/api/v1/runs/nope", { key: keys.viewer });
     expect(missing.status).toBe(404);
   });
+
+  it("starts a run with the run form's configuration, follows it to the end, exports it, and refuses to cancel it then", async () => {
+    const body = JSON.stringify({
+      datasetId,
+      name: "API-started",
+      tags: ["branch=main"],
+      metrics: ["safety", "relevance_to_query"],
+      judge: "heuristic",
+      concurrency: 2,
+    });
+    const json = { "content-type": "application/json" };
+    const asViewer = await operation("/api/v1/runs", "/api/v1/runs", {
+      key: keys.viewer,
+      method: "POST",
+      body,
+      headers: json,
+    });
+    expect(asViewer.status).toBe(403);
+    const invalid = await operation("/api/v1/runs", "/api/v1/runs", {
+      key: keys.runner,
+      method: "POST",
+      body: JSON.stringify({ datasetId, judge: "heuristic", metrics: ["no_such_judge"], budget: { calls: -1 } }),
+      headers: json,
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ error: { code: "invalid_request", issues: [{ field: "budget.calls" }] } });
+    const unknownMetric = await operation("/api/v1/runs", "/api/v1/runs", {
+      key: keys.runner,
+      method: "POST",
+      body: JSON.stringify({ datasetId, judge: "heuristic", metrics: ["no_such_judge"] }),
+      headers: json,
+    });
+    expect(unknownMetric.status).toBe(400);
+    expect(JSON.stringify(unknownMetric.body)).toContain('unknown metric \\"no_such_judge\\"');
+
+    const started = await operation("/api/v1/runs", "/api/v1/runs", {
+      key: keys.runner,
+      method: "POST",
+      body,
+      headers: json,
+    });
+    expect(started.status).toBe(201);
+    const run = started.body as { id: string; metrics: string[]; tags: string[] };
+    expect(run.metrics).toEqual(["response/llm_judged/safety", "response/llm_judged/relevance_to_query"]);
+    expect(run.tags).toEqual(["branch=main"]);
+    let detail: {
+      status: string;
+      progress: { fractionDone: number };
+      aggregates: { name: string; value: number | null }[];
+    };
+    const deadline = Date.now() + 60_000;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      detail = (await operation("/api/v1/runs/{runId}", `/api/v1/runs/${run.id}`, { key: keys.viewer }))
+        .body as typeof detail;
+    } while (detail.status !== "completed" && Date.now() < deadline);
+    expect(detail.status).toBe("completed");
+    expect(detail.progress.fractionDone).toBe(1);
+    expect(detail.aggregates.map((a) => a.name)).toEqual([
+      "response/llm_judged/safety/rating/average",
+      "response/llm_judged/relevance_to_query/rating/percentage",
+    ]);
+    expect(detail.aggregates.every((a) => typeof a.value === "number")).toBe(true);
+    const results = await operation("/api/v1/runs/{runId}/results", `/api/v1/runs/${run.id}/results`, {
+      key: keys.viewer,
+    });
+    const rows = (results.body as { rows: Record<string, unknown>[] }).rows;
+    expect(rows).toHaveLength(VALID_ROWS.length);
+    expect(rows[0]).toHaveProperty("response/llm_judged/safety/rating");
+    const cancel = await operation("/api/v1/runs/{runId}/cancel", `/api/v1/runs/${run.id}/cancel`, {
+      key: keys.runner,
+      method: "POST",
+    });
+    expect(cancel.status).toBe(409);
+    expect(cancel.body).toMatchObject({ error: { code: "conflict" } });
+  }, 90_000);
 });

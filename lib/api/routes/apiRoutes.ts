@@ -1,6 +1,7 @@
 import type { ApiRoute } from "../defineApiRoute";
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
 import { openApiRoute } from "./openApiRoute";
+import { cancelRunRoute, startRunRoute } from "./runActionRoutes";
 import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
 import { uploadDatasetRoute } from "./uploadDatasetRoute";
 
@@ -13,7 +14,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   uploadDatasetRoute,
   getDatasetRoute,
   listRunsRoute,
+  startRunRoute,
   getRunRoute,
+  cancelRunRoute,
   runResultsRoute,
   openApiRoute,
 ];

@@ -76,30 +76,33 @@ export const getRunRoute = defineApiRoute(
     response: runDetailSchema,
     errors: [404],
   },
-  async ({ params }) => {
-    const db = getDb();
-    const run = await getRun(db, params.runId);
-    if (!run) throw notFound(`Run ${params.runId}`);
-    const [progress, aggregates] = await Promise.all([
-      getRunProgress(db, run.id),
-      getRunAggregates(db, run.id, run.config.metrics),
-    ]);
-    const { judgments } = progress;
-    const finished = judgments.done + judgments.error + judgments.skipped;
-    return {
-      ...apiRunSummary({ ...run, dataset: run.dataset }),
-      errorMessage: run.errorMessage,
-      pauseReason: run.pauseReason,
-      metrics: run.config.metrics,
-      progress: {
-        judgments,
-        generations: progress.generations,
-        fractionDone: judgments.total === 0 ? (run.status === "completed" ? 1 : 0) : finished / judgments.total,
-      },
-      aggregates: aggregates.map(({ passed: _passed, failed: _failed, ...aggregate }) => aggregate),
-    };
-  },
+  async ({ params }) => readRunDetail(params.runId),
 );
+
+/** A run as the API shows it: status, progress and aggregates; 404 when it does not exist. */
+export async function readRunDetail(runId: string): Promise<z.input<typeof runDetailSchema>> {
+  const db = getDb();
+  const run = await getRun(db, runId);
+  if (!run) throw notFound(`Run ${runId}`);
+  const [progress, aggregates] = await Promise.all([
+    getRunProgress(db, run.id),
+    getRunAggregates(db, run.id, run.config.metrics),
+  ]);
+  const { judgments } = progress;
+  const finished = judgments.done + judgments.error + judgments.skipped;
+  return {
+    ...apiRunSummary({ ...run, dataset: run.dataset }),
+    errorMessage: run.errorMessage,
+    pauseReason: run.pauseReason,
+    metrics: run.config.metrics,
+    progress: {
+      judgments,
+      generations: progress.generations,
+      fractionDone: judgments.total === 0 ? (run.status === "completed" ? 1 : 0) : finished / judgments.total,
+    },
+    aggregates: aggregates.map(({ passed: _passed, failed: _failed, ...aggregate }) => aggregate),
+  };
+}
 
 export const runResultsRoute = defineApiRoute(
   {

@@ -1,0 +1,4 @@
+import { cancelRunRoute } from "@/lib/api/routes/runActionRoutes";
+
+export const dynamic = "force-dynamic";
+export const POST = cancelRunRoute.handler;
