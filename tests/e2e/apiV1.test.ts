@@ -78,6 +78,7 @@ afterAll(async () => {
 
 describe("/api/v1 with API keys", () => {
   let datasetId: string;
+  let startedRunId: string;
 
   it("serves its OpenAPI 3.1 document, every operation with its error answers", async () => {
     const { body } = await call("/api/v1/openapi.json", { key: keys.viewer });
@@ -266,6 +267,7 @@ describe("/api/v1 with API keys", () => {
     });
     expect(started.status).toBe(201);
     const run = started.body as { id: string; metrics: string[]; tags: string[] };
+    startedRunId = run.id;
     expect(run.metrics).toEqual(["response/llm_judged/safety", "response/llm_judged/relevance_to_query"]);
     expect(run.tags).toEqual(["branch=main"]);
     let detail: {
@@ -298,5 +300,78 @@ describe("/api/v1 with API keys", () => {
     });
     expect(cancel.status).toBe(409);
     expect(cancel.body).toMatchObject({ error: { code: "conflict" } });
+  }, 90_000);
+
+  it("compares two runs with the paired tests and their verdicts, and refuses what a finished run cannot do", async () => {
+    const json = { "content-type": "application/json" };
+    const again = await operation("/api/v1/runs", "/api/v1/runs", {
+      key: keys.runner,
+      method: "POST",
+      body: JSON.stringify({
+        datasetId,
+        name: "API-started again",
+        metrics: ["safety", "relevance_to_query"],
+        judge: "heuristic",
+      }),
+      headers: json,
+    });
+    const candidate = (again.body as { id: string }).id;
+    const deadline = Date.now() + 60_000;
+    while (
+      (await call(`/api/v1/runs/${candidate}`, { key: keys.viewer }).then(
+        (r) => (r.body as { status: string }).status,
+      )) !== "completed"
+    ) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const compared = await operation("/api/v1/compare", `/api/v1/compare?runs=${startedRunId},${candidate}&flips=5`, {
+      key: keys.viewer,
+    });
+    expect(compared.status).toBe(200);
+    const comparison = compared.body as {
+      baselineId: string;
+      statistics: {
+        metric: string;
+        test: string;
+        verdict: string;
+        paired_rows: number;
+        delta: number;
+        words: string;
+      }[];
+      flips: unknown[];
+      url: string;
+    };
+    expect(comparison.baselineId).toBe(startedRunId);
+    // The same offline judge on the same rows: every verdict equal, so no flip and no real change.
+    expect(comparison.statistics.map((m) => [m.metric, m.test, m.paired_rows, m.delta])).toEqual([
+      ["response/llm_judged/safety", "exact_mcnemar", VALID_ROWS.length, 0],
+      ["response/llm_judged/relevance_to_query", "exact_mcnemar", VALID_ROWS.length, 0],
+    ]);
+    expect(comparison.statistics.every((m) => m.verdict === "noise")).toBe(true);
+    expect(comparison.flips).toEqual([]);
+    expect(comparison.url).toBe(`/compare?runs=${startedRunId},${candidate}&baseline=${startedRunId}`);
+    const one = await operation("/api/v1/compare", `/api/v1/compare?runs=${startedRunId}`, { key: keys.viewer });
+    expect(one.status).toBe(400);
+    const missing = await operation("/api/v1/compare", `/api/v1/compare?runs=${startedRunId},nope`, {
+      key: keys.viewer,
+    });
+    expect(missing.status).toBe(404);
+
+    const resume = await operation("/api/v1/runs/{runId}/resume", `/api/v1/runs/${candidate}/resume`, {
+      key: keys.runner,
+      method: "POST",
+    });
+    expect(resume.status).toBe(409);
+    const rejudge = await operation("/api/v1/runs/{runId}/rejudge", `/api/v1/runs/${candidate}/rejudge`, {
+      key: keys.runner,
+      method: "POST",
+      body: JSON.stringify({ which: "errored" }),
+      headers: json,
+    });
+    expect(rejudge.status).toBe(409);
+    expect(rejudge.body).toMatchObject({
+      error: { code: "conflict", message: "The run has no errored judgments to re-judge." },
+    });
   }, 90_000);
 });

@@ -1,7 +1,8 @@
 import type { ApiRoute } from "../defineApiRoute";
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
+import { compareRoute } from "./compareRoute";
 import { openApiRoute } from "./openApiRoute";
-import { cancelRunRoute, startRunRoute } from "./runActionRoutes";
+import { cancelRunRoute, rejudgeRunRoute, resumeRunRoute, startRunRoute } from "./runActionRoutes";
 import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
 import { uploadDatasetRoute } from "./uploadDatasetRoute";
 
@@ -17,6 +18,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   startRunRoute,
   getRunRoute,
   cancelRunRoute,
+  resumeRunRoute,
+  rejudgeRunRoute,
   runResultsRoute,
+  compareRoute,
   openApiRoute,
 ];

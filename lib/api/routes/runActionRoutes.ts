@@ -1,7 +1,9 @@
 import { getDb } from "@/lib/db/client";
 import { budgetFieldsSchema } from "@/lib/engine/budgetFields";
-import { cancelRun, getRunStatus } from "@/lib/db/runs/runLifecycle";
+import { z } from "zod";
+import { cancelRun, getRunStatus, reopenRun, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
+import { applySpendingLimits, SpendingLimitRefusal } from "@/lib/server/runSpendingGuard";
 import { runRequestSchema, startRunFromRequest } from "@/lib/server/startRunRequest";
 import { ApiError, issuesOf, notFound } from "../apiErrors";
 import { runDetailSchema } from "../apiSchemas";
@@ -79,6 +81,81 @@ export const cancelRunRoute = defineApiRoute(
         `The run is ${status}; only a pending, running or paused run can be cancelled.`,
       );
     }
+    return readRunDetail(params.runId);
+  },
+);
+
+/** The server's spending limits for a stored run about to spend again, as a 403 when they refuse it. */
+async function applyLimitsOrRefuse(user: Parameters<typeof applySpendingLimits>[1], runId: string): Promise<void> {
+  try {
+    await applySpendingLimits(getDb(), user, runId);
+  } catch (error) {
+    if (error instanceof SpendingLimitRefusal) throw new ApiError(403, "forbidden", error.message);
+    throw error;
+  }
+}
+
+export const resumeRunRoute = defineApiRoute(
+  {
+    method: "post",
+    path: "/api/v1/runs/{runId}/resume",
+    operationId: "resumeRun",
+    summary: "Resume a failed or paused run",
+    description:
+      "Its finished judgments stay; the unfinished ones are judged now. 409 when the run is not failed or paused.",
+    tag: "Runs",
+    action: "run.resume",
+    params: runIdParams,
+    response: runDetailSchema,
+    errors: [409],
+  },
+  async ({ params, user }) => {
+    const db = getDb();
+    const status = await getRunStatus(db, params.runId);
+    if (status === null) throw notFound(`Run ${params.runId}`);
+    await applyLimitsOrRefuse(user, params.runId);
+    if (!(await reopenRun(db, params.runId)))
+      throw new ApiError(409, "conflict", `The run is ${status}; only a failed or paused run can be resumed.`);
+    executeRunInBackground(params.runId);
+    return readRunDetail(params.runId);
+  },
+);
+
+export const rejudgeRunRoute = defineApiRoute(
+  {
+    method: "post",
+    path: "/api/v1/runs/{runId}/rejudge",
+    operationId: "rejudgeRun",
+    summary: "Re-judge a finished run's errored (or errored and failed) judgments",
+    description:
+      "Every other result stays. `secondOpinion` asks the judge again instead of reusing its cached answer for the failed ones. 409 when the run is still being judged, was cancelled, or has nothing to re-judge.",
+    tag: "Runs",
+    action: "run.rejudge",
+    params: runIdParams,
+    body: z
+      .object({
+        which: z.enum(["errored", "errored_or_failed"]).default("errored"),
+        secondOpinion: z.boolean().default(false),
+      })
+      .meta({ id: "RejudgeRequest" }),
+    response: runDetailSchema,
+    errors: [409],
+  },
+  async ({ params, body, user }) => {
+    const db = getDb();
+    const status = await getRunStatus(db, params.runId);
+    if (status === null) throw notFound(`Run ${params.runId}`);
+    await applyLimitsOrRefuse(user, params.runId);
+    const reset = await resetJudgmentsForRejudge(db, params.runId, body.which, { secondOpinion: body.secondOpinion });
+    if (reset === 0)
+      throw new ApiError(
+        409,
+        "conflict",
+        status === "completed" || status === "failed" || status === "paused"
+          ? `The run has no ${body.which === "errored" ? "errored" : "errored or failed"} judgments to re-judge.`
+          : `The run is ${status}; only a finished run can be re-judged.`,
+      );
+    executeRunInBackground(params.runId);
     return readRunDetail(params.runId);
   },
 );

@@ -1,0 +1,4 @@
+import { rejudgeRunRoute } from "@/lib/api/routes/runActionRoutes";
+
+export const dynamic = "force-dynamic";
+export const POST = rejudgeRunRoute.handler;

@@ -1,0 +1,4 @@
+import { resumeRunRoute } from "@/lib/api/routes/runActionRoutes";
+
+export const dynamic = "force-dynamic";
+export const POST = resumeRunRoute.handler;
