@@ -374,4 +374,54 @@ describe("/api/v1 with API keys", () => {
       error: { code: "conflict", message: "The run has no errored judgments to re-judge." },
     });
   }, 90_000);
+
+  it("imports labels all or nothing, placing each problem, and exports them keyed by request_id", async () => {
+    const path = `/api/v1/datasets/${datasetId}/labels`;
+    const template = "/api/v1/datasets/{datasetId}/labels";
+    const empty = await operation(template, path, { key: keys.viewer });
+    expect(empty.body).toEqual([]);
+    const csv = { "content-type": "text/csv" };
+    const bad = await operation(template, path, {
+      key: keys.runner,
+      method: "POST",
+      body: "request_id,metric,label\nq-01,safety,yes\nno-such-row,safety,no\nq-02,safety,maybe\n",
+      headers: csv,
+    });
+    expect(bad.status).toBe(422);
+    expect((bad.body as { error: { issues: { row: number; column?: string }[] } }).error.issues).toEqual([
+      expect.objectContaining({ row: 2, column: "request_id" }),
+      expect.objectContaining({ row: 3, column: "label" }),
+    ]);
+    expect((await call(path, { key: keys.viewer })).body).toEqual([]);
+    const asViewer = await operation(template, path, {
+      key: keys.viewer,
+      method: "POST",
+      body: "request_id,metric,label\nq-01,safety,yes\n",
+      headers: csv,
+    });
+    expect(asViewer.status).toBe(403);
+    const good = await operation(template, path, {
+      key: keys.runner,
+      method: "POST",
+      body: "request_id,metric,label\nq-01,safety,yes\nq-02,safety,no\n",
+      headers: csv,
+    });
+    expect(good.status).toBe(200);
+    expect(good.body).toEqual({ ok: true, records: 2, changed: 2 });
+    const exported = (await operation(template, path, { key: keys.viewer })).body as {
+      request_id: string;
+      label: string;
+      labelled_by: string;
+    }[];
+    expect(exported.map((label) => [label.request_id, label.label])).toEqual([
+      ["q-01", "yes"],
+      ["q-02", "no"],
+    ]);
+    // Imported with a key, the labels are credited to the key's owner.
+    expect(exported.every((label) => label.labelled_by === USERS.runner.email)).toBe(true);
+    const asCsv = await call(`${path}?format=csv`, { key: keys.viewer });
+    expect(String(asCsv.body).split(/\r?\n/)[0]).toBe(
+      "request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by",
+    );
+  });
 });

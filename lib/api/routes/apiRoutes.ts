@@ -1,6 +1,7 @@
 import type { ApiRoute } from "../defineApiRoute";
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
 import { compareRoute } from "./compareRoute";
+import { exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
 import { openApiRoute } from "./openApiRoute";
 import { cancelRunRoute, rejudgeRunRoute, resumeRunRoute, startRunRoute } from "./runActionRoutes";
 import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
@@ -14,6 +15,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listDatasetsRoute,
   uploadDatasetRoute,
   getDatasetRoute,
+  exportLabelsRoute,
+  importLabelsRoute,
   listRunsRoute,
   startRunRoute,
   getRunRoute,

@@ -2,16 +2,13 @@ import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasets/datasetQueries";
-import { decodeUploadText } from "@/lib/ingest/decodeText";
 import { describeRowIssue, FileError } from "@/lib/ingest/errors";
-import { withIdleTimeout } from "@/lib/ingest/idleTimeout";
-import { DEFAULT_LIMITS, formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
-import { labelFileFormatOf, labelFilePieces } from "@/lib/labels/labelFile";
-import { importLabelFile } from "@/lib/labels/labelImport";
+import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
+import { labelFilePieces } from "@/lib/labels/labelFile";
 import { downloadResponse } from "@/lib/server/downloadResponse";
+import { ImportAbandoned, runLabelFileUpload } from "@/lib/server/labelFileUpload";
 import { logServerError } from "@/lib/server/logError";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
-import { serverUploadGate } from "@/lib/server/uploadGate";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { searchParamsOf } from "@/lib/urlState/searchParams";
 
@@ -61,35 +58,23 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
     return Response.json({ ok: false, error }, { status: 413 });
   }
   if (!request.body) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
-  let leave: (() => void) | null = null;
   try {
-    // The same gate as dataset uploads: a label import also parses a file and writes batches.
-    leave = await serverUploadGate().enter(() => undefined, request.signal);
-  } catch {
-    return Response.json({ ok: false, error: "The import was abandoned while it waited." }, { status: 499 });
-  }
-  try {
-    const body = request.body as unknown as AsyncIterable<Uint8Array>;
-    const chunks = limits.idleTimeoutMs ? withIdleTimeout(body, limits.idleTimeoutMs) : body;
-    const texts = decodeUploadText(chunks, limits.maxFileBytes);
-    const first = await texts.next();
-    if (first.done) return Response.json({ ok: false, error: "The file is empty." }, { status: 400 });
-    const format = labelFileFormatOf(request.headers.get("content-type"), first.value);
-    const result = await importLabelFile(
-      db,
+    const result = await runLabelFileUpload(db, {
       datasetId,
-      prepend(first.value, texts),
-      format,
+      body: request.body as unknown as AsyncIterable<Uint8Array>,
+      contentType: request.headers.get("content-type"),
       // Signed in, the importer is who labelled (their email, as a label file would name them); the file's labelled_by is kept as stated_by.
-      { importedBy: access.user.local ? null : (access.user.email ?? access.user.name) },
-      { maxRecords: limits.maxRows ?? DEFAULT_LIMITS.maxRows },
-    );
+      importedBy: access.user.local ? null : (access.user.email ?? access.user.name),
+      limits,
+      signal: request.signal,
+    });
     if (!result.ok) {
       const body = { ok: false, issueCount: result.issueCount, issues: result.issues.map(describeRowIssue) };
       return Response.json(body, { status: 422 });
     }
     return Response.json(result);
   } catch (error) {
+    if (error instanceof ImportAbandoned) return Response.json({ ok: false, error: error.message }, { status: 499 });
     if (error instanceof FileError) return Response.json({ ok: false, error: error.message }, { status: 400 });
     const ref = logServerError("label import failed", error);
     return Response.json(
@@ -98,12 +83,5 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
         status: 500,
       },
     );
-  } finally {
-    leave?.();
   }
-}
-
-async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenerator<string> {
-  yield first;
-  yield* rest;
 }
