@@ -424,4 +424,12 @@ describe("/api/v1 with API keys", () => {
       "request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by",
     );
   });
+
+  it("lists the judging processes, the web server among them", async () => {
+    const listed = await operation("/api/v1/workers", "/api/v1/workers", { key: keys.viewer });
+    const workers = (listed.body as { workers: { kind: string; state: string; completed: number }[] }).workers;
+    // The web server judged the runs above: it is live, and counted what it wrote.
+    expect(workers).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "web", state: "live" })]));
+    expect(workers.find((worker) => worker.kind === "web")!.completed).toBeGreaterThan(0);
+  });
 });

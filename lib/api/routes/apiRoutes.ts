@@ -6,6 +6,7 @@ import { openApiRoute } from "./openApiRoute";
 import { cancelRunRoute, rejudgeRunRoute, resumeRunRoute, startRunRoute } from "./runActionRoutes";
 import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
 import { uploadDatasetRoute } from "./uploadDatasetRoute";
+import { listWorkersRoute } from "./workerRoutes";
 
 /**
  * Every /api/v1 operation. The OpenAPI document lists these; a test checks that each route file under
@@ -25,5 +26,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
   rejudgeRunRoute,
   runResultsRoute,
   compareRoute,
+  listWorkersRoute,
   openApiRoute,
 ];
