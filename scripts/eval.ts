@@ -8,6 +8,9 @@ import { parseEvalArgs, EVAL_USAGE, UsageError, type EvalArgs } from "../lib/cli
 import { useLowMemoryRuntime } from "../lib/runtime/lowMemoryRuntime";
 import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
+import { formatAggregates } from "../lib/cli/formatAggregates";
+import { ApiClientError, createApiClient } from "../lib/cli/apiClient";
+import { runRemoteEval } from "../lib/cli/remoteEval";
 import { getRunAggregates } from "../lib/db/judgments/aggregateQueries";
 import { getRunAgreement } from "../lib/db/labels/agreementQueries";
 import { closeDb, createDb, type Db } from "../lib/db/client";
@@ -39,6 +42,12 @@ const STORE_PAUSE_WAIT_S = 5;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
+  // Against a team's server: nothing here touches a database or a model endpoint.
+  if (args.server)
+    return runRemoteEval(args, createApiClient(args.server, process.env.ASSAY_TOKEN?.trim() || undefined), {
+      log: (line) => console.log(line),
+      error: (line) => console.error(line),
+    });
   // Before the migrations and the database client compile their WebAssembly.
   useLowMemoryRuntime({ collectEagerly: true });
   const url = resolveDatabaseUrl();
@@ -257,20 +266,6 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
   );
 }
 
-function formatAggregates(aggregates: Awaited<ReturnType<typeof getRunAggregates>>): string {
-  const lines = aggregates.map((a) => {
-    const value =
-      a.value === null ? "n/a" : a.kind === "percentage" ? `${(a.value * 100).toFixed(1)}%` : a.value.toFixed(3);
-    const basis = a.kind === "percentage" ? `${a.numerator}/${a.denominator} yes` : `${a.denominator} rows`;
-    const line = `  ${a.name.padEnd(62)} ${value.padStart(9)}  ${basis}${a.errors ? `, ${a.errors} errors` : ""}${a.skipped ? `, ${a.skipped} skipped` : ""}`;
-    if (!a.success) return line;
-    // Score metrics (DeepEval, Mastra): the share of rows that met the metric's threshold, beside the average.
-    const success = a.success.value === null ? "n/a" : `${(a.success.value * 100).toFixed(1)}%`;
-    return `${line}\n  ${a.success.name.padEnd(62)} ${success.padStart(9)}  ${a.success.numerator}/${a.success.denominator} succeeded`;
-  });
-  return lines.join("\n");
-}
-
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
@@ -278,6 +273,16 @@ main(process.argv.slice(2)).then(
       if (error.message) console.error(`Error: ${error.message}\n`);
       console.error(EVAL_USAGE);
       process.exit(2);
+    }
+    if (error instanceof ApiClientError) {
+      // The server's words, with each problem's place; refused input (4xx) is the user's to fix (2), the rest 3.
+      console.error(`Error: ${error.message}`);
+      for (const issue of error.issues)
+        console.error(
+          `  ${[issue.row === undefined ? null : `row ${issue.row}`, issue.column ? `column ${issue.column}` : null, issue.field ?? null].filter(Boolean).join(", ") || "request"}: ${issue.message}`,
+        );
+      if (error.status === 401) console.error("Set ASSAY_TOKEN to an API key of that server (its API keys page).");
+      process.exit(error.status >= 400 && error.status < 500 ? 2 : 3);
     }
     if (error instanceof InputError || (error instanceof Error && error.name === "RunConfigError")) {
       console.error(`Error: ${error.message}`);

@@ -46,7 +46,11 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --budget-tokens N       pause the run once it has used N tokens
   --budget-usd X          pause the run once it has cost X US dollars (refused without a price for
                           the judge model in ASSAY_LLM_PRICES)
-  --quiet                 no progress bar`;
+  --quiet                 no progress bar
+  --server URL            run on a team's Assay server instead of this machine: the dataset is uploaded
+                          there (or named with --dataset-id), judged by the server with its LLM key, and
+                          --out and the thresholds come from its results; the API key is read from
+                          ASSAY_TOKEN (made on the server's API keys page or with npm run user:key)`;
 
 export type EvalArgs = {
   dataset?: string;
@@ -66,6 +70,8 @@ export type EvalArgs = {
   contextRelevance: Record<string, number>;
   /** Custom G-Eval judges (--g-eval), validated like the run form's. */
   gEvalJudges: GEvalDefinition[];
+  /** A team's server to run on (--server), or undefined to run here. */
+  server?: string;
   /** Only the limits given on the command line (a resume changes only those). */
   budget: { calls?: number; tokens?: number; usd?: number };
 };
@@ -96,6 +102,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "budget-calls": { type: "string" },
         "budget-tokens": { type: "string" },
         "budget-usd": { type: "string" },
+        server: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -163,7 +170,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       fail("--budget-usd must be a positive amount, e.g. 2.50");
     budget.usd = usd;
   }
+  if (parsed.server !== undefined && !/^https?:\/\/[^\s/]+/i.test(parsed.server))
+    fail("--server must be the server's URL, e.g. https://assay.example.com");
   return {
+    server: parsed.server,
     dataset: parsed.dataset,
     datasetId: parsed["dataset-id"],
     resume: parsed.resume,

@@ -15,7 +15,10 @@ export type ThresholdVerdict = {
  * below it); an aggregate with nothing judged cannot hold.
  * Keys may be any accepted spelling (older stored configs kept short names); custom judges' keys stay as they are.
  */
-export function checkThresholds(aggregates: Aggregate[], thresholds: Record<string, number>): ThresholdVerdict[] {
+export function checkThresholds(
+  aggregates: Pick<Aggregate, "metric" | "name" | "value">[],
+  thresholds: Record<string, number>,
+): ThresholdVerdict[] {
   const canonical = new Map<string, number>();
   for (const [name, threshold] of Object.entries(thresholds)) canonical.set(resolveMetricName(name) ?? name, threshold);
   return [...canonical].map(([metric, threshold]) => {
