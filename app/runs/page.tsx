@@ -16,15 +16,25 @@ import { listRuns } from "@/lib/db/runs/runQueries";
 import { userNamesById } from "@/lib/db/accounts/userQueries";
 import { listRecentWorkers } from "@/lib/db/work/workers";
 import { workerTimeoutMs } from "@/lib/engine/worker/workerSettings";
+import { RunTag } from "@/components/runs/RunTag";
 import { WorkersPanel } from "@/components/runs/WorkersPanel";
+import { firstValues, type SearchParams } from "@/lib/urlState/searchParams";
+import { z } from "zod";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
-export default async function RunsPage() {
+export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePageRole("data.read", "/runs");
   const db = getDb();
-  const runs = await listRuns(db);
+  // ?tag=branch=main: only the runs with that tag (a CI job's --tag), as the API's run list filters them.
+  const tag = z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .safeParse(firstValues(await searchParams).tag).data;
+  const runs = await listRuns(db, 200, undefined, tag);
   const creators = await userNamesById(
     db,
     runs.map((run) => run.createdById),
@@ -43,11 +53,23 @@ export default async function RunsPage() {
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Runs</h1>
         <p className="text-sm text-slate-500">Every evaluation run, newest first. Start one from a dataset.</p>
+        {tag && (
+          <p role="status" className="mt-1 text-sm text-slate-700" data-testid="runs-tag-filter">
+            Runs tagged <RunTag tag={tag} /> ·{" "}
+            <Link href="/runs" className="text-indigo-700 hover:underline">
+              all runs
+            </Link>
+          </p>
+        )}
       </div>
       {runs.length === 0 ? (
         <EmptyState
-          title="No runs yet"
-          body="Open a dataset and choose “New run” to judge it."
+          title={tag ? `No run has the tag ${tag}` : "No runs yet"}
+          body={
+            tag
+              ? "Tags are given when a run starts (the run form, or --tag in the CLI)."
+              : "Open a dataset and choose “New run” to judge it."
+          }
           action={
             <LinkButton href="/datasets" variant="primary" size="lg" className="text-sm">
               Go to datasets
@@ -97,6 +119,19 @@ export default async function RunsPage() {
                       <div className="mt-0.5">
                         <RunStatusBadge status={run.status} rejudgeTotal={run.rejudgeTotal} />
                       </div>
+                      {run.tags.length > 0 && (
+                        <div className="mt-1 flex max-w-xs flex-wrap gap-1" data-testid="run-tags">
+                          {run.tags.map((runTag) => (
+                            <Link
+                              key={runTag}
+                              href={`/runs?tag=${encodeURIComponent(runTag)}`}
+                              title={`Runs tagged ${runTag}`}
+                            >
+                              <RunTag tag={runTag} />
+                            </Link>
+                          ))}
+                        </div>
+                      )}
                     </td>
                     <td className="px-3 py-2">
                       <Link href={`/datasets/${run.dataset.id}`} className="hover:underline">

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { runIdsWithTag } from "./runTagFilter";
 import { decodeRunTags } from "./storedRun";
 
 export type RunListFilter = {
@@ -11,15 +12,16 @@ export type RunListFilter = {
 
 /**
  * Runs newest first, filtered by dataset, status and one tag: what the API's run list and the CLI's
- * `--baseline latest:branch=main` read. The tag is matched as a whole element of the run's JSON array of tags
- * (its quoted form), so `a=b` never matches `xa=b` or `a=bc`.
+ * `--baseline latest:branch=main` read. The tag is matched as a whole element of the run's tags
+ * (runTagFilter.ts), so `a=b` never matches `xa=b` or `a=bc`.
  */
 export async function listRunSummaries(db: Db, filter: RunListFilter) {
+  const tagged = filter.tag ? await runIdsWithTag(db, { ...filter, tag: filter.tag, take: filter.limit }) : null;
   const runs = await db.run.findMany({
     where: {
       ...(filter.datasetId ? { datasetId: filter.datasetId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.tag ? { tags: { contains: JSON.stringify(filter.tag) } } : {}),
+      ...(tagged ? { id: { in: tagged } } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     take: filter.limit,

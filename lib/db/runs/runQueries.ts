@@ -1,6 +1,7 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
+import { runIdsWithTag } from "./runTagFilter";
 import { decodeRun, decodeRunTags } from "./storedRun";
 
 /**
@@ -177,8 +178,8 @@ const RUN_LIST_SELECT = {
  * flat query filtered like the runs, not from a nested relation load (which
  * Prisma sends as one bound value per dataset id).
  */
-async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
-  const where = datasetId ? { datasetId } : {};
+async function listRunsWithDataset(db: Db, take: number, datasetId?: string, tagged?: string[]) {
+  const where = { ...(datasetId ? { datasetId } : {}), ...(tagged ? { id: { in: tagged } } : {}) };
   const [runs, datasets] = await Promise.all([
     db.run.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take, select: RUN_LIST_SELECT }),
     db.dataset.findMany({ where: { runs: { some: where } }, select: { id: true, name: true } }),
@@ -191,13 +192,23 @@ async function listRunsWithDataset(db: Db, take: number, datasetId?: string) {
   }));
 }
 
-/** Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs). */
-export async function listRuns(db: Db, take = 200, datasetId?: string) {
-  const runs = await listRunsWithDataset(db, take, datasetId);
-  // The same newest-first window as a subquery, so the counts bind the same values for 2 runs or 200.
+/**
+ * Every run, newest first, with its dataset and item counts per status (one GROUP BY for all runs); only a
+ * dataset's, or only those with one tag (matched whole, as listRunSummaries matches it), when given.
+ */
+export async function listRuns(db: Db, take = 200, datasetId?: string, tag?: string) {
+  const tagged = tag ? await runIdsWithTag(db, { tag, datasetId, take }) : undefined;
+  const runs = await listRunsWithDataset(db, take, datasetId, tagged);
+  // The same newest-first window as a subquery, so the counts bind the same values for 2 runs or 200; a tag's
+  // runs by their ids, bound as one list.
   const window = `SELECT "id" FROM "Run" ${datasetId ? `WHERE "datasetId" = @datasetId ` : ""}ORDER BY "createdAt" DESC, "id" ASC LIMIT @take`;
-  const windowArgs: Record<string, string | number> = datasetId ? { datasetId, take } : { take };
+  const windowArgs: Record<string, string | number | string[]> = tagged
+    ? { tagged }
+    : datasetId
+      ? { datasetId, take }
+      : { take };
   const sql = sqlOf(db);
+  const inWindow = tagged ? sqlFragments(sql).inList(`"runId"`, "@tagged") : `"runId" IN (${window})`;
   // Statuses and headline pass rates (the yes share of each judged yes/no metric) from the kept tallies.
   const tallies = await sql.all<{
     runId: string;
@@ -212,7 +223,7 @@ export async function listRuns(db: Db, take = 200, datasetId?: string) {
   }>(
     `SELECT "runId" AS "runId", "metric", SUM("pending") AS "pending", SUM("running") AS "running", SUM("done") AS "done",
        SUM("error") AS "error", SUM("skipped") AS "skipped", SUM("yes") AS "yes", SUM("no") AS "no"
-     FROM "RunMetricTally" WHERE "runId" IN (${window}) GROUP BY "runId", "metric"`,
+     FROM "RunMetricTally" WHERE ${inWindow} GROUP BY "runId", "metric"`,
     windowArgs,
   );
   const headlines = new Map<string, Map<string, { yes: number; judged: number }>>();

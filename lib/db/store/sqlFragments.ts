@@ -33,6 +33,8 @@ export type SqlFragments = {
   likeIgnoringCase(column: string, placeholder?: string): string;
   /** One field of a JSON object stored as text, as text. */
   jsonText(column: string, key: string): string;
+  /** A JSON array of strings stored as text has, as one whole element, the text bound at `placeholder`. */
+  jsonArrayHas(column: string, placeholder?: string): string;
   /**
    * Ends a SELECT that picks rows to claim: on PostgreSQL it locks them and
    * skips rows another transaction holds, so concurrent claimers never wait
@@ -72,6 +74,8 @@ const sqlite: SqlFragments = {
   leftJoinOne: (table, alias, _columns, condition) => `LEFT JOIN "${table}" ${alias} ON ${condition}`,
   likeIgnoringCase: (column, placeholder = "?") => `${column} LIKE ${placeholder} ESCAPE '\\'`,
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
+  jsonArrayHas: (column, placeholder = "?") =>
+    `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ${placeholder})`,
   skipLocked: () => "",
   forUpdate: () => "",
   // Prisma's text for a DateTime on SQLite (directSqlite.ts sqliteTimestamp), so comparisons stay textual.
@@ -92,6 +96,7 @@ const postgresql: SqlFragments = {
     `LEFT JOIN LATERAL (SELECT ${columns.map((column) => `${alias}."${column}"`).join(", ")} FROM "${table}" ${alias} WHERE ${condition} LIMIT 1) ${alias} ON TRUE`,
   likeIgnoringCase: (column, placeholder = "?") => `${column} ILIKE ${placeholder} ESCAPE '\\'`,
   jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  jsonArrayHas: (column, placeholder = "?") => `(${column})::jsonb @> jsonb_build_array(${placeholder}::text)`,
   skipLocked: () => " FOR UPDATE SKIP LOCKED",
   forUpdate: () => " FOR UPDATE",
   // DateTime columns hold UTC without a zone.
