@@ -79,6 +79,18 @@ export function errorResponse(
   return Response.json({ error }, { status, headers: { "cache-control": "no-store", ...headers } });
 }
 
+/** An upload's row problems (lib/ingest RowIssue) as API issues. */
+export function rowIssuesOf(
+  issues: readonly { row: number; line?: number; column?: string; message: string }[],
+): ApiIssue[] {
+  return issues.map((issue) => ({
+    row: issue.row,
+    ...(issue.line !== undefined ? { line: issue.line } : {}),
+    ...(issue.column ? { column: issue.column } : {}),
+    message: issue.message,
+  }));
+}
+
 /** A zod failure as issues that name the request field (`budget.usd: Too small: expected number to be >=0`). */
 export function issuesOf(error: z.ZodError): ApiIssue[] {
   return error.issues.map((issue) => ({

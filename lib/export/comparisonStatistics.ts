@@ -154,6 +154,22 @@ function metricUnit(metric: string, shape: Comparison["metrics"][number]["shape"
   return "score";
 }
 
+/** One flip as the exports and the API write it. */
+export function toFlippedRow(candidateId: string, flip: Flip): FlippedRow {
+  return {
+    candidate_run_id: candidateId,
+    request_id: flip.requestId,
+    row_number: flip.rowNumber,
+    metric: flip.metric,
+    kind: flip.kind,
+    direction: flip.regression ? "regression" : "improvement",
+    baseline: flip.baseline,
+    candidate: flip.candidate,
+    baseline_score: flip.baselineScore,
+    candidate_score: flip.candidateScore,
+  };
+}
+
 /** Flips read a page at a time: a comparison with many flips never holds a page of more than this. */
 const FLIP_PAGE = 1000;
 
@@ -162,19 +178,7 @@ export async function* flippedRows(db: Db, comparison: Comparison): AsyncGenerat
   for (const [candidateId, paired] of Object.entries(comparison.paired ?? {})) {
     for (let offset = 0; ; offset += FLIP_PAGE) {
       const page = await listFlips(db, comparison.baselineId, candidateId, { offset, limit: FLIP_PAGE, paired });
-      for (const flip of page.items)
-        yield {
-          candidate_run_id: candidateId,
-          request_id: flip.requestId,
-          row_number: flip.rowNumber,
-          metric: flip.metric,
-          kind: flip.kind,
-          direction: flip.regression ? "regression" : "improvement",
-          baseline: flip.baseline,
-          candidate: flip.candidate,
-          baseline_score: flip.baselineScore,
-          candidate_score: flip.candidateScore,
-        };
+      for (const flip of page.items) yield toFlippedRow(candidateId, flip);
       if (page.items.length < FLIP_PAGE) break;
     }
   }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/judgments/compareQueries";
-import { comparisonStatistics, exportedComparison } from "@/lib/export/comparisonStatistics";
+import { comparisonStatistics, exportedComparison, toFlippedRow } from "@/lib/export/comparisonStatistics";
 import { compareHref, compareRowHref } from "@/lib/urlState/compareQuery";
 import { ApiError } from "../apiErrors";
 import { defineApiRoute } from "../defineApiRoute";
@@ -121,16 +121,7 @@ export const compareRoute = defineApiRoute(
       const page = await listFlips(db, comparison.baselineId, candidateId, { offset: 0, limit: remaining, paired });
       for (const flip of page.items)
         flips.push({
-          candidate_run_id: candidateId,
-          request_id: flip.requestId,
-          row_number: flip.rowNumber,
-          metric: flip.metric,
-          kind: flip.kind,
-          direction: flip.regression ? "regression" : "improvement",
-          baseline: flip.baseline,
-          candidate: flip.candidate,
-          baseline_score: flip.baselineScore,
-          candidate_score: flip.candidateScore,
+          ...toFlippedRow(candidateId, flip),
           url: compareRowHref({
             baseline: comparison.baselineId,
             candidate: candidateId,

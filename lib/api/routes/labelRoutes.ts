@@ -2,12 +2,12 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasets/datasetQueries";
 import { FileError } from "@/lib/ingest/errors";
-import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { labelFilePieces } from "@/lib/labels/labelFile";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 import { ImportAbandoned, runLabelFileUpload } from "@/lib/server/labelFileUpload";
-import { ApiError, notFound } from "../apiErrors";
+import { ApiError, notFound, rowIssuesOf } from "../apiErrors";
 import { defineApiRoute } from "../defineApiRoute";
+import { uploadBodyOf } from "../uploadBody";
 import { datasetIdParams } from "./datasetRoutes";
 
 async function requireDataset(datasetId: string) {
@@ -62,19 +62,11 @@ export const importLabelsRoute = defineApiRoute(
   },
   async ({ params, user, request }) => {
     await requireDataset(params.datasetId);
-    const limits = limitsFromEnv();
-    const declared = Number(request.headers.get("content-length") ?? "NaN");
-    if (Number.isFinite(declared) && declared > limits.maxFileBytes)
-      throw new ApiError(
-        413,
-        "payload_too_large",
-        `The file is ${formatBytes(declared)}, over the ${formatBytes(limits.maxFileBytes)} limit.`,
-      );
-    if (!request.body) throw new ApiError(400, "invalid_upload", "The body is empty: send the label file as the body.");
+    const { body, limits } = uploadBodyOf(request, "label file");
     try {
       const result = await runLabelFileUpload(getDb(), {
         datasetId: params.datasetId,
-        body: request.body as unknown as AsyncIterable<Uint8Array>,
+        body,
         contentType: request.headers.get("content-type"),
         importedBy: user.local ? null : (user.email ?? user.name),
         limits,
@@ -85,12 +77,7 @@ export const importLabelsRoute = defineApiRoute(
           422,
           "invalid_upload",
           `${result.issueCount} problem${result.issueCount === 1 ? "" : "s"} in the label file; nothing was stored.`,
-          result.issues.map((issue) => ({
-            row: issue.row,
-            ...(issue.line !== undefined ? { line: issue.line } : {}),
-            ...(issue.column ? { column: issue.column } : {}),
-            message: issue.message,
-          })),
+          rowIssuesOf(result.issues),
         );
       return result;
     } catch (error) {

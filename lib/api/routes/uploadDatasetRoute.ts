@@ -1,10 +1,10 @@
 import { describeRowIssue } from "@/lib/ingest/errors";
-import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { uploadQuerySchema } from "@/lib/ingest/uploadProtocol";
 import { runDatasetUpload } from "@/lib/server/datasetUpload";
-import { ApiError } from "../apiErrors";
+import { ApiError, rowIssuesOf } from "../apiErrors";
 import { uploadResultSchema } from "../apiSchemas";
 import { defineApiRoute } from "../defineApiRoute";
+import { uploadBodyOf } from "../uploadBody";
 import { readDatasetDetail } from "./datasetRoutes";
 
 /**
@@ -33,17 +33,9 @@ export const uploadDatasetRoute = defineApiRoute(
     errors: [400, 413, 422],
   },
   async ({ query, user, request }) => {
-    const limits = limitsFromEnv();
-    const declared = Number(request.headers.get("content-length") ?? "NaN");
-    if (Number.isFinite(declared) && declared > limits.maxFileBytes)
-      throw new ApiError(
-        413,
-        "payload_too_large",
-        `The file is ${formatBytes(declared)}, over the ${formatBytes(limits.maxFileBytes)} limit.`,
-      );
-    if (!request.body) throw new ApiError(400, "invalid_upload", "The body is empty: send the file as the body.");
+    const { body, limits } = uploadBodyOf(request, "file");
     const result = await runDatasetUpload({
-      body: request.body as unknown as AsyncIterable<Uint8Array>,
+      body,
       filename: query.filename,
       name: query.name,
       mode: query.mode,
@@ -51,12 +43,7 @@ export const uploadDatasetRoute = defineApiRoute(
       limits,
       signal: request.signal,
     });
-    const issues = result.issues.map((issue) => ({
-      row: issue.row,
-      ...(issue.line !== undefined ? { line: issue.line } : {}),
-      ...(issue.column ? { column: issue.column } : {}),
-      message: issue.message,
-    }));
+    const issues = rowIssuesOf(result.issues);
     if (!result.ok) {
       const summary = result.fileError
         ? result.fileError
