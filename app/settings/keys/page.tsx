@@ -78,11 +78,15 @@ export default async function ApiKeysPage() {
                     <td className="px-3 py-2 font-mono text-xs text-slate-600">{key.start}…</td>
                     {seesAll && <td className="px-3 py-2 text-slate-600">{key.ownerEmail}</td>}
                     <td className="px-3 py-2">{summaryRole(key)}</td>
-                    <td className="whitespace-nowrap px-3 py-2 tabular-nums text-slate-600">{formatDateTime(key.createdAt)}</td>
+                    <td className="whitespace-nowrap px-3 py-2 tabular-nums text-slate-600">
+                      {formatDateTime(key.createdAt)}
+                    </td>
                     <td className="whitespace-nowrap px-3 py-2 tabular-nums text-slate-600">
                       {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "never"}
                     </td>
-                    <td className={`whitespace-nowrap px-3 py-2 tabular-nums ${expired ? "text-red-700" : "text-slate-600"}`}>
+                    <td
+                      className={`whitespace-nowrap px-3 py-2 tabular-nums ${expired ? "text-red-700" : "text-slate-600"}`}
+                    >
                       {key.expiresAt ? `${expired ? "expired " : ""}${formatDateTime(key.expiresAt)}` : "never"}
                     </td>
                     <td className="px-3 py-2">
