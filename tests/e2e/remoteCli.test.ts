@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createApiKey } from "@/lib/auth/apiKeys";
 import { createAuth } from "@/lib/auth/createAuth";
 import { createDb, type Db } from "@/lib/db/client";
@@ -73,7 +74,7 @@ describe("npm run eval -- --server", () => {
     expect(JSON.parse(run.tags)).toEqual(["branch=main", "git_sha=abc123"]);
     expect(run.status).toBe("completed");
     expect(stdout).toContain(`${server.baseUrl}/runs/${run.id}`);
-    const results = JSON.parse(fs.readFileSync(out, "utf8")) as { rows: unknown[] };
+    const results = z.object({ rows: z.array(z.unknown()) }).parse(JSON.parse(fs.readFileSync(out, "utf8")));
     expect(results.rows).toHaveLength(VALID_ROWS.length);
     // Nothing was stored on the CLI's machine.
     expect(fs.existsSync(localDb)).toBe(false);
