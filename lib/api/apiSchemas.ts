@@ -51,13 +51,16 @@ const countsSchema = z.object({
   total: z.number().int(),
 });
 
+/** A run's states, from planning (its work still being written) to its end. */
+export const RUN_STATUSES = ["planning", "pending", "running", "paused", "completed", "cancelled", "failed"] as const;
+
 export const runSummarySchema = z
   .object({
     id: z.string(),
     name: z.string(),
     datasetId: z.string(),
     datasetName: z.string(),
-    status: z.enum(["planning", "pending", "running", "paused", "completed", "cancelled", "failed"]),
+    status: z.enum(RUN_STATUSES),
     tags: z
       .array(z.string())
       .meta({ description: "Free text; `key=value` tags can be filtered on (`tag=branch=main`)" }),

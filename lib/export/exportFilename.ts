@@ -18,6 +18,11 @@ export function runExportFilename(run: { id: string; name: string }, format: str
   return `${safeName(run.name) || "run"}-${shortRunId(run.id)}.${format}`;
 }
 
+/** `<dataset name>-labels.<format>`: a dataset's human labels, as the labels export names them. */
+export function labelExportFilename(datasetName: string, format: string): string {
+  return `${safeName(datasetName) || "dataset"}-labels.${format}`;
+}
+
 /** `comparison-<short ids…>[-<part>].<format>`, the baseline's id first. */
 export function comparisonExportFilename(runIds: string[], format: string, part?: string): string {
   return `comparison-${runIds.map(shortRunId).join("-")}${part ? `-${part}` : ""}.${format}`;

@@ -1,3 +1,4 @@
+import { labelExportFilename } from "@/lib/export/exportFilename";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasets/datasetQueries";
@@ -33,7 +34,7 @@ export const exportLabelsRoute = defineApiRoute(
   async ({ params, query }) => {
     const dataset = await requireDataset(params.datasetId);
     return downloadResponse(labelFilePieces(getDb(), dataset.id, query.format), {
-      filename: `${dataset.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "dataset"}-labels.${query.format}`,
+      filename: labelExportFilename(dataset.name, query.format),
       contentType: query.format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
       context: `API label export of dataset ${dataset.id}`,
     });

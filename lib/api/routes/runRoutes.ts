@@ -7,12 +7,10 @@ import { runResultsCsv, runResultsJson } from "@/lib/export/runResults";
 import { runExportFilename } from "@/lib/export/exportFilename";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 import { notFound } from "../apiErrors";
-import { runDetailSchema, runListSchema, runSummarySchema } from "../apiSchemas";
+import { RUN_STATUSES, runDetailSchema, runListSchema, runSummarySchema } from "../apiSchemas";
 import { defineApiRoute } from "../defineApiRoute";
 
 export const runIdParams = z.object({ runId: z.string().min(1).max(200) });
-
-const RUN_STATUSES = ["planning", "pending", "running", "paused", "completed", "cancelled", "failed"] as const;
 
 type StoredRunSummary = {
   id: string;

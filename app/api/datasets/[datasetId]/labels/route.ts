@@ -1,3 +1,4 @@
+import { labelExportFilename } from "@/lib/export/exportFilename";
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
@@ -27,7 +28,7 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
   const dataset = await getDataset(db, datasetId);
   if (!dataset) return new Response("No such dataset.", { status: 404 });
   return downloadResponse(labelFilePieces(db, datasetId, format), {
-    filename: `${dataset.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "dataset"}-labels.${format}`,
+    filename: labelExportFilename(dataset.name, format),
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
     context: `label export of dataset ${datasetId}`,
   });
