@@ -2,7 +2,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
-import { prepareDatabaseFile, resolveDatabaseUrl } from "./databaseUrl";
+import { prepareDatabaseFile, resolveDatabaseUrl, sqliteFilePath } from "./databaseUrl";
 import { guardBoundParameters } from "./store/boundParameters";
 import { dialectOfUrl, type Dialect } from "./store/dialect";
 import { createPostgresPool } from "./store/postgresPool";
@@ -12,6 +12,7 @@ import type { SqlRunner } from "./store/sqlRunner";
 import { registerStore, storeOf } from "./store/storeRegistry";
 import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./store/storeRetry";
 import { closeDirectConnection } from "./store/directSqlite";
+import { checkpointSettled } from "./store/backgroundCheckpoint";
 
 /**
  * The Prisma client, typed as the SQLite one: the PostgreSQL client's types
@@ -71,7 +72,10 @@ export async function closeDb(db: Db): Promise<void> {
   await Promise.allSettled(store.closeHooks.splice(0).map((hook) => hook()));
   await db.$disconnect();
   if (store.pool) await store.pool.end().catch(() => {});
-  else closeDirectConnection(store.url);
+  else {
+    await checkpointSettled(sqliteFilePath(store.url));
+    closeDirectConnection(store.url);
+  }
 }
 
 const globalForDb = globalThis as unknown as { assayDb?: Db };

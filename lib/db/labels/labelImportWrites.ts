@@ -178,20 +178,23 @@ export async function promoteLabelImport(
   const f = sqlFragments(sql);
   const steps = [MARK_UNCHANGED, NUMBER_REVISIONS, insertRevisions(f), upsertLabels(f)];
   const reading = [...responseReadingMetrics];
-  const changed = await sql.transaction(async (tx) => {
-    const last = (await tx.get<{ last: number }>(LAST_FILE_ROW, [importId]))?.last ?? 0;
-    let count = 0;
-    for (let after = 0; after < last; after += PROMOTE_BATCH) {
-      const range = { importId, after, through: after + PROMOTE_BATCH };
-      const written = { ...range, datasetId, at, reading };
-      await tx.run(steps[0], range);
-      await tx.run(steps[1], range);
-      count += await tx.run(steps[2], written);
-      await tx.run(steps[3], written);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return count;
-  });
+  const changed = await sql.transaction(
+    async (tx) => {
+      const last = (await tx.get<{ last: number }>(LAST_FILE_ROW, [importId]))?.last ?? 0;
+      let count = 0;
+      for (let after = 0; after < last; after += PROMOTE_BATCH) {
+        const range = { importId, after, through: after + PROMOTE_BATCH };
+        const written = { ...range, datasetId, at, reading };
+        await tx.run(steps[0], range);
+        await tx.run(steps[1], range);
+        count += await tx.run(steps[2], written);
+        await tx.run(steps[3], written);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return count;
+    },
+    { manyPages: true },
+  );
   await discardLabelImport(db, importId);
   await refreshPlannerStatistics(db, ["HumanLabel"]);
   return changed;

@@ -32,6 +32,12 @@ export type TransactionOptions = {
    * writes), not per judgment at COMMIT (migration kept_tally_deltas): for statements that write many judgments.
    */
   bulkTallies?: boolean;
+  /**
+   * SQLite only: the transaction writes many pages (a promoted label import: 14 MB). Its pages go to the
+   * write-ahead log as its statements run, not all at COMMIT, and the log is copied into the file on
+   * another thread afterwards, so neither blocks the process (sqliteRunner.ts).
+   */
+  manyPages?: boolean;
 };
 
 export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };

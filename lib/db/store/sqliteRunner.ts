@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { connectionFor, insertRows, preparedStatement, sqliteTimestamp } from "./directSqlite";
-import type { BulkTable, SqlParams, SqlRunner, SqlValue } from "./sqlRunner";
+import { checkpointOffThreadAfter } from "./backgroundCheckpoint";
+import type { BulkTable, SqlParams, SqlRunner, SqlValue, TransactionOptions } from "./sqlRunner";
 import { retryWhileBusy } from "./storeRetry";
 
 type Bindable = string | number | bigint | null;
@@ -44,13 +45,19 @@ export class SqliteRunner implements SqlRunner {
     });
   }
 
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    if (!options.manyPages) return this.transactionOnce(work, false);
+    return checkpointOffThreadAfter(this.connection(), () => this.transactionOnce(work, true));
+  }
+
+  private async transactionOnce<T>(work: (tx: SqlRunner) => Promise<T>, manyPages: boolean): Promise<T> {
     return retryWhileBusy(async () => {
       const connection = this.connection();
       // Checked and taken in one synchronous step: an await between the two would let another caller in.
       while (openTransactions.has(connection)) await openTransactions.get(connection);
       let release!: () => void;
       openTransactions.set(connection, new Promise<void>((resolve) => (release = resolve)));
+      const restoreCache = manyPages ? spillEarly(connection) : undefined;
       try {
         // IMMEDIATE takes the write lock up front: a deferred transaction that reads, then writes, can fail half-way.
         connection.prepare("BEGIN IMMEDIATE").run();
@@ -63,6 +70,7 @@ export class SqliteRunner implements SqlRunner {
           throw error;
         }
       } finally {
+        restoreCache?.();
         openTransactions.delete(connection);
         release();
       }
@@ -76,6 +84,18 @@ export class SqliteRunner implements SqlRunner {
   private connection(): Database.Database {
     return connectionFor(this.databaseUrl);
   }
+}
+
+/**
+ * Shrinks the page cache for a transaction that writes many pages; returns what puts it back. Its pages spill
+ * to the log once 2 MB are dirty, as its statements run between the event loop's turns, instead of 16 MB
+ * (better-sqlite3's cache) at once in COMMIT: a promoted 20,000-label import's COMMIT went from 160–200 ms
+ * to about 25.
+ */
+function spillEarly(connection: Database.Database): () => void {
+  const cacheSize = Number(connection.pragma("cache_size", { simple: true }));
+  connection.pragma("cache_size = -2000");
+  return () => connection.pragma(`cache_size = ${cacheSize}`);
 }
 
 /** The runner a transaction's work receives: statements go straight to the connection that holds the transaction. */
