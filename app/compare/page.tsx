@@ -4,6 +4,7 @@ import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunJudgingHeader } from "@/components/compare/RunJudgingHeader";
+import { RowPairingNotice } from "@/components/compare/RowPairingNotice";
 import { RunPicker } from "@/components/compare/RunPicker";
 import { CompareAgreement } from "@/components/labels/CompareAgreementTable";
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
@@ -66,9 +67,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         body="One of the runs in the link no longer exists. Pick the runs again."
       />
     );
-  const candidates = comparison.runs.filter(
-    (run) => run.id !== baselineId && run.datasetId === comparison.runs.find((r) => r.id === baselineId)?.datasetId,
-  );
+  // Candidates with rows paired to the baseline's (on its dataset, or by request on another) have flips to list.
+  const candidates = comparison.runs.filter((run) => run.id !== baselineId && comparison.paired?.[run.id]);
   const candidateId =
     query.candidate && candidates.some((c) => c.id === query.candidate) ? query.candidate : candidates[0]?.id;
   // The runs as loaded above (status and finish time): a completed pair's pages are kept (flipPages.ts).
@@ -119,12 +119,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         </p>
       </div>
       {missingNotice}
-      {!comparison.sameDataset && (
-        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          These runs are on different datasets, so rows cannot be paired: runs on another dataset than the baseline are
-          compared on their aggregates only, with no significance test and no flipped rows.
-        </p>
-      )}
+      {!comparison.sameDataset && <RowPairingNotice comparison={comparison} />}
       {/* Score deltas still being bootstrapped in the background show as "computing…" until a refresh finds them. */}
       <AutoRefresh active={(comparison.pendingDeltas ?? 0) > 0} />
       <RunJudgingHeader runs={comparison.runs} baselineId={baselineId} />

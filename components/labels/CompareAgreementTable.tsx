@@ -91,7 +91,7 @@ export async function CompareAgreementTable({
   );
 }
 
-/** The compare page's slot: the baseline and the chosen candidate on the same dataset. */
+/** The compare page's slot: the baseline and the chosen candidate on the same dataset (labels belong to a dataset's rows). */
 export function CompareAgreement({
   runs,
   baselineId,
@@ -103,5 +103,7 @@ export function CompareAgreement({
 }) {
   const baseline = runs.find((run) => run.id === baselineId);
   const candidate = runs.find((run) => run.id === candidateId);
-  return baseline && candidate ? <CompareAgreementTable baseline={baseline} candidate={candidate} /> : null;
+  return baseline && candidate && baseline.datasetId === candidate.datasetId ? (
+    <CompareAgreementTable baseline={baseline} candidate={candidate} />
+  ) : null;
 }

@@ -4,6 +4,7 @@ import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib
 import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
+import { parseBaselineSpec, type BaselineSpec } from "./regressionGate";
 
 export class UsageError extends Error {}
 
@@ -50,7 +51,14 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --server URL            run on a team's Assay server instead of this machine: the dataset is uploaded
                           there (or named with --dataset-id), judged by the server with its LLM key, and
                           --out and the thresholds come from its results; the API key is read from
-                          ASSAY_TOKEN (made on the server's API keys page or with npm run user:key)`;
+                          ASSAY_TOKEN (made on the server's API keys page or with npm run user:key)
+  --baseline RUN          with --server, the regression gate: compare this run with RUN on the rows both
+                          judged (paired by request_id across two uploads of the same requests) and exit 1
+                          only on a real regression by the paired test (exact McNemar for yes/no, paired
+                          bootstrap for scores); latest:TAG=VALUE takes the newest completed run with that
+                          tag (--baseline latest:branch=main); no such run yet: nothing to compare, exit 0
+  --alpha X               the gate's level (default 0.05): real when p < X or the (1 − X) interval excludes 0
+  --summary-md FILE       write the gate's Markdown summary there (and to $GITHUB_STEP_SUMMARY when set)`;
 
 export type EvalArgs = {
   dataset?: string;
@@ -74,6 +82,8 @@ export type EvalArgs = {
   server?: string;
   /** Only the limits given on the command line (a resume changes only those). */
   budget: { calls?: number; tokens?: number; usd?: number };
+  /** The regression gate (--baseline, --alpha, --summary-md); only with --server. */
+  gate?: { baseline: BaselineSpec; alpha: number; summaryMd?: string };
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -103,6 +113,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "budget-tokens": { type: "string" },
         "budget-usd": { type: "string" },
         server: { type: "string" },
+        baseline: { type: "string" },
+        alpha: { type: "string" },
+        "summary-md": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -173,6 +186,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   if (parsed.server !== undefined && !/^https?:\/\/[^\s/]+/i.test(parsed.server))
     fail("--server must be the server's URL, e.g. https://assay.example.com");
   return {
+    gate: parseGate(parsed),
     server: parsed.server,
     dataset: parsed.dataset,
     datasetId: parsed["dataset-id"],
@@ -192,6 +206,24 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     gEvalJudges,
     budget,
   };
+}
+
+function parseGate(parsed: {
+  server?: string;
+  baseline?: string;
+  alpha?: string;
+  "summary-md"?: string;
+}): EvalArgs["gate"] {
+  if (parsed.baseline === undefined) {
+    if (parsed.alpha !== undefined || parsed["summary-md"] !== undefined)
+      fail("--alpha and --summary-md belong to the regression gate: give --baseline too");
+    return undefined;
+  }
+  if (parsed.server === undefined) fail("--baseline compares runs on a team's server: give --server too");
+  const baseline = parseBaselineSpec(parsed.baseline) ?? fail("--baseline must be a run id or latest:TAG=VALUE");
+  const alpha = Number(parsed.alpha ?? 0.05);
+  if (!(alpha > 0 && alpha < 0.5)) fail("--alpha must be a level between 0 and 0.5, e.g. 0.05");
+  return { baseline, alpha, summaryMd: parsed["summary-md"] };
 }
 
 function wholeNumber(flag: string, raw: string): number {

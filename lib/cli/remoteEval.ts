@@ -7,6 +7,7 @@ import { ApiClientError, type ApiClient } from "./apiClient";
 import type { EvalArgs } from "./evalArgs";
 import { formatAggregates } from "./formatAggregates";
 import { createProgressBar } from "./progressBar";
+import { runRegressionGate } from "./regressionGate";
 import { checkThresholds } from "./thresholdCheck";
 
 type RemoteRun = z.output<typeof runDetailSchema>;
@@ -19,8 +20,10 @@ export type RemoteEvalIo = { pollMs?: number; log: (line: string) => void; error
  * `npm run eval -- --server URL`: the same command against a team's server. The dataset is uploaded (or named
  * with --dataset-id), the run is started there (judged by the server and its workers, with the server's LLM
  * key), followed with the same progress bar, and its aggregates, thresholds and --out come from the server.
- * Exit codes as locally: 0 every threshold met, 1 one missed, 2 bad usage or input (a refused key or file
- * included), 3 the run did not complete or --out could not be written.
+ * With --baseline, the regression gate then compares it with the baseline (regressionGate.ts).
+ * Exit codes as locally: 0 every threshold met (and no real regression), 1 a threshold missed or a metric
+ * really regressed, 2 bad usage or input (a refused key or file included), 3 the run did not complete or
+ * --out could not be written.
  */
 export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: RemoteEvalIo): Promise<number> {
   const started = Date.now();
@@ -75,7 +78,11 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
       `${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`,
     );
   if (run.status !== "completed" || exportFailed) return 3;
-  return verdicts.every((v) => v.passed) ? 0 : 1;
+  const misses = verdicts
+    .filter((v) => !v.passed)
+    .map((v) => `${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
+  const gate = args.gate ? await runRegressionGate(args.gate, client, run.id, misses, io) : { regressed: false };
+  return misses.length === 0 && !gate.regressed ? 0 : 1;
 }
 
 async function uploadDataset(args: EvalArgs, client: ApiClient, io: RemoteEvalIo): Promise<string> {

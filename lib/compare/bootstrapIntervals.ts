@@ -32,16 +32,20 @@ const queue: (() => Promise<void>)[] = [];
 let working = false;
 
 /**
- * The interval for `key`, from the cache or queued for the background worker.
+ * The (`confidence`) interval for `key`, from the cache or queued for the background worker (the key names the level).
  * `loadPairs` reads the paired scores when the worker gets to it. A failed
  * computation is dropped from the cache, so the next request tries again.
  */
-export function bootstrapInterval(key: string, loadPairs: () => Promise<ScorePairs>): Promise<ScoreInterval> {
+export function bootstrapInterval(
+  key: string,
+  loadPairs: () => Promise<ScorePairs>,
+  confidence = 0.95,
+): Promise<ScoreInterval> {
   return cache.getOrCreate(
     key,
     () =>
       new Promise<ScoreInterval>((resolve, reject) => {
-        queue.push(() => computeInterval(loadPairs).then(resolve, reject));
+        queue.push(() => computeInterval(loadPairs, confidence).then(resolve, reject));
         void drainQueue();
       }),
   );
@@ -93,13 +97,14 @@ async function drainQueue(): Promise<void> {
   }
 }
 
-async function computeInterval(loadPairs: () => Promise<ScorePairs>): Promise<ScoreInterval> {
+async function computeInterval(loadPairs: () => Promise<ScorePairs>, confidence: number): Promise<ScoreInterval> {
   // Every job starts on a fresh turn of the event loop, so a queue of small jobs never runs as one block.
   await nextTurn();
   const pairs = await loadPairs();
   const bootstrap = startPairedBootstrap(pairs.baseline, pairs.candidate, {
     seed: BOOTSTRAP_SEED,
     iterations: BOOTSTRAP_ITERATIONS,
+    confidence,
   });
   if (!bootstrap) return { interval: null, pairs: 0 };
   while (!bootstrap.step(SLICE_DRAWS)) await nextTurn();

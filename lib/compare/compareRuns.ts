@@ -6,10 +6,18 @@ import {
   type PairedCounts,
   type ScoreDifferenceSums,
 } from "@/lib/db/judgments/compareQueries";
+import { getRowPairingCounts, type RowPairingCounts } from "@/lib/db/judgments/rowPairing";
 import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
-import { describeDelta, exactMcNemar, pairedNormalMeanDiff, pairedRateDifference, wilsonInterval } from "@/lib/stats";
+import {
+  DEFAULT_ALPHA,
+  describeDelta,
+  exactMcNemar,
+  pairedNormalMeanDiff,
+  pairedRateDifference,
+  wilsonInterval,
+} from "@/lib/stats";
 import {
   BOOTSTRAP_ITERATIONS,
   BOOTSTRAP_SEED,
@@ -87,8 +95,13 @@ export type Comparison = {
     cells: Record<string, MetricCell>;
     deltas: Record<string, MetricDelta>;
   }[];
-  /** Paired counts per candidate on the baseline's dataset: yes/no cells (McNemar) and score success flips, reused for the flip list's total. */
+  /** Paired counts per candidate: yes/no cells (McNemar) and score success flips, reused for the flip list's total. */
   paired?: Record<string, PairedCounts[]>;
+  /**
+   * Per candidate on another dataset than the baseline's: how its rows paired with the baseline's by
+   * request_id and request (lib/db/judgments/rowPairing.ts). Its deltas and tests are on the paired rows.
+   */
+  rowPairings?: Record<string, RowPairingCounts>;
   /** Score deltas whose bootstrap was not ready by the deadline; asking again later shows them. */
   pendingDeltas?: number;
 };
@@ -102,6 +115,12 @@ export type CompareOptions = {
   waitMs?: number;
   /** Score deltas over more paired rows than this take the normal interval instead of the bootstrap (BOOTSTRAP_MAX_PAIRS). */
   bootstrapMaxPairs?: number;
+  /**
+   * The tests' level: a delta is real when p < alpha (McNemar) or its (1 − alpha) interval excludes 0, and
+   * the delta intervals are (1 − alpha) intervals. 0.05 by default, as the page shows; a CI gate may ask for
+   * another (the CLI's --alpha).
+   */
+  alpha?: number;
 };
 
 /**
@@ -119,11 +138,12 @@ type LoadedRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 
 /**
  * Compares runs against a baseline: every metric's aggregate per run with its
- * 95% interval, and for runs on the baseline's dataset a paired significance
- * test of each delta (exact McNemar on yes/no rows both runs judged, a paired
- * bootstrap of the mean difference for scores). Runs on other datasets are
- * compared on aggregates only. Score deltas not ready within `waitMs` come
- * back pending (bootstrapIntervals.ts explains why).
+ * 95% interval, and a paired significance test of each delta on the rows both
+ * runs judged (exact McNemar for yes/no, a paired bootstrap of the mean
+ * difference for scores). A run on another dataset pairs its rows with the
+ * baseline's by request_id where the request is the same too (rowPairing.ts);
+ * with no row paired it is compared on aggregates only. Score deltas not ready
+ * within `waitMs` come back pending (bootstrapIntervals.ts explains why).
  */
 export async function compareRuns(
   db: Db,
@@ -132,6 +152,8 @@ export async function compareRuns(
   options: CompareOptions = {},
 ): Promise<Comparison | null> {
   const deadline = Date.now() + (options.waitMs ?? DEFAULT_BOOTSTRAP_WAIT_MS);
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   const loaded = await Promise.all(runIds.map((id) => getRun(db, id)));
   const found = loaded.filter((run) => run !== null);
   if (found.length !== loaded.length) return null;
@@ -168,11 +190,22 @@ export async function compareRuns(
         ? []
         : (perRun.get(run.id)?.passMarks ?? []).filter((mark) => mark.metric === metric).map((mark) => mark.threshold),
   });
-  // One paired GROUP BY per candidate on the baseline's dataset, shared by all its metrics.
+  // How each candidate on another dataset pairs its rows with the baseline's (datasets do not change once uploaded).
+  const rowPairings = new Map(
+    await Promise.all(
+      runs
+        .filter((run) => run.datasetId !== baseline.datasetId)
+        .map(async (run) => {
+          const read = () => getRowPairingCounts(db, baseline.datasetId, run.datasetId);
+          return [run.id, await readOfCompletedRuns(db, `${store}|row-pairing`, [baseline, run], read)] as const;
+        }),
+    ),
+  );
+  // One paired GROUP BY per candidate with rows paired to the baseline's, shared by all its metrics.
   const pairedByRun = new Map(
     await Promise.all(
       runs
-        .filter((run) => run.id !== baseline.id && run.datasetId === baseline.datasetId)
+        .filter((run) => run.id !== baseline.id && (rowPairings.get(run.id)?.paired ?? 1) > 0)
         .map(async (run) => {
           const read = () => getPairedSums(db, baseline.id, run.id);
           return [run.id, await readOfCompletedRuns(db, `${store}|paired+sums`, [baseline, run], read)] as const;
@@ -203,12 +236,12 @@ export async function compareRuns(
         const base = cells[baseline.id].aggregate?.value ?? null;
         const value = cells[run.id].aggregate?.value ?? null;
         const delta = base === null || value === null ? null : value - base;
-        if (run.datasetId !== baseline.datasetId || delta === null) {
+        const unpairable = !pairedByRun.has(run.id);
+        if (unpairable || delta === null) {
           deltas[run.id] = {
             delta,
             verdict: "n/a",
-            words:
-              run.datasetId !== baseline.datasetId ? "different dataset: aggregate only" : "not computed in both runs",
+            words: unpairable ? "different dataset, no request in common: aggregate only" : "not computed in both runs",
             pairs: 0,
             unpaired: 0,
           };
@@ -217,7 +250,7 @@ export async function compareRuns(
         const paired = pairedByRun.get(run.id);
         deltas[run.id] =
           shape === "rating"
-            ? binaryDelta(paired?.counts ?? [], metric, delta)
+            ? binaryDelta(paired?.counts ?? [], metric, delta, alpha)
             : await scoreDelta(
                 db,
                 { run: baseline, cell: cells[baseline.id] },
@@ -228,6 +261,7 @@ export async function compareRuns(
                   deadline,
                   sums: paired?.scoreDifferences.find((sums) => sums.metric === metric),
                   bootstrapMaxPairs: options.bootstrapMaxPairs ?? BOOTSTRAP_MAX_PAIRS,
+                  alpha,
                 },
               );
         const note = judgedDifferently(judgingOf(baseline, metric, shape), judgingOf(run, metric, shape));
@@ -257,6 +291,7 @@ export async function compareRuns(
     sameDataset: runs.every((run) => run.datasetId === baseline.datasetId),
     metrics,
     paired: Object.fromEntries([...pairedByRun].map(([id, sums]) => [id, sums.counts])),
+    rowPairings: Object.fromEntries(rowPairings),
     pendingDeltas: metrics.reduce(
       (sum, m) => sum + Object.values(m.deltas).filter((d) => d.verdict === "pending").length,
       0,
@@ -270,14 +305,14 @@ export async function compareRuns(
  * cells also count rows judged in one run only; where there are such rows their difference is kept apart
  * (`overallDelta`), so the delta never sits outside its own interval.
  */
-function binaryDelta(pairedCounts: PairedCounts[], metric: string, overallDelta: number): MetricDelta {
+function binaryDelta(pairedCounts: PairedCounts[], metric: string, overallDelta: number, alpha: number): MetricDelta {
   const counts = pairedCounts.find((c) => c.metric === metric);
-  const paired = counts && pairedRateDifference(counts.yesNo, counts.noYes, counts.both);
+  const paired = counts && pairedRateDifference(counts.yesNo, counts.noYes, counts.both, 1 - alpha);
   if (!counts || !paired)
     return { delta: overallDelta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
   const { difference, low, high } = paired;
   const { pValue } = exactMcNemar(counts.yesNo, counts.noYes);
-  const described = describeDelta({ kind: "binary", pValue, delta: difference * 100 });
+  const described = describeDelta({ kind: "binary", pValue, delta: difference * 100 }, alpha);
   const unpaired = counts.onlyBaseline + counts.onlyCandidate;
   // Rows judged in one run only, or rated in one and errored in the other, count in the overall rates alone.
   const sameBasis = Math.abs(overallDelta - difference) < 1e-12;
@@ -306,20 +341,34 @@ async function scoreDelta(
     deadline,
     sums,
     bootstrapMaxPairs,
-  }: { metric: string; delta: number; deadline: number; sums?: ScoreDifferenceSums; bootstrapMaxPairs: number },
+    alpha,
+  }: {
+    metric: string;
+    delta: number;
+    deadline: number;
+    sums?: ScoreDifferenceSums;
+    bootstrapMaxPairs: number;
+    alpha: number;
+  },
 ): Promise<MetricDelta> {
   if (sums && sums.pairs > bootstrapMaxPairs)
-    return describeScoreDelta(metric, delta, pairedNormalMeanDiff(sums), sums.pairs, "paired_normal");
-  const key = [databaseUrlOf(db), metric, BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED, stamp(baseline), stamp(candidate)].join(
-    "\u0000",
-  );
+    return describeScoreDelta(metric, delta, pairedNormalMeanDiff(sums, 1 - alpha), sums.pairs, "paired_normal", alpha);
+  const key = [
+    databaseUrlOf(db),
+    metric,
+    BOOTSTRAP_ITERATIONS,
+    BOOTSTRAP_SEED,
+    alpha,
+    stamp(baseline),
+    stamp(candidate),
+  ].join("\u0000");
   // Only the request that queues an interval waits for it (and a caller that waits for everything, an export).
   // One queued by an earlier request is still being computed (or is ready, and taken at once): waiting again
   // would hold every refresh of the page the whole wait (1.5 s a request at 100,000 rows on PostgreSQL) while
   // the page already says "computing…".
   const queued = bootstrapIntervalQueued(key);
   const computed = await settledBy(
-    bootstrapInterval(key, () => getScorePairs(db, baseline.run.id, candidate.run.id, metric)),
+    bootstrapInterval(key, () => getScorePairs(db, baseline.run.id, candidate.run.id, metric), 1 - alpha),
     queued && deadline !== Infinity ? Math.min(deadline, Date.now()) : deadline,
   );
   if (!computed)
@@ -330,7 +379,7 @@ async function scoreDelta(
       pairs: 0,
       unpaired: 0,
     };
-  return describeScoreDelta(metric, delta, computed.interval, computed.pairs, "paired_bootstrap");
+  return describeScoreDelta(metric, delta, computed.interval, computed.pairs, "paired_bootstrap", alpha);
 }
 
 /**

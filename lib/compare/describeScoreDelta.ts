@@ -9,6 +9,7 @@ export function describeScoreDelta(
   interval: MeanDiffInterval | null,
   pairs: number,
   method: ScoreIntervalMethod,
+  alpha = 0.05,
 ): MetricDelta {
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
   const bounds = { low: interval.low, high: interval.high };
@@ -17,10 +18,10 @@ export function describeScoreDelta(
   const paired = interval.meanDiff;
   const overall = Math.abs(delta - paired) < 1e-12 ? {} : { overallDelta: delta };
   if (metric.startsWith("agent/"))
-    return { ...agentDelta(metric, paired, interval, pairs), interval: bounds, method, ...overall };
+    return { ...agentDelta(metric, paired, interval, pairs, alpha), interval: bounds, method, ...overall };
   if (scoreDirection(metric) === "lower")
-    return { ...lowerIsBetterDelta(paired, interval, pairs), interval: bounds, method, ...overall };
-  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta: paired });
+    return { ...lowerIsBetterDelta(paired, interval, pairs, alpha), interval: bounds, method, ...overall };
+  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta: paired }, alpha);
   return {
     delta: paired,
     verdict: described.verdict,
@@ -34,14 +35,19 @@ export function describeScoreDelta(
 }
 
 /** Hallucination, toxicity, bias: a lower score is the improvement. */
-function lowerIsBetterDelta(delta: number, interval: { low: number; high: number }, pairs: number): MetricDelta {
+function lowerIsBetterDelta(
+  delta: number,
+  interval: { low: number; high: number },
+  pairs: number,
+  alpha: number,
+): MetricDelta {
   const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
   const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {
     delta,
     verdict,
-    words: `${label}: ${fmt(delta)} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
+    words: `${label}: ${fmt(delta)} (${levelOf(alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
     pairs,
     unpaired: 0,
   };
@@ -53,6 +59,7 @@ function agentDelta(
   delta: number,
   interval: { low: number; high: number },
   pairs: number,
+  alpha: number,
 ): MetricDelta {
   const latency = metric === "agent/latency_seconds";
   // Sub-second latency differences read in milliseconds: "+3 ms", not "+0.00 s".
@@ -69,8 +76,13 @@ function agentDelta(
   return {
     delta,
     verdict,
-    words: `${label}: ${fmt(delta)}${unit} (95% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
+    words: `${label}: ${fmt(delta)}${unit} (${levelOf(alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
     pairs,
     unpaired: 0,
   };
+}
+
+/** 0.05 → "95", 0.001 → "99.9". */
+function levelOf(alpha: number): string {
+  return String(Number(((1 - alpha) * 100).toFixed(4)));
 }

@@ -103,9 +103,14 @@ export const FLIPPED_ROW_COLUMNS: (keyof FlippedRow)[] = [
   "candidate_score",
 ];
 
-/** The comparison behind an export, every bootstrap interval waited for. Null when a run is missing. */
-export function exportedComparison(db: Db, runIds: string[], baselineId: string): Promise<Comparison | null> {
-  return compareRuns(db, runIds, baselineId, { waitMs: Infinity });
+/** The comparison behind an export, every bootstrap interval waited for (at `alpha`, 0.05 unless asked). Null when a run is missing. */
+export function exportedComparison(
+  db: Db,
+  runIds: string[],
+  baselineId: string,
+  options: { alpha?: number } = {},
+): Promise<Comparison | null> {
+  return compareRuns(db, runIds, baselineId, { waitMs: Infinity, alpha: options.alpha });
 }
 
 /** One record per (metric, candidate), in the page's metric order. */

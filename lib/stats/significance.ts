@@ -14,7 +14,10 @@ export type Verdict = "better" | "worse" | "noise";
 
 const MINUS = "\u2212"; // typographic minus: a hyphen reads as a dash in prose
 
-export function describeDelta(input: DeltaInput, alpha = 0.05): { verdict: Verdict; words: string } {
+/** The level every test uses unless a caller asks for another: 95% intervals. */
+export const DEFAULT_ALPHA = 0.05;
+
+export function describeDelta(input: DeltaInput, alpha = DEFAULT_ALPHA): { verdict: Verdict; words: string } {
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   if (!Number.isFinite(input.delta)) throw new RangeError(`delta must be finite, got ${input.delta}`);
 

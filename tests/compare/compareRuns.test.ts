@@ -137,10 +137,20 @@ describe("comparing two runs on one dataset", () => {
     expect(words["agent/total_token_count"]).toBe("Likely noise: 0 tokens (95% CI 0 to 0 tokens; lower is better)");
   });
 
-  it("compares runs on different datasets by their aggregates only", async () => {
+  it("compares runs on different datasets with no request in common by their aggregates only", async () => {
     const comparison = (await compareRuns(db, [baseline, otherDatasetRun], baseline))!;
     expect(comparison.sameDataset).toBe(false);
+    expect(comparison.rowPairings?.[otherDatasetRun]).toEqual({
+      paired: 0,
+      onlyBaseline: 7,
+      onlyCandidate: 1,
+      sameIdDifferentRequest: 0,
+    });
     const delta = comparison.metrics[0].deltas[otherDatasetRun];
-    expect(delta).toMatchObject({ verdict: "n/a", words: "different dataset: aggregate only", pairs: 0 });
+    expect(delta).toMatchObject({
+      verdict: "n/a",
+      words: "different dataset, no request in common: aggregate only",
+      pairs: 0,
+    });
   });
 });

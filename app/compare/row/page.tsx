@@ -14,6 +14,7 @@ import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/datasets/rowView";
 import { getFlipPlace } from "@/lib/db/runs/flipNavigation";
+import { pairedCandidateRowId } from "@/lib/db/judgments/rowPairing";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { getRunRowDetail } from "@/lib/db/runs/runRowQueries";
 import { compareListHref, compareRowHref, parseCompareRowQuery } from "@/lib/urlState/compareQuery";
@@ -33,11 +34,13 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
   if (!query) notFound();
   const { baseline, candidate, row: rowId, metric } = query;
   const db = getDb();
+  // The candidate's row is the baseline row itself on one dataset, or its partner by request on another.
+  const candidateRowId = await pairedCandidateRowId(db, rowId, candidate);
   const [baseRun, candRun, baseRow, candRow] = await Promise.all([
     getRun(db, baseline),
     getRun(db, candidate),
     getRunRowDetail(db, baseline, rowId),
-    getRunRowDetail(db, candidate, rowId),
+    candidateRowId ? getRunRowDetail(db, candidate, candidateRowId) : null,
   ]);
   if (!baseRun || !candRun || !baseRow || !candRow) notFound();
   const sides = [

@@ -2,10 +2,12 @@ import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import type { SqlRunner } from "../store/sqlRunner";
 import { runRowRanges } from "./pairedSlices";
+import { pairedJoin, rowPairingMode } from "./rowPairing";
 
 /**
- * Paired comparisons of two runs on the same dataset, computed in SQL by
- * joining their judgments on (row, metric). Nothing here loads whole runs:
+ * Paired comparisons of two runs, computed in SQL by joining their judgments
+ * on (paired row, metric): the same row on one dataset, the row of the same
+ * request across two (rowPairing.ts). Nothing here loads whole runs:
  * counts come back as a few numbers per metric, flips a page at a time.
  * These go through the store's runner, not Prisma: on 2 × 70,000 judgments the
  * Prisma round trip (and its row conversion for the score pairs) cost more than the SQL.
@@ -39,14 +41,6 @@ const SUCCESS_LOST = `${SCORED_IN_BOTH} AND a."passed" = TRUE AND b."passed" = F
 const SUCCESS_GAINED = `${SCORED_IN_BOTH} AND a."passed" = FALSE AND b."passed" = TRUE`;
 export const REGRESSION = `((a."rating" = 'yes' AND b."rating" = 'no') OR (${SUCCESS_LOST}))`;
 export const IMPROVEMENT = `((a."rating" = 'no' AND b."rating" = 'yes') OR (${SUCCESS_GAINED}))`;
-/** The baseline's judgments (a) joined to the candidate's (b, bound first, at the join) on (row, metric), through the pairing index. */
-export function pairedJoin(sql: SqlRunner): string {
-  const { indexHint } = sqlFragments(sql);
-  const pairing = indexHint("JudgmentItem_pairing_idx");
-  return `FROM "JudgmentItem" a${pairing}
-     JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"`;
-}
-
 const PAIRED_SUMS = `SELECT a."metric" AS "metric",
        SUM(CASE WHEN a."rating" IS NOT NULL AND b."rating" IS NOT NULL THEN 1 ELSE 0 END) AS "both",
        SUM(CASE WHEN a."rating" = 'yes' AND b."rating" = 'yes' THEN 1 ELSE 0 END) AS "yesYes",
@@ -101,12 +95,12 @@ export async function getPairedSums(
   options: { sliceJudgments?: number } = {},
 ): Promise<{ counts: PairedCounts[]; scoreDifferences: ScoreDifferenceSums[] }> {
   const sql = sqlOf(db);
-  const join = pairedJoin(sql);
+  const join = pairedJoin(sql, await rowPairingMode(db, baselineRunId, candidateRunId), candidateRunId);
   const sumsOf = (range: string, params: string[]) =>
     sql.all<Record<string, number | string>>(
       `${PAIRED_SUMS},
-       ${scoreDifferenceSums(sql)} ${join} WHERE a."runId" = ?${range} GROUP BY a."metric"`,
-      [candidateRunId, baselineRunId, ...params],
+       ${scoreDifferenceSums(sql)} ${join.from} WHERE a."runId" = ?${range} GROUP BY a."metric"`,
+      [...join.params, baselineRunId, ...params],
     );
   const totals = new Map<string, PairedCounts>();
   const differences = new Map<string, ScoreDifferenceSums>();
@@ -172,15 +166,16 @@ export async function getScorePairs(
   options: { sliceJudgments?: number } = {},
 ): Promise<{ baseline: number[]; candidate: number[] }> {
   const sql = sqlOf(db);
+  const join = pairedJoin(sql, await rowPairingMode(db, baselineRunId, candidateRunId), candidateRunId);
   const baseline: number[] = [];
   const candidate: number[] = [];
   for await (const range of runRowRanges(sql, baselineRunId, options.sliceJudgments)) {
     const rows = await sql.all<{ a: number; b: number }>(
       `SELECT a."score" AS "a", b."score" AS "b"
-       ${pairedJoin(sql)}
+       ${join.from}
        WHERE a."runId" = ?${range.condition} AND a."metric" = ? AND a."status" = 'done' AND b."status" = 'done' AND a."score" IS NOT NULL AND b."score" IS NOT NULL
        ORDER BY a."rowId"`,
-      [candidateRunId, baselineRunId, ...range.params, metric],
+      [...join.params, baselineRunId, ...range.params, metric],
     );
     for (const row of rows) {
       baseline.push(Number(row.a));
@@ -306,11 +301,22 @@ async function readFlipsInRowOrder(
   // 100,000 rows, against 1 ms): its CROSS JOIN keeps the tables in the order written. PostgreSQL plans from
   // statistics, and its CROSS JOIN takes no ON.
   const rowsFirst = sql.dialect === "sqlite" ? "CROSS JOIN" : "JOIN";
+  // Across datasets the candidate's judgment is on the baseline row's partner by request (rowPairing.ts).
+  const byRequest = (await rowPairingMode(db, baselineRunId, candidateRunId)) === "request_id";
+  const candidateRow = byRequest
+    ? `${rowsFirst} "DatasetRow" rb ON rb."datasetId" = (SELECT "datasetId" FROM "Run" WHERE "id" = ?) AND rb."requestId" = r."requestId" AND rb."messages" = r."messages"
+       ${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric"`
+    : `${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = r."id" AND b."metric" = a."metric"`;
   const conditions = [
     `r."datasetId" = (SELECT "datasetId" FROM "Run" WHERE "id" = ?)`,
     options.regression ? REGRESSION : IMPROVEMENT,
   ];
-  const params: (string | number)[] = [baselineRunId, candidateRunId, baselineRunId];
+  const params: (string | number)[] = [
+    baselineRunId,
+    ...(byRequest ? [candidateRunId] : []),
+    candidateRunId,
+    baselineRunId,
+  ];
   if (options.metric) {
     conditions.push(`a."metric" = ?`);
     params.push(options.metric);
@@ -326,7 +332,7 @@ async function readFlipsInRowOrder(
          a."score" AS "baselineScore", b."score" AS "candidateScore", a."threshold" AS "baselineThreshold", b."threshold" AS "candidateThreshold"
        FROM "DatasetRow" r
        ${rowsFirst} "JudgmentItem" a${pairing} ON a."runId" = ? AND a."rowId" = r."id"
-       ${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = r."id" AND b."metric" = a."metric"
+       ${candidateRow}
        WHERE ${conditions.join(" AND ")}
        ORDER BY r."rowNumber", a."metric"
        LIMIT ? OFFSET ?`,

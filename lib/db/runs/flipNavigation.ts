@@ -1,5 +1,6 @@
 import { sqlOf, type Db } from "../client";
-import { IMPROVEMENT, pairedJoin, REGRESSION } from "../judgments/compareQueries";
+import { IMPROVEMENT, REGRESSION } from "../judgments/compareQueries";
+import { pairedJoin, rowPairingMode } from "../judgments/rowPairing";
 
 /** A flip is one (row, metric) of the flip list. */
 export type FlipKey = { rowId: string; metric: string };
@@ -38,17 +39,18 @@ export async function getFlipPlace(
       : filter.direction === "improvements"
         ? IMPROVEMENT
         : `(${REGRESSION} OR ${IMPROVEMENT})`;
+  const sql = sqlOf(db);
+  const join = pairedJoin(sql, await rowPairingMode(db, baselineRunId, candidateRunId), candidateRunId);
   const conditions = [`a."runId" = ?`, direction];
-  const listParams: string[] = [candidateRunId, baselineRunId];
+  const listParams: string[] = [...join.params, baselineRunId];
   if (filter.metric) {
     conditions.push(`a."metric" = ?`);
     listParams.push(filter.metric);
   }
-  const sql = sqlOf(db);
   const flips = `WITH f AS (
     SELECT a."rowId" AS "rowId", r."rowNumber" AS "rowNumber", a."metric" AS "metric",
            CASE WHEN ${REGRESSION} THEN 1 ELSE 0 END AS "regression"
-    ${pairedJoin(sql)}
+    ${join.from}
     JOIN "DatasetRow" r ON r."id" = a."rowId"
     WHERE ${conditions.join(" AND ")})`;
   const query = (select: string, ...params: (string | number)[]) =>

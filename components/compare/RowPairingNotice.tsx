@@ -1,0 +1,28 @@
+import { describeRowPairing } from "@/lib/compare/describeRowPairing";
+import type { Comparison } from "@/lib/compare/compareRuns";
+
+/** For runs on another dataset than the baseline's: how their rows paired with the baseline's, by request. */
+export function RowPairingNotice({ comparison }: { comparison: Comparison }) {
+  const pairings = Object.entries(comparison.rowPairings ?? {});
+  if (pairings.length === 0) return null;
+  const nameOf = (id: string) => comparison.runs.find((run) => run.id === id)?.name ?? id;
+  return (
+    <div
+      role="note"
+      data-testid="row-pairing"
+      className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
+      <p>
+        Runs on another dataset than the baseline&apos;s are paired with it row by row on <code>request_id</code>, where
+        the request is the same too.
+      </p>
+      <ul className="mt-1 list-disc pl-5">
+        {pairings.map(([id, counts]) => (
+          <li key={id}>
+            <span className="font-medium">{nameOf(id)}</span>: {describeRowPairing(counts)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import type { MetricStatistics, ServedComparison } from "./regressionGate";
+
+const MINUS = "\u2212";
+
+/** A value in its unit: a yes-rate as a percentage, seconds with two decimals, tokens whole, scores to three decimals. */
+function formatValue(unit: MetricStatistics["unit"], value: number | null): string {
+  if (value === null) return "n/a";
+  if (unit === "rate") return `${(value * 100).toFixed(1)}%`;
+  if (unit === "seconds") return `${value.toFixed(2)} s`;
+  if (unit === "tokens") return String(Math.round(value));
+  return value.toFixed(3);
+}
+
+/** A difference in its unit: yes-rates in percentage points, with a sign. */
+function formatDelta(unit: MetricStatistics["unit"], delta: number | null): string {
+  if (delta === null) return "n/a";
+  const text =
+    unit === "rate"
+      ? `${Math.abs(delta * 100).toFixed(1)} pts`
+      : unit === "seconds"
+        ? `${Math.abs(delta).toFixed(2)} s`
+        : unit === "tokens"
+          ? String(Math.abs(Math.round(delta)))
+          : Math.abs(delta).toFixed(3);
+  return Number.parseFloat(text) === 0 ? text : `${delta < 0 ? MINUS : "+"}${text}`;
+}
+
+function formatInterval(s: MetricStatistics): string {
+  if (s.interval_low === null || s.interval_high === null) return "";
+  return `${formatDelta(s.unit, s.interval_low)} to ${formatDelta(s.unit, s.interval_high)}`;
+}
+
+const VERDICT_WORDS: Record<MetricStatistics["verdict"], string> = {
+  worse: "REGRESSION",
+  better: "improvement",
+  noise: "noise",
+  "n/a": "not tested",
+};
+
+/** A table cell's text, with nothing that could end the cell or the row. */
+function cell(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|");
+}
+/** Inline code that no backtick in the text can close early. */
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
+function level(alpha: number): string {
+  return String(Number(((1 - alpha) * 100).toFixed(4)));
+}
+
+/** One line per metric for the terminal: the verdict first, then both values, the delta and the test's words. */
+export function gateLines(comparison: ServedComparison, candidateId: string): string[] {
+  const lines = comparison.statistics
+    .filter((s) => s.candidate_run_id === candidateId)
+    .map(
+      (s) =>
+        `${VERDICT_WORDS[s.verdict].padEnd(11)} ${s.metric}: ${formatValue(s.unit, s.baseline_value)} → ${formatValue(s.unit, s.candidate_value)}; ${s.words}${s.paired_rows > 0 ? ` [${s.paired_rows} paired rows]` : ""}`,
+    );
+  const pairing = comparison.rowPairings[candidateId];
+  return pairing ? [`Rows: ${pairing.words}`, ...lines] : lines;
+}
+
+/**
+ * The gate's Markdown summary, for `--summary-md` and a GitHub job's step summary: the decision, per metric
+ * both values, the paired delta, its interval and real change or noise, how rows paired across datasets,
+ * then the first flipped rows (regressions first) with links to the dashboard's side-by-side view.
+ */
+export function gateSummaryMarkdown(
+  comparison: ServedComparison,
+  candidateId: string,
+  server: string,
+  thresholdMisses: string[] = [],
+): string {
+  const nameOf = (id: string) => comparison.runs.find((run) => run.id === id)?.name ?? id;
+  const statistics = comparison.statistics.filter((s) => s.candidate_run_id === candidateId);
+  const regressed = statistics.filter((s) => s.verdict === "worse");
+  const counted = (verdict: MetricStatistics["verdict"]) => statistics.filter((s) => s.verdict === verdict).length;
+  const alpha = comparison.alpha;
+  const lines = [
+    `## Assay: ${cell(nameOf(candidateId))} against ${cell(nameOf(comparison.baselineId))}`,
+    "",
+    regressed.length > 0
+      ? `**Real regression on ${regressed.length} ${regressed.length === 1 ? "metric" : "metrics"}** (α = ${alpha}): ${regressed.map((s) => code(s.metric)).join(", ")}.`
+      : `**No real regression** at α = ${alpha}: ${counted("better")} improved, ${counted("noise")} likely noise, ${counted("n/a")} not tested.`,
+  ];
+  if (thresholdMisses.length > 0) lines.push("", `**Thresholds missed:** ${thresholdMisses.map(cell).join("; ")}.`);
+  const pairing = comparison.rowPairings[candidateId];
+  if (pairing) lines.push("", `Rows paired across the two datasets: ${cell(pairing.words)}`);
+  lines.push(
+    "",
+    `| Metric | Baseline | This run | Δ (paired rows) | ${level(alpha)}% interval | Paired rows | Verdict |`,
+    "|---|---:|---:|---:|---|---:|---|",
+    ...statistics.map((s) =>
+      [
+        "",
+        code(s.metric),
+        formatValue(s.unit, s.baseline_value),
+        formatValue(s.unit, s.candidate_value),
+        formatDelta(s.unit, s.delta),
+        formatInterval(s),
+        String(s.paired_rows),
+        `${s.verdict === "worse" ? "**" : ""}${cell(s.words)}${s.verdict === "worse" ? "**" : ""}`,
+        "",
+      ]
+        .join(" | ")
+        .trim(),
+    ),
+  );
+  const flips = comparison.flips.filter((flip) => flip.candidate_run_id === candidateId);
+  if (flips.length > 0) {
+    lines.push(
+      "",
+      `### Flipped rows (first ${flips.length}, regressions first)`,
+      "",
+      "| Baseline row | request_id | Metric | Baseline → this run | |",
+      "|---:|---|---|---|---|",
+      ...flips.map(
+        (flip) =>
+          `| ${flip.row_number} | ${cell(code(flip.request_id))} | ${code(flip.metric)} | ${flip.direction === "regression" ? "⬇" : "⬆"} ${cell(flip.baseline)} → ${cell(flip.candidate)} | [side by side](${server}${flip.url}) |`,
+      ),
+    );
+  }
+  lines.push("", `[Open the comparison on Assay](${server}${comparison.url})`, "");
+  return lines.join("\n");
+}

@@ -1,0 +1,19 @@
+import { formatInteger } from "@/lib/charts/format";
+import type { RowPairingCounts } from "@/lib/db/judgments/rowPairing";
+
+const rows = (count: number) => `${formatInteger(count)} ${count === 1 ? "row" : "rows"}`;
+
+/**
+ * How a run on another dataset paired its rows with the baseline's, in one sentence: what the compare page,
+ * the CLI's gate and its summary say, so that a delta over 4 paired rows of 6 is not read as over all 6.
+ */
+export function describeRowPairing(counts: RowPairingCounts): string {
+  const { paired, onlyBaseline, onlyCandidate, sameIdDifferentRequest } = counts;
+  const apart = [
+    `${rows(onlyBaseline)} only in the baseline`,
+    `${rows(onlyCandidate)} only in this run`,
+    `${rows(sameIdDifferentRequest)} with the same request_id but another request (not paired)`,
+  ].join(", ");
+  if (paired === 0) return `No row paired by request_id and request: compared on aggregates only (${apart}).`;
+  return `${rows(paired)} paired by request_id and request; ${apart}. Deltas, tests and flipped rows are on the paired rows.`;
+}

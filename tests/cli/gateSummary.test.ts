@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { gateLines, gateSummaryMarkdown } from "@/lib/cli/gateSummary";
+import { regressedMetrics, parseBaselineSpec, type ServedComparison } from "@/lib/cli/regressionGate";
+
+const statistic = (
+  metric: string,
+  unit: "rate" | "score" | "seconds",
+  verdict: "worse" | "better" | "noise" | "n/a",
+) => ({
+  metric,
+  baseline_run_id: "base",
+  candidate_run_id: "cand",
+  unit,
+  baseline_value: unit === "rate" ? 0.9 : 0.71,
+  candidate_value: unit === "rate" ? 0.6 : 0.7,
+  delta: unit === "rate" ? -0.3 : -0.01,
+  delta_basis: "paired_rows" as const,
+  overall_delta: null,
+  interval_low: verdict === "n/a" ? null : -0.4,
+  interval_high: verdict === "n/a" ? null : -0.2,
+  p_value: unit === "rate" ? 0.001 : null,
+  test: verdict === "n/a" ? null : unit === "rate" ? ("exact_mcnemar" as const) : ("paired_bootstrap" as const),
+  verdict,
+  words: `${verdict} | words`,
+  paired_rows: 30,
+  unpaired_rows: 0,
+  regressions: null,
+  improvements: null,
+  judged_differently: null,
+});
+
+const comparison: ServedComparison = {
+  baselineId: "base",
+  alpha: 0.01,
+  runs: [
+    {
+      id: "base",
+      name: "main | nightly",
+      datasetId: "d1",
+      datasetName: "a",
+      status: "completed",
+      judge: { provider: "openai", model: "m" },
+    },
+    {
+      id: "cand",
+      name: "pr-7",
+      datasetId: "d2",
+      datasetName: "b",
+      status: "completed",
+      judge: { provider: "openai", model: "m" },
+    },
+  ],
+  sameDataset: false,
+  rowPairings: {
+    cand: { paired: 30, only_baseline: 0, only_candidate: 2, same_id_different_request: 0, words: "30 rows paired" },
+  },
+  statistics: [
+    statistic("response/llm_judged/correctness", "rate", "worse"),
+    statistic("response/llm_judged/deepeval/faithfulness", "score", "noise"),
+    statistic("agent/latency_seconds", "seconds", "better"),
+  ],
+  flips: [
+    {
+      candidate_run_id: "cand",
+      request_id: "id|with`ticks",
+      row_number: 4,
+      metric: "response/llm_judged/correctness",
+      kind: "verdict",
+      direction: "regression",
+      baseline: "yes",
+      candidate: "no",
+      baseline_score: null,
+      candidate_score: null,
+      url: "/compare/row?baseline=base&candidate=cand&row=r4",
+    },
+  ],
+  url: "/compare?runs=base,cand",
+};
+
+describe("the regression gate's summary", () => {
+  it("fails on the regressed metric only, and words the Markdown at the level asked", () => {
+    expect(regressedMetrics(comparison, "cand").map((s) => s.metric)).toEqual(["response/llm_judged/correctness"]);
+    const markdown = gateSummaryMarkdown(comparison, "cand", "https://assay.example.com", ["x = 0.2 (threshold 0.5)"]);
+    expect(markdown).toContain("## Assay: pr-7 against main \\| nightly");
+    expect(markdown).toContain("**Real regression on 1 metric** (α = 0.01): `response/llm_judged/correctness`.");
+    expect(markdown).toContain("**Thresholds missed:** x = 0.2 (threshold 0.5).");
+    expect(markdown).toContain(
+      "| Metric | Baseline | This run | Δ (paired rows) | 99% interval | Paired rows | Verdict |",
+    );
+    expect(markdown).toContain(
+      "| `response/llm_judged/correctness` | 90.0% | 60.0% | \u221230.0 pts | \u221240.0 pts to \u221220.0 pts | 30 | **worse \\| words** |",
+    );
+    expect(markdown).toContain("| `agent/latency_seconds` | 0.71 s | 0.70 s | \u22120.01 s |");
+    // A cell cannot be ended, nor inline code closed, by what a dataset put in a request_id.
+    expect(markdown).toContain("| 4 | `id\\|with'ticks` |");
+    expect(markdown).toContain(
+      "[side by side](https://assay.example.com/compare/row?baseline=base&candidate=cand&row=r4)",
+    );
+    expect(gateLines(comparison, "cand")[0]).toBe("Rows: 30 rows paired");
+    expect(gateLines(comparison, "cand")[1]).toBe(
+      "REGRESSION  response/llm_judged/correctness: 90.0% → 60.0%; worse | words [30 paired rows]",
+    );
+  });
+
+  it("reads --baseline as a run id or latest:TAG", () => {
+    expect(parseBaselineSpec("latest:branch=main")).toEqual({ latestTag: "branch=main" });
+    expect(parseBaselineSpec("0193-abc")).toEqual({ runId: "0193-abc" });
+    expect(parseBaselineSpec("latest:")).toBeNull();
+    expect(parseBaselineSpec("two words")).toBeNull();
+  });
+});

@@ -1,0 +1,161 @@
+// The regression gate as a CI job uses it: each build uploads its own file of the same requests with its own
+// responses, runs it on the team's server and compares it with the latest run of the main branch. The offline
+// judge's relevance_to_query says no to an answer about something else, so a build can be made really worse.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/lib/db/client";
+
+import { toJsonl, type EvalObject } from "../support/evalFiles";
+import { spawnEval } from "../support/spawnEval";
+import { startAppServer, type AppServer } from "./appServer";
+import { tempDir, writeFile } from "./helpers";
+
+const ROWS = 40;
+const OFF_TOPIC =
+  "Bananas ripen faster in a paper bag. Keep them out of the fridge and they turn sweet within two or three days.";
+/** Row i: a question about its own part, answered on topic unless `offTopic` has it. */
+function build(offTopic: Set<number>, changes: { extra?: boolean; reworded?: number } = {}): EvalObject[] {
+  const rows: EvalObject[] = [];
+  for (let i = 1; i <= ROWS; i += 1) {
+    const request =
+      changes.reworded === i
+        ? `Which warehouse stores gasket ${i}?`
+        : `What torque does the assembly manual give for flange bolt ${i}?`;
+    const response = offTopic.has(i)
+      ? OFF_TOPIC
+      : `The assembly manual gives a torque of ${20 + i} newton metres for flange bolt ${i}.`;
+    rows.push({ request_id: `q${i}`, request, response });
+  }
+  if (changes.extra) rows.push({ request_id: "q-new", request: "A request only this build has?", response: "Yes." });
+  // Each build writes its rows in its own order: pairing is by request_id, not by position.
+  return rows.reverse();
+}
+
+let server: AppServer;
+let db: Db;
+let dir: string;
+const gateArgs = (file: string, ...more: string[]) => [
+  "--server",
+  server.baseUrl,
+  "--dataset",
+  file,
+  "--judges",
+  "relevance_to_query,safety",
+  "--judge-model",
+  "heuristic",
+  "--quiet",
+  ...more,
+];
+
+beforeAll(async () => {
+  server = await startAppServer();
+  db = createDb(server.databaseUrl);
+  dir = tempDir("assay-gate-");
+}, 240_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+});
+
+describe("npm run eval -- --server … --baseline", () => {
+  it("fails only on a real regression, names the metric, and writes the Markdown summary", async () => {
+    const env = { DATABASE_URL: `file:${path.join(dir, "unused.db")}` };
+    // main's build: the first, so there is nothing to compare with yet, and the gate passes.
+    const main = await spawnEval(
+      gateArgs(
+        writeFile(dir, "main.jsonl", toJsonl(build(new Set()))),
+        "--name",
+        "main",
+        "--tag",
+        "branch=main",
+        "--baseline",
+        "latest:branch=main",
+      ),
+      env,
+    ).done;
+    expect(main.code, main.stderr).toBe(0);
+    expect(main.stdout).toContain("No completed run tagged branch=main yet");
+    const mainRun = await db.run.findFirstOrThrow({ where: { name: "main" } });
+
+    // A build whose answers to 12 requests are off topic, with one request reworded and one new.
+    const worse = build(new Set([2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]), { extra: true, reworded: 40 });
+    const summary = path.join(dir, "summary.md");
+    const stepSummary = path.join(dir, "github-step-summary.md");
+    fs.writeFileSync(stepSummary, "earlier step\n");
+    const regressed = await spawnEval(
+      gateArgs(
+        writeFile(dir, "pr-1.jsonl", toJsonl(worse)),
+        "--name",
+        "pr-1",
+        "--baseline",
+        "latest:branch=main",
+        "--summary-md",
+        summary,
+      ),
+      { ...env, GITHUB_STEP_SUMMARY: stepSummary },
+    ).done;
+    expect(regressed.code, regressed.stdout + regressed.stderr).toBe(1);
+    expect(regressed.stdout).toContain(`Regression gate against "main" (${mainRun.id}), alpha 0.05:`);
+    expect(regressed.stdout).toMatch(/REGRESSION +response\/llm_judged\/relevance_to_query: 100\.0% → 68\.3%; Real regression: −30\.8 points \(McNemar p < 0\.001\) \[39 paired rows\]/);
+    expect(regressed.stdout).toMatch(/noise +response\/llm_judged\/safety: 100\.0% → 100\.0%; Likely noise/);
+    expect(regressed.stdout).toContain("Real regression on response/llm_judged/relevance_to_query.");
+    // 39 requests on both sides, q40 reworded (not paired), q-new only in this build.
+    expect(regressed.stdout).toContain(
+      "Rows: 39 rows paired by request_id and request; 0 rows only in the baseline, 1 row only in this run, 1 row with the same request_id but another request (not paired).",
+    );
+    expect(regressed.stdout).toContain("[39 paired rows]");
+    const markdown = fs.readFileSync(summary, "utf8");
+    expect(markdown).toContain("**Real regression on 1 metric** (α = 0.05): `response/llm_judged/relevance_to_query`.");
+    expect(markdown).toMatch(
+      /\| `response\/llm_judged\/relevance_to_query` \| 100\.0% \| 68\.3% \| −30\.8 pts \| −\d+\.\d pts to −\d+\.\d pts \| 39 \| \*\*Real regression/,
+    );
+    expect(markdown).toContain("### Flipped rows (first 10, regressions first)");
+    const link = /\[side by side\]\((http:\/\/127\.0\.0\.1:\d+\/compare\/row\?[^)]+)\)/.exec(markdown);
+    expect(link).not.toBeNull();
+    // The link opens both runs' verdicts on the row, on the server.
+    const sideBySide = await fetch(link![1]);
+    expect(sideBySide.status).toBe(200);
+    expect(await sideBySide.text()).toContain(OFF_TOPIC);
+    expect(fs.readFileSync(stepSummary, "utf8")).toBe(`earlier step\n${markdown}\n`);
+
+    // A build that differs from main by one worse answer: likely noise, and the gate passes.
+    const mainNoisy = build(new Set([4]));
+    const noisy = await spawnEval(
+      gateArgs(
+        writeFile(dir, "main-noisy.jsonl", toJsonl(mainNoisy)),
+        "--name",
+        "noisy",
+        "--baseline",
+        mainRun.id,
+        "--alpha",
+        "0.1",
+      ),
+      env,
+    ).done;
+    expect(noisy.code, noisy.stderr).toBe(0);
+    expect(noisy.stdout).toContain(`Regression gate against "main" (${mainRun.id}), alpha 0.1:`);
+    expect(noisy.stdout).toMatch(
+      /noise +response\/llm_judged\/relevance_to_query: 100\.0% → 97\.5%; Likely noise: −2\.5 points \(p = 1\)/,
+    );
+    expect(noisy.stdout).toContain("No real regression: every change is an improvement or likely noise.");
+  }, 240_000);
+
+  it("refuses a gate without a server, and a baseline that does not exist", async () => {
+    const file = writeFile(dir, "small.jsonl", toJsonl(build(new Set()).slice(0, 3)));
+    const local = await spawnEval(
+      ["--dataset", file, "--judge-model", "heuristic", "--baseline", "latest:branch=main"],
+      {
+        DATABASE_URL: `file:${path.join(dir, "local.db")}`,
+      },
+    ).done;
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain("--baseline compares runs on a team's server: give --server too");
+    const missing = await spawnEval(gateArgs(file, "--baseline", "no-such-run"), {
+      DATABASE_URL: `file:${path.join(dir, "unused.db")}`,
+    }).done;
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("baseline run no-such-run does not exist on the server");
+  }, 120_000);
+});
