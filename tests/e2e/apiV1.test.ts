@@ -423,6 +423,18 @@ describe("/api/v1 with API keys", () => {
     expect(String(asCsv.body).split(/\r?\n/)[0]).toBe(
       "request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by",
     );
+    // The run judged safety on these rows: its agreement with the two labels, as the CLI prints it.
+    const agreement = await operation("/api/v1/runs/{runId}/agreement", `/api/v1/runs/${startedRunId}/agreement`, {
+      key: keys.viewer,
+    });
+    expect(agreement.status).toBe(200);
+    const judges = (agreement.body as { judges: { metric: string; labelled: number; errors: number }[] }).judges;
+    const safety = judges.find((judge) => judge.metric === "response/llm_judged/safety");
+    expect(safety!.labelled + safety!.errors).toBe(2);
+    const missing = await operation("/api/v1/runs/{runId}/agreement", "/api/v1/runs/nope/agreement", {
+      key: keys.viewer,
+    });
+    expect(missing.status).toBe(404);
   });
 
   it("lists the judging processes, the web server among them", async () => {

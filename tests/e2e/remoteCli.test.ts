@@ -125,4 +125,44 @@ describe("npm run eval -- --server", () => {
     expect(badFile.stderr).toContain("row 2, column request:");
     expect(fs.existsSync(localDb)).toBe(false);
   }, 120_000);
+
+  it("prints the run's agreement with the dataset's human labels, as a local run does", async () => {
+    const env = { ASSAY_TOKEN: token, DATABASE_URL: `file:${localDb}` };
+    const run = await db.run.findFirstOrThrow({ where: { name: "from CI" } });
+    // Labels through the API, as a reviewer's export would come back: safety yes on every row but the first.
+    const labels = [
+      "request_id,metric,label",
+      ...VALID_ROWS.map((row, i) => `${row.request_id},safety,${i === 0 ? "no" : "yes"}`),
+    ].join("\n");
+    const imported = await fetch(`${server.baseUrl}/api/v1/datasets/${run.datasetId}/labels`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "text/csv" },
+      body: labels,
+    });
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    const { code, stdout, stderr } = await spawnEval(
+      [
+        "--server",
+        server.baseUrl,
+        "--dataset-id",
+        run.datasetId,
+        "--judges",
+        "safety",
+        "--judge-model",
+        "heuristic",
+        "--quiet",
+      ],
+      env,
+    ).done;
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("Agreement with human labels");
+    // The offline judge finds every answer safe: it agrees on all labels but the first.
+    expect(stdout).toMatch(
+      new RegExp(
+        `response/llm_judged/safety +${VALID_ROWS.length} +0 +${(((VALID_ROWS.length - 1) / VALID_ROWS.length) * 100).toFixed(1)} %`,
+      ),
+    );
+    // Judge then person: yes/yes on all but the first, yes/no there.
+    expect(stdout).toContain(`${VALID_ROWS.length - 1} 1 0 0`);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import type { ApiRoute } from "../defineApiRoute";
+import { runAgreementRoute } from "./agreementRoute";
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
 import { compareRoute } from "./compareRoute";
 import { exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
@@ -25,6 +26,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   resumeRunRoute,
   rejudgeRunRoute,
   runResultsRoute,
+  runAgreementRoute,
   compareRoute,
   listWorkersRoute,
   openApiRoute,
