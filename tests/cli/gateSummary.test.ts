@@ -109,3 +109,17 @@ describe("the regression gate's summary", () => {
     expect(parseBaselineSpec("two words")).toBeNull();
   });
 });
+
+describe("how rows paired, in words", () => {
+  it("names only what was left out, and says when nothing paired", async () => {
+    const { describeRowPairing } = await import("@/lib/compare/describeRowPairing");
+    const counts = { paired: 60, onlyBaseline: 0, onlyCandidate: 0, sameIdDifferentRequest: 0 };
+    expect(describeRowPairing(counts)).toBe("All 60 rows paired by request_id and request.");
+    expect(describeRowPairing({ ...counts, paired: 1, onlyBaseline: 2 })).toBe(
+      "1 row paired by request_id and request; 2 rows only in the baseline. Deltas, tests and flipped rows are on the paired rows.",
+    );
+    expect(describeRowPairing({ ...counts, paired: 0, onlyCandidate: 3, sameIdDifferentRequest: 1 })).toBe(
+      "No row paired by request_id and request: compared on aggregates only (3 rows only in this run, 1 row with the same request_id but another request (not paired)).",
+    );
+  });
+});

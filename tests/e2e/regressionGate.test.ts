@@ -105,7 +105,7 @@ describe("npm run eval -- --server … --baseline", () => {
     expect(regressed.stdout).toContain("Real regression on response/llm_judged/relevance_to_query.");
     // 39 requests on both sides, q40 reworded (not paired), q-new only in this build.
     expect(regressed.stdout).toContain(
-      "Rows: 39 rows paired by request_id and request; 0 rows only in the baseline, 1 row only in this run, 1 row with the same request_id but another request (not paired).",
+      "Rows: 39 rows paired by request_id and request; 1 row only in this run, 1 row with the same request_id but another request (not paired). Deltas, tests and flipped rows are on the paired rows.",
     );
     expect(regressed.stdout).toContain("[39 paired rows]");
     const markdown = fs.readFileSync(summary, "utf8");
@@ -121,6 +121,12 @@ describe("npm run eval -- --server … --baseline", () => {
     expect(sideBySide.status).toBe(200);
     expect(await sideBySide.text()).toContain(OFF_TOPIC);
     expect(fs.readFileSync(stepSummary, "utf8")).toBe(`earlier step\n${markdown}\n`);
+    // The compare page says how the two uploads' rows paired.
+    const prRun = await db.run.findFirstOrThrow({ where: { name: "pr-1" } });
+    const comparePage = await fetch(`${server.baseUrl}/compare?runs=${mainRun.id},${prRun.id}&baseline=${mainRun.id}`);
+    expect(await comparePage.text()).toContain(
+      "39 rows paired by request_id and request; 1 row only in this run, 1 row with the same request_id but another request (not paired).",
+    );
 
     // A build that differs from main by one worse answer: likely noise, and the gate passes.
     const mainNoisy = build(new Set([4]));
