@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiKeySummary } from "@/lib/db/accounts/apiKeyQueries";
 import type { Auth } from "./createAuth";
 import { API_KEY_MAX_DAYS } from "./apiKeyPolicy";
-import type { AuthUser } from "./guard";
+import type { AuthUser } from "./authUser";
 import { parseStoredRole, roleAtLeast, roleSchema, type Role } from "./roles";
 
 /**

@@ -3,18 +3,10 @@ import type { Auth } from "./createAuth";
 import type { AuthMode } from "./authMode";
 import { checkLoopbackAddressed } from "./loopbackHost";
 import { describeAction, minimumRoleFor, roleCan, type Action } from "./permissions";
-import { parseStoredRole, type Role } from "./roles";
+import type { AuthUser } from "./authUser";
+import { parseStoredRole } from "./roles";
 
-/** Who a request acts as. `local` is the admin every request acts as while sign-in is off. */
-export type AuthUser = {
-  id: string;
-  name: string;
-  email: string | null;
-  role: Role;
-  local: boolean;
-  /** Set when the request carried an API key: the user is its owner, acting with the key's role. */
-  apiKey?: { id: string; name: string };
-};
+export type { AuthUser } from "./authUser";
 
 /** While sign-in is off (loopback, no secret), every request is this user: Assay as it always was on a laptop. */
 export const LOCAL_ADMIN: AuthUser = { id: "local", name: "Local admin", email: null, role: "admin", local: true };

@@ -1,4 +1,4 @@
-import type { MetricStatistics, ServedComparison } from "./regressionGate";
+import type { MetricStatistics, ServedComparison } from "./servedComparison";
 
 const MINUS = "\u2212";
 

@@ -1,12 +1,11 @@
 import fs from "node:fs";
-import type { z } from "zod";
 import { runListSchema } from "@/lib/api/apiSchemas";
 import { comparisonSchema } from "@/lib/api/compareSchemas";
 import { ApiClientError, type ApiClient } from "./apiClient";
+import type { MetricStatistics, ServedComparison } from "./servedComparison";
 import { gateLines, gateSummaryMarkdown } from "./gateSummary";
 
-export type ServedComparison = z.output<typeof comparisonSchema>;
-export type MetricStatistics = ServedComparison["statistics"][number];
+export type { MetricStatistics, ServedComparison } from "./servedComparison";
 
 /** `--baseline`: a run id, or the newest completed run carrying a tag (`latest:branch=main`). */
 export type BaselineSpec = { runId: string } | { latestTag: string };

@@ -1,6 +1,6 @@
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
 import { describeDelta, type MeanDiffInterval } from "@/lib/stats";
-import type { MetricDelta, ScoreIntervalMethod } from "./compareRuns";
+import type { MetricDelta, ScoreIntervalMethod } from "./metricDelta";
 
 /** A score delta from its paired interval, in the words of the metric's direction and unit. */
 export function describeScoreDelta(

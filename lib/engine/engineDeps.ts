@@ -12,7 +12,7 @@ import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
 import { nestLimiters } from "@/lib/llm/nestLimiters";
 import { costUsd } from "@/lib/llm/pricing";
 import type { LlmClient } from "@/lib/llm/types";
-import type { EngineDeps } from "./runEvaluation";
+import type { EngineDeps } from "./engineDepsType";
 import { sharedEndpointLimiter } from "./worker/sharedEndpointLimiter";
 
 export class JudgeUnavailableError extends Error {}

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "@/lib/db/client";
 import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runs/runQueries";
 import {
   addRunWorkingTime,
@@ -17,41 +16,14 @@ import { describeBudgetPause, reachedLimit } from "@/lib/db/runs/runBudget";
 import { countClaimedWork, releaseClaims } from "@/lib/db/work/claims";
 import { readRunSpending } from "@/lib/db/work/runSpending";
 import { isStoreUnavailable } from "@/lib/db/store/storeRetry";
-import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { Limiter } from "@/lib/llm/concurrencyLimiter";
-import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { createRunGate } from "./runGate";
 import { workerPresence } from "./worker/workerPresence";
 import { workerTimeoutMs } from "./worker/workerSettings";
 import { workRunPass } from "./workRun";
 
-/** What the engine needs from outside; the app, the CLI and tests each build their own. */
-export type EngineDeps = {
-  db: Db;
-  /** Judges for LLM-judged metrics (a model, or the offline heuristics). */
-  judge: JudgeBackend;
-  /** The chat client for runs that generate responses. */
-  llm?: LlmClient | null;
-  costOf?: (model: string, usage: TokenUsage | null) => number | null;
-  onProgress?: (progress: RunProgressEvent) => void;
-  /** What this process is, for the runs page's list of workers: the web server, `npm run worker` or a CLI run. */
-  workerKind?: "web" | "worker" | "cli";
-  /** The run's limit on LLM calls in flight, when there is one (exposed so tests and benchmarks can read its high-water mark). */
-  limiter?: Limiter | null;
-  /** Lease length; renewed every second while the coordinator lives. Defaults to the worker timeout; tests shorten it. */
-  leaseTtlMs?: number;
-  /** Told when this runner picks up a run that was interrupted (the event itself is already stored). */
-  onResumed?: (resume: { runId: string; pendingJudgments: number }) => void;
-  /** True once the process is shutting down: the run is left, its claims back in the pool, for another worker. */
-  stopRequested?: () => boolean;
-};
+export type { EngineDeps, RunProgressEvent } from "./engineDepsType";
+import type { EngineDeps, RunProgressEvent } from "./engineDepsType";
 
-export type RunProgressEvent = {
-  runId: string;
-  phase: "generating" | "judging";
-  judgments: ItemCounts;
-  generations: ItemCounts;
-};
 export type RunOutcome = {
   runId: string;
   /** paused: the database stayed unavailable past the retry window; the run resumes by itself (the resumer, or the CLI's wait). */

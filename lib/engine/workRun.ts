@@ -12,7 +12,7 @@ import { groupedWrites } from "./groupedWrites";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { claimBatchSize, claimedJudgments, forEachConcurrently } from "./pendingWork";
 import { customMetricName } from "./runConfig";
-import type { EngineDeps } from "./runEvaluation";
+import type { EngineDeps } from "./engineDepsType";
 
 export type WorkEvents = {
   onGenerated(): void;

@@ -1,4 +1,4 @@
-import type { LabelEntry } from "@/lib/labels/labelValue";
+import type { LabelEntry } from "@/lib/labels/labelEntry";
 
 /** The Databricks Agent Evaluation input schema, after validation and normalisation. */
 export type ChatMessage = { role: string; content: string };

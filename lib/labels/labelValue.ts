@@ -1,13 +1,7 @@
 import type { LabelKind } from "./labelKinds";
 
-/**
- * One label's value, checked against its kind: what uploads, imports and the
- * drill-down all go through, so a label is stored only in its one valid shape.
- */
-export type LabelValue = { kind: "rating"; rating: "yes" | "no" } | { kind: "score"; score: number };
-
-/** A whole-row label (chunkPosition -1) or one chunk's (0-based position). */
-export type LabelEntry = { metric: string; chunkPosition: number; value: LabelValue };
+export type { LabelEntry, LabelValue } from "./labelEntry";
+import type { LabelEntry } from "./labelEntry";
 
 export const WHOLE_ROW = -1;
 

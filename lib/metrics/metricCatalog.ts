@@ -1,4 +1,7 @@
+import type { MetricDefinition, MetricFamily, RowInput } from "./metricDefinition";
 import { SCORE_METRICS } from "./scoreMetricCatalog";
+
+export type { MetricDefinition, MetricFamily, MetricKind, RowInput } from "./metricDefinition";
 
 /**
  * The built-in metrics: Databricks Agent Evaluation's judges and metrics, and the score
@@ -6,39 +9,6 @@ import { SCORE_METRICS } from "./scoreMetricCatalog";
  * each, and words for people. Requirements are data so the same table drives the dataset page, the
  * run form and the engine.
  */
-export type RowInput =
-  | "response"
-  | "expected_response_or_facts"
-  | "expected_response"
-  | "retrieved_context_content"
-  | "retrieved_context_doc_uri"
-  | "expected_retrieved_context"
-  | "expected_context_content"
-  | "trace_tokens"
-  | "trace_latency";
-
-export type MetricKind = "llm_judged" | "ground_truth" | "agent" | "statistical";
-
-/** Where a metric comes from: the contract that defines it (Agent Evaluation, DeepEval, Mastra), and the group the run form shows it in. */
-export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical";
-
-export type MetricDefinition = {
-  name: string;
-  label: string;
-  question: string;
-  kind: MetricKind;
-  family: MetricFamily;
-  requires: RowInput[];
-  /** Judged once per retrieved chunk (per-chunk ratings plus a precision). */
-  perChunk?: boolean;
-  /**
-   * Set on the score metrics of DeepEval and Mastra: every result carries score, threshold, success, reason,
-   * error_message. "lower" means lower is better (hallucination, toxicity, bias): success is score ≤ threshold.
-   */
-  score?: { direction: "higher" | "lower"; defaultThreshold: number };
-  /** LLM calls per judged row at most (0 for deterministic and statistical metrics); the bench and the run form's estimate read it. */
-  callsPerRow?: number;
-};
 
 export const DATABRICKS_METRICS: MetricDefinition[] = [
   {

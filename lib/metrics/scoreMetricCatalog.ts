@@ -1,4 +1,4 @@
-import type { MetricDefinition } from "./metricCatalog";
+import type { MetricDefinition } from "./metricDefinition";
 
 /**
  * The score metrics of DeepEval's family, the statistical scorers it surveys, and

@@ -71,3 +71,7 @@ export function renderPrompt<T, C>(template: PromptTemplate<T, C>, input: JudgeI
     .digest("hex");
   return { messages, hash };
 }
+
+// Templates differ in output type; the engine treats them uniformly through toVerdict.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTemplate = PromptTemplate<any, any>;

@@ -1,6 +1,6 @@
 import type { CustomJudgeDefinition, JudgeInput } from "../types";
 import { customAnswer, customRetrieval, customRetrievalSingle, customSystemPrompt } from "./customTemplates";
-import type { PromptTemplate } from "./promptTemplate";
+import type { AnyTemplate } from "./promptTemplate";
 import {
   correctnessWithFacts,
   correctnessWithResponse,
@@ -11,9 +11,7 @@ import {
 import { chunkRelevanceBatched, contextSufficiency } from "./retrievalTemplates";
 import { SCORE_METRIC_TEMPLATES } from "./scoreMetrics";
 
-// Templates differ in output type; the engine treats them uniformly through toVerdict.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyTemplate = PromptTemplate<any, any>;
+export type { AnyTemplate } from "./promptTemplate";
 
 /**
  * The prompt a built-in or custom LLM judge uses for a row (batched chunk

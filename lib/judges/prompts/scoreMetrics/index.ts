@@ -1,4 +1,4 @@
-import type { AnyTemplate } from "../templateForMetric";
+import type { AnyTemplate } from "../promptTemplate";
 import { answerRelevancy } from "./answerRelevancy";
 import { contextualPrecision, contextualRecall, contextualRelevancy } from "./contextual";
 import { faithfulness } from "./faithfulness";
