@@ -198,11 +198,47 @@ export async function sortedPlace(
   return { index, previousId, nextId, nextFailedId: failedProbe ? nextFailedId : nextId };
 }
 
-/** The row's 1-based place: the filter's rows of the earlier segments, and of its own up to and with it. */
+/**
+ * The row's 1-based place: the filter's rows of the earlier segments, and of its own up to and with it. An
+ * earlier group whose every judgment is in the filter (all its segments without a probe) is counted from the
+ * run's kept tallies, not its index: counting the 300,000 failed judgments before a row took 150 ms of a
+ * million-row run's drill-down on PostgreSQL, where the tally is one row per shard.
+ */
 async function indexOf(reader: Reader, earlier: Segment[], own: Segment, key: OrderKey): Promise<number> {
+  const tallied = wholeGroups(reader.plan, earlier);
   const counts = await Promise.all([
-    ...earlier.map((segment) => countSegment(reader, segment, [])),
+    tallied.size > 0 ? groupTallies(reader, tallied) : 0,
+    ...earlier.filter((segment) => !tallied.has(segment.group)).map((segment) => countSegment(reader, segment, [])),
     countSegment(reader, own, [pastKey(own, reader.plan, "backward", true)], key),
   ]);
   return counts.reduce((sum, n) => sum + n, 0);
+}
+
+/** The groups all of whose segments are among `earlier` and ask nothing of their judgments (NO_PROBE). */
+function wholeGroups(plan: SegmentPlan, earlier: Segment[]): Set<Segment["group"]> {
+  const groups = new Set<Segment["group"]>();
+  for (const { group } of earlier) {
+    const all = plan.segments.filter((segment) => segment.group === group);
+    const before = earlier.filter((segment) => segment.group === group);
+    if (before.length === all.length && before.every((segment) => segment.probe?.each === "")) groups.add(group);
+  }
+  return groups;
+}
+
+/** Each group's judgments of the sorted metric, by the kept tallies' definitions of the segments' conditions. */
+const GROUP_TALLY: Record<Segment["group"], string> = {
+  failed: `SUM("failed")`,
+  errored: `SUM("error")`,
+  // Done and not failed: passed, or done without a pass / fail.
+  done: `SUM("done") - SUM("failed")`,
+  notJudged: `SUM("pending") + SUM("running") + SUM("skipped")`,
+};
+
+async function groupTallies(reader: Reader, groups: Set<Segment["group"]>): Promise<number> {
+  const sum = [...groups].map((group) => `COALESCE(${GROUP_TALLY[group]}, 0)`).join(" + ");
+  const found = await reader.sql.get<{ n: number | string }>(
+    `SELECT ${sum} AS "n" FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @sortMetric`,
+    reader.bound,
+  );
+  return Number(found?.n ?? 0);
 }
