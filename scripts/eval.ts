@@ -220,6 +220,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
       chunkMode: args.chunkMode,
       thresholds: args.thresholds,
       ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
+      ...(args.rougeType ? { statistical: { rougeType: args.rougeType } } : {}),
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
     },
     { budget: allowed.budget },

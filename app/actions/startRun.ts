@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { readBudgetFields } from "@/lib/engine/budgetFields";
@@ -25,6 +26,8 @@ const formSchema = z.object({
   systemPrompt: z.string().max(8000).optional(),
   customJudges: z.string().max(100_000).optional(),
   gEvalJudges: z.string().max(100_000).optional(),
+  /** ScoreSettings' ROUGE type, sent when rouge is chosen. */
+  rougeType: z.enum(ROUGE_TYPES).optional(),
 });
 
 const customJudgesSchema = z.array(
@@ -106,6 +109,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         : undefined,
     thresholds: scores.data.thresholds,
     contextRelevance: scores.data.contextRelevance,
+    ...(form.rougeType ? { statistical: { rougeType: form.rougeType } } : {}),
     customJudges: custom.data,
     gEvalJudges: gEval.data,
     budget: budget.data,

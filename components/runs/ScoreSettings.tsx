@@ -1,9 +1,11 @@
 "use client";
 
 import { DEFAULT_CONTEXT_RELEVANCE_SETTINGS } from "@/lib/metrics/contextRelevanceScore";
+import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
 import type { MetricOption } from "./runFormTypes";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
+const ROUGE = "response/statistical/rouge";
 
 const PENALTIES: { key: keyof typeof DEFAULT_CONTEXT_RELEVANCE_SETTINGS; label: string; max: number }[] = [
   { key: "unusedHighRelevanceContext", label: "Penalty per unused high-relevance piece", max: 1 },
@@ -16,11 +18,12 @@ const INPUT = "w-24 rounded border border-slate-300 px-2 py-1 text-sm font-norma
 
 /**
  * Pass marks of the chosen score metrics (DeepEval, Mastra; success is score ≥ threshold, ≤ where lower is
- * better) and Mastra's context_relevance penalties and scale. Field names are read by app/actions/startRun.ts.
+ * better), the ROUGE type that is rouge's score, and Mastra's context_relevance penalties and scale. Field names are read by app/actions/startRun.ts.
  */
 export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
   const scored = metrics.filter((metric) => metric.score !== null);
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
+  const rouge = metrics.some((metric) => metric.name === ROUGE);
   if (scored.length === 0) return null;
   return (
     <div className="space-y-3" data-testid="score-settings">
@@ -48,6 +51,21 @@ export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
           ))}
         </div>
       </fieldset>
+      {rouge && (
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700" data-testid="rouge-type">
+          ROUGE score
+          <select name="rougeType" defaultValue={DEFAULT_ROUGE_TYPE} className={`${INPUT} w-40`}>
+            {ROUGE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {ROUGE_TYPE_NAMES[type]} F1
+              </option>
+            ))}
+          </select>
+          <span className="font-normal text-slate-600">
+            Porter-stemmed tokens, as rouge_score and DeepEval compute it.
+          </span>
+        </label>
+      )}
       {contextRelevance && (
         <fieldset data-testid="context-relevance-settings">
           <legend className="text-sm font-semibold">Context relevance (Mastra) settings</legend>

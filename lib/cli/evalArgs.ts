@@ -4,6 +4,7 @@ import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib
 import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
+import { ROUGE_TYPES, type RougeType } from "@/lib/metrics/statistical/rouge";
 import { parseBaselineSpec, type BaselineSpec } from "./regressionGate";
 
 export class UsageError extends Error {}
@@ -36,6 +37,8 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           score is ≥ X, ≤ X for hallucination, toxicity, bias; default 0.5), and
                           fail (exit 1) when the metric's aggregate is below X (above, where lower
                           is better); repeatable
+  --rouge-type TYPE       which ROUGE F-measure is rouge's score: rouge1, rouge2, rougeL (default) or rougeLsum
+                          (Porter-stemmed tokens, as Google's rouge_score and DeepEval compute them)
   --context-relevance K=V context_relevance settings (Mastra's names): unusedHighRelevanceContext,
                           missingContextPerItem, maxMissingContextPenalty, scale; repeatable
   --generate-model NAME   generate responses with this chat model, then judge them
@@ -76,6 +79,8 @@ export type EvalArgs = {
   out?: string;
   quiet: boolean;
   contextRelevance: Record<string, number>;
+  /** --rouge-type: which ROUGE type is rouge's score; undefined for the default. */
+  rougeType?: RougeType;
   /** Custom G-Eval judges (--g-eval), validated like the run form's. */
   gEvalJudges: GEvalDefinition[];
   /** A team's server to run on (--server), or undefined to run here. */
@@ -102,6 +107,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "chunk-mode": { type: "string" },
         threshold: { type: "string", multiple: true },
         "context-relevance": { type: "string", multiple: true },
+        "rouge-type": { type: "string" },
         "g-eval": { type: "string", multiple: true },
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
@@ -203,6 +209,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     out: parsed.out,
     quiet: parsed.quiet ?? false,
     contextRelevance,
+    rougeType: parseRougeType(parsed["rouge-type"]),
     gEvalJudges,
     budget,
   };
@@ -224,6 +231,12 @@ function parseGate(parsed: {
   const alpha = Number(parsed.alpha ?? 0.05);
   if (!(alpha > 0 && alpha < 0.5)) fail("--alpha must be a level between 0 and 0.5, e.g. 0.05");
   return { baseline, alpha, summaryMd: parsed["summary-md"] };
+}
+
+function parseRougeType(text: string | undefined): RougeType | undefined {
+  if (text === undefined) return undefined;
+  const type = ROUGE_TYPES.find((name) => name.toLowerCase() === text.trim().toLowerCase());
+  return type ?? fail(`--rouge-type must be one of ${ROUGE_TYPES.join(", ")}`);
 }
 
 function wholeNumber(flag: string, raw: string): number {

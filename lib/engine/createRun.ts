@@ -151,9 +151,12 @@ function unavailableWithJudge(config: RunConfig, metric: string): string | null 
   return config.judge.provider === "heuristic" ? offlineUnavailableReason(metric) : null;
 }
 
-/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance). */
-function scoreMetricSettings(config: RunConfig): Pick<StoredRunConfig, "contextRelevance"> {
-  return config.contextRelevance ? { contextRelevance: config.contextRelevance } : {};
+/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance, the ROUGE type). */
+function scoreMetricSettings(config: RunConfig): Pick<StoredRunConfig, "contextRelevance" | "statistical"> {
+  return {
+    ...(config.contextRelevance ? { contextRelevance: config.contextRelevance } : {}),
+    ...(config.statistical && Object.keys(config.statistical).length > 0 ? { statistical: config.statistical } : {}),
+  };
 }
 
 function defaultRunName(judgeModel: string, generationModel?: string): string {

@@ -3,7 +3,7 @@ import type { ChunkJudgingMode, JudgeBackend, JudgeRequest } from "@/lib/judges/
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
-import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistical";
+import { isStatisticalMetric, scoreStatistically, type StatisticalSettings } from "@/lib/metrics/statistical";
 import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runs/runQueries";
 import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
@@ -16,6 +16,8 @@ export type ItemContext = {
   thresholds: Record<string, number>;
   /** The run's context_relevance penalties and scale (defaults filled in). */
   contextRelevance?: ContextRelevanceSettings;
+  /** The run's statistical scorer settings (the ROUGE type). */
+  statistical?: StatisticalSettings;
   generates: boolean;
   costOf: (model: string, usage: JudgeResult["usage"]) => number | null;
 };
@@ -89,12 +91,12 @@ export async function judgeItem(
     const verdict =
       input.response === null || input.expectedResponse === null
         ? { rating: null, score: null, rationale: null, errorMessage: "needs response and expected_response" }
-        : scoreStatistically(metric, input.response, input.expectedResponse);
+        : scoreStatistically(metric, input.response, input.expectedResponse, ctx.statistical);
     return withPass(
       metric,
       {
         ...DETERMINISTIC,
-        promptVersion: "statistical/v1",
+        promptVersion: "statistical/v2",
         ...verdict,
         latencyMs: Math.round(performance.now() - started),
       },

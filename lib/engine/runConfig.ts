@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { modelNameSchema } from "@/lib/llm/modelName";
 import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
+import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { METRICS } from "@/lib/metrics/metricCatalog";
@@ -66,6 +67,8 @@ export const runConfigSchema = z
       ),
     /** Mastra's context_relevance penalties and scale for this run; unset ones default. */
     contextRelevance: contextRelevanceSettingsSchema.optional(),
+    /** The statistical scorers' settings for this run (which ROUGE type is rouge's score). */
+    statistical: statisticalSettingsSchema.optional(),
     generation: z
       .object({
         model: modelNameSchema,

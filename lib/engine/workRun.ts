@@ -93,6 +93,7 @@ async function judgePending(
     chunkMode: config.chunkMode,
     thresholds: config.thresholds,
     contextRelevance: contextRelevanceSettings(config.contextRelevance),
+    statistical: config.statistical ?? {},
     generates: run.generationModel !== null,
     costOf,
   };

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { DEFAULT_ROUGE_TYPE } from "@/lib/metrics/statistical/rouge";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labels/labelQueries";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
@@ -19,6 +20,14 @@ export type RunExportMeta = {
     judge_model: string;
     generation_model: string | null;
     dataset: string;
+    /** How the run was judged: what its numbers depend on beyond the judge (chunk mode, pass marks, metric settings). */
+    settings: {
+      chunk_mode: string;
+      thresholds: Record<string, number>;
+      context_relevance?: Record<string, number>;
+      /** Which ROUGE F-measure is rouge's score (rougeL unless the run picked another). */
+      rouge_type?: string;
+    };
   };
   aggregates: Record<string, number | null>;
   aggregate_details: Aggregate[];
@@ -111,6 +120,14 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
       judge_model: run.judgeModel,
       generation_model: run.generationModel,
       dataset: run.dataset.name,
+      settings: {
+        chunk_mode: run.config.chunkMode,
+        thresholds: run.config.thresholds,
+        ...(run.config.contextRelevance ? { context_relevance: run.config.contextRelevance } : {}),
+        ...(run.config.metrics.includes("response/statistical/rouge")
+          ? { rouge_type: run.config.statistical?.rougeType ?? DEFAULT_ROUGE_TYPE }
+          : {}),
+      },
     },
     // Score metrics add {metric}/success/percentage beside {metric}/score/average.
     aggregates: Object.fromEntries(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { statisticalSettingsSchema, type StatisticalSettings } from "@/lib/metrics/statistical/statisticalSettings";
 import type { AuthUser } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
 import type { RunBudget } from "@/lib/db/runs/runBudget";
@@ -29,6 +30,7 @@ export type RunRequest = {
   generation?: { model: string; systemPrompt?: string };
   thresholds: Record<string, number>;
   contextRelevance?: Record<string, number>;
+  statistical?: StatisticalSettings;
   customJudges: RunConfigInput["customJudges"];
   gEvalJudges: RunConfigInput["gEvalJudges"];
   budget: RunBudget;
@@ -97,6 +99,7 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
         ...(request.contextRelevance && Object.keys(request.contextRelevance).length > 0
           ? { contextRelevance: request.contextRelevance }
           : {}),
+        ...(request.statistical?.rougeType ? { statistical: request.statistical } : {}),
         judge,
         concurrency: request.concurrency,
         chunkMode: request.chunkMode,
@@ -143,6 +146,7 @@ export const runRequestSchema = z
       .meta({ description: "Generate the responses with this model instead of judging the dataset's" }),
     thresholds: z.record(z.string().min(1), z.number().min(0)).default({}),
     contextRelevance: z.record(z.string().min(1), z.number().min(0)).optional(),
+    statistical: statisticalSettingsSchema.optional(),
     customJudges: z
       .array(
         z.object({

@@ -17,6 +17,7 @@ import { MetricCards } from "@/components/runs/MetricCards";
 import { RunRowFilters } from "@/components/runs/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/RunRowsTable";
 import { RunSettings } from "@/components/runs/RunSettings";
+import { metricSettingsText } from "@/lib/metrics/metricSettingsText";
 import { SkipToRows } from "@/components/runs/SkipToRows";
 import { RememberFocus } from "@/components/table/RememberFocus";
 import { GenerationTemplates } from "@/components/runs/GenerationProvenance";
@@ -115,6 +116,11 @@ export default async function RunPage({ params, searchParams }: Props) {
               by <span data-testid="created-by">{creator}</span>
             </span>
             <RunDuration startedAt={run.startedAt} finishedAt={run.finishedAt} workingMs={run.workingMs} />
+            {metricSettingsText(config).map((line) => (
+              <span key={line} data-testid="metric-setting">
+                · {line}
+              </span>
+            ))}
             {run.judgeProvider !== "heuristic" && (
               <span>
                 · up to {formatInteger(run.concurrency)} LLM calls in flight per judging process · chunks{" "}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
+import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
 
 /**
  * A run's JSON columns (Run.config, Run.tags) as the run repository reads them:
@@ -17,6 +18,8 @@ export const storedRunConfigSchema = z.object({
   generationTemperature: z.number().optional(),
   /** Mastra's context_relevance penalties and scale, when the run set any. */
   contextRelevance: contextRelevanceSettingsSchema.optional(),
+  /** The statistical scorers' settings (the ROUGE type), when the run set any. */
+  statistical: statisticalSettingsSchema.optional(),
   /** The run's custom G-Eval judges, judged as response/llm_judged/g_eval/<name>. */
   gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
   /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */

@@ -2,14 +2,23 @@ import type { JudgeVerdict } from "@/lib/judges/types";
 import { computeBleu } from "./bleu";
 import { levenshteinSimilarity } from "./levenshtein";
 import { computeMeteor } from "./meteor";
-import { computeRouge } from "./rouge";
+import { computeRougeScores, DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "./rouge";
+import type { StatisticalSettings } from "./statisticalSettings";
 import { statisticalTokens } from "./tokens";
 
 export { computeBleu } from "./bleu";
 export { computeMeteor } from "./meteor";
-export { computeRouge } from "./rouge";
+export {
+  computeRouge,
+  computeRougeScores,
+  DEFAULT_ROUGE_TYPE,
+  ROUGE_TYPES,
+  rougeTokens,
+  type RougeType,
+} from "./rouge";
 export { levenshteinDistance, levenshteinSimilarity } from "./levenshtein";
 export { porterStem } from "./porterStemmer";
+export { statisticalSettingsSchema, type StatisticalSettings } from "./statisticalSettings";
 export { statisticalTokens } from "./tokens";
 
 /** The statistical scorers DeepEval surveys, by full metric name: no LLM, the response against expected_response. */
@@ -28,11 +37,16 @@ const round = (value: number) => Math.round(value * 10000) / 10000;
 const fixed = (value: number) => value.toFixed(4);
 
 /**
- * One statistical score with its reason and figures. `rouge`'s score is
- * ROUGE-L F1 (longest common subsequence: in-order overlap, not only shared
- * words); ROUGE-1/2 F1 and every precision and recall are kept as figures.
+ * One statistical score with its reason and figures. `rouge`'s score is the F-measure of the run's ROUGE type
+ * (ROUGE-L unless it picks another), computed as Google's rouge_score does with the Porter stemmer (DeepEval's
+ * scorer); every type's F-measure, precision and recall are kept as figures.
  */
-export function scoreStatistically(metric: string, response: string, expected: string): JudgeVerdict {
+export function scoreStatistically(
+  metric: string,
+  response: string,
+  expected: string,
+  settings: StatisticalSettings = {},
+): JudgeVerdict {
   const hypothesis = statisticalTokens(response);
   const reference = statisticalTokens(expected);
   const verdict = (score: number, rationale: string, figures: Record<string, number>): JudgeVerdict => ({
@@ -53,21 +67,22 @@ export function scoreStatistically(metric: string, response: string, expected: s
       );
     }
     case "response/statistical/rouge": {
-      const { rouge1, rouge2, rougeL } = computeRouge(hypothesis, reference);
+      const scores = computeRougeScores(response, expected);
+      const type = settings.rougeType ?? DEFAULT_ROUGE_TYPE;
+      const chosen = scores[type];
+      const others = ROUGE_TYPES.filter((other) => other !== type)
+        .map((other) => `${ROUGE_TYPE_NAMES[other]} ${fixed(scores[other].f1)}`)
+        .join(", ");
       return verdict(
-        rougeL.f1,
-        `ROUGE-L F1 ${fixed(rougeL.f1)} (longest common subsequence: precision ${fixed(rougeL.precision)}, recall ${fixed(rougeL.recall)}); ROUGE-1 F1 ${fixed(rouge1.f1)}, ROUGE-2 F1 ${fixed(rouge2.f1)}.`,
-        {
-          rouge1_f1: rouge1.f1,
-          rouge1_precision: rouge1.precision,
-          rouge1_recall: rouge1.recall,
-          rouge2_f1: rouge2.f1,
-          rouge2_precision: rouge2.precision,
-          rouge2_recall: rouge2.recall,
-          rougeL_f1: rougeL.f1,
-          rougeL_precision: rougeL.precision,
-          rougeL_recall: rougeL.recall,
-        },
+        chosen.f1,
+        `${ROUGE_TYPE_NAMES[type]} F1 ${fixed(chosen.f1)} (precision ${fixed(chosen.precision)}, recall ${fixed(chosen.recall)}; Porter-stemmed tokens, as Google's rouge_score and DeepEval compute it); ${others}.`,
+        Object.fromEntries(
+          ROUGE_TYPES.flatMap((name) => [
+            [`${name}_f1`, scores[name].f1],
+            [`${name}_precision`, scores[name].precision],
+            [`${name}_recall`, scores[name].recall],
+          ]),
+        ),
       );
     }
     case "response/statistical/meteor": {
