@@ -1,5 +1,4 @@
 import type { z } from "zod";
-
 import { describeRowPairing } from "@/lib/compare/describeRowPairing";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/judgments/compareQueries";
@@ -11,9 +10,10 @@ import { defineApiRoute } from "../defineApiRoute";
 
 /**
  * Compares runs against a baseline as the compare page does: per metric both values, the delta on the rows
- * both runs judged with its 95% interval, the paired test (exact McNemar for yes/no, the paired bootstrap or,
+ * both runs judged with its (1 − alpha) interval (95% by default), the paired test (exact McNemar for yes/no, the paired bootstrap or,
  * above 50,000 pairs, the normal interval for scores) and its verdict in words; then the flipped rows.
- * Waits for every interval, as an export does.
+ * Runs on two datasets pair their rows by request (rowPairings says how many). Waits for every interval, as
+ * an export does.
  */
 export const compareRoute = defineApiRoute(
   {
