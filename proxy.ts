@@ -3,6 +3,7 @@ import { decideAuthMode, type AuthMode } from "@/lib/auth/authMode";
 import { contentSecurityPolicy, newCspNonce } from "@/lib/server/contentSecurityPolicy";
 import { checkLoopbackAddressed } from "@/lib/auth/loopbackHost";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
+import { addTransportSecurity } from "@/lib/server/transportSecurity";
 
 /**
  * Every request but built assets and the two routes that stream a request body
@@ -41,9 +42,7 @@ export function proxy(request: NextRequest): NextResponse {
   } else {
     response = NextResponse.next();
   }
-  if (process.env.ASSAY_BASE_URL?.trim().startsWith("https://"))
-    response.headers.set("strict-transport-security", "max-age=31536000");
-  return response;
+  return addTransportSecurity(response);
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

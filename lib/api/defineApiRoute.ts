@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { withTransportSecurity } from "@/lib/server/transportSecurity";
 import type { AuthUser } from "@/lib/auth/guard";
 import type { Action } from "@/lib/auth/permissions";
 import { checkRole } from "@/lib/auth/requireRole";
@@ -63,7 +64,7 @@ export function defineApiRoute<P extends AnyObject, Q extends AnyObject, B exten
   spec: ApiRouteSpec<P, Q, B, R>,
   handle: (input: ApiInput<P, Q, B>) => Promise<z.input<R> | Response>,
 ): ApiRoute {
-  const handler = async (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => {
+  const answer = async (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => {
     try {
       if (spec.method !== "get") {
         const origin = checkSameOrigin(request);
@@ -99,7 +100,7 @@ export function defineApiRoute<P extends AnyObject, Q extends AnyObject, B exten
       return errorResponse(500, { code: "server_error", message: `The server failed (ref ${ref}).`, ref });
     }
   };
-  return { spec: spec as unknown as ApiRoute["spec"], handler };
+  return { spec: spec as unknown as ApiRoute["spec"], handler: withTransportSecurity(answer) };
 }
 
 function parsed(schema: z.ZodType | undefined, value: unknown, where: "path" | "query" | "body"): unknown {

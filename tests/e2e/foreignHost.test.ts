@@ -270,6 +270,12 @@ describe("sign-in on, behind https: any Host is served (proxies), cross-site pos
     expect(signin.headers["strict-transport-security"]).toBe("max-age=31536000");
     const api = await rawRequest(server.baseUrl, "/api/runs/none/progress", { headers: { host: "assay.example.com" } });
     expect(api.headers["strict-transport-security"]).toBe("max-age=31536000");
+    // The routes the proxy does not see (streamed uploads, /api/v1) send it themselves, refusals included.
+    for (const path of ["/api/v1/runs", "/api/datasets/none/labels"]) {
+      const answer = await rawRequest(server.baseUrl, path, { headers: { host: "assay.example.com" } });
+      expect(answer.status, path).toBe(401);
+      expect(answer.headers["strict-transport-security"], path).toBe("max-age=31536000");
+    }
 
     const deleteRun = serverActionIds().get("deleteRun") ?? "";
     const action = await actionRequest(deleteRun, { runId: "none", confirm: "delete" });

@@ -1,4 +1,5 @@
 import { checkRole } from "@/lib/auth/requireRole";
+import { withTransportSecurity } from "@/lib/server/transportSecurity";
 import { describeRowIssue } from "@/lib/ingest/errors";
 import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
 import { uploadQuerySchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
@@ -16,7 +17,7 @@ export const runtime = "nodejs";
  * is read piece by piece and rows are written in batches, so memory stays
  * bounded whatever the file size. Progress and the result go back as NDJSON.
  */
-export async function POST(request: Request): Promise<Response> {
+async function upload(request: Request): Promise<Response> {
   // Another site's page may POST here too (a text/plain body needs no preflight): refuse before reading anything.
   const origin = checkSameOrigin(request);
   if (!origin.ok) return resultResponse({ fileError: origin.message }, 403);
@@ -84,6 +85,8 @@ export async function POST(request: Request): Promise<Response> {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
   });
 }
+
+export const POST = withTransportSecurity(upload);
 
 function resultResponse(partial: { fileError: string }, status: number): Response {
   const event: UploadEvent = { type: "result", ok: false, issues: [], issueCount: 0, warnings: [], ...partial };

@@ -1,4 +1,5 @@
 import { labelExportFilename } from "@/lib/export/exportFilename";
+import { withTransportSecurity } from "@/lib/server/transportSecurity";
 import { refusalResponse } from "@/lib/auth/guard";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
@@ -19,7 +20,7 @@ export const runtime = "nodejs";
 type Params = { params: Promise<{ datasetId: string }> };
 
 /** A dataset's current human labels as a file keyed by request_id (?format=csv|json), streamed. */
-export async function GET(request: Request, { params }: Params): Promise<Response> {
+async function exportLabels(request: Request, { params }: Params): Promise<Response> {
   const access = await checkRole("export", request.headers);
   if (!access.ok) return refusalResponse(access);
   const { datasetId } = await params;
@@ -42,7 +43,7 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
  * unread), stops when no bytes arrive for ASSAY_UPLOAD_IDLE_TIMEOUT_S, and
  * holds at most ASSAY_MAX_UPLOAD_ROWS records.
  */
-export async function POST(request: Request, { params }: Params): Promise<Response> {
+async function importLabels(request: Request, { params }: Params): Promise<Response> {
   // A page on another site must not write labels: refused before anything is read.
   const origin = checkSameOrigin(request);
   if (!origin.ok) return Response.json({ ok: false, error: origin.message }, { status: 403 });
@@ -86,3 +87,6 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
     );
   }
 }
+
+export const GET = withTransportSecurity(exportLabels);
+export const POST = withTransportSecurity(importLabels);
