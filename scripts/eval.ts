@@ -220,7 +220,9 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
       chunkMode: args.chunkMode,
       thresholds: args.thresholds,
       ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
-      ...(args.rougeType ? { statistical: { rougeType: args.rougeType } } : {}),
+      ...(args.rougeType || args.bleuType
+        ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } }
+        : {}),
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
     },
     { budget: allowed.budget },

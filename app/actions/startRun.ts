@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { BLEU_TYPES } from "@/lib/metrics/statistical/bleu";
 import { ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
@@ -28,6 +29,8 @@ const formSchema = z.object({
   gEvalJudges: z.string().max(100_000).optional(),
   /** ScoreSettings' ROUGE type, sent when rouge is chosen. */
   rougeType: z.enum(ROUGE_TYPES).optional(),
+  /** ScoreSettings' BLEU type, sent when bleu is chosen. */
+  bleuType: z.enum(BLEU_TYPES).optional(),
 });
 
 const customJudgesSchema = z.array(
@@ -109,7 +112,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
         : undefined,
     thresholds: scores.data.thresholds,
     contextRelevance: scores.data.contextRelevance,
-    ...(form.rougeType ? { statistical: { rougeType: form.rougeType } } : {}),
+    statistical: { rougeType: form.rougeType, bleuType: form.bleuType },
     customJudges: custom.data,
     gEvalJudges: gEval.data,
     budget: budget.data,

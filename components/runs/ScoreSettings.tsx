@@ -1,11 +1,20 @@
 "use client";
 
 import { DEFAULT_CONTEXT_RELEVANCE_SETTINGS } from "@/lib/metrics/contextRelevanceScore";
+import { BLEU_TYPES, DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
 import type { MetricOption } from "./runFormTypes";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
 const ROUGE = "response/statistical/rouge";
+const BLEU = "response/statistical/bleu";
+const BLEU_NAMES: Record<(typeof BLEU_TYPES)[number], string> = {
+  cumulative4: "BLEU-4, smoothed (standard)",
+  bleu1: "bleu1 (DeepEval's default)",
+  bleu2: "bleu2 (DeepEval)",
+  bleu3: "bleu3 (DeepEval)",
+  bleu4: "bleu4 (DeepEval)",
+};
 
 const PENALTIES: { key: keyof typeof DEFAULT_CONTEXT_RELEVANCE_SETTINGS; label: string; max: number }[] = [
   { key: "unusedHighRelevanceContext", label: "Penalty per unused high-relevance piece", max: 1 },
@@ -24,6 +33,7 @@ export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
   const scored = metrics.filter((metric) => metric.score !== null);
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
   const rouge = metrics.some((metric) => metric.name === ROUGE);
+  const bleu = metrics.some((metric) => metric.name === BLEU);
   if (scored.length === 0) return null;
   return (
     <div className="space-y-3" data-testid="score-settings">
@@ -51,6 +61,21 @@ export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
           ))}
         </div>
       </fieldset>
+      {bleu && (
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700" data-testid="bleu-type">
+          BLEU score
+          <select name="bleuType" defaultValue={DEFAULT_BLEU_TYPE} className={`${INPUT} w-56`}>
+            {BLEU_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {BLEU_NAMES[type]}
+              </option>
+            ))}
+          </select>
+          <span className="font-normal text-slate-600">
+            DeepEval&apos;s bleu1 to bleu4 weigh one n-gram order each, unsmoothed, on word_tokenize&apos;s tokens.
+          </span>
+        </label>
+      )}
       {rouge && (
         <label className="flex flex-col gap-1 text-xs font-medium text-slate-700" data-testid="rouge-type">
           ROUGE score

@@ -4,6 +4,7 @@ import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib
 import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
+import { BLEU_TYPES, type BleuType } from "@/lib/metrics/statistical/bleu";
 import { ROUGE_TYPES, type RougeType } from "@/lib/metrics/statistical/rouge";
 import { parseBaselineSpec, type BaselineSpec } from "./regressionGate";
 
@@ -37,6 +38,8 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           score is ≥ X, ≤ X for hallucination, toxicity, bias; default 0.5), and
                           fail (exit 1) when the metric's aggregate is below X (above, where lower
                           is better); repeatable
+  --bleu-type TYPE        which BLEU is bleu's score: cumulative4 (default: smoothed BLEU-4) or DeepEval's
+                          bleu1, bleu2, bleu3, bleu4 (one n-gram order each, word_tokenize tokens, unsmoothed)
   --rouge-type TYPE       which ROUGE F-measure is rouge's score: rouge1, rouge2, rougeL (default) or rougeLsum
                           (Porter-stemmed tokens, as Google's rouge_score and DeepEval compute them)
   --context-relevance K=V context_relevance settings (Mastra's names): unusedHighRelevanceContext,
@@ -81,6 +84,8 @@ export type EvalArgs = {
   contextRelevance: Record<string, number>;
   /** --rouge-type: which ROUGE type is rouge's score; undefined for the default. */
   rougeType?: RougeType;
+  /** --bleu-type: which BLEU is bleu's score; undefined for the default. */
+  bleuType?: BleuType;
   /** Custom G-Eval judges (--g-eval), validated like the run form's. */
   gEvalJudges: GEvalDefinition[];
   /** A team's server to run on (--server), or undefined to run here. */
@@ -108,6 +113,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         threshold: { type: "string", multiple: true },
         "context-relevance": { type: "string", multiple: true },
         "rouge-type": { type: "string" },
+        "bleu-type": { type: "string" },
         "g-eval": { type: "string", multiple: true },
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
@@ -210,6 +216,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     quiet: parsed.quiet ?? false,
     contextRelevance,
     rougeType: parseRougeType(parsed["rouge-type"]),
+    bleuType: parseBleuType(parsed["bleu-type"]),
     gEvalJudges,
     budget,
   };
@@ -237,6 +244,12 @@ function parseRougeType(text: string | undefined): RougeType | undefined {
   if (text === undefined) return undefined;
   const type = ROUGE_TYPES.find((name) => name.toLowerCase() === text.trim().toLowerCase());
   return type ?? fail(`--rouge-type must be one of ${ROUGE_TYPES.join(", ")}`);
+}
+
+function parseBleuType(text: string | undefined): BleuType | undefined {
+  if (text === undefined) return undefined;
+  const type = BLEU_TYPES.find((name) => name === text.trim().toLowerCase());
+  return type ?? fail(`--bleu-type must be one of ${BLEU_TYPES.join(", ")}`);
 }
 
 function wholeNumber(flag: string, raw: string): number {

@@ -47,7 +47,9 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
       chunkMode: args.chunkMode,
       thresholds: args.thresholds,
       ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
-      ...(args.rougeType ? { statistical: { rougeType: args.rougeType } } : {}),
+      ...(args.rougeType || args.bleuType
+        ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } }
+        : {}),
       gEvalJudges: args.gEvalJudges,
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
       budget: args.budget,

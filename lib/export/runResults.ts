@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE } from "@/lib/metrics/statistical/rouge";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labels/labelQueries";
@@ -27,6 +28,8 @@ export type RunExportMeta = {
       context_relevance?: Record<string, number>;
       /** Which ROUGE F-measure is rouge's score (rougeL unless the run picked another). */
       rouge_type?: string;
+      /** Which BLEU is bleu's score (cumulative4 unless the run picked one of DeepEval's bleu1 … bleu4). */
+      bleu_type?: string;
     };
   };
   aggregates: Record<string, number | null>;
@@ -126,6 +129,9 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
         ...(run.config.contextRelevance ? { context_relevance: run.config.contextRelevance } : {}),
         ...(run.config.metrics.includes("response/statistical/rouge")
           ? { rouge_type: run.config.statistical?.rougeType ?? DEFAULT_ROUGE_TYPE }
+          : {}),
+        ...(run.config.metrics.includes("response/statistical/bleu")
+          ? { bleu_type: run.config.statistical?.bleuType ?? DEFAULT_BLEU_TYPE }
           : {}),
       },
     },

@@ -99,7 +99,9 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
         ...(request.contextRelevance && Object.keys(request.contextRelevance).length > 0
           ? { contextRelevance: request.contextRelevance }
           : {}),
-        ...(request.statistical?.rougeType ? { statistical: request.statistical } : {}),
+        ...(request.statistical && Object.values(request.statistical).some(Boolean)
+          ? { statistical: request.statistical }
+          : {}),
         judge,
         concurrency: request.concurrency,
         chunkMode: request.chunkMode,

@@ -1,12 +1,14 @@
 import type { JudgeVerdict } from "@/lib/judges/types";
-import { computeBleu } from "./bleu";
+import { computeBleu, computeIndividualBleu, DEFAULT_BLEU_TYPE, type BleuType } from "./bleu";
 import { levenshteinSimilarity } from "./levenshtein";
 import { computeMeteor } from "./meteor";
 import { computeRougeScores, DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "./rouge";
 import type { StatisticalSettings } from "./statisticalSettings";
 import { statisticalTokens } from "./tokens";
+import { wordTokenize } from "./wordTokenize";
 
-export { computeBleu } from "./bleu";
+export { BLEU_TYPES, computeBleu, computeIndividualBleu, DEFAULT_BLEU_TYPE, type BleuType } from "./bleu";
+export { wordTokenize } from "./wordTokenize";
 export { computeMeteor } from "./meteor";
 export {
   computeRouge,
@@ -58,6 +60,8 @@ export function scoreStatistically(
   });
   switch (metric) {
     case "response/statistical/bleu": {
+      const type = settings.bleuType ?? DEFAULT_BLEU_TYPE;
+      if (type !== "cumulative4") return deepEvalBleu(type, response, expected, verdict);
       const bleu = computeBleu(hypothesis, reference);
       const [p1, p2, p3, p4] = bleu.precisions;
       return verdict(
@@ -111,4 +115,20 @@ export function scoreStatistically(
     default:
       return { rating: null, score: null, rationale: null, errorMessage: `${metric} is not a statistical scorer` };
   }
+}
+
+type Verdict = (score: number, rationale: string, figures: Record<string, number>) => JudgeVerdict;
+
+/** DeepEval's bleu1 … bleu4 (its scorer's sentence_bleu_score): one n-gram order, word_tokenize's tokens, unsmoothed. */
+function deepEvalBleu(type: Exclude<BleuType, "cumulative4">, response: string, expected: string, verdict: Verdict) {
+  const order = Number(type.slice(4)) as 1 | 2 | 3 | 4;
+  const hypothesis = wordTokenize(response);
+  const reference = wordTokenize(expected);
+  const bleu = computeIndividualBleu(hypothesis, reference, order);
+  const [p1, p2, p3, p4] = bleu.precisions;
+  return verdict(
+    bleu.score,
+    `BLEU-${order} ${fixed(bleu.score)} (DeepEval's ${type}: ${order}-gram precision ${fixed(bleu.precisions[order - 1])} times the brevity penalty ${fixed(bleu.brevityPenalty)}, unsmoothed, on word_tokenize's tokens: ${hypothesis.length} in the response, ${reference.length} expected).`,
+    { precision_1: p1, precision_2: p2, precision_3: p3, precision_4: p4, brevity_penalty: bleu.brevityPenalty },
+  );
 }
