@@ -70,7 +70,7 @@ export class SqliteRunner implements SqlRunner {
           throw error;
         }
       } finally {
-        restoreCache?.();
+        if (connection.open) restoreCache?.();
         openTransactions.delete(connection);
         release();
       }
