@@ -64,7 +64,7 @@ export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
       {bleu && (
         <label className="flex flex-col gap-1 text-xs font-medium text-slate-700" data-testid="bleu-type">
           BLEU score
-          <select name="bleuType" defaultValue={DEFAULT_BLEU_TYPE} className={`${INPUT} w-56`}>
+          <select name="bleuType" defaultValue={DEFAULT_BLEU_TYPE} className={`${INPUT} w-72`}>
             {BLEU_TYPES.map((type) => (
               <option key={type} value={type}>
                 {BLEU_NAMES[type]}

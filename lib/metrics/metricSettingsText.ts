@@ -10,8 +10,10 @@ export function metricSettingsText(config: Pick<StoredRunConfig, "metrics" | "st
   const lines: string[] = [];
   if (config.metrics.includes("response/statistical/rouge"))
     lines.push(`rouge scored as ${ROUGE_TYPE_NAMES[config.statistical?.rougeType ?? DEFAULT_ROUGE_TYPE]} F1 (stemmed)`);
-  if (config.metrics.includes("response/statistical/bleu"))
-    lines.push(`bleu scored as ${config.statistical?.bleuType ?? DEFAULT_BLEU_TYPE}`);
+  if (config.metrics.includes("response/statistical/bleu")) {
+    const bleu = config.statistical?.bleuType ?? DEFAULT_BLEU_TYPE;
+    lines.push(`bleu scored as ${bleu === "cumulative4" ? "BLEU-4, smoothed" : `DeepEval's ${bleu}`}`);
+  }
   if (config.contextRelevance && config.metrics.includes("retrieval/llm_judged/context_relevance"))
     lines.push(
       `context relevance: ${Object.entries(config.contextRelevance)
