@@ -151,7 +151,16 @@ describe("every score metric from the run form, on the sample dataset", () => {
     await openRunForm(page, server.baseUrl, datasetId);
     await page.getByLabel("Offline heuristic judge").check();
     await chooseOnly(page, ["Faithfulness", "BLEU", "ROUGE", "METEOR", "Levenshtein similarity"]);
-    await startAndFinish(page, "Scores offline", 150_000);
+    // DeepEval's variants, picked in the form: stored with the run and named in its header.
+    await page.getByLabel("ROUGE score").selectOption("rouge1");
+    await page.getByLabel("BLEU score").selectOption("bleu2");
+    const offline = await startAndFinish(page, "Scores offline", 150_000);
+    expect(await page.locator("[data-testid=metric-setting]").allInnerTexts()).toEqual([
+      "· rouge scored as ROUGE-1 F1 (stemmed)",
+      "· bleu scored as DeepEval's bleu2",
+    ]);
+    const stored = await db.run.findUniqueOrThrow({ where: { id: offline } });
+    expect(JSON.parse(stored.config)).toMatchObject({ statistical: { rougeType: "rouge1", bleuType: "bleu2" } });
     await page.goto(`${server.baseUrl}/compare`);
     await page.getByLabel("Compare All scores LLM").check();
     await page.getByLabel("Compare Scores offline").check();
