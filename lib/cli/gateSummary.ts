@@ -1,3 +1,4 @@
+import { formatLevel } from "@/lib/stats/significance";
 import type { MetricStatistics, ServedComparison } from "./servedComparison";
 
 const MINUS = "\u2212";
@@ -46,10 +47,6 @@ function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }
 
-function level(alpha: number): string {
-  return String(Number(((1 - alpha) * 100).toFixed(4)));
-}
-
 /** One line per metric for the terminal: the verdict first, then both values, the delta and the test's words. */
 export function gateLines(comparison: ServedComparison, candidateId: string): string[] {
   const lines = comparison.statistics
@@ -90,7 +87,7 @@ export function gateSummaryMarkdown(
   if (pairing) lines.push("", `Rows paired across the two datasets: ${cell(pairing.words)}`);
   lines.push(
     "",
-    `| Metric | Baseline | This run | Δ (paired rows) | ${level(alpha)}% interval | Paired rows | Verdict |`,
+    `| Metric | Baseline | This run | Δ (paired rows) | ${formatLevel(1 - alpha)}% interval | Paired rows | Verdict |`,
     "|---|---:|---:|---:|---|---:|---|",
     ...statistics.map((s) =>
       [

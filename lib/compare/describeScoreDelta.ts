@@ -1,5 +1,5 @@
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import { describeDelta, type MeanDiffInterval } from "@/lib/stats";
+import { describeDelta, formatLevel, type MeanDiffInterval } from "@/lib/stats";
 import type { MetricDelta, ScoreIntervalMethod } from "./metricDelta";
 
 /** A score delta from its paired interval, in the words of the metric's direction and unit. */
@@ -47,7 +47,7 @@ function lowerIsBetterDelta(
   return {
     delta,
     verdict,
-    words: `${label}: ${fmt(delta)} (${levelOf(alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
+    words: `${label}: ${fmt(delta)} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
     pairs,
     unpaired: 0,
   };
@@ -76,13 +76,8 @@ function agentDelta(
   return {
     delta,
     verdict,
-    words: `${label}: ${fmt(delta)}${unit} (${levelOf(alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
+    words: `${label}: ${fmt(delta)}${unit} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
     pairs,
     unpaired: 0,
   };
-}
-
-/** 0.05 → "95", 0.001 → "99.9". */
-function levelOf(alpha: number): string {
-  return String(Number(((1 - alpha) * 100).toFixed(4)));
 }

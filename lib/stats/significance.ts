@@ -76,6 +76,6 @@ function formatP(p: number): string {
 }
 
 /** 0.95 → "95", 0.999 → "99.9" (toFixed trims the float noise of 1 − alpha). */
-function formatLevel(confidence: number): string {
+export function formatLevel(confidence: number): string {
   return String(Number((confidence * 100).toFixed(4)));
 }

@@ -2,7 +2,7 @@ import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import type { SqlRunner } from "../store/sqlRunner";
 import { runRowRanges } from "./pairedSlices";
-import { pairedJoin, rowPairingMode } from "./rowPairing";
+import { pairedJoin, partnerRowOn, rowPairingMode } from "./rowPairing";
 
 /**
  * Paired comparisons of two runs, computed in SQL by joining their judgments
@@ -304,7 +304,7 @@ async function readFlipsInRowOrder(
   // Across datasets the candidate's judgment is on the baseline row's partner by request (rowPairing.ts).
   const byRequest = (await rowPairingMode(db, baselineRunId, candidateRunId)) === "request_id";
   const candidateRow = byRequest
-    ? `${rowsFirst} "DatasetRow" rb ON rb."datasetId" = (SELECT "datasetId" FROM "Run" WHERE "id" = ?) AND rb."requestId" = r."requestId" AND rb."messages" = r."messages"
+    ? `${rowsFirst} "DatasetRow" rb ON ${partnerRowOn("r")}
        ${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric"`
     : `${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = r."id" AND b."metric" = a."metric"`;
   const conditions = [

@@ -15,9 +15,13 @@ import type { SqlRunner } from "../store/sqlRunner";
  */
 export type RowPairingMode = "same_rows" | "request_id";
 
-/** A baseline row `ra` and the candidate dataset's row `rb` carry the same request under the same id. */
-const SAME_REQUEST = `rb."requestId" = ra."requestId" AND rb."messages" = ra."messages"`;
-const DATASET_OF_RUN = `(SELECT "datasetId" FROM "Run" WHERE "id" = ?)`;
+/**
+ * The candidate dataset's row `rb` with the same request under the same id as the baseline row `baseline`
+ * (an alias); binds the candidate run's id once.
+ */
+export function partnerRowOn(baseline: string): string {
+  return `rb."datasetId" = (SELECT "datasetId" FROM "Run" WHERE "id" = ?) AND rb."requestId" = ${baseline}."requestId" AND rb."messages" = ${baseline}."messages"`;
+}
 
 /** Whether two runs judged one dataset (rows pair as themselves) or two (rows pair by request). */
 export async function rowPairingMode(db: Db, baselineRunId: string, candidateRunId: string): Promise<RowPairingMode> {
@@ -48,7 +52,7 @@ export function pairedJoin(
   return {
     from: `FROM "JudgmentItem" a${pairing}
      JOIN "DatasetRow" ra ON ra."id" = a."rowId"
-     JOIN "DatasetRow" rb ON rb."datasetId" = ${DATASET_OF_RUN} AND ${SAME_REQUEST}
+     JOIN "DatasetRow" rb ON ${partnerRowOn("ra")}
      JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric"`,
     params: [candidateRunId, candidateRunId],
   };
@@ -102,7 +106,7 @@ export async function pairedCandidateRowId(
 ): Promise<string | null> {
   const row = await sqlOf(db).get<{ id: string }>(
     `SELECT rb."id" AS "id" FROM "DatasetRow" ra
-       JOIN "DatasetRow" rb ON rb."datasetId" = ${DATASET_OF_RUN} AND ${SAME_REQUEST}
+       JOIN "DatasetRow" rb ON ${partnerRowOn("ra")}
      WHERE ra."id" = ?`,
     [candidateRunId, baselineRowId],
   );
