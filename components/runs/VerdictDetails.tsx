@@ -24,8 +24,11 @@ const FIGURE_LABELS: Record<string, string> = {
   base_score: "base score",
   usage_penalty: "usage penalty",
   missing_penalty: "missing penalty",
-  raw_score: "G-Eval raw score (1–5)",
-  weighted_score: "G-Eval probability-weighted score (1–5)",
+  raw_score: "G-Eval raw score",
+  weighted_score: "G-Eval probability-weighted score",
+  range_low: "scale from",
+  range_high: "scale to",
+  score_before_strict_mode: "score before strict mode",
 };
 
 /**
@@ -39,9 +42,19 @@ export function VerdictDetails({ details, metric }: { details: Details; metric: 
   const flagged = FLAGGING_METRICS[metric];
   const figures = Object.entries(details.figures ?? {});
   const groups = details.groups.filter((group) => group.items.length > 0);
-  if (groups.length === 0 && figures.length === 0) return null;
+  const notes = details.notes ?? [];
+  if (groups.length === 0 && figures.length === 0 && notes.length === 0) return null;
   return (
     <div className="mt-2 space-y-2" data-testid="verdict-details">
+      {notes.map((note) => (
+        <p
+          key={note}
+          className="rounded bg-amber-50 px-2 py-1 text-xs text-amber-900 ring-1 ring-amber-200"
+          data-testid="verdict-note"
+        >
+          {note}
+        </p>
+      ))}
       {groups.map((group) => (
         <section key={group.title} aria-label={group.title} data-testid="verdict-group">
           {/* Not a heading: the panel sits at different heading depths on the row and compare-row pages; the section is labelled. */}

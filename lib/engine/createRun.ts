@@ -6,9 +6,11 @@ import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
 import type { RunBudget } from "@/lib/db/runs/runBudget";
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
+import { changedDeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
 import type { RowInput } from "@/lib/metrics/metricCatalog";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
+import { strictThresholds } from "@/lib/metrics/strictMode";
 import { orderedUuid } from "@/lib/db/orderedUuid";
 import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 
@@ -73,12 +75,14 @@ export async function createRun(
   const stored: StoredRunConfig = {
     metrics: judges.map((judge) => judge.metric),
     chunkMode: config.chunkMode,
-    // A G-Eval judge's own threshold is its pass mark unless the run's thresholds name it.
+    // A G-Eval judge's own threshold is its pass mark unless the run's thresholds name it; DeepEval's
+    // strict_mode sets every DeepEval metric's (1, or 0 where lower is better) over both.
     thresholds: {
       ...Object.fromEntries(
         config.gEvalJudges.map((definition) => [gEvalMetricName(definition), definition.threshold]),
       ),
       ...config.thresholds,
+      ...(config.deepEval?.strictMode ? strictThresholds(judges.map((judge) => judge.metric)) : {}),
     },
     ...(config.gEvalJudges.length > 0 ? { gEvalJudges: config.gEvalJudges } : {}),
     ...(config.generation ? { generationTemperature: config.generation.temperature } : {}),
@@ -151,11 +155,15 @@ function unavailableWithJudge(config: RunConfig, metric: string): string | null 
   return config.judge.provider === "heuristic" ? offlineUnavailableReason(metric) : null;
 }
 
-/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance, the ROUGE type). */
-function scoreMetricSettings(config: RunConfig): Pick<StoredRunConfig, "contextRelevance" | "statistical"> {
+/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance, the ROUGE type, DeepEval's options). */
+function scoreMetricSettings(
+  config: RunConfig,
+): Pick<StoredRunConfig, "contextRelevance" | "statistical" | "deepEval"> {
+  const deepEval = changedDeepEvalSettings(config.deepEval);
   return {
     ...(config.contextRelevance ? { contextRelevance: config.contextRelevance } : {}),
     ...(config.statistical && Object.keys(config.statistical).length > 0 ? { statistical: config.statistical } : {}),
+    ...(Object.keys(deepEval).length > 0 ? { deepEval } : {}),
   };
 }
 

@@ -2,6 +2,8 @@ import type { SavedJudgment } from "@/lib/db/work/judgmentResults";
 import type { ChunkJudgingMode, JudgeBackend, JudgeRequest } from "@/lib/judges/judgeBackend";
 import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
+import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import { hasStrictMode, strictScore } from "@/lib/metrics/strictMode";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
 import { isStatisticalMetric, scoreStatistically, type StatisticalSettings } from "@/lib/metrics/statistical";
 import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
@@ -18,6 +20,8 @@ export type ItemContext = {
   contextRelevance?: ContextRelevanceSettings;
   /** The run's statistical scorer settings (the ROUGE type). */
   statistical?: StatisticalSettings;
+  /** DeepEval's options for the run (defaults filled in): strict_mode, include_reason, the list cap, … */
+  deepEval?: DeepEvalSettings;
   generates: boolean;
   costOf: (model: string, usage: JudgeResult["usage"]) => number | null;
 };
@@ -129,9 +133,33 @@ export async function judgeItem(
     custom,
     chunkMode: ctx.chunkMode,
     ...(allowMoreCalls ? { allowMoreCalls } : {}),
-    ...(ctx.contextRelevance ? { settings: { contextRelevance: ctx.contextRelevance } } : {}),
+    settings: {
+      ...(ctx.contextRelevance ? { contextRelevance: ctx.contextRelevance } : {}),
+      ...(ctx.deepEval ? { deepEval: ctx.deepEval } : {}),
+    },
   });
-  return withPass(metric, result, ctx);
+  return withPass(metric, ctx.deepEval?.strictMode ? inStrictMode(metric, result) : result, ctx);
+}
+
+/**
+ * DeepEval's strict_mode on a judged score: 1 or 0, the score it replaced kept in the details' figures.
+ * G-Eval already asks for a 1-or-0 score in strict mode; this leaves its score as it is.
+ */
+function inStrictMode(metric: string, result: JudgeResult): JudgeResult {
+  if (result.score === null || !hasStrictMode(metric)) return result;
+  const details = result.details ?? { groups: [] };
+  return {
+    ...result,
+    score: strictScore(metric, result.score),
+    details: {
+      ...details,
+      figures: { ...details.figures, score_before_strict_mode: result.score },
+      notes: [
+        ...(details.notes ?? []),
+        "strict_mode: the score is 1 or 0, and the threshold is 1 (0 where lower is better).",
+      ],
+    },
+  };
 }
 
 function withPass(metric: string, result: JudgeResult, ctx: ItemContext): SavedJudgment {

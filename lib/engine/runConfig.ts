@@ -2,6 +2,7 @@ import { z } from "zod";
 import { modelNameSchema } from "@/lib/llm/modelName";
 import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
 import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
+import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { METRICS } from "@/lib/metrics/metricCatalog";
@@ -46,7 +47,7 @@ export const runConfigSchema = z
         return [...new Set(resolved.filter(Boolean))];
       }),
     customJudges: z.array(customJudgeSchema).max(20).default([]),
-    /** Custom G-Eval judges: criteria → steps (once per criteria and model) → a 1–5 score per row. */
+    /** Custom G-Eval judges: criteria → steps (once per criteria and model; or the author's) → a score per row on the judge's scale. */
     gEvalJudges: z.array(gEvalDefinitionSchema).max(20).default([]),
     judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: modelNameSchema }),
     concurrency: z.number().int().min(1).max(256).default(8),
@@ -69,6 +70,8 @@ export const runConfigSchema = z
     contextRelevance: contextRelevanceSettingsSchema.optional(),
     /** The statistical scorers' settings for this run (which ROUGE type is rouge's score). */
     statistical: statisticalSettingsSchema.optional(),
+    /** DeepEval's options for this run: strict_mode, include_reason, penalize_ambiguous_claims, summarization's n and questions, the list cap. */
+    deepEval: deepEvalSettingsSchema.optional(),
     generation: z
       .object({
         model: modelNameSchema,

@@ -5,6 +5,7 @@ import { isStoreUnavailable } from "@/lib/db/store/storeRetry";
 import { saveJudgments, type JudgmentToSave } from "@/lib/db/work/judgmentResults";
 import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
+import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
 import type { BudgetGate } from "./budgetGate";
 import { generateResponses } from "./generateResponses";
@@ -94,6 +95,7 @@ async function judgePending(
     thresholds: config.thresholds,
     contextRelevance: contextRelevanceSettings(config.contextRelevance),
     statistical: config.statistical ?? {},
+    deepEval: deepEvalSettings(config.deepEval),
     generates: run.generationModel !== null,
     costOf,
   };

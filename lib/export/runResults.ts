@@ -1,6 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE } from "@/lib/metrics/statistical/rouge";
+import { deepEvalSettings, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
+import { hasStrictMode } from "@/lib/metrics/strictMode";
+import { sortRubric, type GEvalDefinition } from "@/lib/judges/geval/definition";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labels/labelQueries";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
@@ -30,6 +33,10 @@ export type RunExportMeta = {
       rouge_type?: string;
       /** Which BLEU is bleu's score (cumulative4 unless the run picked one of DeepEval's bleu1 … bleu4). */
       bleu_type?: string;
+      /** DeepEval's options, all of them (defaults included) and by DeepEval's names, when the run has a DeepEval metric or G-Eval. */
+      deepeval?: DeepEvalExport;
+      /** The run's G-Eval judges as defined: criteria or steps, parameters, scale, rubric, threshold. */
+      g_eval_judges?: GEvalExport[];
     };
   };
   aggregates: Record<string, number | null>;
@@ -133,6 +140,8 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
         ...(run.config.metrics.includes("response/statistical/bleu")
           ? { bleu_type: run.config.statistical?.bleuType ?? DEFAULT_BLEU_TYPE }
           : {}),
+        ...(run.config.metrics.some(hasStrictMode) ? { deepeval: deepEvalExport(run.config.deepEval) } : {}),
+        ...(run.config.gEvalJudges?.length ? { g_eval_judges: run.config.gEvalJudges.map(gEvalExport) } : {}),
       },
     },
     // Score metrics add {metric}/success/percentage beside {metric}/score/average.
@@ -142,6 +151,54 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
     aggregate_details: aggregates,
     columns: exportColumnNames(exported),
     exported,
+  };
+}
+
+type DeepEvalExport = {
+  strict_mode: boolean;
+  include_reason: boolean;
+  penalize_ambiguous_claims: boolean;
+  summarization_n: number;
+  assessment_questions: string[] | null;
+  list_cap: number;
+};
+
+function deepEvalExport(stored: DeepEvalSettingsInput | undefined): DeepEvalExport {
+  const settings = deepEvalSettings(stored);
+  return {
+    strict_mode: settings.strictMode,
+    include_reason: settings.includeReason,
+    penalize_ambiguous_claims: settings.penalizeAmbiguousClaims,
+    summarization_n: settings.summarizationQuestions,
+    assessment_questions: settings.assessmentQuestions,
+    list_cap: settings.listCap,
+  };
+}
+
+type GEvalExport = {
+  name: string;
+  criteria: string | null;
+  evaluation_steps: string[] | null;
+  evaluation_params: string[];
+  scale: string;
+  rubric: { score_range: [number, number]; expected_outcome: string }[] | null;
+  threshold: number;
+};
+
+function gEvalExport(definition: GEvalDefinition): GEvalExport {
+  return {
+    name: definition.name,
+    criteria: definition.criteria ?? null,
+    evaluation_steps: definition.evaluationSteps ?? null,
+    evaluation_params: definition.evaluationParams,
+    scale: definition.scale,
+    rubric: definition.rubric
+      ? sortRubric(definition.rubric).map((entry) => ({
+          score_range: entry.scoreRange,
+          expected_outcome: entry.expectedOutcome,
+        }))
+      : null,
+    threshold: definition.threshold,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
+import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import type { CustomJudgeDefinition, JudgeInput, JudgeResult } from "./types";
 
 export type ChunkJudgingMode = "batched" | "per_chunk";
@@ -9,7 +10,7 @@ export type JudgeRequest = {
   input: JudgeInput;
   custom?: CustomJudgeDefinition;
   chunkMode: ChunkJudgingMode;
-  /** Per-run settings of the score metrics; a score template receives them as its context (they change the score, not the prompt). */
+  /** Per-run settings of the score metrics; a score template receives them as its context (the score, and for DeepEval's the prompt's list cap and reason). */
   settings?: ScoreMetricSettings;
   /**
    * Asked before calls the judgment was not planned with (a malformed batched answer's per-chunk fallback),
@@ -18,7 +19,7 @@ export type JudgeRequest = {
   allowMoreCalls?: (made: number, more: number) => boolean;
 };
 
-export type ScoreMetricSettings = { contextRelevance?: ContextRelevanceSettings };
+export type ScoreMetricSettings = { contextRelevance?: ContextRelevanceSettings; deepEval?: DeepEvalSettings };
 
 /** A source of verdicts for LLM-judged metrics: a real model, or the offline heuristics. */
 export interface JudgeBackend {

@@ -170,7 +170,8 @@ export function createLlmJudgeBackend(deps: {
   ): Promise<CallOutcome> {
     const chunkCount = template.perChunk ? input.retrievedContext.length : 0;
     const batched = await callTemplate(template, input, context, chunkCount);
-    if (template.followUp) return batched.failure === null ? followUp(template.followUp, batched, input) : batched;
+    if (template.followUp)
+      return batched.failure === null ? followUp(template.followUp, batched, input, context) : batched;
     if (!template.perChunk || batched.failure !== "malformed_output" || chunkCount === 0) return batched;
     const single = template.singleChunk;
     // A cached fallback marker costs nothing to follow when the per-chunk answers are cached too, but the budget
@@ -210,8 +211,13 @@ export function createLlmJudgeBackend(deps: {
    * names both versions and its hash combines both hashes, so the rating
    * traces to the exact words of each call.
    */
-  async function followUp(template: AnyTemplate, first: CallOutcome, input: JudgeInput): Promise<CallOutcome> {
-    const second = await callTemplate(template, input, first.answer);
+  async function followUp(
+    template: AnyTemplate,
+    first: CallOutcome,
+    input: JudgeInput,
+    settings: unknown,
+  ): Promise<CallOutcome> {
+    const second = await callTemplate(template, input, { first: first.answer, settings });
     return {
       ...second,
       verdict:

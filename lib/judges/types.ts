@@ -45,6 +45,8 @@ export type DetailItem = {
 export type VerdictDetails = {
   groups: { title: string; items: DetailItem[] }[];
   figures?: Record<string, number | null>;
+  /** What a reviewer should know about how the score was reached (a list cut at the cap, strict mode). */
+  notes?: string[];
 };
 
 /** Where a verdict came from: stored with every result so any rating can be traced to the exact prompt. */

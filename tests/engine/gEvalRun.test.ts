@@ -57,7 +57,8 @@ describe("a run with a custom G-Eval judge", () => {
     expect(outcome).toMatchObject({ status: "completed" });
     const run = await readRun(db, runId);
     expect(run.config.metrics).toEqual([COHERENCE]);
-    expect(run.config.gEvalJudges).toEqual([definition]);
+    // Stored with the scale it defaults to, so a later change of default cannot change an old run.
+    expect(run.config.gEvalJudges).toEqual([{ ...definition, scale: "1-5" }]);
     expect(run.config.thresholds[COHERENCE]).toBe(0.6);
 
     const calls = (name: string) => server.requests.filter((r) => r.body.response_format?.json_schema?.name === name);
@@ -76,7 +77,7 @@ describe("a run with a custom G-Eval judge", () => {
       ["skipped", null, null],
     ]);
     expect(items[3].skipReason).toMatch(/response/);
-    expect(items[0].promptVersion).toMatch(/^g_eval\.score\/v2 steps:[0-9a-f]{16}$/);
+    expect(items[0].promptVersion).toMatch(/^g_eval\.score\/v3 steps:[0-9a-f]{16}$/);
     expect(items[0].details).toContain("Check each sentence follows.");
     // The run page shows the steps and their hash, read back from the stored results.
     const shown = await getGEvalSteps(db, runId, COHERENCE);

@@ -7,6 +7,8 @@ const token = (text: string, top: [string, number][]) => ({
   top: top.map(([t, p]) => ({ token: t, logprob: Math.log(p) })),
 });
 
+const ONE_TO_FIVE = { min: 1, max: 5 };
+
 describe("G-Eval's probability-weighted score (DeepEval's G-Eval, step 3)", () => {
   it("is Σ p(s)·s over the score tokens at the score's position, renormalised", () => {
     const tokens = [
@@ -20,7 +22,7 @@ describe("G-Eval's probability-weighted score (DeepEval's G-Eval, step 3)", () =
         ["2", 0.04],
       ]),
     ];
-    const weighted = probabilityWeightedScore(tokens, 4);
+    const weighted = probabilityWeightedScore(tokens, 4, ONE_TO_FIVE);
     // (4·0.5 + 3·0.3 + 5·0.15 + 2·0.04) / 0.99
     expect(weighted?.score).toBeCloseTo(3.73 / 0.99, 12);
     expect(weighted?.probabilities[4]).toBeCloseTo(0.5 / 0.99, 12);
@@ -37,22 +39,22 @@ describe("G-Eval's probability-weighted score (DeepEval's G-Eval, step 3)", () =
       ]),
     ];
     // only 2 (0.6) and 1 (0.3): (1.2 + 0.3) / 0.9
-    expect(probabilityWeightedScore(tokens, 2)?.score).toBeCloseTo(1.5 / 0.9, 12);
+    expect(probabilityWeightedScore(tokens, 2, ONE_TO_FIVE)?.score).toBeCloseTo(1.5 / 0.9, 12);
   });
 
   it("adds the chosen token when a server leaves it out of its alternatives", () => {
     const tokens = [{ token: "5", logprob: Math.log(0.8), top: [{ token: "4", logprob: Math.log(0.2) }] }];
-    expect(probabilityWeightedScore(tokens, 5)?.score).toBeCloseTo(4.8, 12);
+    expect(probabilityWeightedScore(tokens, 5, ONE_TO_FIVE)?.score).toBeCloseTo(4.8, 12);
   });
 
   it("is null (the plain score is kept) without log-probabilities or without a token spelling the score", () => {
-    expect(probabilityWeightedScore(null, 3)).toBeNull();
-    expect(probabilityWeightedScore([token("3", [["3", 1]])], 4)).toBeNull();
-    expect(probabilityWeightedScore([{ token: "3", logprob: Math.log(0.001), top: [] }], 3)).toBeNull();
+    expect(probabilityWeightedScore(null, 3, ONE_TO_FIVE)).toBeNull();
+    expect(probabilityWeightedScore([token("3", [["3", 1]])], 4, ONE_TO_FIVE)).toBeNull();
+    expect(probabilityWeightedScore([{ token: "3", logprob: Math.log(0.001), top: [] }], 3, ONE_TO_FIVE)).toBeNull();
   });
 
   it("normalises the 1–5 scale onto [0, 1]", () => {
-    expect([1, 3, 5].map(normaliseScore)).toEqual([0, 0.5, 1]);
+    expect([1, 3, 5].map((score) => normaliseScore(score, ONE_TO_FIVE))).toEqual([0, 0.5, 1]);
   });
 
   it("validates a definition: parameters from DeepEval's five, each once; threshold defaults to 0.5", () => {

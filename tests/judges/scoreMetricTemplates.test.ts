@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
-import { renderPrompt } from "@/lib/judges/prompts/promptTemplate";
+import { renderPrompt, systemText } from "@/lib/judges/prompts/promptTemplate";
 import { SCORE_METRIC_TEMPLATES } from "@/lib/judges/prompts/scoreMetrics";
 import { LIMITS } from "@/lib/judges/prompts/scoreMetrics/shared";
 import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
@@ -217,7 +217,7 @@ describe("the templates as data", () => {
       const fenced = user.split(new RegExp(`<untrusted_[a-z_]+[^>]*>\\n${attack}\\n</untrusted_`)).length - 1;
       expect({ name, shown, fenced }).toEqual({ name, shown: expect.any(Number), fenced: shown });
       expect(shown).toBeGreaterThan(0);
-      expect(template.system).toContain("<untrusted_");
+      expect(systemText(template, undefined)).toContain("<untrusted_");
     }
   });
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Responder } from "./fakeOpenAIServer";
 import { fencedContents } from "./fenced";
 
@@ -18,9 +19,23 @@ import { fencedContents } from "./fenced";
  *                       without any KEYn, one question about "its main point";
  *                       call 2 (the summary alone): yes when the summary says KEYn (any non-empty summary
  *                       for the main point), else idk
+ * The overall reason is given only when the request's schema asks for one (a run with include_reason off
+ * asks for none); a summarization run with its own assessment questions gets one source answer ("yes")
+ * per question, by index.
  * Any other request gets undefined (the server's default answer).
  */
 export const fakeScoreMetricResponder: Responder = (body) => {
+  const answer = answerFor(body);
+  if (answer === undefined) return undefined;
+  const properties = body.response_format?.json_schema?.schema?.properties ?? {};
+  const parsed = z.record(z.string(), z.unknown()).parse(JSON.parse(answer));
+  if (!("reason" in properties)) delete parsed.reason;
+  return JSON.stringify(parsed);
+};
+
+type RequestBody = Parameters<Responder>[0];
+
+function answerFor(body: RequestBody): string | undefined {
   const schemaName: string = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name ?? "";
   const prompt = (body.messages as { role: string; content: string }[])
     .filter((m) => m.role === "user")
@@ -133,7 +148,12 @@ export const fakeScoreMetricResponder: Responder = (body) => {
           ),
           reason: "vs source",
         })),
-        questions: keys.map((key) => ({ question: `Does the text state ${key}?`, source_answer: "yes" })),
+        questions: givenQuestionCount(body)
+          ? Array.from({ length: givenQuestionCount(body) }, (_, i) => ({
+              question_index: i + 1,
+              source_answer: "yes",
+            }))
+          : keys.map((key) => ({ question: `Does the text state ${key}?`, source_answer: "yes" })),
         reason,
       });
     }
@@ -148,7 +168,13 @@ export const fakeScoreMetricResponder: Responder = (body) => {
     default:
       return undefined;
   }
-};
+}
+
+/** The number of assessment questions a run gave, read from the schema's questions (indexed, of fixed length); 0 when generated. */
+function givenQuestionCount(body: RequestBody): number {
+  const questions = body.response_format?.json_schema?.schema?.properties?.questions;
+  return questions?.items?.properties?.question_index ? Number(questions.minItems) : 0;
+}
 
 function sentences(text: string): string[] {
   return text

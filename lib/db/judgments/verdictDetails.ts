@@ -22,6 +22,7 @@ const detailsSchema = z.object({
     }),
   ),
   figures: z.record(z.string(), z.number().nullable()).optional(),
+  notes: z.array(z.string()).optional(),
 });
 
 export function decodeVerdictDetails(json: string | null): VerdictDetails | null {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
+import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
 import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
 
 /**
@@ -20,6 +21,8 @@ export const storedRunConfigSchema = z.object({
   contextRelevance: contextRelevanceSettingsSchema.optional(),
   /** The statistical scorers' settings (the ROUGE type), when the run set any. */
   statistical: statisticalSettingsSchema.optional(),
+  /** DeepEval's options (strict_mode, include_reason, …) that differ from its defaults, when the run set any. */
+  deepEval: deepEvalSettingsSchema.optional(),
   /** The run's custom G-Eval judges, judged as response/llm_judged/g_eval/<name>. */
   gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
   /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */

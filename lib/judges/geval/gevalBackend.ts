@@ -18,7 +18,9 @@ export function withGEvalJudges(
     model: base.model,
     judge(request) {
       const definition = judgesByMetric.get(request.metric);
-      return definition ? geval.judge(definition, request.input) : base.judge(request);
+      return definition
+        ? geval.judge(definition, request.input, { strict: request.settings?.deepEval?.strictMode === true })
+        : base.judge(request);
     },
   };
 }

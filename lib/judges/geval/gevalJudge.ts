@@ -4,8 +4,9 @@ import { LlmCallError } from "@/lib/llm/llmErrors";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import type { JudgeCache } from "../judgeBackend";
 import { errorVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "../types";
-import { normaliseScore, SCORE_MAX, SCORE_MIN, type GEvalDefinition } from "./definition";
+import { normaliseScore, rangeText, scoreRange, sortRubric, type GEvalDefinition } from "./definition";
 import {
+  anyScoreAnswerSchema,
   hashPrompt,
   hashSteps,
   SCORE_VERSION,
@@ -14,6 +15,7 @@ import {
   STEPS_VERSION,
   stepsAnswerSchema,
   stepsPrompt,
+  STRICT_SCORE_VERSION,
   type ScoreAnswer,
 } from "./prompts";
 import { probabilityWeightedScore, type WeightedScore } from "./weightedScore";
@@ -22,11 +24,14 @@ import { probabilityWeightedScore, type WeightedScore } from "./weightedScore";
  * Custom G-Eval judges. Two phases:
  * 1. evaluation steps by chain of thought, ONE call per (criteria, model):
  *    kept in the judge cache (so stored across runs and processes) and shared
- *    by every row, also by rows judged concurrently;
- * 2. form-filling per row: a 1–5 score with its reason, asking for token
- *    log-probabilities; the probability-weighted score when the endpoint
- *    returns them, else the plain score. Both are kept in details.figures; the
- *    result's score is the weighted one (or the plain one) on [0, 1].
+ *    by every row, also by rows judged concurrently. Steps the author wrote
+ *    are used as they are, with no call;
+ * 2. form-filling per row: the reason, then a score on the judge's scale (1–5,
+ *    0–10, or its rubric's span), asking for token log-probabilities; the
+ *    probability-weighted score when the endpoint returns them, else the plain
+ *    score. Both are kept in details.figures; the result's score is the
+ *    weighted one (or the plain one) on [0, 1]. In strict mode (DeepEval's
+ *    strict_mode) the score is 1 or 0 and nothing is weighted.
  * Every result names its steps: promptVersion carries the steps' hash.
  */
 export const TOP_LOGPROBS = 20;
@@ -34,6 +39,8 @@ const SCHEMA_NAMES = { steps: "g_eval_steps", score: "g_eval_score" } as const;
 
 export type GEvalSteps = {
   steps: string[];
+  /** "author": written in the definition, no call made; "generated": from the criteria by the steps prompt. */
+  source: "author" | "generated";
   /** sha256 of the steps: the version of the steps every score names. */
   stepsHash: string;
   /** The steps prompt's version and hash, and the model that wrote them. */
@@ -50,11 +57,14 @@ export type GEvalJudge = {
   /** The steps for a definition: generated once, then from the cache. Throws an LlmCallError when they cannot be generated. */
   evaluationSteps(definition: GEvalDefinition): Promise<GEvalSteps>;
   /** One row's G-Eval result; a failed call is an error result, never a throw. */
-  judge(definition: GEvalDefinition, input: JudgeInput): Promise<JudgeResult>;
+  judge(definition: GEvalDefinition, input: JudgeInput, options?: GEvalOptions): Promise<JudgeResult>;
 };
 
+/** strict: DeepEval's strict_mode, a 1-or-0 score (its threshold is 1). */
+export type GEvalOptions = { strict?: boolean };
+
 const cachedScoreSchema = z.strictObject({
-  answer: scoreAnswerSchema,
+  answer: anyScoreAnswerSchema,
   weighted: z.strictObject({ score: z.number(), probabilities: z.record(z.string(), z.number()) }).nullable(),
 });
 
@@ -76,7 +86,7 @@ export function createGEvalJudge(deps: {
   const refusesLogprobs = new Set<string>();
 
   async function generateSteps(definition: GEvalDefinition, key: string, promptHash: string): Promise<GEvalSteps> {
-    const base = { version: STEPS_VERSION, promptHash, model };
+    const base = { version: STEPS_VERSION, promptHash, model, source: "generated" as const };
     const cached = await deps.cache.get(key);
     if (cached) {
       const parsed = stepsAnswerSchema.safeParse(safeJson(cached.response));
@@ -115,6 +125,7 @@ export function createGEvalJudge(deps: {
   }
 
   function stepsEntry(definition: GEvalDefinition) {
+    if (definition.evaluationSteps) return authorSteps(definition.evaluationSteps);
     const promptHash = hashPrompt(STEPS_VERSION, stepsPrompt(definition));
     const key = cacheKey(STEPS_VERSION, promptHash);
     let entry = stepsInFlight.get(key);
@@ -128,16 +139,17 @@ export function createGEvalJudge(deps: {
     return entry;
   }
 
-  async function scoreRow(messages: ReturnType<typeof scorePrompt>) {
+  async function scoreRow(messages: ReturnType<typeof scorePrompt>, range: ScoreRange, strict: boolean) {
     const ask = (withLogprobs: boolean) =>
       deps.llm.callStructured({
         messages,
-        schema: scoreAnswerSchema,
+        schema: scoreAnswerSchema(range),
         schemaName: SCHEMA_NAMES.score,
         model,
         ...(withLogprobs ? { topLogprobs: TOP_LOGPROBS } : {}),
       });
-    if (refusesLogprobs.has(model)) return ask(false);
+    // Strict scores are not weighted (DeepEval): no log-probabilities to pay for.
+    if (strict || refusesLogprobs.has(model)) return ask(false);
     try {
       return await ask(true);
     } catch (error) {
@@ -151,8 +163,11 @@ export function createGEvalJudge(deps: {
   return {
     model,
     evaluationSteps: (definition) => stepsEntry(definition).promise,
-    async judge(definition, input) {
+    async judge(definition, input, options = {}) {
       const started = Date.now();
+      const strict = options.strict === true;
+      const range = strict ? STRICT_RANGE : scoreRange(definition);
+      const version = strict ? STRICT_SCORE_VERSION : SCORE_VERSION;
       const entry = stepsEntry(definition);
       let steps: GEvalSteps;
       try {
@@ -161,22 +176,22 @@ export function createGEvalJudge(deps: {
         if (!(error instanceof LlmCallError)) throw error;
         return {
           ...errorVerdict(`G-Eval could not generate its evaluation steps: ${error.message}`),
-          ...provenance(`${SCORE_VERSION} (steps failed)`, null, error.usage, false, error.attempts, started),
+          ...provenance(`${version} (steps failed)`, null, error.usage, false, error.attempts, started),
         };
       }
       // The row that waited for freshly generated steps reports their cost, once.
       const stepsCost = !steps.cacheHit && !entry.claimed ? steps : null;
       entry.claimed = true;
-      const promptVersion = `${SCORE_VERSION} steps:${steps.stepsHash.slice(0, 16)}`;
-      const messages = scorePrompt(definition, steps.steps, input);
-      const promptHash = hashPrompt(SCORE_VERSION, messages);
-      const key = cacheKey(SCORE_VERSION, promptHash);
+      const promptVersion = `${version} steps:${steps.stepsHash.slice(0, 16)}`;
+      const messages = scorePrompt(definition, steps.steps, input, { strict });
+      const promptHash = hashPrompt(version, messages);
+      const key = cacheKey(version, promptHash);
       const cached = deps.readCache === false ? null : await deps.cache.get(key);
       const parsedCache = cached ? cachedScoreSchema.safeParse(safeJson(cached.response)) : null;
-      if (parsedCache?.success) {
+      if (parsedCache?.success && inRange(parsedCache.data.answer.score, range)) {
         const { answer, weighted } = parsedCache.data;
         return {
-          ...gEvalVerdict(answer, weighted, steps),
+          ...gEvalVerdict(answer, weighted, steps, definition, range),
           ...provenance(
             promptVersion,
             promptHash,
@@ -188,15 +203,15 @@ export function createGEvalJudge(deps: {
         };
       }
       try {
-        const result = await scoreRow(messages);
-        const weighted = probabilityWeightedScore(result.logprobs, result.value.score);
+        const result = await scoreRow(messages, range, strict);
+        const weighted = strict ? null : probabilityWeightedScore(result.logprobs, result.value.score, range);
         await deps.cache.put(
           { key, model, promptVersion, response: JSON.stringify({ answer: result.value, weighted }), ...result.usage },
           { replace: deps.readCache === false },
         );
         const attempts = result.attempts + (stepsCost?.attempts ?? 0);
         return {
-          ...gEvalVerdict(result.value, weighted, steps),
+          ...gEvalVerdict(result.value, weighted, steps, definition, range),
           ...provenance(promptVersion, promptHash, addUsage(result.usage, stepsCost?.usage), false, attempts, started),
         };
       } catch (error) {
@@ -238,29 +253,81 @@ export function createGEvalJudge(deps: {
 }
 
 /** The row's verdict: the weighted score when there is one, else the plain score, on [0, 1]; both kept. */
-export function gEvalVerdict(answer: ScoreAnswer, weighted: WeightedScore | null, steps: GEvalSteps): JudgeVerdict {
+export function gEvalVerdict(
+  answer: ScoreAnswer,
+  weighted: WeightedScore | null,
+  steps: GEvalSteps,
+  definition: Pick<GEvalDefinition, "rubric">,
+  range: ScoreRange,
+): JudgeVerdict {
   const probabilities: Record<string, number | null> = {};
-  for (let s = SCORE_MIN; s <= SCORE_MAX; s++)
+  for (let s = range.min; s <= range.max; s++)
     probabilities[`p_${s}`] = weighted ? (weighted.probabilities[s] ?? 0) : null;
+  const stepsTag = `steps ${steps.stepsHash.slice(0, 16)}`;
   return {
     rating: null,
-    score: normaliseScore(weighted?.score ?? answer.score),
+    score: normaliseScore(weighted?.score ?? answer.score, range),
     rationale: answer.reason,
     errorMessage: null,
     details: {
       groups: [
         {
-          title: "Evaluation steps",
-          items: steps.steps.map((step, i) => ({
-            text: step,
-            verdict: `step ${i + 1}`,
-            tags: [`steps ${steps.stepsHash.slice(0, 16)}`],
-          })),
+          title: steps.source === "author" ? "Evaluation steps (written by the judge's author)" : "Evaluation steps",
+          items: steps.steps.map((step, i) => ({ text: step, verdict: `step ${i + 1}`, tags: [stepsTag] })),
         },
+        ...(definition.rubric && range !== STRICT_RANGE
+          ? [
+              {
+                title: "Rubric",
+                items: sortRubric(definition.rubric).map((entry) => ({
+                  text: entry.expectedOutcome,
+                  verdict: rangeText(entry),
+                  tags: inRange(answer.score, { min: entry.scoreRange[0], max: entry.scoreRange[1] }) ? ["given"] : [],
+                })),
+              },
+            ]
+          : []),
       ],
-      figures: { raw_score: answer.score, weighted_score: weighted?.score ?? null, ...probabilities },
+      figures: {
+        raw_score: answer.score,
+        weighted_score: weighted?.score ?? null,
+        range_low: range.min,
+        range_high: range.max,
+        ...(range === STRICT_RANGE ? {} : probabilities),
+      },
     },
   };
+}
+
+type ScoreRange = { min: number; max: number };
+const STRICT_RANGE: ScoreRange = { min: 0, max: 1 };
+
+function inRange(score: number, range: ScoreRange): boolean {
+  return score >= range.min && score <= range.max;
+}
+
+/** Steps the author wrote: no call, nothing cached; the same object per definition's steps. */
+const authorStepsCache = new Map<string, { promise: Promise<GEvalSteps>; claimed: boolean }>();
+function authorSteps(steps: string[]) {
+  const stepsHash = hashSteps(steps);
+  let entry = authorStepsCache.get(stepsHash);
+  if (!entry) {
+    const value: GEvalSteps = {
+      steps,
+      source: "author",
+      stepsHash,
+      version: "author",
+      promptHash: "",
+      model: "",
+      cacheHit: true,
+      usage: { ...NO_USAGE },
+      attempts: 0,
+    };
+    entry = { promise: Promise.resolve(value), claimed: true };
+    if (authorStepsCache.size > 1000) authorStepsCache.clear();
+    authorStepsCache.set(stepsHash, entry);
+  }
+  return entry;
 }
 
 function addUsage(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {

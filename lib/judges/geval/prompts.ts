@@ -10,18 +10,29 @@ import {
 } from "../prompts/scoreMetrics/shared";
 import { conversationSection } from "../prompts/sections";
 import type { JudgeInput } from "../types";
-import { PARAM_LABELS, SCORE_MAX, SCORE_MIN, type EvaluationParam, type GEvalDefinition } from "./definition";
+import {
+  PARAM_LABELS,
+  rangeText,
+  scoreRange,
+  sortRubric,
+  type EvaluationParam,
+  type GEvalDefinition,
+} from "./definition";
 
 /**
  * G-Eval's two prompts as versioned data: the chain-of-thought
  * prompt that turns criteria into evaluation steps (once per criteria and
- * model), and the form-filling prompt that scores one row by those steps.
- * The criteria are trusted text from the judge's author, so they go in the
- * system prompt; the row's content stays fenced. Bump a version whenever its
- * prompt or schema changes: both are part of the cache keys.
+ * model; none when the author wrote the steps), and the form-filling prompt
+ * that scores one row by those steps. The criteria, steps and rubric are
+ * trusted text from the judge's author, so they go in the system prompt; the
+ * row's content stays fenced. Bump a version whenever its prompt or schema
+ * changes: both are part of the cache keys.
  */
 export const STEPS_VERSION = "g_eval.steps/v1";
-export const SCORE_VERSION = "g_eval.score/v2";
+/** v3: the reason before the score (so the score follows the reasoning, as DeepEval asks), any range, a rubric. */
+export const SCORE_VERSION = "g_eval.score/v3";
+/** DeepEval's strict mode: 1 only when the steps are followed in full, else 0; no weighting. */
+export const STRICT_SCORE_VERSION = "g_eval.strict_score/v1";
 
 const MAX_STEPS = 8;
 export const stepsAnswerSchema = z.strictObject({
@@ -29,12 +40,26 @@ export const stepsAnswerSchema = z.strictObject({
 });
 export type StepsAnswer = z.infer<typeof stepsAnswerSchema>;
 
-/** Score first: the weighting reads the probabilities at the score token, before any reason can sway it. */
-export const scoreAnswerSchema = z.strictObject({
-  score: z.number().int().min(SCORE_MIN).max(SCORE_MAX),
-  reason: z.string().min(1).max(2000),
-});
-export type ScoreAnswer = z.infer<typeof scoreAnswerSchema>;
+const reason = z.string().min(1).max(2000);
+const schemasByRange = new Map<string, z.ZodType<ScoreAnswer>>();
+/**
+ * The reason comes first: the model writes its reasoning, then a score that follows from it. The
+ * weighting still reads the probabilities at the score's own token (the answer's last field).
+ * Memoised by range: the LLM client caches a schema's JSON form by identity.
+ */
+export function scoreAnswerSchema(range: { min: number; max: number }): z.ZodType<ScoreAnswer> {
+  const key = `${range.min}-${range.max}`;
+  let schema = schemasByRange.get(key);
+  if (!schema)
+    schemasByRange.set(
+      key,
+      (schema = z.strictObject({ reason, score: z.number().int().min(range.min).max(range.max) })),
+    );
+  return schema;
+}
+export type ScoreAnswer = { reason: string; score: number };
+/** A cached answer of any range; the range is checked against the definition where it is read. */
+export const anyScoreAnswerSchema = z.strictObject({ reason, score: z.number().int() });
 
 const paramList = (definition: GEvalDefinition) =>
   definition.evaluationParams.map((param) => PARAM_LABELS[param]).join(", ");
@@ -50,7 +75,7 @@ export function stepsPrompt(definition: GEvalDefinition): ChatTurn[] {
         'Answer with JSON only: {"steps": ["...", "..."]}.',
       ].join("\n"),
     },
-    { role: "user", content: `Evaluation criteria:\n${definition.criteria}` },
+    { role: "user", content: `Evaluation criteria:\n${definition.criteria ?? ""}` },
   ];
 }
 
@@ -62,17 +87,37 @@ const SECTION: Record<EvaluationParam, (input: JudgeInput) => string> = {
   context: idealContextSection,
 };
 
-export function scorePrompt(definition: GEvalDefinition, steps: string[], input: JudgeInput): ChatTurn[] {
+function scoreInstruction(definition: GEvalDefinition, strict: boolean): string {
+  if (strict)
+    return "Give a score of 1 when the evaluation steps are followed in full, or 0 when they are not: nothing in between.";
+  const { min, max } = scoreRange(definition);
+  if (definition.rubric)
+    return `Give an integer score from ${min} to ${max}, the one whose rubric outcome best describes what you found.`;
+  return `Give an integer score from ${min} to ${max}: ${max} when the criteria are fully met, ${min} when they are not met at all.`;
+}
+
+export function scorePrompt(
+  definition: GEvalDefinition,
+  steps: string[],
+  input: JudgeInput,
+  options: { strict?: boolean } = {},
+): ChatTurn[] {
+  const strict = options.strict === true;
+  const { min, max } = strict ? { min: 0, max: 1 } : scoreRange(definition);
+  const rubric = !strict && definition.rubric ? sortRubric(definition.rubric) : null;
   return [
     {
       role: "system",
       content: [
-        `You are an evaluator. Grade the ${paramList(definition)} below against the criteria, following the evaluation steps.`,
-        `Evaluation criteria:\n${definition.criteria}`,
+        `You are an evaluator. Grade the ${paramList(definition)} below ${definition.criteria ? "against the criteria, " : ""}following the evaluation steps.`,
+        ...(definition.criteria ? [`Evaluation criteria:\n${definition.criteria}`] : []),
         `Evaluation steps:\n${steps.map((step, i) => `${i + 1}. ${step}`).join("\n")}`,
-        `Give a score from ${SCORE_MIN} to ${SCORE_MAX}: ${SCORE_MAX} when the criteria are fully met, ${SCORE_MIN} when they are not met at all.`,
+        ...(rubric
+          ? [`Rubric:\n${rubric.map((entry) => `${rangeText(entry)}: ${entry.expectedOutcome}`).join("\n")}`]
+          : []),
+        scoreInstruction(definition, strict),
         FENCE_RULE,
-        `Answer with JSON only, the score first: {"score": ${SCORE_MIN}-${SCORE_MAX}, "reason": "<one short paragraph citing the steps>"}.`,
+        `Answer with JSON only, the reason first and then the score that follows from it: {"reason": "<one short paragraph citing the steps; do not quote the score>", "score": ${min}-${max}}.`,
       ].join("\n\n"),
     },
     { role: "user", content: definition.evaluationParams.map((param) => SECTION[param](input)).join("\n\n") },

@@ -1,12 +1,15 @@
 import type { TokenLogprob } from "@/lib/llm/types";
-import { SCORE_MAX, SCORE_MIN } from "./definition";
 
 /**
  * G-Eval's probability weighting (DeepEval's G-Eval, step 3; the paper's normalisation,
  * as DeepEval does it): at the answer token that carries the score, take the
- * top alternatives that are themselves scores on the scale, drop those under
+ * top alternatives that are themselves scores in the range, drop those under
  * 1% probability, renormalise, and return Σ p(s)·s. A model torn between 3
  * and 4 gets 3.4, not a coin-flip 3 or 4.
+ *
+ * The score is the answer's last field (the reason comes first), so its token
+ * is the last one that spells it: a number inside the reason is not mistaken
+ * for it, as a first-match search would.
  *
  * Null when the weighting cannot be done honestly: no log-probabilities, no
  * token spelling the raw score, or no score alternative left; the caller then
@@ -19,9 +22,10 @@ export type WeightedScore = { score: number; probabilities: Record<number, numbe
 export function probabilityWeightedScore(
   tokens: TokenLogprob[] | null | undefined,
   rawScore: number,
+  range: { min: number; max: number },
 ): WeightedScore | null {
   if (!tokens) return null;
-  const scoreToken = tokens.find((t) => t.token.trim() === String(rawScore));
+  const scoreToken = tokens.findLast((t) => t.token.trim() === String(rawScore));
   if (!scoreToken) return null;
   // The chosen token itself is among the alternatives on OpenAI; add it when a server leaves it out.
   const alternatives = scoreToken.top.some((alt) => alt.token === scoreToken.token)
@@ -32,7 +36,7 @@ export function probabilityWeightedScore(
     const text = alt.token.trim();
     if (!/^\d+$/.test(text)) continue;
     const value = Number(text);
-    if (value < SCORE_MIN || value > SCORE_MAX) continue;
+    if (value < range.min || value > range.max) continue;
     const probability = Math.exp(alt.logprob);
     if (probability < MIN_TOKEN_PROBABILITY) continue;
     mass.set(value, (mass.get(value) ?? 0) + probability);

@@ -20,7 +20,8 @@ type TemplateFields<TOutput, TContext> = {
   schemaName: string;
   /** Built per call because some schemas depend on the input (one verdict per chunk, per fact). */
   schema: (input: JudgeInput, context: TContext) => z.ZodType<TOutput>;
-  system: string;
+  /** A function of the context when the run's settings change the instructions (DeepEval's list cap, include_reason). */
+  system: string | ((context: TContext) => string);
   render: (input: JudgeInput, context: TContext) => string;
 };
 
@@ -33,8 +34,8 @@ type OneCall<TOutput, TContext> = {
 /**
  * A judge whose definition needs a second call that must not see everything
  * the first saw (summarization: the coverage questions are answered from the
- * summary alone, while the first call reads the source). The first answer is
- * the follow-up's context, and the follow-up's verdict is the row's. Each call
+ * summary alone, while the first call reads the source). The first answer and
+ * the run's settings are the follow-up's context, and the follow-up's verdict is the row's. Each call
  * is cached, limited and retried on its own; a failed second call is an error
  * verdict like a failed first one.
  */
@@ -42,8 +43,11 @@ type TwoCalls<TOutput> = {
   toVerdict?: undefined;
   // The follow-up's own answer type is its business; it is typed where it is defined.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  followUp: PromptTemplate<any, TOutput>;
+  followUp: PromptTemplate<any, FollowUpContext<TOutput>>;
 };
+
+/** What a follow-up call is given: the first call's answer, and the run's settings the first call had. */
+export type FollowUpContext<TFirst> = { first: TFirst; settings: unknown };
 
 /**
  * A per-chunk judge (chunk relevance, custom RETRIEVAL judges) answers with one
@@ -61,7 +65,7 @@ export type RenderedPrompt = { messages: ChatTurn[]; hash: string };
 
 export function renderPrompt<T, C>(template: PromptTemplate<T, C>, input: JudgeInput, context: C): RenderedPrompt {
   const messages: ChatTurn[] = [
-    { role: "system", content: template.system },
+    { role: "system", content: systemText(template, context) },
     { role: "user", content: template.render(input, context) },
   ];
   const hash = createHash("sha256")
@@ -70,6 +74,10 @@ export function renderPrompt<T, C>(template: PromptTemplate<T, C>, input: JudgeI
     .update(JSON.stringify(messages))
     .digest("hex");
   return { messages, hash };
+}
+
+export function systemText<T, C>(template: PromptTemplate<T, C>, context: C): string {
+  return typeof template.system === "function" ? template.system(context) : template.system;
 }
 
 // Templates differ in output type; the engine treats them uniformly through toVerdict.

@@ -19,13 +19,17 @@ export type BinaryVerdict = "yes" | "no";
 const ratio = (part: number, whole: number): number => part / whole;
 const count = <T>(items: readonly T[], test: (item: T) => boolean): number => items.filter(test).length;
 
-/** (yes + idk) / claims: a claim the retrieval context neither supports nor contradicts is not held against the response. */
-export function faithfulnessScore(verdicts: readonly TriVerdict[]): number {
+/**
+ * (yes + idk) / claims: a claim the retrieval context neither supports nor contradicts is not held against
+ * the response. With DeepEval's penalize_ambiguous_claims it is: yes / claims.
+ */
+export function faithfulnessScore(
+  verdicts: readonly TriVerdict[],
+  options: { penalizeAmbiguousClaims?: boolean } = {},
+): number {
   if (verdicts.length === 0) return 1;
-  return ratio(
-    count(verdicts, (v) => v !== "no"),
-    verdicts.length,
-  );
+  const counted = options.penalizeAmbiguousClaims ? (v: TriVerdict) => v === "yes" : (v: TriVerdict) => v !== "no";
+  return ratio(count(verdicts, counted), verdicts.length);
 }
 
 /** relevant (yes + idk) / statements: an ambiguous statement (`idk`) may support the answer. */

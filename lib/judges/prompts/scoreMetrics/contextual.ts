@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { contextualPrecisionScore, contextualRecallScore, contextualRelevancyScore } from "@/lib/metrics/qag/formulas";
+import type { ScoreMetricSettings } from "../../judgeBackend";
 import type { JudgeInput } from "../../types";
 import type { PromptTemplate } from "../promptTemplate";
 import { conversationSection } from "../sections";
@@ -11,13 +12,15 @@ import {
   itemReason,
   itemText,
   LIMITS,
-  memoByCount,
-  overallReason,
+  listCapNotes,
+  memoByKey,
+  promptOptionsOf,
   retrievalContextSection,
   scoreVerdict,
   tally,
+  type PromptOptions,
 } from "./shared";
-import { scoreMetricSystem, verdictItems } from "./scoreMetricParts";
+import { deepEvalSystem, verdictItems, withOverallReason } from "./scoreMetricParts";
 
 /** DeepEval's three retriever metrics, each in one call: verdicts and reason in one structured answer. */
 
@@ -33,27 +36,31 @@ const nodeTags = (input: JudgeInput, index: number): string[] => [
 
 // ── contextual_precision ────────────────────────────────────────────────────
 
-export const contextualPrecisionAnswerSchema = memoByCount((count: number) =>
-  z.strictObject({
-    verdicts: indexedItems("node_index", count, { verdict: binaryVerdict, reason: itemReason }),
-    reason: overallReason,
-  }),
+export const contextualPrecisionAnswerSchema = memoByKey((count: number, options: PromptOptions) =>
+  withOverallReason(
+    { verdicts: indexedItems("node_index", count, { verdict: binaryVerdict, reason: itemReason }) },
+    options,
+  ),
 );
 export type ContextualPrecisionAnswer = z.infer<ReturnType<typeof contextualPrecisionAnswerSchema>>;
 
 /** Per retrieved node, useful for producing the expected output or not; rank-weighted average precision. */
-export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer> = {
+export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer, ScoreMetricSettings | undefined> = {
   version: "deepeval.contextual_precision/v2",
   schemaName: "contextual_precision_nodes",
-  schema: (input) => contextualPrecisionAnswerSchema(input.retrievedContext.length),
-  system: scoreMetricSystem(
-    [
-      "You judge a retriever's ranking: for each retrieval node, in the given order, decide whether it was useful in arriving at the expected output for the input.",
-      '"yes" when the node holds information used in, or needed for, the expected output; "no" when it does not (off-topic, or on-topic but not needed).',
-      "Judge every node on its own. Then give a short overall reason: are the useful nodes ranked above the others?",
-    ],
-    '{"verdicts": [{"node_index": 1, "verdict": "yes" | "no", "reason": "..."}, ...one per node, in order], "reason": "..."}',
-  ),
+  schema: (input, settings) =>
+    contextualPrecisionAnswerSchema(input.retrievedContext.length, promptOptionsOf(settings)),
+  system: (settings) =>
+    deepEvalSystem(promptOptionsOf(settings), {
+      lines: [
+        "You judge a retriever's ranking: for each retrieval node, in the given order, decide whether it was useful in arriving at the expected output for the input.",
+        '"yes" when the node holds information used in, or needed for, the expected output; "no" when it does not (off-topic, or on-topic but not needed).',
+      ],
+      reasonLine:
+        "Judge every node on its own. Then give a short overall reason: are the useful nodes ranked above the others?",
+      withoutReason: "Judge every node on its own.",
+      shape: '{"verdicts": [{"node_index": 1, "verdict": "yes" | "no", "reason": "..."}, ...one per node, in order]',
+    }),
   render: (input) =>
     [conversationSection(input), expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
   toVerdict: (answer, input) => {
@@ -74,40 +81,43 @@ export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer> = {
 
 // ── contextual_recall ───────────────────────────────────────────────────────
 
-export const contextualRecallAnswerSchema = memoByCount((count: number) =>
-  z.strictObject({
-    sentences: z
-      .array(
-        z.strictObject({
-          sentence: itemText,
-          verdict: binaryVerdict,
-          node_index: z.number().int().min(1).max(Math.max(count, 1)).nullable(),
-          reason: itemReason,
-        }),
-      )
-      .max(LIMITS.items),
-    reason: overallReason,
-  }),
+export const contextualRecallAnswerSchema = memoByKey((count: number, options: PromptOptions) =>
+  withOverallReason(
+    {
+      sentences: z
+        .array(
+          z.strictObject({
+            sentence: itemText,
+            verdict: binaryVerdict,
+            node_index: z.number().int().min(1).max(Math.max(count, 1)).nullable(),
+            reason: itemReason,
+          }),
+        )
+        .max(options.listCap),
+    },
+    options,
+  ),
 );
 export type ContextualRecallAnswer = z.infer<ReturnType<typeof contextualRecallAnswerSchema>>;
 
 /** Sentences of the expected output attributable to some retrieval node / sentences. */
-export const contextualRecall: PromptTemplate<ContextualRecallAnswer> = {
+export const contextualRecall: PromptTemplate<ContextualRecallAnswer, ScoreMetricSettings | undefined> = {
   version: "deepeval.contextual_recall/v2",
   schemaName: "contextual_recall_sentences",
-  schema: (input) => contextualRecallAnswerSchema(input.retrievedContext.length),
-  system: scoreMetricSystem(
-    [
-      "You measure a retriever's recall: how much of the expected output the retrieval context could have produced.",
-      "1. Split the expected output into its sentences (each stated fact of a list is a sentence).",
-      '2. For each sentence: "yes" when it can be attributed to some retrieval node (give that node_index), "no" when no node supports it (node_index null).',
-      "3. Give a short overall reason that names the sentences no node supports, if any.",
-    ],
-    '{"sentences": [{"sentence": "...", "verdict": "yes" | "no", "node_index": 1 | null, "reason": "..."}], "reason": "..."}',
-  ),
+  schema: (input, settings) => contextualRecallAnswerSchema(input.retrievedContext.length, promptOptionsOf(settings)),
+  system: (settings) =>
+    deepEvalSystem(promptOptionsOf(settings), {
+      lines: [
+        "You measure a retriever's recall: how much of the expected output the retrieval context could have produced.",
+        "1. Split the expected output into its sentences (each stated fact of a list is a sentence).",
+        '2. For each sentence: "yes" when it can be attributed to some retrieval node (give that node_index), "no" when no node supports it (node_index null).',
+      ],
+      reasonLine: "3. Give a short overall reason that names the sentences no node supports, if any.",
+      shape: '{"sentences": [{"sentence": "...", "verdict": "yes" | "no", "node_index": 1 | null, "reason": "..."}]',
+    }),
   render: (input) =>
     [conversationSection(input), expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
-  toVerdict: (answer) => {
+  toVerdict: (answer, _input, settings) => {
     const verdicts = answer.sentences.map((s) => s.verdict);
     return scoreVerdict(
       contextualRecallScore(verdicts),
@@ -121,36 +131,42 @@ export const contextualRecall: PromptTemplate<ContextualRecallAnswer> = {
         },
       ],
       { sentences: verdicts.length, attributable: tally(verdicts, ["yes"]).yes },
+      listCapNotes(promptOptionsOf(settings).listCap, { sentences: verdicts.length }),
     );
   },
 };
 
 // ── contextual_relevancy ────────────────────────────────────────────────────
 
-export const contextualRelevancyAnswerSchema = memoByCount((count: number) =>
-  z.strictObject({
-    nodes: indexedItems("node_index", count, {
-      statements: verdictItems("statement", binaryVerdict, LIMITS.statementsPerNode),
-    }),
-    reason: overallReason,
-  }),
+export const contextualRelevancyAnswerSchema = memoByKey((count: number, options: PromptOptions) =>
+  withOverallReason(
+    {
+      nodes: indexedItems("node_index", count, {
+        statements: verdictItems("statement", binaryVerdict, LIMITS.statementsPerNode),
+      }),
+    },
+    options,
+  ),
 );
 export type ContextualRelevancyAnswer = z.infer<ReturnType<typeof contextualRelevancyAnswerSchema>>;
 
 /** Statements in the retrieval context relevant to the input / statements. */
-export const contextualRelevancy: PromptTemplate<ContextualRelevancyAnswer> = {
+export const contextualRelevancy: PromptTemplate<ContextualRelevancyAnswer, ScoreMetricSettings | undefined> = {
   version: "deepeval.contextual_relevancy/v2",
   schemaName: "contextual_relevancy_statements",
-  schema: (input) => contextualRelevancyAnswerSchema(input.retrievedContext.length),
-  system: scoreMetricSystem(
-    [
-      "You measure how relevant a retriever's context is to the input.",
-      `1. For each retrieval node, in order, break its text into statements (at most ${LIMITS.statementsPerNode} per node; merge minor ones).`,
-      '2. For each statement: "yes" when it is relevant to the input, "no" when it is not.',
-      "3. Give a short overall reason that names what is irrelevant, if anything.",
-    ],
-    '{"nodes": [{"node_index": 1, "statements": [{"statement": "...", "verdict": "yes" | "no", "reason": "..."}]}, ...one per node, in order], "reason": "..."}',
-  ),
+  schema: (input, settings) =>
+    contextualRelevancyAnswerSchema(input.retrievedContext.length, promptOptionsOf(settings)),
+  system: (settings) =>
+    deepEvalSystem(promptOptionsOf(settings), {
+      lines: [
+        "You measure how relevant a retriever's context is to the input.",
+        `1. For each retrieval node, in order, break its text into statements (at most ${LIMITS.statementsPerNode} per node; merge minor ones).`,
+        '2. For each statement: "yes" when it is relevant to the input, "no" when it is not.',
+      ],
+      reasonLine: "3. Give a short overall reason that names what is irrelevant, if anything.",
+      shape:
+        '{"nodes": [{"node_index": 1, "statements": [{"statement": "...", "verdict": "yes" | "no", "reason": "..."}]}, ...one per node, in order]',
+    }),
   render: (input) => [conversationSection(input), retrievalContextSection(input)].join("\n\n"),
   toVerdict: (answer) => {
     const perNode = answer.nodes.map((node) => node.statements.map((s) => s.verdict));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_LIST_CAP, type DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import type { DetailItem, JudgeInput, JudgeVerdict, VerdictDetails } from "../../types";
 import { fence } from "../fence";
 
@@ -9,8 +10,8 @@ import { fence } from "../fence";
  * (score computed from the verdicts, the model's reason, the verdicts as details).
  */
 export const LIMITS = {
-  /** Claims, statements, sentences, opinions, questions per answer. */
-  items: 40,
+  /** Claims, statements, sentences, opinions, questions per answer, unless the run sets its own list cap. */
+  items: DEFAULT_LIST_CAP,
   /** Statements extracted from one retrieval node. */
   statementsPerNode: 15,
   /** One claim / statement / question as the model restates it. */
@@ -82,14 +83,63 @@ export function detailItem(text: string, verdict: string, reason: string | null,
   return { text, verdict, reason: reason === null || reason === "" ? null : reason, ...(tags ? { tags } : {}) };
 }
 
-/** A score metric's verdict: the computed score, the model's reason, the verdicts behind the score. */
+/** A score metric's verdict: the computed score, the model's reason (none when the run asks for none), the verdicts behind the score. */
 export function scoreVerdict(
   score: number,
-  reason: string,
+  reason: string | undefined,
   groups: VerdictDetails["groups"],
   figures: Record<string, number | null>,
+  notes: string[] = [],
 ): JudgeVerdict {
-  return { rating: null, score, rationale: reason, errorMessage: null, details: { groups, figures } };
+  return {
+    rating: null,
+    score,
+    rationale: reason ?? null,
+    errorMessage: null,
+    details: { groups, figures, ...(notes.length > 0 ? { notes } : {}) },
+  };
+}
+
+/**
+ * What a DeepEval template's prompt and schema depend on besides the row: the run's list cap and
+ * whether the overall reason is asked for (DeepEval's include_reason). Read from the run's score
+ * settings, which the judge backend gives every score template as its context.
+ */
+export type PromptOptions = { listCap: number; includeReason: boolean };
+export const DEFAULT_PROMPT_OPTIONS: PromptOptions = { listCap: LIMITS.items, includeReason: true };
+
+export function promptOptionsOf(settings: { deepEval?: DeepEvalSettings } | undefined): PromptOptions {
+  const deepEval = settings?.deepEval;
+  return deepEval ? { listCap: deepEval.listCap, includeReason: deepEval.includeReason } : DEFAULT_PROMPT_OPTIONS;
+}
+
+/** The schema's list bounds in words, so a long output is condensed rather than rejected. */
+export function jsonOnly(listCap: number): string {
+  return `Answer with JSON only, in the shape below: at most ${listCap} items in a list (merge minor ones when there are more), each reason one sentence.`;
+}
+
+/**
+ * A list that reached the cap may have had items merged into others (the prompt says to merge past
+ * it): the details say so, per list, so a reviewer knows the count is a floor, not a census.
+ */
+export function listCapNotes(listCap: number, lists: Record<string, number>): string[] {
+  return Object.entries(lists)
+    .filter(([, length]) => length >= listCap)
+    .map(
+      ([name, length]) =>
+        `The ${name} list reached the cap of ${listCap} items (${length}): the model was told to merge minor ${name} past it, so some may be folded together. A run can raise the cap in its DeepEval settings.`,
+    );
+}
+
+/** Schemas are built per key (item count, list cap, reason or not) and memoised: the LLM client caches a schema's JSON form by identity. */
+export function memoByKey<A extends unknown[], T>(build: (...args: A) => T): (...args: A) => T {
+  const cache = new Map<string, T>();
+  return (...args) => {
+    const key = JSON.stringify(args);
+    let schema = cache.get(key);
+    if (!schema) cache.set(key, (schema = build(...args)));
+    return schema;
+  };
 }
 
 /** "yes" | "no" | "idk" tallies, as figures. */
@@ -97,5 +147,5 @@ export function tally(verdicts: readonly string[], keys: readonly string[]): Rec
   return Object.fromEntries(keys.map((key) => [key, verdicts.filter((v) => v === key).length]));
 }
 
-/** Says the schema's bounds in words, so a long output is condensed rather than rejected. */
-export const JSON_ONLY = `Answer with JSON only, in the shape below: at most ${LIMITS.items} items in a list (merge minor ones when there are more), each reason one sentence.`;
+/** The bounds in words at the default list cap. */
+export const JSON_ONLY = jsonOnly(LIMITS.items);
