@@ -223,6 +223,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
       ...(args.rougeType || args.bleuType
         ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } }
         : {}),
+      ...(args.deepEval ? { deepEval: args.deepEval } : {}),
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
     },
     { budget: allowed.budget },

@@ -7,7 +7,8 @@ import { ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { readBudgetFields } from "@/lib/engine/budgetFields";
-import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { gEvalFromText } from "@/lib/judges/geval/definitionText";
+import { readDeepEvalFields } from "@/lib/server/deepEvalFields";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
 import { startRunFromRequest } from "@/lib/server/startRunRequest";
 
@@ -32,6 +33,19 @@ const formSchema = z.object({
   /** ScoreSettings' BLEU type, sent when bleu is chosen. */
   bleuType: z.enum(BLEU_TYPES).optional(),
 });
+
+/** GEvalJudgesEditor's drafts, as typed; gEvalFromText reads them. */
+const gEvalDraftsSchema = z.array(
+  z.object({
+    name: z.string(),
+    criteria: z.string(),
+    steps: z.string(),
+    evaluationParams: z.array(z.string()),
+    scale: z.string(),
+    rubric: z.string(),
+    threshold: z.number(),
+  }),
+);
 
 const customJudgesSchema = z.array(
   z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
@@ -79,18 +93,16 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     return { message: "Check the budget.", errors: budget.error.issues.map((issue) => issue.message) };
   const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
   if (!custom.success) return { message: "Check the custom judges.", errors: ["custom judges could not be read"] };
-  const gEval = z.array(gEvalDefinitionSchema).safeParse(parseJson(form.gEvalJudges || "[]"));
-  if (!gEval.success)
-    return {
-      message: "Check the G-Eval judges.",
-      // Numbered from 1 as the form shows them: "G-Eval judge 2, name: …".
-      errors: gEval.error.issues.map((issue) => {
-        const [index, ...field] = issue.path;
-        return typeof index === "number"
-          ? `G-Eval judge ${index + 1}${field.length > 0 ? `, ${field.join(".")}` : ""}: ${issue.message}`
-          : `G-Eval judges: ${issue.message}`;
-      }),
-    };
+  const drafts = gEvalDraftsSchema.safeParse(parseJson(form.gEvalJudges || "[]"));
+  if (!drafts.success) return { message: "Check the G-Eval judges.", errors: ["G-Eval judges could not be read"] };
+  const gEval = drafts.data.map(gEvalFromText);
+  const gEvalProblems = gEval.flatMap((judge, index) =>
+    // Numbered from 1 as the form shows them: "G-Eval judge 2, rubric: …".
+    "problems" in judge ? judge.problems.map((problem) => `G-Eval judge ${index + 1}, ${problem}`) : [],
+  );
+  if (gEvalProblems.length > 0) return { message: "Check the G-Eval judges.", errors: gEvalProblems };
+  const deepEval = readDeepEvalFields(formData);
+  if (!deepEval.ok) return { message: "Check the DeepEval options.", errors: deepEval.errors };
 
   if (form.generate === "on" && !form.generationModel)
     return { message: "Check the form.", errors: ["Generation needs a model name."] };
@@ -113,8 +125,9 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     thresholds: scores.data.thresholds,
     contextRelevance: scores.data.contextRelevance,
     statistical: { rougeType: form.rougeType, bleuType: form.bleuType },
+    ...(deepEval.settings ? { deepEval: deepEval.settings } : {}),
     customJudges: custom.data,
-    gEvalJudges: gEval.data,
+    gEvalJudges: gEval.flatMap((judge) => ("definition" in judge ? [judge.definition] : [])),
     budget: budget.data,
   });
   if (!started.ok) return { message: started.message, errors: started.errors };

@@ -34,6 +34,9 @@ export function Histogram({
   captionTestId?: string;
 }) {
   if (data.emptyMessage) return <ChartEmpty>{data.emptyMessage}</ChartEmpty>;
+  // A pass mark in the right half (strict mode's 1, say) writes its label leftwards, so the chart's edge does not cut it.
+  const thresholdIndex = data.threshold ? data.bars.findIndex((bar) => bar.tick === data.threshold?.tick) : -1;
+  const labelAnchor = thresholdIndex > data.bars.length / 2 ? "end" : "middle";
   return (
     <figure data-testid={testId}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
@@ -65,7 +68,13 @@ export function Histogram({
               position={data.threshold.position}
               stroke={CHART_COLORS.ink}
               strokeDasharray="4 3"
-              label={{ value: "pass mark", position: "top", fontSize: 12, fill: CHART_COLORS.ink }}
+              label={{
+                value: "pass mark",
+                position: "top",
+                fontSize: 12,
+                fill: CHART_COLORS.ink,
+                textAnchor: labelAnchor,
+              }}
             />
           )}
         </BarChart>

@@ -80,7 +80,7 @@ export function RunForm({
   const planned = plannedJudges({
     metrics: chosen.map((m) => m.name),
     customJudges,
-    gEvalJudges: offline ? [] : gEvalJudges,
+    gEvalJudges: offline ? [] : gEvalJudges.map((draft) => ({ ...draft, writtenSteps: draft.steps.trim() !== "" })),
   });
   const estimate = estimateFormSpending(
     { profiles: textProfiles, judges: planned.judges, gEvalMetrics: planned.gEvalMetrics },
@@ -127,9 +127,9 @@ export function RunForm({
         </div>
       </CardFrame>
 
-      {chosen.some((m) => m.score !== null) && (
+      {(chosen.some((m) => m.score !== null) || (!offline && gEvalJudges.length > 0)) && (
         <CardFrame>
-          <ScoreSettings metrics={chosen} />
+          <ScoreSettings metrics={chosen} gEvalJudges={offline ? 0 : gEvalJudges.length} />
         </CardFrame>
       )}
 
@@ -144,9 +144,9 @@ export function RunForm({
       <CardFrame>
         <h2 className="text-sm font-semibold">G-Eval judges</h2>
         <p className="mb-2 text-xs text-slate-600">
-          Your own criteria, scored 1–5 by the judge model after evaluation steps it writes once per criteria and model
-          (DeepEval&apos;s G-Eval); weighted by the score token&apos;s probabilities when the endpoint returns them.
-          Needs an LLM judge.
+          Your own criteria, scored 1–5 or 0–10 (as DeepEval) by the judge model after evaluation steps it writes once
+          per criteria and model, or the steps you write (DeepEval&apos;s G-Eval); the reason comes before the score,
+          which is weighted by the score token&apos;s probabilities when the endpoint returns them. Needs an LLM judge.
         </p>
         <GEvalJudgesEditor judges={gEvalJudges} onChange={setGEvalJudges} />
       </CardFrame>

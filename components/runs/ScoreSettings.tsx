@@ -3,6 +3,7 @@
 import { DEFAULT_CONTEXT_RELEVANCE_SETTINGS } from "@/lib/metrics/contextRelevanceScore";
 import { BLEU_TYPES, DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
+import { DeepEvalSettingsFields } from "./DeepEvalSettingsFields";
 import type { MetricOption } from "./runFormTypes";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
@@ -29,15 +30,15 @@ const INPUT = "w-24 rounded border border-slate-300 px-2 py-1 text-sm font-norma
  * Pass marks of the chosen score metrics (DeepEval, Mastra; success is score ≥ threshold, ≤ where lower is
  * better), the ROUGE type that is rouge's score, and Mastra's context_relevance penalties and scale. Field names are read by app/actions/startRun.ts.
  */
-export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
+export function ScoreSettings({ metrics, gEvalJudges }: { metrics: MetricOption[]; gEvalJudges: number }) {
   const scored = metrics.filter((metric) => metric.score !== null);
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
   const rouge = metrics.some((metric) => metric.name === ROUGE);
   const bleu = metrics.some((metric) => metric.name === BLEU);
-  if (scored.length === 0) return null;
+  if (scored.length === 0 && gEvalJudges === 0) return null;
   return (
     <div className="space-y-3" data-testid="score-settings">
-      <fieldset>
+      <fieldset hidden={scored.length === 0}>
         <legend className="text-sm font-semibold">Pass marks</legend>
         <p className="text-xs text-slate-600">
           A row succeeds when its score is at or above the pass mark, or at or below it where lower is better.
@@ -116,6 +117,7 @@ export function ScoreSettings({ metrics }: { metrics: MetricOption[] }) {
           </div>
         </fieldset>
       )}
+      <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} />
     </div>
   );
 }

@@ -29,5 +29,13 @@ export type JudgeOption =
     }
   | { configured: false };
 export type CustomJudgeDraft = { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; instructions: string };
-/** A custom G-Eval judge being defined; validated by gEvalDefinitionSchema on submit. */
-export type GEvalJudgeDraft = { name: string; criteria: string; evaluationParams: string[]; threshold: number };
+/** A custom G-Eval judge being defined, as typed (steps and rubric one per line); read by gEvalFromText on submit. */
+export type GEvalJudgeDraft = {
+  name: string;
+  criteria: string;
+  steps: string;
+  evaluationParams: string[];
+  scale: string;
+  rubric: string;
+  threshold: number;
+};

@@ -4,6 +4,8 @@ import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib
 import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
+import { DEEPEVAL_OPTIONS, DEEPEVAL_USAGE, parseDeepEvalFlags } from "./deepEvalArgs";
+import type { DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
 import { BLEU_TYPES, type BleuType } from "@/lib/metrics/statistical/bleu";
 import { ROUGE_TYPES, type RougeType } from "@/lib/metrics/statistical/rouge";
 import { parseBaselineSpec, type BaselineSpec } from "./regressionGate";
@@ -42,6 +44,7 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           bleu1, bleu2, bleu3, bleu4 (one n-gram order each, word_tokenize tokens, unsmoothed)
   --rouge-type TYPE       which ROUGE F-measure is rouge's score: rouge1, rouge2, rougeL (default) or rougeLsum
                           (Porter-stemmed tokens, as Google's rouge_score and DeepEval compute them)
+${DEEPEVAL_USAGE}
   --context-relevance K=V context_relevance settings (Mastra's names): unusedHighRelevanceContext,
                           missingContextPerItem, maxMissingContextPenalty, scale; repeatable
   --generate-model NAME   generate responses with this chat model, then judge them
@@ -88,6 +91,8 @@ export type EvalArgs = {
   bleuType?: BleuType;
   /** Custom G-Eval judges (--g-eval), validated like the run form's. */
   gEvalJudges: GEvalDefinition[];
+  /** DeepEval's options (--strict-mode, --list-cap, …); undefined when none is given. */
+  deepEval?: DeepEvalSettingsInput;
   /** A team's server to run on (--server), or undefined to run here. */
   server?: string;
   /** Only the limits given on the command line (a resume changes only those). */
@@ -115,6 +120,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "rouge-type": { type: "string" },
         "bleu-type": { type: "string" },
         "g-eval": { type: "string", multiple: true },
+        ...DEEPEVAL_OPTIONS,
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
         name: { type: "string" },
@@ -218,8 +224,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     rougeType: parseRougeType(parsed["rouge-type"]),
     bleuType: parseBleuType(parsed["bleu-type"]),
     gEvalJudges,
+    ...deepEvalSettingsOf(parsed),
     budget,
   };
+}
+
+function deepEvalSettingsOf(flags: Parameters<typeof parseDeepEvalFlags>[0]): Pick<EvalArgs, "deepEval"> {
+  const parsed = parseDeepEvalFlags(flags);
+  if ("problem" in parsed) fail(parsed.problem);
+  return parsed.settings ? { deepEval: parsed.settings } : {};
 }
 
 function parseGate(parsed: {

@@ -1,12 +1,15 @@
-import { EVALUATION_PARAMS, gEvalDefinitionSchema, type GEvalDefinition } from "@/lib/judges/geval/definition";
+import type { GEvalDefinition } from "@/lib/judges/geval/definition";
+import { gEvalFromText } from "@/lib/judges/geval/definitionText";
 
 /**
  * One `--g-eval 'name=coherence;criteria=...;params=input,actual_output;threshold=0.5'`:
  * a custom G-Eval judge exactly as the run form defines one (validated by the
  * same schema), or the message to show. Fields are separated by ";" followed
  * by a field name, so the criteria may contain semicolons of their own.
+ * Optional: `steps=Step one|Step two` (written steps: no steps call), `scale=0-10`
+ * (or 1-5, the default) and `rubric=0-3: misses it|4-7: partly|8-10: fully`.
  */
-const FIELDS = ["name", "criteria", "params", "threshold"] as const;
+const FIELDS = ["name", "criteria", "steps", "params", "scale", "rubric", "threshold"] as const;
 const FIELD_START = new RegExp(`;\\s*(?=(?:${FIELDS.join("|")})\\s*=)`);
 
 export function parseGEvalOption(entry: string): GEvalDefinition | string {
@@ -19,30 +22,24 @@ export function parseGEvalOption(entry: string): GEvalDefinition | string {
     if (match[1] in fields) return `${flag}: ${match[1]} is given twice`;
     fields[match[1]] = match[2].trim();
   }
-  const missing = ["name", "criteria", "params"].filter((field) => !(field in fields));
+  const missing = ["name", "params"].filter((field) => !(field in fields));
   if (missing.length > 0) return `${flag}: missing ${missing.join(", ")}`;
   let threshold: number | undefined;
   if (fields.threshold !== undefined) {
     threshold = /^\d+(\.\d+)?$/.test(fields.threshold) ? Number(fields.threshold) : NaN;
     if (Number.isNaN(threshold)) return `${flag}: threshold must be a number from 0 to 1`;
   }
-  const parsed = gEvalDefinitionSchema.safeParse({
+  const parsed = gEvalFromText({
     name: fields.name,
     criteria: fields.criteria,
+    steps: fields.steps,
     evaluationParams: fields.params
       .split(",")
       .map((param) => param.trim())
       .filter(Boolean),
-    ...(threshold !== undefined ? { threshold } : {}),
+    scale: fields.scale,
+    rubric: fields.rubric,
+    threshold,
   });
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const field = issue.path[0] === "evaluationParams" ? "params" : String(issue.path[0] ?? "definition");
-    const message =
-      field === "params" && issue.code === "invalid_value"
-        ? `each must be one of ${EVALUATION_PARAMS.join(", ")}`
-        : issue.message;
-    return `${field}: ${message}`;
-  });
-  return `${flag}: ${[...new Set(problems)].join("; ")}`;
+  return "definition" in parsed ? parsed.definition : `${flag}: ${parsed.problems.join("; ")}`;
 }

@@ -50,6 +50,7 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
       ...(args.rougeType || args.bleuType
         ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } }
         : {}),
+      ...(args.deepEval ? { deepEval: args.deepEval } : {}),
       gEvalJudges: args.gEvalJudges,
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
       budget: args.budget,

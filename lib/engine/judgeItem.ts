@@ -4,6 +4,7 @@ import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { hasStrictMode, strictScore } from "@/lib/metrics/strictMode";
+import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
 import { isStatisticalMetric, scoreStatistically, type StatisticalSettings } from "@/lib/metrics/statistical";
 import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
@@ -148,12 +149,14 @@ export async function judgeItem(
 function inStrictMode(metric: string, result: JudgeResult): JudgeResult {
   if (result.score === null || !hasStrictMode(metric)) return result;
   const details = result.details ?? { groups: [] };
+  // G-Eval was asked for the 1 or 0 itself: there is no other score to keep.
+  const before: Record<string, number> = isGEvalMetric(metric) ? {} : { score_before_strict_mode: result.score };
   return {
     ...result,
     score: strictScore(metric, result.score),
     details: {
       ...details,
-      figures: { ...details.figures, score_before_strict_mode: result.score },
+      figures: { ...details.figures, ...before },
       notes: [
         ...(details.notes ?? []),
         "strict_mode: the score is 1 or 0, and the threshold is 1 (0 where lower is better).",

@@ -21,15 +21,18 @@ export type PlannedJudge = { metric: string; requires: readonly RowInput[] };
  * The judges a run of this choice plans, with what each needs from a row, as lib/engine/createRun.ts
  * plans them: the chosen catalogue metrics, the custom judges (ANSWER needs a response, RETRIEVAL chunk
  * content), the G-Eval judges (what their evaluation parameters read; none on the offline judge).
+ * `gEvalMetrics` names the G-Eval judges that generate their steps (one call each): a judge whose
+ * author wrote the steps makes none.
  */
 export function plannedJudges(choice: {
   metrics: readonly string[];
   customJudges: readonly { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL" }[];
-  gEvalJudges: readonly { name: string; evaluationParams: readonly string[] }[];
+  gEvalJudges: readonly { name: string; evaluationParams: readonly string[]; writtenSteps?: boolean }[];
 }): { judges: PlannedJudge[]; gEvalMetrics: Set<string> } {
   const gEval = choice.gEvalJudges.map((definition) => ({
     metric: gEvalMetricName(definition),
     requires: gEvalRequirements(definition.evaluationParams),
+    writtenSteps: definition.writtenSteps === true,
   }));
   return {
     judges: [
@@ -38,9 +41,9 @@ export function plannedJudges(choice: {
         metric: customMetricName(custom),
         requires: requirementsOf("", { ...custom, instructions: "" }),
       })),
-      ...gEval,
+      ...gEval.map(({ metric, requires }) => ({ metric, requires })),
     ],
-    gEvalMetrics: new Set(gEval.map((judge) => judge.metric)),
+    gEvalMetrics: new Set(gEval.filter((judge) => !judge.writtenSteps).map((judge) => judge.metric)),
   };
 }
 

@@ -1,13 +1,20 @@
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
+import { deepEvalSettings } from "./deepEvalSettings";
 import { DEFAULT_BLEU_TYPE } from "./statistical/bleu";
+import { hasStrictMode } from "./strictMode";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";
 
 /**
  * A run's metric settings that change its numbers, in words for the run page's header: which ROUGE type is
- * rouge's score, which BLEU is bleu's, and Mastra's context_relevance settings when the run set them.
+ * rouge's score, which BLEU is bleu's, Mastra's context_relevance settings when the run set them, and
+ * DeepEval's options when the run has a DeepEval metric or G-Eval judge (all of them, defaults included,
+ * since a DeepEval user compares against their own settings).
  */
-export function metricSettingsText(config: Pick<StoredRunConfig, "metrics" | "statistical" | "contextRelevance">) {
+export function metricSettingsText(
+  config: Pick<StoredRunConfig, "metrics" | "statistical" | "contextRelevance" | "deepEval">,
+) {
   const lines: string[] = [];
+  if (config.metrics.some(hasStrictMode)) lines.push(deepEvalText(config));
   if (config.metrics.includes("response/statistical/rouge"))
     lines.push(`rouge scored as ${ROUGE_TYPE_NAMES[config.statistical?.rougeType ?? DEFAULT_ROUGE_TYPE]} F1 (stemmed)`);
   if (config.metrics.includes("response/statistical/bleu")) {
@@ -21,4 +28,22 @@ export function metricSettingsText(config: Pick<StoredRunConfig, "metrics" | "st
         .join(", ")}`,
     );
   return lines;
+}
+
+function deepEvalText(config: Pick<StoredRunConfig, "metrics" | "deepEval">): string {
+  const settings = deepEvalSettings(config.deepEval);
+  const parts = [
+    `strict_mode ${settings.strictMode ? "on" : "off"}`,
+    `include_reason ${settings.includeReason ? "on" : "off"}`,
+    `list cap ${settings.listCap}`,
+  ];
+  if (config.metrics.includes("response/llm_judged/faithfulness"))
+    parts.push(`penalize_ambiguous_claims ${settings.penalizeAmbiguousClaims ? "on" : "off"}`);
+  if (config.metrics.includes("response/llm_judged/summarization"))
+    parts.push(
+      settings.assessmentQuestions
+        ? `summarization: ${settings.assessmentQuestions.length} assessment questions of the run's own`
+        : `summarization n ${settings.summarizationQuestions}`,
+    );
+  return `DeepEval: ${parts.join(", ")}`;
 }

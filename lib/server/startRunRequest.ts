@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { statisticalSettingsSchema, type StatisticalSettings } from "@/lib/metrics/statistical/statisticalSettings";
+import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
 import type { AuthUser } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
 import type { RunBudget } from "@/lib/db/runs/runBudget";
@@ -31,6 +32,8 @@ export type RunRequest = {
   thresholds: Record<string, number>;
   contextRelevance?: Record<string, number>;
   statistical?: StatisticalSettings;
+  /** DeepEval's options (strict_mode, include_reason, …); unset ones default. */
+  deepEval?: DeepEvalSettingsInput;
   customJudges: RunConfigInput["customJudges"];
   gEvalJudges: RunConfigInput["gEvalJudges"];
   budget: RunBudget;
@@ -102,6 +105,7 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
         ...(request.statistical && Object.values(request.statistical).some(Boolean)
           ? { statistical: request.statistical }
           : {}),
+        ...(request.deepEval ? { deepEval: request.deepEval } : {}),
         judge,
         concurrency: request.concurrency,
         chunkMode: request.chunkMode,
@@ -149,6 +153,9 @@ export const runRequestSchema = z
     thresholds: z.record(z.string().min(1), z.number().min(0)).default({}),
     contextRelevance: z.record(z.string().min(1), z.number().min(0)).optional(),
     statistical: statisticalSettingsSchema.optional(),
+    deepEval: deepEvalSettingsSchema
+      .optional()
+      .meta({ description: "DeepEval's options by their DeepEval meaning: strict_mode, include_reason, …" }),
     customJudges: z
       .array(
         z.object({

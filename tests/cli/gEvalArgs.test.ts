@@ -22,12 +22,14 @@ describe("--g-eval", () => {
         name: "coherence",
         criteria: "Each sentence follows from the last; no jumps.",
         evaluationParams: ["input", "actual_output"],
+        scale: "1-5",
         threshold: 0.6,
       },
       {
         name: "grounded_tone",
         criteria: "Polite.",
         evaluationParams: ["actual_output", "retrieval_context"],
+        scale: "1-5",
         threshold: 0.5,
       },
     ]);
@@ -56,7 +58,9 @@ describe("--g-eval", () => {
       "threshold must be a number from 0 to 1",
     );
     expect(bad("name=c;criteria= ;params=input")).toContain("criteria: ");
-    expect(bad("coherence")).toContain('expected name=…;criteria=…;params=…;threshold=…, got "coherence"');
+    expect(bad("coherence")).toContain(
+      'expected name=…;criteria=…;steps=…;params=…;scale=…;rubric=…;threshold=…, got "coherence"',
+    );
     expect(bad("name=c;name=d;criteria=x;params=input")).toContain("name is given twice");
     expect(
       usageError([
@@ -67,6 +71,37 @@ describe("--g-eval", () => {
         "name=c;criteria=y;params=input",
       ]),
     ).toContain('two judges are named "c"');
+  });
+
+  it("takes written steps, the 0–10 scale and a rubric, as DeepEval's GEval does", () => {
+    const args = parseEvalArgs([
+      ...baseArgs,
+      "--g-eval",
+      "name=helpful;steps=Check it answers.|Check nothing is invented.;params=input,actual_output;scale=0-10;rubric=8-10: fully answered|0-3: misses it|4-7: partly",
+    ]);
+    expect(args.gEvalJudges).toEqual([
+      {
+        name: "helpful",
+        evaluationSteps: ["Check it answers.", "Check nothing is invented."],
+        evaluationParams: ["input", "actual_output"],
+        scale: "0-10",
+        rubric: [
+          { scoreRange: [8, 10], expectedOutcome: "fully answered" },
+          { scoreRange: [0, 3], expectedOutcome: "misses it" },
+          { scoreRange: [4, 7], expectedOutcome: "partly" },
+        ],
+        threshold: 0.5,
+      },
+    ]);
+    const bad = (definition: string) => usageError([...baseArgs, "--g-eval", definition]);
+    expect(bad("name=c;criteria=x;params=input;scale=1-10")).toContain("scale: must be one of 1-5, 0-10");
+    expect(bad("name=c;criteria=x;params=input;rubric=good")).toContain(
+      'rubric: line 1 "good": write "from-to: expected outcome"',
+    );
+    expect(bad("name=c;criteria=x;params=input;rubric=1-3: low|3-5: high")).toContain(
+      "rubric: score ranges 1-3 and 3-5 overlap",
+    );
+    expect(bad("name=c;params=input")).toContain("criteria: give the criteria, the evaluation steps, or both");
   });
 
   it("is documented in the usage text", () => {

@@ -196,6 +196,8 @@ export async function expectNoCrashText(page: Page): Promise<void> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // From the top: a full-page capture scrolled part-way paints the sticky navigation bar over the middle of the page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   // The states worth a screenshot (a dialog open, a run re-judging) are audited too, not only page loads.
   await expectAccessible(page);

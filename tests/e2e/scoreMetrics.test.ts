@@ -146,7 +146,8 @@ describe("score metrics in the dashboard", () => {
     expect(relevance).toMatch(/none[\s\S]*not used/);
     const coherence = await page.locator(`[data-testid=judgment][data-metric="${COHERENCE}"]`).innerText();
     expect(coherence).toContain("Score 1-5.");
-    expect(coherence).toMatch(/raw score \(1–5\)\s*3\.00/);
+    expect(coherence).toMatch(/G-Eval raw score\s*3\.00/);
+    expect(coherence).toMatch(/scale from\s*1\s*scale to\s*5/);
     const bleu = await page.locator(`[data-testid=judgment][data-metric="${BLEU}"]`).innerText();
     expect(bleu).toMatch(/bleu|precision/i);
     await expectNoCrashText(page);

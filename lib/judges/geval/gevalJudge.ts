@@ -288,9 +288,10 @@ export function gEvalVerdict(
             ]
           : []),
       ],
+      // Strict scores are never weighted: no weighted score or probabilities to show.
       figures: {
         raw_score: answer.score,
-        weighted_score: weighted?.score ?? null,
+        ...(range === STRICT_RANGE ? {} : { weighted_score: weighted?.score ?? null }),
         range_low: range.min,
         range_high: range.max,
         ...(range === STRICT_RANGE ? {} : probabilities),

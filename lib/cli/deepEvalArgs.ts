@@ -1,0 +1,64 @@
+import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
+
+/** DeepEval's options on the command line, by DeepEval's names; the parseArgs options they need. */
+export const DEEPEVAL_OPTIONS = {
+  "strict-mode": { type: "boolean" },
+  "no-include-reason": { type: "boolean" },
+  "penalize-ambiguous-claims": { type: "boolean" },
+  "summarization-n": { type: "string" },
+  "assessment-question": { type: "string", multiple: true },
+  "list-cap": { type: "string" },
+} as const;
+
+export const DEEPEVAL_USAGE = `  --strict-mode           DeepEval's strict_mode: every DeepEval metric and G-Eval scores 1 or 0, and its
+                          threshold is 1 (0 where lower is better)
+  --no-include-reason     DeepEval's include_reason=False: no overall reason is asked for (the verdicts keep theirs)
+  --penalize-ambiguous-claims
+                          faithfulness counts an ambiguous (idk) claim against the score
+  --summarization-n N     summarization's n: coverage questions to write (default 5)
+  --assessment-question Q summarization's assessment_questions: a closed yes/no question the source answers
+                          yes; none are written then; repeatable
+  --list-cap N            the most claims, statements or opinions one answer may list (default 40); a list
+                          that reaches it says so in its details`;
+
+type DeepEvalFlags = {
+  "strict-mode"?: boolean;
+  "no-include-reason"?: boolean;
+  "penalize-ambiguous-claims"?: boolean;
+  "summarization-n"?: string;
+  "assessment-question"?: string[];
+  "list-cap"?: string;
+};
+
+/** The run's DeepEval settings from the flags (undefined when none is given), or the problem to show. */
+export function parseDeepEvalFlags(flags: DeepEvalFlags): { settings?: DeepEvalSettingsInput } | { problem: string } {
+  const count = (flag: "summarization-n" | "list-cap") => {
+    const raw = flags[flag];
+    return raw === undefined ? undefined : /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  };
+  const input: DeepEvalSettingsInput = {
+    ...(flags["strict-mode"] ? { strictMode: true } : {}),
+    ...(flags["no-include-reason"] ? { includeReason: false } : {}),
+    ...(flags["penalize-ambiguous-claims"] ? { penalizeAmbiguousClaims: true } : {}),
+    ...(count("summarization-n") !== undefined ? { summarizationQuestions: count("summarization-n") } : {}),
+    ...(flags["assessment-question"] ? { assessmentQuestions: flags["assessment-question"] } : {}),
+    ...(count("list-cap") !== undefined ? { listCap: count("list-cap") } : {}),
+  };
+  if (Object.keys(input).length === 0) return {};
+  const parsed = deepEvalSettingsSchema.safeParse(input);
+  if (parsed.success) return { settings: parsed.data };
+  const issue = parsed.error.issues[0];
+  const flag = FLAG_OF[String(issue.path[0])] ?? String(issue.path[0]);
+  return { problem: `--${flag}: ${NUMBER_RULE[flag] ?? issue.message}` };
+}
+
+const FLAG_OF: Record<string, string> = {
+  summarizationQuestions: "summarization-n",
+  assessmentQuestions: "assessment-question",
+  listCap: "list-cap",
+};
+
+const NUMBER_RULE: Record<string, string> = {
+  "summarization-n": "must be a whole number from 1 to 20",
+  "list-cap": "must be a whole number from 5 to 200",
+};

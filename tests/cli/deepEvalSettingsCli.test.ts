@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { parseEvalArgs } from "@/lib/cli/evalArgs";
+import { createDb } from "@/lib/db/client";
+import { closeDirectConnection } from "@/lib/db/store/directSqlite";
+import { getRun } from "@/lib/db/runs/runQueries";
+import { SAMPLE_FILE } from "../support/engineKit";
+import { baseArgs, usageError } from "../support/evalArgsKit";
+import { spawnEval } from "../support/spawnEval";
+
+describe("npm run eval with DeepEval's options", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-deepeval-cli-"));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("parses each flag by DeepEval's name into the run's settings, and only the flags given", () => {
+    expect(parseEvalArgs(baseArgs).deepEval).toBeUndefined();
+    expect(
+      parseEvalArgs([
+        ...baseArgs,
+        "--strict-mode",
+        "--no-include-reason",
+        "--penalize-ambiguous-claims",
+        "--summarization-n",
+        "7",
+        "--assessment-question",
+        "Does it name the price?",
+        "--assessment-question",
+        "Does it name the plan?",
+        "--list-cap",
+        "12",
+      ]).deepEval,
+    ).toEqual({
+      strictMode: true,
+      includeReason: false,
+      penalizeAmbiguousClaims: true,
+      summarizationQuestions: 7,
+      assessmentQuestions: ["Does it name the price?", "Does it name the plan?"],
+      listCap: 12,
+    });
+    expect(usageError([...baseArgs, "--list-cap", "3"])).toContain("--list-cap: must be a whole number from 5 to 200");
+    expect(usageError([...baseArgs, "--summarization-n", "many"])).toContain(
+      "--summarization-n: must be a whole number from 1 to 20",
+    );
+  });
+
+  it("runs strict: binary scores, the strict pass marks, and the options stored with the run and exported", async () => {
+    const out = path.join(dir, "strict.json");
+    const url = `file:${path.join(dir, "strict.db")}`;
+    const { code, stdout, stderr } = await spawnEval(
+      [
+        "--dataset",
+        SAMPLE_FILE,
+        "--judges",
+        "faithfulness,toxicity",
+        "--judge-model",
+        "heuristic",
+        "--strict-mode",
+        "--list-cap",
+        "12",
+        "--quiet",
+        "--out",
+        out,
+      ],
+      { DATABASE_URL: url },
+    ).done;
+    // Strict pass marks gate the exit code as any other: one faithfulness row short of 1 fails the run (exit 1).
+    expect(stdout).toMatch(/FAIL {2}response\/llm_judged\/faithfulness\/score\/average = 0\.\d+ \(threshold 1\)/);
+    expect(stdout).toMatch(/PASS {2}response\/llm_judged\/toxicity\/score\/average = 0\.000 \(threshold 0\)/);
+    expect(code, stderr).toBe(1);
+    const results = z
+      .object({
+        run: z.object({
+          id: z.string(),
+          settings: z.object({
+            thresholds: z.record(z.string(), z.number()),
+            deepeval: z.record(z.string(), z.unknown()),
+          }),
+        }),
+        rows: z.array(z.record(z.string(), z.unknown())),
+      })
+      .parse(JSON.parse(fs.readFileSync(out, "utf8")));
+    expect(results.run.settings.deepeval).toMatchObject({ strict_mode: true, list_cap: 12, include_reason: true });
+    expect(results.run.settings.thresholds).toMatchObject({
+      "response/llm_judged/faithfulness": 1,
+      "response/llm_judged/toxicity": 0,
+    });
+    const scores = results.rows
+      .flatMap((row) => [row["response/llm_judged/faithfulness/score"], row["response/llm_judged/toxicity/score"]])
+      .filter((score) => score !== null && score !== undefined);
+    expect(scores.length).toBeGreaterThan(0);
+    expect(new Set(scores.map(Number)).size).toBeLessThanOrEqual(2);
+    expect(scores.every((score) => score === 0 || score === 1)).toBe(true);
+    const db = createDb(url);
+    try {
+      expect((await getRun(db, results.run.id))?.config.deepEval).toEqual({ strictMode: true, listCap: 12 });
+    } finally {
+      await db.$disconnect();
+      closeDirectConnection(url);
+    }
+  });
+});
