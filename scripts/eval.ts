@@ -19,6 +19,8 @@ import { createDatasetSink } from "../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { getRunBudget, setRunBudget, type RunBudget } from "../lib/db/runs/runBudget";
 import { estimateRunSpending } from "../lib/db/runs/runEstimate";
+import { deepEvalCallShape } from "../lib/metrics/deepEvalCallCounts";
+import { deepEvalSettings } from "../lib/metrics/deepEvalSettings";
 import { reopenRun } from "../lib/db/runs/runLifecycle";
 import { getRun, getRunProgress, type RunRecord } from "../lib/db/runs/runQueries";
 import { createRun } from "../lib/engine/createRun";
@@ -251,16 +253,27 @@ async function resumeBudget(db: Db, run: RunRecord, args: EvalArgs): Promise<Run
   return allowed.budget;
 }
 
-/** What the run's pending work should cost, said before it starts (prices from ASSAY_LLM_PRICES). */
+/**
+ * What the run's pending work should cost, said before it starts (prices from ASSAY_LLM_PRICES); with
+ * DeepEval metrics, the calls of both call structures, so the choice is made knowing its price.
+ */
 async function printEstimate(db: Db, run: RunRecord): Promise<void> {
   const heuristic = run.judgeProvider === "heuristic";
-  const estimate = await estimateRunSpending(db, run.id, {
+  const deepEval = deepEvalSettings(run.config.deepEval);
+  const options = {
     judgeModel: run.judgeModel,
     generationModel: run.generationModel,
     chunkMode: run.config.chunkMode,
     heuristic,
     prices: readLlmConfig()?.prices ?? {},
-  });
+  };
+  const estimate = await estimateRunSpending(db, run.id, { ...options, deepEval });
+  const otherStructure = deepEval.callStructure === "deepeval" ? "folded" : "deepeval";
+  const other = run.config.metrics.some((metric) =>
+    deepEvalCallShape(metric, { ...deepEval, callStructure: "deepeval" }),
+  )
+    ? await estimateRunSpending(db, run.id, { ...options, deepEval: { ...deepEval, callStructure: otherStructure } })
+    : null;
   const cost =
     estimate.costUsd === null
       ? "cost unknown (no price for the model in ASSAY_LLM_PRICES)"
@@ -268,6 +281,10 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
   console.log(
     `Estimate: ${estimate.llmCalls} LLM calls, about ${estimate.inputTokens} input and ${estimate.outputTokens} output tokens, ${cost}.`,
   );
+  if (other && !heuristic)
+    console.log(
+      `  ${deepEval.callStructure === "deepeval" ? "DeepEval's own call structure (--call-structure deepeval)" : "Folded calls (the default)"}: ${estimate.llmCalls} LLM calls; ${otherStructure === "deepeval" ? "DeepEval's own call structure (--call-structure deepeval)" : "folded calls (the default)"} would make ${other.llmCalls}.`,
+    );
 }
 
 main(process.argv.slice(2)).then(

@@ -5,6 +5,8 @@ import {
   DEFAULT_SUMMARIZATION_QUESTIONS,
   MAX_ASSESSMENT_QUESTIONS,
 } from "@/lib/metrics/deepEvalSettings";
+import { formatInteger } from "@/lib/charts/format";
+import type { CallChoiceProps } from "./callChoice";
 import type { MetricOption } from "./runFormTypes";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
@@ -17,15 +19,48 @@ const CHECK = "flex items-start gap-2 text-xs text-slate-700";
  * G-Eval judge. Field names (`deepEval:<key>`) are read by app/actions/startRun.ts; `deepEval:shown`
  * tells it the unchecked boxes mean "off", not "not asked".
  */
-export function DeepEvalSettingsFields({ metrics, gEvalJudges }: { metrics: MetricOption[]; gEvalJudges: number }) {
+export function DeepEvalSettingsFields({
+  metrics,
+  gEvalJudges,
+  calls,
+}: {
+  metrics: MetricOption[];
+  gEvalJudges: number;
+  calls: CallChoiceProps;
+}) {
   const deepEval = metrics.some((metric) => metric.family === "deepeval");
   if (!deepEval && gEvalJudges === 0) return null;
   const faithfulness = metrics.some((metric) => metric.name === FAITHFULNESS);
   const summarization = metrics.some((metric) => metric.name === SUMMARIZATION);
+  const { choice, onChange, byStructure } = calls;
   return (
     <fieldset data-testid="deepeval-settings" className="space-y-2">
       <legend className="text-sm font-semibold">DeepEval options</legend>
       <input type="hidden" name="deepEval:shown" value="1" />
+      {deepEval && (
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700" data-testid="call-structure">
+          Calls per row
+          <select
+            name="deepEval:callStructure"
+            value={choice.callStructure}
+            onChange={(e) =>
+              onChange({ ...choice, callStructure: e.target.value === "deepeval" ? "deepeval" : "folded" })
+            }
+            className="w-[30rem] rounded border border-slate-300 px-2 py-1 text-sm font-normal"
+          >
+            <option value="folded">
+              Folded: one call per row, two for summarization ({formatInteger(byStructure.folded)} LLM calls)
+            </option>
+            <option value="deepeval">
+              DeepEval&apos;s own calls, metric by metric ({formatInteger(byStructure.deepeval)} LLM calls)
+            </option>
+          </select>
+          <span className="font-normal text-slate-600">
+            DeepEval&apos;s own calls see what DeepEval&apos;s do (claims from the answer alone, one call per chunk for
+            contextual relevancy, a call for the reason): slower and dearer, for when you must reproduce its number.
+          </span>
+        </label>
+      )}
       <label className={CHECK}>
         <input type="checkbox" name="deepEval:strictMode" className="mt-0.5" />
         <span>
@@ -35,7 +70,13 @@ export function DeepEvalSettingsFields({ metrics, gEvalJudges }: { metrics: Metr
         </span>
       </label>
       <label className={CHECK}>
-        <input type="checkbox" name="deepEval:includeReason" defaultChecked className="mt-0.5" />
+        <input
+          type="checkbox"
+          name="deepEval:includeReason"
+          checked={choice.includeReason}
+          onChange={(e) => onChange({ ...choice, includeReason: e.target.checked })}
+          className="mt-0.5"
+        />
         <span>
           <span className="font-medium">include_reason</span>: ask for the overall reason (off: fewer output tokens;
           each claim&apos;s or statement&apos;s own reason stays).
@@ -64,6 +105,20 @@ export function DeepEvalSettingsFields({ metrics, gEvalJudges }: { metrics: Metr
             className={INPUT}
           />
         </label>
+        {(faithfulness || summarization) && choice.callStructure === "deepeval" && (
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+            truths_extraction_limit (optional)
+            <input
+              name="deepEval:truthsExtractionLimit"
+              type="number"
+              min={1}
+              max={200}
+              step={1}
+              placeholder="no limit"
+              className={INPUT}
+            />
+          </label>
+        )}
         {summarization && (
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
             Summarization n (questions)
@@ -89,6 +144,10 @@ export function DeepEvalSettingsFields({ metrics, gEvalJudges }: { metrics: Metr
           they replace the n written by the judge)
           <textarea
             name="deepEval:assessmentQuestions"
+            onChange={(e) => {
+              const given = e.target.value.trim() !== "";
+              if (given !== choice.givenQuestions) onChange({ ...choice, givenQuestions: given });
+            }}
             rows={3}
             placeholder={"Does the text say the plan costs $20 a month?\nDoes the text say SSO is included?"}
             className="rounded border border-slate-300 px-2 py-1 text-sm font-normal"

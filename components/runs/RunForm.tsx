@@ -18,6 +18,8 @@ import { ScoreSettings } from "./ScoreSettings";
 import { formatInteger, formatUsd } from "@/lib/charts/format";
 import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
+import type { CallStructure } from "@/lib/metrics/deepEvalSettings";
+import { callChoiceSettings, DEFAULT_CALL_CHOICE, type CallChoice } from "./callChoice";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 
 type Props = {
@@ -82,16 +84,22 @@ export function RunForm({
     customJudges,
     gEvalJudges: offline ? [] : gEvalJudges.map((draft) => ({ ...draft, writtenSteps: draft.steps.trim() !== "" })),
   });
-  const estimate = estimateFormSpending(
-    { profiles: textProfiles, judges: planned.judges, gEvalMetrics: planned.gEvalMetrics },
-    {
-      judgeModel: offline ? "" : pricedJudgeModel, // the offline judge is never priced: it makes no calls
-      generationModel: generate ? generationModel.trim() : null,
-      chunkMode,
-      heuristic: offline,
-      prices: judge.configured ? judge.prices : {},
-    },
-  );
+  // DeepEval's options that change the number of calls: the call structure, the reason call, given questions.
+  const [callChoice, setCallChoice] = useState<CallChoice>(DEFAULT_CALL_CHOICE);
+  const estimateWith = (callStructure: CallStructure) =>
+    estimateFormSpending(
+      { profiles: textProfiles, judges: planned.judges, gEvalMetrics: planned.gEvalMetrics },
+      {
+        judgeModel: offline ? "" : pricedJudgeModel, // the offline judge is never priced: it makes no calls
+        generationModel: generate ? generationModel.trim() : null,
+        chunkMode,
+        heuristic: offline,
+        prices: judge.configured ? judge.prices : {},
+        deepEval: callChoiceSettings(callChoice, callStructure),
+      },
+    );
+  const estimate = estimateWith(callChoice.callStructure);
+  const callsByStructure = { folded: estimateWith("folded").llmCalls, deepeval: estimateWith("deepeval").llmCalls };
   const customRows = estimate.judged
     .filter((work) => !findMetric(work.metric))
     .reduce((sum, work) => sum + work.items, 0);
@@ -129,7 +137,11 @@ export function RunForm({
 
       {(chosen.some((m) => m.score !== null) || (!offline && gEvalJudges.length > 0)) && (
         <CardFrame>
-          <ScoreSettings metrics={chosen} gEvalJudges={offline ? 0 : gEvalJudges.length} />
+          <ScoreSettings
+            metrics={chosen}
+            gEvalJudges={offline ? 0 : gEvalJudges.length}
+            calls={{ choice: callChoice, onChange: setCallChoice, byStructure: callsByStructure }}
+          />
         </CardFrame>
       )}
 

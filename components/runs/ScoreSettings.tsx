@@ -3,6 +3,7 @@
 import { DEFAULT_CONTEXT_RELEVANCE_SETTINGS } from "@/lib/metrics/contextRelevanceScore";
 import { BLEU_TYPES, DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
+import type { CallChoiceProps } from "./callChoice";
 import { DeepEvalSettingsFields } from "./DeepEvalSettingsFields";
 import type { MetricOption } from "./runFormTypes";
 
@@ -30,7 +31,15 @@ const INPUT = "w-24 rounded border border-slate-300 px-2 py-1 text-sm font-norma
  * Pass marks of the chosen score metrics (DeepEval, Mastra; success is score ≥ threshold, ≤ where lower is
  * better), the ROUGE type that is rouge's score, and Mastra's context_relevance penalties and scale. Field names are read by app/actions/startRun.ts.
  */
-export function ScoreSettings({ metrics, gEvalJudges }: { metrics: MetricOption[]; gEvalJudges: number }) {
+export function ScoreSettings({
+  metrics,
+  gEvalJudges,
+  calls,
+}: {
+  metrics: MetricOption[];
+  gEvalJudges: number;
+  calls: CallChoiceProps;
+}) {
   const scored = metrics.filter((metric) => metric.score !== null);
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
   const rouge = metrics.some((metric) => metric.name === ROUGE);
@@ -117,7 +126,7 @@ export function ScoreSettings({ metrics, gEvalJudges }: { metrics: MetricOption[
           </div>
         </fieldset>
       )}
-      <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} />
+      <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} calls={calls} />
     </div>
   );
 }

@@ -8,6 +8,8 @@ export const DEEPEVAL_OPTIONS = {
   "summarization-n": { type: "string" },
   "assessment-question": { type: "string", multiple: true },
   "list-cap": { type: "string" },
+  "call-structure": { type: "string" },
+  "truths-extraction-limit": { type: "string" },
 } as const;
 
 export const DEEPEVAL_USAGE = `  --strict-mode           DeepEval's strict_mode: every DeepEval metric and G-Eval scores 1 or 0, and its
@@ -19,7 +21,14 @@ export const DEEPEVAL_USAGE = `  --strict-mode           DeepEval's strict_mode:
   --assessment-question Q summarization's assessment_questions: a closed yes/no question the source answers
                           yes; none are written then; repeatable
   --list-cap N            the most claims, statements or opinions one answer may list (default 40); a list
-                          that reaches it says so in its details`;
+                          that reaches it says so in its details
+  --call-structure S      folded (default: one call per row, two for summarization) or deepeval: each
+                          DeepEval metric's own calls (truths, claims, verdicts, reason; 2 to 7 a row, one
+                          per chunk for contextual_relevancy), to reproduce DeepEval's number; the estimate
+                          says both counts
+  --truths-extraction-limit N
+                          faithfulness and summarization with --call-structure deepeval: the most truths
+                          taken from the context (the source), the most important first`;
 
 type DeepEvalFlags = {
   "strict-mode"?: boolean;
@@ -28,21 +37,28 @@ type DeepEvalFlags = {
   "summarization-n"?: string;
   "assessment-question"?: string[];
   "list-cap"?: string;
+  "call-structure"?: string;
+  "truths-extraction-limit"?: string;
 };
 
 /** The run's DeepEval settings from the flags (undefined when none is given), or the problem to show. */
 export function parseDeepEvalFlags(flags: DeepEvalFlags): { settings?: DeepEvalSettingsInput } | { problem: string } {
-  const count = (flag: "summarization-n" | "list-cap") => {
+  const count = (flag: "summarization-n" | "list-cap" | "truths-extraction-limit") => {
     const raw = flags[flag];
     return raw === undefined ? undefined : /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   };
-  const input: DeepEvalSettingsInput = {
+  // Checked by the schema below, which names the flag of any value it refuses.
+  const input: Record<string, unknown> = {
     ...(flags["strict-mode"] ? { strictMode: true } : {}),
     ...(flags["no-include-reason"] ? { includeReason: false } : {}),
     ...(flags["penalize-ambiguous-claims"] ? { penalizeAmbiguousClaims: true } : {}),
     ...(count("summarization-n") !== undefined ? { summarizationQuestions: count("summarization-n") } : {}),
     ...(flags["assessment-question"] ? { assessmentQuestions: flags["assessment-question"] } : {}),
     ...(count("list-cap") !== undefined ? { listCap: count("list-cap") } : {}),
+    ...(flags["call-structure"] !== undefined ? { callStructure: flags["call-structure"].trim() } : {}),
+    ...(count("truths-extraction-limit") !== undefined
+      ? { truthsExtractionLimit: count("truths-extraction-limit") }
+      : {}),
   };
   if (Object.keys(input).length === 0) return {};
   const parsed = deepEvalSettingsSchema.safeParse(input);
@@ -56,9 +72,13 @@ const FLAG_OF: Record<string, string> = {
   summarizationQuestions: "summarization-n",
   assessmentQuestions: "assessment-question",
   listCap: "list-cap",
+  callStructure: "call-structure",
+  truthsExtractionLimit: "truths-extraction-limit",
 };
 
 const NUMBER_RULE: Record<string, string> = {
   "summarization-n": "must be a whole number from 1 to 20",
   "list-cap": "must be a whole number from 5 to 200",
+  "call-structure": "must be folded or deepeval",
+  "truths-extraction-limit": "must be a whole number from 1 to 200",
 };

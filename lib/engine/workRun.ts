@@ -114,7 +114,8 @@ async function judgePending(
     claimedJudgments(db, run.id, workerId, claimBatchSize(lanes)),
     lanes,
     async ({ item, row }) => {
-      const calls = deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode);
+      const calls =
+        deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode, context.deepEval);
       // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
       // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
       const reservation = calls > 0 ? await gate.reserve(calls) : null;
@@ -145,10 +146,15 @@ async function judgePending(
 const RESULTS_PER_WRITE = 100;
 const OFFLINE_LANES = 64;
 
-/** The LLM calls one judgment makes: per chunk for a per-chunk judge in per_chunk mode, else its calls per row. */
-function callsOf(metric: string, row: JudgeRowData, chunkMode: string): number {
-  const shape = judgeCallShape(metric);
+/**
+ * The LLM calls one judgment makes (at most): per chunk for a per-chunk judge in per_chunk mode, else its
+ * calls per row, plus one per chunk for a metric that judges each chunk in its own call (DeepEval's
+ * contextual relevancy with DeepEval's call structure).
+ */
+function callsOf(metric: string, row: JudgeRowData, chunkMode: string, deepEval: ItemContext["deepEval"]): number {
+  const shape = judgeCallShape(metric, deepEval);
   if (shape === null) return 0;
-  if (!shape.perChunk || chunkMode !== "per_chunk") return shape.callsPerRow;
-  return Math.max(1, row.chunks.filter((chunk) => chunk.kind === "retrieved").length);
+  const chunks = row.chunks.filter((chunk) => chunk.kind === "retrieved").length;
+  if (shape.perChunk && chunkMode === "per_chunk") return Math.max(1, chunks);
+  return Math.max(1, shape.callsPerRow + shape.callsPerChunk * chunks);
 }

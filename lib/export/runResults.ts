@@ -155,23 +155,27 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
 }
 
 type DeepEvalExport = {
+  call_structure: string;
   strict_mode: boolean;
   include_reason: boolean;
   penalize_ambiguous_claims: boolean;
   summarization_n: number;
   assessment_questions: string[] | null;
   list_cap: number;
+  truths_extraction_limit: number | null;
 };
 
 function deepEvalExport(stored: DeepEvalSettingsInput | undefined): DeepEvalExport {
   const settings = deepEvalSettings(stored);
   return {
+    call_structure: settings.callStructure,
     strict_mode: settings.strictMode,
     include_reason: settings.includeReason,
     penalize_ambiguous_claims: settings.penalizeAmbiguousClaims,
     summarization_n: settings.summarizationQuestions,
     assessment_questions: settings.assessmentQuestions,
     list_cap: settings.listCap,
+    truths_extraction_limit: settings.truthsExtractionLimit,
   };
 }
 

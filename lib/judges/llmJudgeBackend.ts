@@ -3,9 +3,28 @@ import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { rowVerdictFromChunks } from "./chunkPrecision";
 import type { JudgeBackend, JudgeCache, JudgeRequest } from "./judgeBackend";
-import { renderPrompt } from "./prompts/promptTemplate";
+import { renderPrompt, type PromptCall } from "./prompts/promptTemplate";
+import { CallFailed, type CallPlan, type StepRunner } from "./deepEvalCalls/callPlan";
+import { DEEPEVAL_CALL_PLANS } from "./deepEvalCalls/plans";
+import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
 import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "./types";
+
+/** One call's result before it is a verdict: its answer, or why there is none. */
+type StepOutcome = {
+  answer: unknown;
+  usage: TokenUsage;
+  attempts: number;
+  cacheHit: boolean;
+  promptHash: string;
+  promptVersion: string;
+  failure: LlmCallErrorKind | null;
+  errorMessage: string | null;
+  key: string;
+};
+
+/** The prompt version a row judged with DeepEval's call structure names, with the metric and its number of calls. */
+export const DEEPEVAL_CALLS_VERSION = "deepeval_calls/v1";
 
 type CallOutcome = {
   verdict: JudgeVerdict;
@@ -49,84 +68,134 @@ export function createLlmJudgeBackend(deps: {
 }): JudgeBackend {
   const model = deps.model ?? deps.llm.model;
 
+  /**
+   * One call: its answer from the cache when the identical (provider, endpoint, model, version, prompt) was
+   * answered before, otherwise from the model. A failed call is an outcome with `failure`, never a throw.
+   */
+  async function callStep(
+    step: PromptCall<unknown, unknown>,
+    input: JudgeInput,
+    context: unknown,
+  ): Promise<StepOutcome> {
+    const rendered = renderPrompt(step, input, context);
+    const schema = step.schema(input, context);
+    // Keyed by who answers (provider and endpoint) as well as what was asked: two servers may use one model name.
+    const key = createHash("sha256")
+      .update(`${deps.llm.provider}\u0000${deps.llm.endpoint}\u0000${model}\u0000${step.version}\u0000${rendered.hash}`)
+      .digest("hex");
+    const base = { promptHash: rendered.hash, promptVersion: step.version, key };
+    const cached = deps.readCache === false ? null : await deps.cache.get(key);
+    if (cached?.response === FELL_BACK_TO_PER_CHUNK)
+      return {
+        ...base,
+        answer: null,
+        usage: { ...NO_USAGE },
+        attempts: 0,
+        cacheHit: true,
+        failure: "malformed_output",
+        errorMessage: "the batched answer was malformed on an earlier run",
+      };
+    if (cached) {
+      const parsed = schema.safeParse(JSON.parse(cached.response));
+      if (parsed.success)
+        return {
+          ...base,
+          answer: parsed.data,
+          usage: { ...NO_USAGE },
+          attempts: 0,
+          cacheHit: true,
+          failure: null,
+          errorMessage: null,
+        };
+    }
+    try {
+      const result = await deps.llm.callStructured({
+        messages: rendered.messages,
+        schema,
+        schemaName: step.schemaName,
+        model,
+      });
+      await deps.cache.put(
+        { key, model, promptVersion: step.version, response: JSON.stringify(result.value), ...result.usage },
+        { replace: deps.readCache === false },
+      );
+      return {
+        ...base,
+        answer: result.value,
+        usage: result.usage,
+        attempts: result.attempts,
+        cacheHit: false,
+        failure: null,
+        errorMessage: null,
+      };
+    } catch (error) {
+      if (!(error instanceof LlmCallError)) throw error;
+      return {
+        ...base,
+        answer: null,
+        usage: error.usage,
+        attempts: error.attempts,
+        cacheHit: false,
+        failure: error.kind,
+        errorMessage: error.message,
+      };
+    }
+  }
+
+  /** One call of a template: its answer made a verdict (or, for a two-call judge's first, kept for the follow-up). */
   async function callTemplate(
     template: AnyTemplate,
     input: JudgeInput,
     context: unknown,
     chunkCount = 0,
   ): Promise<CallOutcome> {
-    const rendered = renderPrompt(template, input, context);
-    const schema = template.schema(input, context);
-    // Keyed by who answers (provider and endpoint) as well as what was asked: two servers may use one model name.
-    const key = createHash("sha256")
-      .update(
-        `${deps.llm.provider}\u0000${deps.llm.endpoint}\u0000${model}\u0000${template.version}\u0000${rendered.hash}`,
-      )
-      .digest("hex");
-    const base = { promptHash: rendered.hash, promptVersion: template.version, answer: null };
+    const step = await callStep(template, input, context);
+    const { errorMessage, ...outcome } = step;
+    if (step.failure !== null)
+      return { ...outcome, verdict: errorVerdict(errorMessage ?? "the call failed", chunkCount) };
     // A two-call judge's first answer is no verdict yet: judgeOnce replaces it with the follow-up's.
-    const verdictOf = (answer: unknown): JudgeVerdict =>
-      template.followUp ? AWAITING_FOLLOW_UP : template.toVerdict(answer, input, context);
-    const cached = deps.readCache === false ? null : await deps.cache.get(key);
-    if (cached?.response === FELL_BACK_TO_PER_CHUNK) {
-      return {
-        ...base,
-        verdict: errorVerdict("the batched answer was malformed on an earlier run", chunkCount),
-        usage: { ...NO_USAGE },
-        attempts: 0,
-        cacheHit: true,
-        failure: "malformed_output",
-        key,
-      };
-    }
-    if (cached) {
-      const parsed = schema.safeParse(JSON.parse(cached.response));
-      if (parsed.success) {
-        return {
-          ...base,
-          verdict: verdictOf(parsed.data),
-          answer: parsed.data,
-          usage: { ...NO_USAGE },
-          attempts: 0,
-          cacheHit: true,
-          failure: null,
-          key,
-        };
-      }
-    }
+    const verdict = template.followUp ? AWAITING_FOLLOW_UP : template.toVerdict(step.answer, input, context);
+    return { ...outcome, verdict };
+  }
+
+  /**
+   * A metric judged with DeepEval's own call structure (lib/judges/deepEvalCalls): every call the plan
+   * makes is cached and accounted for; the row's prompt version names the plan and its number of calls,
+   * and its hash combines the calls' hashes in the order they were made.
+   */
+  async function judgeByPlan(
+    plan: CallPlan,
+    metric: string,
+    input: JudgeInput,
+    settings: DeepEvalSettings,
+  ): Promise<CallOutcome> {
+    const made: StepOutcome[] = [];
+    const call: StepRunner = async (step, context) => {
+      const outcome = await callStep(step as PromptCall<unknown, unknown>, input, context);
+      made.push(outcome);
+      if (outcome.failure !== null) throw new CallFailed(step.version, outcome.errorMessage ?? "the call failed");
+      return outcome.answer as never;
+    };
+    let verdict: JudgeVerdict;
     try {
-      const result = await deps.llm.callStructured({
-        messages: rendered.messages,
-        schema,
-        schemaName: template.schemaName,
-        model,
-      });
-      await deps.cache.put(
-        { key, model, promptVersion: template.version, response: JSON.stringify(result.value), ...result.usage },
-        { replace: deps.readCache === false },
-      );
-      return {
-        ...base,
-        verdict: verdictOf(result.value),
-        answer: result.value,
-        usage: result.usage,
-        attempts: result.attempts,
-        cacheHit: false,
-        failure: null,
-        key,
-      };
+      verdict = await plan({ input, settings, call });
     } catch (error) {
-      if (!(error instanceof LlmCallError)) throw error;
-      return {
-        ...base,
-        verdict: errorVerdict(error.message, chunkCount),
-        usage: error.usage,
-        attempts: error.attempts,
-        cacheHit: false,
-        failure: error.kind,
-        key,
-      };
+      if (!(error instanceof CallFailed)) throw error;
+      verdict = errorVerdict(`DeepEval's call structure: the ${error.step} call failed: ${error.message}`);
     }
+    return {
+      verdict,
+      usage: made.reduce((sum, o) => addUsage(sum, o.usage), { ...NO_USAGE }),
+      attempts: made.reduce((sum, o) => sum + o.attempts, 0),
+      cacheHit: made.length > 0 && made.every((o) => o.cacheHit),
+      promptHash: createHash("sha256")
+        .update(made.map((o) => o.promptHash).join(","))
+        .digest("hex"),
+      promptVersion: `${DEEPEVAL_CALLS_VERSION} ${metric.split("/").pop()} (${made.length} ${made.length === 1 ? "call" : "calls"})`,
+      failure: made.find((o) => o.failure !== null)?.failure ?? null,
+      key: "",
+      answer: null,
+    };
   }
 
   return {
@@ -135,11 +204,21 @@ export function createLlmJudgeBackend(deps: {
     async judge(request: JudgeRequest): Promise<JudgeResult> {
       const started = Date.now();
       const chosen = templateForMetric(request.metric, request.input, request.custom);
-      const outcome = !chosen
-        ? noJudgeFor(request.metric)
-        : chosen.template.perChunk && request.chunkMode === "per_chunk"
-          ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
-          : await judgeOnce(chosen.template, chosen.context ?? request.settings, request.input, request.allowMoreCalls);
+      const deepEval = request.settings?.deepEval;
+      const plan = deepEval?.callStructure === "deepeval" ? DEEPEVAL_CALL_PLANS[request.metric] : undefined;
+      const outcome =
+        plan && deepEval
+          ? await judgeByPlan(plan, request.metric, request.input, deepEval)
+          : !chosen
+            ? noJudgeFor(request.metric)
+            : chosen.template.perChunk && request.chunkMode === "per_chunk"
+              ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
+              : await judgeOnce(
+                  chosen.template,
+                  chosen.context ?? request.settings,
+                  request.input,
+                  request.allowMoreCalls,
+                );
       return {
         ...outcome.verdict,
         provider: deps.llm.provider,

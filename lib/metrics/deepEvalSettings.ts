@@ -15,8 +15,15 @@ import { z } from "zod";
  * - `listCap`: the most items (claims, statements, sentences, opinions) one answer may list; past it
  *   the model is told to merge minor ones. Default 40. A list that reaches the cap says so in its
  *   details, since items may have been merged.
+ * - `callStructure`: "folded" (default), Assay's one call per row (two for summarization), or "deepeval",
+ *   each metric's own sequence of calls as DeepEval makes them (truths, claims, verdicts, reason, …), so a
+ *   number can be reproduced when it matters; it costs 2 to 7 calls a row.
+ * - `truthsExtractionLimit` (faithfulness, summarization; DeepEval's call structure only): the most truths
+ *   taken from the context (the source), the most important first.
  */
 export const DEFAULT_LIST_CAP = 40;
+export const CALL_STRUCTURES = ["folded", "deepeval"] as const;
+export type CallStructure = (typeof CALL_STRUCTURES)[number];
 export const DEFAULT_SUMMARIZATION_QUESTIONS = 5;
 export const MAX_ASSESSMENT_QUESTIONS = 20;
 
@@ -53,6 +60,13 @@ export const deepEvalSettingsSchema = z
       .max(200)
       .optional()
       .meta({ description: "The most items one answer may list (claims, statements, opinions); default 40" }),
+    callStructure: z.enum(CALL_STRUCTURES).optional().meta({
+      description: "folded (default: one call per row, two for summarization) or deepeval (each metric's own calls)",
+    }),
+    truthsExtractionLimit: z.number().int().min(1).max(200).optional().meta({
+      description:
+        "Faithfulness and summarization with DeepEval's call structure: the most truths taken from the context",
+    }),
   })
   .strict();
 export type DeepEvalSettingsInput = z.infer<typeof deepEvalSettingsSchema>;
@@ -64,6 +78,8 @@ export type DeepEvalSettings = {
   summarizationQuestions: number;
   assessmentQuestions: string[] | null;
   listCap: number;
+  callStructure: CallStructure;
+  truthsExtractionLimit: number | null;
 };
 
 export const DEFAULT_DEEPEVAL_SETTINGS: DeepEvalSettings = {
@@ -73,6 +89,8 @@ export const DEFAULT_DEEPEVAL_SETTINGS: DeepEvalSettings = {
   summarizationQuestions: DEFAULT_SUMMARIZATION_QUESTIONS,
   assessmentQuestions: null,
   listCap: DEFAULT_LIST_CAP,
+  callStructure: "folded",
+  truthsExtractionLimit: null,
 };
 
 /** The settings as configured (any subset), the rest at DeepEval's defaults. */
@@ -84,6 +102,8 @@ export function deepEvalSettings(input?: DeepEvalSettingsInput | null): DeepEval
     summarizationQuestions: input?.summarizationQuestions ?? DEFAULT_DEEPEVAL_SETTINGS.summarizationQuestions,
     assessmentQuestions: input?.assessmentQuestions ?? null,
     listCap: input?.listCap ?? DEFAULT_DEEPEVAL_SETTINGS.listCap,
+    callStructure: input?.callStructure ?? DEFAULT_DEEPEVAL_SETTINGS.callStructure,
+    truthsExtractionLimit: input?.truthsExtractionLimit ?? null,
   };
 }
 
@@ -98,5 +118,7 @@ export function changedDeepEvalSettings(input?: DeepEvalSettingsInput | null): D
     changed.summarizationQuestions = settings.summarizationQuestions;
   if (settings.assessmentQuestions) changed.assessmentQuestions = settings.assessmentQuestions;
   if (settings.listCap !== DEFAULT_LIST_CAP) changed.listCap = settings.listCap;
+  if (settings.callStructure !== "folded") changed.callStructure = settings.callStructure;
+  if (settings.truthsExtractionLimit !== null) changed.truthsExtractionLimit = settings.truthsExtractionLimit;
   return changed;
 }

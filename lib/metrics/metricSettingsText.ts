@@ -33,12 +33,14 @@ export function metricSettingsText(
 function deepEvalText(config: Pick<StoredRunConfig, "metrics" | "deepEval">): string {
   const settings = deepEvalSettings(config.deepEval);
   const parts = [
+    settings.callStructure === "deepeval" ? "DeepEval's own calls" : "folded calls",
     `strict_mode ${settings.strictMode ? "on" : "off"}`,
     `include_reason ${settings.includeReason ? "on" : "off"}`,
     `list cap ${settings.listCap}`,
   ];
   if (config.metrics.includes("response/llm_judged/faithfulness"))
     parts.push(`penalize_ambiguous_claims ${settings.penalizeAmbiguousClaims ? "on" : "off"}`);
+  if (settings.truthsExtractionLimit !== null) parts.push(`truths_extraction_limit ${settings.truthsExtractionLimit}`);
   if (config.metrics.includes("response/llm_judged/summarization"))
     parts.push(
       settings.assessmentQuestions

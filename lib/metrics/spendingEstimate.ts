@@ -1,4 +1,6 @@
 import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
+import { deepEvalCallShape } from "./deepEvalCallCounts";
+import type { DeepEvalSettings } from "./deepEvalSettings";
 import { isGEvalMetric } from "./gEvalMetric";
 import { findMetric } from "./metricCatalog";
 
@@ -39,24 +41,32 @@ export type SpendingOptions = {
   /** The offline judge: no LLM calls for judging. */
   heuristic: boolean;
   prices: LlmPrices;
+  /** The run's DeepEval options: with DeepEval's call structure its metrics make more calls per row. */
+  deepEval?: DeepEvalSettings;
 };
 
 /**
  * How a metric calls the model: per row (its catalogue `callsPerRow`, 1 for custom and G-Eval judges),
- * or per chunk (chunk relevance and custom RETRIEVAL judges, one call per chunk in per_chunk mode).
+ * or per chunk (chunk relevance and custom RETRIEVAL judges, one call per chunk in per_chunk mode). A
+ * DeepEval metric run with DeepEval's call structure makes its own calls per row, and per chunk for
+ * contextual relevancy (`callsPerChunk`, on top of `callsPerRow`).
  * Null for metrics that call no model (deterministic, statistical, agent).
  */
-export function judgeCallShape(metric: string): { perChunk: boolean; callsPerRow: number } | null {
+export type JudgeCallShape = { perChunk: boolean; callsPerRow: number; callsPerChunk: number };
+
+export function judgeCallShape(metric: string, deepEval?: DeepEvalSettings): JudgeCallShape | null {
+  const deepEvalShape = deepEvalCallShape(metric, deepEval);
+  if (deepEvalShape) return { perChunk: false, ...deepEvalShape };
   const known = findMetric(metric);
   if (known) {
     if (known.kind !== "llm_judged") return null;
     const callsPerRow = known.callsPerRow ?? 1;
-    return callsPerRow > 0 ? { perChunk: known.perChunk === true, callsPerRow } : null;
+    return callsPerRow > 0 ? { perChunk: known.perChunk === true, callsPerRow, callsPerChunk: 0 } : null;
   }
-  if (isGEvalMetric(metric)) return { perChunk: false, callsPerRow: 1 };
+  if (isGEvalMetric(metric)) return { perChunk: false, callsPerRow: 1, callsPerChunk: 0 };
   // Not in the catalogue: a custom judge, RETRIEVAL (per chunk) or ANSWER.
-  if (metric.startsWith("retrieval/llm_judged/")) return { perChunk: true, callsPerRow: 1 };
-  if (metric.startsWith("response/llm_judged/")) return { perChunk: false, callsPerRow: 1 };
+  if (metric.startsWith("retrieval/llm_judged/")) return { perChunk: true, callsPerRow: 1, callsPerChunk: 0 };
+  if (metric.startsWith("response/llm_judged/")) return { perChunk: false, callsPerRow: 1, callsPerChunk: 0 };
   return null;
 }
 
@@ -80,17 +90,20 @@ export function estimateSpending(
   let generationCalls = 0;
   if (!options.heuristic) {
     for (const entry of work.judged) {
-      const shape = judgeCallShape(entry.metric);
+      const shape = judgeCallShape(entry.metric, options.deepEval);
       if (!shape || entry.items === 0) continue;
       const textTokens = Math.ceil(entry.chars / CHARS_PER_TOKEN);
       const perChunkCalls = shape.perChunk && options.chunkMode === "per_chunk";
-      const metricCalls = perChunkCalls ? entry.chunks : entry.items * shape.callsPerRow;
+      const metricCalls = perChunkCalls
+        ? entry.chunks
+        : entry.items * shape.callsPerRow + entry.chunks * shape.callsPerChunk;
       calls += metricCalls;
       if (metricCalls > 0) perMetric.push({ metric: entry.metric, calls: metricCalls });
-      input += metricCalls * PROMPT_OVERHEAD_TOKENS + textTokens * (shape.perChunk ? 1 : shape.callsPerRow);
-      output +=
-        (shape.perChunk ? Math.max(entry.chunks, entry.items) : entry.items * shape.callsPerRow) *
-        OUTPUT_TOKENS_PER_VERDICT;
+      // Each per-row call may read the row's text (an upper bound); a per-chunk call reads its chunk.
+      input +=
+        metricCalls * PROMPT_OVERHEAD_TOKENS +
+        textTokens * (shape.perChunk ? 1 : shape.callsPerRow + (shape.callsPerChunk > 0 ? 1 : 0));
+      output += (shape.perChunk ? Math.max(entry.chunks, entry.items) : metricCalls) * OUTPUT_TOKENS_PER_VERDICT;
     }
     calls += work.gEvalJudges;
     input += work.gEvalJudges * PROMPT_OVERHEAD_TOKENS;

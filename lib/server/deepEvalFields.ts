@@ -21,6 +21,8 @@ export function readDeepEvalFields(
     ...(text("listCap") ? { listCap: Number(text("listCap")) } : {}),
     ...(text("summarizationQuestions") ? { summarizationQuestions: Number(text("summarizationQuestions")) } : {}),
     ...(questions.length > 0 ? { assessmentQuestions: questions } : {}),
+    ...(text("callStructure") ? { callStructure: text("callStructure") } : {}),
+    ...(text("truthsExtractionLimit") ? { truthsExtractionLimit: Number(text("truthsExtractionLimit")) } : {}),
   });
   if (parsed.success) return { ok: true, settings: parsed.data };
   return {
@@ -35,4 +37,6 @@ const LABELS: Record<string, string> = {
   listCap: "List cap",
   summarizationQuestions: "Summarization n",
   assessmentQuestions: "Summarization assessment questions",
+  callStructure: "Calls per row",
+  truthsExtractionLimit: "truths_extraction_limit",
 };

@@ -9,6 +9,9 @@ import { closeDirectConnection } from "@/lib/db/store/directSqlite";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { SAMPLE_FILE } from "../support/engineKit";
 import { baseArgs, usageError } from "../support/evalArgsKit";
+import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
+import { startFakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { spawnEval } from "../support/spawnEval";
 
 describe("npm run eval with DeepEval's options", () => {
@@ -46,6 +49,47 @@ describe("npm run eval with DeepEval's options", () => {
     expect(usageError([...baseArgs, "--list-cap", "3"])).toContain("--list-cap: must be a whole number from 5 to 200");
     expect(usageError([...baseArgs, "--summarization-n", "many"])).toContain(
       "--summarization-n: must be a whole number from 1 to 20",
+    );
+  });
+
+  it("says the calls of both call structures before it runs, and makes DeepEval's when asked", async () => {
+    const server = await startFakeOpenAIServer({
+      responder: (body, ctx) => fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx),
+    });
+    try {
+      const { code, stdout, stderr } = await spawnEval(
+        [
+          "--dataset",
+          SAMPLE_FILE,
+          "--judges",
+          "faithfulness",
+          "--judge-model",
+          "judge-model",
+          "--call-structure",
+          "deepeval",
+          "--no-include-reason",
+          "--quiet",
+        ],
+        {
+          DATABASE_URL: `file:${path.join(dir, "calls.db")}`,
+          OPENAI_API_KEY: "sk-test-calls-0000",
+          OPENAI_BASE_URL: server.url,
+        },
+      ).done;
+      expect(code, stderr).toBe(0);
+      // 47 sample rows have a response and retrieved context: 3 calls each without the reason, 1 folded.
+      expect(stdout).toContain("Estimate: 141 LLM calls,");
+      expect(stdout).toContain(
+        "DeepEval's own call structure (--call-structure deepeval): 141 LLM calls; folded calls (the default) would make 47.",
+      );
+      const names = server.requests.map((r) => String(r.body.response_format?.json_schema?.name));
+      expect(new Set(names)).toEqual(new Set(["deepeval_truths", "deepeval_claims", "deepeval_claim_verdicts"]));
+      expect(names.length).toBeLessThanOrEqual(141);
+    } finally {
+      await server.close();
+    }
+    expect(usageError([...baseArgs, "--call-structure", "nested"])).toContain(
+      "--call-structure: must be folded or deepeval",
     );
   });
 

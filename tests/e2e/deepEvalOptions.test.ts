@@ -109,7 +109,7 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
     });
     expect(run?.config.thresholds[FAITHFULNESS]).toBe(1);
     expect(await page.locator("[data-testid=metric-setting]").allInnerTexts()).toContain(
-      "· DeepEval: strict_mode on, include_reason off, list cap 25, penalize_ambiguous_claims on, summarization: 2 assessment questions of the run's own",
+      "· DeepEval: folded calls, strict_mode on, include_reason off, list cap 25, penalize_ambiguous_claims on, summarization: 2 assessment questions of the run's own",
     );
     const panel = await page.locator("[data-testid=g-eval-steps]").innerText();
     expect(panel).toMatch(/scale 0–10/);

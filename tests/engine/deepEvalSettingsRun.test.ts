@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { runExportMeta } from "@/lib/export/runResults";
 import { decodeVerdictDetails } from "@/lib/db/judgments/verdictDetails";
 import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { readRun, runToCompletion } from "../support/engineKit";
 import { openServedDataset } from "../support/servedDataset";
@@ -40,7 +41,7 @@ describe("DeepEval's options on a run", () => {
           retrieved_context: [{ content: "Acme.", doc_uri: "d3" }],
         },
       ],
-      { responder: fakeScoreMetricResponder },
+      { responder: (body, ctx) => fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx) },
     ));
   });
   afterAll(async () => close());
@@ -91,13 +92,55 @@ describe("DeepEval's options on a run", () => {
 
     const meta = await runExportMeta(db, runId);
     expect(meta.run.settings.deepeval).toEqual({
+      call_structure: "folded",
       strict_mode: true,
       include_reason: true,
       penalize_ambiguous_claims: false,
       summarization_n: 5,
       assessment_questions: null,
       list_cap: 25,
+      truths_extraction_limit: null,
     });
+  });
+
+  it("judges with DeepEval's own calls when the run asks: the estimate's calls, the folded scores", async () => {
+    const before = server.requests.length;
+    const { runId, outcome } = await runToCompletion(
+      db,
+      {
+        datasetId,
+        metrics: ["faithfulness", "toxicity"],
+        judge: { provider: "openai", model: "judge-model" },
+        deepEval: { callStructure: "deepeval" },
+      },
+      server.url,
+    );
+    expect(outcome.status).toBe("completed");
+    // Faithfulness 4 calls a row (truths, claims, verdicts, reason), toxicity 3 where there are opinions and
+    // 2 where there are none (no verdicts call): 3 × 4 + 3 + 3 + 2 = 20 calls.
+    const versions = await db.judgmentItem.findMany({ where: { runId }, select: { promptVersion: true } });
+    expect(versions.map((v) => v.promptVersion).sort()).toEqual([
+      "deepeval_calls/v1 faithfulness (4 calls)",
+      "deepeval_calls/v1 faithfulness (4 calls)",
+      "deepeval_calls/v1 faithfulness (4 calls)",
+      "deepeval_calls/v1 toxicity (2 calls)",
+      "deepeval_calls/v1 toxicity (3 calls)",
+      "deepeval_calls/v1 toxicity (3 calls)",
+    ]);
+    // Two pairs of rows ask the same reason prompt (the same score with nothing to explain): 18 distinct
+    // prompts; the second of a pair comes from the cache unless both were asked at once.
+    const asked = server.requests.slice(before).map((r) => JSON.stringify(r.body.messages));
+    expect(new Set(asked).size).toBe(18);
+    expect(asked.length).toBeLessThanOrEqual(20);
+    const faithfulness = await judgments(runId, FAITHFULNESS);
+    expect(faithfulness.half.score).toBeCloseTo(2 / 3, 12);
+    expect(faithfulness.faithful.score).toBe(1);
+    const stored = await db.judgmentItem.findFirst({
+      where: { runId, metric: FAITHFULNESS },
+      select: { promptVersion: true },
+    });
+    expect(stored?.promptVersion).toBe("deepeval_calls/v1 faithfulness (4 calls)");
+    expect((await readRun(db, runId)).config.deepEval).toEqual({ callStructure: "deepeval" });
   });
 
   it("stores nothing for options left at DeepEval's defaults, and the export names the defaults", async () => {

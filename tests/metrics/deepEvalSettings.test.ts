@@ -20,6 +20,8 @@ describe("DeepEval's options", () => {
       summarizationQuestions: 5,
       assessmentQuestions: null,
       listCap: 40,
+      callStructure: "folded",
+      truthsExtractionLimit: null,
     });
     expect(changedDeepEvalSettings({ strictMode: false, includeReason: true, listCap: 40 })).toEqual({});
     expect(changedDeepEvalSettings({ includeReason: false, listCap: 25 })).toEqual({
@@ -83,7 +85,7 @@ describe("DeepEval's options", () => {
         deepEval: { strictMode: true, assessmentQuestions: ["Q?"] },
       }),
     ).toEqual([
-      "DeepEval: strict_mode on, include_reason on, list cap 40, penalize_ambiguous_claims off, summarization: 1 assessment questions of the run's own",
+      "DeepEval: folded calls, strict_mode on, include_reason on, list cap 40, penalize_ambiguous_claims off, summarization: 1 assessment questions of the run's own",
     ]);
     expect(metricSettingsText({ metrics: ["response/llm_judged/correctness"] })).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import type { ModelPrice as Price } from "@/lib/llm/pricing";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
+import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { sqlOf, type Db } from "../client";
 import type { RejudgeSelection } from "./runLifecycle";
 import { decodeRunConfig } from "./storedRun";
@@ -54,7 +55,9 @@ export async function estimateRejudge(
     select: { judgeProvider: true, config: true, generationModel: true },
   });
   if (!run) return null;
-  const perChunkCalls = decodeRunConfig(run.config).chunkMode === "per_chunk";
+  const config = decodeRunConfig(run.config);
+  const perChunkCalls = config.chunkMode === "per_chunk";
+  const deepEval = deepEvalSettings(config.deepEval);
   const includeFailed = which === "errored_or_failed";
   const [selected, usage, generations] = await Promise.all([
     sqlOf(db).all<Selected>(
@@ -103,7 +106,7 @@ export async function estimateRejudge(
     estimate.errored += errored;
     estimate.failed += failed;
     estimate.judgments += errored + failed;
-    const shape = judgeCallShape(s.metric);
+    const shape = judgeCallShape(s.metric, deepEval);
     if (heuristic || shape === null) {
       estimate.withoutCalls += errored + failed;
       continue;
@@ -114,7 +117,8 @@ export async function estimateRejudge(
     const judged = errored + calledFailed;
     const chunks = Number(s.erroredChunks ?? 0) + (options.secondOpinion ? Number(s.failedChunks ?? 0) : 0);
     // A two-call metric (summarization) makes two calls per judgment; its stored usage already sums both.
-    const calls = shape.perChunk && perChunkCalls ? chunks : judged * shape.callsPerRow;
+    // DeepEval's contextual relevancy in its own call structure: one call per chunk besides the row's (at most).
+    const calls = shape.perChunk && perChunkCalls ? chunks : judged * shape.callsPerRow + chunks * shape.callsPerChunk;
     estimate.llmCalls += calls;
     const average = usageByMetric.get(s.metric);
     if (!average || average.input === null || average.output === null) {

@@ -1,3 +1,4 @@
+import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import type { LlmPrices } from "@/lib/llm/pricing";
 import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
 import { estimateSpending, type JudgedWork, type SpendingEstimate } from "@/lib/metrics/spendingEstimate";
@@ -22,6 +23,7 @@ export async function estimateRunSpending(
     chunkMode: string;
     heuristic: boolean;
     prices: LlmPrices;
+    deepEval?: DeepEvalSettings;
   },
 ): Promise<RunEstimate> {
   const sql = sqlOf(db);

@@ -14,6 +14,9 @@ export type PromptTemplate<TOutput, TContext = undefined> = TemplateFields<TOutp
   ({ perChunk?: undefined; singleChunk?: undefined } | PerChunk) &
   (OneCall<TOutput, TContext> | TwoCalls<TOutput>);
 
+/** One call's prompt and answer schema, without a verdict: a step of a judge that makes several calls. */
+export type PromptCall<TOutput, TContext> = TemplateFields<TOutput, TContext>;
+
 type TemplateFields<TOutput, TContext> = {
   /** e.g. "correctness.expected_response/v1"; part of the judge-cache key, so it never changes for a given prompt. */
   version: string;
@@ -63,7 +66,7 @@ export type PerChunkTemplate<TOutput, TContext = undefined> = TemplateFields<TOu
 
 export type RenderedPrompt = { messages: ChatTurn[]; hash: string };
 
-export function renderPrompt<T, C>(template: PromptTemplate<T, C>, input: JudgeInput, context: C): RenderedPrompt {
+export function renderPrompt<T, C>(template: PromptCall<T, C>, input: JudgeInput, context: C): RenderedPrompt {
   const messages: ChatTurn[] = [
     { role: "system", content: systemText(template, context) },
     { role: "user", content: template.render(input, context) },
@@ -76,7 +79,7 @@ export function renderPrompt<T, C>(template: PromptTemplate<T, C>, input: JudgeI
   return { messages, hash };
 }
 
-export function systemText<T, C>(template: PromptTemplate<T, C>, context: C): string {
+export function systemText<T, C>(template: PromptCall<T, C>, context: C): string {
   return typeof template.system === "function" ? template.system(context) : template.system;
 }
 
