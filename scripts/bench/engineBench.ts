@@ -2,7 +2,8 @@
 // latency: 200 rows × 4 chunks, the full judge suite, at concurrency 16 and 64,
 // then a re-run that must make 0 calls; then the same for
 // DeepEval's and Mastra's score metrics (with the statistical scorers and one G-Eval judge) on the
-// same rows with their ideal context's contents (so hallucination has work).
+// same rows with their ideal context's contents (so hallucination has work); then DeepEval's metrics
+// with DeepEval's own call structure, beside the folded calls.
 // Prints the figures, with LLM calls per row per metric for each suite; asserts nothing.
 import fs from "node:fs";
 import http from "node:http";
@@ -20,6 +21,7 @@ import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { runEvaluation } from "../../lib/engine/runEvaluation";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { metricsOfFamily } from "../../lib/metrics/metricNames";
+import type { DeepEvalSettingsInput } from "../../lib/metrics/deepEvalSettings";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
@@ -76,13 +78,15 @@ async function main(): Promise<void> {
     quiet = false,
     metrics: string[] = BUILT_IN_METRICS,
     family = false,
+    deepEval?: DeepEvalSettingsInput,
   ) => {
     await getJson(`${control}/reset`, z.unknown());
     const before = await stats();
     const runId = await createRun(db, {
       datasetId: family ? familyImported.datasetId : imported.datasetId,
       metrics,
-      ...(family ? { gEvalJudges: [G_EVAL_JUDGE] } : {}),
+      ...(family && !deepEval ? { gEvalJudges: [G_EVAL_JUDGE] } : {}),
+      ...(deepEval ? { deepEval } : {}),
       judge: { provider: "openai", model },
       concurrency,
     });
@@ -141,6 +145,29 @@ async function main(): Promise<void> {
   await runOnce("score family, concurrency 16", 16, "bench-score-16", false, SCORE_FAMILY, true);
   await runOnce("score family, concurrency 64", 64, "bench-score-64", false, SCORE_FAMILY, true);
   await runOnce("score family, re-run of concurrency 16 (cache)", 16, "bench-score-16", false, SCORE_FAMILY, true);
+
+  const DEEPEVAL = metricsOfFamily("deepeval");
+  console.log(`DeepEval's ${DEEPEVAL.length} metrics, folded calls and DeepEval's own call structure, same rows\n`);
+  await runOnce(
+    "DeepEval metrics, folded calls, concurrency 64",
+    64,
+    "bench-deepeval-folded",
+    false,
+    DEEPEVAL,
+    true,
+    {},
+  );
+  await runOnce(
+    "DeepEval metrics, DeepEval's own calls, concurrency 64",
+    64,
+    "bench-deepeval-own",
+    false,
+    DEEPEVAL,
+    true,
+    {
+      callStructure: "deepeval",
+    },
+  );
 
   await closeDb(db);
   closeDirectConnection(dbUrl);

@@ -1,4 +1,5 @@
 import type { Responder } from "./fakeOpenAIServer";
+import { fakeDeepEvalCallsResponder } from "./fakeDeepEvalCallsResponder";
 import { fakeJudgeResponder } from "./fakeJudgeResponder";
 import { fakeScoreMetricResponder } from "./fakeScoreMetricResponder";
 import { fencedContents } from "./fenced";
@@ -7,7 +8,8 @@ import { fencedContents } from "./fenced";
  * fakeJudgeResponder plus answers for the DeepEval and Mastra score templates, so one fake server
  * serves a run with both families (the engine benchmark). context_relevance: every retrieved
  * piece "high" and used, except those whose text says IRRELEVANT ("none", unused); nothing missing.
- * The DeepEval templates are answered by fakeScoreMetricResponder (verdicts from markers in the text);
+ * The DeepEval templates are answered by fakeScoreMetricResponder (verdicts from markers in the text), and
+ * DeepEval's own call structure by fakeDeepEvalCallsResponder;
  * G-Eval: three fixed steps, then a score of 4 ("4 of 5") for every row, without log-probabilities.
  * Everything else is answered by fakeJudgeResponder.
  */
@@ -32,5 +34,5 @@ export const fakeScoreResponder: Responder = (body, ctx) => {
       steps: ["Read the input.", "Read the actual output.", "Score how well it meets the criteria."],
     });
   if (schemaName === "g_eval_score") return JSON.stringify({ score: 4, reason: "4 of 5: meets the criteria." });
-  return fakeScoreMetricResponder(body, ctx) ?? fakeJudgeResponder(body, ctx);
+  return fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx) ?? fakeJudgeResponder(body, ctx);
 };
