@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
 import type { Responder } from "../support/fakeOpenAIServer";
+import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import type { AppServer } from "./appServer";
 import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
@@ -25,7 +26,8 @@ const gEvalResponder: Responder = (body) => {
   const prompt = (body.messages as { content: string }[]).map((m) => m.content).join("\n");
   return JSON.stringify({ reason: "judged by the fake", score: prompt.includes("CONTRADICTS") ? 0 : 1 });
 };
-const responder: Responder = (body, ctx) => gEvalResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx);
+const responder: Responder = (body, ctx) =>
+  gEvalResponder(body, ctx) ?? fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx);
 
 function rows(): string {
   return Array.from({ length: ROWS }, (_, i) =>
@@ -80,9 +82,21 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
     await page
       .getByLabel(/^Rubric \(optional/)
       .fill("0-3: misses the question\n4-7: answers it in part\n8-10: answers it fully");
-    // Faithfulness 4 + summarization 2 × 4 + G-Eval 4 (its steps are written: no steps call).
+    // Folded: faithfulness 4 + summarization 2 × 4 + G-Eval 4 (its steps are written: no steps call).
     expect(await page.locator("[data-testid=expected-calls]").innerText()).toMatch(
       /Expected LLM calls: 16 at most \(faithfulness 4, summarization 8, custom 4\)/,
+    );
+    // DeepEval's own calls, without the reason call: faithfulness 3 a row (truths, claims, verdicts),
+    // summarization 5 (truths, claims, alignment, answers from the source and from the summary; the
+    // questions are given), G-Eval unchanged. The select says both counts.
+    const structure = options.getByLabel("Calls per row");
+    expect(await structure.locator("option").allInnerTexts()).toEqual([
+      "Folded: one call per row, two for summarization (16 LLM calls)",
+      "DeepEval's own calls, metric by metric (36 LLM calls)",
+    ]);
+    await structure.selectOption("deepeval");
+    expect(await page.locator("[data-testid=expected-calls]").innerText()).toMatch(
+      /Expected LLM calls: 36 at most \(faithfulness 12, summarization 20, custom 4\)/,
     );
     await expectNoCrashText(page);
     await screenshot(page, "64-deepeval-options-form");
@@ -92,6 +106,7 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
     runId = await startAndFinish(page, "DeepEval options", 90_000);
     const run = await getRun(db, runId);
     expect(run?.config.deepEval).toEqual({
+      callStructure: "deepeval",
       strictMode: true,
       includeReason: false,
       penalizeAmbiguousClaims: true,
@@ -109,7 +124,7 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
     });
     expect(run?.config.thresholds[FAITHFULNESS]).toBe(1);
     expect(await page.locator("[data-testid=metric-setting]").allInnerTexts()).toContain(
-      "· DeepEval: folded calls, strict_mode on, include_reason off, list cap 25, penalize_ambiguous_claims on, summarization: 2 assessment questions of the run's own",
+      "· DeepEval: DeepEval's own calls, strict_mode on, include_reason off, list cap 25, penalize_ambiguous_claims on, summarization: 2 assessment questions of the run's own",
     );
     const panel = await page.locator("[data-testid=g-eval-steps]").innerText();
     expect(panel).toMatch(/scale 0–10/);
@@ -134,8 +149,10 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
       "Ambiguous (idk) claims count against the score (penalize_ambiguous_claims).",
       "strict_mode: the score is 1 or 0, and the threshold is 1 (0 where lower is better).",
     ]);
-    // 1 of 3 claims supported (the idk one penalised) before strict mode made it 0.
+    // 1 of 3 claims supported (the idk one penalised) before strict mode made it 0; judged in 3 calls.
     expect(await faithfulness.innerText()).toMatch(/score before strict mode\s*0\.33/);
+    expect(await faithfulness.innerText()).toContain("Truths from the retrieval context");
+    expect(await faithfulness.innerText()).toContain("deepeval_calls/v1 faithfulness (3 calls)");
     const summarization = await page
       .locator('[data-testid=judgment][data-metric="response/llm_judged/summarization"]')
       .innerText();
