@@ -3,7 +3,6 @@ import {
   contentWords,
   extractLiterals,
   extractQuantities,
-  isFirstPersonRemark,
   nameTerms,
   overlap,
   quantityFound,
@@ -98,12 +97,6 @@ describe("literals and names", () => {
       expect.arrayContaining(["Lifecycle", "Run", "Northwind"]),
     );
     expect(nameTerms("I'd suggest contacting support.")).toEqual([]);
-  });
-
-  it("recognises first-person remarks without numbers", () => {
-    expect(isFirstPersonRemark("I couldn't find details on bucket limits.")).toBe(true);
-    expect(isFirstPersonRemark("I checked: the limit is 500 buckets.")).toBe(false);
-    expect(isFirstPersonRemark("Identity policies apply.")).toBe(false);
   });
 });
 

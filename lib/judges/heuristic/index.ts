@@ -3,7 +3,8 @@ import { findMetric } from "@/lib/metrics/metricCatalog";
 import { errorVerdict } from "../types";
 import { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";
 import { heuristicRelevanceToQuery } from "./relevanceJudge";
-import { heuristicCorrectness, heuristicGroundedness, heuristicSafety } from "./responseJudges";
+import { heuristicGroundedness } from "./groundednessJudge";
+import { heuristicCorrectness, heuristicSafety } from "./responseJudges";
 import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
 import { SCORE_METRIC_HEURISTICS } from "./scoreMetrics";
 
@@ -14,9 +15,10 @@ import { SCORE_METRIC_HEURISTICS } from "./scoreMetrics";
  */
 export const HEURISTIC_MODEL = "heuristic-v1";
 /** Bump whenever a rule or threshold (claims.ts RULES, the lexicon, the tokeniser) changes: stored verdicts name it. */
-export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.2";
+export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.3";
 
-export { heuristicCorrectness, heuristicGroundedness, heuristicSafety } from "./responseJudges";
+export { heuristicGroundedness } from "./groundednessJudge";
+export { heuristicCorrectness, heuristicSafety } from "./responseJudges";
 export { heuristicRelevanceToQuery } from "./relevanceJudge";
 export { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
 export { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";

@@ -92,7 +92,8 @@ export function overlap(a: Set<string>, b: Set<string>): Overlap {
   return { share: a.size === 0 ? 1 : found.length / a.size, found, missing };
 }
 
-export type Dimension = "time" | "data" | "currency" | "percent";
+/** "ordinal": "third", "4th", found only by the offline judge's comparison of two sentences (sentenceConflicts.ts). */
+export type Dimension = "time" | "data" | "currency" | "percent" | "ordinal";
 export type Quantity = { raw: string; value: number; dimension: Dimension | null; base: number };
 
 const UNITS: Record<string, [Dimension, number]> = {};
@@ -301,15 +302,6 @@ export function nameTerms(unit: string): string[] {
 export function termFound(term: string, tokens: ReadonlySet<string>): boolean {
   const parts = tokenize(term);
   return parts.length > 0 && parts.every((p) => tokens.has(p) || (p.endsWith("s") && tokens.has(p.slice(0, -1)))); // "IDs" ~ "id"
-}
-
-/** The assistant speaking about itself ("I couldn't find…", "I'd suggest…"): not a claim about the world, unless it states a number. */
-export function isFirstPersonRemark(unit: string): boolean {
-  return (
-    /(?:^|[\s(])I(?:['’](?:d|m|ll|ve))?\s/u.test(unit) &&
-    extractQuantities(unit).length === 0 &&
-    extractLiterals(unit).length === 0
-  );
 }
 
 /** A short quotation for rationales. */
