@@ -41,6 +41,12 @@ describe("negation", () => {
     expect(negated.rating).toBe("no");
     expect(negated.rationale).toMatch(/disagree: one negates what the other states/);
     expect(grounded("The library is open on weekdays.", passages).rating).toBe("yes");
+    // A short claim that negates part of a long sentence; a negation's reach ends at a comma.
+    const long = ["The Eiffel Tower, finished in 1889 for the World's Fair, is a wrought-iron lattice tower in Paris."];
+    expect(grounded("The Eiffel Tower is not in Paris.", long).rating).toBe("no");
+    expect(grounded("The Eiffel Tower is in Paris.", long).rating).toBe("yes");
+    const comma = ["To rotate a key without downtime, create a second key and deploy it."];
+    expect(grounded("Create a second key and deploy it.", comma).rating).toBe("yes");
   });
 });
 

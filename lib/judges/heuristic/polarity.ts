@@ -41,20 +41,27 @@ const SCOPE_TOKENS = 4;
 
 export type Polarity = { negations: number; scope: Set<string> };
 
-/** The negations of a text and the content words within their reach (stems, as contentWords gives them). */
+/**
+ * The negations of a text and the content words within their reach: the next few words, never past a
+ * comma or other punctuation ("without downtime, create a key" negates the downtime, not the key).
+ */
 export function polarity(text: string): Polarity {
-  const tokens = tokenize(text);
-  const skip = new Set<number>();
-  if (tokens.length > 1 && LEADING_ANSWER.has(tokens[0])) skip.add(0);
-  for (let i = 0; i < tokens.length; i++)
-    for (const phrase of NOT_NEGATING)
-      if (phrase.every((word, k) => tokens[i + k] === word)) phrase.forEach((_, k) => skip.add(i + k));
   let negations = 0;
   const scope = new Set<string>();
-  tokens.forEach((token, i) => {
-    if (skip.has(i) || !NEGATORS.has(token)) return;
-    negations += 1;
-    for (const word of tokens.slice(i + 1, i + 1 + SCOPE_TOKENS)) for (const w of contentWords(word)) scope.add(w);
+  const segments = text.split(/[,;:.!?()]+/);
+  const answerFirst = tokenize(text).length > 1 && LEADING_ANSWER.has(tokenize(text)[0] ?? "");
+  segments.forEach((segment, at) => {
+    const tokens = tokenize(segment);
+    const skip = new Set<number>();
+    if (at === 0 && answerFirst) skip.add(0);
+    for (let i = 0; i < tokens.length; i++)
+      for (const phrase of NOT_NEGATING)
+        if (phrase.every((word, k) => tokens[i + k] === word)) phrase.forEach((_, k) => skip.add(i + k));
+    tokens.forEach((token, i) => {
+      if (skip.has(i) || !NEGATORS.has(token)) return;
+      negations += 1;
+      for (const word of tokens.slice(i + 1, i + 1 + SCOPE_TOKENS)) for (const w of contentWords(word)) scope.add(w);
+    });
   });
   return { negations, scope };
 }

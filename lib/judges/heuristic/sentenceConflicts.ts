@@ -23,8 +23,6 @@ import {
 export const CONFLICT_MATCH_SHARE = 0.6;
 /** The content words a claim (or clause) needs before it can be matched. */
 const MIN_ANCHOR_WORDS = 2;
-/** A negation or a relation is compared only with a clause about as long (≥50% of its words in the claim's clause too). */
-const SAME_SIZE_SHARE = 0.5;
 
 type Piece = { text: string; words: Set<string> };
 export type TextSentence = Piece & { clauses: Piece[] };
@@ -74,18 +72,16 @@ export function conflictWith(claim: string, sentences: readonly TextSentence[], 
   return sentenceConflict(piece(claim), sentences, known);
 }
 
-const matching = <T extends Piece>(claim: Piece, pieces: readonly T[], alike: boolean) =>
+/** The pieces that hold ≥60% of the claim's words, best first. */
+const matching = <T extends Piece>(claim: Piece, pieces: readonly T[]) =>
   pieces
     .map((p) => ({ p, share: overlap(claim.words, p.words).share }))
-    .filter(
-      ({ p, share }) =>
-        share >= CONFLICT_MATCH_SHARE && (!alike || overlap(p.words, claim.words).share >= SAME_SIZE_SHARE),
-    )
+    .filter(({ share }) => share >= CONFLICT_MATCH_SHARE)
     .sort((a, b) => b.share - a.share)
     .map(({ p }) => p);
 
 function clauseConflict(clause: Piece, clauses: readonly Piece[]): Conflict | null {
-  const matches = matching(clause, clauses, true);
+  const matches = matching(clause, clauses);
   const found = matches.map((m): Conflict | null => {
     if (negates(clause.text, m.text)) return { kind: "negation", matched: m.text };
     const swapped = swappedRelation(clause.text, m.text);
@@ -97,7 +93,7 @@ function clauseConflict(clause: Piece, clauses: readonly Piece[]): Conflict | nu
 function sentenceConflict(claim: Piece, sentences: readonly TextSentence[], known: string): Conflict | null {
   // A bare answer ("1948", "Paris") has nothing to place it in a sentence: the plain checks judge it.
   if (claim.words.size < MIN_ANCHOR_WORDS) return null;
-  const found = matching(claim, sentences, false).map((m): Conflict | null => {
+  const found = matching(claim, sentences).map((m): Conflict | null => {
     const number = changedNumber(claim.text, m.text, known);
     if (number) return { kind: "number", ...number, matched: m.text };
     const name = changedName(claim.text, m.text, known);
