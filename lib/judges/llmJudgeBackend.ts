@@ -12,22 +12,8 @@ import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, typ
 
 /** One call's result before it is a verdict: its answer, or why there is none. */
 type StepOutcome = {
+  /** The parsed answer (null when there is none), the context of a follow-up call. */
   answer: unknown;
-  usage: TokenUsage;
-  attempts: number;
-  cacheHit: boolean;
-  promptHash: string;
-  promptVersion: string;
-  failure: LlmCallErrorKind | null;
-  errorMessage: string | null;
-  key: string;
-};
-
-/** The prompt version a row judged with DeepEval's call structure names, with the metric and its number of calls. */
-export const DEEPEVAL_CALLS_VERSION = "deepeval_calls/v1";
-
-type CallOutcome = {
-  verdict: JudgeVerdict;
   usage: TokenUsage;
   attempts: number;
   cacheHit: boolean;
@@ -35,11 +21,16 @@ type CallOutcome = {
   promptVersion: string;
   /** Why the call produced no answer, when it did not. */
   failure: LlmCallErrorKind | null;
+  errorMessage: string | null;
   /** The judge-cache key of the call (empty for composed outcomes). */
   key: string;
-  /** The parsed answer (null when there is none), the context of a follow-up call. */
-  answer: unknown;
 };
+
+/** The prompt version a row judged with DeepEval's call structure names, with the metric and its number of calls. */
+export const DEEPEVAL_CALLS_VERSION = "deepeval_calls/v1";
+
+/** A call (or a composition of calls) made a verdict. */
+type CallOutcome = Omit<StepOutcome, "errorMessage"> & { verdict: JudgeVerdict };
 
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 

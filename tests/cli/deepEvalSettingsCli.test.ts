@@ -37,6 +37,10 @@ describe("npm run eval with DeepEval's options", () => {
         "Does it name the plan?",
         "--list-cap",
         "12",
+        "--call-structure",
+        "deepeval",
+        "--truths-extraction-limit",
+        "8",
       ]).deepEval,
     ).toEqual({
       strictMode: true,
@@ -45,7 +49,12 @@ describe("npm run eval with DeepEval's options", () => {
       summarizationQuestions: 7,
       assessmentQuestions: ["Does it name the price?", "Does it name the plan?"],
       listCap: 12,
+      callStructure: "deepeval",
+      truthsExtractionLimit: 8,
     });
+    expect(usageError([...baseArgs, "--truths-extraction-limit", "0"])).toContain(
+      "--truths-extraction-limit: must be a whole number from 1 to 200",
+    );
     expect(usageError([...baseArgs, "--list-cap", "3"])).toContain("--list-cap: must be a whole number from 5 to 200");
     expect(usageError([...baseArgs, "--summarization-n", "many"])).toContain(
       "--summarization-n: must be a whole number from 1 to 20",

@@ -1,38 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
 import { deepEvalSettings, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
-import { makeClient, openAiConfig } from "../llm/llmTestKit";
 import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
+import { type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fencedContents } from "../support/fenced";
+import { openFakeLlmBackend } from "../support/fakeLlmBackend";
 import { row } from "../support/judgeInputs";
-import { createTempDb } from "../support/tempDb";
 
 // DeepEval's own call structure, metric by metric, through the real LLM judge backend, openai SDK, fake
 // server and SQLite judge cache: how many calls each row makes, what each call reads, and that a row's
 // score is the folded structure's for the same verdicts.
 
-let db: Db;
-let cleanup: () => Promise<void>;
 let server: FakeOpenAIServer;
 let backend: JudgeBackend;
+let close: () => Promise<void>;
 const responder: Responder = (body, ctx) =>
   fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx);
 
 beforeAll(async () => {
-  ({ db, cleanup } = await createTempDb());
-  server = await startFakeOpenAIServer({ responder });
-  backend = createLlmJudgeBackend({ llm: makeClient(openAiConfig(server.url)).client, cache: createJudgeCache(db) });
+  ({ server, backend, close } = await openFakeLlmBackend(responder));
 });
-afterAll(async () => {
-  await server.close();
-  await cleanup();
-});
+afterAll(async () => close());
 
 type Request = FakeOpenAIServer["requests"][number];
 const nameOf = (request: Request): string => request.body.response_format.json_schema.name;

@@ -1,34 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { JudgeBackend, ScoreMetricSettings } from "@/lib/judges/judgeBackend";
-import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
 import { deepEvalSettings, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
-import { makeClient, openAiConfig } from "../llm/llmTestKit";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
+import { openFakeLlmBackend } from "../support/fakeLlmBackend";
 import { row } from "../support/judgeInputs";
-import { createTempDb } from "../support/tempDb";
 
 // DeepEval's per-metric options as a run sets them, through the real LLM judge backend, openai SDK,
 // fake server and SQLite judge cache: what each call asks for (schema and instructions) and what the
 // score and details become.
 
-let db: Db;
-let cleanup: () => Promise<void>;
 let server: FakeOpenAIServer;
 let backend: JudgeBackend;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, cleanup } = await createTempDb());
-  server = await startFakeOpenAIServer({ responder: fakeScoreMetricResponder });
-  backend = createLlmJudgeBackend({ llm: makeClient(openAiConfig(server.url)).client, cache: createJudgeCache(db) });
+  ({ server, backend, close } = await openFakeLlmBackend(fakeScoreMetricResponder));
 });
-afterAll(async () => {
-  await server.close();
-  await cleanup();
-});
+afterAll(async () => close());
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
 const SUMMARIZATION = "response/llm_judged/summarization";

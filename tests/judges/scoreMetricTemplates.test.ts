@@ -1,37 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { renderPrompt, systemText } from "@/lib/judges/prompts/promptTemplate";
 import { SCORE_METRIC_TEMPLATES } from "@/lib/judges/prompts/scoreMetrics";
 import { LIMITS } from "@/lib/judges/prompts/scoreMetrics/shared";
 import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
-import { makeClient, openAiConfig } from "../llm/llmTestKit";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
+import { openFakeLlmBackend } from "../support/fakeLlmBackend";
 import { row } from "../support/judgeInputs";
-import { createTempDb } from "../support/tempDb";
 
 // Each DeepEval-family template through the real LLM judge backend, the real
 // openai SDK and client, the fake server and a real SQLite judge cache: the
 // score is computed from the verdicts, the verdicts are the details, and each
 // row costs exactly one call (two for summarization; zero on a cached re-run).
 
-let db: Db;
-let cleanup: () => Promise<void>;
 let server: FakeOpenAIServer;
 let backend: JudgeBackend;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, cleanup } = await createTempDb());
-  server = await startFakeOpenAIServer({ responder: fakeScoreMetricResponder });
-  backend = createLlmJudgeBackend({ llm: makeClient(openAiConfig(server.url)).client, cache: createJudgeCache(db) });
+  ({ server, backend, close } = await openFakeLlmBackend(fakeScoreMetricResponder));
 });
-afterAll(async () => {
-  await server.close();
-  await cleanup();
-});
+afterAll(async () => close());
 
 /** Judges one row and returns the result with the number of HTTP calls it made. */
 async function judge(metric: string, input: JudgeInput): Promise<{ result: JudgeResult; calls: number }> {

@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
-import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
-import { makeClient, openAiConfig } from "../llm/llmTestKit";
-import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
+import { type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fenced } from "../support/fenced";
+import { openFakeLlmBackend } from "../support/fakeLlmBackend";
 import { row } from "../support/judgeInputs";
-import { createTempDb } from "../support/tempDb";
 
 // Summarization as DeepEval defines it: the coverage questions are answered
 // once from the source and once from the summary alone. Two calls per row
@@ -27,20 +23,14 @@ const responder: Responder = (body, ctx) => {
   return fakeScoreMetricResponder(body, ctx);
 };
 
-let db: Db;
-let cleanup: () => Promise<void>;
 let server: FakeOpenAIServer;
 let backend: JudgeBackend;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, cleanup } = await createTempDb());
-  server = await startFakeOpenAIServer({ responder });
-  backend = createLlmJudgeBackend({ llm: makeClient(openAiConfig(server.url)).client, cache: createJudgeCache(db) });
+  ({ server, backend, close } = await openFakeLlmBackend(responder));
 });
-afterAll(async () => {
-  await server.close();
-  await cleanup();
-});
+afterAll(async () => close());
 
 async function judge(input: JudgeInput): Promise<{ result: JudgeResult; sent: string[] }> {
   const before = server.requests.length;

@@ -72,6 +72,25 @@ describe("DeepEval's options", () => {
         assessmentQuestions: ["Is the price named?", "Is the plan named?"],
       },
     });
+    expect(
+      readDeepEvalFields(
+        form({
+          "deepEval:shown": "1",
+          "deepEval:includeReason": "on",
+          "deepEval:callStructure": "deepeval",
+          "deepEval:truthsExtractionLimit": "12",
+        }),
+      ),
+    ).toEqual({
+      ok: true,
+      settings: {
+        strictMode: false,
+        includeReason: true,
+        penalizeAmbiguousClaims: false,
+        callStructure: "deepeval",
+        truthsExtractionLimit: 12,
+      },
+    });
     expect(readDeepEvalFields(form({ "deepEval:shown": "1", "deepEval:listCap": "2" }))).toEqual({
       ok: false,
       errors: [expect.stringMatching(/^List cap: /)],
