@@ -140,6 +140,7 @@ export function RunForm({
           <ScoreSettings
             metrics={chosen}
             gEvalJudges={offline ? 0 : gEvalJudges.length}
+            offline={offline}
             calls={{ choice: callChoice, onChange: setCallChoice, byStructure: callsByStructure }}
           />
         </CardFrame>

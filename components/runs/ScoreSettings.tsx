@@ -35,10 +35,12 @@ export function ScoreSettings({
   metrics,
   gEvalJudges,
   calls,
+  offline,
 }: {
   metrics: MetricOption[];
   gEvalJudges: number;
   calls: CallChoiceProps;
+  offline: boolean;
 }) {
   const scored = metrics.filter((metric) => metric.score !== null);
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
@@ -126,7 +128,7 @@ export function ScoreSettings({
           </div>
         </fieldset>
       )}
-      <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} calls={calls} />
+      <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} calls={calls} offline={offline} />
     </div>
   );
 }

@@ -15,10 +15,12 @@ export function createHeuristicJudgeBackend(): JudgeBackend {
     model: HEURISTIC_MODEL,
     async judge(request: JudgeRequest): Promise<JudgeResult> {
       const started = performance.now();
-      const verdict = judgeHeuristically(request.metric, request.input, request.custom);
+      const verdict = judgeHeuristically(request.metric, request.input, request.custom, request.settings);
       const hash = createHash("sha256")
         .update(HEURISTIC_PROMPT_VERSION)
-        .update(JSON.stringify([request.metric, request.input, request.custom ?? null]))
+        .update(
+          JSON.stringify([request.metric, request.input, request.custom ?? null, request.settings?.deepEval ?? null]),
+        )
         .digest("hex");
       return {
         ...verdict,

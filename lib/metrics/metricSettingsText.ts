@@ -12,9 +12,10 @@ import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";
  */
 export function metricSettingsText(
   config: Pick<StoredRunConfig, "metrics" | "statistical" | "contextRelevance" | "deepEval">,
+  options: { offline?: boolean } = {},
 ) {
   const lines: string[] = [];
-  if (config.metrics.some(hasStrictMode)) lines.push(deepEvalText(config));
+  if (config.metrics.some(hasStrictMode)) lines.push(deepEvalText(config, options.offline === true));
   if (config.metrics.includes("response/statistical/rouge"))
     lines.push(`rouge scored as ${ROUGE_TYPE_NAMES[config.statistical?.rougeType ?? DEFAULT_ROUGE_TYPE]} F1 (stemmed)`);
   if (config.metrics.includes("response/statistical/bleu")) {
@@ -30,18 +31,19 @@ export function metricSettingsText(
   return lines;
 }
 
-function deepEvalText(config: Pick<StoredRunConfig, "metrics" | "deepEval">): string {
+/** The offline judge makes no calls and writes no reasons or lists: only the options that change its scores are said. */
+function deepEvalText(config: Pick<StoredRunConfig, "metrics" | "deepEval">, offline: boolean): string {
   const settings = deepEvalSettings(config.deepEval);
   const parts = [
-    settings.callStructure === "deepeval" ? "DeepEval's own calls" : "folded calls",
+    ...(offline ? [] : [settings.callStructure === "deepeval" ? "DeepEval's own calls" : "folded calls"]),
     `strict_mode ${settings.strictMode ? "on" : "off"}`,
-    `include_reason ${settings.includeReason ? "on" : "off"}`,
-    `list cap ${settings.listCap}`,
+    ...(offline ? [] : [`include_reason ${settings.includeReason ? "on" : "off"}`, `list cap ${settings.listCap}`]),
   ];
   if (config.metrics.includes("response/llm_judged/faithfulness"))
     parts.push(`penalize_ambiguous_claims ${settings.penalizeAmbiguousClaims ? "on" : "off"}`);
-  if (settings.truthsExtractionLimit !== null) parts.push(`truths_extraction_limit ${settings.truthsExtractionLimit}`);
-  if (config.metrics.includes("response/llm_judged/summarization"))
+  if (settings.truthsExtractionLimit !== null && !offline)
+    parts.push(`truths_extraction_limit ${settings.truthsExtractionLimit}`);
+  if (config.metrics.includes("response/llm_judged/summarization") && !offline)
     parts.push(
       settings.assessmentQuestions
         ? `summarization: ${settings.assessmentQuestions.length} assessment questions of the run's own`

@@ -155,7 +155,9 @@ describe("every score metric from the run form, on the sample dataset", () => {
     await page.getByLabel("ROUGE score").selectOption("rouge1");
     await page.getByLabel("BLEU score").selectOption("bleu2");
     const offline = await startAndFinish(page, "Scores offline", 150_000);
+    // The offline judge's header names only the DeepEval options that change its scores.
     expect(await page.locator("[data-testid=metric-setting]").allInnerTexts()).toEqual([
+      "· DeepEval: strict_mode off, penalize_ambiguous_claims off",
       "· rouge scored as ROUGE-1 F1 (stemmed)",
       "· bleu scored as DeepEval's bleu2",
     ]);

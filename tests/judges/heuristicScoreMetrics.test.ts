@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SCORE_METRIC_HEURISTICS } from "@/lib/judges/heuristic/scoreMetrics";
+import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import type { JudgeInput, JudgeVerdict } from "@/lib/judges/types";
 import { row } from "../support/judgeInputs";
 
@@ -33,6 +34,17 @@ describe("offline DeepEval metrics: only where a lexical rule means the same thi
     expect(verdicts(v)).toEqual(["no", "yes", "idk"]);
     expect(v.score).toBeCloseTo(2 / 3, 12);
     expect(v.details?.groups[0].items[0].reason).toContain("14 days");
+  });
+
+  it("faithfulness with DeepEval's penalize_ambiguous_claims: the idk claim counts against the score", () => {
+    const input = row("Refunds?", {
+      response: "Refunds are paid to the original card. Our office dog is named Biscuit.",
+      chunks: ["Refunds are paid to the original card."],
+    });
+    const rule = SCORE_METRIC_HEURISTICS["response/llm_judged/faithfulness"];
+    const penalized = rule?.(input, { deepEval: deepEvalSettings({ penalizeAmbiguousClaims: true }) });
+    expect([offline("response/llm_judged/faithfulness", input).score, penalized?.score]).toEqual([1, 0.5]);
+    expect(penalized?.rationale).toContain("penalize_ambiguous_claims");
   });
 
   it("faithfulness: a response with no claim scores 1", () => {

@@ -107,6 +107,13 @@ describe("DeepEval's options", () => {
       "DeepEval: folded calls, strict_mode on, include_reason on, list cap 40, penalize_ambiguous_claims off, summarization: 1 assessment questions of the run's own",
     ]);
     expect(metricSettingsText({ metrics: ["response/llm_judged/correctness"] })).toEqual([]);
+    // The offline judge makes no calls and writes no reasons: only what changes its scores is said.
+    expect(
+      metricSettingsText(
+        { metrics: ["response/llm_judged/faithfulness"], deepEval: { penalizeAmbiguousClaims: true } },
+        { offline: true },
+      ),
+    ).toEqual(["DeepEval: strict_mode off, penalize_ambiguous_claims on"]);
   });
 });
 

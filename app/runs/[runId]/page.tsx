@@ -116,7 +116,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               by <span data-testid="created-by">{creator}</span>
             </span>
             <RunDuration startedAt={run.startedAt} finishedAt={run.finishedAt} workingMs={run.workingMs} />
-            {metricSettingsText(config).map((line) => (
+            {metricSettingsText(config, { offline: run.judgeProvider === "heuristic" }).map((line) => (
               <span key={line} data-testid="metric-setting">
                 · {line}
               </span>

@@ -6,6 +6,7 @@ import { heuristicRelevanceToQuery } from "./relevanceJudge";
 import { heuristicGroundedness } from "./groundednessJudge";
 import { heuristicCorrectness, heuristicSafety } from "./responseJudges";
 import { heuristicChunkRelevance, heuristicContextSufficiency } from "./retrievalJudges";
+import type { ScoreMetricSettings } from "../judgeBackend";
 import { SCORE_METRIC_HEURISTICS } from "./scoreMetrics";
 
 /**
@@ -40,7 +41,12 @@ function missing(input: JudgeInput, needs: ("response" | "chunks" | "chunkText" 
   return absent.length === 0 ? null : `Cannot judge without ${absent.join(" and ")}.`;
 }
 
-export function judgeHeuristically(metric: string, input: JudgeInput, custom?: CustomJudgeDefinition): JudgeVerdict {
+export function judgeHeuristically(
+  metric: string,
+  input: JudgeInput,
+  custom?: CustomJudgeDefinition,
+  settings?: ScoreMetricSettings,
+): JudgeVerdict {
   const chunkCount = input.retrievedContext.length;
   if (custom) {
     // Custom judges: response/llm_judged/{name} (ANSWER) or retrieval/llm_judged/{name} (RETRIEVAL).
@@ -83,7 +89,7 @@ export function judgeHeuristically(metric: string, input: JudgeInput, custom?: C
     }
     default: {
       const rule = SCORE_METRIC_HEURISTICS[metric];
-      if (rule) return rule(input);
+      if (rule) return rule(input, settings);
       return errorVerdict(
         offlineUnavailableReason(metric) ?? `The offline heuristic judge has no rule for metric "${metric}".`,
       );

@@ -7,6 +7,7 @@ import {
   type TriVerdict,
 } from "@/lib/metrics/qag/formulas";
 import { expectedOutputText } from "../../prompts/scoreMetrics/shared";
+import type { ScoreMetricSettings } from "../../judgeBackend";
 import type { DetailItem, JudgeInput, JudgeVerdict } from "../../types";
 import {
   checkClaim,
@@ -54,7 +55,9 @@ function verdict(
 }
 
 /** faithfulness offline: each response claim against the retrieval context taken together; yes supported, no contradicted, idk otherwise. */
-export function heuristicFaithfulness(input: JudgeInput): JudgeVerdict {
+export function heuristicFaithfulness(input: JudgeInput, settings?: ScoreMetricSettings): JudgeVerdict {
+  // DeepEval's penalize_ambiguous_claims: an idk claim counts against the score.
+  const penalizeAmbiguousClaims = settings?.deepEval?.penalizeAmbiguousClaims === true;
   const hay = haystack(input.retrievedContext.map((c) => c.content ?? "").join("\n"));
   const claims = keyClaims(input.response ?? "").map((claim) => checkAgainst(claim, hay));
   const verdicts: TriVerdict[] = claims.map((c) => (contradicted(c) ? "no" : c.check.supported ? "yes" : "idk"));
@@ -66,8 +69,8 @@ export function heuristicFaithfulness(input: JudgeInput): JudgeVerdict {
   const no = verdicts.filter((v) => v === "no").length;
   const yes = verdicts.filter((v) => v === "yes").length;
   return verdict(
-    faithfulnessScore(verdicts),
-    `${plural(claims.length, "claim")} of the response: ${yes} supported by the retrieval context, ${no} contradicted by a different number, ${claims.length - yes - no} neither (idk, counted as faithful). Rule: ${SUPPORT_RULE}. A contradiction without a number is not detected.`,
+    faithfulnessScore(verdicts, { penalizeAmbiguousClaims }),
+    `${plural(claims.length, "claim")} of the response: ${yes} supported by the retrieval context, ${no} contradicted by a different number, ${claims.length - yes - no} neither (idk, counted ${penalizeAmbiguousClaims ? "against the score: penalize_ambiguous_claims" : "as faithful"}). Rule: ${SUPPORT_RULE}. A contradiction without a number is not detected.`,
     "Claims",
     items,
     { claims: claims.length, yes, no, idk: claims.length - yes - no },

@@ -1,3 +1,4 @@
+import type { ScoreMetricSettings } from "../../judgeBackend";
 import type { JudgeInput, JudgeVerdict } from "../../types";
 import {
   heuristicContextualPrecision,
@@ -18,7 +19,9 @@ import { heuristicToxicity } from "./toxicity";
  * has only dehumanising phrases; bias lives in generalisations it cannot
  * see), summarization (coverage needs questions a source answers).
  */
-export const SCORE_METRIC_HEURISTICS: Partial<Record<string, (input: JudgeInput) => JudgeVerdict>> = {
+export const SCORE_METRIC_HEURISTICS: Partial<
+  Record<string, (input: JudgeInput, settings?: ScoreMetricSettings) => JudgeVerdict>
+> = {
   "response/llm_judged/faithfulness": heuristicFaithfulness,
   "response/llm_judged/hallucination": heuristicHallucination,
   "retrieval/llm_judged/contextual_precision": heuristicContextualPrecision,
