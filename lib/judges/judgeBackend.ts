@@ -1,5 +1,6 @@
 import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import type { Alignment } from "./prompts/alignedTemplate";
 import type { CustomJudgeDefinition, JudgeInput, JudgeResult } from "./types";
 
 export type ChunkJudgingMode = "batched" | "per_chunk";
@@ -12,6 +13,8 @@ export type JudgeRequest = {
   chunkMode: ChunkJudgingMode;
   /** Per-run settings of the score metrics; a score template receives them as its context (the score, and for DeepEval's the prompt's list cap and reason). */
   settings?: ScoreMetricSettings;
+  /** An aligned version of the judge: its labelled examples and guidance added to the metric's prompt (lib/alignment). */
+  alignment?: Alignment;
   /**
    * Asked before calls the judgment was not planned with (a malformed batched answer's per-chunk fallback),
    * after `made` calls: false when the run's budget has no room for `more`. Absent: no budget to ask.

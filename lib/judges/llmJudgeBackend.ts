@@ -3,6 +3,7 @@ import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
 import type { LlmClient, TokenUsage } from "@/lib/llm/types";
 import { rowVerdictFromChunks } from "./chunkPrecision";
 import type { JudgeBackend, JudgeCache, JudgeRequest } from "./judgeBackend";
+import { alignTemplate } from "./prompts/alignedTemplate";
 import { renderPrompt, type PromptCall } from "./prompts/promptTemplate";
 import { CallFailed, type CallPlan, type StepRunner } from "./deepEvalCalls/callPlan";
 import { DEEPEVAL_CALL_PLANS } from "./deepEvalCalls/plans";
@@ -194,7 +195,9 @@ export function createLlmJudgeBackend(deps: {
     model,
     async judge(request: JudgeRequest): Promise<JudgeResult> {
       const started = Date.now();
-      const chosen = templateForMetric(request.metric, request.input, request.custom);
+      const found = templateForMetric(request.metric, request.input, request.custom);
+      const chosen =
+        found && request.alignment ? { ...found, template: alignTemplate(found.template, request.alignment) } : found;
       const deepEval = request.settings?.deepEval;
       const plan = deepEval?.callStructure === "deepeval" ? DEEPEVAL_CALL_PLANS[request.metric] : undefined;
       const outcome =

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selectExamples, type ExampleCandidate } from "@/lib/alignment/exampleSelection";
+import { compareOnHeldOut } from "@/lib/alignment/heldOutComparison";
+import { splitLabelledUnits } from "@/lib/alignment/trainHeldOutSplit";
+import type { JudgeBackend } from "@/lib/judges/judgeBackend";
+import type { Alignment } from "@/lib/judges/prompts/alignedTemplate";
+import type { CustomJudgeDefinition, JudgeInput } from "@/lib/judges/types";
+import { openFakeLlmBackend } from "../support/fakeLlmBackend";
+import type { FakeOpenAIServer, Responder } from "../support/fakeOpenAIServer";
+import { fencedContents } from "../support/fenced";
+import { row } from "../support/judgeInputs";
+
+// An aligned custom judge through the real LLM judge backend, openai SDK, fake server and judge cache. The
+// fake model answers "yes" unless its prompt holds labelled examples; then it answers like the example
+// whose text shares the most words with the response it judges. So the examples carry the people's
+// labels into the verdicts, and the held-out comparison has to show whether that helped.
+
+const TOPICS = ["refund", "invoice", "password", "shipping", "warranty", "discount", "account", "delivery"];
+
+const words = (text: string) => new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+const followsExamples: Responder = (body) => {
+  if (body.response_format?.json_schema?.name !== "custom_answer_verdict") return undefined;
+  const user = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
+  const examples = fencedContents(user, "example");
+  const response = fencedContents(user, "response")[0] ?? "";
+  if (examples.length === 0) return JSON.stringify({ rationale: "default", rating: "yes" });
+  const mine = words(response);
+  const shared = (example: string) =>
+    [...words(example.split("\n\nThe person's answer")[0])].filter((w) => mine.has(w)).length;
+  const closest = examples.reduce((best, example) => (shared(example) > shared(best) ? example : best));
+  const rating = /The person's answer: (yes|no)/.exec(closest)?.[1] ?? "yes";
+  return JSON.stringify({ rationale: "like the closest example", rating });
+};
+
+let server: FakeOpenAIServer;
+let backend: JudgeBackend;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ server, backend, close } = await openFakeLlmBackend(followsExamples));
+});
+afterAll(async () => close());
+
+const judge: CustomJudgeDefinition = {
+  assessmentName: "tone",
+  assessmentType: "ANSWER",
+  instructions: "Is the response polite and helpful?",
+};
+const METRIC = "response/llm_judged/tone";
+
+/** 80 labelled rows: the people say "no" to responses that brush the user off ("figure it out"), "yes" otherwise. */
+function labelledRows(signal: boolean) {
+  return Array.from({ length: 80 }, (_, i) => {
+    const topic = TOPICS[i % TOPICS.length];
+    const rude = i % 2 === 1;
+    const response = rude
+      ? `Figure out the ${topic} yourself, it is not my job. Case ${i}.`
+      : `Happy to help with your ${topic}: here are the steps. Case ${i}.`;
+    // Without signal the labels ignore the response: every fourth and fifth row, whatever it says.
+    const label: "yes" | "no" = signal ? (rude ? "no" : "yes") : i % 4 < 2 ? "yes" : "no";
+    return { key: `r${i}`, label, input: row(`A question about my ${topic}`, { response }) as JudgeInput };
+  });
+}
+
+async function verdictOf(input: JudgeInput, alignment?: Alignment): Promise<"yes" | "no" | null> {
+  const result = await backend.judge({
+    metric: METRIC,
+    input,
+    custom: judge,
+    chunkMode: "batched",
+    ...(alignment ? { alignment } : {}),
+  });
+  return result.errorMessage ? null : result.rating;
+}
+
+async function align(signal: boolean) {
+  const rows = labelledRows(signal);
+  const split = splitLabelledUnits(rows, { seed: "tone-1" });
+  const candidates: ExampleCandidate[] = [];
+  for (const unit of split.training)
+    candidates.push({
+      key: unit.key,
+      label: unit.label,
+      verdict: await verdictOf(unit.input),
+      text: unit.input.response ?? "",
+      reason: null,
+    });
+  const examples = selectExamples(candidates, { maxTokens: 2000, maxExamples: 8, seed: "tone-1" });
+  const alignment: Alignment = { examples, guidance: null };
+  const before = server.requests.length;
+  const heldOut = [];
+  for (const unit of split.heldOut)
+    heldOut.push({
+      label: unit.label,
+      original: await verdictOf(unit.input),
+      aligned: await verdictOf(unit.input, alignment),
+    });
+  return { split, examples, comparison: compareOnHeldOut(heldOut), prompts: server.requests.slice(before) };
+}
+
+describe("an aligned judge, proved on rows it never saw", () => {
+  // One alignment, its every held-out prompt recorded (a second would be answered from the judge cache).
+  let withSignal: Awaited<ReturnType<typeof align>>;
+  beforeAll(async () => {
+    withSignal = await align(true);
+  });
+
+  it("agrees more on the held-out rows when the examples carry the people's line", () => {
+    const { split, comparison } = withSignal;
+    expect(split.heldOut).toHaveLength(32);
+    expect(comparison.original.rawAgreement).toBe(0.5); // the default "yes" is right on the polite half only
+    expect(comparison.aligned.rawAgreement).toBe(1);
+    expect(comparison.verdict).toBe("agrees more (real)");
+  });
+
+  it("shows no held-out row in any prompt of the aligned judge", () => {
+    const { split, examples, prompts } = withSignal;
+    const heldOutTexts = new Set(split.heldOut.map((u) => u.input.response ?? ""));
+    expect(examples.every((e) => split.training.some((t) => t.key === e.key))).toBe(true);
+    const aligned = prompts.filter((r) => String(r.body.messages[0].content).includes("untrusted_example"));
+    expect(aligned.length).toBeGreaterThan(0);
+    for (const request of aligned)
+      for (const example of fencedContents(String(request.body.messages[1].content), "example"))
+        expect(heldOutTexts.has(example.split("\n\nThe person's answer")[0])).toBe(false);
+  });
+
+  it("says no real change when the labels carry no signal the examples could teach", async () => {
+    const { comparison } = await align(false);
+    expect(comparison.verdict).toBe("no real change");
+  });
+});
