@@ -10,7 +10,16 @@ import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
  * and the evaluation steps (the author's, or those the model wrote) with their hash (the version every
  * score of this judge names).
  */
-export async function GEvalStepsPanel({ runId, judges }: { runId: string; judges: GEvalDefinition[] }) {
+export async function GEvalStepsPanel({
+  runId,
+  judges,
+  thresholds,
+}: {
+  runId: string;
+  judges: GEvalDefinition[];
+  /** The run's pass marks: a judge's own, unless the run set another (strict mode sets 1). */
+  thresholds: Record<string, number>;
+}) {
   if (judges.length === 0) return null;
   const stored = await Promise.all(judges.map((judge) => getGEvalSteps(getDb(), runId, gEvalMetricName(judge))));
   // An author's steps are known before any row is scored.
@@ -33,7 +42,7 @@ export async function GEvalStepsPanel({ runId, judges }: { runId: string; judges
             {judge.criteria && <p className="whitespace-pre-wrap text-slate-700">{judge.criteria}</p>}
             <p className="text-xs text-slate-600">
               reads {judge.evaluationParams.join(", ")} · scale {judge.scale.replace("-", "–")} · pass mark{" "}
-              {formatScore(judge.threshold)}
+              {formatScore(thresholds[gEvalMetricName(judge)] ?? judge.threshold)}
               {judge.evaluationSteps ? " · steps written by its author" : ""}
             </p>
             {judge.rubric && (

@@ -127,7 +127,7 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
       "· DeepEval: DeepEval's own calls, strict_mode on, include_reason off, list cap 25, penalize_ambiguous_claims on, summarization: 2 assessment questions of the run's own",
     );
     const panel = await page.locator("[data-testid=g-eval-steps]").innerText();
-    expect(panel).toMatch(/scale 0–10/);
+    expect(panel).toMatch(/scale 0–10 · pass mark 1\.00/); // strict mode's pass mark, not the definition's 0.50
     expect(panel).toContain("steps written by its author");
     expect(panel).toMatch(/8-10\s*answers it fully/);
     // Strict: rows with a contradicted claim score 0, the others 1; G-Eval likewise.

@@ -192,7 +192,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       )}
       <MetricCards aggregates={aggregates} runId={run.id} active={active} skipReasons={skipReasons} />
       <RunChartsSection runId={run.id} metrics={config.metrics} filter={query} searchParams={urlParams} />
-      <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} />
+      <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} thresholds={config.thresholds} />
       <Suspense fallback={<CardSkeleton />}>
         <AgreementPanel run={run} query={query} />
       </Suspense>
