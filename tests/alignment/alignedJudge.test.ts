@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectExamples, type ExampleCandidate } from "@/lib/alignment/exampleSelection";
-import { compareOnHeldOut } from "@/lib/alignment/heldOutComparison";
-import { splitLabelledUnits } from "@/lib/alignment/trainHeldOutSplit";
+import { alignJudge, exampleText, type AlignmentUnit } from "@/lib/alignment/alignJudge";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { Alignment } from "@/lib/judges/prompts/alignedTemplate";
 import type { CustomJudgeDefinition, JudgeInput } from "@/lib/judges/types";
@@ -73,28 +71,18 @@ async function verdictOf(input: JudgeInput, alignment?: Alignment): Promise<"yes
 }
 
 async function align(signal: boolean) {
-  const rows = labelledRows(signal);
-  const split = splitLabelledUnits(rows, { seed: "tone-1" });
-  const candidates: ExampleCandidate[] = [];
-  for (const unit of split.training)
-    candidates.push({
-      key: unit.key,
-      label: unit.label,
-      verdict: await verdictOf(unit.input),
-      text: unit.input.response ?? "",
-      reason: null,
-    });
-  const examples = selectExamples(candidates, { maxTokens: 2000, maxExamples: 8, seed: "tone-1" });
-  const alignment: Alignment = { examples, guidance: null };
+  // The original judge's verdicts, as a base run would have them.
+  const units: AlignmentUnit[] = [];
+  for (const unit of labelledRows(signal))
+    units.push({ ...unit, verdict: await verdictOf(unit.input), chunkPosition: -1, reason: null });
   const before = server.requests.length;
-  const heldOut = [];
-  for (const unit of split.heldOut)
-    heldOut.push({
-      label: unit.label,
-      original: await verdictOf(unit.input),
-      aligned: await verdictOf(unit.input, alignment),
-    });
-  return { split, examples, comparison: compareOnHeldOut(heldOut), prompts: server.requests.slice(before) };
+  const outcome = await alignJudge(
+    units,
+    { judgeAligned: (unit, alignment) => verdictOf(unit.input, alignment) },
+    { seed: "tone-1", maxExamples: 8, maxExampleTokens: 2000 },
+  );
+  const heldOut = units.filter((u) => outcome.heldOutKeys.includes(u.key));
+  return { ...outcome, heldOut, prompts: server.requests.slice(before) };
 }
 
 describe("an aligned judge, proved on rows it never saw", () => {
@@ -105,17 +93,18 @@ describe("an aligned judge, proved on rows it never saw", () => {
   });
 
   it("agrees more on the held-out rows when the examples carry the people's line", () => {
-    const { split, comparison } = withSignal;
-    expect(split.heldOut).toHaveLength(32);
+    const { heldOutKeys, comparison, promptSuffix } = withSignal;
+    expect(heldOutKeys).toHaveLength(32);
+    expect(promptSuffix).toMatch(/^\+aligned\/[0-9a-f]{12}$/);
     expect(comparison.original.rawAgreement).toBe(0.5); // the default "yes" is right on the polite half only
     expect(comparison.aligned.rawAgreement).toBe(1);
     expect(comparison.verdict).toBe("agrees more (real)");
   });
 
   it("shows no held-out row in any prompt of the aligned judge", () => {
-    const { split, examples, prompts } = withSignal;
-    const heldOutTexts = new Set(split.heldOut.map((u) => u.input.response ?? ""));
-    expect(examples.every((e) => split.training.some((t) => t.key === e.key))).toBe(true);
+    const { alignment, trainingKeys, heldOut, prompts } = withSignal;
+    const heldOutTexts = new Set(heldOut.map((u) => exampleText(u)));
+    expect(alignment.examples.every((e) => trainingKeys.includes(e.key))).toBe(true);
     const aligned = prompts.filter((r) => String(r.body.messages[0].content).includes("untrusted_example"));
     expect(aligned.length).toBeGreaterThan(0);
     for (const request of aligned)

@@ -1,0 +1,113 @@
+import { alignmentHash, type Alignment } from "@/lib/judges/prompts/alignedTemplate";
+import type { JudgeInput } from "@/lib/judges/types";
+import { DEFAULT_EXAMPLE_BUDGET, selectExamples, type ExampleCandidate } from "./exampleSelection";
+import { compareOnHeldOut, type HeldOutComparison } from "./heldOutComparison";
+import { DEFAULT_HELD_OUT_SHARE, splitLabelledUnits } from "./trainHeldOutSplit";
+
+/**
+ * One alignment of a judge, start to proof, with its dependencies injected (the store, the LLM):
+ * split the labelled units (earlier held-out rows stay held out), choose the examples from the training
+ * part, take the guidance given (or draft one from the training disagreements), then judge the
+ * held-out units with the aligned version and compare it with the original's verdicts on the same
+ * units. The original's verdicts are the base run's: the held-out rows are judged once more, by the
+ * aligned version only.
+ */
+export type AlignmentUnit = {
+  key: string;
+  label: "yes" | "no";
+  /** The original judge's verdict (the base run's); null where it errored or did not judge. */
+  verdict: "yes" | "no" | null;
+  /** What the judge reads for this unit. */
+  input: JudgeInput;
+  /** The retrieved chunk a per-chunk label is about; -1 for the whole row. */
+  chunkPosition: number;
+  /** The labeller's reason, when there is one. */
+  reason: string | null;
+};
+
+export type AlignJudgeDeps = {
+  /** The aligned version's verdict on one held-out unit; null when it errored. */
+  judgeAligned(unit: AlignmentUnit, alignment: Alignment): Promise<"yes" | "no" | null>;
+};
+
+export type AlignOptions = {
+  seed: string;
+  heldOutShare?: number;
+  /** Label keys every earlier alignment of this judge held out. */
+  earlierHeldOut?: ReadonlySet<string>;
+  /** Guidance the user accepted (their edit of a draft); null or absent: none. */
+  guidance?: string | null;
+  maxExampleTokens?: number;
+  maxExamples?: number;
+  alpha?: number;
+};
+
+export type AlignmentOutcome = {
+  trainingKeys: string[];
+  heldOutKeys: string[];
+  alignment: Alignment;
+  /** "+aligned/<hash>": the aligned prompt's version suffix. */
+  promptSuffix: string;
+  comparison: HeldOutComparison;
+};
+
+/** What an example shows of a unit: the request, and the response or the chunk it was labelled on. */
+export function exampleText(unit: Pick<AlignmentUnit, "input" | "chunkPosition">): string {
+  const judged =
+    unit.chunkPosition >= 0
+      ? `Retrieved chunk: ${unit.input.retrievedContext[unit.chunkPosition]?.content ?? ""}`
+      : `Response: ${unit.input.response ?? ""}`;
+  return `Request: ${unit.input.request}\n${judged}`;
+}
+
+/** The training disagreements a guidance draft is written from (lib/judges/prompts/alignmentGuidance.ts), before alignJudge. */
+export function trainingDisagreements(
+  units: readonly AlignmentUnit[],
+  options: Pick<AlignOptions, "seed" | "heldOutShare" | "earlierHeldOut">,
+) {
+  const split = splitLabelledUnits(units, {
+    seed: options.seed,
+    heldOutShare: options.heldOutShare ?? DEFAULT_HELD_OUT_SHARE,
+    alwaysHeldOut: options.earlierHeldOut,
+  });
+  return split.training.filter((u) => u.verdict !== null && u.verdict !== u.label).map(candidateOf);
+}
+
+function candidateOf(unit: AlignmentUnit): ExampleCandidate {
+  return { key: unit.key, label: unit.label, verdict: unit.verdict, text: exampleText(unit), reason: unit.reason };
+}
+
+export async function alignJudge(
+  units: readonly AlignmentUnit[],
+  deps: AlignJudgeDeps,
+  options: AlignOptions,
+): Promise<AlignmentOutcome> {
+  const split = splitLabelledUnits(units, {
+    seed: options.seed,
+    heldOutShare: options.heldOutShare ?? DEFAULT_HELD_OUT_SHARE,
+    alwaysHeldOut: options.earlierHeldOut,
+  });
+  const examples = selectExamples(split.training.map(candidateOf), {
+    seed: options.seed,
+    maxTokens: options.maxExampleTokens ?? DEFAULT_EXAMPLE_BUDGET.maxTokens,
+    maxExamples: options.maxExamples ?? DEFAULT_EXAMPLE_BUDGET.maxExamples,
+  });
+  const alignment: Alignment = {
+    examples: examples.map(({ key, label, text, reason }) => ({ key, label, text, reason })),
+    guidance: options.guidance?.trim() ? options.guidance.trim() : null,
+  };
+  const heldOut = await Promise.all(
+    split.heldOut.map(async (unit) => ({
+      label: unit.label,
+      original: unit.verdict,
+      aligned: await deps.judgeAligned(unit, alignment),
+    })),
+  );
+  return {
+    trainingKeys: split.training.map((u) => u.key),
+    heldOutKeys: split.heldOut.map((u) => u.key),
+    alignment,
+    promptSuffix: `+aligned/${alignmentHash(alignment)}`,
+    comparison: compareOnHeldOut(heldOut, options.alpha),
+  };
+}
