@@ -4,7 +4,8 @@ import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { Alignment } from "@/lib/judges/prompts/alignedTemplate";
 import type { CustomJudgeDefinition, JudgeInput } from "@/lib/judges/types";
 import { openFakeLlmBackend } from "../support/fakeLlmBackend";
-import type { FakeOpenAIServer, Responder } from "../support/fakeOpenAIServer";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { fencedContents } from "../support/fenced";
 import { row } from "../support/judgeInputs";
 
@@ -15,26 +16,11 @@ import { row } from "../support/judgeInputs";
 
 const TOPICS = ["refund", "invoice", "password", "shipping", "warranty", "discount", "account", "delivery"];
 
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
-const followsExamples: Responder = (body) => {
-  if (body.response_format?.json_schema?.name !== "custom_answer_verdict") return undefined;
-  const user = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
-  const examples = fencedContents(user, "example");
-  const response = fencedContents(user, "response")[0] ?? "";
-  if (examples.length === 0) return JSON.stringify({ rationale: "default", rating: "yes" });
-  const mine = words(response);
-  const shared = (example: string) =>
-    [...words(example.split("\n\nThe person's answer")[0])].filter((w) => mine.has(w)).length;
-  const closest = examples.reduce((best, example) => (shared(example) > shared(best) ? example : best));
-  const rating = /The person's answer: (yes|no)/.exec(closest)?.[1] ?? "yes";
-  return JSON.stringify({ rationale: "like the closest example", rating });
-};
-
 let server: FakeOpenAIServer;
 let backend: JudgeBackend;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  ({ server, backend, close } = await openFakeLlmBackend(followsExamples));
+  ({ server, backend, close } = await openFakeLlmBackend(fakeExampleFollower));
 });
 afterAll(async () => close());
 

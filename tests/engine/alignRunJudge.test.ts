@@ -5,8 +5,8 @@ import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { AlignmentRefused, alignRunJudge } from "@/lib/engine/alignRunJudge";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import type { HeldOutComparison } from "@/lib/alignment/heldOutComparison";
-import type { FakeOpenAIServer, Responder } from "../support/fakeOpenAIServer";
-import { fencedContents } from "../support/fenced";
+import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { fakeLlmConfig, readRun, runToCompletion } from "../support/engineKit";
 import { openServedDataset } from "../support/servedDataset";
 
@@ -16,21 +16,6 @@ import { openServedDataset } from "../support/servedDataset";
 // answers like the closest labelled example it is shown), the alignment stored with its comparison.
 
 const TONE = "response/llm_judged/tone";
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
-const followsExamples: Responder = (body) => {
-  if (body.response_format?.json_schema?.name !== "custom_answer_verdict") return undefined;
-  const user = (body.messages as { role: string; content: string }[]).map((m) => m.content).join("\n");
-  const examples = fencedContents(user, "example");
-  if (examples.length === 0) return JSON.stringify({ rationale: "default", rating: "yes" });
-  const mine = words(fencedContents(user, "response")[0] ?? "");
-  const shared = (example: string) =>
-    [...words(example.split("The person's answer")[0])].filter((w) => mine.has(w)).length;
-  const closest = examples.reduce((best, example) => (shared(example) > shared(best) ? example : best));
-  return JSON.stringify({
-    rationale: "like the closest example",
-    rating: /The person's answer: (yes|no)/.exec(closest)?.[1],
-  });
-};
 
 const ROWS = Array.from({ length: 40 }, (_, i) => ({
   request_id: `t${i + 1}`,
@@ -46,7 +31,7 @@ describe("aligning a run's custom judge with its labels", () => {
   let runId: string;
 
   beforeAll(async () => {
-    ({ db, server, datasetId, close } = await openServedDataset(ROWS, { responder: followsExamples }));
+    ({ db, server, datasetId, close } = await openServedDataset(ROWS, { responder: fakeExampleFollower }));
     ({ runId } = await runToCompletion(
       db,
       {
