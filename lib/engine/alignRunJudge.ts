@@ -8,9 +8,9 @@ import {
 } from "@/lib/db/alignments/judgeAlignments";
 import { readLabelledVerdicts } from "@/lib/db/alignments/labelledVerdicts";
 import type { RunRecord } from "@/lib/db/runs/runQueries";
+import { decodeCustomJudge } from "@/lib/db/runs/storedRun";
 import { loadRowsForWork, MAX_WORK_ROWS, type JudgeRowData } from "@/lib/db/work/workRows";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import { labelKindOf } from "@/lib/labels/labelKinds";
 import { findMetric } from "@/lib/metrics/metricCatalog";
 import type { Db } from "@/lib/db/client";
@@ -33,12 +33,11 @@ export async function alignRunJudge(
   request: { metric: string; seed: string; guidance?: string | null; createdById?: string | null },
 ): Promise<StoredAlignment> {
   const custom = run.customJudges
-    .map((j): CustomJudgeDefinition => ({
-      assessmentName: j.assessmentName,
-      assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL",
-      instructions: j.instructions,
-    }))
+    .map(decodeCustomJudge)
     .find((definition) => customMetricName(definition) === request.metric);
+  // An aligned judge is aligned again from its original: examples on top of examples would teach nothing measurable.
+  if (custom?.alignment)
+    throw new AlignmentRefused(`${request.metric} is already an aligned version: align the original judge instead`);
   const known = findMetric(request.metric);
   const yesNo =
     custom !== undefined || (known !== undefined && labelKindOf(known) !== "score" && labelKindOf(known) !== null);

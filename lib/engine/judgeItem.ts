@@ -132,6 +132,8 @@ export async function judgeItem(
     metric,
     input,
     custom,
+    // An adopted alignment's examples and guidance go into the custom judge's prompt.
+    ...(custom?.alignment ? { alignment: custom.alignment } : {}),
     chunkMode: ctx.chunkMode,
     ...(allowMoreCalls ? { allowMoreCalls } : {}),
     settings: {

@@ -4,6 +4,7 @@ import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/
 import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
 import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
 import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
@@ -26,6 +27,8 @@ const customJudgeSchema = z.object({
     }),
   assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
   instructions: z.string().trim().min(10, "instructions: describe what the judge checks (10+ characters)").max(4000),
+  /** An adopted alignment (lib/alignment): labelled examples and guidance added to the judge's prompt. */
+  alignment: alignmentSchema.optional(),
 });
 
 /** Everything that defines a run; validated at every entry (server action, CLI, tests). */

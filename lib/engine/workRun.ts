@@ -1,9 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import type { JudgeRowData, RunRecord } from "@/lib/db/runs/runQueries";
 import { releaseClaims } from "@/lib/db/work/claims";
+import { decodeCustomJudge } from "@/lib/db/runs/storedRun";
 import { isStoreUnavailable } from "@/lib/db/store/storeRetry";
 import { saveJudgments, type JudgmentToSave } from "@/lib/db/work/judgmentResults";
-import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
 import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
@@ -83,11 +83,7 @@ async function judgePending(
     judge: deps.judge,
     customJudges: new Map(
       run.customJudges.map((j) => {
-        const definition: CustomJudgeDefinition = {
-          assessmentName: j.assessmentName,
-          assessmentType: j.assessmentType as "ANSWER" | "RETRIEVAL",
-          instructions: j.instructions,
-        };
+        const definition = decodeCustomJudge(j);
         return [customMetricName(definition), definition];
       }),
     ),

@@ -83,7 +83,14 @@ export type CustomJudgeDefinition = {
   assessmentName: string;
   assessmentType: "ANSWER" | "RETRIEVAL";
   instructions: string;
+  /** An adopted alignment: labelled examples and guidance added to the judge's prompt. */
+  alignment?: Alignment;
 };
+
+/** A labelled row an aligned judge shows as a worked example (lib/alignment). */
+export type AlignmentExample = { key: string; label: "yes" | "no"; text: string; reason: string | null };
+/** What an aligned version adds to a judge's prompt: worked examples, and the guidance the user accepted. */
+export type Alignment = { examples: readonly AlignmentExample[]; guidance: string | null };
 
 export function errorVerdict(message: string, chunkCount = 0): JudgeVerdict {
   return {

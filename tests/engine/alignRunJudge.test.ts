@@ -5,6 +5,7 @@ import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { AlignmentRefused, alignRunJudge } from "@/lib/engine/alignRunJudge";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import type { HeldOutComparison } from "@/lib/alignment/heldOutComparison";
+import { alignmentHash } from "@/lib/judges/prompts/alignedTemplate";
 import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { fakeLlmConfig, readRun, runToCompletion } from "../support/engineKit";
@@ -85,6 +86,45 @@ describe("aligning a run's custom judge with its labels", () => {
     expect(second.version).toBe(2);
     expect(second.trainingKeys.some((key) => first.heldOutKeys.includes(key))).toBe(false);
     expect(first.heldOutKeys.every((key) => second.heldOutKeys.includes(key))).toBe(true);
+  });
+
+  it("runs an adopted alignment as a judge of its own: its examples in the prompt, its verdicts the people's", async () => {
+    const aligned = (await listAlignments(db, datasetId, TONE)).find((a) => a.version === 1);
+    if (!aligned) throw new Error("no alignment stored");
+    const before = server.requests.length;
+    const { runId: adoptedRun, outcome } = await runToCompletion(
+      db,
+      {
+        datasetId,
+        customJudges: [
+          {
+            assessmentName: "tone_aligned_1",
+            assessmentType: "ANSWER",
+            instructions: "Is the response polite and helpful?",
+            alignment: { examples: aligned.examples, guidance: "Brushing the user off is not helpful." },
+          },
+        ],
+        judge: { provider: "openai", model: "judge-model" },
+      },
+      server.url,
+    );
+    expect(outcome.status).toBe("completed");
+    const sent = server.requests.slice(before);
+    expect(sent).toHaveLength(40);
+    expect(String(sent[0].body.messages[0].content)).toContain(
+      "Guidance from the people who labelled this judge's rows:\nBrushing the user off is not helpful.",
+    );
+    expect(String(sent[0].body.messages[1].content)).toMatch(/<untrusted_example_[0-9a-f]{12} index="1">/);
+    const judgments = await db.judgmentItem.findMany({
+      where: { runId: adoptedRun },
+      select: { rating: true, promptVersion: true, row: { select: { rowNumber: true } } },
+    });
+    // The version names the examples and this guidance (the stored alignment had none: another hash).
+    const suffix = `+aligned/${alignmentHash({ examples: aligned.examples, guidance: "Brushing the user off is not helpful." })}`;
+    expect(suffix).not.toBe(aligned.promptSuffix);
+    expect(new Set(judgments.map((j) => j.promptVersion))).toEqual(new Set([`custom.answer/v4${suffix}`]));
+    // The people's line on every row: no to the even (rude) rows, yes to the others.
+    expect(judgments.every((j) => j.rating === (j.row.rowNumber % 2 === 0 ? "no" : "yes"))).toBe(true);
   });
 
   it("refuses a judge that is not one of the run's yes/no judges", async () => {

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
+import type { CustomJudgeDefinition } from "@/lib/judges/types";
 import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
 import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
 import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
@@ -38,6 +40,21 @@ export function decodeRunConfig(json: string): StoredRunConfig {
 
 export function decodeRunTags(json: string): string[] {
   return storedTagsSchema.parse(JSON.parse(json));
+}
+
+/** A stored custom judge as the judges take it, its adopted alignment (if any) decoded and checked. */
+export function decodeCustomJudge(judge: {
+  assessmentName: string;
+  assessmentType: string;
+  instructions: string;
+  alignment: string | null;
+}): CustomJudgeDefinition {
+  return {
+    assessmentName: judge.assessmentName,
+    assessmentType: judge.assessmentType === "RETRIEVAL" ? "RETRIEVAL" : "ANSWER",
+    instructions: judge.instructions,
+    ...(judge.alignment === null ? {} : { alignment: alignmentSchema.parse(JSON.parse(judge.alignment)) }),
+  };
 }
 
 /** A run row with its JSON columns decoded. */

@@ -44,7 +44,7 @@ type NewRun = {
 export async function insertPlanningRun(
   db: Db,
   run: NewRun,
-  customJudges: { assessmentName: string; assessmentType: string; instructions: string }[],
+  customJudges: { assessmentName: string; assessmentType: string; instructions: string; alignment?: unknown }[],
   planner: { owner: string; ttlMs: number },
 ): Promise<void> {
   const now = new Date();
@@ -96,13 +96,14 @@ export async function insertPlanningRun(
     },
     {
       table: "CustomJudge",
-      columns: ["id", "runId", "assessmentName", "assessmentType", "instructions"],
+      columns: ["id", "runId", "assessmentName", "assessmentType", "instructions", "alignment"],
       rows: customJudges.map((judge) => [
         orderedUuid(),
         run.id,
         judge.assessmentName,
         judge.assessmentType,
         judge.instructions,
+        judge.alignment === undefined ? null : JSON.stringify(judge.alignment),
       ]),
     },
   ]);

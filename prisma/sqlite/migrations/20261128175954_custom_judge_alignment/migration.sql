@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "CustomJudge" ADD COLUMN "alignment" TEXT;
