@@ -62,6 +62,8 @@ export default defineConfig([
     "test-results/",
     "bench-results/",
     "data/",
+    // A developer's gitignored scratch files: not part of the product (CI never sees them).
+    ".scratch/",
   ]),
 
   {
