@@ -10,7 +10,8 @@ import { fencedContents } from "./fenced";
  * piece "high" and used, except those whose text says IRRELEVANT ("none", unused); nothing missing.
  * The DeepEval templates are answered by fakeScoreMetricResponder (verdicts from markers in the text), and
  * DeepEval's own call structure by fakeDeepEvalCallsResponder;
- * G-Eval: three fixed steps, then a score of 4 ("4 of 5") for every row, without log-probabilities.
+ * G-Eval: three fixed steps, then a score of 4 for every row (the top of the range when it is lower: strict mode's 1),
+ * without log-probabilities.
  * Everything else is answered by fakeJudgeResponder.
  */
 export const fakeScoreResponder: Responder = (body, ctx) => {
@@ -33,6 +34,11 @@ export const fakeScoreResponder: Responder = (body, ctx) => {
     return JSON.stringify({
       steps: ["Read the input.", "Read the actual output.", "Score how well it meets the criteria."],
     });
-  if (schemaName === "g_eval_score") return JSON.stringify({ score: 4, reason: "4 of 5: meets the criteria." });
+  if (schemaName === "g_eval_score") {
+    // 4 where the scale allows it, else the top of the range asked for (a strict judge's 1).
+    const maximum = Number(body.response_format?.json_schema?.schema?.properties?.score?.maximum ?? 5);
+    const score = Math.min(4, maximum);
+    return JSON.stringify({ reason: `${score}: meets the criteria.`, score });
+  }
   return fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx) ?? fakeJudgeResponder(body, ctx);
 };
