@@ -77,11 +77,11 @@ function candidateOf(unit: AlignmentUnit): ExampleCandidate {
   return { key: unit.key, label: unit.label, verdict: unit.verdict, text: exampleText(unit), reason: unit.reason };
 }
 
-export async function alignJudge(
-  units: readonly AlignmentUnit[],
-  deps: AlignJudgeDeps,
-  options: AlignOptions,
-): Promise<AlignmentOutcome> {
+/** What an alignment is before it is measured: its split, its examples and guidance, its version suffix. */
+export type AlignmentPlan = Omit<AlignmentOutcome, "comparison"> & { heldOut: AlignmentUnit[] };
+
+/** The split (earlier held-out rows kept out of training), the examples chosen from training, the guidance given. */
+export function planAlignment(units: readonly AlignmentUnit[], options: AlignOptions): AlignmentPlan {
   const split = splitLabelledUnits(units, {
     seed: options.seed,
     heldOutShare: options.heldOutShare ?? DEFAULT_HELD_OUT_SHARE,
@@ -96,18 +96,41 @@ export async function alignJudge(
     examples: examples.map(({ key, label, text, reason }) => ({ key, label, text, reason })),
     guidance: options.guidance?.trim() ? options.guidance.trim() : null,
   };
-  const heldOut = await Promise.all(
-    split.heldOut.map(async (unit) => ({
-      label: unit.label,
-      original: unit.verdict,
-      aligned: await deps.judgeAligned(unit, alignment),
-    })),
-  );
   return {
     trainingKeys: split.training.map((u) => u.key),
     heldOutKeys: split.heldOut.map((u) => u.key),
+    heldOut: split.heldOut,
     alignment,
     promptSuffix: `+aligned/${alignmentHash(alignment)}`,
-    comparison: compareOnHeldOut(heldOut, options.alpha),
   };
+}
+
+/**
+ * The proof: the aligned version judges each held-out unit (as many at once as the injected judge allows:
+ * its LLM client holds the concurrency limit), beside the original's verdict from the base run.
+ * `onJudged` hears of each unit as it is judged, for a progress bar.
+ */
+export async function measureHeldOut(
+  heldOut: readonly AlignmentUnit[],
+  alignment: Alignment,
+  deps: AlignJudgeDeps,
+  options: { alpha?: number; onJudged?: () => void } = {},
+): Promise<HeldOutComparison> {
+  const rows = await Promise.all(
+    heldOut.map(async (unit) => {
+      const aligned = await deps.judgeAligned(unit, alignment);
+      options.onJudged?.();
+      return { label: unit.label, original: unit.verdict, aligned };
+    }),
+  );
+  return compareOnHeldOut(rows, options.alpha);
+}
+
+export async function alignJudge(
+  units: readonly AlignmentUnit[],
+  deps: AlignJudgeDeps,
+  options: AlignOptions,
+): Promise<AlignmentOutcome> {
+  const { heldOut, ...plan } = planAlignment(units, options);
+  return { ...plan, comparison: await measureHeldOut(heldOut, plan.alignment, deps, { alpha: options.alpha }) };
 }

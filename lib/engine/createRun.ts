@@ -59,6 +59,12 @@ export async function createRun(
     ...config.customJudges.map((custom) => ({
       metric: customMetricName(custom),
       requires: requirementsOf("", custom),
+      // The offline judge has rules, not a model that can read worked examples: an aligned judge would run as
+      // its original there and be reported as aligned.
+      unavailable:
+        config.judge.provider === "heuristic" && custom.alignment
+          ? `${custom.assessmentName} is an aligned judge and needs an LLM judge: the offline heuristic judge does not read labelled examples`
+          : null,
     })),
     // G-Eval has no offline rule: on the offline judge its metrics are planned skipped, with why.
     ...config.gEvalJudges.map((definition) => ({

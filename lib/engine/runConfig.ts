@@ -6,6 +6,7 @@ import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
 import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
+import { ALIGNABLE_BUILT_IN_JUDGES, isAlignableBuiltIn } from "@/lib/alignment/alignableJudges";
 import { METRICS } from "@/lib/metrics/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
@@ -17,19 +18,33 @@ const BUILT_IN_SHORT_NAMES = new Set(
   [...METRICS.map((metric) => metric.name), ...Object.keys(METRIC_ALIASES)].map((name) => name.split("/").pop()),
 );
 
-const customJudgeSchema = z.object({
-  assessmentName: z
-    .string()
-    .trim()
-    .regex(/^[a-z][a-z0-9_]{0,62}$/, "assessment_name: lower-case letters, digits and _, starting with a letter")
-    .refine((name) => !BUILT_IN_SHORT_NAMES.has(name), {
-      message: "assessment_name: that name belongs to a built-in judge; choose another",
-    }),
-  assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
-  instructions: z.string().trim().min(10, "instructions: describe what the judge checks (10+ characters)").max(4000),
-  /** An adopted alignment (lib/alignment): labelled examples and guidance added to the judge's prompt. */
-  alignment: alignmentSchema.optional(),
-});
+export const customJudgeSchema = z
+  .object({
+    assessmentName: z
+      .string()
+      .trim()
+      .regex(/^[a-z][a-z0-9_]{0,62}$/, "assessment_name: lower-case letters, digits and _, starting with a letter")
+      .refine((name) => !BUILT_IN_SHORT_NAMES.has(name), {
+        message: "assessment_name: that name belongs to a built-in judge; choose another",
+      }),
+    assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
+    instructions: z.string().trim().min(10, "instructions: describe what the judge checks (10+ characters)").max(4000),
+    /** An adopted alignment (lib/alignment): labelled examples and guidance added to the judge's prompt. */
+    alignment: alignmentSchema.optional(),
+    /** An aligned built-in judge: the built-in yes/no judge whose prompt it uses (lib/alignment/alignableJudges.ts). */
+    basedOn: z
+      .string()
+      .refine(isAlignableBuiltIn, {
+        message: "basedOn: name a built-in yes/no judge, e.g. response/llm_judged/correctness",
+      })
+      .optional(),
+  })
+  .refine((judge) => judge.basedOn === undefined || judge.alignment !== undefined, {
+    message: "basedOn: only an aligned judge (one with an alignment) is based on a built-in judge",
+  })
+  .refine((judge) => judge.basedOn === undefined || ALIGNABLE_BUILT_IN_JUDGES[judge.basedOn] === judge.assessmentType, {
+    message: "basedOn: a per-chunk built-in judge is aligned as a RETRIEVAL judge, the others as ANSWER judges",
+  });
 
 /** Everything that defines a run; validated at every entry (server action, CLI, tests). */
 export const runConfigSchema = z

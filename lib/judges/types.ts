@@ -85,6 +85,11 @@ export type CustomJudgeDefinition = {
   instructions: string;
   /** An adopted alignment: labelled examples and guidance added to the judge's prompt. */
   alignment?: Alignment;
+  /**
+   * An aligned built-in judge: the built-in yes/no metric whose prompt (and row requirements) it uses, with its
+   * alignment added; `instructions` then only describe it.
+   */
+  basedOn?: string;
 };
 
 /** A labelled row an aligned judge shows as a worked example (lib/alignment). */

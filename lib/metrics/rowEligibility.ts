@@ -68,6 +68,7 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
 }
 
 export function requirementsOf(metric: string, custom?: CustomJudgeDefinition): RowInput[] {
+  if (custom?.basedOn) return findMetric(custom.basedOn)?.requires ?? [];
   if (custom) return custom.assessmentType === "ANSWER" ? ["response"] : ["retrieved_context_content"];
   return findMetric(metric)?.requires ?? [];
 }

@@ -7,8 +7,13 @@ import {
   heldOutKeysOfEarlierAlignments,
   listAlignments,
   recordAlignmentComparison,
+  recordAlignmentFailure,
+  recordAlignmentProgress,
+  claimAlignmentMeasurement,
+  listAdoptedAlignments,
   type NewAlignment,
 } from "@/lib/db/alignments/judgeAlignments";
+import { buildAlignedDefinition } from "@/lib/alignment/alignedDefinition";
 import { deleteDatasetWithRuns } from "@/lib/db/datasets/datasetWrites";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
@@ -39,7 +44,13 @@ describe("judge alignments in the store", () => {
     guidance: "Check the year.",
     promptSuffix: "+aligned/abcdef012345",
     baseRunId: null,
+    judgeModel: "judge-model",
     createdById: null,
+    defineJudge: (version) =>
+      buildAlignedDefinition({ kind: "built-in", metric: CORRECTNESS }, version, {
+        examples: [{ key: "r1", label: "no", text: "An answer.", reason: "wrong year" }],
+        guidance: "Check the year.",
+      }),
   });
 
   it("numbers a judge's versions, the same when two are made at once", async () => {
@@ -48,7 +59,9 @@ describe("judge alignments in the store", () => {
     const stored = await getAlignment(db, a.id);
     expect(stored).toMatchObject({
       metric: CORRECTNESS,
-      status: "draft",
+      status: "measuring",
+      judgeName: `correctness_aligned_v${a.version}`,
+      progress: { done: 0, total: 1 },
       trainingKeys: ["r1", "r2"],
       examples: [{ key: "r1", label: "no", text: "An answer.", reason: "wrong year" }],
       guidance: "Check the year.",
@@ -62,16 +75,37 @@ describe("judge alignments in the store", () => {
     expect((await heldOutKeysOfEarlierAlignments(db, datasetId, "response/llm_judged/groundedness")).size).toBe(0);
   });
 
-  it("records the comparison, then takes one decision", async () => {
+  it("records progress and the comparison, then the decision: adopted, later discarded, never adopted again", async () => {
     const made = await createAlignment(db, alignment(["r2"]));
     expect(await decideAlignment(db, made.id, "adopted")).toBe(false); // not measured yet
-    await recordAlignmentComparison(db, made.id, { verdict: "agrees more (real)" });
+    const spent = { llmCalls: 3, inputTokens: 900, outputTokens: 60, costUsd: 0.01 };
+    await recordAlignmentProgress(db, made.id, { done: 1, spent });
+    expect(await getAlignment(db, made.id)).toMatchObject({ progress: { done: 1, total: 1 }, spent });
+    await recordAlignmentComparison(db, made.id, { verdict: "agrees more (real)" }, { done: 1, spent });
     expect(await getAlignment(db, made.id)).toMatchObject({
       status: "measured",
       comparison: { verdict: "agrees more (real)" },
     });
     expect(await decideAlignment(db, made.id, "adopted")).toBe(true);
-    expect(await decideAlignment(db, made.id, "discarded")).toBe(false);
+    expect((await listAdoptedAlignments(db, datasetId)).map((a) => a.id)).toEqual([made.id]);
+    expect(await decideAlignment(db, made.id, "discarded")).toBe(true);
+    expect(await decideAlignment(db, made.id, "adopted")).toBe(false);
+    expect(await listAdoptedAlignments(db, datasetId)).toEqual([]);
+  });
+
+  it("lets a failed measurement, or one whose process stopped, be taken over, and one in progress not", async () => {
+    const made = await createAlignment(db, alignment(["r1"]));
+    // Fresh heartbeat: another process is measuring.
+    expect(await claimAlignmentMeasurement(db, made.id, new Date(Date.now() - 30_000))).toBe(false);
+    // No sign of life since before the cut-off: its server stopped.
+    expect(await claimAlignmentMeasurement(db, made.id, new Date(Date.now() + 1000))).toBe(true);
+    await recordAlignmentFailure(db, made.id, "the judge endpoint answered 429 four times");
+    expect(await getAlignment(db, made.id)).toMatchObject({
+      status: "failed",
+      errorMessage: "the judge endpoint answered 429 four times",
+    });
+    expect(await claimAlignmentMeasurement(db, made.id, new Date(Date.now() - 30_000))).toBe(true);
+    expect(await getAlignment(db, made.id)).toMatchObject({ status: "measuring", errorMessage: null });
   });
 
   it("goes with its dataset", async () => {

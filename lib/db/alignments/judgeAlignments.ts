@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { alignedDefinitionSchema, type AlignedDefinition } from "@/lib/alignment/alignedDefinition";
 import type { Db } from "../client";
 import { isUniqueViolation } from "../store/uniqueViolation";
 
@@ -7,7 +8,7 @@ import { isUniqueViolation } from "../store/uniqueViolation";
  * guidance when made, their held-out comparison once measured, and what the user decided. Every call
  * of the alignment flow goes through these; JSON columns are decoded and checked here.
  */
-export const ALIGNMENT_STATUSES = ["draft", "measured", "adopted", "discarded"] as const;
+export const ALIGNMENT_STATUSES = ["measuring", "measured", "failed", "adopted", "discarded"] as const;
 export type AlignmentStatus = (typeof ALIGNMENT_STATUSES)[number];
 
 const keysSchema = z.array(z.string());
@@ -27,12 +28,21 @@ export type StoredAlignment = {
   examples: z.infer<typeof examplesSchema>;
   guidance: string | null;
   promptSuffix: string;
+  /** The aligned judge: its name and its whole definition as a run takes it. */
+  judgeName: string;
+  definition: AlignedDefinition;
+  judgeModel: string;
   status: AlignmentStatus;
+  progress: { done: number; total: number; heartbeatAt: Date | null };
+  errorMessage: string | null;
+  spent: AlignmentSpending;
   /** The held-out comparison as stored (lib/alignment/heldOutComparison.ts); null until measured. */
   comparison: unknown;
   baseRunId: string | null;
   createdAt: Date;
 };
+
+export type AlignmentSpending = { llmCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
 
 type Row = Awaited<ReturnType<Db["judgeAlignment"]["findFirstOrThrow"]>>;
 
@@ -49,18 +59,46 @@ function decode(row: Row): StoredAlignment {
     examples: examplesSchema.parse(JSON.parse(row.examples)),
     guidance: row.guidance,
     promptSuffix: row.promptSuffix,
+    judgeName: row.judgeName,
+    definition: alignedDefinitionSchema.parse(JSON.parse(row.definition)),
+    judgeModel: row.judgeModel,
     status: z.enum(ALIGNMENT_STATUSES).parse(row.status),
+    progress: { done: row.progressDone, total: row.progressTotal, heartbeatAt: row.heartbeatAt },
+    errorMessage: row.errorMessage,
+    spent: {
+      llmCalls: row.llmCalls,
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      costUsd: row.costUsd,
+    },
     comparison: row.comparison === null ? null : z.unknown().parse(JSON.parse(row.comparison)),
     baseRunId: row.baseRunId,
     createdAt: row.createdAt,
   };
 }
 
-export type NewAlignment = Omit<StoredAlignment, "id" | "version" | "status" | "comparison" | "createdAt"> & {
+export type NewAlignment = Omit<
+  StoredAlignment,
+  | "id"
+  | "version"
+  | "status"
+  | "comparison"
+  | "createdAt"
+  | "judgeName"
+  | "definition"
+  | "progress"
+  | "errorMessage"
+  | "spent"
+> & {
   createdById: string | null;
+  /** The aligned judge's definition for the version number this alignment gets. */
+  defineJudge(version: number): AlignedDefinition;
 };
 
-/** Stores a new aligned version as the next version of its (dataset, metric); two made at once get two numbers. */
+/**
+ * Stores a new aligned version, being measured, as the next version of its (dataset, metric): two made at
+ * once get two numbers. Its progress counts the held-out units its aligned version is to judge.
+ */
 export async function createAlignment(db: Db, alignment: NewAlignment): Promise<StoredAlignment> {
   for (let attempt = 0; ; attempt++) {
     const last = await db.judgeAlignment.findFirst({
@@ -69,11 +107,18 @@ export async function createAlignment(db: Db, alignment: NewAlignment): Promise<
       select: { version: true },
     });
     try {
+      const version = (last?.version ?? 0) + 1;
+      const definition = alignment.defineJudge(version);
       const row = await db.judgeAlignment.create({
         data: {
           datasetId: alignment.datasetId,
           metric: alignment.metric,
-          version: (last?.version ?? 0) + 1,
+          version,
+          judgeName: definition.type === "custom" ? definition.judge.assessmentName : definition.judge.name,
+          definition: JSON.stringify(definition),
+          judgeModel: alignment.judgeModel,
+          progressTotal: alignment.heldOutKeys.length,
+          heartbeatAt: new Date(),
           seed: alignment.seed,
           heldOutShare: alignment.heldOutShare,
           trainingKeys: JSON.stringify(alignment.trainingKeys),
@@ -114,16 +159,85 @@ export async function heldOutKeysOfEarlierAlignments(db: Db, datasetId: string, 
   return new Set(rows.flatMap((row) => keysSchema.parse(JSON.parse(row.heldOutKeys))));
 }
 
-/** The held-out comparison, once both versions judged the held-out rows: the alignment is then measured. */
-export async function recordAlignmentComparison(db: Db, id: string, comparison: unknown): Promise<void> {
-  await db.judgeAlignment.update({
-    where: { id },
-    data: { comparison: JSON.stringify(comparison), status: "measured" },
+/** A measurement's progress and its sign of life: the held-out units judged so far and what they cost. */
+export async function recordAlignmentProgress(
+  db: Db,
+  id: string,
+  progress: { done: number; spent: AlignmentSpending },
+): Promise<void> {
+  await db.judgeAlignment.updateMany({
+    where: { id, status: "measuring" },
+    data: { progressDone: progress.done, heartbeatAt: new Date(), ...spendingColumns(progress.spent) },
   });
 }
 
-/** The user's decision on a measured alignment. */
-export async function decideAlignment(db: Db, id: string, status: "adopted" | "discarded"): Promise<boolean> {
-  const { count } = await db.judgeAlignment.updateMany({ where: { id, status: "measured" }, data: { status } });
+/** The held-out comparison, once both versions judged the held-out rows: the alignment is then measured. */
+export async function recordAlignmentComparison(
+  db: Db,
+  id: string,
+  comparison: unknown,
+  measured: { done: number; spent: AlignmentSpending },
+): Promise<void> {
+  await db.judgeAlignment.update({
+    where: { id },
+    data: {
+      comparison: JSON.stringify(comparison),
+      status: "measured",
+      errorMessage: null,
+      progressDone: measured.done,
+      heartbeatAt: new Date(),
+      ...spendingColumns(measured.spent),
+    },
+  });
+}
+
+/** A measurement that could not finish (the judge unreachable, the alignment refused): it can be measured again. */
+export async function recordAlignmentFailure(db: Db, id: string, message: string): Promise<void> {
+  await db.judgeAlignment.updateMany({
+    where: { id, status: "measuring" },
+    data: { status: "failed", errorMessage: message.slice(0, 2000), heartbeatAt: new Date() },
+  });
+}
+
+/**
+ * Claims an alignment for measuring: a failed one, or one whose measuring process stopped giving signs of
+ * life (its server stopped) before `staleBefore`. False when another process is measuring it.
+ */
+export async function claimAlignmentMeasurement(db: Db, id: string, staleBefore: Date): Promise<boolean> {
+  const { count } = await db.judgeAlignment.updateMany({
+    where: {
+      id,
+      OR: [
+        { status: "failed" },
+        { status: "measuring", OR: [{ heartbeatAt: null }, { heartbeatAt: { lt: staleBefore } }] },
+      ],
+    },
+    data: { status: "measuring", errorMessage: null, heartbeatAt: new Date() },
+  });
   return count === 1;
+}
+
+function spendingColumns(spent: AlignmentSpending) {
+  return {
+    llmCalls: spent.llmCalls,
+    inputTokens: spent.inputTokens,
+    outputTokens: spent.outputTokens,
+    costUsd: spent.costUsd,
+  };
+}
+
+/** The user's decision on a measured alignment (an adopted one may still be discarded later). */
+export async function decideAlignment(db: Db, id: string, status: "adopted" | "discarded"): Promise<boolean> {
+  const from = status === "adopted" ? ["measured"] : ["measured", "adopted", "failed"];
+  const { count } = await db.judgeAlignment.updateMany({ where: { id, status: { in: from } }, data: { status } });
+  return count === 1;
+}
+
+/** A dataset's adopted aligned judges, newest first: what the run form offers. */
+export async function listAdoptedAlignments(db: Db, datasetId: string): Promise<StoredAlignment[]> {
+  const rows = await db.judgeAlignment.findMany({
+    where: { datasetId, status: "adopted" },
+    orderBy: [{ createdAt: "desc" }],
+  });
+  return rows.map(decode);
 }

@@ -48,12 +48,14 @@ export function decodeCustomJudge(judge: {
   assessmentType: string;
   instructions: string;
   alignment: string | null;
+  basedOn?: string | null;
 }): CustomJudgeDefinition {
   return {
     assessmentName: judge.assessmentName,
     assessmentType: judge.assessmentType === "RETRIEVAL" ? "RETRIEVAL" : "ANSWER",
     instructions: judge.instructions,
     ...(judge.alignment === null ? {} : { alignment: alignmentSchema.parse(JSON.parse(judge.alignment)) }),
+    ...(judge.basedOn ? { basedOn: judge.basedOn } : {}),
   };
 }
 

@@ -44,7 +44,13 @@ type NewRun = {
 export async function insertPlanningRun(
   db: Db,
   run: NewRun,
-  customJudges: { assessmentName: string; assessmentType: string; instructions: string; alignment?: unknown }[],
+  customJudges: {
+    assessmentName: string;
+    assessmentType: string;
+    instructions: string;
+    alignment?: unknown;
+    basedOn?: string;
+  }[],
   planner: { owner: string; ttlMs: number },
 ): Promise<void> {
   const now = new Date();
@@ -96,7 +102,7 @@ export async function insertPlanningRun(
     },
     {
       table: "CustomJudge",
-      columns: ["id", "runId", "assessmentName", "assessmentType", "instructions", "alignment"],
+      columns: ["id", "runId", "assessmentName", "assessmentType", "instructions", "alignment", "basedOn"],
       rows: customJudges.map((judge) => [
         orderedUuid(),
         run.id,
@@ -104,6 +110,7 @@ export async function insertPlanningRun(
         judge.assessmentType,
         judge.instructions,
         judge.alignment === undefined ? null : JSON.stringify(judge.alignment),
+        judge.basedOn ?? null,
       ]),
     },
   ]);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { alignmentSchema } from "../prompts/alignedTemplate";
 
 /**
  * A custom G-Eval judge: a name, criteria in words (or evaluation steps written by its author), the
@@ -49,6 +50,8 @@ export const gEvalDefinitionSchema = z
     rubric: z.array(rubricEntrySchema).min(1).max(11).optional(),
     /** On the normalised score in [0, 1]. */
     threshold: z.number().min(0).max(1).default(0.5),
+    /** An adopted alignment (lib/alignment): labelled examples, and guidance, added to the score prompt. */
+    alignment: alignmentSchema.optional(),
   })
   .superRefine((definition, ctx) => {
     if (definition.criteria === undefined && definition.evaluationSteps === undefined)

@@ -17,7 +17,12 @@ export function withGEvalJudges(
     provider: base.provider,
     model: base.model,
     judge(request) {
-      const definition = judgesByMetric.get(request.metric);
+      const stored = judgesByMetric.get(request.metric);
+      // An alignment being measured is the request's; an adopted one is already in the definition.
+      const definition =
+        stored && request.alignment
+          ? { ...stored, alignment: { ...request.alignment, examples: [...request.alignment.examples] } }
+          : stored;
       return definition
         ? geval.judge(definition, request.input, { strict: request.settings?.deepEval?.strictMode === true })
         : base.judge(request);

@@ -16,6 +16,7 @@ import {
   stepsAnswerSchema,
   stepsPrompt,
   STRICT_SCORE_VERSION,
+  alignedSuffix,
   type ScoreAnswer,
 } from "./prompts";
 import { probabilityWeightedScore, type WeightedScore } from "./weightedScore";
@@ -182,7 +183,7 @@ export function createGEvalJudge(deps: {
       // The row that waited for freshly generated steps reports their cost, once.
       const stepsCost = !steps.cacheHit && !entry.claimed ? steps : null;
       entry.claimed = true;
-      const promptVersion = `${version} steps:${steps.stepsHash.slice(0, 16)}`;
+      const promptVersion = `${version}${alignedSuffix(definition)} steps:${steps.stepsHash.slice(0, 16)}`;
       const messages = scorePrompt(definition, steps.steps, input, { strict });
       const promptHash = hashPrompt(version, messages);
       const key = cacheKey(version, promptHash);

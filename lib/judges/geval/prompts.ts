@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ChatTurn } from "@/lib/llm/types";
 import { FENCE_RULE } from "../prompts/fence";
+import { ALIGNED_EXAMPLES_RULE, alignmentHash, examplesSection, type Alignment } from "../prompts/alignedTemplate";
 import {
   actualOutputSection,
   expectedOutputSection,
@@ -116,12 +117,40 @@ export function scorePrompt(
           ? [`Rubric:\n${rubric.map((entry) => `${rangeText(entry)}: ${entry.expectedOutcome}`).join("\n")}`]
           : []),
         scoreInstruction(definition, strict),
+        ...(definition.alignment ? alignedRules(definition, definition.alignment, { min, max }) : []),
         FENCE_RULE,
         `Answer with JSON only, the reason first and then the score that follows from it: {"reason": "<one short paragraph citing the steps; do not quote the score>", "score": ${min}-${max}}.`,
       ].join("\n\n"),
     },
-    { role: "user", content: definition.evaluationParams.map((param) => SECTION[param](input)).join("\n\n") },
+    {
+      role: "user",
+      content: [
+        ...(definition.alignment ? [examplesSection(definition.alignment), "The content to judge:"] : []),
+        definition.evaluationParams.map((param) => SECTION[param](input)).join("\n\n"),
+      ].join("\n\n"),
+    },
   ];
+}
+
+/**
+ * An aligned G-Eval judge's additions to its system prompt: the guidance the user accepted, and what the
+ * examples' yes and no mean for a scored judge (at or above its pass mark, or below it).
+ */
+function alignedRules(
+  definition: GEvalDefinition,
+  alignment: Alignment,
+  range: { min: number; max: number },
+): string[] {
+  const passMark = range.min + definition.threshold * (range.max - range.min);
+  return [
+    ...(alignment.guidance ? [`Guidance from the people who labelled this judge's rows:\n${alignment.guidance}`] : []),
+    `${ALIGNED_EXAMPLES_RULE} A person's yes means the content meets the criteria at the pass mark (a score of ${Number(passMark.toFixed(2))} or more from ${range.min} to ${range.max}), no that it falls short of it.`,
+  ];
+}
+
+/** The version suffix an aligned definition adds to its score prompt's version; "" for one not aligned. */
+export function alignedSuffix(definition: GEvalDefinition): string {
+  return definition.alignment ? `+aligned/${alignmentHash(definition.alignment)}` : "";
 }
 
 /** sha256 over a version and the exact messages: the prompt hash every result stores. */

@@ -22,6 +22,8 @@ export function templateForMetric(
   input: JudgeInput,
   custom?: CustomJudgeDefinition,
 ): { template: AnyTemplate; context: unknown } | null {
+  // An aligned built-in judge is judged by the built-in's prompt; the alignment is added by the caller.
+  if (custom?.basedOn) return templateForMetric(custom.basedOn, input);
   if (custom) {
     if (custom.assessmentType === "ANSWER")
       return { template: { ...customAnswer, system: customSystemPrompt(custom) }, context: custom };
