@@ -19,6 +19,8 @@ const formSchema = z.object({
   name: z.string().trim().max(200).optional(),
   tags: z.string().max(1000).optional(),
   metrics: z.array(z.string()).default([]),
+  /** Adopted aligned judges, by alignment id (the form's checkboxes). */
+  alignedJudges: z.array(z.string().min(1).max(100)).max(20).default([]),
   judge: z.enum(["heuristic", "model"]),
   judgeModel: z.string().trim().max(200).optional(),
   concurrency: z.coerce.number().int().min(1).max(64),
@@ -70,8 +72,9 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
   const access = await checkRole("run.start");
   if (!access.ok) return { message: access.message, errors: [] };
   const parsed = formSchema.safeParse({
-    ...Object.fromEntries([...formData.entries()].filter(([key]) => key !== "metrics")),
+    ...Object.fromEntries([...formData.entries()].filter(([key]) => key !== "metrics" && key !== "alignedJudges")),
     metrics: formData.getAll("metrics").map(String),
+    alignedJudges: formData.getAll("alignedJudges").map(String),
   });
   if (!parsed.success)
     return {
@@ -128,6 +131,7 @@ export async function startRun(_previous: StartRunState, formData: FormData): Pr
     ...(deepEval.settings ? { deepEval: deepEval.settings } : {}),
     customJudges: custom.data,
     gEvalJudges: gEval.flatMap((judge) => ("definition" in judge ? [judge.definition] : [])),
+    alignedJudges: form.alignedJudges,
     budget: budget.data,
   });
   if (!started.ok) return { message: started.message, errors: started.errors };

@@ -13,6 +13,7 @@ import {
   type AgreementCellName,
   type RunRowQuery,
 } from "@/lib/urlState/runRowQuery";
+import { alignableMetrics, type AlignableRun } from "@/lib/engine/alignment/originalJudge";
 import { JudgeName } from "./JudgeName";
 import { kappaText, percentText, scoreText } from "./agreementFormat";
 
@@ -25,8 +26,9 @@ import { kappaText, percentText, scoreText } from "./agreementFormat";
  * answer's row labelled on the dataset's answer) are left out and counted
  * beside. The labelling queue is linked whether or not there are labels yet.
  */
-export async function AgreementPanel({ run, query }: { run: { id: string; datasetId: string }; query: RunRowQuery }) {
+export async function AgreementPanel({ run, query }: { run: AlignableRun; query: RunRowQuery }) {
   const all = await getRunAgreement(getDb(), run);
+  const alignable = alignableMetrics(run);
   const rows = all.filter((row) => row.labelled + row.errors > 0);
   const otherResponse = all.reduce((sum, row) => sum + row.otherResponse, 0);
   return (
@@ -79,12 +81,12 @@ export async function AgreementPanel({ run, query }: { run: { id: string; datase
                 "Labelled",
                 "Errors",
                 "Spearman · MAD",
-                { srOnly: "Queue" },
+                { srOnly: "Queue and alignment" },
               ]}
             />
             <tbody>
               {rows.map((row) => (
-                <AgreementRow key={row.metric} runId={run.id} row={row} />
+                <AgreementRow key={row.metric} runId={run.id} row={row} alignable={alignable.has(row.metric)} />
               ))}
             </tbody>
           </table>
@@ -99,7 +101,7 @@ export async function AgreementPanel({ run, query }: { run: { id: string; datase
   );
 }
 
-function AgreementRow({ runId, row }: { runId: string; row: JudgeAgreement }) {
+function AgreementRow({ runId, row, alignable }: { runId: string; row: JudgeAgreement; alignable: boolean }) {
   const scores = scoreText(row);
   const { yesYes, yesNo, noYes, noNo } = row.confusion;
   return (
@@ -160,6 +162,16 @@ function AgreementRow({ runId, row }: { runId: string; row: JudgeAgreement }) {
         >
           Label more
         </Link>
+        {alignable && (
+          <Link
+            href={`/runs/${runId}/align?metric=${encodeURIComponent(row.metric)}`}
+            className="ml-2 text-indigo-700 hover:underline"
+            data-testid="align-judge"
+            title="Make a version of this judge that learns from the labels, and measure it on labelled rows it never saw"
+          >
+            Align
+          </Link>
+        )}
       </td>
     </tr>
   );

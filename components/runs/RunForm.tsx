@@ -15,6 +15,8 @@ import { metricsOnGenerateChange } from "./generatedMetrics";
 import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
 import type { CustomJudgeDraft, GEvalJudgeDraft, JudgeOption, MetricOption } from "./runFormTypes";
 import { ScoreSettings } from "./ScoreSettings";
+import { AlignedJudgesPicker } from "./AlignedJudgesPicker";
+import type { AlignedJudgeOption } from "./alignedJudgeOption";
 import { formatInteger, formatUsd } from "@/lib/charts/format";
 import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
@@ -35,6 +37,9 @@ type Props = {
   textProfiles: RowTextProfile[];
   /** The server-wide spending limits in a sentence (lib/config/spendingLimits.ts), or null when none are set. */
   spendingLimits: string | null;
+  /** The dataset's adopted aligned judges, and those chosen on arrival (an Adopt link's preset). */
+  alignedJudges: AlignedJudgeOption[];
+  presetAligned: string[];
 };
 
 /** The run form: judges with how many rows each will run on, the judge model, concurrency, generation, custom judges. */
@@ -48,6 +53,8 @@ export function RunForm({
   answerTemplates,
   textProfiles,
   spendingLimits,
+  alignedJudges,
+  presetAligned,
 }: Props) {
   const [state, formAction, pending] = useActionState<StartRunState, FormData>(startRun, { message: null, errors: [] });
   const [generate, setGenerate] = useState(false);
@@ -78,11 +85,26 @@ export function RunForm({
       return next;
     });
   const chosen = metrics.filter((m) => selected.has(m.name));
+  const [aligned, setAligned] = useState<Set<string>>(() => new Set(presetAligned));
+  const toggleAligned = (id: string) =>
+    setAligned((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  // Aligned judges are planned as the custom and G-Eval judges they are; none runs on the offline judge.
+  const alignedPlans = offline ? [] : alignedJudges.filter((j) => aligned.has(j.id)).map((j) => j.plan);
   // The same plan and formula as the CLI's estimate (lib/engine/plannedSpending.ts); G-Eval is skipped on the offline judge.
   const planned = plannedJudges({
     metrics: chosen.map((m) => m.name),
-    customJudges,
-    gEvalJudges: offline ? [] : gEvalJudges.map((draft) => ({ ...draft, writtenSteps: draft.steps.trim() !== "" })),
+    customJudges: [...customJudges, ...alignedPlans.flatMap((plan) => (plan.kind === "custom" ? [plan] : []))],
+    gEvalJudges: offline
+      ? []
+      : [
+          ...gEvalJudges.map((draft) => ({ ...draft, writtenSteps: draft.steps.trim() !== "" })),
+          ...alignedPlans.flatMap((plan) => (plan.kind === "g_eval" ? [plan] : [])),
+        ],
   });
   // DeepEval's options that change the number of calls: the call structure, the reason call, given questions.
   const [callChoice, setCallChoice] = useState<CallChoice>(DEFAULT_CALL_CHOICE);
@@ -143,6 +165,17 @@ export function RunForm({
             offline={offline}
             calls={{ choice: callChoice, onChange: setCallChoice, byStructure: callsByStructure }}
           />
+        </CardFrame>
+      )}
+
+      {alignedJudges.length > 0 && (
+        <CardFrame>
+          <h2 className="text-sm font-semibold">Aligned judges</h2>
+          <p className="mb-2 text-xs text-slate-500">
+            Versions of this dataset&apos;s judges that learned from its labels, adopted after their held-out proof.
+            Each runs as a judge of its own, beside the original.
+          </p>
+          <AlignedJudgesPicker judges={alignedJudges} chosen={aligned} offline={offline} onToggle={toggleAligned} />
         </CardFrame>
       )}
 
@@ -338,7 +371,10 @@ export function RunForm({
       )}
       <Button
         type="submit"
-        disabled={pending || (selected.size === 0 && customJudges.length === 0 && gEvalJudges.length === 0)}
+        disabled={
+          pending ||
+          (selected.size === 0 && customJudges.length === 0 && gEvalJudges.length === 0 && aligned.size === 0)
+        }
         variant="primary"
         size="2xl"
         className="text-sm"

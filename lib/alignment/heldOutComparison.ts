@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { summarizeAgreement, type AgreementSummary, type ConfusionCounts } from "@/lib/stats/agreement";
 import { pairedAgreementTest, type PairedAgreementTest } from "@/lib/stats/agreementPaired";
 
@@ -73,3 +74,21 @@ export function compareOnHeldOut(rows: readonly HeldOutRow[], alpha = 0.05): Hel
     words,
   };
 }
+
+/** A stored comparison read back (the store keeps it as JSON): checked for its parts, null when absent or not one. */
+export function storedComparison(value: unknown): HeldOutComparison | null {
+  const parsed = storedComparisonSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+const storedComparisonSchema = z.custom<HeldOutComparison>((value) => {
+  const shape = z.object({
+    rows: z.number(),
+    original: z.object({ labelled: z.number(), errors: z.number(), kappa: z.object({ defined: z.boolean() }) }),
+    aligned: z.object({ labelled: z.number(), errors: z.number(), kappa: z.object({ defined: z.boolean() }) }),
+    paired: z.object({ onlyAAgrees: z.number(), onlyBAgrees: z.number(), pValue: z.number() }),
+    verdict: z.enum(["agrees more (real)", "no real change", "agrees less (real)"]),
+    words: z.string(),
+  });
+  return shape.safeParse(value).success;
+});

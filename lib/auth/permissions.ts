@@ -20,6 +20,7 @@ export const ACTION_MIN_ROLE = {
   "run.resume": "runner",
   "run.estimate": "runner",
   "labels.write": "runner",
+  "judge.align": "runner",
   // Changing or removing what others made, and running the server.
   "run.update": "admin",
   "run.delete": "admin",
@@ -45,6 +46,7 @@ const ACTION_PHRASE: Record<Action, string> = {
   "run.resume": "resume runs",
   "run.estimate": "estimate run costs",
   "labels.write": "label rows",
+  "judge.align": "align judges",
   "run.update": "edit runs",
   "run.delete": "delete runs",
   "dataset.rename": "rename datasets",

@@ -26,7 +26,8 @@ export type PlannedJudge = { metric: string; requires: readonly RowInput[] };
  */
 export function plannedJudges(choice: {
   metrics: readonly string[];
-  customJudges: readonly { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL" }[];
+  /** `basedOn`: an aligned built-in judge, which needs what the built-in needs. */
+  customJudges: readonly { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; basedOn?: string }[];
   gEvalJudges: readonly { name: string; evaluationParams: readonly string[]; writtenSteps?: boolean }[];
 }): { judges: PlannedJudge[]; gEvalMetrics: Set<string> } {
   const gEval = choice.gEvalJudges.map((definition) => ({

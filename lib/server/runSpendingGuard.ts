@@ -6,7 +6,7 @@ import {
   type RunModels,
 } from "@/lib/config/spendingLimits";
 import type { Db } from "@/lib/db/client";
-import { getRunBudget, setRunBudget, type RunBudget } from "@/lib/db/runs/runBudget";
+import { getRunBudget, NO_BUDGET, setRunBudget, type RunBudget } from "@/lib/db/runs/runBudget";
 import { countRunsInProgressBy, getRun } from "@/lib/db/runs/runQueries";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
@@ -75,10 +75,34 @@ export async function applySpendingLimits(db: Db, user: AuthUser, runId: string)
   await setRunBudget(db, runId, checked.budget);
 }
 
-function configuredPrices(): LlmPrices {
+export function configuredPrices(): LlmPrices {
   try {
     return readLlmConfig()?.prices ?? {};
   } catch {
     return {}; // a misconfigured endpoint has no prices: a limit in dollars then refuses its models
   }
+}
+
+/**
+ * An alignment's measurement spends as a run does: on an allowed model, and within ASSAY_MAX_RUN_USD by its
+ * estimate (lib/alignment/alignmentEstimate.ts). The problems in the way, none when it may start.
+ */
+export async function alignmentSpendingProblems(
+  db: Db,
+  user: AuthUser,
+  request: { judge: { provider: string; model: string }; estimatedUsd: number | null },
+): Promise<string[]> {
+  const checked = await checkSpendingAllowed(db, user, {
+    budget: NO_BUDGET,
+    models: { judge: request.judge, generationModel: null },
+    typed: false,
+    startsRun: false,
+  });
+  if (!checked.ok) return checked.problems;
+  const max = checked.budget.usd;
+  return max !== null && request.estimatedUsd !== null && request.estimatedUsd > max
+    ? [
+        `Measuring this alignment is estimated at $${request.estimatedUsd.toFixed(2)}, above this server's limit of $${max} per run (ASSAY_MAX_RUN_USD). Label fewer rows for it, or ask whoever runs the server.`,
+      ]
+    : [];
 }

@@ -11,6 +11,7 @@ import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "./logError";
+import { adoptedJudgesFor } from "./adoptedJudges";
 import { checkSpendingAllowed } from "./runSpendingGuard";
 
 /**
@@ -36,6 +37,8 @@ export type RunRequest = {
   deepEval?: DeepEvalSettingsInput;
   customJudges: RunConfigInput["customJudges"];
   gEvalJudges: RunConfigInput["gEvalJudges"];
+  /** Adopted aligned judges of the dataset, by alignment id: run with their stored definitions. */
+  alignedJudges?: string[];
   budget: RunBudget;
 };
 
@@ -88,6 +91,8 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
       message: "This server's spending limits refuse this run.",
       errors: allowed.problems,
     };
+  const adopted = await adoptedJudgesFor(db, request.datasetId, request.alignedJudges ?? []);
+  if (!adopted.ok) return { ok: false, kind: "invalid", message: "The run could not start.", errors: adopted.errors };
   try {
     const runId = await createRun(
       db,
@@ -96,8 +101,8 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
         name: request.name,
         tags: request.tags,
         metrics: request.metrics,
-        customJudges: request.customJudges,
-        gEvalJudges: request.gEvalJudges,
+        customJudges: [...(request.customJudges ?? []), ...adopted.customJudges],
+        gEvalJudges: [...(request.gEvalJudges ?? []), ...adopted.gEvalJudges],
         thresholds: request.thresholds,
         ...(request.contextRelevance && Object.keys(request.contextRelevance).length > 0
           ? { contextRelevance: request.contextRelevance }
@@ -166,6 +171,10 @@ export const runRequestSchema = z
       )
       .default([]),
     gEvalJudges: z.array(gEvalDefinitionSchema).default([]),
+    alignedJudges: z.array(z.string().min(1).max(100)).max(20).default([]).meta({
+      description:
+        "Adopted aligned judges of the dataset, by alignment id (the id in its page's address, /alignments/{id})",
+    }),
     budget: z
       .object({
         calls: z.number().int().positive().nullable().optional(),

@@ -74,6 +74,7 @@ describe("the policy table", () => {
         "run.resume",
         "run.estimate",
         "labels.write",
+        "judge.align",
       ].sort(),
     );
     expect(allowed("admin")).toEqual([...ACTIONS].sort());

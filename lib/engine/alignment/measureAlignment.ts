@@ -1,4 +1,5 @@
 import { measureHeldOut, type AlignmentUnit } from "@/lib/alignment/alignJudge";
+import type { HeldOutComparison } from "@/lib/alignment/heldOutComparison";
 import {
   recordAlignmentComparison,
   recordAlignmentFailure,
@@ -16,6 +17,7 @@ import { AlignmentRefused, originalJudgeOf, type AlignableRun } from "./original
 
 /** A measurement whose process gave no sign of life for this long stopped (its server was stopped): it may be taken over. */
 export const MEASUREMENT_STALE_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
 
 export type MeasureDeps = {
   /** The base run's judge backend: the same model and endpoint the original's verdicts came from. */
@@ -49,7 +51,6 @@ export async function measureAlignment(
     const passMark =
       original.kind === "g_eval" ? (run.config.thresholds[stored.metric] ?? original.judge.threshold) : null;
     let done = 0;
-    let written = 0;
     const errors: string[] = [];
     const judgeAligned = async (unit: AlignmentUnit, taught: Alignment) => {
       const request: JudgeRequest = {
@@ -73,23 +74,32 @@ export async function measureAlignment(
       spent.costUsd =
         deps.costOf?.(deps.judge.model, { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens }) ?? null;
     };
+    // Progress at most every second (every unit in tests), and a heartbeat while one slow call holds it back.
     let lastWrite = Date.now();
     let writing: Promise<void> = Promise.resolve();
-    const comparison = await measureHeldOut(
-      units,
-      alignment,
-      { judgeAligned },
-      {
-        onJudged: () => {
-          done += 1;
-          if (Date.now() - lastWrite < (deps.progressEveryMs ?? 1000)) return;
-          lastWrite = Date.now();
-          written = done;
-          writing = writing.then(() => recordAlignmentProgress(db, stored.id, { done: written, spent: { ...spent } }));
+    const write = () => {
+      lastWrite = Date.now();
+      const progress = { done, spent: { ...spent } };
+      writing = writing.then(() => recordAlignmentProgress(db, stored.id, progress));
+    };
+    const heartbeat = setInterval(write, HEARTBEAT_MS);
+    let comparison: HeldOutComparison;
+    try {
+      comparison = await measureHeldOut(
+        units,
+        alignment,
+        { judgeAligned },
+        {
+          onJudged: () => {
+            done += 1;
+            if (Date.now() - lastWrite >= (deps.progressEveryMs ?? 1000)) write();
+          },
         },
-      },
-    );
-    await writing;
+      );
+    } finally {
+      clearInterval(heartbeat);
+      await writing;
+    }
     if (comparison.aligned.errors === units.length)
       throw new AlignmentRefused(
         `the aligned version could not judge any of the ${units.length} held-out units: ${errors[0] ?? "no answer"}`,

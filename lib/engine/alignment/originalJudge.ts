@@ -35,3 +35,18 @@ export function originalJudgeOf(run: AlignableRun, metric: string): OriginalJudg
     `${metric} is not a judge of this run that can be aligned: a built-in yes/no judge, a custom judge or a G-Eval judge`,
   );
 }
+
+/** The run's judges an alignment can start from, for the agreement panel's Align links. */
+export function alignableMetrics(run: AlignableRun): Set<string> {
+  return new Set(
+    run.config.metrics.filter((metric) => {
+      try {
+        originalJudgeOf(run, metric);
+        return true;
+      } catch (error) {
+        if (error instanceof AlignmentRefused) return false;
+        throw error;
+      }
+    }),
+  );
+}

@@ -14,19 +14,27 @@ import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { DEFAULT_MAX_IN_FLIGHT, readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
 import { metricAvailability } from "@/lib/metrics/availability";
+import { alignedJudgeOption } from "@/components/runs/alignedJudgeOption";
+import { listAdoptedAlignments } from "@/lib/db/alignments/judgeAlignments";
+import { allValues, type SearchParams } from "@/lib/urlState/searchParams";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New run" };
 
-export default async function NewRunPage({ params }: { params: Promise<{ datasetId: string }> }) {
+type Props = { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> };
+
+export default async function NewRunPage({ params, searchParams }: Props) {
   const { datasetId } = await params;
+  // An adopted aligned judge arrives chosen (its page's Adopt and Start links): the form's preset.
+  const preset = allValues((await searchParams).aligned);
   await requirePageRole("run.start", `/datasets/${datasetId}/runs/new`);
   const db = getDb();
   const dataset = await getDataset(db, datasetId);
   if (!dataset) notFound();
-  const [coverage, textProfiles] = await Promise.all([
+  const [coverage, textProfiles, adopted] = await Promise.all([
     getInputCoverage(db, datasetId),
     getDatasetTextProfiles(db, datasetId),
+    listAdoptedAlignments(db, datasetId),
   ]);
   const judge = describeJudgeProvider();
   // Rows per metric as if judged by a model; the form zeroes those the offline judge has no rule for (with why) when it is chosen.
@@ -75,6 +83,8 @@ export default async function NewRunPage({ params }: { params: Promise<{ dataset
             : { configured: true, defaultModel: judge.model, endpoint: judge.endpoint, ...endpointFigures() }
         }
         spendingLimits={spendingLimitsSentence()}
+        alignedJudges={adopted.map(alignedJudgeOption)}
+        presetAligned={preset.filter((id) => adopted.some((alignment) => alignment.id === id))}
         textProfiles={textProfiles}
         rowsWithRetrievedContext={coverage.inputs.retrieved_context_content}
         answerTemplates={{

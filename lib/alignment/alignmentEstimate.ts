@@ -1,0 +1,35 @@
+import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
+import { exampleText, type AlignmentPlan } from "./alignJudge";
+
+/**
+ * What an alignment will cost before it starts, as a run's estimate is shown before it starts: one call
+ * per held-out unit (the aligned version judges each; the original's verdicts come from the base run),
+ * one more when a guidance draft is asked for. Tokens are counted from the text the prompts carry (the
+ * examples are in every call) at four characters a token, with the instructions' share and a verdict's
+ * length as fixed allowances; the price is the endpoint's, null when the model has none.
+ */
+export type AlignmentEstimate = { llmCalls: number; inputTokens: number; outputTokens: number; usd: number | null };
+
+/** The judge's instructions and the fences around the content: about 2,000 characters in every prompt. */
+const PROMPT_ALLOWANCE_CHARS = 2_000;
+/** A verdict with its rationale. */
+const OUTPUT_TOKENS_PER_CALL = 150;
+const CHARS_PER_TOKEN = 4;
+
+export function estimateAlignment(
+  plan: Pick<AlignmentPlan, "heldOut" | "alignment">,
+  options: { model: string; prices: LlmPrices; guidanceDraft: boolean; disagreementChars?: number },
+): AlignmentEstimate {
+  const examplesChars = plan.alignment.examples.reduce((sum, e) => sum + e.text.length + (e.reason?.length ?? 0), 0);
+  const perUnitChars = plan.heldOut.map((unit) => exampleText(unit).length + examplesChars + PROMPT_ALLOWANCE_CHARS);
+  const draftChars = options.guidanceDraft ? (options.disagreementChars ?? 0) + PROMPT_ALLOWANCE_CHARS : 0;
+  const llmCalls = plan.heldOut.length + (options.guidanceDraft ? 1 : 0);
+  const inputTokens = Math.ceil((perUnitChars.reduce((a, b) => a + b, 0) + draftChars) / CHARS_PER_TOKEN);
+  const outputTokens = llmCalls * OUTPUT_TOKENS_PER_CALL;
+  return {
+    llmCalls,
+    inputTokens,
+    outputTokens,
+    usd: costUsd(options.model, { inputTokens, outputTokens }, options.prices),
+  };
+}
