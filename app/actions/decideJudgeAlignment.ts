@@ -23,5 +23,5 @@ export async function decideJudgeAlignment(formData: FormData): Promise<void> {
   const decided = await decideAlignment(db, alignment.id, input.data.decision === "adopt" ? "adopted" : "discarded");
   revalidatePath(`/alignments/${alignment.id}`);
   if (decided && input.data.decision === "adopt")
-    redirect(`/datasets/${alignment.datasetId}/runs/new?aligned=${encodeURIComponent(alignment.id)}`);
+    redirect(`/datasets/${alignment.datasetId}/runs/new?aligned=${encodeURIComponent(alignment.id)}#aligned-judges`);
 }

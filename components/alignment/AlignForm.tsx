@@ -38,7 +38,7 @@ export function AlignForm({
       <form onSubmit={submitTo(askDraft)} className="flex flex-wrap items-center gap-2">
         <input type="hidden" name="runId" value={runId} />
         <input type="hidden" name="metric" value={metric} />
-        <Button type="submit" size="sm" disabled={!canDraft || drafting} data-testid="draft-guidance">
+        <Button type="submit" size="sm" className="text-sm" disabled={!canDraft || drafting} data-testid="draft-guidance">
           {drafting ? "Drafting…" : "Draft guidance from the training disagreements (1 LLM call)"}
         </Button>
         {!canDraft && (
@@ -69,7 +69,7 @@ export function AlignForm({
             data-testid="alignment-guidance"
           />
         </label>
-        <Button type="submit" variant="primary" disabled={starting} data-testid="start-alignment">
+        <Button type="submit" variant="primary" className="text-sm" disabled={starting} data-testid="start-alignment">
           {starting ? "Starting…" : `Align, then measure on the ${heldOut} held-out labels`}
         </Button>
         {start.message && (

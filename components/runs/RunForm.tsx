@@ -169,7 +169,7 @@ export function RunForm({
       )}
 
       {alignedJudges.length > 0 && (
-        <CardFrame>
+        <CardFrame id="aligned-judges" className="scroll-mt-16">
           <h2 className="text-sm font-semibold">Aligned judges</h2>
           <p className="mb-2 text-xs text-slate-500">
             Versions of this dataset&apos;s judges that learned from its labels, adopted after their held-out proof.

@@ -2,7 +2,11 @@ import { alignedMetricName } from "@/lib/alignment/alignedDefinition";
 import { storedComparison } from "@/lib/alignment/heldOutComparison";
 import type { StoredAlignment } from "@/lib/db/alignments/judgeAlignments";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
-import { kappaText } from "@/components/labels/agreementFormat";
+import { percentText } from "@/components/labels/agreementFormat";
+import type { AgreementSummary } from "@/lib/stats/agreement";
+
+/** κ alone, its interval and notes left to the alignment's page. */
+const kappaPoint = (summary: AgreementSummary) => (summary.kappa.defined ? summary.kappa.kappa.toFixed(2) : "undefined");
 
 /** An adopted aligned judge as the run form offers it: what it is, what its held-out rows showed, what it plans. */
 export type AlignedJudgeOption = {
@@ -26,7 +30,7 @@ export function alignedJudgeOption(alignment: StoredAlignment): AlignedJudgeOpti
     metric: alignedMetricName(definition),
     original: metricShortName(alignment.metric),
     proof: comparison
-      ? `${comparison.verdict}: κ ${kappaText(comparison.aligned)} vs ${kappaText(comparison.original)} on ${comparison.rows} held-out labels`
+      ? `${comparison.verdict}: κ ${kappaPoint(comparison.aligned)} vs ${kappaPoint(comparison.original)}, agreement ${percentText(comparison.aligned.rawAgreement)} vs ${percentText(comparison.original.rawAgreement)} on ${comparison.rows} held-out labels`
       : "not measured",
     plan:
       definition.type === "custom"

@@ -99,7 +99,7 @@ export default async function AlignmentPage({ params }: Props) {
                   ? `Measuring failed: ${alignment.errorMessage ?? "no reason given"}.`
                   : "Measuring stopped: its server gave no sign of life for 30 s (it was stopped or restarted)."}
               </p>
-              <Button type="submit" size="sm">
+              <Button type="submit" size="sm" className="text-sm">
                 Measure again (finished calls come from the cache)
               </Button>
             </form>
@@ -129,10 +129,10 @@ export default async function AlignmentPage({ params }: Props) {
         {alignment.status === "measured" && (
           <form action={decideJudgeAlignment} className="flex gap-2">
             <input type="hidden" name="alignmentId" value={alignment.id} />
-            <Button type="submit" name="decision" value="adopt" variant="primary" data-testid="adopt-alignment">
+            <Button type="submit" name="decision" value="adopt" variant="primary" className="text-sm" data-testid="adopt-alignment">
               Adopt: offer {alignment.judgeName} in the run form
             </Button>
-            <Button type="submit" name="decision" value="discard" data-testid="discard-alignment">
+            <Button type="submit" name="decision" value="discard" className="text-sm" data-testid="discard-alignment">
               Discard
             </Button>
           </form>
@@ -142,12 +142,13 @@ export default async function AlignmentPage({ params }: Props) {
             <LinkButton
               href={`/datasets/${alignment.datasetId}/runs/new?aligned=${encodeURIComponent(alignment.id)}`}
               variant="primary"
+              className="text-sm"
             >
               Start a run with {alignment.judgeName}
             </LinkButton>
             <form action={decideJudgeAlignment}>
               <input type="hidden" name="alignmentId" value={alignment.id} />
-              <Button type="submit" name="decision" value="discard">
+              <Button type="submit" name="decision" value="discard" className="text-sm">
                 Discard (no longer offered)
               </Button>
             </form>

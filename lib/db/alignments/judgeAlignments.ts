@@ -192,10 +192,20 @@ export async function recordAlignmentComparison(
 }
 
 /** A measurement that could not finish (the judge unreachable, the alignment refused): it can be measured again. */
-export async function recordAlignmentFailure(db: Db, id: string, message: string): Promise<void> {
+export async function recordAlignmentFailure(
+  db: Db,
+  id: string,
+  message: string,
+  spent?: AlignmentSpending,
+): Promise<void> {
   await db.judgeAlignment.updateMany({
     where: { id, status: "measuring" },
-    data: { status: "failed", errorMessage: message.slice(0, 2000), heartbeatAt: new Date() },
+    data: {
+      status: "failed",
+      errorMessage: message.slice(0, 2000),
+      heartbeatAt: new Date(),
+      ...(spent ? spendingColumns(spent) : {}),
+    },
   });
 }
 

@@ -120,7 +120,8 @@ export async function measureAlignment(
         ? error.message
         : "measuring stopped on an unexpected error; see the server log";
     if (!(error instanceof AlignmentRefused)) console.error("alignment measurement failed", error);
-    await recordAlignmentFailure(db, stored.id, message);
+    // What the failed attempts cost is kept: a measurement that failed still spent it.
+    await recordAlignmentFailure(db, stored.id, message, spent);
     return { ...stored, status: "failed", errorMessage: message, spent };
   }
 }
