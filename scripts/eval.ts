@@ -37,6 +37,8 @@ import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heurist
 import { readLlmConfig } from "../lib/llm/llmConfig";
 import { concurrencyAboveEndpointLimit } from "../lib/llm/concurrencyNote";
 import { checkRunSpending, readSpendingLimits } from "../lib/config/spendingLimits";
+import { alignFromCli } from "../lib/cli/alignCommand";
+import { importLabelsFromCli } from "../lib/cli/labelsArg";
 
 class InputError extends Error {}
 
@@ -59,6 +61,11 @@ async function main(argv: string[]): Promise<number> {
     const runId = args.resume ?? (await startRun(db, args));
     const run = await getRun(db, runId);
     if (!run) throw new InputError(`run ${runId} does not exist`);
+    if (args.resume && args.labels) {
+      const labels = await importLabelsFromCli(db, run.datasetId, args.labels);
+      if (!labels.ok) throw new InputError(labels.message);
+      console.log(labels.message);
+    }
     const started = Date.now();
     // A finished run has nothing left to judge: re-exporting it (the command printed when an export failed) needs
     // no model endpoint.
@@ -105,6 +112,10 @@ async function main(argv: string[]): Promise<number> {
         `${v.passed ? "PASS" : "FAIL"}  ${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`,
       );
     if (outcome.status !== "completed" || exportFailed) return 3;
+    const aligned = args.align
+      ? await alignFromCli(db, run, args.align, { log: (l) => console.log(l), error: (l) => console.error(l) })
+      : 0;
+    if (aligned !== 0) return aligned;
     return verdicts.every((v) => v.passed) ? 0 : 1;
   } finally {
     await closeDb(db);
@@ -209,7 +220,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   }
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
-  return createRun(
+  const runId = await createRun(
     db,
     {
       datasetId,
@@ -217,6 +228,7 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
       tags: args.tags,
       metrics: args.metrics,
       gEvalJudges: args.gEvalJudges,
+      customJudges: args.customJudges,
       judge,
       concurrency: args.concurrency,
       chunkMode: args.chunkMode,
@@ -230,6 +242,15 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     },
     { budget: allowed.budget },
   );
+  if (args.labels) {
+    // After the run is stored: labels on its own custom and G-Eval judges are only taken once a run defines them.
+    const labels = await importLabelsFromCli(db, datasetId, args.labels);
+    if (!labels.ok)
+      throw new InputError(`${labels.message}
+  Run ${runId} is stored, not judged yet: fix the file, then --resume ${runId} --labels FILE.`);
+    console.log(labels.message);
+  }
+  return runId;
 }
 
 /** A resumed run's budget: the one stored, raised by any given, within the server-wide limits (or refused). */

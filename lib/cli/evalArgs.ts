@@ -4,6 +4,7 @@ import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib
 import type { GEvalDefinition } from "@/lib/judges/geval/definition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
+import { readCustomJudgesFile, readGEvalFile, type CustomJudgeInput } from "./judgeFiles";
 import { DEEPEVAL_OPTIONS, DEEPEVAL_USAGE, parseDeepEvalFlags } from "./deepEvalArgs";
 import type { DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
 import { BLEU_TYPES, type BleuType } from "@/lib/metrics/statistical/bleu";
@@ -32,7 +33,21 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           name: lower-case letters, digits, _; params: input, actual_output, expected_output,
                           retrieval_context, context; threshold on the 0–1 score (default 0.5), a pass mark
                           that sets the exit code as --threshold does; needs an LLM judge; repeatable (names
-                          unique; with only --g-eval, --judges defaults to none)
+                          unique; with only --g-eval, --judges defaults to none); @FILE reads a definition
+                          from a JSON file, as --align writes one
+  --custom-judges FILE    custom judges from a JSON file: one or a list of {assessmentName, assessmentType
+                          (ANSWER or RETRIEVAL), instructions}, named response/ or retrieval/llm_judged/<name>;
+                          an aligned judge's file from --align too; with only these, --judges defaults to none
+  --labels FILE           human labels to import into the dataset once the run is stored (request_id, metric,
+                          chunk_position, label: CSV, JSON or JSON Lines, as a label export writes them),
+                          the run's own custom and G-Eval judges included; all or nothing
+  --align JUDGE           after the run, align this judge (a built-in yes/no judge, a custom or a G-Eval
+                          judge of the run) with the dataset's human labels: split them into training and
+                          held-out parts, show training rows as worked examples, measure the new version on
+                          the held-out rows, print both versions' agreement and the paired test, and write
+                          the new judge's definition to --align-out (default <judge>_aligned_v<N>.json)
+  --align-guidance TEXT   guidance added to the aligned judge's instructions (optional)
+  --align-out FILE        where --align writes the aligned judge (for --custom-judges or --g-eval @FILE)
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
@@ -91,6 +106,12 @@ export type EvalArgs = {
   bleuType?: BleuType;
   /** Custom G-Eval judges (--g-eval), validated like the run form's. */
   gEvalJudges: GEvalDefinition[];
+  /** Custom judges (--custom-judges FILE). */
+  customJudges: CustomJudgeInput[];
+  /** --align: the judge to align after the run, with its guidance and output file. */
+  align?: { judge: string; guidance?: string; out?: string };
+  /** --labels: a label file imported once the run is stored. */
+  labels?: string;
   /** DeepEval's options (--strict-mode, --list-cap, …); undefined when none is given. */
   deepEval?: DeepEvalSettingsInput;
   /** A team's server to run on (--server), or undefined to run here. */
@@ -120,6 +141,11 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "rouge-type": { type: "string" },
         "bleu-type": { type: "string" },
         "g-eval": { type: "string", multiple: true },
+        "custom-judges": { type: "string", multiple: true },
+        align: { type: "string" },
+        labels: { type: "string" },
+        "align-guidance": { type: "string" },
+        "align-out": { type: "string" },
         ...DEEPEVAL_OPTIONS,
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
@@ -145,13 +171,17 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   if (sources !== 1) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
 
   const gEvalJudges = (parsed["g-eval"] ?? []).map((entry) => {
-    const definition = parseGEvalOption(entry);
+    const definition = entry.startsWith("@") ? readGEvalFile(entry.slice(1)) : parseGEvalOption(entry);
     return typeof definition === "string" ? fail(definition) : definition;
+  });
+  const customJudges = (parsed["custom-judges"] ?? []).flatMap((file) => {
+    const judges = readCustomJudgesFile(file);
+    return typeof judges === "string" ? fail(judges) : judges;
   });
   const duplicate = gEvalJudges.find((judge, i) => gEvalJudges.findIndex((j) => j.name === judge.name) !== i);
   if (duplicate) fail(`--g-eval: two judges are named "${duplicate.name}"; names must be unique`);
-  // G-Eval judges alone are a complete run; --judges then adds to them rather than defaulting to every judge.
-  const judges = (parsed.judges ?? (gEvalJudges.length > 0 ? "" : "all"))
+  // G-Eval or custom judges alone are a complete run; --judges then adds to them rather than defaulting to every judge.
+  const judges = (parsed.judges ?? (gEvalJudges.length + customJudges.length > 0 ? "" : "all"))
     .split(",")
     .map((j) => j.trim())
     .filter(Boolean);
@@ -224,6 +254,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     rougeType: parseRougeType(parsed["rouge-type"]),
     bleuType: parseBleuType(parsed["bleu-type"]),
     gEvalJudges,
+    customJudges,
+    ...(parsed.labels !== undefined ? { labels: parsed.labels } : {}),
+    ...alignOf(parsed),
     ...deepEvalSettingsOf(parsed),
     budget,
   };
@@ -233,6 +266,29 @@ function deepEvalSettingsOf(flags: Parameters<typeof parseDeepEvalFlags>[0]): Pi
   const parsed = parseDeepEvalFlags(flags);
   if ("problem" in parsed) fail(parsed.problem);
   return parsed.settings ? { deepEval: parsed.settings } : {};
+}
+
+function alignOf(parsed: {
+  align?: string;
+  "align-guidance"?: string;
+  "align-out"?: string;
+  server?: string;
+}): Pick<EvalArgs, "align"> {
+  if (parsed.align === undefined) {
+    if (parsed["align-guidance"] !== undefined || parsed["align-out"] !== undefined)
+      fail("--align-guidance and --align-out belong to --align: give --align too");
+    return {};
+  }
+  if (parsed.server !== undefined) fail("--align runs on this machine's store: align on a server from its Align page");
+  if (parsed["align-out"] !== undefined && !/\.json$/i.test(parsed["align-out"])) fail("--align-out must end in .json");
+  if ((parsed["align-guidance"]?.length ?? 0) > 2000) fail("--align-guidance: at most 2,000 characters");
+  return {
+    align: {
+      judge: parsed.align.trim(),
+      ...(parsed["align-guidance"] ? { guidance: parsed["align-guidance"] } : {}),
+      ...(parsed["align-out"] ? { out: parsed["align-out"] } : {}),
+    },
+  };
 }
 
 function parseGate(parsed: {

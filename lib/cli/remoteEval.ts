@@ -52,6 +52,7 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
         : {}),
       ...(args.deepEval ? { deepEval: args.deepEval } : {}),
       gEvalJudges: args.gEvalJudges,
+      customJudges: args.customJudges,
       ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
       budget: args.budget,
     });

@@ -8,6 +8,7 @@ import { costBudgetProblem } from "@/lib/engine/budgetFields";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
 import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "./logError";
@@ -167,6 +168,14 @@ export const runRequestSchema = z
           assessmentName: z.string(),
           assessmentType: z.enum(["ANSWER", "RETRIEVAL"]),
           instructions: z.string(),
+          alignment: alignmentSchema
+            .optional()
+            .meta({ description: "An aligned judge's labelled examples and guidance (as --align writes them)" }),
+          basedOn: z
+            .string()
+            .max(200)
+            .optional()
+            .meta({ description: "An aligned built-in judge: the built-in judge whose prompt it uses" }),
         }),
       )
       .default([]),

@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import { storedComparison, type HeldOutComparison } from "@/lib/alignment/heldOutComparison";
+import { readSpendingLimits } from "@/lib/config/spendingLimits";
+import type { Db } from "@/lib/db/client";
+import type { RunRecord } from "@/lib/db/runs/runQueries";
+import { alignRunJudge } from "@/lib/engine/alignment/alignRunJudge";
+import { previewAlignment } from "@/lib/engine/alignment/previewAlignment";
+import { createEngineDeps } from "@/lib/engine/engineDeps";
+import { readLlmConfig } from "@/lib/llm/llmConfig";
+import { resolveMetricName } from "@/lib/metrics/metricNames";
+import type { AgreementSummary } from "@/lib/stats/agreement";
+
+/**
+ * `npm run eval -- --align JUDGE`: after the run, the judge is aligned with the dataset's labels as the Align
+ * page does it (same split, examples, measurement and store), both versions' held-out agreement and the paired
+ * test are printed, and the aligned judge's definition is written to a JSON file that `--custom-judges FILE`
+ * (a custom judge, or a built-in one's aligned version) or `--g-eval @FILE` (a G-Eval judge's) takes.
+ * Returns the exit code: 0 when measured, 2 when it cannot start, 3 when measuring failed.
+ */
+export async function alignFromCli(
+  db: Db,
+  run: RunRecord,
+  request: { judge: string; guidance?: string; out?: string },
+  io: { log(line: string): void; error(line: string): void },
+): Promise<number> {
+  const metric = runMetricNamed(run, request.judge);
+  if (!metric) {
+    io.error(
+      `Error: --align ${request.judge}: no judge of this run has that name; its judges: ${run.config.metrics.join(", ")}`,
+    );
+    return 2;
+  }
+  const prices = readLlmConfig()?.prices ?? {};
+  const preview = await previewAlignment(db, run, metric, prices);
+  if (preview.problem) {
+    io.error(`Error: ${metric} cannot be aligned: ${preview.problem}`);
+    return 2;
+  }
+  const { estimate } = preview;
+  const maxUsd = readSpendingLimits().maxRunUsd;
+  if (maxUsd !== null && estimate.usd !== null && estimate.usd > maxUsd) {
+    io.error(
+      `Error: aligning ${metric} is estimated at $${estimate.usd.toFixed(2)}, above ASSAY_MAX_RUN_USD ($${maxUsd})`,
+    );
+    return 2;
+  }
+  io.log(
+    `\nAligning ${metric} with its labels (${preview.labels.yes} yes, ${preview.labels.no} no): ${preview.training} training labels (${preview.examples} shown as examples), ${preview.heldOut} held out and never shown.`,
+  );
+  io.log(
+    `Estimate: ${estimate.llmCalls} LLM calls, about ${estimate.inputTokens} input and ${estimate.outputTokens} output tokens, ${estimate.usd === null ? "cost unknown" : `about $${estimate.usd.toFixed(2)}`}.`,
+  );
+  const deps = createEngineDeps(db, { ...run, config: { ...run.config, refreshCache: false } }, { workerKind: "cli" });
+  const aligned = await alignRunJudge(
+    db,
+    run,
+    { judge: deps.judge, costOf: deps.costOf },
+    { metric, seed: preview.seed, guidance: request.guidance ?? null },
+  );
+  const comparison = storedComparison(aligned.comparison);
+  if (aligned.status !== "measured" || !comparison) {
+    io.error(`Error: measuring ${aligned.judgeName} failed: ${aligned.errorMessage ?? "no comparison"}`);
+    return 3;
+  }
+  io.log(formatComparison(comparison));
+  const out = request.out ?? `${aligned.judgeName}.json`;
+  fs.writeFileSync(out, `${JSON.stringify(aligned.definition.judge, null, 2)}\n`);
+  const flag = aligned.definition.type === "custom" ? `--custom-judges ${out}` : `--g-eval @${out}`;
+  io.log(`Wrote ${aligned.judgeName} to ${out}: run it with ${flag} (alignment ${aligned.id}).`);
+  return 0;
+}
+
+/** The run's judge a name means: its full name, a built-in's short name or alias, or a custom or G-Eval judge's own name. */
+function runMetricNamed(run: Pick<RunRecord, "config">, name: string): string | null {
+  const metrics = run.config.metrics;
+  if (metrics.includes(name)) return name;
+  const builtIn = resolveMetricName(name);
+  if (builtIn && metrics.includes(builtIn)) return builtIn;
+  return metrics.find((metric) => metric.endsWith(`/${name}`)) ?? null;
+}
+
+export function formatComparison(comparison: HeldOutComparison): string {
+  const line = (name: string, summary: AgreementSummary) => {
+    const kappa = summary.kappa.defined
+      ? `${summary.kappa.kappa.toFixed(2)}${summary.kappa.intervalNote ? " (no interval)" : ` [${summary.kappa.low.toFixed(2)}, ${summary.kappa.high.toFixed(2)}]`}`
+      : "undefined";
+    const raw = summary.rawAgreement === null ? "–" : `${(summary.rawAgreement * 100).toFixed(1)}%`;
+    return `  ${name.padEnd(9)} κ ${kappa.padEnd(22)} agreement ${raw.padEnd(7)} judged ${summary.labelled}, errors ${summary.errors}`;
+  };
+  return [
+    `\nOn ${comparison.rows} held-out labels (the same rows for both versions):`,
+    line("original", comparison.original),
+    line("aligned", comparison.aligned),
+    comparison.words,
+  ].join("\n");
+}
