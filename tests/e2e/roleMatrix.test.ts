@@ -11,6 +11,8 @@
 // viewer's browser never shows the buttons, so the only way to prove the
 // server refuses is to send the request the button would have sent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildAlignedDefinition } from "@/lib/alignment/alignedDefinition";
+import { createAlignment, getAlignment, recordAlignmentComparison } from "@/lib/db/alignments/judgeAlignments";
 import { describeAction, type Action } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { createDb, type Db } from "@/lib/db/client";
@@ -151,6 +153,8 @@ type ActionCase = {
   changed: (before: unknown, after: unknown, reply: ActionReply) => void;
 };
 
+const NOTHING_SPENT = { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+
 const ACTIONS: ActionCase[] = [
   {
     action: "startRun",
@@ -174,6 +178,42 @@ const ACTIONS: ActionCase[] = [
     changed: (before, after, reply) => {
       expect(after).toBe((before as number) + 1);
       expect(reply.redirect).toMatch(/\/runs\//);
+    },
+  },
+  {
+    action: "decideJudgeAlignment",
+    policy: "judge.align",
+    min: "runner",
+    setUp: async () => {
+      const made = await createAlignment(db, {
+        datasetId: sampleId,
+        metric: "response/llm_judged/safety",
+        seed: "v1",
+        heldOutShare: 0.4,
+        trainingKeys: ["a", "b"],
+        heldOutKeys: ["c"],
+        examples: [{ key: "a", label: "no", text: "Request: x\nResponse: y", reason: null }],
+        guidance: null,
+        promptSuffix: "+aligned/000000000000",
+        baseRunId: null,
+        judgeModel: "judge-model",
+        createdById: null,
+        defineJudge: (version) =>
+          buildAlignedDefinition({ kind: "built-in", metric: "response/llm_judged/safety" }, version, {
+            examples: [{ key: "a", label: "no", text: "Request: x\nResponse: y", reason: null }],
+            guidance: null,
+          }),
+      });
+      await recordAlignmentComparison(db, made.id, { verdict: "no real change" }, { done: 1, spent: NOTHING_SPENT });
+      return {
+        page: `/alignments/${made.id}`,
+        args: [formData({ alignmentId: made.id, decision: "discard" })],
+        effect: async () => (await getAlignment(db, made.id))?.status,
+      };
+    },
+    changed: (before, after) => {
+      expect(before).toBe("measured");
+      expect(after).toBe("discarded");
     },
   },
   {
