@@ -155,17 +155,17 @@ function AgreementRow({ runId, row, alignable }: { runId: string; row: JudgeAgre
         )}
       </td>
       <td className="py-1.5 pr-3 text-xs tabular-nums">{scores ? `${scores.spearman} · ${scores.mad}` : "–"}</td>
-      <td className="py-1.5 text-xs">
+      <td className="py-1.5 text-xs whitespace-nowrap">
         <Link
           href={labelQueueHref(runId, { queue: row.metric, target: DEFAULT_TARGET, seed: undefined })}
-          className="text-indigo-700 hover:underline"
+          className="block text-indigo-700 hover:underline"
         >
           Label more
         </Link>
         {alignable && (
           <Link
             href={`/runs/${runId}/align?metric=${encodeURIComponent(row.metric)}`}
-            className="ml-2 text-indigo-700 hover:underline"
+            className="mt-1 block text-indigo-700 hover:underline"
             data-testid="align-judge"
             title="Make a version of this judge that learns from the labels, and measure it on labelled rows it never saw"
           >

@@ -111,6 +111,12 @@ export default async function AlignmentPage({ params }: Props) {
           <h2 id="held-out-title" className="text-sm font-semibold">
             On {comparison.rows} held-out labels: original and aligned, the same rows, the same labels
           </h2>
+          {alignment.definition.type === "g_eval" && (
+            <p className="mt-1 text-xs text-slate-600">
+              Scores are compared as pass or fail at the pass mark ({alignment.definition.judge.threshold.toFixed(2)}),
+              as the agreement panel compares them.
+            </p>
+          )}
           <div className="mt-2">
             <AlignmentComparison comparison={comparison} />
           </div>
@@ -129,7 +135,14 @@ export default async function AlignmentPage({ params }: Props) {
         {alignment.status === "measured" && (
           <form action={decideJudgeAlignment} className="flex gap-2">
             <input type="hidden" name="alignmentId" value={alignment.id} />
-            <Button type="submit" name="decision" value="adopt" variant="primary" className="text-sm" data-testid="adopt-alignment">
+            <Button
+              type="submit"
+              name="decision"
+              value="adopt"
+              variant="primary"
+              className="text-sm"
+              data-testid="adopt-alignment"
+            >
               Adopt: offer {alignment.judgeName} in the run form
             </Button>
             <Button type="submit" name="decision" value="discard" className="text-sm" data-testid="discard-alignment">
