@@ -1,7 +1,7 @@
 import { alignmentHash, type Alignment } from "@/lib/judges/prompts/alignedTemplate";
 import type { JudgeInput } from "@/lib/judges/types";
 import { DEFAULT_EXAMPLE_BUDGET, selectExamples, type ExampleCandidate } from "./exampleSelection";
-import { compareOnHeldOut, type HeldOutComparison } from "./heldOutComparison";
+import { compareOnHeldOut, type HeldOutComparison, type HeldOutRow } from "./heldOutComparison";
 import { DEFAULT_HELD_OUT_SHARE, splitLabelledUnits } from "./trainHeldOutSplit";
 
 /**
@@ -106,23 +106,30 @@ export function planAlignment(units: readonly AlignmentUnit[], options: AlignOpt
 }
 
 /**
- * The proof: the aligned version judges each held-out unit (as many at once as the injected judge allows:
- * its LLM client holds the concurrency limit), beside the original's verdict from the base run.
+ * The proof: the aligned version judges each held-out unit, `concurrency` at a time (the run's setting; the
+ * LLM client's limiter still holds the endpoint's), beside the original's verdict from the base run. A unit
+ * is started only when a place is free, so a budget checked at its start sees what the finished ones cost.
  * `onJudged` hears of each unit as it is judged, for a progress bar.
  */
 export async function measureHeldOut(
   heldOut: readonly AlignmentUnit[],
   alignment: Alignment,
   deps: AlignJudgeDeps,
-  options: { alpha?: number; onJudged?: () => void } = {},
+  options: { alpha?: number; onJudged?: () => void; concurrency?: number } = {},
 ): Promise<HeldOutComparison> {
-  const rows = await Promise.all(
-    heldOut.map(async (unit) => {
+  const rows: HeldOutRow[] = new Array(heldOut.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < heldOut.length) {
+      const index = next++;
+      const unit = heldOut[index];
       const aligned = await deps.judgeAligned(unit, alignment);
       options.onJudged?.();
-      return { label: unit.label, original: unit.verdict, aligned };
-    }),
-  );
+      rows[index] = { label: unit.label, original: unit.verdict, aligned };
+    }
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? 8, heldOut.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
   return compareOnHeldOut(rows, options.alpha);
 }
 

@@ -54,7 +54,7 @@ export async function alignFromCli(
   const aligned = await alignRunJudge(
     db,
     run,
-    { judge: deps.judge, costOf: deps.costOf },
+    { judge: deps.judge, costOf: deps.costOf, maxUsd },
     { metric, seed: preview.seed, guidance: request.guidance ?? null },
   );
   const comparison = storedComparison(aligned.comparison);

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { measureAlignment } from "@/lib/engine/alignment/measureAlignment";
 import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
+import { readSpendingLimits } from "@/lib/config/spendingLimits";
 import { logServerError } from "./logError";
 
 /**
@@ -33,7 +34,11 @@ async function measure(alignmentId: string): Promise<void> {
     }
     // A re-judged run reads no cache; a measurement does, so measuring again after a stop redoes no finished call.
     const deps = createEngineDeps(db, { ...run, config: { ...run.config, refreshCache: false } });
-    await measureAlignment(db, stored, run, { judge: deps.judge, costOf: deps.costOf });
+    await measureAlignment(db, stored, run, {
+      judge: deps.judge,
+      costOf: deps.costOf,
+      maxUsd: readSpendingLimits().maxRunUsd,
+    });
   } catch (error) {
     const message =
       error instanceof JudgeUnavailableError

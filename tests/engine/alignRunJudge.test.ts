@@ -172,6 +172,26 @@ describe("aligning a run's judges with their labels", () => {
     expect(judgments.every((j) => j.rating === (j.row.rowNumber % 2 === 0 ? "no" : "yes"))).toBe(true);
   });
 
+  it("stops at the spending limit with the units left unjudged, and fails saying so; what it spent is kept", async () => {
+    const run = await readRun(db, runId);
+    const { judge } = createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) });
+    // A cent a token (hundreds of dollars a call), at most $3: the run's 8 lanes start 8 calls before any has
+    // cost anything; after that no call starts.
+    const aligned = await alignRunJudge(
+      db,
+      run,
+      { judge, costOf: (_model, usage) => (usage ? usage.inputTokens / 100 : null), maxUsd: 3 },
+      { metric: TONE, seed: "budget" },
+    );
+    expect(aligned.status).toBe("failed");
+    expect(aligned.errorMessage).toMatch(
+      /^measuring reached this server's limit of \$3 per run \(ASSAY_MAX_RUN_USD\) with \d+ of \d+ held-out units not judged/,
+    );
+    expect(aligned.spent.llmCalls).toBe(8);
+    expect(aligned.spent.costUsd).toBeGreaterThan(3);
+    expect(aligned.errorMessage).toContain(`with ${aligned.heldOutKeys.length - 8} of ${aligned.heldOutKeys.length}`);
+  });
+
   it("refuses a judge that is not one of the run's judges, and an aligned one", async () => {
     await expect(align("response/llm_judged/g_eval/x", "s")).rejects.toBeInstanceOf(AlignmentRefused);
     await expect(align("response/llm_judged/safety", "s")).rejects.toThrow(/not a judge of this run/);

@@ -26,6 +26,12 @@ export type MeasureDeps = {
   costOf?: (model: string, usage: TokenUsage | null) => number | null;
   /** How often progress is written; every unit in tests. */
   progressEveryMs?: number;
+  /**
+   * The most measuring may cost (the server's ASSAY_MAX_RUN_USD, as for a run): once spent, the units not yet
+   * judged are not, and the measurement fails saying so. Checked before each call, so calls in flight may pass it
+   * by their own cost.
+   */
+  maxUsd?: number | null;
 };
 
 /**
@@ -52,7 +58,12 @@ export async function measureAlignment(
       original.kind === "g_eval" ? (run.config.thresholds[stored.metric] ?? original.judge.threshold) : null;
     let done = 0;
     const errors: string[] = [];
+    let stoppedByBudget = 0;
     const judgeAligned = async (unit: AlignmentUnit, taught: Alignment) => {
+      if (deps.maxUsd != null && spent.costUsd !== null && spent.costUsd >= deps.maxUsd) {
+        stoppedByBudget += 1;
+        return null;
+      }
       const request: JudgeRequest = {
         metric: original.kind === "built-in" ? original.metric : stored.metric,
         input: unit.input,
@@ -90,6 +101,7 @@ export async function measureAlignment(
         alignment,
         { judgeAligned },
         {
+          concurrency: run.concurrency,
           onJudged: () => {
             done += 1;
             if (Date.now() - lastWrite >= (deps.progressEveryMs ?? 1000)) write();
@@ -100,6 +112,10 @@ export async function measureAlignment(
       clearInterval(heartbeat);
       await writing;
     }
+    if (stoppedByBudget > 0)
+      throw new AlignmentRefused(
+        `measuring reached this server's limit of $${deps.maxUsd} per run (ASSAY_MAX_RUN_USD) with ${stoppedByBudget} of ${units.length} held-out units not judged; a shorter measurement would not be comparable`,
+      );
     if (comparison.aligned.errors === units.length)
       throw new AlignmentRefused(
         `the aligned version could not judge any of the ${units.length} held-out units: ${errors[0] ?? "no answer"}`,
