@@ -7,6 +7,7 @@ import { baseArgs, usageError } from "../support/evalArgsKit";
 import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { spawnEval } from "../support/spawnEval";
+import { isRudeRow, supportReplies } from "../support/supportReplies";
 
 // `npm run eval -- --align`: the real CLI on a dataset uploaded with its human labels, judged through the fake
 // OpenAI server that answers like the closest labelled example in its prompt ("yes", or a G-Eval judge's top
@@ -14,16 +15,14 @@ import { spawnEval } from "../support/spawnEval";
 // measured on the held-out labels, both versions' agreement is printed, and the file it writes runs again
 // with --custom-judges or --g-eval @FILE.
 
-const rows = Array.from({ length: 30 }, (_, i) => ({
-  request_id: `q${i + 1}`,
-  request: `Can you help with order ${i + 1}?`,
-  response: i % 2 === 1 ? "Figure it out yourself, not my problem." : "Glad to help: here is what to do next.",
+const rows = supportReplies(30).map((row, i) => ({
+  ...row,
   // A built-in judge's labels come with the dataset; a custom or G-Eval judge's once a run defines it (--labels).
-  human_labels: { relevance_to_query: i % 2 === 1 ? "no" : "yes" },
+  human_labels: { relevance_to_query: isRudeRow(i + 1) ? "no" : "yes" },
 }));
 const labelRecords = rows.flatMap((row, i) => [
-  { request_id: row.request_id, metric: "response/llm_judged/tone", label: i % 2 === 1 ? "no" : "yes" },
-  { request_id: row.request_id, metric: "response/llm_judged/g_eval/politeness", label: i % 2 === 1 ? 0 : 1 },
+  { request_id: row.request_id, metric: "response/llm_judged/tone", label: isRudeRow(i + 1) ? "no" : "yes" },
+  { request_id: row.request_id, metric: "response/llm_judged/g_eval/politeness", label: isRudeRow(i + 1) ? 0 : 1 },
 ]);
 
 describe("npm run eval -- --align", () => {

@@ -6,8 +6,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { toJsonl } from "../support/evalFiles";
+import { isRudeRow, labelRudeReplies, supportReplies } from "../support/supportReplies";
 import { FAKE_GUIDANCE, fakeExampleFollower } from "../support/fakeExampleFollower";
 import type { AppServer } from "./appServer";
 import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
@@ -27,13 +27,7 @@ const POLITENESS = "response/llm_judged/g_eval/politeness";
 const ALIGNED_RELEVANCE = "response/llm_judged/relevance_to_query_aligned_v1";
 const ROWS = 30;
 
-const rows = Array.from({ length: ROWS }, (_, i) => ({
-  request_id: `q${i + 1}`,
-  request: `Can you help with order ${i + 1}?`,
-  response: i % 2 === 1 ? "Figure it out yourself, not my problem." : "Glad to help: here is what to do next.",
-}));
-/** The people's line: the rude (even-numbered) rows are a no for every judge. */
-const rude = (rowNumber: number) => rowNumber % 2 === 0;
+const rows = supportReplies(ROWS);
 
 let app: FakeLlmApp;
 let server: AppServer;
@@ -78,27 +72,7 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
     await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 90_000 });
     runId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
-    const stored = await db.datasetRow.findMany({ where: { datasetId }, select: { id: true, rowNumber: true } });
-    await writeLabels(
-      db,
-      datasetId,
-      stored.map((row) => ({
-        rowId: row.id,
-        entries: [
-          ...[RELEVANCE, TONE].map((metric) => ({
-            metric,
-            chunkPosition: -1,
-            value: { kind: "rating" as const, rating: rude(row.rowNumber) ? ("no" as const) : ("yes" as const) },
-          })),
-          {
-            metric: POLITENESS,
-            chunkPosition: -1,
-            value: { kind: "score" as const, score: rude(row.rowNumber) ? 0 : 1 },
-          },
-        ],
-      })),
-      { labelledBy: null, source: "upload" },
-    );
+    await labelRudeReplies(db, datasetId, { ratings: [RELEVANCE, TONE], scores: [POLITENESS] });
   }, 150_000);
 
   it("offers Align beside each labelled judge on the agreement panel", async () => {
@@ -188,7 +162,7 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     expect(judgments.every((j) => /^relevance_to_query\/v4\+aligned\/[0-9a-f]{12}$/.test(j.promptVersion ?? ""))).toBe(
       true,
     );
-    expect(judgments.every((j) => j.rating === (rude(j.row.rowNumber) ? "no" : "yes"))).toBe(true);
+    expect(judgments.every((j) => j.rating === (isRudeRow(j.row.rowNumber) ? "no" : "yes"))).toBe(true);
     await screenshot(page, "95-run-with-aligned-judge");
   }, 150_000);
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listAlignments } from "@/lib/db/alignments/judgeAlignments";
-import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { AlignmentRefused, alignRunJudge } from "@/lib/engine/alignment/alignRunJudge";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import type { HeldOutComparison } from "@/lib/alignment/heldOutComparison";
@@ -12,6 +11,7 @@ import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { fencedContents } from "../support/fenced";
 import { fakeLlmConfig, readRun, runToCompletion } from "../support/engineKit";
 import { openServedDataset } from "../support/servedDataset";
+import { isRudeRow, labelRudeReplies, supportReplies } from "../support/supportReplies";
 
 // Aligning a run's judges with the dataset's labels, end to end on the store: the base run's verdicts,
 // the labels read as the agreement panel reads them, the held-out rows judged again by the aligned
@@ -24,11 +24,7 @@ const TONE = "response/llm_judged/tone";
 const RELEVANCE = "response/llm_judged/relevance_to_query";
 const POLITENESS = "response/llm_judged/g_eval/politeness";
 
-const ROWS = Array.from({ length: 40 }, (_, i) => ({
-  request_id: `t${i + 1}`,
-  request: `Can you help with order ${i + 1}?`,
-  response: i % 2 === 1 ? `Figure it out yourself, not my problem.` : `Glad to help: here is what to do next.`,
-}));
+const ROWS = supportReplies(40);
 
 describe("aligning a run's judges with their labels", () => {
   let db: Db;
@@ -52,28 +48,7 @@ describe("aligning a run's judges with their labels", () => {
       },
       server.url,
     ));
-    const rows = await db.datasetRow.findMany({ where: { datasetId }, select: { id: true, rowNumber: true } });
-    const rude = (rowNumber: number) => rowNumber % 2 === 0;
-    await writeLabels(
-      db,
-      datasetId,
-      rows.map((row) => ({
-        rowId: row.id,
-        entries: [
-          ...[TONE, RELEVANCE].map((metric) => ({
-            metric,
-            chunkPosition: -1,
-            value: { kind: "rating" as const, rating: rude(row.rowNumber) ? ("no" as const) : ("yes" as const) },
-          })),
-          {
-            metric: POLITENESS,
-            chunkPosition: -1,
-            value: { kind: "score" as const, score: rude(row.rowNumber) ? 0 : 1 },
-          },
-        ],
-      })),
-      { labelledBy: null, source: "upload" },
-    );
+    await labelRudeReplies(db, datasetId, { ratings: [TONE, RELEVANCE], scores: [POLITENESS] });
   }, 60_000);
   afterAll(async () => close());
 
@@ -169,7 +144,7 @@ describe("aligning a run's judges with their labels", () => {
     const suffix = `+aligned/${alignmentHash({ examples: aligned.examples, guidance: "Brushing the user off is not helpful." })}`;
     expect(suffix).not.toBe(aligned.promptSuffix);
     expect(new Set(judgments.map((j) => j.promptVersion))).toEqual(new Set([`relevance_to_query/v4${suffix}`]));
-    expect(judgments.every((j) => j.rating === (j.row.rowNumber % 2 === 0 ? "no" : "yes"))).toBe(true);
+    expect(judgments.every((j) => j.rating === (isRudeRow(j.row.rowNumber) ? "no" : "yes"))).toBe(true);
   });
 
   it("stops at the spending limit with the units left unjudged, and fails saying so; what it spent is kept", async () => {
