@@ -1,4 +1,5 @@
 import { requirePageRole } from "@/components/auth/requirePageRole";
+import { roleCan } from "@/lib/auth/permissions";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -30,7 +31,9 @@ type Props = { params: Promise<{ alignmentId: string }> };
  */
 export default async function AlignmentPage({ params }: Props) {
   const { alignmentId } = await params;
-  await requirePageRole("data.read", `/alignments/${alignmentId}`);
+  const user = await requirePageRole("data.read", `/alignments/${alignmentId}`);
+  // A viewer reads the proof; adopting, discarding and measuring again need the runner role.
+  const canAlign = roleCan(user.role, "judge.align");
   const db = getDb();
   const alignment = await getAlignment(db, alignmentId);
   if (!alignment) notFound();
@@ -91,7 +94,7 @@ export default async function AlignmentPage({ params }: Props) {
             {formatInteger(spent.llmCalls)} LLM calls
             {spent.costUsd !== null ? ` · ${formatUsd(spent.costUsd)}` : ""}
           </p>
-          {(stale || alignment.status === "failed") && (
+          {canAlign && (stale || alignment.status === "failed") && (
             <form action={remeasureAlignment} className="mt-2 flex flex-wrap items-center gap-2">
               <input type="hidden" name="alignmentId" value={alignment.id} />
               <p role="alert" className="text-sm text-rose-800">
@@ -132,7 +135,8 @@ export default async function AlignmentPage({ params }: Props) {
         <AlignmentExamples alignment={alignment} />
       </CardFrame>
       <CardFrame className="flex flex-wrap items-center gap-2" data-testid="alignment-decision">
-        {alignment.status === "measured" && (
+        {!canAlign && <p className="text-sm text-slate-600">Adopting or discarding it needs the runner role.</p>}
+        {canAlign && alignment.status === "measured" && (
           <form action={decideJudgeAlignment} className="flex gap-2">
             <input type="hidden" name="alignmentId" value={alignment.id} />
             <Button
@@ -150,7 +154,7 @@ export default async function AlignmentPage({ params }: Props) {
             </Button>
           </form>
         )}
-        {alignment.status === "adopted" && (
+        {canAlign && alignment.status === "adopted" && (
           <>
             <LinkButton
               href={`/datasets/${alignment.datasetId}/runs/new?aligned=${encodeURIComponent(alignment.id)}`}

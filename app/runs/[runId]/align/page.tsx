@@ -1,4 +1,5 @@
 import { requirePageRole } from "@/components/auth/requirePageRole";
+import { roleCan } from "@/lib/auth/permissions";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -24,7 +25,7 @@ type Props = { params: Promise<{ runId: string }>; searchParams: Promise<SearchP
  */
 export default async function AlignJudgePage({ params, searchParams }: Props) {
   const { runId } = await params;
-  await requirePageRole("data.read", `/runs/${runId}/align`);
+  const user = await requirePageRole("data.read", `/runs/${runId}/align`);
   const db = getDb();
   const run = await getRun(db, runId);
   if (!run) notFound();
@@ -72,7 +73,9 @@ export default async function AlignJudgePage({ params, searchParams }: Props) {
         </p>
       </CardFrame>
       <CardFrame>
-        {preview.problem ? (
+        {!roleCan(user.role, "judge.align") ? (
+          <p className="text-sm text-slate-600">Aligning a judge needs the runner role.</p>
+        ) : preview.problem ? (
           <p className="text-sm text-rose-800" role="alert" data-testid="alignment-problem">
             This judge cannot be aligned: {preview.problem}.
           </p>
