@@ -38,7 +38,13 @@ export function AlignForm({
       <form onSubmit={submitTo(askDraft)} className="flex flex-wrap items-center gap-2">
         <input type="hidden" name="runId" value={runId} />
         <input type="hidden" name="metric" value={metric} />
-        <Button type="submit" size="sm" className="text-sm" disabled={!canDraft || drafting} data-testid="draft-guidance">
+        <Button
+          type="submit"
+          size="sm"
+          className="text-sm"
+          disabled={!canDraft || drafting}
+          data-testid="draft-guidance"
+        >
           {drafting ? "Drafting…" : "Draft guidance from the training disagreements (1 LLM call)"}
         </Button>
         {!canDraft && (

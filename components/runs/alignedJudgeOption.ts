@@ -6,7 +6,8 @@ import { percentText } from "@/components/labels/agreementFormat";
 import type { AgreementSummary } from "@/lib/stats/agreement";
 
 /** κ alone, its interval and notes left to the alignment's page. */
-const kappaPoint = (summary: AgreementSummary) => (summary.kappa.defined ? summary.kappa.kappa.toFixed(2) : "undefined");
+const kappaPoint = (summary: AgreementSummary) =>
+  summary.kappa.defined ? summary.kappa.kappa.toFixed(2) : "undefined";
 
 /** An adopted aligned judge as the run form offers it: what it is, what its held-out rows showed, what it plans. */
 export type AlignedJudgeOption = {

@@ -53,7 +53,7 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
   let runId = "";
   let datasetId = "";
 
-  it("runs a built-in, a custom and a G-Eval judge, and the rows are labelled", async () => {
+  it("runs a built-in, a custom and a G-Eval judge, and the rows are labelled (two by hand)", async () => {
     const file = writeFile(tempDir(), "rows.jsonl", toJsonl(rows));
     datasetId = await uploadThroughPage(page, server.baseUrl, file, "Support replies");
     await page.goto(`${server.baseUrl}/datasets/${datasetId}/runs/new`);
@@ -72,6 +72,23 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
     await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 90_000 });
     runId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    // Two rows labelled by hand on the drill-down (a rude one "no", a polite one "yes"), the rest from the store.
+    const firstTwo = await db.judgmentItem.findMany({
+      where: { runId, metric: RELEVANCE, row: { rowNumber: { in: [1, 2] } } },
+      select: { rowId: true, row: { select: { rowNumber: true } } },
+      orderBy: { row: { rowNumber: "asc" } },
+    });
+    for (const { rowId, row } of firstTwo) {
+      await page.goto(`${server.baseUrl}/runs/${runId}/rows/${rowId}`);
+      await waitForHydration(page, "[data-testid=label-controls] button");
+      await waitForEffects(page);
+      const line = page.locator(`[data-testid=label-controls] li[data-label-target="relevance_to_query"]`);
+      await page.keyboard.press((await line.locator("kbd").innerText()).trim());
+      await page.keyboard.press(isRudeRow(row.rowNumber) ? "n" : "y");
+      await expect
+        .poll(() => line.locator("[data-testid=current-label]").innerText(), { timeout: 10_000 })
+        .toBe(isRudeRow(row.rowNumber) ? "label: no (disagrees)" : "label: yes");
+    }
     await labelRudeReplies(db, datasetId, { ratings: [RELEVANCE, TONE], scores: [POLITENESS] });
   }, 150_000);
 
