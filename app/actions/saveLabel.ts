@@ -6,6 +6,7 @@ import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { retryWhileBusy } from "@/lib/db/store/storeRetry";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
+import { MAX_LABEL_REASON_CHARS } from "@/lib/labels/labelEntry";
 
 export type SaveLabelState = { ok: boolean; message: string | null };
 
@@ -24,6 +25,8 @@ const inputSchema = z.object({
       .min(0, "A score is at least 0.")
       .max(1, "A score is at most 1."),
   ]),
+  /** Why, in the labeller's words: sent by the reason field only (absent keeps the current reason). */
+  reason: z.string().max(MAX_LABEL_REASON_CHARS, "A reason is at most 2,000 characters.").optional(),
 });
 
 /** Gives, changes or clears one human label on a row (the drill-down's label controls); the history keeps every change. */
@@ -41,9 +44,11 @@ export async function saveLabel(_previous: SaveLabelState, formData: FormData): 
     metric: text("metric"),
     chunkPosition: text("chunkPosition"),
     value: text("value"),
+    // Not trimmed to absent: an emptied reason field clears the reason.
+    reason: typeof formData.get("reason") === "string" ? String(formData.get("reason")) : undefined,
   });
   if (!input.success) return { ok: false, message: input.error.issues[0]?.message ?? "Check the label." };
-  const { runId, value, ...target } = input.data;
+  const { runId, value, reason, ...target } = input.data;
   // A label import's final transaction holds the write lock for a moment: wait for it rather than fail.
   const saved = await retryWhileBusy(() =>
     saveRowLabel(getDb(), {
@@ -52,6 +57,7 @@ export async function saveLabel(_previous: SaveLabelState, formData: FormData): 
       runId,
       value: value === "clear" ? null : value,
       labelledBy: access.user.id,
+      ...(reason !== undefined ? { reason } : {}),
     }),
   );
   if (!saved.ok) return { ok: false, message: saved.error };

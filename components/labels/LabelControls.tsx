@@ -19,6 +19,8 @@ export type LabelTarget = {
   label: string | null;
   /** "by Local admin, 2026-11-22 18:03 UTC (upload)". */
   labelledWhen: string | null;
+  /** Why, in the labeller's words; null without one. */
+  reason: string | null;
   disagrees: boolean;
   /** The label was given on another response than this run judged: shown as such, compared with nothing. */
   otherResponse: boolean;
@@ -54,8 +56,9 @@ export function LabelControls({
   const [picked, setPicked] = useState<number | null>(null);
   const scoreInputs = useRef(new Map<number, HTMLInputElement>());
 
-  const submit = (target: LabelTarget, value: string) => {
+  const submit = (target: LabelTarget, value: string, reason?: string) => {
     const form = new FormData();
+    if (reason !== undefined) form.set("reason", reason);
     form.set("runId", ids.runId);
     form.set("datasetId", ids.datasetId);
     form.set("rowId", ids.rowId);
@@ -233,6 +236,13 @@ export function LabelControls({
                 {target.labelledWhen}
               </span>
             )}
+            {target.label !== null && !target.otherResponse && (canLabel || target.reason) && (
+              <LabelReason
+                target={target}
+                editable={canLabel}
+                onSave={(reason) => target.label !== null && submit(target, target.label, reason)}
+              />
+            )}
           </li>
         ))}
       </ol>
@@ -242,6 +252,52 @@ export function LabelControls({
           : state.message && <span className={state.ok ? "text-emerald-700" : "text-red-700"}>{state.message}</span>}
       </p>
     </div>
+  );
+}
+
+/**
+ * Why the label was given, in the labeller's words: shown under the label, and written or changed in a field
+ * that opens under it (an aligned judge's worked example shows it). Enter saves; an emptied field clears it.
+ */
+function LabelReason({
+  target,
+  editable,
+  onSave,
+}: {
+  target: LabelTarget;
+  editable: boolean;
+  onSave: (reason: string) => void;
+}) {
+  if (!editable) return <span className="basis-full text-xs text-slate-700">reason: {target.reason}</span>;
+  return (
+    <details className="basis-full pl-7 text-xs" data-testid="label-reason">
+      <summary className="cursor-pointer text-slate-600">
+        {target.reason ? `reason: ${target.reason}` : "Add a reason (optional)"}
+      </summary>
+      <form
+        className="mt-1 flex items-center gap-1"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const value = new FormData(event.currentTarget).get("reason");
+          if (typeof value === "string") onSave(value);
+        }}
+      >
+        <label className="sr-only" htmlFor={`reason-${target.key}`}>
+          Reason for the label of {target.title}
+        </label>
+        <input
+          id={`reason-${target.key}`}
+          name="reason"
+          defaultValue={target.reason ?? ""}
+          key={target.reason ?? ""}
+          maxLength={2000}
+          className="min-w-0 flex-1 rounded border border-slate-300 px-1 py-0.5 text-xs"
+        />
+        <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100">
+          Save reason
+        </button>
+      </form>
+    </details>
   );
 }
 

@@ -79,6 +79,7 @@ export async function RowLabelsCard({
           judge,
           label: label?.rating ?? null,
           labelledWhen: when(label),
+          reason: label?.reason ?? null,
           disagrees: label?.rating != null && (judge === "yes" || judge === "no") && judge !== label.rating,
           otherResponse: false,
         };
@@ -97,6 +98,7 @@ export async function RowLabelsCard({
       judge,
       label: labelText,
       labelledWhen: when(label),
+      reason: label?.reason ?? null,
       disagrees: !otherResponse && disagrees(judgment, label),
       otherResponse,
     };

@@ -4,14 +4,15 @@ import { csvLine } from "@/lib/export/csv";
 import type { RowIssue } from "@/lib/ingest/errors";
 import { resolveLabelMetric, type LabelledMetric } from "./labelKinds";
 import { labelEntriesFor, WHOLE_ROW, type LabelEntry } from "./labelValue";
+import { MAX_LABEL_REASON_CHARS } from "./labelEntry";
 
 /**
  * Labels on their own, as a file keyed by request_id: one record per label.
  *
- *   request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by
- *   q-17,response/llm_judged/groundedness,,no,alice,2026-11-22T17:00:00.000Z,
- *   q-17,retrieval/llm_judged/chunk_relevance,2,yes,alice,2026-11-22T17:00:00.000Z,bob
- *   q-18,response/llm_judged/faithfulness,,0.75,,,
+ *   request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by,reason
+ *   q-17,response/llm_judged/groundedness,,no,alice,2026-11-22T17:00:00.000Z,,cites a year the context lacks
+ *   q-17,retrieval/llm_judged/chunk_relevance,2,yes,alice,2026-11-22T17:00:00.000Z,bob,
+ *   q-18,response/llm_judged/faithfulness,,0.75,,,,
  *
  * chunk_position is empty for a whole-row label and the 0-based chunk for a
  * per-chunk metric; label is yes/no or a score in [0, 1]. The same keys in a
@@ -20,6 +21,8 @@ import { labelEntriesFor, WHOLE_ROW, type LabelEntry } from "./labelValue";
  * its own time. With sign-in off the file's labelled_by is who labelled; with
  * sign-in on the importer is, and the file's labelled_by is kept as stated_by
  * (what the export's stated_by column shows; an import does not read it).
+ * reason is optional: why, in the labeller's words (an aligned judge's example
+ * shows it), at most 2,000 characters.
  */
 export const LABEL_FILE_COLUMNS = [
   "request_id",
@@ -29,6 +32,7 @@ export const LABEL_FILE_COLUMNS = [
   "labelled_by",
   "labelled_at",
   "stated_by",
+  "reason",
 ] as const;
 export type LabelFileFormat = "csv" | "json" | "jsonl";
 
@@ -40,6 +44,7 @@ export type LabelFileRecord = {
   labelled_by: string | null;
   labelled_at: string;
   stated_by: string | null;
+  reason: string | null;
 };
 
 export function toLabelFileRecord(label: LabelWithRow): LabelFileRecord {
@@ -51,6 +56,7 @@ export function toLabelFileRecord(label: LabelWithRow): LabelFileRecord {
     labelled_by: label.labelledBy,
     labelled_at: new Date(label.labelledAt).toISOString(),
     stated_by: label.statedBy,
+    reason: label.reason,
   };
 }
 
@@ -142,13 +148,16 @@ export function readLabelRecord(
   const labelledBy = text("labelled_by");
   if (labelledBy === null || labelledBy.length > 200)
     issue("labelled_by", "labelled_by must be text of at most 200 characters");
+  const reason = text("reason");
+  if (reason === null || reason.length > MAX_LABEL_REASON_CHARS)
+    issue("reason", `reason must be text of at most ${MAX_LABEL_REASON_CHARS.toLocaleString("en-US")} characters`);
 
   let entry: LabelEntry | null = null;
   if (!("error" in resolved)) {
     const kind = resolved.kind === "chunk_rating" ? "rating" : resolved.kind;
     const parsed = labelEntriesFor(resolved.metric, kind, cells.label);
     if ("error" in parsed) issue("label", parsed.error);
-    else entry = { ...parsed.entries[0], chunkPosition: position };
+    else entry = { ...parsed.entries[0], chunkPosition: position, ...(reason ? { reason } : {}) };
   }
   if (issues.length > 0 || !row || !entry) return { issues };
   return { rowId: row.rowId, entry, labelledBy: labelledBy || null };

@@ -22,6 +22,8 @@ export type SaveLabelInput = {
   labelledBy: string | null;
   /** The run whose response the person read (its generated one when it generates); the dataset's when absent. */
   runId?: string | null;
+  /** Why, in the person's words; absent keeps the current reason of the same answer, "" clears it. */
+  reason?: string;
 };
 
 export async function saveRowLabel(
@@ -53,7 +55,11 @@ export async function saveRowLabel(
   if ("error" in parsed)
     return { ok: false, error: `expected ${describeLabelKind(perChunk ? "rating" : resolved.kind)}` };
   try {
-    const entry = { ...parsed.entries[0], chunkPosition: position };
+    const entry = {
+      ...parsed.entries[0],
+      chunkPosition: position,
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+    };
     const changed = await writeLabels(
       db,
       input.datasetId,

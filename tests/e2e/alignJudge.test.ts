@@ -88,8 +88,23 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
       await expect
         .poll(() => line.locator("[data-testid=current-label]").innerText(), { timeout: 10_000 })
         .toBe(isRudeRow(row.rowNumber) ? "label: no (disagrees)" : "label: yes");
+      if (!isRudeRow(row.rowNumber)) continue;
+      // The reviewer says why: an aligned judge's example shows the reason with the label.
+      await line.locator("[data-testid=label-reason] summary").click();
+      await line.locator("[data-testid=label-reason] input[name=reason]").fill("It brushes the customer off.");
+      await line.getByRole("button", { name: "Save reason" }).click();
+      await expect
+        .poll(() => line.locator("[data-testid=label-reason] summary").innerText(), { timeout: 10_000 })
+        .toBe("reason: It brushes the customer off.");
+      await screenshot(page, "89-label-with-reason");
     }
     await labelRudeReplies(db, datasetId, { ratings: [RELEVANCE, TONE], scores: [POLITENESS] });
+    // The same answer written again without a reason keeps the reason given by hand.
+    const byHand = await db.humanLabel.findFirstOrThrow({
+      where: { metric: RELEVANCE, row: { datasetId, rowNumber: 2 } },
+      select: { rating: true, reason: true },
+    });
+    expect(byHand).toEqual({ rating: "no", reason: "It brushes the customer off." });
   }, 150_000);
 
   it("offers Align beside each labelled judge on the agreement panel", async () => {

@@ -421,7 +421,7 @@ describe("/api/v1 with API keys", () => {
     expect(exported.every((label) => label.labelled_by === USERS.runner.email)).toBe(true);
     const asCsv = await call(`${path}?format=csv`, { key: keys.viewer });
     expect(String(asCsv.body).split(/\r?\n/)[0]).toBe(
-      "request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by",
+      "request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by,reason",
     );
     // The run judged safety on these rows: its agreement with the two labels, as the CLI prints it.
     const agreement = await operation("/api/v1/runs/{runId}/agreement", `/api/v1/runs/${startedRunId}/agreement`, {

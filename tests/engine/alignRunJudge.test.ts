@@ -11,7 +11,7 @@ import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { fencedContents } from "../support/fenced";
 import { fakeLlmConfig, readRun, runToCompletion } from "../support/engineKit";
 import { openServedDataset } from "../support/servedDataset";
-import { isRudeRow, labelRudeReplies, supportReplies } from "../support/supportReplies";
+import { isRudeRow, labelRudeReplies, POLITE_REASON, RUDE_REASON, supportReplies } from "../support/supportReplies";
 
 // Aligning a run's judges with the dataset's labels, end to end on the store: the base run's verdicts,
 // the labels read as the agreement panel reads them, the held-out rows judged again by the aligned
@@ -48,7 +48,7 @@ describe("aligning a run's judges with their labels", () => {
       },
       server.url,
     ));
-    await labelRudeReplies(db, datasetId, { ratings: [TONE, RELEVANCE], scores: [POLITENESS] });
+    await labelRudeReplies(db, datasetId, { ratings: [TONE, RELEVANCE], scores: [POLITENESS] }, { reasons: true });
   }, 60_000);
   afterAll(async () => close());
 
@@ -69,11 +69,14 @@ describe("aligning a run's judges with their labels", () => {
     expect(aligned.spent.llmCalls).toBe(16);
     expect(aligned.examples.length).toBeGreaterThan(1);
     expect(aligned.examples.every((e) => aligned.trainingKeys.includes(e.key))).toBe(true);
+    // Each example carries the labeller's reason, as the prompt shows it.
+    expect(new Set(aligned.examples.map((e) => e.reason))).toEqual(new Set([RUDE_REASON, POLITE_REASON]));
     expect([comparison.original.rawAgreement, comparison.aligned.rawAgreement]).toEqual([0.5, 1]);
     expect(comparison.verdict).toBe("agrees more (real)");
     // What the server was sent: one call per held-out row, and no held-out row among any prompt's examples.
     const sent = server.requests.slice(before).map((r) => String(r.body.messages[1].content));
     expect(sent).toHaveLength(16);
+    expect(sent[0]).toContain(`The person's answer: no\nTheir reason: ${RUDE_REASON}`);
     const heldOutRows = await db.datasetRow.findMany({
       where: { id: { in: aligned.heldOutKeys } },
       select: { requestText: true },

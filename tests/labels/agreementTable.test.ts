@@ -45,7 +45,15 @@ describe("agreement for the CLI and exports", () => {
   });
 
   it("export cells: one …/human_label column per metric, per-chunk labels as a list by position", () => {
-    const base = { rowId: "r", labelledBy: null, statedBy: null, labelledAt: "", source: "ui", revision: 1 };
+    const base = {
+      rowId: "r",
+      labelledBy: null,
+      reason: null,
+      statedBy: null,
+      labelledAt: "",
+      source: "ui",
+      revision: 1,
+    };
     const cells = humanLabelCells([
       {
         ...base,
@@ -92,6 +100,7 @@ describe("label columns in exports", () => {
     const base = {
       rowId: "r",
       labelledBy: null,
+      reason: null,
       statedBy: null,
       labelledAt: "",
       source: "ui",

@@ -49,17 +49,19 @@ describe("labels on their own: the label file and its route", () => {
 
   it("imports a CSV keyed by request_id with short metric names, and exports it back", async () => {
     const csv = [
-      "request_id,metric,chunk_position,label,labelled_by",
-      "row-1,groundedness,,no,alice",
-      "row-1,chunk_relevance,2,yes,",
-      "row-2,correctness,,YES,bob",
+      "request_id,metric,chunk_position,label,labelled_by,reason",
+      `row-1,groundedness,,no,alice,"It cites a year, 1998, the context never gives."`,
+      "row-1,chunk_relevance,2,yes,,",
+      "row-2,correctness,,YES,bob,",
     ].join("\n");
     const response = await post(csv, { "content-type": "text/csv" });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, records: 3, changed: 3 });
 
     const exported = (await get("csv")).trim().split("\r\n");
-    expect(exported[0]).toBe("request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by");
+    expect(exported[0]).toBe("request_id,metric,chunk_position,label,labelled_by,labelled_at,stated_by,reason");
+    // The labeller's reason goes out as it came in (an aligned judge's example shows it).
+    expect(exported[1]).toMatch(/,"It cites a year, 1998, the context never gives\."$/);
     expect(exported.slice(1).map((line) => line.split(",").slice(0, 5).join(","))).toEqual([
       "row-1,response/llm_judged/groundedness,,no,alice",
       "row-1,retrieval/llm_judged/chunk_relevance,2,yes,",

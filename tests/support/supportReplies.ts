@@ -14,6 +14,9 @@ export function supportReplies(count: number) {
   }));
 }
 
+export const RUDE_REASON = "It brushes the customer off.";
+export const POLITE_REASON = "It offers help.";
+
 /** Row numbers count from 1: the even ones are the rude replies. */
 export const isRudeRow = (rowNumber: number) => rowNumber % 2 === 0;
 
@@ -21,6 +24,8 @@ export async function labelRudeReplies(
   db: Db,
   datasetId: string,
   metrics: { ratings: readonly string[]; scores: readonly string[] },
+  /** Give each yes/no label the labeller's reason too. */
+  options: { reasons?: boolean } = {},
 ): Promise<void> {
   const rows = await db.datasetRow.findMany({ where: { datasetId }, select: { id: true, rowNumber: true } });
   await writeLabels(
@@ -33,6 +38,7 @@ export async function labelRudeReplies(
           metric,
           chunkPosition: -1,
           value: { kind: "rating" as const, rating: isRudeRow(row.rowNumber) ? ("no" as const) : ("yes" as const) },
+          ...(options.reasons ? { reason: isRudeRow(row.rowNumber) ? RUDE_REASON : POLITE_REASON } : {}),
         })),
         ...metrics.scores.map((metric) => ({
           metric,

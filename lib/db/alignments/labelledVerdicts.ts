@@ -55,3 +55,18 @@ export async function readLabelledVerdicts(
     ];
   });
 }
+
+/** The reasons labellers gave for a judge's labels on a dataset, by label key ("<rowId>" or "<rowId>#<chunk>"). */
+export async function readLabelReasons(db: Db, datasetId: string, metric: string): Promise<Map<string, string>> {
+  const rows = await sqlOf(db).all<{ rowId: string; chunkPosition: number; reason: string }>(
+    `SELECT "rowId", "chunkPosition", "reason" FROM "HumanLabel"
+     WHERE "datasetId" = ? AND "metric" = ? AND "reason" IS NOT NULL`,
+    [datasetId, metric],
+  );
+  return new Map(
+    rows.map((row) => {
+      const chunk = Number(row.chunkPosition);
+      return [chunk < 0 ? row.rowId : `${row.rowId}#${chunk}`, row.reason];
+    }),
+  );
+}

@@ -38,6 +38,7 @@ const STAGED_COLUMNS = [
   "kind",
   "rating",
   "score",
+  "reason",
   "labelledBy",
   "statedBy",
   "createdAt",
@@ -75,6 +76,7 @@ const PROMOTED_ID = `"importId" || '-' || CAST("fileRow" AS TEXT)`;
 // The same label by the same people: nothing to write, no history added.
 const MARK_UNCHANGED = `UPDATE "LabelImportStaging" AS s SET "unchanged" = TRUE WHERE ${IN_RANGE} AND EXISTS (
   SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND ${sameValue("s.")}
+    AND h."reason" IS NOT DISTINCT FROM s."reason"
     AND h."labelledBy" IS NOT DISTINCT FROM s."labelledBy" AND h."statedBy" IS NOT DISTINCT FROM s."statedBy"
     AND h."hashPending" = FALSE)`;
 const NUMBER_REVISIONS = `UPDATE "LabelImportStaging" AS s SET "revision" = 1 + COALESCE(
@@ -82,16 +84,16 @@ const NUMBER_REVISIONS = `UPDATE "LabelImportStaging" AS s SET "revision" = 1 + 
   WHERE ${IN_RANGE} AND s."unchanged" = FALSE`;
 const insertRevisions = (
   f: SqlFragments,
-) => `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "responseHash")
-  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "labelledBy", "statedBy", @at, 'import', ${importedHash(f, '"LabelImportStaging".')}
+) => `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "reason", "labelledBy", "statedBy", "labelledAt", "source", "responseHash")
+  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "revision", 'set', "kind", "rating", "score", "reason", "labelledBy", "statedBy", @at, 'import', ${importedHash(f, '"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE`;
 const upsertLabels = (
   f: SqlFragments,
-) => `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
-  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", @at, 'import', "revision", ${importedHash(f, '"LabelImportStaging".')}
+) => `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
+  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labelledBy", "statedBy", @at, 'import', "revision", ${importedHash(f, '"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
-    "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
+    "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score", "reason" = excluded."reason",
     "labelledBy" = excluded."labelledBy", "statedBy" = excluded."statedBy", "labelledAt" = excluded."labelledAt",
     "source" = excluded."source", "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = FALSE`;
 // Bounded deletes, so removing a large failed import never holds the write lock for long (by primary key: neither
@@ -145,6 +147,7 @@ export async function stageLabels(db: Db, importId: string, labels: StagedLabel[
         value.kind,
         rating,
         score,
+        entry.reason?.trim() ? entry.reason.trim() : null,
         labelledBy,
         statedBy,
         now,

@@ -19,6 +19,8 @@ export type StoredLabel = {
   kind: "rating" | "score";
   rating: "yes" | "no" | null;
   score: number | null;
+  /** Why, in the labeller's words; null without one. */
+  reason: string | null;
   labelledBy: string | null;
   /** An imported file's labelled_by when sign-in was on (the importer is labelledBy). */
   statedBy: string | null;
@@ -29,7 +31,7 @@ export type StoredLabel = {
 
 const REQUEST_START_CHARS = 300;
 
-const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."labelledBy", l."statedBy", l."labelledAt", l."source", l."revision"`;
+const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."reason", l."labelledBy", l."statedBy", l."labelledAt", l."source", l."revision"`;
 
 /** The hash of what the run judged on row r: its generation g's when it generates (run."gen"), else the row's own. */
 const RUN_JUDGED_HASH = `(CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)`;

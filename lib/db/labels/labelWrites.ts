@@ -38,15 +38,15 @@ export type RowLabels = {
   responseHash?: string | null;
 };
 
-const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
   ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
-    "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score",
+    "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score", "reason" = excluded."reason",
     "labelledBy" = excluded."labelledBy", "statedBy" = NULL, "labelledAt" = excluded."labelledAt", "source" = excluded."source",
     "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = false`;
-const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "labelledBy", "labelledAt", "source", "responseHash", "runId")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const CURRENT_LABEL = `SELECT "kind", "rating", "score", "labelledBy", "statedBy", "responseHash" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "reason", "labelledBy", "labelledAt", "source", "responseHash", "runId")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const CURRENT_LABEL = `SELECT "kind", "rating", "score", "reason", "labelledBy", "statedBy", "responseHash" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
 const NEXT_REVISION = `SELECT COALESCE(MAX("revision"), 0) + 1 AS "next" FROM "HumanLabelRevision" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
 /**
  * A row of the dataset, with the hash of the response a label given on it
@@ -90,7 +90,7 @@ export async function writeLabels(
         datasetId,
       ]);
       if (!row) throw new LabelTargetError(`row ${rowId} is not in this dataset`);
-      for (const { metric, chunkPosition, value, labelledBy: own } of entries) {
+      for (const { metric, chunkPosition, value, labelledBy: own, reason: given } of entries) {
         const labelledBy = own !== undefined ? own : author.labelledBy;
         if (chunkPosition >= row.chunks) {
           throw new LabelTargetError(`chunk ${chunkPosition} of ${metric}: the row has ${row.chunks} retrieved chunks`);
@@ -103,15 +103,20 @@ export async function writeLabels(
           kind: string;
           rating: string | null;
           score: number | null;
+          reason: string | null;
           labelledBy: string | null;
           statedBy: string | null;
           responseHash: string | null;
         }>(CURRENT_LABEL, [rowId, metric, chunkPosition]);
+        // No reason given (a label by keyboard) keeps the current reason of the same answer; an empty one clears it.
+        const sameAnswer = existing?.kind === value.kind && existing.rating === rating && existing.score === score;
+        const reason = given === undefined ? (sameAnswer ? (existing?.reason ?? null) : null) : given?.trim() || null;
         if (
           existing &&
           existing.kind === value.kind &&
           existing.rating === rating &&
           existing.score === score &&
+          existing.reason === reason &&
           existing.labelledBy === labelledBy &&
           existing.statedBy === null &&
           existing.responseHash === responseHash
@@ -128,6 +133,7 @@ export async function writeLabels(
           value.kind,
           rating,
           score,
+          reason,
           labelledBy,
           at,
           author.source,
@@ -145,6 +151,7 @@ export async function writeLabels(
           value.kind,
           rating,
           score,
+          reason,
           labelledBy,
           at,
           author.source,
@@ -186,6 +193,7 @@ export async function clearLabel(
       chunkPosition,
       next,
       "cleared",
+      null,
       null,
       null,
       null,

@@ -1,13 +1,13 @@
 import type { AlignmentUnit } from "@/lib/alignment/alignJudge";
-import { readLabelledVerdicts } from "@/lib/db/alignments/labelledVerdicts";
+import { readLabelReasons, readLabelledVerdicts } from "@/lib/db/alignments/labelledVerdicts";
 import type { Db } from "@/lib/db/client";
 import { loadRowsForWork, MAX_WORK_ROWS, type JudgeRowData } from "@/lib/db/work/workRows";
 import { judgeInputFromRow } from "../judgeInputFromRow";
 import type { AlignableRun } from "./originalJudge";
 
 /**
- * A judge's labelled units on a run: each label with the run's verdict beside it and what the judge reads
- * for it, the rows loaded in bounded batches. `keys` narrows them to some units (a measurement reads
+ * A judge's labelled units on a run: each label with the run's verdict beside it, the labeller's reason when
+ * there is one, and what the judge reads for it, the rows loaded in bounded batches. `keys` narrows them to some units (a measurement reads
  * only its held-out ones).
  */
 export async function loadAlignmentUnits(
@@ -17,6 +17,7 @@ export async function loadAlignmentUnits(
   keys?: ReadonlySet<string>,
 ): Promise<AlignmentUnit[]> {
   const labelled = (await readLabelledVerdicts(db, run, metric)).filter((l) => !keys || keys.has(l.key));
+  const reasons = await readLabelReasons(db, run.datasetId, metric);
   const rowIds = [...new Set(labelled.map((l) => l.rowId))];
   const rows = new Map<string, JudgeRowData>();
   for (let start = 0; start < rowIds.length; start += MAX_WORK_ROWS)
@@ -27,7 +28,8 @@ export async function loadAlignmentUnits(
     const row = rows.get(l.rowId);
     if (!row) return [];
     const input = judgeInputFromRow(row, generates);
-    return [{ key: l.key, label: l.label, verdict: l.verdict, chunkPosition: l.chunkPosition, reason: null, input }];
+    const reason = reasons.get(l.key) ?? null;
+    return [{ key: l.key, label: l.label, verdict: l.verdict, chunkPosition: l.chunkPosition, reason, input }];
   });
 }
 
