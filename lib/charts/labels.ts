@@ -10,7 +10,8 @@ export type MetricLabeller = (metric: string) => string;
  */
 export function chartMetricLabel(metric: string): string {
   const name = metric.split("/").pop() ?? metric;
-  return findMetric(metric)?.label ?? `${name} (${isGEvalMetric(metric) ? "G-Eval" : "custom"})`;
+  const kind = /_aligned_v\d+$/.test(name) ? "aligned" : isGEvalMetric(metric) ? "G-Eval" : "custom";
+  return findMetric(metric)?.label ?? `${name} (${kind})`;
 }
 
 /** Yes/no and score metrics whose values are proportions in [0, 1]; agent/* values are seconds and tokens. */

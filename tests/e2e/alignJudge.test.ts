@@ -195,6 +195,12 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
       true,
     );
     expect(judgments.every((j) => j.rating === (isRudeRow(j.row.rowNumber) ? "no" : "yes"))).toBe(true);
+    // The run names its aligned judge and links its proof, in place of agreement figures that would flatter it.
+    const aligned = page.locator("[data-testid=run-aligned-judges]");
+    expect(await aligned.innerText()).toContain(
+      "relevance_to_query_aligned_v1 aligned relevance_to_query: agrees more (real) on 12 held-out labels it never saw",
+    );
+    expect(await aligned.getByRole("link", { name: "its proof" }).getAttribute("href")).toMatch(/^\/alignments\//);
     await screenshot(page, "95-run-with-aligned-judge");
   }, 150_000);
 

@@ -6,6 +6,7 @@ import { cancelRun } from "@/app/actions/cancelRun";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { RunChartsSection } from "@/components/charts/RunChartsSection";
 import { AgreementPanel } from "@/components/labels/AgreementPanel";
+import { RunAlignedJudges } from "@/components/alignment/RunAlignedJudges";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { RejudgeButton } from "@/components/runs/RejudgeButton";
 import { ResumeRunButton } from "@/components/runs/ResumeRunButton";
@@ -196,6 +197,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       <Suspense fallback={<CardSkeleton />}>
         <AgreementPanel run={run} query={query} />
       </Suspense>
+      <RunAlignedJudges run={run} />
 
       <CardFrame padding="none" id="rows" aria-label="Rows">
         <RunRowFilters

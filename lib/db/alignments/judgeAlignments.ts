@@ -251,3 +251,17 @@ export async function listAdoptedAlignments(db: Db, datasetId: string): Promise<
   });
   return rows.map(decode);
 }
+
+/** The alignments that made these judges of a dataset (by the aligned judge's name): a run's aligned judges' proofs. */
+export async function findAlignmentsOfJudges(
+  db: Db,
+  datasetId: string,
+  judgeNames: readonly string[],
+): Promise<StoredAlignment[]> {
+  if (judgeNames.length === 0) return [];
+  const rows = await db.judgeAlignment.findMany({
+    where: { datasetId, judgeName: { in: [...judgeNames] } },
+    orderBy: [{ createdAt: "desc" }],
+  });
+  return rows.map(decode);
+}
