@@ -39,6 +39,8 @@ import { concurrencyAboveEndpointLimit } from "../lib/llm/concurrencyNote";
 import { checkRunSpending, readSpendingLimits } from "../lib/config/spendingLimits";
 import { alignFromCli } from "../lib/cli/alignCommand";
 import { importLabelsFromCli } from "../lib/cli/labelsArg";
+import { alignedPromptChars } from "../lib/alignment/alignmentEstimate";
+import { decodeCustomJudge } from "../lib/db/runs/storedRun";
 
 class InputError extends Error {}
 
@@ -287,6 +289,11 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
     chunkMode: run.config.chunkMode,
     heuristic,
     prices: readLlmConfig()?.prices ?? {},
+    // An aligned judge's examples are in every call of it.
+    promptChars: alignedPromptChars({
+      customJudges: run.customJudges.map(decodeCustomJudge),
+      gEvalJudges: run.config.gEvalJudges ?? [],
+    }),
   };
   const estimate = await estimateRunSpending(db, run.id, { ...options, deepEval });
   const otherStructure = deepEval.callStructure === "deepeval" ? "folded" : "deepeval";

@@ -1,5 +1,6 @@
 import { alignedMetricName } from "@/lib/alignment/alignedDefinition";
 import { storedComparison } from "@/lib/alignment/heldOutComparison";
+import { alignmentPromptChars } from "@/lib/alignment/alignmentEstimate";
 import type { StoredAlignment } from "@/lib/db/alignments/judgeAlignments";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 import { percentText } from "@/components/labels/agreementFormat";
@@ -18,13 +19,20 @@ export type AlignedJudgeOption = {
   /** "agrees more (real): κ 0.81 vs 0.12 on 16 held-out labels" */
   proof: string;
   plan:
-    | { kind: "custom"; assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; basedOn?: string }
-    | { kind: "g_eval"; name: string; evaluationParams: string[]; writtenSteps: boolean };
+    | {
+        kind: "custom";
+        assessmentName: string;
+        assessmentType: "ANSWER" | "RETRIEVAL";
+        basedOn?: string;
+        promptChars: number;
+      }
+    | { kind: "g_eval"; name: string; evaluationParams: string[]; writtenSteps: boolean; promptChars: number };
 };
 
 export function alignedJudgeOption(alignment: StoredAlignment): AlignedJudgeOption {
   const comparison = storedComparison(alignment.comparison);
   const definition = alignment.definition;
+  const alignedChars = definition.judge.alignment ? alignmentPromptChars(definition.judge.alignment) : 0;
   return {
     id: alignment.id,
     name: alignment.judgeName,
@@ -40,12 +48,14 @@ export function alignedJudgeOption(alignment: StoredAlignment): AlignedJudgeOpti
             assessmentName: definition.judge.assessmentName,
             assessmentType: definition.judge.assessmentType,
             ...(definition.judge.basedOn ? { basedOn: definition.judge.basedOn } : {}),
+            promptChars: alignedChars,
           }
         : {
             kind: "g_eval",
             name: definition.judge.name,
             evaluationParams: definition.judge.evaluationParams,
             writtenSteps: definition.judge.evaluationSteps !== undefined,
+            promptChars: alignedChars,
           },
   };
 }

@@ -1,4 +1,7 @@
+import { customMetricName } from "@/lib/engine/runConfig";
+import type { Alignment, CustomJudgeDefinition } from "@/lib/judges/types";
 import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
+import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
 import { exampleText, type AlignmentPlan } from "./alignJudge";
 
 /**
@@ -32,4 +35,28 @@ export function estimateAlignment(
     outputTokens,
     usd: costUsd(options.model, { inputTokens, outputTokens }, options.prices),
   };
+}
+
+/** The examples' fences, the rule about them and the guidance's heading: about 500 characters in every call. */
+const ALIGNED_RULE_CHARS = 500;
+
+/** What an aligned judge's prompt carries besides the row, in characters: its examples, their reasons, its guidance. */
+export function alignmentPromptChars(alignment: Alignment): number {
+  const examples = alignment.examples.reduce((sum, e) => sum + e.text.length + (e.reason?.length ?? 0) + 60, 0);
+  return examples + (alignment.guidance?.length ?? 0) + ALIGNED_RULE_CHARS;
+}
+
+/** A run's aligned judges' extra prompt characters, by metric: what its estimate adds to every call of theirs. */
+export function alignedPromptChars(judges: {
+  customJudges: readonly CustomJudgeDefinition[];
+  gEvalJudges: readonly { name: string; alignment?: Alignment }[];
+}): Map<string, number> {
+  return new Map([
+    ...judges.customJudges.flatMap((judge) =>
+      judge.alignment ? [[customMetricName(judge), alignmentPromptChars(judge.alignment)] as const] : [],
+    ),
+    ...judges.gEvalJudges.flatMap((judge) =>
+      judge.alignment ? [[gEvalMetricName(judge), alignmentPromptChars(judge.alignment)] as const] : [],
+    ),
+  ]);
 }

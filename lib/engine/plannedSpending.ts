@@ -15,7 +15,8 @@ import { customMetricName } from "./runConfig";
 // through the same formula as the CLI's estimate of a planned run (lib/metrics/spendingEstimate.ts).
 
 /** A judge the form has chosen: its metric name and the inputs a row needs for it. */
-export type PlannedJudge = { metric: string; requires: readonly RowInput[] };
+/** `promptChars`: text every call carries besides the row's (an aligned judge's examples and guidance). */
+export type PlannedJudge = { metric: string; requires: readonly RowInput[]; promptChars?: number };
 
 /**
  * The judges a run of this choice plans, with what each needs from a row, as lib/engine/createRun.ts
@@ -27,13 +28,24 @@ export type PlannedJudge = { metric: string; requires: readonly RowInput[] };
 export function plannedJudges(choice: {
   metrics: readonly string[];
   /** `basedOn`: an aligned built-in judge, which needs what the built-in needs. */
-  customJudges: readonly { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL"; basedOn?: string }[];
-  gEvalJudges: readonly { name: string; evaluationParams: readonly string[]; writtenSteps?: boolean }[];
+  customJudges: readonly {
+    assessmentName: string;
+    assessmentType: "ANSWER" | "RETRIEVAL";
+    basedOn?: string;
+    promptChars?: number;
+  }[];
+  gEvalJudges: readonly {
+    name: string;
+    evaluationParams: readonly string[];
+    writtenSteps?: boolean;
+    promptChars?: number;
+  }[];
 }): { judges: PlannedJudge[]; gEvalMetrics: Set<string> } {
   const gEval = choice.gEvalJudges.map((definition) => ({
     metric: gEvalMetricName(definition),
     requires: gEvalRequirements(definition.evaluationParams),
     writtenSteps: definition.writtenSteps === true,
+    promptChars: definition.promptChars ?? 0,
   }));
   return {
     judges: [
@@ -41,8 +53,9 @@ export function plannedJudges(choice: {
       ...choice.customJudges.map((custom) => ({
         metric: customMetricName(custom),
         requires: requirementsOf("", { ...custom, instructions: "" }),
+        promptChars: custom.promptChars ?? 0,
       })),
-      ...gEval.map(({ metric, requires }) => ({ metric, requires })),
+      ...gEval.map(({ metric, requires, promptChars }) => ({ metric, requires, promptChars })),
     ],
     gEvalMetrics: new Set(gEval.filter((judge) => !judge.writtenSteps).map((judge) => judge.metric)),
   };
@@ -54,7 +67,7 @@ const SUPPLIED_BY_GENERATION: ReadonlySet<RowInput> = new Set(["response", "trac
 /** The rows a judge runs on, with their chunks and text, summed over the groups that carry what it needs. */
 export function judgedWork(profiles: readonly RowTextProfile[], judge: PlannedJudge, generates: boolean): JudgedWork {
   const needs = judge.requires.filter((input) => !(generates && SUPPLIED_BY_GENERATION.has(input)));
-  const work: JudgedWork = { metric: judge.metric, items: 0, chunks: 0, chars: 0 };
+  const work: JudgedWork = { metric: judge.metric, items: 0, chunks: 0, chars: 0, promptChars: judge.promptChars ?? 0 };
   for (const profile of profiles) {
     if (!needs.every((input) => profile.inputs.includes(input))) continue;
     work.items += profile.rows;

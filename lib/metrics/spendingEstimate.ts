@@ -30,7 +30,11 @@ export const GENERATION_PROMPT_TOKENS = 100;
 export const GENERATION_OUTPUT_TOKENS = 300;
 
 /** One metric's work: the rows it judges, their retrieved chunks, and the characters of their text and chunks. */
-export type JudgedWork = { metric: string; items: number; chunks: number; chars: number };
+/**
+ * `promptChars`: text every call of the metric carries besides the row's (an aligned judge's labelled examples
+ * and guidance).
+ */
+export type JudgedWork = { metric: string; items: number; chunks: number; chars: number; promptChars?: number };
 /** The rows a generating run sends the model, and the characters of their requests. */
 export type GenerationWork = { items: number; chars: number };
 
@@ -101,7 +105,7 @@ export function estimateSpending(
       if (metricCalls > 0) perMetric.push({ metric: entry.metric, calls: metricCalls });
       // Each per-row call may read the row's text (an upper bound); a per-chunk call reads its chunk.
       input +=
-        metricCalls * PROMPT_OVERHEAD_TOKENS +
+        metricCalls * (PROMPT_OVERHEAD_TOKENS + Math.ceil((entry.promptChars ?? 0) / CHARS_PER_TOKEN)) +
         textTokens * (shape.perChunk ? 1 : shape.callsPerRow + (shape.callsPerChunk > 0 ? 1 : 0));
       output += (shape.perChunk ? Math.max(entry.chunks, entry.items) : metricCalls) * OUTPUT_TOKENS_PER_VERDICT;
     }

@@ -37,6 +37,21 @@ describe("the run form's expected LLM calls", () => {
     ]);
   });
 
+  it("counts an aligned judge on the rows its built-in needs, its examples in every call's tokens", () => {
+    const judge = { assessmentName: "correctness_aligned_v1", assessmentType: "ANSWER" as const };
+    const plain = estimate({ customJudges: [judge] });
+    const aligned = estimate({
+      customJudges: [{ ...judge, basedOn: "response/llm_judged/correctness", promptChars: 4_000 }],
+    });
+    // Based on correctness: only the 25 rows with an expected response, where a custom judge takes every response.
+    expect([plain.llmCalls, aligned.llmCalls]).toEqual([50, 25]);
+    const onTheSameRows = estimate({
+      customJudges: [{ ...judge, basedOn: "response/llm_judged/correctness" }],
+    });
+    // 4,000 characters of examples at 4 a token, in each of the 25 calls.
+    expect(aligned.inputTokens - onTheSameRows.inputTokens).toBe(25 * 1_000);
+  });
+
   it("counts custom and G-Eval judges on the rows they may judge, and G-Eval's steps once per definition", () => {
     const calls = estimate({
       customJudges: [

@@ -24,6 +24,8 @@ export async function estimateRunSpending(
     heuristic: boolean;
     prices: LlmPrices;
     deepEval?: DeepEvalSettings;
+    /** Text every call of a metric carries besides the row's (an aligned judge's examples), by metric. */
+    promptChars?: ReadonlyMap<string, number>;
   },
 ): Promise<RunEstimate> {
   const sql = sqlOf(db);
@@ -46,7 +48,7 @@ export async function estimateRunSpending(
         )) ?? { items: 0, chars: 0 });
   return estimateSpending(
     {
-      judged,
+      judged: judged.map((entry) => ({ ...entry, promptChars: options.promptChars?.get(entry.metric) ?? 0 })),
       // Steps are written once per G-Eval judge, before its first row (at most: a cached one costs nothing).
       gEvalJudges: judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length,
       generation,
