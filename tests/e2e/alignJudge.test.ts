@@ -126,7 +126,7 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     expect(preview).toMatch(/Held out \(never shown\)\s*12/);
     expect(preview).toMatch(/Training \(examples from it\)\s*18 \(\d+ shown\)/);
     expect(await page.locator("[data-testid=alignment-estimate]").innerText()).toContain(
-      "12 LLM calls to fake-judge (one per held-out label",
+      "12 LLM calls to fake-judge (one per held-out row",
     );
   });
 

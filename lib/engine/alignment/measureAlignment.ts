@@ -1,5 +1,6 @@
 import { measureHeldOut, type AlignmentUnit } from "@/lib/alignment/alignJudge";
 import type { HeldOutComparison } from "@/lib/alignment/heldOutComparison";
+import { rowKeyOf } from "@/lib/alignment/alignmentEstimate";
 import {
   recordAlignmentComparison,
   recordAlignmentFailure,
@@ -8,7 +9,7 @@ import {
   type StoredAlignment,
 } from "@/lib/db/alignments/judgeAlignments";
 import type { Db } from "@/lib/db/client";
-import type { JudgeBackend, JudgeRequest } from "@/lib/judges/judgeBackend";
+import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { Alignment, JudgeResult } from "@/lib/judges/types";
 import type { TokenUsage } from "@/lib/llm/types";
 import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
@@ -59,21 +60,35 @@ export async function measureAlignment(
     let done = 0;
     const errors: string[] = [];
     let stoppedByBudget = 0;
+    // A per-chunk judge judges a row's chunks together: the held-out chunks of one row share one judgment.
+    const rowJudgments = new Map<string, Promise<JudgeResult>>();
+    const judgeRow = (unit: AlignmentUnit, taught: Alignment) => {
+      const rowKey = rowKeyOf(unit.key);
+      let judged = rowJudgments.get(rowKey);
+      if (!judged) {
+        judged = deps.judge
+          .judge({
+            metric: original.kind === "built-in" ? original.metric : stored.metric,
+            input: unit.input,
+            ...(original.kind === "custom" ? { custom: original.judge } : {}),
+            chunkMode: run.config.chunkMode,
+            alignment: taught,
+            settings: { deepEval: deepEvalSettings(run.config.deepEval) },
+          })
+          .then((result) => {
+            count(result);
+            return result;
+          });
+        rowJudgments.set(rowKey, judged);
+      }
+      return judged;
+    };
     const judgeAligned = async (unit: AlignmentUnit, taught: Alignment) => {
       if (deps.maxUsd != null && spent.costUsd !== null && spent.costUsd >= deps.maxUsd) {
         stoppedByBudget += 1;
         return null;
       }
-      const request: JudgeRequest = {
-        metric: original.kind === "built-in" ? original.metric : stored.metric,
-        input: unit.input,
-        ...(original.kind === "custom" ? { custom: original.judge } : {}),
-        chunkMode: run.config.chunkMode,
-        alignment: taught,
-        settings: { deepEval: deepEvalSettings(run.config.deepEval) },
-      };
-      const result = await deps.judge.judge(request);
-      count(result);
+      const result = await judgeRow(unit, taught);
       const verdict = verdictOf(result, unit.chunkPosition, passMark);
       if (verdict === null) errors.push(errorOf(result, unit.chunkPosition));
       return verdict;

@@ -65,7 +65,7 @@ export default async function AlignJudgePage({ params, searchParams }: Props) {
           />
         </dl>
         <p className="mt-2 text-xs text-slate-600" data-testid="alignment-estimate">
-          Measuring it: {formatInteger(estimate.llmCalls)} LLM calls to {run.judgeModel} (one per held-out label; the
+          Measuring it: {formatInteger(estimate.llmCalls)} LLM calls to {run.judgeModel} (one per held-out row; the
           original&apos;s verdicts are this run&apos;s), about {formatInteger(estimate.inputTokens)} input and{" "}
           {formatInteger(estimate.outputTokens)} output tokens,{" "}
           {estimate.usd === null ? "price unknown (no price set for this model)" : `about ${formatUsd(estimate.usd)}`}.
