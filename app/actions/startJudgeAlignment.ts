@@ -4,12 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { getRun } from "@/lib/db/runs/runQueries";
-import { AlignmentRefused } from "@/lib/engine/alignment/originalJudge";
-import { previewAlignment } from "@/lib/engine/alignment/previewAlignment";
-import { startAlignment } from "@/lib/engine/alignment/startAlignment";
-import { measureAlignmentInBackground } from "@/lib/server/alignmentJobs";
-import { alignmentSpendingProblems, configuredPrices } from "@/lib/server/runSpendingGuard";
+import { startAlignmentFromRequest } from "@/lib/server/startAlignmentRequest";
 
 export type StartAlignmentState = { message: string | null };
 
@@ -37,29 +32,11 @@ export async function startJudgeAlignment(
     guidance: formData.get("guidance") ?? "",
   });
   if (!input.success) return { message: "The alignment form was incomplete: open the judge's Align page again." };
-  const db = getDb();
-  const run = await getRun(db, input.data.runId);
-  if (!run) return { message: "That run no longer exists." };
-  const preview = await previewAlignment(db, run, input.data.metric, configuredPrices());
-  if (preview.problem) return { message: `This judge cannot be aligned: ${preview.problem}.` };
-  const problems = await alignmentSpendingProblems(db, access.user, {
-    judge: { provider: run.judgeProvider, model: run.judgeModel },
-    estimatedUsd: preview.estimate.usd,
+  const started = await startAlignmentFromRequest(getDb(), access.user, {
+    runId: input.data.runId,
+    metric: input.data.metric,
+    guidance: input.data.guidance || null,
   });
-  if (problems.length > 0) return { message: problems.join(" ") };
-  let alignmentId: string;
-  try {
-    const started = await startAlignment(db, run, {
-      metric: input.data.metric,
-      seed: preview.seed,
-      guidance: input.data.guidance || null,
-      createdById: access.user.local ? null : access.user.id,
-    });
-    alignmentId = started.id;
-  } catch (error) {
-    if (error instanceof AlignmentRefused) return { message: `This judge cannot be aligned: ${error.message}.` };
-    throw error;
-  }
-  measureAlignmentInBackground(alignmentId);
-  redirect(`/alignments/${alignmentId}`);
+  if (!started.ok) return { message: started.message };
+  redirect(`/alignments/${started.alignment.id}`);
 }

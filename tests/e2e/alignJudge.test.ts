@@ -228,6 +228,43 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it("the API does the same: start, follow, adopt, and a run naming the adopted judge", async () => {
+    const api = async (path: string, body?: unknown) => {
+      const response = await fetch(`${server.baseUrl}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    };
+    const refused = await api(`/api/v1/runs/${runId}/alignments`, { metric: "response/llm_judged/safety" });
+    expect(refused.status).toBe(409);
+    const started = await api(`/api/v1/runs/${runId}/alignments`, { metric: TONE, guidance: "Rudeness is a no." });
+    expect(started.status).toBe(202);
+    expect(started.json).toMatchObject({
+      judgeName: "tone_aligned_v2",
+      status: "measuring",
+      guidance: "Rudeness is a no.",
+    });
+    const id = String(started.json.id);
+    await expect
+      .poll(async () => (await api(`/api/v1/alignments/${id}`)).json.status, { timeout: 30_000 })
+      .toBe("measured");
+    const measured = (await api(`/api/v1/alignments/${id}`)).json;
+    expect(measured).toMatchObject({
+      alignedMetric: "response/llm_judged/tone_aligned_v2",
+      comparison: { verdict: "agrees more (real)" },
+      definition: { type: "custom" },
+    });
+    // The second alignment of tone keeps the first one's held-out labels out of its training.
+    expect(measured.heldOutLabels).toBeGreaterThanOrEqual(12);
+    expect((await api(`/api/v1/alignments/${id}/decision`, { decision: "adopt" })).json.status).toBe("adopted");
+    expect((await api(`/api/v1/alignments/${id}/decision`, { decision: "adopt" })).status).toBe(409);
+    const run = await api("/api/v1/runs", { datasetId, alignedJudges: [id], judge: "model", name: "API aligned" });
+    expect(run.status, JSON.stringify(run.json)).toBe(201);
+    expect(run.json.metrics).toEqual(["response/llm_judged/tone_aligned_v2"]);
+  }, 120_000);
+
   async function startAlignmentOf(metric: string) {
     await page.goto(`${server.baseUrl}/runs/${runId}`);
     await page.locator(`[data-testid=agreement-panel] tr[data-metric="${metric}"] [data-testid=align-judge]`).click();

@@ -1,5 +1,6 @@
 import type { ApiRoute } from "../defineApiRoute";
 import { runAgreementRoute } from "./agreementRoute";
+import { decideAlignmentRoute, getAlignmentRoute, startAlignmentRoute } from "./alignmentRoutes";
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
 import { compareRoute } from "./compareRoute";
 import { exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
@@ -27,6 +28,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   rejudgeRunRoute,
   runResultsRoute,
   runAgreementRoute,
+  startAlignmentRoute,
+  getAlignmentRoute,
+  decideAlignmentRoute,
   compareRoute,
   listWorkersRoute,
   openApiRoute,

@@ -1,0 +1,4 @@
+import { getAlignmentRoute } from "@/lib/api/routes/alignmentRoutes";
+
+export const dynamic = "force-dynamic";
+export const GET = getAlignmentRoute.handler;
