@@ -44,6 +44,8 @@ export const alignmentDetailSchema = z
           onlyBAgrees: z.number().int().meta({ description: "Held-out rows only the aligned version gets right" }),
           bothDisagree: z.number().int(),
           pairs: z.number().int(),
+          agreementA: z.number().nullable().meta({ description: "The original's raw agreement on the paired rows" }),
+          agreementB: z.number().nullable().meta({ description: "The aligned version's, on the same rows" }),
           pValue: z.number().meta({ description: "Exact McNemar on the rows where exactly one version is right" }),
         }),
         alpha: z.number(),

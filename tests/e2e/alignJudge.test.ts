@@ -4,6 +4,7 @@
 // default answers miss; Align from the agreement panel, a guidance draft read and edited, the measurement's
 // progress, the held-out comparison, Adopt, and a run started with the aligned judge from the run form.
 import type { Page } from "playwright-core";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
@@ -229,17 +230,35 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
   }, 120_000);
 
   it("the API does the same: start, follow, adopt, and a run naming the adopted judge", async () => {
-    const api = async (path: string, body?: unknown) => {
+    // Every answer is checked against the served OpenAPI document's schema for its operation and status.
+    const document: unknown = await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json();
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addSchema(document as object, "openapi");
+    const api = async (template: string, path: string, body?: unknown) => {
+      const method = body === undefined ? "get" : "post";
       const response = await fetch(`${server.baseUrl}${path}`, {
-        method: body === undefined ? "GET" : "POST",
+        method,
         headers: body === undefined ? {} : { "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+      const json = (await response.json()) as Record<string, unknown>;
+      const pointer = ["paths", template, method, "responses", String(response.status), "content", "application/json"]
+        .concat("schema")
+        .map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1"))
+        .join("/");
+      const check = ajv.getSchema(`openapi#/${pointer}`);
+      expect(check?.(json), `${method} ${template} → ${response.status}: ${ajv.errorsText(check?.errors)}`).toBe(true);
+      return { status: response.status, json };
     };
-    const refused = await api(`/api/v1/runs/${runId}/alignments`, { metric: "response/llm_judged/safety" });
+    const START = "/api/v1/runs/{runId}/alignments";
+    const ONE = "/api/v1/alignments/{alignmentId}";
+    const DECIDE = "/api/v1/alignments/{alignmentId}/decision";
+    const refused = await api(START, `/api/v1/runs/${runId}/alignments`, { metric: "response/llm_judged/safety" });
     expect(refused.status).toBe(409);
-    const started = await api(`/api/v1/runs/${runId}/alignments`, { metric: TONE, guidance: "Rudeness is a no." });
+    const started = await api(START, `/api/v1/runs/${runId}/alignments`, {
+      metric: TONE,
+      guidance: "Rudeness is a no.",
+    });
     expect(started.status).toBe(202);
     expect(started.json).toMatchObject({
       judgeName: "tone_aligned_v2",
@@ -248,9 +267,9 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     });
     const id = String(started.json.id);
     await expect
-      .poll(async () => (await api(`/api/v1/alignments/${id}`)).json.status, { timeout: 30_000 })
+      .poll(async () => (await api(ONE, `/api/v1/alignments/${id}`)).json.status, { timeout: 30_000 })
       .toBe("measured");
-    const measured = (await api(`/api/v1/alignments/${id}`)).json;
+    const measured = (await api(ONE, `/api/v1/alignments/${id}`)).json;
     expect(measured).toMatchObject({
       alignedMetric: "response/llm_judged/tone_aligned_v2",
       comparison: { verdict: "agrees more (real)" },
@@ -258,9 +277,15 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     });
     // The second alignment of tone keeps the first one's held-out labels out of its training.
     expect(measured.heldOutLabels).toBeGreaterThanOrEqual(12);
-    expect((await api(`/api/v1/alignments/${id}/decision`, { decision: "adopt" })).json.status).toBe("adopted");
-    expect((await api(`/api/v1/alignments/${id}/decision`, { decision: "adopt" })).status).toBe(409);
-    const run = await api("/api/v1/runs", { datasetId, alignedJudges: [id], judge: "model", name: "API aligned" });
+    const decide = () => api(DECIDE, `/api/v1/alignments/${id}/decision`, { decision: "adopt" });
+    expect((await decide()).json.status).toBe("adopted");
+    expect((await decide()).status).toBe(409);
+    const run = await api("/api/v1/runs", "/api/v1/runs", {
+      datasetId,
+      alignedJudges: [id],
+      judge: "model",
+      name: "API aligned",
+    });
     expect(run.status, JSON.stringify(run.json)).toBe(201);
     expect(run.json.metrics).toEqual(["response/llm_judged/tone_aligned_v2"]);
   }, 120_000);
