@@ -23,7 +23,7 @@ export async function alignFromCli(
   request: { judge: string; guidance?: string; out?: string },
   io: { log(line: string): void; error(line: string): void },
 ): Promise<number> {
-  const metric = runMetricNamed(run, request.judge);
+  const metric = runMetricNamed(run.config.metrics, request.judge);
   if (!metric) {
     io.error(
       `Error: --align ${request.judge}: no judge of this run has that name; its judges: ${run.config.metrics.join(", ")}`,
@@ -71,16 +71,22 @@ export async function alignFromCli(
 }
 
 /** The run's judge a name means: its full name, a built-in's short name or alias, or a custom or G-Eval judge's own name. */
-function runMetricNamed(run: Pick<RunRecord, "config">, name: string): string | null {
-  const metrics = run.config.metrics;
+export function runMetricNamed(metrics: readonly string[], name: string): string | null {
   if (metrics.includes(name)) return name;
   const builtIn = resolveMetricName(name);
   if (builtIn && metrics.includes(builtIn)) return builtIn;
   return metrics.find((metric) => metric.endsWith(`/${name}`)) ?? null;
 }
 
-export function formatComparison(comparison: HeldOutComparison): string {
-  const line = (name: string, summary: AgreementSummary) => {
+type ComparisonLines = Pick<HeldOutComparison, "rows" | "words"> & {
+  original: HeldOutSummary;
+  aligned: HeldOutSummary;
+};
+type HeldOutSummary = Pick<AgreementSummary, "kappa" | "rawAgreement" | "labelled" | "errors">;
+
+/** Both versions' held-out agreement in lines, as the CLI prints it (a local alignment, or the API's). */
+export function formatComparison(comparison: ComparisonLines): string {
+  const line = (name: string, summary: HeldOutSummary) => {
     const kappa = summary.kappa.defined
       ? `${summary.kappa.kappa.toFixed(2)}${summary.kappa.intervalNote ? " (no interval)" : ` [${summary.kappa.low.toFixed(2)}, ${summary.kappa.high.toFixed(2)}]`}`
       : "undefined";

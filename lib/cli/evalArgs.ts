@@ -47,7 +47,8 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           the held-out rows, print both versions' agreement and the paired test, and write
                           the new judge's definition to --align-out (default <judge>_aligned_v<N>.json)
   --align-guidance TEXT   guidance added to the aligned judge's instructions (optional)
-  --align-out FILE        where --align writes the aligned judge (for --custom-judges or --g-eval @FILE)
+  --align-out FILE        where --align writes the aligned judge (for --custom-judges or --g-eval @FILE);
+                          with --server the judge is aligned on the server and followed from here
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
@@ -268,18 +269,12 @@ function deepEvalSettingsOf(flags: Parameters<typeof parseDeepEvalFlags>[0]): Pi
   return parsed.settings ? { deepEval: parsed.settings } : {};
 }
 
-function alignOf(parsed: {
-  align?: string;
-  "align-guidance"?: string;
-  "align-out"?: string;
-  server?: string;
-}): Pick<EvalArgs, "align"> {
+function alignOf(parsed: { align?: string; "align-guidance"?: string; "align-out"?: string }): Pick<EvalArgs, "align"> {
   if (parsed.align === undefined) {
     if (parsed["align-guidance"] !== undefined || parsed["align-out"] !== undefined)
       fail("--align-guidance and --align-out belong to --align: give --align too");
     return {};
   }
-  if (parsed.server !== undefined) fail("--align runs on this machine's store: align on a server from its Align page");
   if (parsed["align-out"] !== undefined && !/\.json$/i.test(parsed["align-out"])) fail("--align-out must end in .json");
   if ((parsed["align-guidance"]?.length ?? 0) > 2000) fail("--align-guidance: at most 2,000 characters");
   return {

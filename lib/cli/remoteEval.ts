@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ExportWriteError, writeExportFile } from "@/lib/export/writeExportFile";
-import type { z } from "zod";
+import { z } from "zod";
 import { runAgreementSchema } from "@/lib/api/agreementSchemas";
 import { runDetailSchema, uploadResultSchema } from "@/lib/api/apiSchemas";
 import { formatAgreementTable } from "@/lib/labels/agreementTable";
+import { alignOnServer } from "./remoteAlign";
 import { ApiClientError, type ApiClient } from "./apiClient";
 import type { EvalArgs } from "./evalArgs";
 import { formatAggregates } from "./formatAggregates";
@@ -15,6 +16,8 @@ import { checkThresholds } from "./thresholdCheck";
 type RemoteRun = z.output<typeof runDetailSchema>;
 
 const ENDED = new Set(["completed", "cancelled", "failed", "paused"]);
+
+const labelImportSchema = z.object({ ok: z.literal(true), records: z.number(), changed: z.number() });
 
 export type RemoteEvalIo = { pollMs?: number; log: (line: string) => void; error: (line: string) => void };
 
@@ -58,6 +61,11 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
     });
   }
   io.log(`Run ${run.id} "${run.name}": ${client.base}${run.url}`);
+  if (args.labels) {
+    // Once the run is stored, as locally: labels on its own custom and G-Eval judges are then taken.
+    const labels = await client.upload(`/api/v1/datasets/${run.datasetId}/labels`, args.labels, labelImportSchema);
+    io.log(`Labels: ${labels.records} read from ${args.labels}, ${labels.changed} new or changed.`);
+  }
   run = await follow(client, run, args.quiet, io.pollMs ?? 1000);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const judge =
@@ -93,6 +101,8 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
     .filter((v) => !v.passed)
     .map((v) => `${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
   const gate = args.gate ? await runRegressionGate(args.gate, client, run.id, misses, io) : { regressed: false };
+  const aligned = args.align ? await alignOnServer(client, run, args.align, io) : 0;
+  if (aligned !== 0) return aligned;
   return misses.length === 0 && !gate.regressed ? 0 : 1;
 }
 

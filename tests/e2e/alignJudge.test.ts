@@ -4,10 +4,13 @@
 // default answers miss; Align from the agreement panel, a guidance draft read and edited, the measurement's
 // progress, the held-out comparison, Adopt, and a run started with the aligned judge from the run form.
 import type { Page } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
+import { spawnEval } from "../support/spawnEval";
 import { isRudeRow, labelRudeReplies, supportReplies } from "../support/supportReplies";
 import { FAKE_GUIDANCE, fakeExampleFollower } from "../support/fakeExampleFollower";
 import type { AppServer } from "./appServer";
@@ -288,6 +291,34 @@ describe("aligning a judge with its labels, proved on rows it never saw", () => 
     });
     expect(run.status, JSON.stringify(run.json)).toBe(201);
     expect(run.json.metrics).toEqual(["response/llm_judged/tone_aligned_v2"]);
+  }, 120_000);
+
+  it("the CLI against the server: --server … --align prints both versions and writes the aligned judge", async () => {
+    const out = path.join(tempDir(), "relevance-remote.json");
+    const result = await spawnEval(
+      [
+        "--server",
+        server.baseUrl,
+        "--dataset-id",
+        datasetId,
+        "--judges",
+        "relevance_to_query",
+        "--quiet",
+        "--align",
+        "relevance_to_query",
+        "--align-out",
+        out,
+      ],
+      {},
+    ).done;
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("Aligning response/llm_judged/relevance_to_query on the server:");
+    expect(result.stdout).toMatch(/aligned\s+κ 1\.00/);
+    expect(result.stdout).toContain("Agrees more (real)");
+    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toMatchObject({
+      assessmentName: "relevance_to_query_aligned_v2",
+      basedOn: RELEVANCE,
+    });
   }, 120_000);
 
   async function startAlignmentOf(metric: string) {
