@@ -1,8 +1,8 @@
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { roleCan } from "@/lib/auth/permissions";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { RunBreadcrumb } from "@/components/runs/RunBreadcrumb";
 import { AlignForm } from "@/components/alignment/AlignForm";
 import { AlignmentHistory } from "@/components/alignment/AlignmentHistory";
 import { CardFrame } from "@/components/ui/Card";
@@ -36,15 +36,7 @@ export default async function AlignJudgePage({ params, searchParams }: Props) {
   return (
     <div className="space-y-4">
       <div>
-        <p className="text-xs text-slate-500">
-          <Link href="/runs" className="hover:underline">
-            Runs
-          </Link>{" "}
-          /{" "}
-          <Link href={`/runs/${run.id}`} className="hover:underline">
-            {run.name}
-          </Link>
-        </p>
+        <RunBreadcrumb run={run} />
         <h1 className="text-xl font-semibold tracking-tight">Align {name} with its labels</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
           Assay splits this judge&apos;s labelled rows into a training part and a held-out part (stratified by label,

@@ -1,7 +1,7 @@
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { RunBreadcrumb } from "@/components/runs/RunBreadcrumb";
 import { LabellingQueueView } from "@/components/labels/LabellingQueueView";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
@@ -30,15 +30,7 @@ export default async function LabelQueuePage({ params, searchParams }: Props) {
   return (
     <div className="space-y-4">
       <div>
-        <p className="text-xs text-slate-500">
-          <Link href="/runs" className="hover:underline">
-            Runs
-          </Link>{" "}
-          /{" "}
-          <Link href={`/runs/${run.id}`} className="hover:underline">
-            {run.name}
-          </Link>
-        </p>
+        <RunBreadcrumb run={run} />
         <h1 className="text-xl font-semibold tracking-tight">Labelling queue</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
           The rows to label next, stratified by this run&apos;s verdict so a judge that says “yes” 95 % of the time
