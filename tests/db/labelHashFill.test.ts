@@ -22,7 +22,10 @@ async function oldStore(dir: string, name: string, seed: (old: Database.Database
   const file = path.join(dir, `${name}.db`);
   const before = path.join(dir, `migrations-before-${name}`);
   fs.cpSync(migrationsDir, before, { recursive: true });
-  fs.rmSync(path.join(before, HASH_MIGRATION), { recursive: true });
+  // It and every later migration removed: a later one applied first would be undone by its table rebuild.
+  for (const migration of fs.readdirSync(migrationsDir))
+    if (/^\d{14}_/.test(migration) && migration >= HASH_MIGRATION)
+      fs.rmSync(path.join(before, migration), { recursive: true });
   await applyPendingMigrations(`file:${file}`, before);
   const old = new Database(file);
   seed(old);

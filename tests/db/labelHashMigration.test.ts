@@ -16,6 +16,10 @@ import { CONTENT_HASHES_SETTING } from "../../lib/db/migrations/contentHashes";
 const root = path.resolve(import.meta.dirname, "../..");
 const migrationsDir = path.join(root, "prisma", "sqlite", "migrations");
 const HASH_MIGRATION = fs.readdirSync(migrationsDir).find((name) => name.endsWith("_label_content_hash"))!;
+const FROM_HASH_MIGRATION = fs
+  .readdirSync(migrationsDir)
+  .filter((name) => /^\d{14}_/.test(name) && name >= HASH_MIGRATION)
+  .sort();
 const G = "response/llm_judged/groundedness";
 const CR = "retrieval/llm_judged/chunk_relevance";
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -29,10 +33,11 @@ describe("the label_content_hash migration on a store with old-scheme labels", (
   beforeAll(async () => {
     tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-label-hash-migration-"));
     url = `file:${path.join(tempDir, "old.db")}`;
-    // The migrations folder as it was before the hash migration.
+    // The migrations folder as it was before the hash migration: it and every later one removed (a later one
+    // applied before it would be undone by its table rebuild, which SQLite's migrations do to alter a table).
     const before = path.join(tempDir, "migrations-before");
     fs.cpSync(migrationsDir, before, { recursive: true });
-    fs.rmSync(path.join(before, HASH_MIGRATION), { recursive: true });
+    for (const name of FROM_HASH_MIGRATION) fs.rmSync(path.join(before, name), { recursive: true });
     await applyPendingMigrations(url, before);
 
     const old = new Database(path.join(tempDir, "old.db"));
@@ -69,7 +74,7 @@ describe("the label_content_hash migration on a store with old-scheme labels", (
   });
 
   it("applies the hash migration and hashes every stored response", async () => {
-    expect(applied).toEqual([HASH_MIGRATION]);
+    expect(applied).toEqual(FROM_HASH_MIGRATION);
     const rows = await db.datasetRow.findMany({ orderBy: { rowNumber: "asc" } });
     expect(rows.map((row) => row.responseHash)).toEqual([sha256("Answer one."), null]);
     const generation = await db.generation.findUniqueOrThrow({ where: { id: "g1" } });
