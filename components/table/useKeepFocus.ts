@@ -84,14 +84,41 @@ function restoreFocus(): void {
   const group = saved.key.slice(0, Math.max(0, saved.key.lastIndexOf("-")));
   // A control hidden in the new view (the column chooser's button, its panel closed again) takes no focus: its
   // group gets it.
-  const element = [saved.key, group]
-    .filter(Boolean)
-    .map((key) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`))
-    .find((candidate) => {
-      candidate?.focus({ preventScroll: true });
-      return candidate != null && document.activeElement === candidate;
-    });
+  const keys = [saved.key, group].filter(Boolean);
+  const element = focusFirst(keys);
   if (!element) return;
   const box = element.getBoundingClientRect();
   if (box.bottom > innerHeight || box.top < 0) element.scrollIntoView({ block: "nearest" });
+  keepThroughReplacement(element, keys);
+}
+
+function focusFirst(keys: string[]): HTMLElement | undefined {
+  return keys
+    .map((key) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`))
+    .find((candidate): candidate is HTMLElement => {
+      candidate?.focus({ preventScroll: true });
+      return candidate != null && document.activeElement === candidate;
+    });
+}
+
+/** How long after arriving a replaced control gets the focus back: longer than a late hydration on a busy machine. */
+const KEEP_THROUGH_MS = 5_000;
+
+/**
+ * The focused control can be replaced just after arriving: a part of the page that hydrates late and renders
+ * anew removes the server's element, and the focus falls to the body (seen on CI's busy two cores, the column
+ * chooser's summary). For a few seconds, a focus dropped that way goes to the control's new element; a focus
+ * the reviewer moved elsewhere is left alone.
+ */
+function keepThroughReplacement(first: HTMLElement, keys: string[]): void {
+  let current = first;
+  const until = Date.now() + KEEP_THROUGH_MS;
+  const timer = setInterval(() => {
+    if (Date.now() > until) return clearInterval(timer);
+    const active = document.activeElement;
+    if (active === current) return;
+    if (current.isConnected || (active && active !== document.body)) return clearInterval(timer);
+    const again = focusFirst(keys);
+    if (again) current = again;
+  }, 50);
 }
