@@ -101,24 +101,34 @@ function focusFirst(keys: string[]): HTMLElement | undefined {
     });
 }
 
-/** How long after arriving a replaced control gets the focus back: longer than a late hydration on a busy machine. */
+/** How long after arriving a dropped focus is given back: longer than a late hydration on a busy machine. */
 const KEEP_THROUGH_MS = 5_000;
 
 /**
- * The focused control can be replaced just after arriving: a part of the page that hydrates late and renders
- * anew removes the server's element, and the focus falls to the body (seen on CI's busy two cores, the column
- * chooser's summary). For a few seconds, a focus dropped that way goes to the control's new element; a focus
- * the reviewer moved elsewhere is left alone.
+ * The focus given back on arrival can be dropped to the body just after, with nobody touching the page: a part
+ * that hydrates late renders anew and replaces the focused element, or the browser's scroll to the #rows
+ * fragment, processed when the streamed page finishes loading, resets the focus (both seen on CI's busy two
+ * cores, the column chooser's summary ending on BODY). For a few seconds such a drop is undone, on the control's
+ * element now in the page; any key or pointer press by the reviewer ends this at once.
  */
 function keepThroughReplacement(first: HTMLElement, keys: string[]): void {
   let current = first;
   const until = Date.now() + KEEP_THROUGH_MS;
+  const stop = () => {
+    clearInterval(timer);
+    removeEventListener("keydown", stop, true);
+    removeEventListener("pointerdown", stop, true);
+  };
   const timer = setInterval(() => {
-    if (Date.now() > until) return clearInterval(timer);
+    if (Date.now() > until) return stop();
     const active = document.activeElement;
     if (active === current) return;
-    if (current.isConnected || (active && active !== document.body)) return clearInterval(timer);
-    const again = focusFirst(keys);
-    if (again) current = again;
+    // The reviewer's own move elsewhere stands.
+    if (active && active !== document.body) return stop();
+    const again = current.isConnected ? current : focusFirst(keys);
+    again?.focus({ preventScroll: true });
+    if (again && document.activeElement === again) current = again;
   }, 50);
+  addEventListener("keydown", stop, true);
+  addEventListener("pointerdown", stop, true);
 }
