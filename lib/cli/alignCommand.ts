@@ -63,11 +63,20 @@ export async function alignFromCli(
     return 3;
   }
   io.log(formatComparison(comparison));
-  const out = request.out ?? `${aligned.judgeName}.json`;
-  fs.writeFileSync(out, `${JSON.stringify(aligned.definition.judge, null, 2)}\n`);
-  const flag = aligned.definition.type === "custom" ? `--custom-judges ${out}` : `--g-eval @${out}`;
-  io.log(`Wrote ${aligned.judgeName} to ${out}: run it with ${flag} (alignment ${aligned.id}).`);
+  writeAlignedJudge(aligned, request.out, io);
   return 0;
+}
+
+/** The aligned judge's definition as the file --custom-judges or --g-eval @FILE reads, and the line saying so. */
+export function writeAlignedJudge(
+  alignment: { id: string; judgeName: string; definition: { type: "custom" | "g_eval"; judge: unknown } },
+  out: string | undefined,
+  io: { log(line: string): void },
+): void {
+  const file = out ?? `${alignment.judgeName}.json`;
+  fs.writeFileSync(file, `${JSON.stringify(alignment.definition.judge, null, 2)}\n`);
+  const flag = alignment.definition.type === "custom" ? `--custom-judges ${file}` : `--g-eval @${file}`;
+  io.log(`Wrote ${alignment.judgeName} to ${file}: run it with ${flag} (alignment ${alignment.id}).`);
 }
 
 /** The run's judge a name means: its full name, a built-in's short name or alias, or a custom or G-Eval judge's own name. */

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
 import { decodeUploadText } from "@/lib/ingest/decodeText";
-import { describeRowIssue } from "@/lib/ingest/errors";
-import { labelFileFormatOf } from "@/lib/labels/labelFile";
-import { importLabelFile } from "@/lib/labels/labelImport";
+import { describeRowIssue, FileError } from "@/lib/ingest/errors";
+import { importLabelText } from "@/lib/labels/labelFileText";
 
 /** A label file may be as large as a dataset file: 1 GiB, streamed. */
 const MAX_LABEL_FILE_BYTES = 1024 ** 3;
@@ -19,17 +18,16 @@ export async function importLabelsFromCli(
   file: string,
 ): Promise<{ ok: true; message: string } | { ok: false; message: string }> {
   if (!fs.existsSync(file)) return { ok: false, message: `--labels: no such file: ${file}` };
-  const chunks = fs.createReadStream(file);
-  const texts = decodeUploadText(chunks, MAX_LABEL_FILE_BYTES);
-  const first = await texts.next();
-  if (first.done) return { ok: false, message: `--labels ${file}: the file is empty` };
-  const result = await importLabelFile(
-    db,
-    datasetId,
-    prepend(first.value, texts),
-    labelFileFormatOf(file.toLowerCase().endsWith(".csv") ? "text/csv" : null, first.value),
-    { importedBy: null },
-  );
+  let result;
+  try {
+    result = await importLabelText(db, datasetId, decodeUploadText(fs.createReadStream(file), MAX_LABEL_FILE_BYTES), {
+      contentType: file.toLowerCase().endsWith(".csv") ? "text/csv" : null,
+      author: { importedBy: null },
+    });
+  } catch (error) {
+    if (error instanceof FileError) return { ok: false, message: `--labels ${file}: ${error.message}` };
+    throw error;
+  }
   if (result.ok)
     return { ok: true, message: `Labels: ${result.records} read from ${file}, ${result.changed} new or changed.` };
   const more =
@@ -38,9 +36,4 @@ export async function importLabelsFromCli(
     ok: false,
     message: `--labels ${file} was not imported:\n  ${[...result.issues.map(describeRowIssue), ...more].join("\n  ")}`,
   };
-}
-
-async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenerator<string> {
-  yield first;
-  yield* rest;
 }

@@ -1,6 +1,5 @@
-import fs from "node:fs";
 import { alignmentDetailSchema } from "@/lib/api/alignmentSchemas";
-import { formatComparison, runMetricNamed } from "./alignCommand";
+import { formatComparison, runMetricNamed, writeAlignedJudge } from "./alignCommand";
 import type { ApiClient } from "./apiClient";
 
 /**
@@ -37,9 +36,6 @@ export async function alignOnServer(
     return 3;
   }
   io.log(formatComparison(alignment.comparison));
-  const out = request.out ?? `${alignment.judgeName}.json`;
-  fs.writeFileSync(out, `${JSON.stringify(alignment.definition.judge, null, 2)}\n`);
-  const flag = alignment.definition.type === "custom" ? `--custom-judges ${out}` : `--g-eval @${out}`;
-  io.log(`Wrote ${alignment.judgeName} to ${out}: run it with ${flag} (alignment ${alignment.id}).`);
+  writeAlignedJudge(alignment, request.out, io);
   return 0;
 }

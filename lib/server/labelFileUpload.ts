@@ -1,10 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { decodeUploadText } from "@/lib/ingest/decodeText";
-import { FileError } from "@/lib/ingest/errors";
 import { withIdleTimeout } from "@/lib/ingest/idleTimeout";
 import { DEFAULT_LIMITS, type IngestLimits } from "@/lib/ingest/limits";
-import { labelFileFormatOf } from "@/lib/labels/labelFile";
-import { importLabelFile, type LabelImportResult } from "@/lib/labels/labelImport";
+import type { LabelImportResult } from "@/lib/labels/labelImport";
+import { importLabelText } from "@/lib/labels/labelFileText";
 import { serverUploadGate } from "./uploadGate";
 
 /** Thrown when the import was abandoned (the client went away) while it waited for a free upload slot. */
@@ -36,24 +35,12 @@ export async function runLabelFileUpload(
   try {
     const { limits } = options;
     const chunks = limits.idleTimeoutMs ? withIdleTimeout(options.body, limits.idleTimeoutMs) : options.body;
-    const texts = decodeUploadText(chunks, limits.maxFileBytes);
-    const first = await texts.next();
-    if (first.done) throw new FileError("The file is empty.");
-    const format = labelFileFormatOf(options.contentType, first.value);
-    return await importLabelFile(
-      db,
-      options.datasetId,
-      prepend(first.value, texts),
-      format,
-      { importedBy: options.importedBy },
-      { maxRecords: limits.maxRows ?? DEFAULT_LIMITS.maxRows },
-    );
+    return await importLabelText(db, options.datasetId, decodeUploadText(chunks, limits.maxFileBytes), {
+      contentType: options.contentType,
+      author: { importedBy: options.importedBy },
+      limits: { maxRecords: limits.maxRows ?? DEFAULT_LIMITS.maxRows },
+    });
   } finally {
     leave();
   }
-}
-
-async function* prepend(first: string, rest: AsyncIterable<string>): AsyncGenerator<string> {
-  yield first;
-  yield* rest;
 }
