@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { decideAuthMode, type AuthMode } from "@/lib/auth/authMode";
+import { decideServerAuthMode, type AuthMode } from "@/lib/auth/authMode";
 import { contentSecurityPolicy, newCspNonce } from "@/lib/server/contentSecurityPolicy";
 import { checkLoopbackAddressed } from "@/lib/auth/loopbackHost";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
@@ -10,8 +10,10 @@ import { addTransportSecurity } from "@/lib/server/transportSecurity";
  * passes here, before Next.js renders a page, runs a server action or calls a
  * route handler:
  *
- * 1. While sign-in is off, a request not addressed to a loopback name is
- *    refused (lib/server/loopbackHost.ts says why).
+ * 1. A misconfigured server (sign-in required but not usable, or sign-in off
+ *    without the start script's address check: lib/auth/authMode.ts) answers
+ *    503 with why. While sign-in is off, a request not addressed to a loopback
+ *    name is refused (lib/server/loopbackHost.ts says why).
  * 2. A request that can change something (any method but GET, HEAD, OPTIONS)
  *    from another site is refused, with the check route handlers use
  *    (lib/server/sameOrigin.ts): server actions otherwise have only Next's
@@ -23,7 +25,10 @@ import { addTransportSecurity } from "@/lib/server/transportSecurity";
  * 4. Behind an https ASSAY_BASE_URL, responses ask browsers to use HTTPS only.
  */
 export function proxy(request: NextRequest): NextResponse {
-  if (authMode().kind === "off") {
+  const mode = authMode();
+  // Nothing is served, the sign-in page included, until whoever runs the server fixes what the message says.
+  if (mode.kind === "misconfigured") return refusal(request, mode.message, 503);
+  if (mode.kind === "off") {
     const host = checkLoopbackAddressed(request.headers);
     if (!host.ok) return refusal(request, host.message);
   }
@@ -50,7 +55,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Decided once: the environment does not change while the server runs (as lib/auth/appAuth.ts).
 let decidedMode: AuthMode | undefined;
 function authMode(): AuthMode {
-  decidedMode ??= decideAuthMode(process.env);
+  decidedMode ??= decideServerAuthMode(process.env);
   return decidedMode;
 }
 
@@ -64,12 +69,11 @@ function isPageRequest(request: NextRequest): boolean {
  * 403 with the reason: a small page for a browser that asked for one, `{ "error": … }` for everything
  * else (route handlers, server actions, scripts), as lib/auth/guard.ts refusalResponse answers.
  */
-function refusal(request: NextRequest, message: string): NextResponse {
+function refusal(request: NextRequest, message: string, status: 403 | 503 = 403): NextResponse {
   const wantsPage = (request.headers.get("accept") ?? "").includes("text/html") && !request.headers.has("next-action");
-  if (!wantsPage)
-    return NextResponse.json({ error: message }, { status: 403, headers: { "cache-control": "no-store" } });
+  if (!wantsPage) return NextResponse.json({ error: message }, { status, headers: { "cache-control": "no-store" } });
   return new NextResponse(refusalPage(message), {
-    status: 403,
+    status,
     headers: {
       "cache-control": "no-store",
       "content-type": "text/html; charset=utf-8",

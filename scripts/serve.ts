@@ -69,7 +69,8 @@ console.log(
 const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, ...nextArgs, "-H", decision.host], {
   cwd: ROOT,
   stdio: "inherit",
-  env: { ...process.env, ASSAY_HOST: decision.host, HOSTNAME: decision.host },
+  // ASSAY_ADDRESS_CHECKED: the address this script checked, without which a server without sign-in refuses all.
+  env: { ...process.env, ASSAY_HOST: decision.host, HOSTNAME: decision.host, ASSAY_ADDRESS_CHECKED: decision.host },
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => next.kill(signal));
 next.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -4,7 +4,7 @@
 // its hash is stored. Everything else goes to standard error.
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
-import { ApiKeyRoleError, createApiKey } from "../lib/auth/apiKeys";
+import { ApiKeyRefusedError, createApiKey } from "../lib/auth/apiKeys";
 import { decideAuthMode } from "../lib/auth/authMode";
 import { ACCOUNTS_ONLY_SECRET, createAuth } from "../lib/auth/createAuth";
 import { parseStoredRole, roleSchema } from "../lib/auth/roles";
@@ -87,7 +87,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("\n"));
     process.exit(2);
   }
-  if (error instanceof ApiKeyRoleError) {
+  if (error instanceof ApiKeyRefusedError) {
     console.error(error.message);
     process.exit(1);
   }

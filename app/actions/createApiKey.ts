@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getAuth } from "@/lib/auth/appAuth";
-import { ApiKeyRoleError, createApiKey as createKey, newApiKeySchema } from "@/lib/auth/apiKeys";
+import { ApiKeyRefusedError, createApiKey as createKey, newApiKeySchema } from "@/lib/auth/apiKeys";
 import { checkRole } from "@/lib/auth/requireRole";
 import { logServerError } from "@/lib/server/logError";
 
@@ -23,8 +23,6 @@ const formSchema = z.object({
 export async function createApiKey(_previous: CreateApiKeyState, formData: FormData): Promise<CreateApiKeyState> {
   const access = await checkRole("apikeys.own");
   if (!access.ok) return { ok: false, message: access.message };
-  // A key does not make keys: an expiring or weaker one could otherwise outlive itself in a new one.
-  if (access.user.apiKey) return { ok: false, message: "API keys are made by a signed-in person, not by another key." };
   if (access.user.local)
     return {
       ok: false,
@@ -43,7 +41,7 @@ export async function createApiKey(_previous: CreateApiKeyState, formData: FormD
     revalidatePath("/settings/keys");
     return { ok: true, message: `Created “${input.data.name}” (${created.role}).`, key: created.key };
   } catch (error) {
-    if (error instanceof ApiKeyRoleError) return { ok: false, message: error.message };
+    if (error instanceof ApiKeyRefusedError) return { ok: false, message: error.message };
     const ref = logServerError("create API key", error);
     return { ok: false, message: `The key could not be created because of a server error (ref ${ref}).` };
   }

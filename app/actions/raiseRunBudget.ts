@@ -7,7 +7,7 @@ import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { raiseBudgetAndReopen } from "@/lib/db/runs/runBudget";
 import { getRun } from "@/lib/db/runs/runQueries";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { costBudgetProblem, readBudgetFields } from "@/lib/engine/budgetFields";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
@@ -34,7 +34,7 @@ export async function raiseRunBudget(_previous: RaiseRunBudgetState, formData: F
   const run = await getRun(getDb(), runId);
   if (!run) return { message: "This run no longer exists." };
   if (!mayChangeRunBudget(access.user, run)) {
-    const names = await userNamesById(getDb(), [run.createdById]);
+    const names = await userIdentitiesById(getDb(), [run.createdById]);
     return { message: runBudgetRefusal(run.createdById ? (names.get(run.createdById) ?? null) : null) };
   }
   let prices: LlmPrices = {};

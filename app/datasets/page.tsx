@@ -9,7 +9,7 @@ import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { listDatasets } from "@/lib/db/datasets/datasetQueries";
 import { limitsFromEnv } from "@/lib/ingest/limits";
 
@@ -20,7 +20,7 @@ export default async function DatasetsPage() {
   const user = await requirePageRole("data.read", "/datasets");
   const db = getDb();
   const datasets = await listDatasets(db);
-  const creators = await userNamesById(
+  const creators = await userIdentitiesById(
     db,
     datasets.map((dataset) => dataset.createdById),
   );

@@ -13,7 +13,7 @@ import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { getDb } from "@/lib/db/client";
 import { listRuns } from "@/lib/db/runs/runQueries";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { listRecentWorkers } from "@/lib/db/work/workers";
 import { workerTimeoutMs } from "@/lib/engine/worker/workerSettings";
 import { RunTag } from "@/components/runs/RunTag";
@@ -35,7 +35,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     .max(60)
     .safeParse(firstValues(await searchParams).tag).data;
   const runs = await listRuns(db, 200, undefined, tag);
-  const creators = await userNamesById(
+  const creators = await userIdentitiesById(
     db,
     runs.map((run) => run.createdById),
   );

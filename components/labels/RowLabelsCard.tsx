@@ -1,7 +1,7 @@
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { getRowLabelHistory, getRowLabelsOnRun, type StoredLabel } from "@/lib/db/labels/labelQueries";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { labellerName } from "@/lib/labels/labellerName";
 import { compareLabelLines, labelLineKeys } from "@/lib/labels/labelLines";
@@ -47,7 +47,7 @@ export async function RowLabelsCard({
   const db = getDb();
   const labels = await getRowLabelsOnRun(db, run.id, rowId);
   const history = await getRowLabelHistory(db, rowId, 50);
-  const names = await userNamesById(
+  const names = await userIdentitiesById(
     db,
     [...labels, ...history].map((entry) => entry.labelledBy),
   );

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { withTransportSecurity } from "@/lib/server/transportSecurity";
 import type { AuthUser } from "@/lib/auth/guard";
 import type { Action } from "@/lib/auth/permissions";
-import { checkRole } from "@/lib/auth/requireRole";
+import { checkRouteRole } from "@/lib/auth/requireRole";
 import { logServerError } from "@/lib/server/logError";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
 import { firstValues, searchParamsOf } from "@/lib/urlState/searchParams";
@@ -70,7 +70,7 @@ export function defineApiRoute<P extends AnyObject, Q extends AnyObject, B exten
         const origin = checkSameOrigin(request);
         if (!origin.ok) return errorResponse(403, { code: "forbidden", message: origin.message });
       }
-      const access = await checkRole(spec.action, request.headers);
+      const access = await checkRouteRole(spec.action, request.headers);
       if (!access.ok)
         return errorResponse(
           access.status,

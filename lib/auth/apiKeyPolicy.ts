@@ -12,6 +12,19 @@ export const API_KEY_PREFIX = "assay_";
  */
 export const API_KEY_REQUESTS_PER_MINUTE = 600;
 
+/**
+ * Keys one person may hold at once (unexpired; a revoked key is deleted). The rate limit is per key, so
+ * without a cap a viewer could make keys until their requests had no bound; ten covers a CI key per
+ * pipeline, a dashboard's and a spare while one is rotated.
+ */
+export const API_KEYS_PER_USER = 10;
+
+/**
+ * Requests all of one person's keys may make per minute together: twice one key's, so two CI jobs at full
+ * speed still pass, while twenty keys no longer make twenty times the requests.
+ */
+export const API_KEY_OWNER_REQUESTS_PER_MINUTE = 2 * API_KEY_REQUESTS_PER_MINUTE;
+
 /** The longest a key may live, in days (the plugin's bound on expiresIn); no expiry is also allowed. */
 export const API_KEY_MAX_DAYS = 365;
 

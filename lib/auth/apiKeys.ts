@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ApiKeySummary } from "@/lib/db/accounts/apiKeyQueries";
 import type { Auth } from "./createAuth";
-import { API_KEY_MAX_DAYS } from "./apiKeyPolicy";
+import { countLiveKeys, deleteKey, ownerRequestsThisMinute } from "./apiKeyUsage";
+import { API_KEY_MAX_DAYS, API_KEY_OWNER_REQUESTS_PER_MINUTE, API_KEYS_PER_USER } from "./apiKeyPolicy";
 import type { AuthUser } from "./authUser";
 import { parseStoredRole, roleAtLeast, roleSchema, type Role } from "./roles";
 
@@ -19,11 +20,12 @@ export const newApiKeySchema = z.object({
 });
 export type NewApiKey = z.infer<typeof newApiKeySchema>;
 
-export class ApiKeyRoleError extends Error {}
+/** A key that may not be made: a role above its creator's, or one key more than API_KEYS_PER_USER. */
+export class ApiKeyRefusedError extends Error {}
 
 /**
- * Creates a key for `creator`, acting with `role` (never above the creator's own). Returns the raw key,
- * which is shown once: only its hash is stored.
+ * Creates a key for `creator`, acting with `role` (never above the creator's own), while they hold fewer
+ * than API_KEYS_PER_USER. Returns the raw key, which is shown once: only its hash is stored.
  */
 export async function createApiKey(
   auth: Auth,
@@ -32,7 +34,7 @@ export async function createApiKey(
 ): Promise<{ id: string; key: string; role: Role; expiresAt: Date | null }> {
   const parsed = newApiKeySchema.parse(input);
   if (!roleAtLeast(creator.role, parsed.role))
-    throw new ApiKeyRoleError(`A key cannot have a higher role than its creator's (${creator.role}).`);
+    throw new ApiKeyRefusedError(`A key cannot have a higher role than its creator's (${creator.role}).`);
   const created = await auth.api.createApiKey({
     body: {
       name: parsed.name,
@@ -41,6 +43,14 @@ export async function createApiKey(
       ...(parsed.expiresInDays ? { expiresIn: parsed.expiresInDays * 86_400 } : {}),
     },
   });
+  // Counted after the key is stored, so that a burst of creations cannot all pass one count made before any
+  // of them: each counts itself and the others, and a key over the cap is deleted before anyone sees it.
+  if ((await countLiveKeys(auth, creator.id)) > API_KEYS_PER_USER) {
+    await deleteKey(auth, created.id);
+    throw new ApiKeyRefusedError(
+      `You already have ${API_KEYS_PER_USER} API keys, the most one person may hold. Revoke one you no longer use, then make this one.`,
+    );
+  }
   return {
     id: created.id,
     key: created.key,
@@ -105,6 +115,14 @@ export async function resolveApiKey(auth: Auth, key: string): Promise<KeyAccess>
     banned?: boolean | null;
   } | null;
   if (!owner || owner.banned) return { ok: false, status: 401, message: "This API key's owner can no longer sign in." };
+  // After the plugin counted this request against its key, so a burst over several keys sees itself here.
+  if ((await ownerRequestsThisMinute(auth, owner.id)) > API_KEY_OWNER_REQUESTS_PER_MINUTE)
+    return {
+      ok: false,
+      status: 429,
+      message: `The API keys of this key's owner have made more than ${API_KEY_OWNER_REQUESTS_PER_MINUTE} requests in the last minute together; try again shortly.`,
+      retryAfterSeconds: 60,
+    };
   const ownerRole = parseStoredRole(owner.role);
   const role = keyRole(verified.key.metadata);
   return {

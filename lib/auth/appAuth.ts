@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { decideAuthMode, type AuthMode } from "./authMode";
+import { decideServerAuthMode, type AuthMode } from "./authMode";
 import { ACCOUNTS_ONLY_SECRET, createAuth, type Auth } from "./createAuth";
 import type { AuthContext } from "./guard";
 import { readOidcConfig } from "./oidcConfig";
@@ -13,7 +13,7 @@ import { usesSecureCookies } from "./secureCookies";
 const globalForAuth = globalThis as unknown as { assayAuth?: Auth; assayAccountAuth?: Auth; assayAuthMode?: AuthMode };
 
 export function appAuthMode(): AuthMode {
-  globalForAuth.assayAuthMode ??= decideAuthMode(process.env);
+  globalForAuth.assayAuthMode ??= decideServerAuthMode(process.env);
   return globalForAuth.assayAuthMode;
 }
 

@@ -50,6 +50,34 @@ export function isLoopbackHost(host: string): boolean {
   return /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
+/**
+ * Set by the start script (scripts/serve.ts: `npm start`, `npm run dev`) to the address it checked and
+ * handed to Next with -H. A server started any other way (`npx next start`, a Procfile, a service unit)
+ * listens on every interface unless told otherwise, whatever ASSAY_HOST says, so only this marker tells the
+ * server that its address really is the loopback one that sign-in off relies on.
+ */
+export const ADDRESS_CHECKED_VARIABLE = "ASSAY_ADDRESS_CHECKED";
+
+/** Why a server without sign-in and without the start script's marker answers 503. */
+export function uncheckedAddressMessage(host: string): string {
+  return [
+    "Sign-in is off, and this server was not started with `npm start` (or `npm run dev`), whose address check keeps a server without sign-in on this machine only.",
+    `Started another way (\`next start\`, a Procfile, a service unit) it may listen on every interface, not only ${host}, so it refuses every request.`,
+    "Start it with `npm start` (ASSAY_HOST chooses the address), or turn sign-in on with ASSAY_AUTH_SECRET.",
+  ].join(" ");
+}
+
+/**
+ * The server's own decision: decideAuthMode, except that sign-in off also needs the start script's marker
+ * naming the address it checked; without it the server is misconfigured and refuses every request (503).
+ * The start script, the CLI and scripts decide with decideAuthMode, before any server exists.
+ */
+export function decideServerAuthMode(env: Env = process.env): AuthMode {
+  const mode = decideAuthMode(env);
+  if (mode.kind !== "off" || env[ADDRESS_CHECKED_VARIABLE]?.trim() === mode.host) return mode;
+  return { kind: "misconfigured", host: mode.host, message: uncheckedAddressMessage(mode.host) };
+}
+
 export function decideAuthMode(env: Env = process.env): AuthMode {
   const host = listenHost(env);
   const secret = readAuthSecret(env.ASSAY_AUTH_SECRET);

@@ -2,7 +2,7 @@ import { bearerKey, resolveApiKey } from "./apiKeys";
 import type { Auth } from "./createAuth";
 import type { AuthMode } from "./authMode";
 import { checkLoopbackAddressed } from "./loopbackHost";
-import { describeAction, minimumRoleFor, roleCan, type Action } from "./permissions";
+import { describeAction, KEYLESS_ACTIONS, minimumRoleFor, roleCan, type Action } from "./permissions";
 import type { AuthUser } from "./authUser";
 import { parseStoredRole } from "./roles";
 
@@ -53,10 +53,25 @@ export async function resolveUser(requestHeaders: Headers, context: AuthContext)
   };
 }
 
+/**
+ * What a request may present: `session` for server actions and pages, which are the browser's (a signed-in
+ * person's cookie); `sessionOrKey` for route handlers, which CI and scripts also call with an API key. Keys
+ * are made for CI, where they leak: one that reached a server action could create an admin who outlives it.
+ */
+export type Credentials = "session" | "sessionOrKey";
+
+/** Said to a request that carries an API key where only a signed-in person is accepted. */
+export const KEY_NOT_ACCEPTED_MESSAGE =
+  "API keys work with the HTTP API (/api/v1) and the upload, label, progress and export routes only; this needs a signed-in session in the browser.";
+
 /** Decides whether the request may take `action`, without throwing. */
-export async function checkAccess(action: Action, requestHeaders: Headers, context: AuthContext): Promise<Access> {
-  if (context.mode.kind === "misconfigured")
-    return { ok: false, status: 503, message: "Sign-in is required on this server but is not configured." };
+export async function checkAccess(
+  action: Action,
+  requestHeaders: Headers,
+  context: AuthContext,
+  credentials: Credentials = "session",
+): Promise<Access> {
+  if (context.mode.kind === "misconfigured") return { ok: false, status: 503, message: context.mode.message };
   // proxy.ts refuses these first; the upload and label routes, which it leaves alone so that their bodies
   // stream, and any other path that escapes it, are refused here.
   if (context.mode.kind === "off") {
@@ -67,6 +82,14 @@ export async function checkAccess(action: Action, requestHeaders: Headers, conte
   // keys, and a loopback request is the local admin with or without one.
   const key = context.mode.kind === "on" ? bearerKey(requestHeaders) : null;
   if (key !== null) {
+    // Refused before the key is looked up: where keys are not accepted, a valid one and a forged one are alike.
+    if (credentials === "session") return { ok: false, status: 401, message: KEY_NOT_ACCEPTED_MESSAGE };
+    if (KEYLESS_ACTIONS.has(action))
+      return {
+        ok: false,
+        status: 403,
+        message: `An API key cannot ${describeAction(action)}; that takes a signed-in person.`,
+      };
     const keyAccess = await resolveApiKey(context.auth(), key);
     if (!keyAccess.ok) return keyAccess;
     return roleAllows(keyAccess.user, action);
@@ -89,8 +112,13 @@ function roleAllows(user: AuthUser, action: Action): Access {
 }
 
 /** The user, or an AuthRefusal thrown. */
-export async function authorize(action: Action, requestHeaders: Headers, context: AuthContext): Promise<AuthUser> {
-  const access = await checkAccess(action, requestHeaders, context);
+export async function authorize(
+  action: Action,
+  requestHeaders: Headers,
+  context: AuthContext,
+  credentials: Credentials = "session",
+): Promise<AuthUser> {
+  const access = await checkAccess(action, requestHeaders, context, credentials);
   if (!access.ok) throw new AuthRefusal(access.status, access.message, access.retryAfterSeconds);
   return access.user;
 }

@@ -32,6 +32,14 @@ export const ACTION_MIN_ROLE = {
 
 export type Action = keyof typeof ACTION_MIN_ROLE;
 
+/**
+ * Actions no API key may take, whatever its role, on any route: managing accounts, server settings and keys.
+ * A key leaks with the CI job that holds it; one that could create a user, reset a password or make another
+ * key would turn a revocable, expiring credential into lasting access. /api/v1 has no such operation, and the
+ * guard refuses them to a key even if a route were added.
+ */
+export const KEYLESS_ACTIONS: ReadonlySet<Action> = new Set<Action>(["users.manage", "settings.manage", "apikeys.own"]);
+
 export const ACTIONS = Object.keys(ACTION_MIN_ROLE) as Action[];
 
 /** What an action is called in a refusal message ("Your role (viewer) cannot start runs."). */

@@ -22,7 +22,13 @@ export async function startServerForBench(options: { skipBuild?: boolean; databa
   const given = options.databaseUrl ?? process.env.DATABASE_URL;
   const postgresUrl = given?.startsWith("postgresql://") ? given : null;
   const databaseUrl = postgresUrl ?? `file:${path.join(dir, "bench.db")}`;
-  const serverEnv = { ...env, DATABASE_URL: databaseUrl, ASSAY_MAX_UPLOAD_MB: "100" };
+  // ASSAY_ADDRESS_CHECKED: as npm start hands it to the server it starts with -H 127.0.0.1.
+  const serverEnv = {
+    ...env,
+    DATABASE_URL: databaseUrl,
+    ASSAY_MAX_UPLOAD_MB: "100",
+    ASSAY_ADDRESS_CHECKED: "127.0.0.1",
+  };
   const prepare = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/prepare-db.ts"], {
     cwd: root,
     env: serverEnv,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_PREFIX, API_KEY_REQUESTS_PER_MINUTE } from "@/lib/auth/apiKeyPolicy";
-import { ApiKeyRoleError, createApiKey, summaryRole } from "@/lib/auth/apiKeys";
+import { ApiKeyRefusedError, createApiKey, summaryRole } from "@/lib/auth/apiKeys";
 import { changeUserRole } from "@/lib/auth/changeUserRole";
 import { createUserAccount } from "@/lib/auth/createUserAccount";
 import { checkAccess, refusalResponse } from "@/lib/auth/guard";
@@ -51,7 +51,7 @@ describe("API keys", () => {
     expect(listed.start).toBe(created.key.slice(0, API_KEY_PREFIX.length + 6));
     expect(summaryRole(listed)).toBe("runner");
 
-    const access = await checkAccess("run.start", bearer(created.key), server.context);
+    const access = await checkAccess("run.start", bearer(created.key), server.context, "sessionOrKey");
     expect(access).toMatchObject({ ok: true, user: { id: runnerId, role: "runner", apiKey: { id: created.id } } });
     // Its last use is recorded.
     expect((await listApiKeys(db, runnerId))[0].lastUsedAt).toBeInstanceOf(Date);
@@ -63,8 +63,10 @@ describe("API keys", () => {
       { id: adminId, role: "admin" },
       { name: "dashboards", role: "viewer" },
     );
-    expect(await checkAccess("data.read", bearer(viewerKey.key), server.context)).toMatchObject({ ok: true });
-    const refused = await checkAccess("run.start", bearer(viewerKey.key), server.context);
+    expect(await checkAccess("data.read", bearer(viewerKey.key), server.context, "sessionOrKey")).toMatchObject({
+      ok: true,
+    });
+    const refused = await checkAccess("run.start", bearer(viewerKey.key), server.context, "sessionOrKey");
     expect(refused).toMatchObject({ ok: false, status: 403 });
     expect(!refused.ok && refused.message).toBe(
       "This API key's role (viewer) cannot start runs; it needs a runner or an admin.",
@@ -72,7 +74,7 @@ describe("API keys", () => {
 
     await expect(
       createApiKey(server.auth, { id: runnerId, role: "runner" }, { name: "too strong", role: "admin" }),
-    ).rejects.toBeInstanceOf(ApiKeyRoleError);
+    ).rejects.toBeInstanceOf(ApiKeyRefusedError);
 
     // An admin's admin key, after the admin is demoted to viewer, acts as a viewer.
     const other = await createUserAccount(server.auth, db, {
@@ -82,13 +84,15 @@ describe("API keys", () => {
       role: "admin",
     });
     const adminKey = await createApiKey(server.auth, { id: other.id, role: "admin" }, { name: "ops", role: "admin" });
-    expect(await checkAccess("run.delete", bearer(adminKey.key), server.context)).toMatchObject({ ok: true });
+    expect(await checkAccess("run.delete", bearer(adminKey.key), server.context, "sessionOrKey")).toMatchObject({
+      ok: true,
+    });
     await changeUserRole(db, other.id, "viewer");
-    expect(await checkAccess("run.delete", bearer(adminKey.key), server.context)).toMatchObject({
+    expect(await checkAccess("run.delete", bearer(adminKey.key), server.context, "sessionOrKey")).toMatchObject({
       ok: false,
       status: 403,
     });
-    expect(await checkAccess("data.read", bearer(adminKey.key), server.context)).toMatchObject({
+    expect(await checkAccess("data.read", bearer(adminKey.key), server.context, "sessionOrKey")).toMatchObject({
       ok: true,
       user: { role: "viewer" },
     });
@@ -100,17 +104,22 @@ describe("API keys", () => {
       { id: runnerId, role: "runner" },
       { name: "to revoke", role: "runner" },
     );
-    expect(await checkAccess("data.read", bearer(key.key), server.context)).toMatchObject({ ok: true });
+    expect(await checkAccess("data.read", bearer(key.key), server.context, "sessionOrKey")).toMatchObject({ ok: true });
     expect(await revokeApiKey(db, key.id, adminId)).toBe(false); // not the admin's own key, and not asked as an admin
     expect(await revokeApiKey(db, key.id, runnerId)).toBe(true);
-    const revoked = await checkAccess("data.read", bearer(key.key), server.context);
+    const revoked = await checkAccess("data.read", bearer(key.key), server.context, "sessionOrKey");
     expect(revoked).toMatchObject({
       ok: false,
       status: 401,
       message: "This API key is not valid (revoked or mistyped).",
     });
 
-    const mistyped = await checkAccess("data.read", bearer(`${API_KEY_PREFIX}${"x".repeat(64)}`), server.context);
+    const mistyped = await checkAccess(
+      "data.read",
+      bearer(`${API_KEY_PREFIX}${"x".repeat(64)}`),
+      server.context,
+      "sessionOrKey",
+    );
     expect(mistyped).toMatchObject({ ok: false, status: 401 });
 
     const expiring = await createApiKey(
@@ -120,7 +129,7 @@ describe("API keys", () => {
     );
     expect(expiring.expiresAt!.getTime() - Date.now()).toBeGreaterThan(86_000_000);
     await db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await checkAccess("data.read", bearer(expiring.key), server.context)).toMatchObject({
+    expect(await checkAccess("data.read", bearer(expiring.key), server.context, "sessionOrKey")).toMatchObject({
       ok: false,
       status: 401,
       message: "This API key has expired.",
@@ -134,7 +143,7 @@ describe("API keys", () => {
     });
     const bannedKey = await createApiKey(server.auth, { id: banned.id, role: "runner" }, { name: "x", role: "runner" });
     await db.user.update({ where: { id: banned.id }, data: { banned: true } });
-    expect(await checkAccess("data.read", bearer(bannedKey.key), server.context)).toMatchObject({
+    expect(await checkAccess("data.read", bearer(bannedKey.key), server.context, "sessionOrKey")).toMatchObject({
       ok: false,
       status: 401,
     });
@@ -147,8 +156,8 @@ describe("API keys", () => {
       where: { id: key.id },
       data: { requestCount: API_KEY_REQUESTS_PER_MINUTE - 1, lastRequest: new Date() },
     });
-    expect(await checkAccess("data.read", bearer(key.key), server.context)).toMatchObject({ ok: true });
-    const limited = await checkAccess("data.read", bearer(key.key), server.context);
+    expect(await checkAccess("data.read", bearer(key.key), server.context, "sessionOrKey")).toMatchObject({ ok: true });
+    const limited = await checkAccess("data.read", bearer(key.key), server.context, "sessionOrKey");
     expect(limited).toMatchObject({ ok: false, status: 429 });
     if (limited.ok) return;
     expect(limited.retryAfterSeconds).toBeGreaterThanOrEqual(1);
@@ -158,7 +167,9 @@ describe("API keys", () => {
     expect(response.headers.get("retry-after")).toBe(String(limited.retryAfterSeconds));
     // Another key of the same owner is not limited.
     const other = await createApiKey(server.auth, { id: runnerId, role: "runner" }, { name: "quiet", role: "viewer" });
-    expect(await checkAccess("data.read", bearer(other.key), server.context)).toMatchObject({ ok: true });
+    expect(await checkAccess("data.read", bearer(other.key), server.context, "sessionOrKey")).toMatchObject({
+      ok: true,
+    });
   });
 
   it("cannot be made or listed through Better Auth's own HTTP endpoints", async () => {
@@ -186,7 +197,7 @@ describe("API keys", () => {
     expect(key).toMatch(new RegExp(`^${API_KEY_PREFIX}\\S{64,}$`));
     expect(made.stderr).toContain(`Created a viewer key for ${RUNNER.email}, valid until`);
     expect(made.stderr).not.toContain(key);
-    expect(await checkAccess("data.read", bearer(key), server.context)).toMatchObject({
+    expect(await checkAccess("data.read", bearer(key), server.context, "sessionOrKey")).toMatchObject({
       ok: true,
       user: { id: runnerId, role: "viewer" },
     });

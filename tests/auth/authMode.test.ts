@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideAuthMode, isLoopbackHost, listenHost } from "@/lib/auth/authMode";
+import { decideAuthMode, decideServerAuthMode, isLoopbackHost, listenHost } from "@/lib/auth/authMode";
 import { OidcConfigError, readOidcConfig } from "@/lib/auth/oidcConfig";
 import { checkOidcAtStart } from "@/lib/server/oidcStartCheck";
 import { ACTION_MIN_ROLE, ACTIONS, roleCan } from "@/lib/auth/permissions";
@@ -18,6 +18,26 @@ describe("the auth-off decision", () => {
   it("is on whenever ASSAY_AUTH_SECRET is set, on loopback too", () => {
     expect(decideAuthMode({ ASSAY_AUTH_SECRET: SECRET })).toEqual({ kind: "on", secret: SECRET });
     expect(decideAuthMode({ ASSAY_AUTH_SECRET: SECRET, ASSAY_HOST: "0.0.0.0" }).kind).toBe("on");
+  });
+
+  it("is off in the server only with npm start's marker naming the address it checked", () => {
+    // `npx next start`, a Procfile, a unit: no marker, and Next listens on every interface whatever ASSAY_HOST says.
+    for (const env of [{}, { ASSAY_HOST: "127.0.0.1" }, { HOSTNAME: "localhost" }]) {
+      const mode = decideServerAuthMode(env);
+      expect(mode.kind).toBe("misconfigured");
+      if (mode.kind === "misconfigured") expect(mode.message).toContain("was not started with `npm start`");
+    }
+    // A marker for another address than the one the server decides on is not the check of this one.
+    expect(decideServerAuthMode({ ASSAY_HOST: "localhost", ASSAY_ADDRESS_CHECKED: "127.0.0.1" }).kind).toBe(
+      "misconfigured",
+    );
+    expect(decideServerAuthMode({ ASSAY_HOST: "127.0.0.1", ASSAY_ADDRESS_CHECKED: "127.0.0.1" })).toEqual({
+      kind: "off",
+      host: "127.0.0.1",
+    });
+    expect(decideServerAuthMode({ ASSAY_ADDRESS_CHECKED: "127.0.0.1" }).kind).toBe("off");
+    // Sign-in on needs no marker: every request needs an account wherever it listens.
+    expect(decideServerAuthMode({ ASSAY_AUTH_SECRET: SECRET }).kind).toBe("on");
   });
 
   it("is misconfigured, never off, on a reachable host without a secret", () => {

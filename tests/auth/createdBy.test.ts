@@ -5,7 +5,7 @@ import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { createDatasetSink } from "@/lib/db/datasets/datasetWrites";
 import { getDataset, listDatasets } from "@/lib/db/datasets/datasetQueries";
 import { getRun, listRuns } from "@/lib/db/runs/runQueries";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { ingestUpload } from "@/lib/ingest/ingestUpload";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
@@ -65,8 +65,15 @@ describe("who created a dataset or a run", () => {
     const [listed] = await listRuns(temp.db);
     expect(listed.createdById).toBe(runnerId);
 
-    const names = await userNamesById(temp.db, [listed.createdById]);
-    expect(creatorLabel(listed.createdById, names, true)).toBe("Rita Runner");
+    const names = await userIdentitiesById(temp.db, [listed.createdById]);
+    expect(creatorLabel(listed.createdById, names, true)).toBe("Rita Runner <rita@example.com>");
+    // Anyone may rename themselves to another's name; the email still tells the two apart.
+    const namesake = await temp.db.user.create({
+      data: { id: "namesake", name: "Rita Runner", email: "mallory@example.com", role: "viewer" },
+    });
+    const both = await userIdentitiesById(temp.db, [runnerId, namesake.id]);
+    expect(creatorLabel(namesake.id, both, true)).toBe("Rita Runner <mallory@example.com>");
+    expect(creatorLabel(runnerId, both, true)).not.toBe(creatorLabel(namesake.id, both, true));
   });
 
   it("is null without a user (sign-in off, the CLI), shown as local or unknown", async () => {

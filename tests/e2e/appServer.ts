@@ -32,6 +32,11 @@ export type AppServerOptions = {
   env?: Record<string, string>;
   /** The store the app runs on: SQLite (the default), or PostgreSQL (tests/support/postgresGlobalSetup.ts's server). */
   store?: Dialect;
+  /**
+   * Started as `npx next start` or a Procfile would: no -H (every interface) and not the address check's
+   * marker that npm start hands the server. Ready when it answers at all, since it refuses everything.
+   */
+  addressUnchecked?: boolean;
 };
 
 let postgresDatabases = 0;
@@ -60,8 +65,11 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: databaseUrl,
+    // What npm start's address check hands the server it starts with -H 127.0.0.1, as startNext does below.
+    ASSAY_ADDRESS_CHECKED: "127.0.0.1",
     ...options.env,
   };
+  if (options.addressUnchecked) delete env.ASSAY_ADDRESS_CHECKED;
   try {
     // A new SQLite store is a copy of the one globalSetup prepared; any other runs prepare-db, as `npm start` would.
     if ((options.store ?? "sqlite") === "sqlite" && !options.env?.DATABASE_URL)
@@ -72,7 +80,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await startNext(env, databaseUrl, serverRegistry, dbDir, drop);
+        return await startNext(env, databaseUrl, serverRegistry, dbDir, drop, options.addressUnchecked ?? false);
       } catch (error) {
         // Another process may grab the port between probing and listening; try a new one.
         if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error;
@@ -106,11 +114,13 @@ async function startNext(
   serverRegistry: string,
   dbDir: string,
   dropStore: () => Promise<void>,
+  addressUnchecked: boolean,
 ): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const host = addressUnchecked ? [] : ["-H", "127.0.0.1"];
   // Detached: the server leads its own process group, so stop() can end it and anything it spawned, by its id.
-  const child = spawn(NEXT_BIN, ["start", "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(NEXT_BIN, ["start", ...host, "-p", String(port)], {
     cwd: ROOT,
     env,
     detached: true,
@@ -165,7 +175,7 @@ async function startNext(
         const response = await fetch(`${baseUrl}/datasets`, { signal: AbortSignal.timeout(10_000) });
         lastStatus = `HTTP ${response.status}`;
         await response.arrayBuffer();
-        if (response.status === 200) break;
+        if (response.status === 200 || (addressUnchecked && response.status === 503)) break;
       } catch (error) {
         lastStatus = String(error);
       }

@@ -103,7 +103,7 @@ export async function callAction(
   pagePath: string,
   actionId: string,
   args: unknown[],
-  options: { cookie?: string; origin?: string; fetchSite?: string } = {},
+  options: { cookie?: string; origin?: string; fetchSite?: string; authorization?: string } = {},
 ): Promise<ActionReply> {
   const body = await encodeReply(args);
   const headers: Record<string, string> = {
@@ -112,6 +112,7 @@ export async function callAction(
     origin: options.origin ?? baseUrl,
   };
   if (options.cookie) headers.cookie = options.cookie;
+  if (options.authorization) headers.authorization = options.authorization;
   if (options.fetchSite) headers["sec-fetch-site"] = options.fetchSite;
   if (typeof body === "string") headers["content-type"] = "text/plain;charset=UTF-8";
   const response = await fetch(`${baseUrl}${pagePath}`, { method: "POST", headers, body, redirect: "manual" });

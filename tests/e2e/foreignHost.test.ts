@@ -252,6 +252,39 @@ describe("sign-in off (loopback, no secret): only requests addressed to a loopba
   });
 });
 
+describe("sign-in off, started without npm start's address check (npx next start, a Procfile)", () => {
+  let unchecked: AppServer;
+  beforeAll(async () => {
+    unchecked = await startAppServer({ addressUnchecked: true });
+  }, 240_000);
+  afterAll(async () => unchecked?.stop());
+
+  it("listens on every interface, so it refuses every request with 503 and why, even addressed to localhost", async () => {
+    const port = new URL(unchecked.baseUrl).port;
+    const reason = "was not started with `npm start`";
+    const local = { host: `localhost:${port}`, origin: `http://localhost:${port}`, "sec-fetch-site": "same-origin" };
+    const page = await rawRequest(unchecked.baseUrl, "/datasets", { headers: { ...local, accept: "text/html" } });
+    expect(page.status).toBe(503);
+    expect(page.body).toContain(reason);
+    expect(page.body).not.toContain("sample-eval-set");
+    const api = await rawRequest(unchecked.baseUrl, "/api/v1/runs", { headers: local });
+    expect(api.status).toBe(503);
+    expect(api.body).toContain(reason);
+    const upload = await rawRequest(unchecked.baseUrl, "/api/datasets/upload?filename=a.jsonl&name=a", {
+      method: "POST",
+      headers: { ...local, "content-type": "application/octet-stream" },
+      body: toJsonl([{ request: "q", response: "a" }]),
+    });
+    expect(upload.status).toBe(503);
+    const db = createDb(unchecked.databaseUrl);
+    try {
+      expect(await db.dataset.count({ where: { name: "a" } })).toBe(0);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+});
+
 describe("sign-in on, behind https: any Host is served (proxies), cross-site posts are not, and HSTS is sent", () => {
   let server: AppServer;
 

@@ -13,6 +13,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAlignedDefinition } from "@/lib/alignment/alignedDefinition";
 import { createAlignment, getAlignment, recordAlignmentComparison } from "@/lib/db/alignments/judgeAlignments";
+import { createApiKey } from "@/lib/auth/apiKeys";
+import { createAuth } from "@/lib/auth/createAuth";
+import { KEY_NOT_ACCEPTED_MESSAGE } from "@/lib/auth/guard";
 import { describeAction, type Action } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/auth/roles";
 import { createDb, type Db } from "@/lib/db/client";
@@ -37,6 +40,8 @@ const EVIL = "https://evil.example";
 let server: AppServer;
 let db: Db;
 let cookies: Record<Role, string>;
+/** A working admin key (it passes /api/v1 below), sent to every server action, which must refuse it. */
+let adminKey: string;
 let actionIds: Map<string, string>;
 let sampleId: string;
 /** endpoint → who → HTTP status seen: printed at the end, for the record. */
@@ -59,17 +64,22 @@ beforeAll(async () => {
   actionIds = serverActionIds();
   const sample = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
   sampleId = sample.id;
+  const admin = await db.user.findUniqueOrThrow({ where: { email: USERS.admin.email } });
+  const auth = createAuth({ db, secret: E2E_AUTH_SECRET, baseURL: server.baseUrl });
+  adminKey = (await createApiKey(auth, { id: admin.id, role: "admin" }, { name: "leaked CI", role: "admin" })).key;
+  const works = await fetch(`${server.baseUrl}/api/v1/runs`, { headers: { authorization: `Bearer ${adminKey}` } });
+  expect(works.status).toBe(200);
 }, 240_000);
 
 afterAll(async () => {
   await db?.$disconnect();
   await server?.stop();
   if (seen.size > 0) {
-    const whos = ["no session", "viewer", "runner", "cross-site", "admin"];
+    const whos = ["no session", "viewer", "runner", "cross-site", "admin API key", "admin"];
     const lines = [...seen].map(([endpoint, byWho]) =>
-      [endpoint.padEnd(44), ...whos.map((who) => String(byWho[who] ?? "").padEnd(11))].join(""),
+      [endpoint.padEnd(44), ...whos.map((who) => String(byWho[who] ?? "").padEnd(14))].join(""),
     );
-    console.log(["endpoint".padEnd(44) + whos.map((w) => w.padEnd(11)).join(""), ...lines].join("\n"));
+    console.log(["endpoint".padEnd(44) + whos.map((w) => w.padEnd(14)).join(""), ...lines].join("\n"));
   }
 });
 
@@ -131,7 +141,7 @@ async function runStatus(runId: string): Promise<string | null> {
   return (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
 }
 
-type Attempt = { who: string; cookie?: string; origin?: string; fetchSite?: string };
+type Attempt = { who: string; cookie?: string; origin?: string; fetchSite?: string; authorization?: string };
 
 /** The refused tries of an action whose weakest allowed role is `min`, and the allowed one. */
 function attemptsFor(min: Role): { refused: Attempt[]; allowed: Attempt } {
@@ -492,12 +502,14 @@ describe("a run's budget belongs to its creator", () => {
     const args = (calls: string) => [{ message: null }, formData({ runId, budgetCalls: calls })];
     const byRunner = await callAction(server.baseUrl, `/runs/${runId}`, id, args("500"), { cookie: cookies.runner });
     record("action raiseRunBudget, another's run", "runner", byRunner.status);
-    expect(byRunner.body).toContain("Only the run's creator (Olga Other) or an admin can change its budget.");
+    expect(byRunner.body).toContain(
+      "Only the run's creator (Olga Other <olga@example.com>) or an admin can change its budget.",
+    );
     expect(await budgetCallsOf(runId)).toBe(1);
     expect(await runStatus(runId)).toBe("paused");
     // Clearing the limit (an empty field) is a change too, and refused the same way.
     const cleared = await callAction(server.baseUrl, `/runs/${runId}`, id, args(""), { cookie: cookies.runner });
-    expect(cleared.body).toContain("Only the run's creator (Olga Other) or an admin");
+    expect(cleared.body).toContain("Only the run's creator (Olga Other <olga@example.com>) or an admin");
     expect(await budgetCallsOf(runId)).toBe(1);
 
     const byAdmin = await callAction(server.baseUrl, `/runs/${runId}`, id, args("500"), { cookie: cookies.admin });
@@ -516,6 +528,8 @@ describe("server actions, by role", () => {
       const { page, args, effect } = await test.setUp();
       const before = await effect();
       const { refused, allowed } = attemptsFor(test.min);
+      // An admin's API key: keys are for /api/v1 and CI, where they leak; a server action is the browser's.
+      refused.push({ who: "admin API key", authorization: `Bearer ${adminKey}` });
       for (const attempt of refused) {
         const logged = server.output().length;
         const reply = await callAction(server.baseUrl, page, id ?? "", args, attempt);
@@ -530,7 +544,9 @@ describe("server actions, by role", () => {
             ? "Cross-site request refused"
             : attempt.who === "no session"
               ? `Sign in to ${describeAction(test.policy)}`
-              : `Your role (${attempt.who}) cannot ${describeAction(test.policy)}`;
+              : attempt.who === "admin API key"
+                ? KEY_NOT_ACCEPTED_MESSAGE
+                : `Your role (${attempt.who}) cannot ${describeAction(test.policy)}`;
         await expect.poll(() => reply.body + server.output().slice(logged), { timeout: 3_000 }).toContain(reason);
       }
       const reply = await callAction(server.baseUrl, page, id ?? "", args, allowed);

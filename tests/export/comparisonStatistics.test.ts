@@ -66,6 +66,8 @@ describe("a comparison's export carries its statistics and flipped rows", () => 
     ({ runId: baseline } = await judged("judge-a"));
     ({ runId: candidate } = await judged("judge-b"));
     process.env.DATABASE_URL = url;
+    // The route handlers run as in a server `npm start` started on loopback (sign-in off needs its address check).
+    process.env.ASSAY_ADDRESS_CHECKED = "127.0.0.1";
     const runRoute = await import("@/app/runs/[runId]/export/route");
     const compareRoute = await import("@/app/compare/export/route");
     routes = await startRouteServer(async (request) => {

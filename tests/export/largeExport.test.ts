@@ -62,6 +62,8 @@ describe(`exports of a ${ROWS}-row run × every judge × ${CHUNKS} chunks`, () =
 
     // The web routes read the same database through getDb().
     process.env.DATABASE_URL = env.DATABASE_URL;
+    // The route handlers run as in a server `npm start` started on loopback (sign-in off needs its address check).
+    process.env.ASSAY_ADDRESS_CHECKED = "127.0.0.1";
     const { getDb } = await import("@/lib/db/client");
     const run = await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { datasetId: true } });
     const second = await spawnEval(

@@ -42,6 +42,8 @@ beforeAll(async () => {
   ({ db, cleanup, url } = await createTempDb());
   datasetId = await importRows(db, syntheticRows(ROWS, 1));
   process.env.DATABASE_URL = url;
+  // The route handlers run as in a server `npm start` started on loopback (sign-in off needs its address check).
+  process.env.ASSAY_ADDRESS_CHECKED = "127.0.0.1";
   route = await import("@/app/api/datasets/[datasetId]/labels/route");
 }, 120_000);
 afterAll(async () => {

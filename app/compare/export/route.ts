@@ -3,7 +3,7 @@ import { parseCompareQuery } from "@/lib/urlState/compareQuery";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { firstValue, searchParamsOf } from "@/lib/urlState/searchParams";
 import { refusalResponse } from "@/lib/auth/guard";
-import { checkRole } from "@/lib/auth/requireRole";
+import { checkRouteRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { comparisonStatisticsCsv, exportedComparison, flippedRowsCsv } from "@/lib/export/comparisonStatistics";
@@ -22,7 +22,7 @@ const partSchema = z.enum(["rows", "statistics", "flips"]).catch("rows");
  * with part=statistics one line per (metric, candidate), with part=flips one per flipped row.
  */
 export async function GET(request: Request): Promise<Response> {
-  const access = await checkRole("export", request.headers);
+  const access = await checkRouteRole("export", request.headers);
   if (!access.ok) return refusalResponse(access);
   const searchParams = searchParamsOf(new URL(request.url));
   const query = parseCompareQuery(searchParams);

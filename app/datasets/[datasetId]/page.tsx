@@ -20,7 +20,7 @@ import { currentUser } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { countDatasetRuns, getDataset, getInputCoverage, listDatasetRows } from "@/lib/db/datasets/datasetQueries";
 import { listRuns } from "@/lib/db/runs/runQueries";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { metricAvailability } from "@/lib/metrics/availability";
 import { compareHref } from "@/lib/urlState/compareQuery";
 import { parseDatasetRowQuery, type DatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
@@ -44,7 +44,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
   if (!dataset) notFound();
   const creator = creatorLabel(
     dataset.createdById,
-    await userNamesById(getDb(), [dataset.createdById]),
+    await userIdentitiesById(getDb(), [dataset.createdById]),
     appAuthMode().kind === "on",
   );
   const query = parseDatasetRowQuery(await searchParams);

@@ -38,7 +38,7 @@ import { listRunEvents } from "@/lib/db/runs/runEvents";
 import { listSkipReasons } from "@/lib/db/judgments/skipReasonQueries";
 import { getRun, getRunProgress } from "@/lib/db/runs/runQueries";
 import { listRunRows } from "@/lib/db/runs/runRowQueries";
-import { userNamesById } from "@/lib/db/accounts/userQueries";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { parseRunRowQuery, shownMetricColumns, type RunRowQuery } from "@/lib/urlState/runRowQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 
@@ -69,7 +69,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   const urlParams = await searchParams;
   const query = parseRunRowQuery(urlParams, run.config.metrics);
   const shownColumns = shownMetricColumns(query, run.config.metrics);
-  const creatorNames = await userNamesById(db, [run.createdById]);
+  const creatorNames = await userIdentitiesById(db, [run.createdById]);
   const creator = creatorLabel(run.createdById, creatorNames, appAuthMode().kind === "on");
   const { config, tags } = run;
   const [aggregates, progress, generationTemplates, events, skipReasons] = await Promise.all([

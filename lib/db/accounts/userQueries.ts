@@ -75,15 +75,22 @@ export async function setUserRole(db: Db, userId: string, role: string): Promise
   await db.user.update({ where: { id: userId }, data: { role } });
 }
 
-/** Display names for the users who created datasets or runs (missing users are left out). */
-export async function userNamesById(db: Db, ids: readonly (string | null)[]): Promise<Map<string, string>> {
+/**
+ * How the users who created datasets or runs, or gave labels, are shown (missing users are left out): the
+ * name with the email, `Rita Runner <rita@example.com>`. A name is whatever its owner typed and can be
+ * changed to anyone's (Better Auth's update-user); the email is unique and set by an admin or the identity
+ * provider, so it is what tells two people of one name apart.
+ */
+export async function userIdentitiesById(db: Db, ids: readonly (string | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is string => typeof id === "string"))];
   if (wanted.length === 0) return new Map();
   const users = await db.user.findMany({
     where: { id: { in: wanted } },
     select: { id: true, name: true, email: true },
   });
-  return new Map(users.map((user) => [user.id, user.name || user.email]));
+  return new Map(
+    users.map((user) => [user.id, user.name && user.name !== user.email ? `${user.name} <${user.email}>` : user.email]),
+  );
 }
 
 /** The password hash stored for an email/password account: tests check it is a hash, not the password. */

@@ -1,4 +1,4 @@
-import { checkRole } from "@/lib/auth/requireRole";
+import { checkRouteRole } from "@/lib/auth/requireRole";
 import { withTransportSecurity } from "@/lib/server/transportSecurity";
 import { describeRowIssue } from "@/lib/ingest/errors";
 import { formatBytes, limitsFromEnv } from "@/lib/ingest/limits";
@@ -21,7 +21,7 @@ async function upload(request: Request): Promise<Response> {
   // Another site's page may POST here too (a text/plain body needs no preflight): refuse before reading anything.
   const origin = checkSameOrigin(request);
   if (!origin.ok) return resultResponse({ fileError: origin.message }, 403);
-  const access = await checkRole("dataset.upload", request.headers);
+  const access = await checkRouteRole("dataset.upload", request.headers);
   if (!access.ok) return resultResponse({ fileError: access.message }, access.status);
   const createdById = access.user.local ? null : access.user.id;
   const url = new URL(request.url);

@@ -1,7 +1,7 @@
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
 import { searchParamsOf } from "@/lib/urlState/searchParams";
 import { refusalResponse } from "@/lib/auth/guard";
-import { checkRole } from "@/lib/auth/requireRole";
+import { checkRouteRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { runExportFilename } from "@/lib/export/exportFilename";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 /** Streams a run's results as JSON or CSV with Agent Evaluation's column names (?format=json|csv). */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
-  const access = await checkRole("export", request.headers);
+  const access = await checkRouteRole("export", request.headers);
   if (!access.ok) return refusalResponse(access);
   const { runId } = await params;
   const format = parseExportFormat(searchParamsOf(new URL(request.url)), "json");

@@ -1,7 +1,7 @@
 import { labelExportFilename } from "@/lib/export/exportFilename";
 import { withTransportSecurity } from "@/lib/server/transportSecurity";
 import { refusalResponse } from "@/lib/auth/guard";
-import { checkRole } from "@/lib/auth/requireRole";
+import { checkRouteRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasets/datasetQueries";
 import { describeRowIssue, FileError } from "@/lib/ingest/errors";
@@ -21,7 +21,7 @@ type Params = { params: Promise<{ datasetId: string }> };
 
 /** A dataset's current human labels as a file keyed by request_id (?format=csv|json), streamed. */
 async function exportLabels(request: Request, { params }: Params): Promise<Response> {
-  const access = await checkRole("export", request.headers);
+  const access = await checkRouteRole("export", request.headers);
   if (!access.ok) return refusalResponse(access);
   const { datasetId } = await params;
   const format = parseExportFormat(searchParamsOf(new URL(request.url)), "csv");
@@ -47,7 +47,7 @@ async function importLabels(request: Request, { params }: Params): Promise<Respo
   // A page on another site must not write labels: refused before anything is read.
   const origin = checkSameOrigin(request);
   if (!origin.ok) return Response.json({ ok: false, error: origin.message }, { status: 403 });
-  const access = await checkRole("labels.write", request.headers);
+  const access = await checkRouteRole("labels.write", request.headers);
   if (!access.ok) return Response.json({ ok: false, error: access.message }, { status: access.status });
   const { datasetId } = await params;
   const db = getDb();

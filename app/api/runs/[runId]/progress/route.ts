@@ -1,5 +1,5 @@
 import { refusalResponse } from "@/lib/auth/guard";
-import { checkRole } from "@/lib/auth/requireRole";
+import { checkRouteRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { getRunProgress } from "@/lib/db/runs/runQueries";
 import { getRunStatus } from "@/lib/db/runs/runLifecycle";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** A run's status and item counts (GROUP BY status), polled by the progress bar. */
 export async function GET(request: Request, { params }: { params: Promise<{ runId: string }> }): Promise<Response> {
-  const access = await checkRole("data.read", request.headers);
+  const access = await checkRouteRole("data.read", request.headers);
   if (!access.ok) return refusalResponse(access);
   const { runId } = await params;
   const db = getDb();
