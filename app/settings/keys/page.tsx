@@ -5,7 +5,11 @@ import { RevokeApiKeyButton } from "@/components/auth/RevokeApiKeyButton";
 import { CardFrame } from "@/components/ui/Card";
 import { formatDateTime } from "@/lib/charts/format";
 import { summaryRole } from "@/lib/auth/apiKeys";
-import { API_KEY_REQUESTS_PER_MINUTE } from "@/lib/auth/apiKeyPolicy";
+import {
+  API_KEY_OWNER_REQUESTS_PER_MINUTE,
+  API_KEY_REQUESTS_PER_MINUTE,
+  API_KEYS_PER_USER,
+} from "@/lib/auth/apiKeyPolicy";
 import { roleCan } from "@/lib/auth/permissions";
 import { ROLES, roleAtLeast } from "@/lib/auth/roles";
 import { listApiKeys } from "@/lib/db/accounts/apiKeyQueries";
@@ -34,7 +38,9 @@ export default async function ApiKeysPage() {
           </a>
           ) and <code>npm run eval -- --server</code>, sent as <code>Authorization: Bearer …</code>. It acts as you,
           with the role you give it (never more than yours, and lowered with yours), at up to{" "}
-          {API_KEY_REQUESTS_PER_MINUTE} requests a minute.
+          {API_KEY_REQUESTS_PER_MINUTE} requests a minute ({API_KEY_OWNER_REQUESTS_PER_MINUTE} over all your keys). A
+          key works only there: the pages and their forms take a signed-in person, and no key manages users, settings or
+          keys. You may hold {API_KEYS_PER_USER} keys at once.
         </p>
       </div>
       {user.local ? (
