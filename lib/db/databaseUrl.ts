@@ -12,14 +12,33 @@ export function resolveDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string
   return url;
 }
 
-/** A URL safe to print: a PostgreSQL URL without its password. */
+/**
+ * Query parameters whose value is a secret. node-postgres (pg-connection-string) copies every query parameter
+ * into the connection's settings, so `?password=…` logs in as surely as `user:…@`; libpq also reads
+ * `sslpassword` (the client key's passphrase) and, from PostgreSQL 18, `oauth_client_secret`. Matched in any
+ * case, and any name that says password, secret or token, so a near-miss is hidden too. Paths (`sslkey`,
+ * `passfile`) are not secrets and stay readable.
+ */
+const SECRET_PARAMETER = /password|secret|token/i;
+
+/** A URL safe to print: a PostgreSQL URL with its password, in the user part or the query, as `***`. */
 export function describeDatabaseUrl(url: string): string {
   if (dialectOfUrl(url) === "sqlite") return url;
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
+    // Each pair as written but a secret's value; its name read as URLSearchParams (and so pg) reads it.
+    parsed.search = parsed.search
+      .slice(1)
+      .split("&")
+      .map((pair) => {
+        const name = [...new URLSearchParams(pair).keys()][0] ?? "";
+        return SECRET_PARAMETER.test(name) ? `${pair.split("=")[0]}=***` : pair;
+      })
+      .join("&");
     return parsed.toString();
   } catch {
+    // Unparseable here (pg-connection-string repairs some such URLs): nothing of it is shown.
     return "postgresql://…";
   }
 }

