@@ -74,19 +74,22 @@ describe("npm run db:deploy's output", () => {
     );
   });
 
-  it("names the database it migrated without the password in the query", async () => {
+  it("migrates with a password given only in the query, and names the database without it", async () => {
     const withUserPart = new URL(server.url("masked"));
     const password = decodeURIComponent(withUserPart.password);
-    // The same password in both places: node-postgres takes the query's, the schema engine the user part's.
+    withUserPart.password = "";
+    // As node-postgres reads it, the schema engine's connection included (lib/db/migrations/postgresEngineAdapter.ts).
     const url = `${withUserPart.toString()}?password=${encodeURIComponent(password)}&application_name=masking-check`;
     const { stdout, stderr } = await exec(process.execPath, ["--import", "tsx", "scripts/db.ts", "deploy"], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: url },
     });
     expect(stdout).toContain(
-      `to postgresql://postgres:***@127.0.0.1:${server.port}/masked?password=***&application_name=masking-check`,
+      `to postgresql://postgres@127.0.0.1:${server.port}/masked?password=***&application_name=masking-check`,
     );
     expect(stdout + stderr).not.toContain(password);
     expect(stdout + stderr).not.toContain(encodeURIComponent(password));
+    // The migrations were applied: the app's tables are there.
+    await expect(runStatement(url, `SELECT 1 FROM "Dataset" LIMIT 1`)).resolves.toBeUndefined();
   }, 120_000);
 });

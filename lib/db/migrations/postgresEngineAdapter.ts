@@ -48,11 +48,14 @@ type ConnectionFields = { host: string; port: number; user: string; password: st
 
 function connectionFields(url: string): ConnectionFields {
   const parsed = new URL(url);
+  // node-postgres also reads `?user=` and `?password=` (its query parameters win), and the app's own
+  // connections take them: migrations must connect with the same credentials.
+  const query = parsed.searchParams;
   return {
     host: decodeURIComponent(parsed.hostname),
     port: Number(parsed.port || 5432),
-    user: decodeURIComponent(parsed.username),
-    password: decodeURIComponent(parsed.password),
+    user: query.get("user") ?? decodeURIComponent(parsed.username),
+    password: query.get("password") ?? decodeURIComponent(parsed.password),
     database: decodeURIComponent(parsed.pathname.slice(1)) || "postgres",
   };
 }
