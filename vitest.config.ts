@@ -15,6 +15,7 @@ const POSTGRESQL_SUITE = [
   "tests/engine/**/*.test.ts",
   // Uploads of every format, streamed into the store batch by batch.
   "tests/ingest/csvQuotes.test.ts",
+  "tests/ingest/decodedBytesLimit.test.ts",
   "tests/ingest/deepJson.test.ts",
   "tests/ingest/filesAsSaved.test.ts",
   "tests/ingest/foreignColumns.test.ts",
@@ -52,6 +53,7 @@ const STORE_INDEPENDENT = ["tests/db/dbLocal.test.ts", "tests/db/localPostgresEx
 // (getDb, on globalThis), which the app's routes and server modules open. Each runs in a process of its own;
 // every other file shares its worker process with the files before it (SHARED_PROCESSES).
 const OWN_PROCESS = [
+  "tests/api/jsonBodyLimit.test.ts",
   "tests/auth/requireRoleApp.test.ts",
   "tests/engine/busyDatabase.test.ts",
   "tests/engine/raiseBudget.test.ts",

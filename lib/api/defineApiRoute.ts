@@ -7,6 +7,7 @@ import { logServerError } from "@/lib/server/logError";
 import { checkSameOrigin } from "@/lib/server/sameOrigin";
 import { firstValues, searchParamsOf } from "@/lib/urlState/searchParams";
 import { ApiError, errorResponse, issuesOf, refusalCode } from "./apiErrors";
+import { readJsonBody } from "./jsonBody";
 
 type Method = "get" | "post" | "delete";
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -56,7 +57,8 @@ export type ApiRoute = {
 
 /**
  * A route handler for `spec`: refuses a cross-site request that rides a browser's cookie, then anyone the
- * policy table refuses (a session or an API key), validates the parameters, query and body, runs `handle`,
+ * policy table refuses (a session or an API key), validates the parameters, query and body (a JSON body read
+ * only up to MAX_JSON_BODY_BYTES, jsonBody.ts), runs `handle`,
  * and answers its value as JSON (or the Response it returns). Every failure answers the one error shape
  * (apiErrors.ts); an unexpected one is logged with a reference and answered with that reference only.
  */
@@ -79,7 +81,7 @@ export function defineApiRoute<P extends AnyObject, Q extends AnyObject, B exten
         );
       const params = parsed(spec.params, await context.params, "path");
       const query = parsed(spec.query, firstValues(searchParamsOf(new URL(request.url))), "query");
-      const body = spec.body ? parsed(spec.body, await readJson(request), "body") : undefined;
+      const body = spec.body ? parsed(spec.body, await readJsonBody(request), "body") : undefined;
       const result = await handle({
         params: params as z.infer<P>,
         query: query as z.infer<Q>,
@@ -110,15 +112,4 @@ function parsed(schema: z.ZodType | undefined, value: unknown, where: "path" | "
   // A path parameter that does not parse names nothing that exists.
   if (where === "path") throw new ApiError(404, "not_found", "No such resource.");
   throw new ApiError(400, "invalid_request", `The request's ${where} is not valid.`, issuesOf(result.error));
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type))
-    throw new ApiError(400, "invalid_request", "Send the body as JSON (Content-Type: application/json).");
-  try {
-    return await request.json();
-  } catch {
-    throw new ApiError(400, "invalid_request", "The body is not valid JSON.");
-  }
 }

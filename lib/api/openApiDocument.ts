@@ -10,7 +10,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: "The role cannot do this, or a browser request from another site (`forbidden`)",
   404: "It does not exist (`not_found`)",
   409: "It cannot be done in its current state (`conflict`)",
-  413: "The file is over the server's upload limit (`payload_too_large`)",
+  413: "The body is over the server's limit (`payload_too_large`): an upload's file size limit, or 4 MB for a JSON body",
   422: "The uploaded file has problems (`invalid_upload`), each placed by row, line and column",
   429: "The API key is over its rate limit (`rate_limited`); Retry-After says when to try again",
   500: "The server failed (`server_error`); `ref` names the failure in the server's log",
@@ -44,9 +44,14 @@ export function openApiDocument(routes: readonly ApiRoute[] = API_ROUTES) {
 }
 
 function operationOf({ spec }: ApiRoute): ZodOpenApiOperationObject {
-  // What defineApiRoute itself answers: 400 for a query or body that does not validate, 404 for a path
-  // parameter that does not, and the refusals and failures every operation can meet.
-  const validated = [...(spec.query || spec.body ? [400] : []), ...(spec.params ? [404] : [])];
+  // What defineApiRoute itself answers: 400 for a query or body that does not validate, 413 for a JSON body
+  // over its limit, 404 for a path parameter that does not, and the refusals and failures every operation
+  // can meet.
+  const validated = [
+    ...(spec.query || spec.body ? [400] : []),
+    ...(spec.body ? [413] : []),
+    ...(spec.params ? [404] : []),
+  ];
   const errors = [...new Set([...(spec.errors ?? []), ...validated, 401, 403, 429, 500])].sort((a, b) => a - b);
   const success = String(spec.successStatus ?? 200);
   return {

@@ -9,7 +9,14 @@ import {
   validateForeignRecord,
   type ForeignReading,
 } from "./foreignColumns";
-import { DEFAULT_LIMITS, tooManyRowsMessage, type IngestLimits } from "./limits";
+import { decodedBytes } from "./decodedSize";
+import {
+  DEFAULT_LIMITS,
+  maxDecodedBytesOf,
+  tooManyRowsMessage,
+  tooMuchDecodedDataMessage,
+  type IngestLimits,
+} from "./limits";
 import type { RawRecord } from "./readers/rawRecord";
 import { readCsv } from "./readers/readCsv";
 import { readJsonArray } from "./readers/readJsonArray";
@@ -76,12 +83,14 @@ export type IngestOptions = {
  * commit, and is discarded on any failure, so nothing is ever half-written.
  */
 export async function ingestUpload(options: IngestOptions): Promise<IngestResult> {
-  const limits: Required<IngestLimits> = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const maxDecodedBytes = maxDecodedBytesOf(limits);
   const counter: ByteCounter = { bytes: 0 };
   const warnings: string[] = [];
   const issues: RowIssue[] = [];
   let issueCount = 0;
   let rowsRead = 0;
+  let decoded = 0;
   let validRows = 0;
   let rowsWithProblems = 0;
   // The same counts without "request is required": used when no row has a request column at all, which is
@@ -125,7 +134,7 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
     const chunks = limits.idleTimeoutMs > 0 ? withIdleTimeout(options.chunks, limits.idleTimeoutMs) : options.chunks;
     const records =
       format === "parquet"
-        ? readParquet(chunks, limits, counter)
+        ? readParquet(chunks, { ...limits, maxDecodedBytes }, counter)
         : readRecords(format, decodeUploadText(chunks, limits.maxFileBytes, counter), limits.maxRowBytes);
     datasetId = await options.sink.begin({
       name: datasetName(options),
@@ -137,6 +146,10 @@ export async function ingestUpload(options: IngestOptions): Promise<IngestResult
       rowsRead += 1;
       // Stops the stream at the first row over the limit (the reader closes), and the import is discarded.
       if (rowsRead > limits.maxRows) throw new FileError(tooManyRowsMessage(null, limits.maxRows));
+      // Decoded bytes likewise, counted as each record arrives: before it is validated or joins a write batch.
+      // A Parquet row group was already measured whole before its first row came (readParquet).
+      if (!("issue" in record)) decoded += decodedBytes(record.value);
+      if (decoded > maxDecodedBytes) throw new FileError(tooMuchDecodedDataMessage(null, maxDecodedBytes));
       if (foreign === undefined && !("issue" in record))
         ({ reading: foreign, mixed } = decideColumns(recordColumns(record), { complete: record.format !== "csv" }));
       if (!("issue" in record)) noteColumns(columnsSeen, record.value);

@@ -29,6 +29,11 @@ export type IngestLimits = {
   maxParquetRowGroupBytes?: number;
   /** Request ids held in memory before they move to a temporary file (spillingRequestIds.ts). */
   inMemoryRequestIds?: number;
+  /**
+   * Decoded bytes one upload may hold, whatever its format (ASSAY_MAX_UPLOAD_DECODED_MB; see decodedSize.ts
+   * for how they are counted). Unset, DECODED_BYTES_PER_FILE_BYTE times maxFileBytes (maxDecodedBytesOf).
+   */
+  maxDecodedBytes?: number;
 };
 
 const MB = 1024 * 1024;
@@ -42,7 +47,21 @@ const MB = 1024 * 1024;
  */
 export const MAX_JSON_NESTING_DEPTH = 64;
 
-export const DEFAULT_LIMITS: Required<IngestLimits> = {
+/**
+ * The decoded limit when ASSAY_MAX_UPLOAD_DECODED_MB is unset, per byte of the upload limit. Text (JSON
+ * Lines, JSON, CSV) decodes to no more than its own bytes, so it never meets a limit of twice the file's.
+ * Parquet compresses, and a value its dictionary stores once decodes once for every row that repeats it:
+ * twice the upload limit lets a Parquet file carry twice the data a JSON Lines upload may, while one that
+ * decodes to thousands of times its size (a few KB to hundreds of MB) is refused. A larger, well-compressed
+ * Parquet dataset needs ASSAY_MAX_UPLOAD_DECODED_MB raised.
+ */
+export const DECODED_BYTES_PER_FILE_BYTE = 2;
+
+/**
+ * The defaults. maxDecodedBytes is left out: it follows maxFileBytes (maxDecodedBytesOf), so a caller that
+ * raises the upload limit (`{ ...DEFAULT_LIMITS, maxFileBytes }`) raises it too.
+ */
+export const DEFAULT_LIMITS: Required<Omit<IngestLimits, "maxDecodedBytes">> = {
   maxFileBytes: 64 * MB,
   maxRowBytes: 8 * MB,
   maxCellBytes: 2 * MB,
@@ -65,7 +84,8 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
   const rows = wholeNumber(env.ASSAY_MAX_UPLOAD_ROWS);
   const groupRows = wholeNumber(env.ASSAY_MAX_PARQUET_ROW_GROUP_ROWS);
   const groupMb = Number(env.ASSAY_MAX_PARQUET_ROW_GROUP_MB);
-  return {
+  const decodedMb = Number(env.ASSAY_MAX_UPLOAD_DECODED_MB);
+  const limits = {
     ...DEFAULT_LIMITS,
     ...(Number.isFinite(mb) && mb > 0 ? { maxFileBytes: Math.round(mb * MB) } : {}),
     ...(Number.isFinite(idleSeconds) && idleSeconds > 0 ? { idleTimeoutMs: Math.round(idleSeconds * 1000) } : {}),
@@ -73,6 +93,16 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
     ...(groupRows ? { maxParquetRowGroupRows: groupRows } : {}),
     ...(Number.isFinite(groupMb) && groupMb > 0 ? { maxParquetRowGroupBytes: Math.round(groupMb * MB) } : {}),
   };
+  return {
+    ...limits,
+    maxDecodedBytes:
+      Number.isFinite(decodedMb) && decodedMb > 0 ? Math.round(decodedMb * MB) : maxDecodedBytesOf(limits),
+  };
+}
+
+/** The upload's decoded limit: as given, or DECODED_BYTES_PER_FILE_BYTE times its upload limit. */
+export function maxDecodedBytesOf(limits: { maxFileBytes: number; maxDecodedBytes?: number }): number {
+  return limits.maxDecodedBytes ?? DECODED_BYTES_PER_FILE_BYTE * limits.maxFileBytes;
 }
 
 function wholeNumber(value: string | undefined): number | null {
@@ -95,4 +125,19 @@ export function formatBytes(bytes: number): string {
 export function tooManyRowsMessage(rows: number | null, maxRows: number): string {
   const holds = rows === null ? `more than ${formatCount(maxRows)} rows` : `${formatCount(rows)} rows`;
   return `This file holds ${holds}; Assay reads at most ${formatCount(maxRows)} rows per upload (ASSAY_MAX_UPLOAD_ROWS). Split it into files of at most ${formatCount(maxRows)} rows and upload each as its own dataset.`;
+}
+
+/**
+ * The refusal of an upload over ASSAY_MAX_UPLOAD_DECODED_MB: `rows` and their decoded bytes when a Parquet
+ * row group was measured whole, null when a streamed file was stopped at the row that went over.
+ */
+export function tooMuchDecodedDataMessage(
+  decoded: { rows: number; bytes: number } | null,
+  maxDecodedBytes: number,
+): string {
+  const what =
+    decoded === null
+      ? `This file decodes to more than ${formatBytes(maxDecodedBytes)} of data`
+      : `Rows 1–${formatCount(decoded.rows)} of this file decode to ${formatBytes(decoded.bytes)} (a value a Parquet dictionary stores once counts again for every row that repeats it)`;
+  return `${what}; Assay reads at most ${formatBytes(maxDecodedBytes)} of decoded data per upload (ASSAY_MAX_UPLOAD_DECODED_MB). Split it into smaller files and upload each as its own dataset.`;
 }

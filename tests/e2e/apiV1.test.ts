@@ -1,6 +1,8 @@
 // The HTTP API (/api/v1) on the built app with sign-in on, through API keys only: the OpenAPI document it
 // serves, dataset uploads (streamed, with row- and column-placed errors), runs and their results; refusals by
-// role, for a revoked key and a missing one; every JSON answer validated against the served document.
+// role, for a revoked key and a missing one; every JSON answer validated against the served document. A JSON
+// body over the limit is refused without being read whole, the server's memory bounded.
+import http from "node:http";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/apiKeys";
@@ -13,6 +15,7 @@ import { toJsonl } from "../support/evalFiles";
 import { startAppServer, type AppServer } from "./appServer";
 import { createUsersWithCli, E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
 import { VALID_ROWS } from "./helpers";
+import { peakRssDuring } from "./processMemory";
 
 let server: AppServer;
 let db: Db;
@@ -448,5 +451,68 @@ describe("/api/v1 with API keys", () => {
     await expect
       .poll(async () => (await list()).find((worker) => worker.kind === "web")?.completed ?? 0, { timeout: 15_000 })
       .toBeGreaterThan(0);
+  });
+});
+
+describe("a JSON body over the limit", () => {
+  const MB = 1024 * 1024;
+
+  it("~300 MB streamed to POST /api/v1/runs (no Content-Length) is refused with 413, the server's memory bounded", async () => {
+    const total = 300 * MB;
+    let sent = 0;
+    const piece = new TextEncoder().encode("a".repeat(MB));
+    // A JSON string that never ends, sent chunked: only counting the bytes as they come can stop it.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= total) return controller.close();
+        const chunk = sent === 0 ? new TextEncoder().encode('{"datasetId": "') : piece;
+        controller.enqueue(chunk);
+        sent += chunk.length;
+      },
+    });
+    const { result, peak } = await peakRssDuring(server.pid, async () => {
+      const response = await fetch(`${server.baseUrl}/api/v1/runs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${keys.runner}`, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      return { status: response.status, body: (await response.json()) as unknown };
+    });
+    console.log(`300 MB JSON body: server peak RSS ${(peak / MB).toFixed(0)} MB, ${(sent / MB).toFixed(0)} MB sent`);
+    expect(result.status).toBe(413);
+    expect(result.body).toMatchObject({
+      error: { code: "payload_too_large", message: expect.stringMatching(/over the 4\.0 MB limit/) },
+    });
+    validate("/api/v1/runs", "post", 413, result.body);
+    expect(peak).toBeLessThan(600 * MB);
+  });
+
+  it("a declared Content-Length over the limit is refused before any of the body is sent", async () => {
+    // Headers only: the body never comes, so only an answer from the declared size can end the request.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(`${server.baseUrl}/api/v1/runs`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${keys.runner}`,
+          "content-type": "application/json",
+          "content-length": String(300 * MB),
+        },
+        timeout: 15_000,
+      });
+      request.on("timeout", () => request.destroy(new Error("no answer before the body was sent")));
+      request.on("error", reject);
+      request.on("response", (response) => {
+        let text = "";
+        response.on("data", (data) => (text += data));
+        response.on("end", () => {
+          resolve({ status: response.statusCode ?? 0, body: text });
+          request.destroy();
+        });
+      });
+      request.flushHeaders();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "payload_too_large" } });
   });
 });

@@ -1,15 +1,20 @@
-// A hostile Parquet file against the real server: a few hundred bytes that
-// decode to 5,000,000 rows in one row group. It is refused from its footer,
-// with the limit named, nothing is stored, and the server's memory stays low
-// (decoding it used to take the server past 1.2 GB).
+// Hostile Parquet files against the real server. A few hundred bytes that
+// decode to 5,000,000 rows in one row group: refused from its footer, with
+// the limit named, nothing is stored, and the server's memory stays low
+// (decoding it used to take the server past 1.2 GB). And files within every
+// row-group bound whose dictionary value repeats in every row: refused at the
+// decoded limit before a row is written (a 37 KB one of 2,000 rows used to be
+// stored, growing the database by 400 MB with the server at 1.44 GB).
 import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { uploadEventSchema } from "@/lib/ingest/uploadProtocol";
+import { dictionaryParquet } from "../fixtures/parquet/dictionaryParquet";
 import { parquetBomb } from "../fixtures/parquet/parquetBomb";
 import type { AppServer } from "./appServer";
 import { chooseFile, clickUpload, expectNoCrashText, openApp, tempDir, writeFile, type OpenedApp } from "./helpers";
+import { peakRssDuring, treePeakRss } from "./processMemory";
 
 const MB = 1024 * 1024;
 const files = tempDir();
@@ -64,25 +69,71 @@ describe("a Parquet decompression bomb uploaded to the server", () => {
   });
 });
 
-/** The highest resident memory (VmHWM) of a process and its children, from /proc (Linux). */
-function treePeakRss(pid: number): number {
-  let total = 0;
-  for (const id of [pid, ...childPids(pid)]) {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${id}/status`, "utf8"));
-      if (match) total += Number(match[1]) * 1024;
-    } catch {
-      // the process ended
-    }
-  }
-  return total;
+describe("a Parquet file whose one dictionary value repeats in every row, uploaded to the server", () => {
+  const decodedRefusal = (rows: string, decoded: string) =>
+    `Rows 1–${rows} of this file decode to ${decoded} (a value a Parquet dictionary stores once counts again for every row that repeats it); Assay reads at most 128.0 MB of decoded data per upload (ASSAY_MAX_UPLOAD_DECODED_MB). Split it into smaller files and upload each as its own dataset.`;
+
+  it("2,000 rows of two 50,000-character cells: refused at the decoded limit, the database does not grow", async () => {
+    const file = dictionaryParquet({
+      columns: { request: "How do I enable versioning? ".repeat(1786).slice(0, 50_000), response: "x".repeat(50_000) },
+      rowsPerGroup: 2000,
+    });
+    const before = { datasets: await db.dataset.count(), rows: await db.datasetRow.count() };
+    const sizeBefore = databaseBytes(server.databaseUrl);
+    const { result: events, peak } = await peakRssDuring(server.pid, () => uploadFile("dictionary.parquet", file));
+    const growth = databaseBytes(server.databaseUrl) - sizeBefore;
+    console.log(
+      `dictionary upload (${file.length} bytes): server peak RSS ${(peak / MB).toFixed(0)} MB, database grew ${(growth / 1024).toFixed(0)} KB`,
+    );
+
+    expect(events.at(-1)).toMatchObject({ type: "result", ok: false, fileError: decodedRefusal("2,000", "190.7 MB") });
+    expect({ datasets: await db.dataset.count(), rows: await db.datasetRow.count() }).toEqual(before);
+    // The refused upload's dataset is made and removed: a few pages of the database and its write-ahead log.
+    expect(growth).toBeLessThan(5 * MB);
+    expect(peak).toBeLessThan(400 * MB);
+  });
+
+  it("1,000,000 rows of two 1,000,000-character cells (2 TB decoded): refused at its first row group", async () => {
+    const file = dictionaryParquet({
+      columns: { request: "Why? ".repeat(200_000), response: "Because. ".repeat(111_112).slice(0, 1_000_000) },
+      rowsPerGroup: 200_000,
+      groups: 5,
+    });
+    const before = { datasets: await db.dataset.count(), rows: await db.datasetRow.count() };
+    const sizeBefore = databaseBytes(server.databaseUrl);
+    const { result: events, peak } = await peakRssDuring(server.pid, () => uploadFile("huge.parquet", file));
+    const growth = databaseBytes(server.databaseUrl) - sizeBefore;
+    console.log(
+      `1,000,000-row dictionary upload (${file.length} bytes): server peak RSS ${(peak / MB).toFixed(0)} MB, database grew ${(growth / 1024).toFixed(0)} KB`,
+    );
+
+    expect(events.at(-1)).toMatchObject({
+      type: "result",
+      ok: false,
+      fileError: decodedRefusal("200,000", "381469.7 MB"),
+    });
+    expect({ datasets: await db.dataset.count(), rows: await db.datasetRow.count() }).toEqual(before);
+    expect(growth).toBeLessThan(5 * MB);
+    // The row group (200,000 rows) is decoded whole, its two dictionary strings shared by every row.
+    expect(peak).toBeLessThan(400 * MB);
+  });
+});
+
+/** Uploads a file through the browser's upload route and returns its progress events, the result last. */
+async function uploadFile(filename: string, bytes: Uint8Array) {
+  const response = await fetch(`${server.baseUrl}/api/datasets/upload?filename=${filename}&name=${filename}`, {
+    method: "POST",
+    headers: { "content-type": "application/octet-stream" },
+    body: Buffer.from(bytes),
+  });
+  return (await response.text())
+    .trim()
+    .split("\n")
+    .map((line) => uploadEventSchema.parse(JSON.parse(line)));
 }
 
-function childPids(pid: number): number[] {
-  try {
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-    return children.map(Number).flatMap((child) => [child, ...childPids(child)]);
-  } catch {
-    return [];
-  }
+/** The SQLite database's bytes on disk: its file and its write-ahead log. */
+function databaseBytes(databaseUrl: string): number {
+  const file = databaseUrl.replace(/^file:/, "");
+  return [file, `${file}-wal`].reduce((sum, name) => sum + (fs.existsSync(name) ? fs.statSync(name).size : 0), 0);
 }

@@ -3,8 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import type { ByteCounter } from "../decodeText";
+import { decodedBytes } from "../decodedSize";
 import { FileError } from "../errors";
-import { formatBytes } from "../limits";
+import { formatBytes, maxDecodedBytesOf, tooMuchDecodedDataMessage } from "../limits";
 import { checkParquetFooter, checkRowGroupPages, type ParquetBounds } from "./parquetBounds";
 import type { RawRecord } from "./rawRecord";
 
@@ -15,14 +16,18 @@ import type { RawRecord } from "./rawRecord";
  * never held in memory), then read one row group at a time: memory is bounded
  * by the largest row group, not the file, and a row group's rows and
  * uncompressed bytes are bounded (from the footer, then its page headers)
- * before it is decoded. Rows become the same objects a
- * JSON upload gives (nested lists and structs such as retrieved_context map
- * to arrays and objects), numbered from 1 across row groups, and go through
- * the same validation.
+ * before it is decoded. A decoded group is measured whole before its first
+ * row is yielded (the decoded limit, ASSAY_MAX_UPLOAD_DECODED_MB): a value
+ * the dictionary stores once is given to every row that refers to it, so a
+ * few KB of pages can decode to gigabytes of rows, while the group itself
+ * holds the value once and costs little to measure. Rows become the same
+ * objects a JSON upload gives (nested lists and structs such as
+ * retrieved_context map to arrays and objects), numbered from 1 across row
+ * groups, and go through the same validation.
  */
 export async function* readParquet(
   chunks: AsyncIterable<Uint8Array>,
-  limits: ParquetBounds & { maxFileBytes: number },
+  limits: ParquetBounds & { maxFileBytes: number; maxDecodedBytes?: number },
   counter: ByteCounter,
 ): AsyncGenerator<RawRecord> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "assay-upload-"));
@@ -35,18 +40,26 @@ export async function* readParquet(
       throw new FileError(`This .parquet file could not be read (${detail(error)}). Is it a complete Parquet file?`);
     });
     checkParquetFooter(metadata, limits);
+    const maxDecodedBytes = maxDecodedBytesOf(limits);
+    let decoded = 0;
     let rowStart = 0;
     for (const [index, group] of metadata.row_groups.entries()) {
       const rowEnd = rowStart + Number(group.num_rows);
       await checkRowGroupPages(file, group, index, limits);
-      const rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd }).catch((error: unknown) => {
-        throw new FileError(
-          `Row group ${index + 1} of this .parquet file (rows ${rowStart + 1}–${rowEnd}) could not be read (${detail(error)}).`,
-        );
-      });
-      for (const [offset, value] of rows.entries()) {
+      // hyparquet's own row objects are dropped once mapped: only `values` stays while the group is yielded.
+      const values = (
+        await parquetReadObjects({ file, metadata, rowStart, rowEnd }).catch((error: unknown) => {
+          throw new FileError(
+            `Row group ${index + 1} of this .parquet file (rows ${rowStart + 1}–${rowEnd}) could not be read (${detail(error)}).`,
+          );
+        })
+      ).map(plainValue);
+      for (const value of values) decoded += decodedBytes(value);
+      if (decoded > maxDecodedBytes)
+        throw new FileError(tooMuchDecodedDataMessage({ rows: rowEnd, bytes: decoded }, maxDecodedBytes));
+      for (const [offset, value] of values.entries()) {
         const row = rowStart + offset + 1;
-        yield { row, line: row, format: "json", value: plainValue(value) };
+        yield { row, line: row, format: "json", value };
       }
       rowStart = rowEnd;
     }
