@@ -3,26 +3,20 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireRole } from "@/lib/auth/requireRole";
-import { claimAlignmentMeasurement } from "@/lib/db/alignments/judgeAlignments";
 import { getDb } from "@/lib/db/client";
-import { MEASUREMENT_STALE_MS } from "@/lib/engine/alignment/measureAlignment";
-import { measureAlignmentInBackground } from "@/lib/server/alignmentJobs";
+import { remeasureAlignmentFromRequest } from "@/lib/server/startAlignmentRequest";
 
 const inputSchema = z.object({ alignmentId: z.string().min(1).max(100) });
 
 /**
  * Measures an alignment again after it failed (the endpoint down, over its rate limit) or its server stopped
- * mid-way: calls that finished before are answered by the judge cache, so nothing finished is paid twice.
+ * mid-way: calls that finished before are answered by the judge cache, so nothing finished is paid twice. The
+ * spending limits apply as to its first measurement; a refusal is written on the alignment, which its page shows.
  */
 export async function remeasureAlignment(formData: FormData): Promise<void> {
-  await requireRole("judge.align");
+  const user = await requireRole("judge.align");
   const input = inputSchema.safeParse({ alignmentId: formData.get("alignmentId") });
   if (!input.success) return;
-  const claimed = await claimAlignmentMeasurement(
-    getDb(),
-    input.data.alignmentId,
-    new Date(Date.now() - MEASUREMENT_STALE_MS),
-  );
-  if (claimed) measureAlignmentInBackground(input.data.alignmentId);
+  await remeasureAlignmentFromRequest(getDb(), user, input.data.alignmentId);
   revalidatePath(`/alignments/${input.data.alignmentId}`);
 }

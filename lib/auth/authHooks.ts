@@ -1,9 +1,17 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Db } from "@/lib/db/client";
 import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/accounts/settingsQueries";
+import { findUserById } from "@/lib/db/accounts/userQueries";
 import { domainRefusalMessage, isEmailDomainAllowed } from "./emailDomains";
 import { passwordProblem } from "./passwordPolicy";
-import { countFailedSignIn, signInPausedMessage, signInPausedUntil, throttleKey } from "./signInThrottle";
+import {
+  clearSignInPause,
+  releaseSignInReservation,
+  reserveSignInAttempt,
+  signInPausedMessage,
+  throttleKey,
+  type SignInReservation,
+} from "./signInThrottle";
 
 /** Said when sign-up is off, whatever the email: it must not tell whether an account exists. */
 export const SIGN_UP_CLOSED_MESSAGE = "Sign-up is turned off on this server. Ask an admin for an account.";
@@ -23,6 +31,12 @@ export async function signUpRefusal(
   return { error: "signup_domain_not_allowed", errorDescription: domainRefusalMessage(domains) };
 }
 
+/**
+ * Sign-in attempts counted by the before hook, by the endpoint call's context: the same object reaches the
+ * after hook of the same call, and a call whose after hook never runs (a crash) leaves its attempt counted.
+ */
+const reservations = new WeakMap<object, SignInReservation>();
+
 /** Runs before every Better Auth endpoint; acts on the few that Assay adds rules to. */
 export function beforeAuthEndpoint(db: Db) {
   return createAuthMiddleware(async (ctx) => {
@@ -34,15 +48,17 @@ export function beforeAuthEndpoint(db: Db) {
         throw new APIError("FORBIDDEN", { message: refusal.errorDescription, code: refusal.error.toUpperCase() });
     }
     if (ctx.path === "/sign-in/email") {
+      // Counted before Better Auth checks the password (signInThrottle.ts says why), kept for the after hook.
       const key = throttleKey(body.email);
       const now = new Date();
-      const until = key ? await signInPausedUntil(db, key, now) : null;
-      if (until)
+      const attempt = key ? await reserveSignInAttempt(db, key, now) : null;
+      if (attempt && !attempt.ok)
         throw new APIError(
           "TOO_MANY_REQUESTS",
-          { message: signInPausedMessage(until, now), code: "ACCOUNT_SIGN_IN_PAUSED" },
-          { "Retry-After": String(Math.ceil((until.getTime() - now.getTime()) / 1000)) },
+          { message: signInPausedMessage(attempt.until, now), code: "ACCOUNT_SIGN_IN_PAUSED" },
+          { "Retry-After": String(Math.ceil((attempt.until.getTime() - now.getTime()) / 1000)) },
         );
+      if (attempt) reservations.set(ctx.context, attempt.reservation);
     }
     // The admin plugin checks only a password's maximum length here; Assay's policy applies to it as everywhere.
     if (ctx.path === "/admin/create-user" && body.password !== undefined) {
@@ -52,13 +68,36 @@ export function beforeAuthEndpoint(db: Db) {
   });
 }
 
-/** Runs after every Better Auth endpoint: counts failed password sign-ins per account. */
+/**
+ * Runs after every Better Auth endpoint: a password sign-in that succeeded takes its counted attempt back
+ * (a failure, or anything but a success, keeps it); a password replaced through Better Auth (the user's own
+ * change-password, an admin's set-user-password) opens that email's paused sign-in.
+ */
 export function afterAuthEndpoint(db: Db) {
   return createAuthMiddleware(async (ctx) => {
-    if (ctx.path !== "/sign-in/email") return;
     const returned = ctx.context.returned;
-    if (!(returned instanceof APIError) || returned.statusCode !== 401) return;
-    const key = throttleKey((ctx.body as { email?: unknown } | undefined)?.email);
-    if (key) await countFailedSignIn(db, key);
+    const succeeded = returned !== undefined && returned !== null && !(returned instanceof APIError);
+    if (ctx.path === "/sign-in/email") {
+      const reservation = reservations.get(ctx.context);
+      reservations.delete(ctx.context);
+      if (reservation && succeeded && isSignedInAnswer(returned)) await releaseSignInReservation(db, reservation);
+    }
+    if (!succeeded) return;
+    if (ctx.path === "/change-password") {
+      const email = (returned as { user?: { email?: unknown } }).user?.email;
+      if (typeof email === "string") await clearSignInPause(db, email);
+    }
+    if (ctx.path === "/admin/set-user-password") {
+      const userId = (ctx.body as { userId?: unknown } | undefined)?.userId;
+      const user = typeof userId === "string" ? await findUserById(db, userId) : null;
+      if (user) await clearSignInPause(db, user.email);
+    }
   });
+}
+
+/** Sign-in's answer once a session was made (its token), and nothing else: only that takes an attempt back. */
+function isSignedInAnswer(returned: unknown): boolean {
+  return (
+    typeof returned === "object" && returned !== null && typeof (returned as { token?: unknown }).token === "string"
+  );
 }

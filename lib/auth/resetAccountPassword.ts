@@ -4,6 +4,7 @@ import { replacePasswordEndingSessions } from "@/lib/db/accounts/userAccountWrit
 import type { Auth } from "./createAuth";
 import { passwordProblem } from "./passwordPolicy";
 import type { AccountChange } from "./removeUserAccount";
+import { clearSignInPause } from "./signInThrottle";
 
 /**
  * An admin sets a user's password, under the one password policy, hashed by
@@ -11,7 +12,9 @@ import type { AccountChange } from "./removeUserAccount";
  * session the user has: whoever knew the old password is signed out too.
  * Only a password the user already has is reset. One who signs in through
  * single sign-on gets none: a password would outlive their removal at the
- * identity provider.
+ * identity provider. A paused password sign-in for the account opens again:
+ * the failures were guesses at a password that is gone, and the user is about
+ * to be handed the new one.
  */
 export async function resetAccountPassword(
   auth: Auth,
@@ -29,6 +32,7 @@ export async function resetAccountPassword(
   const ended = await replacePasswordEndingSessions(db, userId, hash);
   // The password sign-in went between the two reads (unlinked or the user removed): nothing was written.
   if (ended === null) return noPasswordRefusal(user.email, await listSignInMethods(db, userId));
+  await clearSignInPause(db, user.email);
   const sessions = ended === 0 ? "they had no open session" : `${ended} open session${ended === 1 ? "" : "s"} ended`;
   return { ok: true, message: `Password set for ${user.email}; ${sessions}. Give them the new password.` };
 }

@@ -4,6 +4,7 @@ import { getDataset } from "@/lib/db/datasets/datasetQueries";
 import { finishPlanning, insertPlanningRun, insertPlanPage, type RunItemPlan } from "@/lib/db/work/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
 import type { RunBudget } from "@/lib/db/runs/runBudget";
+import type { RunsInProgressLimit } from "@/lib/db/runs/runsInProgress";
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
 import { changedDeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
@@ -13,6 +14,7 @@ import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
 import { strictThresholds } from "@/lib/metrics/strictMode";
 import { orderedUuid } from "@/lib/db/orderedUuid";
 import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
+import { RunsInProgressRefusal } from "./runsInProgressRefusal";
 
 export class RunConfigError extends Error {
   name = "RunConfigError";
@@ -41,7 +43,12 @@ const PLANNING_TTL_MS = 60_000;
 export async function createRun(
   db: Db,
   input: RunConfigInput,
-  options: { budget?: RunBudget; createdById?: string | null } = {},
+  options: {
+    budget?: RunBudget;
+    createdById?: string | null;
+    /** The creator's ceiling on runs in progress: the run is stored only within it, else RunsInProgressRefusal. */
+    inProgressLimit?: RunsInProgressLimit;
+  } = {},
 ): Promise<string> {
   const parsed = runConfigSchema.safeParse(input);
   if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
@@ -95,7 +102,7 @@ export async function createRun(
     ...scoreMetricSettings(config),
   };
   const generationModel = config.generation?.model ?? null;
-  await insertPlanningRun(
+  const started = await insertPlanningRun(
     db,
     {
       id: runId,
@@ -113,7 +120,9 @@ export async function createRun(
     },
     config.customJudges,
     planner,
+    options.inProgressLimit ?? null,
   );
+  if (!started.ok) throw new RunsInProgressRefusal(started.inProgress);
   for (let cursor: number | null = 0; cursor !== null;) {
     const page = await listRowFlagsPage(db, config.datasetId, cursor, PLAN_PAGE_ROWS);
     const items: RunItemPlan[] = [];

@@ -1,6 +1,7 @@
 import type { AuthUser } from "@/lib/auth/guard";
 import {
   checkRunSpending,
+  NO_SPENDING_LIMITS,
   readSpendingLimits,
   runsInProgressProblem,
   type RunModels,
@@ -8,6 +9,7 @@ import {
 import type { Db } from "@/lib/db/client";
 import { getRunBudget, NO_BUDGET, setRunBudget, type RunBudget } from "@/lib/db/runs/runBudget";
 import { countRunsInProgressBy, getRun } from "@/lib/db/runs/runQueries";
+import type { RunsInProgressLimit } from "@/lib/db/runs/runsInProgress";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
 
@@ -16,8 +18,10 @@ export type SpendingCheck = { ok: true; budget: RunBudget } | { ok: false; probl
 /**
  * The server-wide spending limits (lib/config/spendingLimits.ts) applied to one request from the app: the
  * models and budget of a run about to spend, and, when the request puts a run in progress (`startsRun`), the
- * user's count of runs in progress. That count applies to signed-in users: with sign-in off the only user is
- * whoever runs the server, who sets the limits. Returns the budget the run spends under.
+ * user's count of runs in progress (alignments being measured included). That count applies to signed-in
+ * users: with sign-in off the only user is whoever runs the server, who sets the limits. Returns the budget the
+ * run spends under. The count here answers early, beside the other limits; what holds under parallel requests
+ * is the same count made again where a run or a measurement is stored (runsInProgressLimitOf).
  */
 export async function checkSpendingAllowed(
   db: Db,
@@ -84,8 +88,26 @@ export function configuredPrices(): LlmPrices {
 }
 
 /**
- * An alignment's measurement spends as a run does: on an allowed model, and within ASSAY_MAX_RUN_USD by its
- * estimate (lib/alignment/alignmentEstimate.ts). The problems in the way, none when it may start.
+ * The user's ceiling on runs in progress, for the write that starts a run or a measurement to be made within
+ * (lib/db/runs/runsInProgress.ts): null when no limit applies, or for the local user while sign-in is off.
+ * Called after checkSpendingAllowed, which refuses when the limits are misconfigured.
+ */
+export function runsInProgressLimitOf(user: AuthUser): RunsInProgressLimit {
+  if (user.local) return null;
+  const max = readSpendingLimits().maxRunsInProgressPerUser;
+  return max === null ? null : { userId: user.id, max };
+}
+
+/** The refusal when that write found the user at their limit: the count, the limit and its variable named. */
+export function runsInProgressRefusalMessage(limit: RunsInProgressLimit, inProgress: number): string {
+  const limits = { ...NO_SPENDING_LIMITS, maxRunsInProgressPerUser: limit?.max ?? null };
+  return runsInProgressProblem(inProgress, limits) ?? "";
+}
+
+/**
+ * An alignment's measurement spends as a run does: on an allowed model, within ASSAY_MAX_RUN_USD by its
+ * estimate (lib/alignment/alignmentEstimate.ts), and as one of the user's runs in progress. The problems in
+ * the way, none when it may start; the first measurement and a measurement again both ask this.
  */
 export async function alignmentSpendingProblems(
   db: Db,
@@ -96,7 +118,7 @@ export async function alignmentSpendingProblems(
     budget: NO_BUDGET,
     models: { judge: request.judge, generationModel: null },
     typed: false,
-    startsRun: false,
+    startsRun: true,
   });
   if (!checked.ok) return checked.problems;
   const max = checked.budget.usd;

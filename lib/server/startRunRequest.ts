@@ -13,7 +13,8 @@ import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "./logError";
 import { adoptedJudgesFor } from "./adoptedJudges";
-import { checkSpendingAllowed } from "./runSpendingGuard";
+import { RunsInProgressRefusal } from "@/lib/engine/runsInProgressRefusal";
+import { checkSpendingAllowed, runsInProgressLimitOf, runsInProgressRefusalMessage } from "./runSpendingGuard";
 
 /**
  * A run as a person or a program asks for one: the run form's fields, structured. The server action reads
@@ -94,6 +95,8 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
     };
   const adopted = await adoptedJudgesFor(db, request.datasetId, request.alignedJudges ?? []);
   if (!adopted.ok) return { ok: false, kind: "invalid", message: "The run could not start.", errors: adopted.errors };
+  // Counted again where the run is stored, in the same transaction: parallel starts are counted one by one.
+  const inProgressLimit = runsInProgressLimitOf(user);
   try {
     const runId = await createRun(
       db,
@@ -117,10 +120,17 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
         chunkMode: request.chunkMode,
         ...(generation ? { generation } : {}),
       },
-      { createdById: user.local ? null : user.id, budget: allowed.budget },
+      { createdById: user.local ? null : user.id, budget: allowed.budget, inProgressLimit },
     );
     return { ok: true, runId };
   } catch (error) {
+    if (error instanceof RunsInProgressRefusal)
+      return {
+        ok: false,
+        kind: "refused",
+        message: "This server's spending limits refuse this run.",
+        errors: [runsInProgressRefusalMessage(inProgressLimit, error.inProgress)],
+      };
     if (error instanceof RunConfigError)
       return { ok: false, kind: "invalid", message: "The run could not start.", errors: error.message.split("; ") };
     const ref = logServerError("start run", error);

@@ -5,12 +5,22 @@
 // the old one does not), removes them once "Yes, remove <email>" is ticked (a
 // form sent without it, or naming the admin, is refused), and has no removal
 // for their own account. A user who signs in only through single sign-on has
-// no password to reset.
+// no password to reset. A paused password sign-in (too many failed sign-ins for
+// the email, from anyone) shows in the user's row with a button that opens it,
+// which a request without a session cannot use; a password reset opens it too.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import type { AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, OTHER_USER, USERS } from "./authSession";
+import {
+  callAction,
+  createUsersWithCli,
+  E2E_AUTH_SECRET,
+  formData,
+  OTHER_USER,
+  serverActionIds,
+  USERS,
+} from "./authSession";
 import { openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
 
 const NINA = { email: "nina@example.com", name: "Nina New", password: "nina first password" };
@@ -41,13 +51,26 @@ afterAll(async () => {
 const row = (email: string) => page.locator("[data-testid=users-table] tbody tr", { hasText: email });
 const createForm = () => page.locator("[data-testid=create-user]");
 
+let forged = 0;
+
+/** A sign-in from a client address of its own, so Better Auth's per-address limit (3 per 10 s) never answers. */
 async function signInStatus(email: string, password: string): Promise<number> {
+  forged += 1;
   const response = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.baseUrl },
+    headers: { "content-type": "application/json", origin: server.baseUrl, "x-forwarded-for": `198.51.100.${forged}` },
     body: JSON.stringify({ email, password }),
   });
   return response.status;
+}
+
+/** As if ten wrong guesses had just been made for this email, from whatever addresses: its password sign-in is paused. */
+async function pauseSignIn(email: string): Promise<void> {
+  await db.signInThrottle.upsert({
+    where: { email },
+    create: { email, windowStart: new Date(), failures: 10 },
+    update: { windowStart: new Date(), failures: 10 },
+  });
 }
 
 async function fillCreateForm(email: string, password: string): Promise<void> {
@@ -120,6 +143,9 @@ describe("an admin on the users page", () => {
     expect(await signInStatus(NINA.email, NINA.password)).toBe(200);
     const userId = (await db.user.findUniqueOrThrow({ where: { email: NINA.email } })).id;
     expect(await db.session.count({ where: { userId } })).toBe(1);
+    // Someone guessing at her email has paused her password sign-in: the reset opens it for the new password.
+    await pauseSignIn(NINA.email);
+    expect(await signInStatus(NINA.email, NINA.password)).toBe(429);
 
     await row(NINA.email).getByText("Reset password").click();
     await row(NINA.email).getByLabel(`New password for ${NINA.email}`).fill(NINA_RESET);
@@ -129,6 +155,40 @@ describe("an admin on the users page", () => {
       .toBe("Password set for nina@example.com; 1 open session ended. Give them the new password.");
     expect(await db.session.count({ where: { userId } })).toBe(0);
     await screenshot(page, "users-password-reset");
+    expect(await signInStatus(NINA.email, NINA_RESET)).toBe(200);
+  });
+
+  it("shows a paused password sign-in in the user's row and opens it; a request without a session cannot", async () => {
+    await pauseSignIn(NINA.email);
+    await page.reload();
+    await waitForHydration(page, "[data-testid=create-user]");
+    await expect
+      .poll(() => row(NINA.email).getByTestId("sign-in-pause").innerText())
+      .toMatch(/^Password sign-in paused until \d\d:\d\d UTC \(too many failed sign-ins\)/);
+    expect(await row(USERS.admin.email).getByTestId("sign-in-pause").count()).toBe(0);
+    await screenshot(page, "users-sign-in-paused");
+
+    const userId = (await db.user.findUniqueOrThrow({ where: { email: NINA.email } })).id;
+    const anonymous = await callAction(
+      server.baseUrl,
+      "/admin/users",
+      serverActionIds().get("clearSignInPause") ?? "",
+      [{ ok: false, message: null }, formData({ userId })],
+    );
+    expect(anonymous.body).toContain("Sign in to manage users");
+    expect(await db.signInThrottle.count({ where: { email: NINA.email } })).toBe(1);
+
+    await row(NINA.email)
+      .getByRole("button", { name: `Clear pause for ${NINA.email}` })
+      .click();
+    await expect
+      .poll(() => row(NINA.email).getByRole("status").allInnerTexts())
+      .toContain("Password sign-in for nina@example.com is open again; earlier failed sign-ins are forgotten.");
+    expect(
+      await row(NINA.email)
+        .getByText(/Password sign-in paused until/)
+        .count(),
+    ).toBe(0);
     expect(await signInStatus(NINA.email, NINA_RESET)).toBe(200);
   });
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { AllowedDomainsForm } from "@/components/auth/AllowedDomainsForm";
 import { CreateUserForm } from "@/components/auth/CreateUserForm";
+import { SignInPauseControl } from "@/components/auth/SignInPauseControl";
 import { SignUpToggle } from "@/components/auth/SignUpToggle";
 import { UserAccountActions } from "@/components/auth/UserAccountActions";
 import { UserRoleForm } from "@/components/auth/UserRoleForm";
@@ -10,6 +11,7 @@ import { CardFrame } from "@/components/ui/Card";
 import { formatDateTime } from "@/lib/charts/format";
 import { appAuthMode } from "@/lib/auth/appAuth";
 import { parseStoredRole } from "@/lib/auth/roles";
+import { signInPausesOf } from "@/lib/auth/signInThrottle";
 import { getDb } from "@/lib/db/client";
 import { isSignUpEnabled, readAllowedEmailDomains } from "@/lib/db/accounts/settingsQueries";
 import { listUsers } from "@/lib/db/accounts/userQueries";
@@ -20,8 +22,9 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Users" };
 
 /**
- * Admins list accounts, add them, change roles, reset passwords, remove them,
- * and open or close sign-up and limit it to email domains.
+ * Admins list accounts, add them, change roles, reset passwords, clear a
+ * paused password sign-in, remove them, and open or close sign-up and limit
+ * it to email domains.
  */
 export default async function UsersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requirePageRole("users.manage", "/admin/users");
@@ -32,6 +35,10 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
     isSignUpEnabled(db),
     readAllowedEmailDomains(db),
   ]);
+  const pauses = await signInPausesOf(
+    db,
+    users.items.map((user) => user.email),
+  );
   const mode = appAuthMode();
   return (
     <div className="space-y-6">
@@ -83,6 +90,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                   <UserRoleForm userId={user.id} email={user.email} role={parseStoredRole(user.role)} />
                 </td>
                 <td className="w-80 px-3 py-2 align-top">
+                  <SignInPauseControl
+                    userId={user.id}
+                    email={user.email}
+                    pausedUntil={pauses.get(user.email)?.toISOString() ?? null}
+                  />
                   <UserAccountActions
                     userId={user.id}
                     email={user.email}

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { alignedDefinitionSchema, type AlignedDefinition } from "@/lib/alignment/alignedDefinition";
 import type { Db } from "../client";
+import { orderedUuid } from "../orderedUuid";
+import {
+  startWithinRunsInProgressLimit,
+  type RunsInProgressLimit,
+  type StartedWithinLimit,
+} from "../runs/runsInProgress";
+import type { SqlRunner } from "../store/sqlRunner";
 import { isUniqueViolation } from "../store/uniqueViolation";
 
 /**
@@ -100,43 +107,100 @@ export type NewAlignment = Omit<
  * once get two numbers. Its progress counts the held-out units its aligned version is to judge.
  */
 export async function createAlignment(db: Db, alignment: NewAlignment): Promise<StoredAlignment> {
+  const created = await createAlignmentWithinLimit(db, alignment, null);
+  if (!created.ok) throw new Error("an alignment without a limit was refused");
+  return created.value;
+}
+
+/**
+ * createAlignment, counted as one of its creator's runs in progress: stored only while they have fewer than
+ * the limit (lib/db/runs/runsInProgress.ts), the count and the row in one transaction.
+ */
+export async function createAlignmentWithinLimit(
+  db: Db,
+  alignment: NewAlignment,
+  limit: RunsInProgressLimit,
+): Promise<StartedWithinLimit<StoredAlignment>> {
   for (let attempt = 0; ; attempt++) {
-    const last = await db.judgeAlignment.findFirst({
-      where: { datasetId: alignment.datasetId, metric: alignment.metric },
-      orderBy: { version: "desc" },
-      select: { version: true },
-    });
     try {
-      const version = (last?.version ?? 0) + 1;
-      const definition = alignment.defineJudge(version);
-      const row = await db.judgeAlignment.create({
-        data: {
-          datasetId: alignment.datasetId,
-          metric: alignment.metric,
-          version,
-          judgeName: definition.type === "custom" ? definition.judge.assessmentName : definition.judge.name,
-          definition: JSON.stringify(definition),
-          judgeModel: alignment.judgeModel,
-          progressTotal: alignment.heldOutKeys.length,
-          heartbeatAt: new Date(),
-          seed: alignment.seed,
-          heldOutShare: alignment.heldOutShare,
-          trainingKeys: JSON.stringify(alignment.trainingKeys),
-          heldOutKeys: JSON.stringify(alignment.heldOutKeys),
-          examples: JSON.stringify(alignment.examples),
-          guidance: alignment.guidance,
-          promptSuffix: alignment.promptSuffix,
-          baseRunId: alignment.baseRunId,
-          createdById: alignment.createdById,
-        },
-      });
-      return decode(row);
+      const started = await startWithinRunsInProgressLimit(db, limit, (tx) => insertAlignment(tx, alignment));
+      if (!started.ok) return started;
+      const row = await db.judgeAlignment.findUniqueOrThrow({ where: { id: started.value } });
+      return { ok: true, value: decode(row) };
     } catch (error) {
       // Another alignment of the same judge took this version number first: take the next.
       if (attempt < 5 && isUniqueViolation(error)) continue;
       throw error;
     }
   }
+}
+
+const ALIGNMENT_COLUMNS = [
+  "id",
+  "datasetId",
+  "metric",
+  "version",
+  "judgeName",
+  "definition",
+  "judgeModel",
+  "status",
+  "progressDone",
+  "progressTotal",
+  "heartbeatAt",
+  "seed",
+  "heldOutShare",
+  "trainingKeys",
+  "heldOutKeys",
+  "examples",
+  "guidance",
+  "promptSuffix",
+  "baseRunId",
+  "createdById",
+  "createdAt",
+] as const;
+
+/** The row, as the next version of its judge, through the transaction that counted it; resolves to its id. */
+async function insertAlignment(tx: SqlRunner, alignment: NewAlignment): Promise<string> {
+  const last = await tx.get<{ version: number }>(
+    `SELECT MAX("version") AS "version" FROM "JudgeAlignment" WHERE "datasetId" = ? AND "metric" = ?`,
+    [alignment.datasetId, alignment.metric],
+  );
+  const version = Number(last?.version ?? 0) + 1;
+  const definition = alignment.defineJudge(version);
+  const id = orderedUuid();
+  const now = new Date();
+  await tx.bulkInsert([
+    {
+      table: "JudgeAlignment",
+      columns: ALIGNMENT_COLUMNS,
+      rows: [
+        [
+          id,
+          alignment.datasetId,
+          alignment.metric,
+          version,
+          definition.type === "custom" ? definition.judge.assessmentName : definition.judge.name,
+          JSON.stringify(definition),
+          alignment.judgeModel,
+          "measuring",
+          0,
+          alignment.heldOutKeys.length,
+          now,
+          alignment.seed,
+          alignment.heldOutShare,
+          JSON.stringify(alignment.trainingKeys),
+          JSON.stringify(alignment.heldOutKeys),
+          JSON.stringify(alignment.examples),
+          alignment.guidance,
+          alignment.promptSuffix,
+          alignment.baseRunId,
+          alignment.createdById,
+          now,
+        ],
+      ],
+    },
+  ]);
+  return id;
 }
 
 export async function getAlignment(db: Db, id: string): Promise<StoredAlignment | null> {
@@ -214,7 +278,39 @@ export async function recordAlignmentFailure(
  * life (its server stopped) before `staleBefore`. False when another process is measuring it.
  */
 export async function claimAlignmentMeasurement(db: Db, id: string, staleBefore: Date): Promise<boolean> {
-  const { count } = await db.judgeAlignment.updateMany({
+  const claimed = await claimAlignmentMeasurementWithinLimit(db, id, staleBefore, null);
+  return claimed.ok && claimed.value;
+}
+
+/**
+ * claimAlignmentMeasurement, counted as one of the user's runs in progress: claimed only while they have fewer
+ * than the limit (the alignment itself, failed or stopped, is not among them until claimed).
+ */
+export async function claimAlignmentMeasurementWithinLimit(
+  db: Db,
+  id: string,
+  staleBefore: Date,
+  limit: RunsInProgressLimit,
+): Promise<StartedWithinLimit<boolean>> {
+  return startWithinRunsInProgressLimit(
+    db,
+    limit,
+    async (tx) =>
+      (await tx.run(
+        `UPDATE "JudgeAlignment" SET "status" = 'measuring', "errorMessage" = NULL, "heartbeatAt" = ?
+          WHERE "id" = ? AND ("status" = 'failed'
+            OR ("status" = 'measuring' AND ("heartbeatAt" IS NULL OR "heartbeatAt" < ?)))`,
+        [new Date(), id, staleBefore],
+      )) === 1,
+  );
+}
+
+/**
+ * A measurement again refused (the spending limits, the runs in progress): the alignment, failed or stopped,
+ * is failed with why, which its page shows beside the button to try again. One being measured is left alone.
+ */
+export async function recordAlignmentRefusal(db: Db, id: string, message: string, staleBefore: Date): Promise<void> {
+  await db.judgeAlignment.updateMany({
     where: {
       id,
       OR: [
@@ -222,9 +318,8 @@ export async function claimAlignmentMeasurement(db: Db, id: string, staleBefore:
         { status: "measuring", OR: [{ heartbeatAt: null }, { heartbeatAt: { lt: staleBefore } }] },
       ],
     },
-    data: { status: "measuring", errorMessage: null, heartbeatAt: new Date() },
+    data: { status: "failed", errorMessage: message.slice(0, 2000) },
   });
-  return count === 1;
 }
 
 function spendingColumns(spent: AlignmentSpending) {

@@ -1,6 +1,7 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
+import { countInProgress } from "./runsInProgress";
 import { runIdsWithTag } from "./runTagFilter";
 import { decodeRun, decodeRunTags } from "./storedRun";
 
@@ -316,10 +317,10 @@ export async function findFailedRowId(db: Db, runId: string): Promise<string | n
   return item?.rowId ?? null;
 }
 
-/** Statuses of a run that is spending or about to: what ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER counts. */
-const IN_PROGRESS = ["planning", "pending", "running"];
-
-/** How many runs a user started that are planning, queued or running (one COUNT in SQL). */
+/**
+ * How many runs a user has in progress, as ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER counts them: their runs
+ * planning, queued or running, and their alignments being measured (runsInProgress.ts, one query).
+ */
 export async function countRunsInProgressBy(db: Db, userId: string): Promise<number> {
-  return db.run.count({ where: { createdById: userId, status: { in: IN_PROGRESS } } });
+  return countInProgress(sqlOf(db), userId);
 }

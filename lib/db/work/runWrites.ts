@@ -1,6 +1,12 @@
 import { responseHashOf } from "@/lib/labels/contentHash";
 import { sqlOf, type Db } from "../client";
 import type { RunBudget } from "../runs/runBudget";
+import {
+  startWithinRunsInProgressLimit,
+  type RunsInProgressLimit,
+  type StartedWithinLimit,
+} from "../runs/runsInProgress";
+import type { BulkTable } from "../store/sqlRunner";
 import { addWorkerSpending } from "./runSpending";
 import { orderedUuid } from "../orderedUuid";
 
@@ -52,9 +58,10 @@ export async function insertPlanningRun(
     basedOn?: string;
   }[],
   planner: { owner: string; ttlMs: number },
-): Promise<void> {
+  limit: RunsInProgressLimit = null,
+): Promise<StartedWithinLimit<void>> {
   const now = new Date();
-  await sqlOf(db).bulkInsert([
+  const tables: BulkTable[] = [
     {
       table: "Run",
       columns: [
@@ -113,7 +120,9 @@ export async function insertPlanningRun(
         judge.basedOn ?? null,
       ]),
     },
-  ]);
+  ];
+  // The run counts as in progress from this row on: with a limit, the row is written only within it.
+  return startWithinRunsInProgressLimit(db, limit, (tx) => tx.bulkInsert(tables));
 }
 
 /** One page of a run's plan (its work items and generation items) in one short transaction; renews the planning lease. */

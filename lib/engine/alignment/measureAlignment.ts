@@ -16,8 +16,7 @@ import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
 import { loadAlignmentUnits } from "./alignmentUnits";
 import { AlignmentRefused, originalJudgeOf, type AlignableRun } from "./originalJudge";
 
-/** A measurement whose process gave no sign of life for this long stopped (its server was stopped): it may be taken over. */
-export const MEASUREMENT_STALE_MS = 30_000;
+export { MEASUREMENT_STALE_MS } from "@/lib/db/runs/runsInProgress";
 const HEARTBEAT_MS = 5_000;
 
 export type MeasureDeps = {

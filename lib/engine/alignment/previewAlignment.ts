@@ -98,3 +98,20 @@ export async function previewAlignment(
     earlier,
   };
 }
+
+/**
+ * What measuring a stored aligned version again costs at most, counted as the preview counts the first
+ * measurement's: one call per held-out row, its examples and guidance in every prompt. Calls that finished
+ * before are answered by the judge cache and cost nothing, so a measurement again costs this or less.
+ */
+export async function estimateMeasurement(
+  db: Db,
+  stored: StoredAlignment,
+  run: AlignableRun,
+  prices: LlmPrices,
+): Promise<AlignmentEstimate> {
+  const alignment = stored.definition.judge.alignment;
+  if (!alignment) return NOTHING;
+  const heldOut = await loadAlignmentUnits(db, run, stored.metric, new Set(stored.heldOutKeys));
+  return estimateAlignment({ heldOut, alignment }, { model: run.judgeModel, prices, guidanceDraft: false });
+}

@@ -2,11 +2,13 @@ import { buildAlignedDefinition } from "@/lib/alignment/alignedDefinition";
 import { planAlignment } from "@/lib/alignment/alignJudge";
 import { DEFAULT_HELD_OUT_SHARE } from "@/lib/alignment/trainHeldOutSplit";
 import {
-  createAlignment,
+  createAlignmentWithinLimit,
   heldOutKeysOfEarlierAlignments,
   type StoredAlignment,
 } from "@/lib/db/alignments/judgeAlignments";
 import type { Db } from "@/lib/db/client";
+import type { RunsInProgressLimit } from "@/lib/db/runs/runsInProgress";
+import { RunsInProgressRefusal } from "../runsInProgressRefusal";
 import { labelCountProblem, loadAlignmentUnits } from "./alignmentUnits";
 import { AlignmentRefused, originalJudgeOf, type AlignableRun } from "./originalJudge";
 
@@ -17,12 +19,15 @@ export type AlignmentRequest = {
   /** The guidance the user accepted (their edit of a draft), or none. */
   guidance?: string | null;
   createdById?: string | null;
+  /** The creator's ceiling on runs in progress, which a measurement counts in: stored only within it. */
+  inProgressLimit?: RunsInProgressLimit;
 };
 
 /**
  * The first half of an alignment, quick and with no LLM call: the labels read, split (earlier held-out
  * rows kept out of training), the examples chosen, and the aligned version stored, to be measured on its
- * held-out units (measureAlignment). Throws AlignmentRefused with the reason when it cannot start.
+ * held-out units (measureAlignment). Throws AlignmentRefused with the reason when it cannot start, and
+ * RunsInProgressRefusal when its creator is at their limit of runs in progress.
  */
 export async function startAlignment(db: Db, run: AlignableRun, request: AlignmentRequest): Promise<StoredAlignment> {
   const original = originalJudgeOf(run, request.metric);
@@ -35,19 +40,25 @@ export async function startAlignment(db: Db, run: AlignableRun, request: Alignme
     throw new AlignmentRefused(
       "every label of this judge is held out by an earlier alignment: label more rows, then align again",
     );
-  return createAlignment(db, {
-    datasetId: run.datasetId,
-    metric: request.metric,
-    seed: request.seed,
-    heldOutShare: DEFAULT_HELD_OUT_SHARE,
-    trainingKeys: plan.trainingKeys,
-    heldOutKeys: plan.heldOutKeys,
-    examples: [...plan.alignment.examples],
-    guidance: plan.alignment.guidance,
-    promptSuffix: plan.promptSuffix,
-    baseRunId: run.id,
-    judgeModel: run.judgeModel,
-    createdById: request.createdById ?? null,
-    defineJudge: (version) => buildAlignedDefinition(original, version, plan.alignment),
-  });
+  const created = await createAlignmentWithinLimit(
+    db,
+    {
+      datasetId: run.datasetId,
+      metric: request.metric,
+      seed: request.seed,
+      heldOutShare: DEFAULT_HELD_OUT_SHARE,
+      trainingKeys: plan.trainingKeys,
+      heldOutKeys: plan.heldOutKeys,
+      examples: [...plan.alignment.examples],
+      guidance: plan.alignment.guidance,
+      promptSuffix: plan.promptSuffix,
+      baseRunId: run.id,
+      judgeModel: run.judgeModel,
+      createdById: request.createdById ?? null,
+      defineJudge: (version) => buildAlignedDefinition(original, version, plan.alignment),
+    },
+    request.inProgressLimit ?? null,
+  );
+  if (!created.ok) throw new RunsInProgressRefusal(created.inProgress);
+  return created.value;
 }
