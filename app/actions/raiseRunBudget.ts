@@ -12,7 +12,11 @@ import { costBudgetProblem, readBudgetFields } from "@/lib/engine/budgetFields";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import type { LlmPrices } from "@/lib/llm/pricing";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
-import { checkSpendingAllowed } from "@/lib/server/runSpendingGuard";
+import {
+  checkSpendingAllowed,
+  runsInProgressLimitOf,
+  runsInProgressRefusalMessage,
+} from "@/lib/server/runSpendingGuard";
 
 export type RaiseRunBudgetState = { message: string | null };
 
@@ -58,8 +62,12 @@ export async function raiseRunBudget(_previous: RaiseRunBudgetState, formData: F
     startsRun: true,
   });
   if (!allowed.ok) return { message: allowed.problems.join(" ") };
-  const raised = await raiseBudgetAndReopen(getDb(), runId, allowed.budget);
-  if (!raised.ok) return { message: raised.message };
+  const limit = runsInProgressLimitOf(access.user);
+  const raised = await raiseBudgetAndReopen(getDb(), runId, allowed.budget, limit);
+  if (!raised.ok)
+    return {
+      message: "inProgress" in raised ? runsInProgressRefusalMessage(limit, raised.inProgress) : raised.message,
+    };
   executeRunInBackground(runId);
   revalidatePath(`/runs/${runId}`);
   return { message: null };

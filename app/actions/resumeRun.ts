@@ -4,9 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { reopenRun } from "@/lib/db/runs/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
-import { applySpendingLimits } from "@/lib/server/runSpendingGuard";
+import { applySpendingLimits, reopenRunFor, SpendingLimitRefusal } from "@/lib/server/runSpendingGuard";
 
 const inputSchema = z.object({ runId: z.string().min(1).max(100) });
 
@@ -16,6 +15,8 @@ export async function resumeRun(formData: FormData): Promise<void> {
   const input = inputSchema.safeParse({ runId: formData.get("runId") });
   if (!input.success) return;
   await applySpendingLimits(getDb(), user, input.data.runId);
-  if (await reopenRun(getDb(), input.data.runId)) executeRunInBackground(input.data.runId);
+  const reopened = await reopenRunFor(getDb(), user, input.data.runId);
+  if (!reopened.ok) throw new SpendingLimitRefusal(reopened.message);
+  if (reopened.reopened) executeRunInBackground(input.data.runId);
   revalidatePath(`/runs/${input.data.runId}`);
 }

@@ -8,6 +8,7 @@ import {
 } from "@/lib/config/spendingLimits";
 import type { Db } from "@/lib/db/client";
 import { getRunBudget, NO_BUDGET, setRunBudget, type RunBudget } from "@/lib/db/runs/runBudget";
+import { reopenRunWithinLimit } from "@/lib/db/runs/runLifecycle";
 import { countRunsInProgressBy, getRun } from "@/lib/db/runs/runQueries";
 import type { RunsInProgressLimit } from "@/lib/db/runs/runsInProgress";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
@@ -96,6 +97,21 @@ export function runsInProgressLimitOf(user: AuthUser): RunsInProgressLimit {
   if (user.local) return null;
   const max = readSpendingLimits().maxRunsInProgressPerUser;
   return max === null ? null : { userId: user.id, max };
+}
+
+/**
+ * Reopens a failed or paused run for `user` (Resume, the API's resume) within their runs-in-progress limit,
+ * counted where the run is reopened. `reopened` false: the run was not failed or paused.
+ */
+export async function reopenRunFor(
+  db: Db,
+  user: AuthUser,
+  runId: string,
+): Promise<{ ok: true; reopened: boolean } | { ok: false; message: string }> {
+  const limit = runsInProgressLimitOf(user);
+  const result = await reopenRunWithinLimit(db, runId, limit);
+  if (!result.ok) return { ok: false, message: runsInProgressRefusalMessage(limit, result.inProgress) };
+  return { ok: true, reopened: result.value };
 }
 
 /** The refusal when that write found the user at their limit: the count, the limit and its variable named. */

@@ -17,6 +17,8 @@ import { startAlignment } from "@/lib/engine/alignment/startAlignment";
 import { RunsInProgressRefusal } from "@/lib/engine/runsInProgressRefusal";
 import { remeasureAlignmentFromRequest, startAlignmentFromRequest } from "@/lib/server/startAlignmentRequest";
 import { startRunFromRequest, type RunRequest } from "@/lib/server/startRunRequest";
+import { raiseBudgetAndReopen } from "@/lib/db/runs/runBudget";
+import { reopenRunFor } from "@/lib/server/runSpendingGuard";
 import { readRun, runToCompletion } from "../support/engineKit";
 import { fakeExampleFollower } from "../support/fakeExampleFollower";
 import { openServedDataset, type ServedDataset } from "../support/servedDataset";
@@ -118,6 +120,38 @@ describe("ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER under parallel requests", () => {
     expect(await runsOf(RITA)).toBe(1);
     // Per user: another runner still starts one.
     expect(await startRunFromRequest(db, OTTO, heuristicRun("otto's run"))).toMatchObject({ ok: true });
+  });
+
+  it("resumes of the user's own paused runs, 10 at once with a limit of 1: one reopens, the rest are refused", async () => {
+    await endAllOf(RITA);
+    const paused: string[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const outcome = await startRunFromRequest(db, RITA, heuristicRun(`paused ${i}`));
+      if (!outcome.ok) throw new Error(`run ${i} did not start`);
+      // Paused at its budget before the next starts, so each start found room.
+      await db.run.update({ where: { id: outcome.runId }, data: { status: "paused", pauseReason: "budget" } });
+      paused.push(outcome.runId);
+    }
+    expect(await runsOf(RITA)).toBe(0);
+    const outcomes = await Promise.all(paused.map((runId) => reopenRunFor(db, RITA, runId)));
+    expect(outcomes.filter((outcome) => outcome.ok && outcome.reopened)).toHaveLength(1);
+    const refused = outcomes.filter((outcome) => !outcome.ok);
+    expect(refused).toHaveLength(9);
+    for (const outcome of refused) expect(outcome).toEqual({ ok: false, message: LIMIT_REFUSAL });
+    expect(await runsOf(RITA)).toBe(1);
+    // A raised budget is kept but its run stays paused while the user is at the limit.
+    const waiting = await db.run.findFirstOrThrow({ where: { createdById: RITA.id, status: "paused" } });
+    const raised = await raiseBudgetAndReopen(
+      db,
+      waiting.id,
+      { calls: 1000, tokens: null, usd: null },
+      {
+        userId: RITA.id,
+        max: 1,
+      },
+    );
+    expect(raised).toEqual({ ok: false, inProgress: 1 });
+    expect((await db.run.findUniqueOrThrow({ where: { id: waiting.id } })).status).toBe("paused");
   });
 
   it("refuses an alignment while the user is at the limit, storing nothing", async () => {

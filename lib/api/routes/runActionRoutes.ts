@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
 import { budgetFieldsSchema } from "@/lib/engine/budgetFields";
 import { z } from "zod";
-import { cancelRun, getRunStatus, reopenRun, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { cancelRun, getRunStatus, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
-import { applySpendingLimits, SpendingLimitRefusal } from "@/lib/server/runSpendingGuard";
+import { applySpendingLimits, reopenRunFor, SpendingLimitRefusal } from "@/lib/server/runSpendingGuard";
 import { runRequestSchema, startRunFromRequest } from "@/lib/server/startRunRequest";
 import { ApiError, issuesOf, notFound } from "../apiErrors";
 import { runDetailSchema } from "../apiSchemas";
@@ -114,7 +114,9 @@ export const resumeRunRoute = defineApiRoute(
     const status = await getRunStatus(db, params.runId);
     if (status === null) throw notFound(`Run ${params.runId}`);
     await applyLimitsOrRefuse(user, params.runId);
-    if (!(await reopenRun(db, params.runId)))
+    const reopened = await reopenRunFor(db, user, params.runId);
+    if (!reopened.ok) throw new ApiError(403, "forbidden", reopened.message);
+    if (!reopened.reopened)
       throw new ApiError(409, "conflict", `The run is ${status}; only a failed or paused run can be resumed.`);
     executeRunInBackground(params.runId);
     return readRunDetail(params.runId);

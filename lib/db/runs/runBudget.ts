@@ -1,5 +1,6 @@
 import { sqlOf, type Db } from "../client";
-import { BUDGET_REACHED, reopenRun } from "./runLifecycle";
+import { BUDGET_REACHED, reopenRunWithinLimit } from "./runLifecycle";
+import type { RunsInProgressLimit } from "./runsInProgress";
 
 /** A run's spending limits; null means no limit of that kind. */
 export type RunBudget = { calls: number | null; tokens: number | null; usd: number | null };
@@ -104,13 +105,15 @@ function describeSpent(limit: keyof RunBudget, spent: RunSpending): string {
 /**
  * Sets a paused or failed run's budget (null removes a limit) and makes it runnable again, as long
  * as the new budget leaves room: a limit at or under what the run has already spent would pause it
- * again at once, so it is refused with what was spent. The caller starts executing it.
+ * again at once, so it is refused with what was spent. Reopened within the user's `inProgressLimit`
+ * (`inProgress` when they are at it). The caller starts executing it.
  */
 export async function raiseBudgetAndReopen(
   db: Db,
   runId: string,
   budget: RunBudget,
-): Promise<{ ok: true } | { ok: false; message: string }> {
+  inProgressLimit: RunsInProgressLimit = null,
+): Promise<{ ok: true } | { ok: false; message: string } | { ok: false; inProgress: number }> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
   if (!run) return { ok: false, message: "This run no longer exists." };
   if (run.status !== "paused" && run.status !== "failed")
@@ -122,7 +125,11 @@ export async function raiseBudgetAndReopen(
       ok: false,
       message: `The run has already spent ${describeSpent(limit, spent)}: set the ${LIMIT_FIELD[limit]} budget above that, or leave it empty for no limit.`,
     };
+  // The budget is kept even when the user is at their runs-in-progress limit: it is what they asked for, and
+  // the run is resumed once they have room.
   await setRunBudget(db, runId, budget);
-  if (!(await reopenRun(db, runId))) return { ok: false, message: "The run could not be reopened; reload the page." };
+  const reopened = await reopenRunWithinLimit(db, runId, inProgressLimit);
+  if (!reopened.ok) return { ok: false, inProgress: reopened.inProgress };
+  if (!reopened.value) return { ok: false, message: "The run could not be reopened; reload the page." };
   return { ok: true };
 }

@@ -2,6 +2,7 @@ import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { recomputeRunSpending } from "../work/runSpending";
 import { recordRunEvent } from "./runEvents";
+import { startWithinRunsInProgressLimit, type RunsInProgressLimit, type StartedWithinLimit } from "./runsInProgress";
 import { decodeRunConfig } from "./storedRun";
 
 /**
@@ -210,6 +211,28 @@ export async function reopenRun(db: Db, runId: string): Promise<boolean> {
     },
   });
   return result.count === 1;
+}
+
+/**
+ * reopenRun for a signed-in user's request (the Resume button, POST /api/v1/runs/{id}/resume, a raised
+ * budget): the reopened run is one more in progress, so it is made only while the user is under
+ * ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER, counted in the same transaction (runsInProgress.ts), so that a burst
+ * of resumes cannot pass the limit that a burst of new runs cannot. `value` is reopenRun's answer.
+ */
+export async function reopenRunWithinLimit(
+  db: Db,
+  runId: string,
+  limit: RunsInProgressLimit,
+): Promise<StartedWithinLimit<boolean>> {
+  return startWithinRunsInProgressLimit(db, limit, async (tx) => {
+    const changed = await tx.run(
+      `UPDATE "Run" SET "status" = 'pending', "pauseReason" = NULL, "errorMessage" = NULL, "finishedAt" = NULL,
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+       WHERE "id" = ? AND "status" IN ('failed', 'paused')`,
+      [runId],
+    );
+    return changed === 1;
+  });
 }
 
 export async function cancelRun(db: Db, runId: string): Promise<boolean> {
