@@ -38,9 +38,9 @@ export default async function ApiKeysPage() {
           </a>
           ) and <code>npm run eval -- --server</code>, sent as <code>Authorization: Bearer …</code>. It acts as you,
           with the role you give it (never more than yours, and lowered with yours), at up to{" "}
-          {API_KEY_REQUESTS_PER_MINUTE} requests a minute ({API_KEY_OWNER_REQUESTS_PER_MINUTE} over all your keys). A
-          key works only there: the pages and their forms take a signed-in person, and no key manages users, settings or
-          keys. You may hold {API_KEYS_PER_USER} keys at once.
+          {API_KEY_REQUESTS_PER_MINUTE} requests a minute ({API_KEY_OWNER_REQUESTS_PER_MINUTE.toLocaleString("en-US")}{" "}
+          over all your keys). A key works only there: the pages and their forms take a signed-in person, and no key
+          manages users, settings or keys. You may hold {API_KEYS_PER_USER} keys at once.
         </p>
       </div>
       {user.local ? (
