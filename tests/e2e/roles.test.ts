@@ -118,7 +118,9 @@ describe("a runner", () => {
       ]),
     );
     datasetId = await uploadThroughPage(page, server.baseUrl, file, "Runner's set");
-    expect(await page.locator("[data-testid=created-by]").innerText()).toBe(USERS.runner.name);
+    expect(await page.locator("[data-testid=created-by]").innerText()).toBe(
+      `${USERS.runner.name} <${USERS.runner.email}>`,
+    );
     // May start runs, may not rename or delete the dataset.
     expect(await page.locator("[data-testid=dataset-settings]").count()).toBe(0);
     await page.goto(`${server.baseUrl}/datasets`);
@@ -170,7 +172,9 @@ describe("a runner", () => {
     await page.getByRole("button", { name: "Start run" }).click();
     await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname));
     await page.locator("[data-testid=run-status]", { hasText: "completed" }).waitFor({ timeout: 30_000 });
-    expect(await page.locator("[data-testid=created-by]").innerText()).toBe(USERS.runner.name);
+    expect(await page.locator("[data-testid=created-by]").innerText()).toBe(
+      `${USERS.runner.name} <${USERS.runner.email}>`,
+    );
     expect(await page.getByText("Name, tags and deletion").count()).toBe(0);
     expect(await page.getByText("Delete this run…").count()).toBe(0);
     // Re-judging is a runner's.
