@@ -71,6 +71,9 @@ const OWN_PROCESS = [
 // client changed, naming OWN_PROCESS.
 const SHARED_PROCESSES = { isolate: false, setupFiles: ["tests/support/sharedProcessGuard.ts"] };
 
+// One migrated SQLite store per run, which every SQLite test store copies (tests/support/tempDb.ts).
+const SQLITE_TEMPLATE = "tests/support/sqliteTemplateGlobalSetup.ts";
+
 // Whether the postgresql project runs `file` (its globs are made of "**/", "*" and literal text).
 function inPostgresqlSuite(file: string): boolean {
   const pieces: Record<string, string> = { "**/": "(?:.*/)?", "*": "[^/]*", ".": "\\." };
@@ -99,11 +102,16 @@ export default defineConfig({
           ...SHARED_PROCESSES,
           include: ["tests/**/*.test.ts"],
           exclude: ["tests/e2e/**", ...POSTGRESQL_ONLY, ...OWN_PROCESS],
+          globalSetup: [SQLITE_TEMPLATE],
         },
       },
       {
         extends: true,
-        test: { name: "unit-own-process", include: OWN_PROCESS.filter((file) => !POSTGRESQL_ONLY.includes(file)) },
+        test: {
+          name: "unit-own-process",
+          include: OWN_PROCESS.filter((file) => !POSTGRESQL_ONLY.includes(file)),
+          globalSetup: [SQLITE_TEMPLATE],
+        },
       },
       {
         extends: true,

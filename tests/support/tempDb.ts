@@ -23,11 +23,17 @@ export async function createTempDb(): Promise<TempDb> {
   return testStore() === "postgresql" ? createTempPostgres() : createTempSqlite();
 }
 
-/** A real SQLite file in a temp folder with every migration applied. */
+/**
+ * A real SQLite file in a temp folder with every migration applied: a copy of the run's migrated template
+ * (sqliteTemplateGlobalSetup.ts), or migrated here in a project that has no template.
+ */
 export async function createTempSqlite(): Promise<TempDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-db-"));
-  const url = `file:${path.join(dir, "test.db")}`;
-  await applyPendingMigrations(url);
+  const file = path.join(dir, "test.db");
+  const url = `file:${file}`;
+  const template = sqliteTemplate();
+  if (template) fs.copyFileSync(template, file);
+  else await applyPendingMigrations(url);
   const db = createDb(url);
   return {
     db,
@@ -37,6 +43,14 @@ export async function createTempSqlite(): Promise<TempDb> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function sqliteTemplate(): string | null {
+  try {
+    return inject("sqliteTemplate") ?? null;
+  } catch {
+    return null;
+  }
 }
 
 let created = 0;
