@@ -183,6 +183,17 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                             </b>
                           </span>
                         ))}
+                        {run.headlines.length > 4 && (
+                          <span
+                            className="whitespace-nowrap text-slate-500"
+                            title={run.headlines
+                              .slice(4)
+                              .map((h) => `${h.metric.split("/").pop()} ${formatPercent(h.rate, 0)}`)
+                              .join(", ")}
+                          >
+                            +{run.headlines.length - 4} more
+                          </span>
+                        )}
                       </div>
                     </td>
                     <td className="px-3 py-2 text-slate-600">{run.startedAt ? formatDateTime(run.startedAt) : "—"}</td>

@@ -189,6 +189,7 @@ async function DatasetRunsSection({ datasetId }: { datasetId: string }) {
                   {h.metric.split("/").pop()} <b>{formatPercent(h.rate, 0)}</b>
                 </span>
               ))}
+              {run.headlines.length > 4 && <span className="text-slate-500">+{run.headlines.length - 4} more</span>}
             </span>
           </li>
         ))}

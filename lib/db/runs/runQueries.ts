@@ -1,6 +1,7 @@
 import { WHITESPACE } from "@/lib/metrics/rowEligibility";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
+import { orderHeadlines } from "./runHeadlines";
 import { countInProgress } from "./runsInProgress";
 import { runIdsWithTag } from "./runTagFilter";
 import { decodeRun, decodeRunTags } from "./storedRun";
@@ -256,11 +257,13 @@ export async function listRuns(db: Db, take = 200, datasetId?: string, tag?: str
   return runs.map((run) => ({
     ...run,
     counts: byRun.get(run.id) ?? {},
-    headlines: [...(headlines.get(run.id) ?? new Map()).entries()].map(([metric, v]) => ({
-      metric,
-      rate: v.yes / v.judged,
-      judged: v.judged,
-    })),
+    headlines: orderHeadlines(
+      [...(headlines.get(run.id) ?? new Map()).entries()].map(([metric, v]) => ({
+        metric,
+        rate: v.yes / v.judged,
+        judged: v.judged,
+      })),
+    ),
   }));
 }
 
