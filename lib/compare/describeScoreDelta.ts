@@ -1,5 +1,5 @@
 import { scoreDirection } from "@/lib/metrics/metricCatalog";
-import { describeDelta, formatLevel, type MeanDiffInterval } from "@/lib/stats";
+import { describeDelta, formatLevel, NO_CHANGE, type MeanDiffInterval } from "@/lib/stats";
 import type { MetricDelta, ScoreIntervalMethod } from "./metricDelta";
 
 /** A score delta from its paired interval, in the words of the metric's direction and unit. */
@@ -43,6 +43,7 @@ function lowerIsBetterDelta(
 ): MetricDelta {
   const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  if (unchanged(delta, interval)) return { delta, verdict, words: NO_CHANGE, pairs, unpaired: 0 };
   const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {
     delta,
@@ -72,6 +73,7 @@ function agentDelta(
     return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
   };
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  if (unchanged(delta, interval)) return { delta, verdict, words: NO_CHANGE, pairs, unpaired: 0 };
   const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {
     delta,
@@ -80,4 +82,8 @@ function agentDelta(
     pairs,
     unpaired: 0,
   };
+}
+
+function unchanged(delta: number, interval: { low: number; high: number }): boolean {
+  return delta === 0 && interval.low === 0 && interval.high === 0;
 }

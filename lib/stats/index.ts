@@ -9,7 +9,7 @@ export {
   type MeanDiffInterval,
   type SteppedBootstrap,
 } from "./bootstrap";
-export { DEFAULT_ALPHA, describeDelta, formatLevel, type DeltaInput, type Verdict } from "./significance";
+export { DEFAULT_ALPHA, describeDelta, formatLevel, NO_CHANGE, type DeltaInput, type Verdict } from "./significance";
 export { mulberry32 } from "./prng";
 export { normalQuantile, twoSidedZ } from "./normal";
 export * from "./agreementExports";

@@ -26,6 +26,8 @@ export function describeDelta(input: DeltaInput, alpha = DEFAULT_ALPHA): { verdi
     if (!(pValue >= 0 && pValue <= 1)) throw new RangeError(`pValue must be in [0, 1], got ${pValue}`);
     // Strictly below alpha, the usual convention; a zero delta is never "real" whatever p says.
     const verdict: Verdict = pValue < alpha && delta !== 0 ? (delta > 0 ? "better" : "worse") : "noise";
+    // Exactly no change in the yes-rate is not noise to be doubted: as many rows flipped each way, or none.
+    if (delta === 0) return { verdict, words: `No net change: 0.0 points (p ${formatP(pValue)})` };
     const digits = verdict === "noise" ? 1 : digitsKeepingNonZero([delta], 1);
     const amount = `${signed(delta, digits, true)} points`;
     // The test is named only when it is the reason to believe the change.
@@ -39,12 +41,16 @@ export function describeDelta(input: DeltaInput, alpha = DEFAULT_ALPHA): { verdi
   }
   // Real only when the interval excludes 0; touching it counts as noise.
   const verdict: Verdict = low > 0 ? "better" : high < 0 ? "worse" : "noise";
+  if (delta === 0 && low === 0 && high === 0) return { verdict, words: NO_CHANGE };
   // Two decimals read well on 0–1 and 1–5 scales; more only when a real result's
   // bound nearest zero would otherwise print as 0.00 and contradict the verdict.
   const digits = verdict === "noise" ? 2 : digitsKeepingNonZero([low, high], 2);
   const ci = `${formatLevel(1 - alpha)}% CI ${signed(low, digits)} to ${signed(high, digits)}`;
   return { verdict, words: `${prefix(verdict)}: ${signed(delta, digits, true)} (${ci})` };
 }
+
+/** Every paired row the same on both runs: the interval is the single point 0. */
+export const NO_CHANGE = "No change: every paired row has the same value";
 
 function prefix(verdict: Verdict): string {
   return verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";

@@ -101,7 +101,9 @@ describe("npm run eval -- --server … --baseline", () => {
     expect(regressed.stdout).toMatch(
       /REGRESSION +response\/llm_judged\/relevance_to_query: 100\.0% → 68\.3%; Real regression: −30\.8 points \(McNemar p < 0\.001\) \[39 paired rows\]/,
     );
-    expect(regressed.stdout).toMatch(/noise +response\/llm_judged\/safety: 100\.0% → 100\.0%; Likely noise/);
+    expect(regressed.stdout).toMatch(
+      /noise +response\/llm_judged\/safety: 100\.0% → 100\.0%; No net change: 0\.0 points/,
+    );
     expect(regressed.stdout).toContain("Real regression on response/llm_judged/relevance_to_query.");
     // 39 requests on both sides, q40 reworded (not paired), q-new only in this build.
     expect(regressed.stdout).toContain(

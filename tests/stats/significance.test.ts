@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeDelta, exactMcNemar } from "@/lib/stats";
+import { describeDelta, exactMcNemar, NO_CHANGE } from "@/lib/stats";
 
 describe("describeDelta: binary (McNemar)", () => {
   it("words a significant improvement", () => {
@@ -34,6 +34,12 @@ describe("describeDelta: binary (McNemar)", () => {
 
   it("never calls a zero delta real, and never prints −0.0", () => {
     expect(describeDelta({ kind: "binary", pValue: 0.001, delta: 0 }).verdict).toBe("noise");
+    // Exactly zero is said as such, not as noise to be doubted.
+    expect(describeDelta({ kind: "binary", pValue: 1, delta: 0 }).words).toBe("No net change: 0.0 points (p = 1)");
+    expect(describeDelta({ kind: "score", low: 0, high: 0, delta: 0 })).toEqual({ verdict: "noise", words: NO_CHANGE });
+    expect(describeDelta({ kind: "score", low: -0.1, high: 0.1, delta: 0 }).words).toBe(
+      "Likely noise: 0.00 (95% CI −0.10 to 0.10)",
+    );
     expect(describeDelta({ kind: "binary", pValue: 0.9, delta: -0.04 }).words).toBe(
       "Likely noise: 0.0 points (p = 0.90)",
     );
