@@ -172,8 +172,20 @@ export type Auth = ReturnType<typeof createAuth>;
  * Better Auth's log lines, but for its error on every API key that fails verification: a mistyped, revoked or
  * expired key is the client's mistake, answered 401, and a client retrying one would fill the server's log.
  */
-function logAuthMessage(level: "debug" | "info" | "success" | "warn" | "error", message: string, ...args: unknown[]) {
-  if (message.startsWith("Failed to validate API key")) return;
+/**
+ * Better Auth's messages in Assay's words where they name its own settings: its "Base URL is not set … Set the
+ * baseURL option or BETTER_AUTH_URL env" would send an operator to a variable Assay never reads.
+ */
+function authLogMessage(message: string): string | null {
+  if (message.startsWith("Failed to validate API key")) return null;
+  if (message.includes("Base URL is not set"))
+    return "ASSAY_BASE_URL is not set: sign-in derives the app's address from each request, which is enough on this machine; set ASSAY_BASE_URL to the public https:// address when the app is served to others (single sign-on needs it).";
+  return message;
+}
+
+function logAuthMessage(level: "debug" | "info" | "success" | "warn" | "error", raw: string, ...args: unknown[]) {
+  const message = authLogMessage(raw);
+  if (message === null) return;
   const write = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
   write(`[Better Auth] ${level.toUpperCase()}: ${message}`, ...args);
 }
