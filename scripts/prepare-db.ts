@@ -1,13 +1,14 @@
 // Runs before the server starts (npm start / npm run dev): applies pending
 // migrations, clears uploads a killed server left half-way, and on a brand-new
-// database loads the sample dataset so a newcomer has something to open.
+// database (its tables made by this start or by `npm run db:deploy`) loads the
+// sample dataset once, so a newcomer has something to open.
 import path from "node:path";
 import { closeDb, createDb, enableWriteAheadLog } from "../lib/db/client";
 import { describeDatabaseUrl, resolveDatabaseUrl } from "../lib/db/databaseUrl";
+import { readSetting, writeSetting } from "../lib/db/accounts/settingsQueries";
+import { hasAnyDataset } from "../lib/db/datasets/datasetQueries";
 import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
-import { defaultMigrationsDirectory, readMigrationsDirectory } from "../lib/db/migrations/migrationsDirectory";
-import { dialectOfUrl } from "../lib/db/store/dialect";
 import { ingestFile } from "../lib/ingest/ingestFile";
 
 const SAMPLE_FILE = path.join("prisma", "sample", "sample-eval-set.jsonl");
@@ -16,8 +17,6 @@ const SAMPLE_NAME = "Northwind support assistant (sample)";
 async function main(): Promise<void> {
   const url = resolveDatabaseUrl();
   const { applied } = await applyPendingMigrations(url);
-  const total = readMigrationsDirectory(defaultMigrationsDirectory(dialectOfUrl(url))).migrationDirectories.length;
-  const fresh = applied.length > 0 && applied.length === total;
   console.log(
     applied.length > 0
       ? `[assay] database ${describeDatabaseUrl(url)}: applied ${applied.length} migration(s)`
@@ -30,7 +29,10 @@ async function main(): Promise<void> {
     // An hour's grace: a CLI upload may be streaming into the same file right now.
     const removed = await deleteAbandonedImports(db, new Date(Date.now() - 60 * 60 * 1000));
     if (removed > 0) console.log(`[assay] removed ${removed} upload(s) interrupted by a previous shutdown`);
-    if (fresh || process.env.ASSAY_LOAD_SAMPLE === "1") {
+    // Offered once: on the first start whose store has no dataset (a store db:deploy migrated is as new as one
+    // this start migrated), never again once it was offered, even if every dataset is deleted later.
+    const offer = !(await readSetting(db, "sampleOffered")) && !(await hasAnyDataset(db));
+    if (offer || process.env.ASSAY_LOAD_SAMPLE === "1") {
       const result = await ingestFile(SAMPLE_FILE, { name: SAMPLE_NAME, mode: "strict", sink: createDatasetSink(db) });
       if (!result.ok)
         throw new Error(
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
         );
       console.log(`[assay] loaded the sample dataset (${result.rowCount} rows)`);
     }
+    if (!(await readSetting(db, "sampleOffered"))) await writeSetting(db, "sampleOffered", true, null);
   } finally {
     await closeDb(db);
   }

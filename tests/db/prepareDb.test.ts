@@ -12,16 +12,16 @@ const root = path.resolve(import.meta.dirname, "../..");
 const exec = promisify(execFile);
 
 /** A store nothing has touched yet, of the kind the project tests: a file path that does not exist, or an empty database. */
-async function newStore(): Promise<{ url: string; drop: () => Promise<void> }> {
+async function newStore(label = "new"): Promise<{ url: string; drop: () => Promise<void> }> {
   if (testStore() === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-prepare-"));
     return {
-      url: `file:${path.join(dir, "new.db")}`,
+      url: `file:${path.join(dir, `${label}.db`)}`,
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
   const serverUrl = inject("postgresUrl");
-  const name = `prepare_${process.pid}`;
+  const name = `prepare_${label}_${process.pid}`;
   await runStatement(serverUrl, `CREATE DATABASE "${name}"`);
   return {
     url: serverUrl.replace(/\/postgres$/, `/${name}`),
@@ -74,6 +74,30 @@ describe("preparing the store before the server starts", () => {
       { status: "ready", rowCount: 50 },
     ]);
   });
+
+  it("loads the sample on the first start after db:deploy made the tables, once, and not after the datasets are deleted", async () => {
+    const deployed = await newStore("deployed");
+    try {
+      await exec("node", ["--import", "tsx", "scripts/db.ts", "deploy"], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: deployed.url },
+      });
+      const first = await prepare(deployed.url);
+      expect(first.stdout).toContain("is up to date");
+      expect(first.stdout).toContain("loaded the sample dataset (50 rows)");
+      const store = createDb(deployed.url);
+      try {
+        await store.dataset.deleteMany({});
+        const again = await prepare(deployed.url);
+        expect(again.stdout).not.toContain("loaded the sample");
+        expect(await store.dataset.count()).toBe(0);
+      } finally {
+        await closeDb(store);
+      }
+    } finally {
+      await deployed.drop();
+    }
+  }, 120_000);
 
   it("says what to do when PostgreSQL is not there, or refuses the login, without the password", async () => {
     const failing = (url: string) =>

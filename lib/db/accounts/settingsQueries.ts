@@ -12,11 +12,15 @@ type SettingValues = {
   signUpEnabled: boolean;
   // Domains sign-up is open to (lib/auth/emailDomains.ts); empty: any domain.
   allowedEmailDomains: string[];
+  // Whether the start script has offered this store the sample dataset (scripts/prepare-db.ts): once, on the
+  // first start that finds no dataset, whether the tables were made by that start or by `npm run db:deploy`.
+  sampleOffered: boolean;
 };
 
 const SETTINGS: { [K in keyof SettingValues]: { schema: z.ZodType<SettingValues[K]>; fallback: SettingValues[K] } } = {
   signUpEnabled: { schema: z.boolean(), fallback: false },
   allowedEmailDomains: { schema: z.array(z.string().min(1).max(253)).max(50), fallback: [] },
+  sampleOffered: { schema: z.boolean(), fallback: false },
 };
 
 export type SettingKey = keyof SettingValues;

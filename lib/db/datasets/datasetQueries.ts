@@ -35,6 +35,11 @@ export async function listDatasets(db: Db) {
   });
 }
 
+/** Whether the store holds any dataset, importing ones included. */
+export async function hasAnyDataset(db: Db): Promise<boolean> {
+  return (await db.dataset.findFirst({ select: { id: true } })) !== null;
+}
+
 export async function getDataset(db: Db, datasetId: string) {
   const dataset = await db.dataset.findFirst({ where: { id: datasetId, status: "ready" } });
   if (!dataset) return null;
