@@ -53,11 +53,11 @@ export function ChunkHeatmap({ model, pages }: { model: HeatmapModel; pages?: He
                 href={row.href}
                 className="w-20 shrink-0 truncate font-mono text-slate-600 hover:text-indigo-700 hover:underline"
               >
-                {row.label} <span className="text-slate-400">{row.requestId}</span>
+                {row.label} <span className="text-slate-400">{row.shortRequestId}</span>
               </Link>
             ) : (
               <span className="w-20 shrink-0 truncate font-mono text-slate-600">
-                {row.label} <span className="text-slate-400">{row.requestId}</span>
+                {row.label} <span className="text-slate-400">{row.shortRequestId}</span>
               </span>
             )}
             {row.noChunks && (

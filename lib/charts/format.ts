@@ -171,3 +171,25 @@ export function wrapLabel(label: string, maxChars: number, maxLines = 2): { line
   kept.push(last.length > maxChars - 1 ? cut(last, maxChars) : `${last.replace(/[ /_-]+$/, "")}…`);
   return { lines: kept, abbreviated: true };
 }
+
+/**
+ * Each id without the beginning that every id shares ("northwind-support-0042" → "…0042" among its page's
+ * neighbours), cut back to just after a separator (-, _, ., /, :) so a number is not split; an id with nothing
+ * shared, or the one id of a list, stays whole. For labels too narrow for whole ids, where a common prefix
+ * would make every label look the same.
+ */
+export function distinguishingTails(ids: readonly string[]): string[] {
+  if (ids.length < 2) return [...ids];
+  let shared = ids[0].length;
+  for (const id of ids) {
+    let i = 0;
+    while (i < shared && i < id.length && id[i] === ids[0][i]) i++;
+    shared = i;
+  }
+  // Back to a separator, so "q-09" and "q-10" keep "09" and "10", not "9" and "0".
+  const prefix = ids[0].slice(0, shared);
+  const boundary = Math.max(...["-", "_", ".", "/", ":"].map((separator) => prefix.lastIndexOf(separator)));
+  const cut = boundary + 1;
+  if (cut <= 0) return [...ids];
+  return ids.map((id) => (id.length > cut ? `…${id.slice(cut)}` : id));
+}

@@ -1,6 +1,6 @@
 import type { ChunkHeatmap, ChunkVerdict } from "@/lib/db/judgments/chartQueries";
 import { runRowHref, type RunRowFilter } from "@/lib/urlState/runRowQuery";
-import { formatInteger, formatPercent } from "./format";
+import { distinguishingTails, formatInteger, formatPercent } from "./format";
 import { CHART_COLORS } from "./palette";
 
 /** "none" is a position this row has no chunk at (it retrieved fewer than the widest row). */
@@ -21,6 +21,8 @@ export type HeatmapRow = {
   rowId: string;
   rowNumber: number;
   requestId: string;
+  /** The request id without what every row on the page shares, for the narrow label; `requestId` on hover. */
+  shortRequestId: string;
   href: string | null;
   label: string;
   precisionText: string;
@@ -78,7 +80,8 @@ export function prepareHeatmap(
           : "None of these rows has retrieved chunks to show.",
     };
   }
-  const rows = heatmap.rows.map((row): HeatmapRow => {
+  const tails = distinguishingTails(heatmap.rows.map((row) => row.requestId));
+  const rows = heatmap.rows.map((row, index): HeatmapRow => {
     const label = `#${row.rowNumber}`;
     const byPosition = new Map(row.cells.map((cell) => [cell.position, cell]));
     const cells = Array.from({ length: columnCount }, (_, position): HeatmapCell => {
@@ -100,6 +103,7 @@ export function prepareHeatmap(
       rowId: row.rowId,
       rowNumber: row.rowNumber,
       requestId: row.requestId,
+      shortRequestId: tails[index],
       href: options.runId
         ? options.filter
           ? runRowHref(options.runId, row.rowId, options.filter)

@@ -2,6 +2,7 @@
 // percentages at the edges, and intervals that never collapse to "100–100%".
 import { describe, expect, it } from "vitest";
 import {
+  distinguishingTails,
   formatBytes,
   formatScore,
   formatConfidenceInterval,
@@ -144,5 +145,23 @@ describe("formatScore", () => {
     expect(formatScore(0.001)).toBe("0.001");
     expect(formatScore(7.5)).toBe("7.50");
     expect(formatMetricValue("response/llm_judged/faithfulness", 0.64)).toBe("0.64");
+  });
+});
+
+describe("distinguishingTails", () => {
+  it("drops the beginning every id shares, back to a separator, so labels differ", () => {
+    expect(distinguishingTails(["northwind-support-0009", "northwind-support-0010", "northwind-support-0011"])).toEqual(
+      ["…0009", "…0010", "…0011"],
+    );
+    expect(distinguishingTails(["q-09", "q-10"])).toEqual(["…09", "…10"]);
+    expect(distinguishingTails(["run/a/1", "run/b/1"])).toEqual(["…a/1", "…b/1"]);
+  });
+
+  it("keeps ids whole when they share nothing up to a separator, or stand alone", () => {
+    expect(distinguishingTails(["abc1", "abc2"])).toEqual(["abc1", "abc2"]);
+    expect(distinguishingTails(["northwind-support-0009"])).toEqual(["northwind-support-0009"]);
+    expect(distinguishingTails([])).toEqual([]);
+    // An id that is all shared prefix is kept as it is.
+    expect(distinguishingTails(["q-", "q-1"])).toEqual(["q-", "…1"]);
   });
 });

@@ -36,6 +36,9 @@ describe("prepareHeatmap", () => {
   it("makes a full rows × positions grid with a colour per verdict and the expected marker", () => {
     const model = prepareHeatmap(heatmap, { runId: "run1" });
     expect(model.columnCount).toBe(3);
+    // The narrow label shows what tells the rows apart; the whole id stays in the hover title.
+    expect(model.rows.map((row) => row.shortRequestId)).toEqual(["…1", "…2", "…3"]);
+    expect(model.rows[0].title).toContain("(q-1)");
     expect(model.rows[0].cells.map((c) => [c.state, c.color, c.expected])).toEqual([
       ["yes", CHART_COLORS.verdictYes, true],
       ["no", CHART_COLORS.verdictNo, false],
