@@ -16,8 +16,15 @@ import { orderedUuid } from "@/lib/db/orderedUuid";
 import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 import { RunsInProgressRefusal } from "./runsInProgressRefusal";
 
+/** A run config that does not validate: each problem on its own (a problem's own words may hold "; "). */
 export class RunConfigError extends Error {
   name = "RunConfigError";
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const list = typeof problems === "string" ? [problems] : problems;
+    super(list.join("; "));
+    this.problems = list;
+  }
 }
 
 /** Rows read per planning page. */
@@ -51,7 +58,7 @@ export async function createRun(
   } = {},
 ): Promise<string> {
   const parsed = runConfigSchema.safeParse(input);
-  if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  if (!parsed.success) throw new RunConfigError(parsed.error.issues.map((issue) => issue.message));
   const config = parsed.data;
   const dataset = await getDataset(db, config.datasetId);
   if (!dataset) throw new RunConfigError("the dataset does not exist");

@@ -132,7 +132,7 @@ export async function startRunFromRequest(db: Db, user: AuthUser, request: RunRe
         errors: [runsInProgressRefusalMessage(inProgressLimit, error.inProgress)],
       };
     if (error instanceof RunConfigError)
-      return { ok: false, kind: "invalid", message: "The run could not start.", errors: error.message.split("; ") };
+      return { ok: false, kind: "invalid", message: "The run could not start.", errors: error.problems };
     const ref = logServerError("start run", error);
     return {
       ok: false,

@@ -64,6 +64,9 @@ describe("metric names in run configs", () => {
     expect((error as Error).message).toMatch(
       /unknown metric "fluency"; known: correctness, relevance_to_query, .*agent\/input_token_count/,
     );
+    // One problem, the list of known metrics whole in it, however many "; " it holds (the API lists problems).
+    expect((error as RunConfigError).problems).toHaveLength(1);
+    expect((error as RunConfigError).problems[0]).toBe((error as Error).message);
     const threshold = await createRun(db, {
       datasetId,
       judge,
