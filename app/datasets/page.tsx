@@ -5,7 +5,6 @@ import { UploadPanel } from "@/components/datasets/UploadPanel";
 import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { formatDateTime, formatInteger } from "@/lib/charts/format";
-import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
@@ -24,7 +23,6 @@ export default async function DatasetsPage() {
     db,
     datasets.map((dataset) => dataset.createdById),
   );
-  const signInOn = appAuthMode().kind === "on";
   return (
     <div className="space-y-6">
       <div>
@@ -75,7 +73,7 @@ export default async function DatasetsPage() {
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{dataset._count.runs}</td>
                   <td className="px-3 py-2 text-slate-600">{formatDateTime(dataset.createdAt)}</td>
-                  <td className="px-3 py-2 text-slate-600">{creatorLabel(dataset.createdById, creators, signInOn)}</td>
+                  <td className="px-3 py-2 text-slate-600">{creatorLabel(dataset.createdById, creators)}</td>
                 </tr>
               ))}
             </tbody>

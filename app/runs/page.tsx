@@ -9,7 +9,6 @@ import { CardFrame } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { formatCount, formatDateTime, formatInteger, formatPercent, formatSeconds } from "@/lib/charts/format";
-import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { getDb } from "@/lib/db/client";
 import { listRuns } from "@/lib/db/runs/runQueries";
@@ -39,7 +38,6 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     db,
     runs.map((run) => run.createdById),
   );
-  const signInOn = appAuthMode().kind === "on";
   const timeoutMs = workerTimeoutMs();
   const workers = await listRecentWorkers(db, { timeoutMs, windowMs: 60 * 60 * 1000 });
   return (
@@ -197,7 +195,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       </div>
                     </td>
                     <td className="px-3 py-2 text-slate-600">{run.startedAt ? formatDateTime(run.startedAt) : "—"}</td>
-                    <td className="px-3 py-2 text-slate-600">{creatorLabel(run.createdById, creators, signInOn)}</td>
+                    <td className="px-3 py-2 text-slate-600">{creatorLabel(run.createdById, creators)}</td>
                     <td className="px-3 py-2 text-right tabular-nums text-slate-600">{formatSeconds(duration)}</td>
                   </tr>
                 );

@@ -66,14 +66,14 @@ describe("who created a dataset or a run", () => {
     expect(listed.createdById).toBe(runnerId);
 
     const names = await userIdentitiesById(temp.db, [listed.createdById]);
-    expect(creatorLabel(listed.createdById, names, true)).toBe("Rita Runner <rita@example.com>");
+    expect(creatorLabel(listed.createdById, names)).toBe("Rita Runner <rita@example.com>");
     // Anyone may rename themselves to another's name; the email still tells the two apart.
     const namesake = await temp.db.user.create({
       data: { id: "namesake", name: "Rita Runner", email: "mallory@example.com", role: "viewer" },
     });
     const both = await userIdentitiesById(temp.db, [runnerId, namesake.id]);
-    expect(creatorLabel(namesake.id, both, true)).toBe("Rita Runner <mallory@example.com>");
-    expect(creatorLabel(runnerId, both, true)).not.toBe(creatorLabel(namesake.id, both, true));
+    expect(creatorLabel(namesake.id, both)).toBe("Rita Runner <mallory@example.com>");
+    expect(creatorLabel(runnerId, both)).not.toBe(creatorLabel(namesake.id, both));
   });
 
   it("is null without a user (sign-in off, the CLI), shown as local or unknown", async () => {
@@ -85,8 +85,8 @@ describe("who created a dataset or a run", () => {
     });
     if (!upload.ok) throw new Error("the upload failed");
     expect((await getDataset(temp.db, upload.datasetId))?.createdById).toBeNull();
-    expect(creatorLabel(null, new Map(), false)).toBe("local");
-    expect(creatorLabel(null, new Map(), true)).toBe("—");
-    expect(creatorLabel("a-deleted-user", new Map(), true)).toBe("—");
+    // Made without an account (sign-in off, the CLI): "local" whether or not sign-in is on now.
+    expect(creatorLabel(null, new Map())).toBe("local");
+    expect(creatorLabel("a-deleted-user", new Map())).toBe("a removed user");
   });
 });

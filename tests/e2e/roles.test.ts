@@ -91,7 +91,7 @@ describe("a viewer", () => {
     expect(await page.getByText("Delete this run…").count()).toBe(0);
     // Reading and exporting stay.
     expect(await page.getByRole("link", { name: "Export CSV" }).count()).toBe(1);
-    expect(await page.locator("[data-testid=created-by]").innerText()).toBe("—");
+    expect(await page.locator("[data-testid=created-by]").innerText()).toBe("local");
     await screenshot(page, "roles-viewer-run");
   });
 

@@ -13,7 +13,6 @@ import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatCountOf, formatDateTime, formatPercent } from "@/lib/charts/format";
 import { LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
-import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";
@@ -42,11 +41,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
   const user = await requirePageRole("data.read", `/datasets/${datasetId}`);
   const dataset = await getDataset(getDb(), datasetId);
   if (!dataset) notFound();
-  const creator = creatorLabel(
-    dataset.createdById,
-    await userIdentitiesById(getDb(), [dataset.createdById]),
-    appAuthMode().kind === "on",
-  );
+  const creator = creatorLabel(dataset.createdById, await userIdentitiesById(getDb(), [dataset.createdById]));
   const query = parseDatasetRowQuery(await searchParams);
 
   return (

@@ -28,7 +28,6 @@ import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatInteger } from "@/lib/charts/format";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { getDb } from "@/lib/db/client";
-import { appAuthMode } from "@/lib/auth/appAuth";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";
@@ -70,7 +69,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   const query = parseRunRowQuery(urlParams, run.config.metrics);
   const shownColumns = shownMetricColumns(query, run.config.metrics);
   const creatorNames = await userIdentitiesById(db, [run.createdById]);
-  const creator = creatorLabel(run.createdById, creatorNames, appAuthMode().kind === "on");
+  const creator = creatorLabel(run.createdById, creatorNames);
   const { config, tags } = run;
   const [aggregates, progress, generationTemplates, events, skipReasons] = await Promise.all([
     getRunAggregates(db, runId, config.metrics),
