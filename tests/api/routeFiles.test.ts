@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openApiDocument";
+import { OPEN_API_DOCUMENT_PATH, serveOpenApiDocument } from "@/lib/api/openApiDocumentRoute";
 import { API_ROUTES } from "@/lib/api/routes/apiRoutes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -24,6 +25,12 @@ describe("the API's routes and its OpenAPI document", () => {
     const served: string[] = [];
     for (const { file, path: apiPath } of routeFiles()) {
       const module = (await import(file)) as Record<string, unknown>;
+      // The document itself: public, served as it is, not one of the operations it lists.
+      if (apiPath === OPEN_API_DOCUMENT_PATH) {
+        expect(Object.keys(module).filter((name) => /^[A-Z]+$/.test(name))).toEqual(["GET"]);
+        expect(module.GET).toBe(serveOpenApiDocument);
+        continue;
+      }
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
         if (!(method in module)) continue;
         // Each handler is a defineApiRoute handler of a listed operation, at the path the file serves.
@@ -54,5 +61,14 @@ describe("the API's routes and its OpenAPI document", () => {
         expect.arrayContaining([String(route.spec.successStatus ?? 200), "401", "403", "429", "500"]),
       );
     }
+  });
+
+  it("serves the document to anyone, without a key or a session", async () => {
+    const response = await serveOpenApiDocument();
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths)).toContain("/api/v1/runs");
+    expect(Object.keys(document.paths)).not.toContain(OPEN_API_DOCUMENT_PATH);
   });
 });

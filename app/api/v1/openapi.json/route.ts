@@ -1,4 +1,4 @@
-import { openApiRoute } from "@/lib/api/routes/openApiRoute";
+import { serveOpenApiDocument } from "@/lib/api/openApiDocumentRoute";
 
 export const dynamic = "force-dynamic";
-export const GET = openApiRoute.handler;
+export const GET = serveOpenApiDocument;
