@@ -73,7 +73,9 @@ function agentDelta(
     return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
   };
   const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
-  if (unchanged(delta, interval)) return { delta, verdict, words: NO_CHANGE, pairs, unpaired: 0 };
+  // With its unit, as every agent delta is worded ("No change: 0 ms on every paired row").
+  if (unchanged(delta, interval))
+    return { delta, verdict, words: `No change: ${fmt(0)}${unit} on every paired row`, pairs, unpaired: 0 };
   const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {
     delta,

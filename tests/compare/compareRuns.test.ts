@@ -3,7 +3,6 @@ import { compareRuns } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
 import { getPairedCounts, listFlips } from "@/lib/db/judgments/compareQueries";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
-import { NO_CHANGE } from "@/lib/stats";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { importRows, importSample, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
@@ -135,8 +134,8 @@ describe("comparing two runs on one dataset", () => {
     const comparison = (await compareRuns(db, [first, second], first))!;
     const words = Object.fromEntries(comparison.metrics.map((m) => [m.metric, m.deltas[second].words]));
     // The same file judged twice: every paired row has the same latency and tokens.
-    expect(words["agent/latency_seconds"]).toBe(NO_CHANGE);
-    expect(words["agent/total_token_count"]).toBe(NO_CHANGE);
+    expect(words["agent/latency_seconds"]).toBe("No change: 0 ms on every paired row");
+    expect(words["agent/total_token_count"]).toBe("No change: 0 tokens on every paired row");
   });
 
   it("compares runs on different datasets with no request in common by their aggregates only", async () => {
