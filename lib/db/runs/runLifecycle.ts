@@ -199,18 +199,8 @@ export async function pauseRun(
  * next. False when the run is in another state (running, completed…).
  */
 export async function reopenRun(db: Db, runId: string): Promise<boolean> {
-  const result = await db.run.updateMany({
-    where: { id: runId, status: { in: ["failed", "paused"] } },
-    data: {
-      status: "pending",
-      pauseReason: null,
-      errorMessage: null,
-      finishedAt: null,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-    },
-  });
-  return result.count === 1;
+  const reopened = await reopenRunWithinLimit(db, runId, null);
+  return reopened.ok && reopened.value;
 }
 
 /**
