@@ -2,12 +2,13 @@
 // type-aware rules for the mistakes that cost us (floating promises, non-null assertions,
 // JSON.parse results cast to a type without a schema). It is not a style checker: Prettier formats.
 //
-// Boundaries use ESLint's own `no-restricted-imports`, one block per folder, rather than
-// eslint-plugin-boundaries or dependency-cruiser: the code imports through the `@/` alias (and a few
-// relative paths), so a pattern on the import specifier is enough; it needs no import resolver (the
-// plugin's resolver brings a native binary), runs in the same pass as the type-aware rules, and lets
-// every message name the boundary it enforces. What it does not see: dynamic `import()` and
-// re-exports through an allowed module.
+// Boundaries are checked twice. Here, with ESLint's own `no-restricted-imports`, one block per folder: a
+// pattern on the import specifier (the `@/` alias, or a relative path), in the same pass as the type-aware
+// rules, with a message that names the boundary. It does not see dynamic `import()`, nor a layer reached
+// through a re-export, nor import circles: dependency-cruiser does, after ESLint in `npm run lint`
+// (.dependency-cruiser.cjs: every import resolved as TypeScript resolves it, type-only and dynamic ones
+// included; no circles, lib/db importing only lib/contract and lib/stats, lib/contract importing nothing of
+// lib, lib/llm no lib/judges, lib/ nothing of app/ or components/).
 import { defineConfig, globalIgnores } from "eslint/config";
 import tseslint from "typescript-eslint";
 

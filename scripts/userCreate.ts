@@ -74,7 +74,9 @@ async function main(argv: string[]): Promise<void> {
     });
     console.log(`Created ${user.role} ${user.email}.`);
     if (mode.kind !== "on")
-      console.log("Sign-in is off on this server until ASSAY_AUTH_SECRET is set (see README, Accounts and roles).");
+      console.log(
+        "Sign-in is off on this server until ASSAY_AUTH_SECRET is set (see docs/security.md, Accounts and roles).",
+      );
   } finally {
     await closeDb(db);
   }

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { previewAlignment } from "@/lib/engine/alignment/previewAlignment";
 import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
+import { webServerWorkerKind } from "@/lib/engine/worker/workerSettings";
 import { LlmCallError } from "@/lib/llm/llmErrors";
 import { alignmentSpendingProblems, configuredPrices } from "@/lib/server/runSpendingGuard";
 
@@ -46,7 +47,7 @@ export async function draftAlignmentGuidance(
   });
   if (problems.length > 0) return { guidance: null, message: problems.join(" ") };
   try {
-    const { llm } = createEngineDeps(db, run);
+    const { llm } = createEngineDeps(db, run, { workerKind: webServerWorkerKind() });
     if (!llm)
       return { guidance: null, message: "No model endpoint is configured: set OPENAI_API_KEY or OPENAI_BASE_URL." };
     const context = {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { estimateRejudge as estimateRejudgeInDb, type RejudgeEstimate } from "@/lib/db/runs/rejudgeEstimate";
+import { estimateRejudge as estimateRejudgeOfRun, type RejudgeEstimate } from "@/lib/engine/rejudgeEstimate";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { priceFor } from "@/lib/llm/pricing";
@@ -39,7 +39,7 @@ export async function estimateRejudge(input: unknown): Promise<EstimateRejudgeRe
       // A malformed configuration leaves the cost unknown; the start-up check reports it.
     }
     const price = run.judgeProvider === "heuristic" ? null : priceFor(run.judgeModel, prices);
-    const estimate = await estimateRejudgeInDb(db, runId, which, { secondOpinion, price });
+    const estimate = await estimateRejudgeOfRun(db, runId, which, { secondOpinion, price });
     return estimate ? { ok: true, estimate } : { ok: false, message: "This run no longer exists." };
   } catch (error) {
     logServerError(`estimate re-judge of run ${runId}`, error);

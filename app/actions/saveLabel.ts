@@ -6,7 +6,7 @@ import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { retryWhileBusy } from "@/lib/db/store/storeRetry";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
-import { MAX_LABEL_REASON_CHARS } from "@/lib/labels/labelEntry";
+import { MAX_LABEL_REASON_CHARS } from "@/lib/contract/labelEntry";
 
 export type SaveLabelState = { ok: boolean; message: string | null };
 

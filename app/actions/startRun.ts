@@ -2,8 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { BLEU_TYPES } from "@/lib/metrics/statistical/bleu";
-import { ROUGE_TYPES } from "@/lib/metrics/statistical/rouge";
+import { BLEU_TYPES, ROUGE_TYPES } from "@/lib/contract/statisticalSettings";
 import { checkRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
 import { readBudgetFields } from "@/lib/engine/budgetFields";

@@ -15,8 +15,8 @@ import { listRuns } from "@/lib/db/runs/runQueries";
 import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
 import { listRecentWorkers } from "@/lib/db/work/workers";
 import { workerTimeoutMs } from "@/lib/engine/worker/workerSettings";
-import { RunTag } from "@/components/runs/RunTag";
-import { WorkersPanel } from "@/components/runs/WorkersPanel";
+import { RunTag } from "@/components/runs/list/RunTag";
+import { WorkersPanel } from "@/components/runs/list/WorkersPanel";
 import { firstValues, type SearchParams } from "@/lib/urlState/searchParams";
 import { z } from "zod";
 

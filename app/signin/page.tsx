@@ -38,7 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <Panel title="Sign-in is off">
         <p className="text-sm text-slate-600" data-testid="auth-off">
           {mode.kind === "off"
-            ? `This server listens on ${mode.host} only, so everyone who reaches it is on this machine and acts as the local admin. To share Assay with a team, set ASSAY_AUTH_SECRET and create accounts (README, “Accounts and roles”).`
+            ? `This server listens on ${mode.host} only, so everyone who reaches it is on this machine and acts as the local admin. To share Assay with a team, set ASSAY_AUTH_SECRET and create accounts (docs/security.md, “Accounts and roles”).`
             : mode.message}
         </p>
       </Panel>

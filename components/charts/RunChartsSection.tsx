@@ -1,9 +1,9 @@
 import { Suspense } from "react";
-import { metricLabel } from "@/components/runs/MetricCards";
+import { metricLabel } from "@/components/runs/summary/MetricCards";
 import { Card } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { prepareHeatmap } from "@/lib/charts/heatmap";
-import type { RunRowFilter } from "@/lib/urlState/runRowQuery";
+import type { RunRowFilter } from "@/lib/contract/rowQueries";
 import { heatmapHref, heatmapJumpForm, parseHeatmapFrom } from "@/lib/urlState/heatmapPage";
 import type { SearchParams } from "@/lib/urlState/searchParams";
 import { prepareHistogram, type HistogramUnit } from "@/lib/charts/histogram";
@@ -20,8 +20,8 @@ import {
   KEPT_SCORE_BINS,
 } from "@/lib/db/judgments/chartQueries";
 import { getDb } from "@/lib/db/client";
-import { metricShape } from "@/lib/metrics/aggregates";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { metricShape } from "@/lib/contract/aggregates";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 import { ChunkHeatmap } from "./ChunkHeatmap";
 import { Histogram } from "./Histogram";
 import { JudgeUsageCard } from "./JudgeUsageCard";

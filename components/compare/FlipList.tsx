@@ -5,7 +5,7 @@ import { Button, LinkButton } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import type { Flip } from "@/lib/db/judgments/compareQueries";
 import { formatInteger, formatMetricValue } from "@/lib/charts/format";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 
 /**
  * Rows whose verdict changed between baseline and candidate: a yes/no rating that changed, or a score that

@@ -1,8 +1,8 @@
-import { metricLabel } from "@/components/runs/MetricCards";
+import { metricLabel } from "@/components/runs/summary/MetricCards";
 import { VerdictChip, type VerdictView } from "@/components/runs/VerdictChip";
 import { Card } from "@/components/ui/Card";
 import { formatMetricValue } from "@/lib/charts/format";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 
 export type FlipSide = {
   label: string;

@@ -1,7 +1,7 @@
-import { metricLabel } from "@/components/runs/MetricCards";
+import { metricLabel } from "@/components/runs/summary/MetricCards";
 import type { Comparison } from "@/lib/compare/compareRuns";
-import type { Aggregate } from "@/lib/metrics/aggregates";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import type { Aggregate } from "@/lib/contract/aggregates";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 import { LOWER_IS_BETTER_MARK } from "@/lib/charts/proportion";
 import { CardFrame } from "@/components/ui/Card";
 import { formatConfidenceInterval, formatInteger, formatMetricValue, formatPercent } from "@/lib/charts/format";

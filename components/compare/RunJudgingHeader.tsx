@@ -1,4 +1,4 @@
-import { metricLabel } from "@/components/runs/MetricCards";
+import { metricLabel } from "@/components/runs/summary/MetricCards";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { CardFrame } from "@/components/ui/Card";
 import type { CompareRun } from "@/lib/compare/compareRuns";

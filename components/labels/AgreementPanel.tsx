@@ -6,11 +6,11 @@ import { getDb } from "@/lib/db/client";
 import { otherResponseText } from "@/lib/labels/agreementTable";
 import { KAPPA_INTERVAL_METHOD } from "@/lib/stats";
 import { labelQueueHref, DEFAULT_TARGET } from "@/lib/urlState/labelQueueQuery";
+import type { AgreementCellName } from "@/lib/contract/rowQueries";
 import {
   agreementCellHref,
   describeAgreementCell,
   runRowsViewHref,
-  type AgreementCellName,
   type RunRowQuery,
 } from "@/lib/urlState/runRowQuery";
 import { alignableMetrics, type AlignableRun } from "@/lib/engine/alignment/originalJudge";

@@ -1,6 +1,6 @@
 import { MetricName } from "@/components/ui/MetricName";
-import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
+import { findMetric } from "@/lib/contract/metricCatalog";
 
 /**
  * A judge in an agreement table: its short name, and what kind it is when the name alone does not say:

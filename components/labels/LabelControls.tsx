@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { saveLabel, type SaveLabelState } from "@/app/actions/saveLabel";
-import { OTHER_RESPONSE_TEXT } from "@/lib/labels/rowLabelMarks";
+import { OTHER_RESPONSE_TEXT } from "@/lib/contract/rowLabelMarks";
 
 /** One thing a reviewer labels on this row: a metric, or one chunk of a per-chunk metric. */
 export type LabelTarget = {

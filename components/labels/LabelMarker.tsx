@@ -1,4 +1,4 @@
-import { OTHER_RESPONSE_TEXT, type RowLabelMark } from "@/lib/labels/rowLabelMarks";
+import { OTHER_RESPONSE_TEXT, type RowLabelMark } from "@/lib/contract/rowLabelMarks";
 
 /**
  * The person's label beside a verdict chip in the rows table: outlined (not

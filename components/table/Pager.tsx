@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/Button";
-import { PAGE_SIZES } from "@/lib/urlState/pagination";
+import { PAGE_SIZES } from "@/lib/contract/pagination";
 import { withParams, type ParamValues } from "@/lib/urlState/withParams";
 import { formatInteger } from "@/lib/charts/format";
 import type { PageCursor } from "@/lib/db/pagination";

@@ -1,4 +1,5 @@
-import { alignmentHash, type Alignment } from "@/lib/judges/prompts/alignedTemplate";
+import type { Alignment } from "@/lib/contract/alignment";
+import { alignmentHash } from "@/lib/judges/prompts/alignedTemplate";
 import type { JudgeInput } from "@/lib/judges/types";
 import { DEFAULT_EXAMPLE_BUDGET, selectExamples, type ExampleCandidate } from "./exampleSelection";
 import { compareOnHeldOut, type HeldOutComparison, type HeldOutRow } from "./heldOutComparison";

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { customJudgeSchema, customMetricName } from "@/lib/engine/runConfig";
-import { gEvalDefinitionSchema, type GEvalDefinition } from "@/lib/judges/geval/definition";
-import type { Alignment, CustomJudgeDefinition } from "@/lib/judges/types";
-import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
+import { type AlignedDefinition, customMetricName, type CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import { customJudgeSchema } from "@/lib/engine/runConfig";
+import { gEvalDefinitionSchema, type GEvalDefinition } from "@/lib/contract/gEvalDefinition";
+import type { Alignment } from "@/lib/contract/alignment";
+import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import { ALIGNABLE_BUILT_IN_JUDGES } from "./alignableJudges";
 
 /**
@@ -17,11 +18,11 @@ export type OriginalJudge =
   | { kind: "custom"; judge: CustomJudgeDefinition }
   | { kind: "g_eval"; judge: GEvalDefinition };
 
+/** An aligned judge as a run takes it, checked with the run config's rules (the store reads back its shape alone). */
 export const alignedDefinitionSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("custom"), judge: customJudgeSchema }),
   z.strictObject({ type: z.literal("g_eval"), judge: gEvalDefinitionSchema }),
-]);
-export type AlignedDefinition = z.output<typeof alignedDefinitionSchema>;
+]) satisfies z.ZodType<AlignedDefinition>;
 
 /** Names are lower-case words of at most 63 characters (a custom judge's assessment_name); the suffix is kept whole. */
 export function alignedJudgeName(original: OriginalJudge, version: number): string {

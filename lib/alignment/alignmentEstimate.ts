@@ -1,7 +1,7 @@
-import { customMetricName } from "@/lib/engine/runConfig";
-import type { Alignment, CustomJudgeDefinition } from "@/lib/judges/types";
+import { customMetricName, type CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { Alignment } from "@/lib/contract/alignment";
 import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
-import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
+import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import type { AlignmentPlan } from "./alignJudge";
 
 /**

@@ -1,7 +1,8 @@
 import { alignmentGuidance, type GuidanceContext } from "@/lib/judges/prompts/alignmentGuidance";
 import { renderPrompt } from "@/lib/judges/prompts/promptTemplate";
 import type { JudgeInput } from "@/lib/judges/types";
-import type { LlmClient, TokenUsage } from "@/lib/llm/types";
+import type { TokenUsage } from "@/lib/contract/judgeResult";
+import type { LlmClient } from "@/lib/llm/types";
 
 /** The guidance prompt reads the disagreements from its context, no row of its own. */
 const NO_ROW: JudgeInput = {

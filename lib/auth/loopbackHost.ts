@@ -38,7 +38,7 @@ function refuse(reason: string): LoopbackHostCheck {
       "answers only requests addressed to localhost, 127.0.0.1 or [::1]: under any other name a web page or a " +
       "tunnel (ngrok, tailscale serve, port forwarding) could act as this machine's admin. Open Assay at " +
       "http://localhost:<port> on this machine; to reach it from elsewhere, turn sign-in on with ASSAY_AUTH_SECRET " +
-      '(README, "Exposing it to a network").',
+      '(docs/security.md, "Exposing Assay to a network").',
   };
 }
 

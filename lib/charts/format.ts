@@ -6,7 +6,7 @@
  * chart builders in lib/charts all import from this one module.
  */
 
-import { isScoreMetric } from "@/lib/metrics/aggregates";
+import { isScoreMetric } from "@/lib/contract/aggregates";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 

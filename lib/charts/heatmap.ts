@@ -1,5 +1,6 @@
 import type { ChunkHeatmap, ChunkVerdict } from "@/lib/db/judgments/chartQueries";
-import { runRowHref, type RunRowFilter } from "@/lib/urlState/runRowQuery";
+import type { RunRowFilter } from "@/lib/contract/rowQueries";
+import { runRowHref } from "@/lib/urlState/runRowQuery";
 import { distinguishingTails, formatInteger, formatPercent } from "./format";
 import { CHART_COLORS } from "./palette";
 

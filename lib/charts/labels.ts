@@ -1,5 +1,5 @@
-import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
+import { findMetric } from "@/lib/contract/metricCatalog";
 
 export type MetricLabeller = (metric: string) => string;
 

@@ -1,4 +1,4 @@
-import type { Aggregate } from "@/lib/metrics/aggregates";
+import type { Aggregate } from "@/lib/contract/aggregates";
 import { formatInteger, formatPercent, formatScore } from "./format";
 import { categoryAxisWidth, chartMetricLabel, isProportionMetric, type MetricLabeller } from "./labels";
 import { CHART_COLORS } from "./palette";

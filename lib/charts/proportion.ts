@@ -1,5 +1,5 @@
-import type { Aggregate } from "@/lib/metrics/aggregates";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import type { Aggregate } from "@/lib/contract/aggregates";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 import { wilsonInterval } from "@/lib/stats";
 import { formatInteger, formatPercent } from "./format";
 

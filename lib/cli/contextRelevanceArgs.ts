@@ -1,4 +1,4 @@
-import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
+import { contextRelevanceSettingsSchema } from "@/lib/contract/contextRelevanceSettings";
 
 const KEYS = Object.keys(contextRelevanceSettingsSchema.shape);
 

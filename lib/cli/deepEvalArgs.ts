@@ -1,4 +1,4 @@
-import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
+import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 
 /** DeepEval's options on the command line, by DeepEval's names; the parseArgs options they need. */
 export const DEEPEVAL_OPTIONS = {

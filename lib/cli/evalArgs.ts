@@ -1,14 +1,13 @@
 import { parseArgs } from "node:util";
 import { modelNameProblem } from "@/lib/llm/modelName";
 import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib/metrics/metricNames";
-import type { GEvalDefinition } from "@/lib/judges/geval/definition";
+import type { GEvalDefinition } from "@/lib/contract/gEvalDefinition";
 import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
 import { readCustomJudgesFile, readGEvalFile, type CustomJudgeInput } from "./judgeFiles";
 import { DEEPEVAL_OPTIONS, DEEPEVAL_USAGE, parseDeepEvalFlags } from "./deepEvalArgs";
-import type { DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
-import { BLEU_TYPES, type BleuType } from "@/lib/metrics/statistical/bleu";
-import { ROUGE_TYPES, type RougeType } from "@/lib/metrics/statistical/rouge";
+import type { DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
+import { BLEU_TYPES, type BleuType, ROUGE_TYPES, type RougeType } from "@/lib/contract/statisticalSettings";
 import { parseBaselineSpec, type BaselineSpec } from "./regressionGate";
 
 export class UsageError extends Error {}

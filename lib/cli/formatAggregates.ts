@@ -1,4 +1,4 @@
-import type { Aggregate } from "@/lib/metrics/aggregates";
+import type { Aggregate } from "@/lib/contract/aggregates";
 
 export type PrintedAggregate = Pick<
   Aggregate,

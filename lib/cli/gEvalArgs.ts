@@ -1,4 +1,4 @@
-import type { GEvalDefinition } from "@/lib/judges/geval/definition";
+import type { GEvalDefinition } from "@/lib/contract/gEvalDefinition";
 import { gEvalFromText } from "@/lib/judges/geval/definitionText";
 
 /**

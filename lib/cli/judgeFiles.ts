@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { customJudgeSchema, type RunConfigInput } from "@/lib/engine/runConfig";
-import { gEvalDefinitionSchema, type GEvalDefinition } from "@/lib/judges/geval/definition";
+import { gEvalDefinitionSchema, type GEvalDefinition } from "@/lib/contract/gEvalDefinition";
 
 /**
  * Judge definitions read from JSON files on the command line: `--custom-judges FILE` (one custom judge or a

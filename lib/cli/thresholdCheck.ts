@@ -1,5 +1,5 @@
-import type { Aggregate } from "@/lib/metrics/aggregates";
-import { aggregateMeets } from "@/lib/engine/thresholds";
+import type { Aggregate } from "@/lib/contract/aggregates";
+import { aggregateMeets } from "@/lib/contract/thresholds";
 import { resolveMetricName } from "@/lib/metrics/metricNames";
 
 export type ThresholdVerdict = {

@@ -9,7 +9,7 @@ import {
 import { getRowPairingCounts, type RowPairingCounts } from "@/lib/db/judgments/rowPairing";
 import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
-import { metricShape, type Aggregate } from "@/lib/metrics/aggregates";
+import { metricShape, type Aggregate } from "@/lib/contract/aggregates";
 import {
   DEFAULT_ALPHA,
   describeDelta,

@@ -1,4 +1,4 @@
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 import { describeDelta, formatLevel, NO_CHANGE, type MeanDiffInterval } from "@/lib/stats";
 import type { MetricDelta, ScoreIntervalMethod } from "./metricDelta";
 

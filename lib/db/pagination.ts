@@ -1,4 +1,4 @@
-import { clampPage, pageCountOf, type Pagination } from "@/lib/urlState/pagination";
+import { clampPage, pageCountOf, type Pagination } from "@/lib/contract/pagination";
 
 /** One page of a server-paged table; the page and its size come from the URL (lib/urlState/pagination). */
 export type Page<T> = {

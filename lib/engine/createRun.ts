@@ -7,13 +7,14 @@ import type { RunBudget } from "@/lib/db/runs/runBudget";
 import type { RunsInProgressLimit } from "@/lib/db/runs/runsInProgress";
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
-import { changedDeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
-import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
-import type { RowInput } from "@/lib/metrics/metricCatalog";
+import { changedDeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import { gEvalMetricName, gEvalRequirements } from "@/lib/contract/gEvalMetric";
+import type { RowInput } from "@/lib/contract/metricCatalog";
 import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
 import { strictThresholds } from "@/lib/metrics/strictMode";
 import { orderedUuid } from "@/lib/db/orderedUuid";
-import { customMetricName, runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
+import { customMetricName } from "@/lib/contract/judgeDefinitions";
+import { runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 import { RunsInProgressRefusal } from "./runsInProgressRefusal";
 
 /** A run config that does not validate: each problem on its own (a problem's own words may hold "; "). */

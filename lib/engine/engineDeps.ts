@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import type { RunRecord } from "@/lib/db/runs/runQueries";
 import { createGEvalJudge, withGEvalJudges } from "@/lib/judges/geval";
-import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
+import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";

@@ -1,8 +1,10 @@
 import type { Db } from "@/lib/db/client";
+import type { WorkerKind } from "@/lib/db/work/workers";
 import type { ItemCounts } from "@/lib/db/runs/runQueries";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import type { Limiter } from "@/lib/llm/concurrencyLimiter";
-import type { LlmClient, TokenUsage } from "@/lib/llm/types";
+import type { TokenUsage } from "@/lib/contract/judgeResult";
+import type { LlmClient } from "@/lib/llm/types";
 
 /** What the engine needs from outside; the app, the CLI and tests each build their own. */
 export type EngineDeps = {
@@ -13,8 +15,11 @@ export type EngineDeps = {
   llm?: LlmClient | null;
   costOf?: (model: string, usage: TokenUsage | null) => number | null;
   onProgress?: (progress: RunProgressEvent) => void;
-  /** What this process is, for the runs page's list of workers: the web server, `npm run worker` or a CLI run. */
-  workerKind?: "web" | "worker" | "cli";
+  /**
+   * What this process is, for the runs page's list of workers: the web server (web-align: one that judges no
+   * run, ASSAY_WEB_WORKER=0, but makes the Align page's calls), `npm run worker` or a CLI run.
+   */
+  workerKind?: WorkerKind;
   /** The run's limit on LLM calls in flight, when there is one (exposed so tests and benchmarks can read its high-water mark). */
   limiter?: Limiter | null;
   /** Lease length; renewed every second while the coordinator lives. Defaults to the worker timeout; tests shorten it. */

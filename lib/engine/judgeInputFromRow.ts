@@ -1,6 +1,6 @@
 import type { JudgeRowData } from "@/lib/db/runs/runQueries";
 import { decodeFacts, decodeMessages } from "@/lib/db/datasets/rowView";
-import type { ContextItem } from "@/lib/ingest/types";
+import type { ContextItem } from "@/lib/contract/normalizedRow";
 import type { JudgeInput } from "@/lib/judges/types";
 import type { AgentFacts } from "@/lib/metrics/deterministicMetrics";
 

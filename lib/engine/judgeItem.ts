@@ -1,16 +1,19 @@
 import type { SavedJudgment } from "@/lib/db/work/judgmentResults";
 import type { ChunkJudgingMode, JudgeBackend, JudgeRequest } from "@/lib/judges/judgeBackend";
-import type { CustomJudgeDefinition, JudgeResult } from "@/lib/judges/types";
-import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
-import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeResult } from "@/lib/contract/judgeResult";
+import type { ContextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { hasStrictMode, strictScore } from "@/lib/metrics/strictMode";
-import { isGEvalMetric } from "@/lib/metrics/gEvalMetric";
+import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
-import { isStatisticalMetric, scoreStatistically, type StatisticalSettings } from "@/lib/metrics/statistical";
-import { chunkHasContent, emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
+import type { StatisticalSettings } from "@/lib/contract/statisticalSettings";
+import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistical";
+import { chunkHasContent } from "@/lib/contract/rowInputs";
+import { emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runs/runQueries";
 import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
-import { defaultThreshold, scorePasses, thresholdFor } from "./thresholds";
+import { defaultThreshold, scorePasses, thresholdFor } from "@/lib/contract/thresholds";
 
 export type ItemContext = {
   judge: JudgeBackend;

@@ -1,6 +1,6 @@
 import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
-import { gEvalMetricName, gEvalRequirements } from "@/lib/metrics/gEvalMetric";
-import { findMetric, type RowInput } from "@/lib/metrics/metricCatalog";
+import { gEvalMetricName, gEvalRequirements } from "@/lib/contract/gEvalMetric";
+import { findMetric, type RowInput } from "@/lib/contract/metricCatalog";
 import { requirementsOf } from "@/lib/metrics/rowEligibility";
 import {
   estimateSpending,
@@ -8,7 +8,7 @@ import {
   type SpendingEstimate,
   type SpendingOptions,
 } from "@/lib/metrics/spendingEstimate";
-import { customMetricName } from "./runConfig";
+import { customMetricName } from "@/lib/contract/judgeDefinitions";
 
 // The run form's estimate, before any run is planned: a dataset's rows grouped by the inputs they
 // carry (lib/db/datasets/datasetTextSizes.ts), summed over the groups each chosen judge may run on, then

@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { customMetricName } from "@/lib/contract/judgeDefinitions";
 import { modelNameSchema } from "@/lib/llm/modelName";
-import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
-import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
-import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
-import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
-import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
-import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
+import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/contract/contextRelevanceSettings";
+import { statisticalSettingsSchema } from "@/lib/contract/statisticalSettings";
+import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { alignmentSchema } from "@/lib/contract/alignment";
+import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import { ALIGNABLE_BUILT_IN_JUDGES, isAlignableBuiltIn } from "@/lib/alignment/alignableJudges";
-import { METRICS } from "@/lib/metrics/metricCatalog";
+import { METRICS } from "@/lib/contract/metricCatalog";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
 /** Names resolve in one place (lib/metrics/metricNames.ts): short names, full names and Agent Evaluation's aliases. */
@@ -133,7 +134,3 @@ const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
 
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 export type RunConfig = z.output<typeof runConfigSchema>;
-
-export function customMetricName(judge: { assessmentName: string; assessmentType: "ANSWER" | "RETRIEVAL" }): string {
-  return `${judge.assessmentType === "ANSWER" ? "response" : "retrieval"}/llm_judged/${judge.assessmentName}`;
-}

@@ -50,14 +50,20 @@ const STATUS_POLL_MS = 1_000;
 export async function runEvaluation(
   run: RunRecord,
   deps: EngineDeps,
-  options: { takeover?: boolean } = {},
+  options: {
+    takeover?: boolean;
+    /** This worker was helping the run since then (the store's time) when it found the coordinator gone (helpRun). */
+    helpingSince?: Date | null;
+  } = {},
 ): Promise<RunOutcome> {
   const { db } = deps;
   const runId = run.id;
   const worker = await workerPresence(db, deps.workerKind);
   const owner = worker.id;
   const LEASE_TTL_MS = deps.leaseTtlMs ?? workerTimeoutMs();
-  const claim = await claimRun(db, runId, owner, LEASE_TTL_MS, options.takeover);
+  // Working time is a span this process measures, so on its own clock; the claim's time is the store's.
+  const claimedAt = Date.now();
+  const claim = await claimRun(db, runId, owner, LEASE_TTL_MS, options.takeover, options.helpingSince ?? null);
   if (!claim.claimed) {
     const progress = await getRunProgress(db, runId);
     return {
@@ -76,7 +82,7 @@ export async function runEvaluation(
   let stopped = false;
   // Working time is added at each lease renewal, so a coordinator that dies loses at most one tick of it.
   // Counted from the claim (the run's start), and a tick counts only once its renewal is stored.
-  let lastTick = claim.at.getTime();
+  let lastTick = claimedAt;
   const gate = await createRunGate(db, runId, owner);
   // Renewals run one after another, so no two count the same span; the end awaits the last one.
   let beat: Promise<void> = Promise.resolve();

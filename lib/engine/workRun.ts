@@ -1,18 +1,18 @@
-import type { Db } from "@/lib/db/client";
+import { hasOutstandingGenerations } from "@/lib/db/runs/generationQueries";
 import type { JudgeRowData, RunRecord } from "@/lib/db/runs/runQueries";
 import { releaseClaims } from "@/lib/db/work/claims";
 import { decodeCustomJudge } from "@/lib/db/runs/storedRun";
 import { isStoreUnavailable } from "@/lib/db/store/storeRetry";
 import { saveJudgments, type JudgmentToSave } from "@/lib/db/work/judgmentResults";
-import { contextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
-import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import { contextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
 import type { BudgetGate } from "./budgetGate";
 import { generateResponses } from "./generateResponses";
 import { groupedWrites } from "./groupedWrites";
 import { judgeItem, type ItemContext } from "./judgeItem";
 import { claimBatchSize, claimedJudgments, forEachConcurrently } from "./pendingWork";
-import { customMetricName } from "./runConfig";
+import { customMetricName } from "@/lib/contract/judgeDefinitions";
 import type { EngineDeps } from "./engineDepsType";
 
 export type WorkEvents = {
@@ -38,7 +38,7 @@ export async function workRunPass(
   const costOf = deps.costOf ?? (() => null);
   try {
     const generationModel = run.generationModel;
-    if (generationModel !== null && (await generationsOutstanding(db, run.id))) {
+    if (generationModel !== null && (await hasOutstandingGenerations(db, run.id))) {
       if (!deps.llm)
         throw new Error(
           "this run generates responses, but no chat model is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",
@@ -57,17 +57,13 @@ export async function workRunPass(
         events.onGenerated,
       );
       // Judging waits for every row's response: another worker may still be generating some.
-      if (await generationsOutstanding(db, run.id)) return { generationsOutstanding: true };
+      if (await hasOutstandingGenerations(db, run.id)) return { generationsOutstanding: true };
     }
     if (gate.reached === null && !shouldStop()) await judgePending(run, deps, work, costOf);
     return { generationsOutstanding: false };
   } finally {
     await releaseClaims(db, run.id, workerId);
   }
-}
-
-async function generationsOutstanding(db: Db, runId: string): Promise<boolean> {
-  return (await db.generation.count({ where: { runId, status: { in: ["pending", "running"] } } })) > 0;
 }
 
 async function judgePending(

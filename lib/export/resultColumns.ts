@@ -1,5 +1,5 @@
 import type { RunResultRow } from "@/lib/db/judgments/resultQueries";
-import { metricShape } from "@/lib/metrics/aggregates";
+import { metricShape } from "@/lib/contract/aggregates";
 
 /**
  * One flat record per dataset row, with Agent Evaluation's per-question field names:

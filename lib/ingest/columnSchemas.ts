@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ContextItem } from "./types";
+import type { ContextItem } from "@/lib/contract/normalizedRow";
 
 /** Per-column zod schemas for the Agent Evaluation input schema's columns; messages are written for people. */
 export const contextArraySchema = z.array(

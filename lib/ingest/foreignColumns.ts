@@ -11,7 +11,7 @@ import {
   type CellReading,
 } from "./foreignValues";
 import type { RawRecord } from "./readers/rawRecord";
-import { AGENT_EVALUATION_COLUMNS, type InputColumn } from "./types";
+import { AGENT_EVALUATION_COLUMNS, type InputColumn } from "@/lib/contract/normalizedRow";
 import { validateRecord, type ValidationState } from "./validateRecord";
 
 /**

@@ -1,4 +1,4 @@
-import type { InputColumn } from "./types";
+import type { InputColumn } from "@/lib/contract/normalizedRow";
 
 /**
  * The dataset formats of other evaluation tools, as data: for each, which of

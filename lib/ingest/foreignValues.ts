@@ -1,5 +1,5 @@
 import { describeType } from "./normalizeRequest";
-import type { InputColumn } from "./types";
+import type { InputColumn } from "@/lib/contract/normalizedRow";
 
 /**
  * Reads one cell of another tool's format into Agent Evaluation input schema

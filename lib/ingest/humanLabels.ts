@@ -1,5 +1,6 @@
 import { resolveLabelMetric } from "@/lib/labels/labelKinds";
-import { labelEntriesFor, type LabelEntry } from "@/lib/labels/labelValue";
+import type { LabelEntry } from "@/lib/contract/labelEntry";
+import { labelEntriesFor } from "@/lib/labels/labelValue";
 import type { RowIssue } from "./errors";
 import { measureJsonValue, tooDeepMessage } from "./jsonShape";
 

@@ -1,3 +1,4 @@
+import type { DatasetSink } from "@/lib/contract/datasetSink";
 import { decodeUploadText, type ByteCounter } from "./decodeText";
 import { describeRowIssue, FileError, type RowIssue } from "./errors";
 import { detectFormat, type UploadFormat } from "./formats";
@@ -22,20 +23,12 @@ import { readCsv } from "./readers/readCsv";
 import { readJsonArray } from "./readers/readJsonArray";
 import { readJsonLines } from "./readers/readJsonLines";
 import { readParquet } from "./readers/readParquet";
-import type { NormalizedRow } from "./types";
+import type { NormalizedRow } from "@/lib/contract/normalizedRow";
 import { withIdleTimeout } from "./idleTimeout";
 import { approximateRowBytes } from "./rowSize";
 import { describeUnknownColumns } from "./unknownColumns";
 import { noRequestColumnMessage } from "./uploadSummary";
 import { newValidationState, REQUEST_REQUIRED, validateRecord } from "./validateRecord";
-
-/** Where validated rows go. The database implementation lives in lib/db; tests may pass their own. */
-export type DatasetSink = {
-  begin(meta: { name: string; sourceFilename: string; sourceFormat: UploadFormat }): Promise<string>;
-  writeRows(datasetId: string, rows: NormalizedRow[]): Promise<void>;
-  commit(datasetId: string, summary: { rowCount: number; warnings: string[] }): Promise<void>;
-  discard(datasetId: string): Promise<void>;
-};
 
 /** strict: any row error stores nothing. validRowsOnly: store the valid rows, list the skipped ones. */
 export type ImportMode = "strict" | "validRowsOnly";

@@ -2,7 +2,7 @@ import { agentOutputText } from "./agentOutputText";
 import { measureJsonValue } from "./jsonShape";
 import { MAX_JSON_NESTING_DEPTH } from "./limits";
 import { describeType } from "./normalizeRequest";
-import type { ContextItem, TokenCounts } from "./types";
+import type { ContextItem, TokenCounts } from "@/lib/contract/normalizedRow";
 
 /**
  * Reads what Agent Evaluation derives from an MLflow trace (its metric reference and input schema):

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describePlace } from "./errors";
-import type { ChatMessage, RequestFormat } from "./types";
+import type { ChatMessage, RequestFormat } from "@/lib/contract/normalizedRow";
 
 const contentPartSchema = z.object({ type: z.string(), text: z.string().optional() });
 const messageSchema = z.object({

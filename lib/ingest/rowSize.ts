@@ -1,4 +1,4 @@
-import type { NormalizedRow } from "./types";
+import type { NormalizedRow } from "@/lib/contract/normalizedRow";
 
 /**
  * About how many bytes a normalised row takes once written (its text, in

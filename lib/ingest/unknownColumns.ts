@@ -1,4 +1,4 @@
-import { AGENT_EVALUATION_COLUMNS, INPUT_COLUMNS } from "./types";
+import { AGENT_EVALUATION_COLUMNS, INPUT_COLUMNS } from "@/lib/contract/normalizedRow";
 
 /**
  * The columns an upload has that the Agent Evaluation input schema does not.

@@ -13,7 +13,7 @@ import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
 import { SpillingRequestIds } from "./spillingRequestIds";
-import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "./types";
+import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "@/lib/contract/normalizedRow";
 import { newUnknownColumns, noteUnknownColumns, type UnknownColumns } from "./unknownColumns";
 
 /**

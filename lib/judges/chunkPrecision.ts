@@ -1,4 +1,4 @@
-import type { ChunkVerdict, JudgeVerdict, Rating } from "./types";
+import type { ChunkVerdict, JudgeVerdict, Rating } from "@/lib/contract/judgeResult";
 
 /**
  * Agent Evaluation's judge reference: precision = relevant chunks returned / all chunks returned. An

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { HEURISTIC_MODEL, HEURISTIC_PROMPT_VERSION, judgeHeuristically } from "./heuristic";
 import type { JudgeBackend, JudgeRequest } from "./judgeBackend";
-import type { JudgeResult } from "./types";
+import type { JudgeResult } from "@/lib/contract/judgeResult";
 
 /**
  * The built-in offline judge: deterministic lexical rules, no network. Results

@@ -1,7 +1,9 @@
-import type { ContextRelevanceSettings } from "@/lib/metrics/contextRelevanceScore";
-import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
-import type { Alignment } from "./prompts/alignedTemplate";
-import type { CustomJudgeDefinition, JudgeInput, JudgeResult } from "./types";
+import type { ContextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import type { Alignment } from "@/lib/contract/alignment";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeResult } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "./types";
 
 export type ChunkJudgingMode = "batched" | "per_chunk";
 
@@ -29,21 +31,4 @@ export interface JudgeBackend {
   readonly provider: string;
   readonly model: string;
   judge(request: JudgeRequest): Promise<JudgeResult>;
-}
-
-/** Where validated judge answers are kept, keyed by (model, prompt version, rendered prompt). Errors are never stored. */
-export interface JudgeCache {
-  get(key: string): Promise<{ response: string; inputTokens: number | null; outputTokens: number | null } | null>;
-  /** replace: overwrite an existing answer (a deliberate second opinion must become the cached one). */
-  put(
-    entry: {
-      key: string;
-      model: string;
-      promptVersion: string;
-      response: string;
-      inputTokens: number;
-      outputTokens: number;
-    },
-    options?: { replace?: boolean },
-  ): Promise<void>;
 }

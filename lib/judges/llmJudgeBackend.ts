@@ -1,15 +1,17 @@
 import { createHash } from "node:crypto";
 import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
-import type { LlmClient, TokenUsage } from "@/lib/llm/types";
+import type { TokenUsage, ChunkVerdict, JudgeResult, JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { LlmClient } from "@/lib/llm/types";
 import { rowVerdictFromChunks } from "./chunkPrecision";
-import type { JudgeBackend, JudgeCache, JudgeRequest } from "./judgeBackend";
+import type { JudgeCache } from "@/lib/contract/judgeCache";
+import type { JudgeBackend, JudgeRequest } from "./judgeBackend";
 import { alignTemplate } from "./prompts/alignedTemplate";
 import { renderPrompt, type PromptCall } from "./prompts/promptTemplate";
 import { CallFailed, type CallPlan, type StepRunner } from "./deepEvalCalls/callPlan";
 import { DEEPEVAL_CALL_PLANS } from "./deepEvalCalls/plans";
-import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
-import { errorVerdict, type ChunkVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "./types";
+import { errorVerdict, type JudgeInput } from "./types";
 
 /** One call's result before it is a verdict: its answer, or why there is none. */
 type StepOutcome = {

@@ -1,5 +1,5 @@
 import type { StoredLabel } from "@/lib/db/labels/labelQueries";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { findMetric } from "@/lib/contract/metricCatalog";
 import { humanLabelCells, humanLabelColumn } from "./agreementTable";
 import { labelKindOf } from "./labelKinds";
 

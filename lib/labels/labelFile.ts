@@ -3,8 +3,8 @@ import { streamDatasetLabels, type LabelWithRow, type RowKey } from "@/lib/db/la
 import { csvLine } from "@/lib/export/csv";
 import type { RowIssue } from "@/lib/ingest/errors";
 import { resolveLabelMetric, type LabelledMetric } from "./labelKinds";
-import { labelEntriesFor, WHOLE_ROW, type LabelEntry } from "./labelValue";
-import { MAX_LABEL_REASON_CHARS } from "./labelEntry";
+import { type LabelEntry, MAX_LABEL_REASON_CHARS } from "@/lib/contract/labelEntry";
+import { labelEntriesFor, WHOLE_ROW } from "./labelValue";
 
 /**
  * Labels on their own, as a file keyed by request_id: one record per label.

@@ -15,7 +15,7 @@ import { readJsonArray } from "@/lib/ingest/readers/readJsonArray";
 import { readJsonLines } from "@/lib/ingest/readers/readJsonLines";
 import type { RawRecord } from "@/lib/ingest/readers/rawRecord";
 import { datasetJudgeLabels } from "./datasetJudges";
-import { responseReadingMetrics } from "./responseReading";
+import { responseReadingMetrics } from "@/lib/contract/responseReading";
 import { labelRecordRequestIds, readLabelRecord, type LabelFileFormat } from "./labelFile";
 
 export const MAX_LABEL_ROW_CHARS = 100_000;

@@ -1,8 +1,9 @@
+import type { RunJudgeDefinitions } from "@/lib/contract/responseReading";
 import { SCORE_METRIC_TEMPLATES } from "@/lib/judges/prompts/scoreMetrics";
-import { METRICS, type MetricDefinition } from "@/lib/metrics/metricCatalog";
+import { METRICS, type MetricDefinition } from "@/lib/contract/metricCatalog";
 import { describeKnownMetrics, resolveMetricName } from "@/lib/metrics/metricNames";
-import { customMetricName } from "@/lib/engine/runConfig";
-import { gEvalMetricName, isGEvalMetric } from "@/lib/metrics/gEvalMetric";
+import { customMetricName } from "@/lib/contract/judgeDefinitions";
+import { gEvalMetricName, isGEvalMetric } from "@/lib/contract/gEvalMetric";
 
 /**
  * What a person gives for a metric, decided from the catalogue alone so that
@@ -52,11 +53,6 @@ export function labellableMetrics(): LabelledMetric[] {
  * threshold (score). `threshold` is the G-Eval definition's pass mark.
  */
 export type RunJudgeLabel = LabelledMetric & { threshold: number | null };
-
-export type RunJudgeDefinitions = {
-  customJudges: readonly { assessmentName: string; assessmentType: string }[];
-  gEvalJudges?: readonly { name: string; threshold: number; evaluationParams?: readonly string[] }[];
-};
 
 export function runJudgeLabelMetrics(judges: RunJudgeDefinitions): RunJudgeLabel[] {
   return [

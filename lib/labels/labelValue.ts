@@ -1,7 +1,5 @@
+import type { LabelEntry } from "@/lib/contract/labelEntry";
 import type { LabelKind } from "./labelKinds";
-
-export type { LabelEntry, LabelValue } from "./labelEntry";
-import type { LabelEntry } from "./labelEntry";
 
 export const WHOLE_ROW = -1;
 

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { clearLabel, LabelTargetError, writeLabels } from "@/lib/db/labels/labelWrites";
 import { readDatasetRunJudges, readRunDatasetId } from "@/lib/db/labels/labelQueries";
-import { labelReadsResponse } from "./responseReading";
+import { labelReadsResponse } from "@/lib/contract/responseReading";
 import { describeLabelKind, resolveLabelMetric, runJudgeLabelMetrics } from "./labelKinds";
 import { labelEntriesFor, WHOLE_ROW } from "./labelValue";
 

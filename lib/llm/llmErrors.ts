@@ -1,4 +1,4 @@
-import type { TokenUsage } from "./types";
+import type { TokenUsage } from "@/lib/contract/judgeResult";
 
 /**
  * The one error type the LLM client throws. Its message is shown to users

@@ -1,6 +1,7 @@
 import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { z } from "zod";
+import type { TokenUsage } from "@/lib/contract/judgeResult";
 import type {
   ChatCallRequest,
   ChatCallResult,
@@ -8,7 +9,6 @@ import type {
   StructuredCallRequest,
   StructuredCallResult,
   TokenLogprob,
-  TokenUsage,
 } from "./types";
 import { endpointIdentity, type LlmConfig } from "./llmConfig";
 import type { Limiter } from "./concurrencyLimiter";

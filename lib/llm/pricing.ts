@@ -1,4 +1,4 @@
-import type { TokenUsage } from "./types";
+import type { TokenUsage } from "@/lib/contract/judgeResult";
 
 /** USD per one million tokens, as providers publish them. */
 export type ModelPrice = { input: number; output: number };

@@ -1,12 +1,11 @@
 import type { z } from "zod";
+import type { TokenUsage } from "@/lib/contract/judgeResult";
 
 /**
  * The engine reaches a model only through this interface, so tests, the CLI
  * and the app can hand it a real OpenAI-compatible client (lib/llm/openaiClient.ts),
  * pointed at OpenAI, Azure, vLLM, Ollama, or the tests' fake server.
  */
-/** Tokens a model call consumed (summed over its attempts). */
-export type TokenUsage = { inputTokens: number; outputTokens: number };
 
 export type ChatTurn = { role: "system" | "user" | "assistant"; content: string };
 

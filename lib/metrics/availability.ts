@@ -1,8 +1,6 @@
 import { offlineUnavailableReason } from "@/lib/judges/heuristic";
-import { INPUT_DESCRIPTIONS, METRICS, type MetricDefinition, type RowInput } from "./metricCatalog";
-
-/** How many of a dataset's rows carry each input; computed in SQL (lib/db/datasets/datasetQueries.ts). */
-export type InputCoverage = { rowCount: number; inputs: Record<RowInput, number>; metrics: Record<string, number> };
+import type { InputCoverage } from "@/lib/contract/inputSignatures";
+import { INPUT_DESCRIPTIONS, METRICS, type MetricDefinition, type RowInput } from "@/lib/contract/metricCatalog";
 
 export type MetricAvailability = {
   metric: MetricDefinition;

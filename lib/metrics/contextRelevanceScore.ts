@@ -1,4 +1,7 @@
-import { z } from "zod";
+import {
+  DEFAULT_CONTEXT_RELEVANCE_SETTINGS,
+  type ContextRelevanceSettings,
+} from "@/lib/contract/contextRelevanceSettings";
 
 /**
  * Mastra's context relevance score, as a pure function of the judge's assessment:
@@ -13,34 +16,6 @@ import { z } from "zod";
 export const RELEVANCE_WEIGHTS = { high: 1.0, medium: 0.7, low: 0.3, none: 0.0 } as const;
 export type RelevanceLevel = keyof typeof RELEVANCE_WEIGHTS;
 export const RELEVANCE_LEVELS = Object.keys(RELEVANCE_WEIGHTS) as RelevanceLevel[];
-
-export type ContextRelevanceSettings = {
-  unusedHighRelevanceContext: number;
-  missingContextPerItem: number;
-  maxMissingContextPenalty: number;
-  scale: number;
-};
-
-/** Mastra's defaults. */
-export const DEFAULT_CONTEXT_RELEVANCE_SETTINGS: ContextRelevanceSettings = {
-  unusedHighRelevanceContext: 0.1,
-  missingContextPerItem: 0.15,
-  maxMissingContextPenalty: 0.5,
-  scale: 1,
-};
-
-/** A run's settings as configured (run config, CLI): any subset, the rest default. */
-export const contextRelevanceSettingsSchema = z.strictObject({
-  unusedHighRelevanceContext: z.number().min(0).max(1).optional(),
-  missingContextPerItem: z.number().min(0).max(1).optional(),
-  maxMissingContextPenalty: z.number().min(0).max(1).optional(),
-  scale: z.number().positive().max(1000).optional(),
-});
-export type ContextRelevanceSettingsInput = z.infer<typeof contextRelevanceSettingsSchema>;
-
-export function contextRelevanceSettings(input?: ContextRelevanceSettingsInput | null): ContextRelevanceSettings {
-  return { ...DEFAULT_CONTEXT_RELEVANCE_SETTINGS, ...stripUndefined(input ?? {}) };
-}
 
 export type ContextPieceAssessment = { level: RelevanceLevel; used: boolean };
 
@@ -73,8 +48,4 @@ export function computeContextRelevance(
 
 function roundToTwoDecimals(value: number): number {
   return Math.round((value + Number.EPSILON) * 100) / 100;
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

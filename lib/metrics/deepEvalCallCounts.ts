@@ -1,4 +1,4 @@
-import type { DeepEvalSettings } from "./deepEvalSettings";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 
 /**
  * The LLM calls one row of a DeepEval metric makes with DeepEval's own call structure

@@ -1,4 +1,4 @@
-import type { ContextItem } from "@/lib/ingest/types";
+import type { ContextItem } from "@/lib/contract/normalizedRow";
 
 /**
  * The deterministic metrics of Agent Evaluation's metric reference: no judge involved.

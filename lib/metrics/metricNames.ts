@@ -1,4 +1,4 @@
-import { METRICS, type MetricFamily } from "./metricCatalog";
+import { METRICS, type MetricFamily } from "@/lib/contract/metricCatalog";
 
 /** Every canonical metric name in the catalogue: what stored configs, results and exports hold. */
 export const ALL_METRICS = METRICS.map((metric) => metric.name);

@@ -1,5 +1,5 @@
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
-import { deepEvalSettings } from "./deepEvalSettings";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { DEFAULT_BLEU_TYPE } from "./statistical/bleu";
 import { hasStrictMode } from "./strictMode";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";

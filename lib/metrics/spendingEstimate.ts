@@ -1,12 +1,12 @@
 import { costUsd, type LlmPrices } from "@/lib/llm/pricing";
 import { deepEvalCallShape } from "./deepEvalCallCounts";
-import type { DeepEvalSettings } from "./deepEvalSettings";
-import { isGEvalMetric } from "./gEvalMetric";
-import { findMetric } from "./metricCatalog";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
+import { findMetric } from "@/lib/contract/metricCatalog";
 
 /**
  * What a run will spend before it starts, from the size of what it sends: the one formula behind the
- * CLI's estimate of a planned run (lib/db/runs/runEstimate.ts, from its pending work items) and the run
+ * CLI's estimate of a planned run (lib/engine/runEstimate.ts, from its pending work items) and the run
  * form's (from the dataset's text sizes, lib/db/datasets/datasetTextSizes.ts), so both say the same.
  */
 export type SpendingEstimate = {

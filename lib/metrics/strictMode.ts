@@ -1,5 +1,5 @@
-import { isGEvalMetric } from "./gEvalMetric";
-import { findMetric, scoreDirection } from "./metricCatalog";
+import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
+import { findMetric, scoreDirection } from "@/lib/contract/metricCatalog";
 
 /**
  * DeepEval's strict_mode, for the metrics that have it (DeepEval's family and G-Eval): a binary score

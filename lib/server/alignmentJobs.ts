@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { measureAlignment } from "@/lib/engine/alignment/measureAlignment";
 import { createEngineDeps, JudgeUnavailableError } from "@/lib/engine/engineDeps";
+import { webServerWorkerKind } from "@/lib/engine/worker/workerSettings";
 import { readSpendingLimits } from "@/lib/config/spendingLimits";
 import { logServerError } from "./logError";
 
@@ -33,7 +34,12 @@ async function measure(alignmentId: string): Promise<void> {
       return;
     }
     // A re-judged run reads no cache; a measurement does, so measuring again after a stop redoes no finished call.
-    const deps = createEngineDeps(db, { ...run, config: { ...run.config, refreshCache: false } });
+    // Made here even with ASSAY_WEB_WORKER=0, which the workers table then says (webServerWorkerKind).
+    const deps = createEngineDeps(
+      db,
+      { ...run, config: { ...run.config, refreshCache: false } },
+      { workerKind: webServerWorkerKind() },
+    );
     await measureAlignment(db, stored, run, {
       judge: deps.judge,
       costOf: deps.costOf,

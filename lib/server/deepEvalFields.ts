@@ -1,7 +1,7 @@
-import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
+import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 
 /**
- * The run form's DeepEval options (components/runs/DeepEvalSettingsFields.tsx, fields `deepEval:<key>`) as a
+ * The run form's DeepEval options (components/runs/form/DeepEvalSettingsFields.tsx, fields `deepEval:<key>`) as a
  * run's settings, or the problems worded for the form. Nothing when the form did not show them; an
  * unchecked box is "off" only when it was shown (`deepEval:shown`).
  */

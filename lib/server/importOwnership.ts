@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { getDb } from "@/lib/db/client";
 import { claimImport, discardOrphanedImports, renewImportHeartbeats } from "@/lib/db/datasets/importCleanup";
-import type { DatasetSink } from "@/lib/ingest/ingestUpload";
+import type { DatasetSink } from "@/lib/contract/datasetSink";
 import { logServerError } from "./logError";
 
 /**

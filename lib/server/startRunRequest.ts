@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { statisticalSettingsSchema, type StatisticalSettings } from "@/lib/metrics/statistical/statisticalSettings";
-import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
+import { statisticalSettingsSchema, type StatisticalSettings } from "@/lib/contract/statisticalSettings";
+import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 import type { AuthUser } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
 import type { RunBudget } from "@/lib/db/runs/runBudget";
 import { costBudgetProblem } from "@/lib/engine/budgetFields";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import type { RunConfigInput } from "@/lib/engine/runConfig";
-import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
-import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { alignmentSchema } from "@/lib/contract/alignment";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { readLlmConfig } from "@/lib/llm/llmConfig";
 import { logServerError, redactServerText } from "./logError";

@@ -1,23 +1,14 @@
 import { z } from "zod";
+import { DATASET_ROW_SORTS, type DatasetRowPageQuery } from "@/lib/contract/rowQueries";
 import { paginationSchema } from "./pagination";
 import { firstValues, type SearchParams } from "./searchParams";
-
-export const DATASET_ROW_SORTS = [
-  "rowNumber",
-  "requestId",
-  "requestText",
-  "retrievedChunkCount",
-  "latencySeconds",
-  "totalTokenCount",
-] as const;
-export type DatasetRowSort = (typeof DATASET_ROW_SORTS)[number];
 
 /** The dataset rows table's URL state (page, size, sort, direction, search), parsed with safe defaults. */
 export const datasetRowQuerySchema = paginationSchema.extend({
   sort: z.enum(DATASET_ROW_SORTS).catch("rowNumber"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
   q: z.string().max(200).catch(""),
-});
+}) satisfies z.ZodType<DatasetRowPageQuery>;
 export type DatasetRowQuery = z.infer<typeof datasetRowQuerySchema>;
 
 export function parseDatasetRowQuery(searchParams: SearchParams): DatasetRowQuery {

@@ -1,11 +1,7 @@
 import { z } from "zod";
+import { PAGE_SIZES, type Pagination } from "@/lib/contract/pagination";
 
-/** One pagination schema with hard caps, shared by every server-paged table. */
-export const PAGE_SIZES = [25, 50, 100] as const;
-
-/** The largest page any table asks for; repository functions refuse more. */
-export const MAX_PAGE_SIZE = Math.max(...PAGE_SIZES);
-
+/** One pagination schema with hard caps, shared by every server-paged table (its values: lib/contract/pagination.ts). */
 export const paginationSchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
   pageSize: z.coerce
@@ -13,20 +9,4 @@ export const paginationSchema = z.object({
     .int()
     .refine((n) => (PAGE_SIZES as readonly number[]).includes(n))
     .catch(25),
-});
-
-export type Pagination = z.infer<typeof paginationSchema>;
-
-/** How many pages `total` items fill: at least one, so an empty table reads "page 1 of 1". */
-export function pageCountOf(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / pageSize));
-}
-
-/**
- * The page a table shows for the page its URL asks for: that page, or the last
- * one when the URL asks past the end (an old link, a shrunken filter), so the
- * page number, the range text and the rows shown always agree.
- */
-export function clampPage(page: number, total: number, pageSize: number): number {
-  return Math.min(page, pageCountOf(total, pageSize));
-}
+}) satisfies z.ZodType<Pagination>;

@@ -17,13 +17,14 @@ import { randomUUID } from "node:crypto";
 import { compareRuns, type Comparison } from "../../lib/compare/compareRuns";
 import { getRunAggregates } from "../../lib/db/judgments/aggregateQueries";
 import { closeDb, createDb, gatherPlannerStatistics, sqlOf, type Db } from "../../lib/db/client";
+import { countStoredRuns } from "../../lib/db/runs/runQueries";
 import { getPairedCounts } from "../../lib/db/judgments/compareQueries";
 import { listDatasetRowNumbers } from "../../lib/db/datasets/datasetQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
-import { metricShape } from "../../lib/metrics/aggregates";
-import { METRICS } from "../../lib/metrics/metricCatalog";
+import { metricShape } from "../../lib/contract/aggregates";
+import { METRICS } from "../../lib/contract/metricCatalog";
 import type { SqlValue } from "../../lib/db/store/sqlRunner";
 import { mulberry32 } from "../../lib/stats";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
     const store = createDb(databaseUrl);
     db = store;
     // A kept store already holds the bench's runs (fixed ids): found, it is reused.
-    const reuse = (await store.run.count({ where: { id: { in: benchRunIds() } } })) === RUNS;
+    const reuse = (await countStoredRuns(store, benchRunIds())) === RUNS;
     const seedStarted = performance.now();
     const runIds = reuse ? benchRunIds() : await seed(store);
     await gatherPlannerStatistics(store);

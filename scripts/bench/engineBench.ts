@@ -21,7 +21,7 @@ import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { runEvaluation } from "../../lib/engine/runEvaluation";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { metricsOfFamily } from "../../lib/metrics/metricNames";
-import type { DeepEvalSettingsInput } from "../../lib/metrics/deepEvalSettings";
+import type { DeepEvalSettingsInput } from "../../lib/contract/deepEvalSettings";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";

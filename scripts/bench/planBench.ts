@@ -11,7 +11,7 @@ import { closeDirectConnection } from "../../lib/db/store/directSqlite";
 import { closeDb, createDb } from "../../lib/db/client";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
-import { listRowFlagsPage } from "../../lib/db/runs/runQueries";
+import { countRunJudgments, listRowFlagsPage } from "../../lib/db/runs/runQueries";
 import { createRun } from "../../lib/engine/createRun";
 import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
@@ -59,7 +59,7 @@ async function plan(dbUrl: string, datasetId: string): Promise<void> {
   clearInterval(ticker);
   // The gap since the last tick counts too: a planner that never yields would otherwise show no stall at all.
   longestStall = Math.max(longestStall, performance.now() - last - 10);
-  const items = await db.judgmentItem.count({ where: { runId } });
+  const items = await countRunJudgments(db, runId);
   const peakMb = process.resourceUsage().maxRSS / 1024;
   console.log(
     `planned ${items} items (${ROWS} rows × ${BUILT_IN_METRICS.length} judges) in ${seconds.toFixed(1)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); ` +

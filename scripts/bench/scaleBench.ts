@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { closeDb, createDb, sqlOf, type Db } from "../../lib/db/client";
+import { countRunJudgments, getRun } from "../../lib/db/runs/runQueries";
 import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { startLocalPostgres } from "../../lib/db/store/embeddedPostgres";
@@ -152,12 +153,10 @@ async function measure(
     judge: { provider: "openai", model: `scale-${config.label.replace(/\W+/g, "-")}-${config.workers}` },
     concurrency: config.limit,
   });
-  const items = await db.judgmentItem.count({ where: { runId } });
-  await waitUntil(
-    async () => (await db.run.findUniqueOrThrow({ where: { id: runId } })).status === "completed",
-    3_600_000,
-  );
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { startedAt: true, finishedAt: true } });
+  const items = await countRunJudgments(db, runId);
+  await waitUntil(async () => (await getRun(db, runId))?.status === "completed", 3_600_000);
+  const run = await getRun(db, runId);
+  if (!run) throw new Error(`run ${runId} is gone`);
   const dbMs = await sql.get<{ ms: number }>(
     // Top-level statements only: a statement's time includes what its triggers ran, which pg_stat_statements
     // (tracking every level, for the list below) also lists on its own.

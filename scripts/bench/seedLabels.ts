@@ -1,7 +1,7 @@
 import { closeDb, createDb, refreshPlannerStatistics } from "../../lib/db/client";
 import { listDatasetRowNumbers } from "../../lib/db/datasets/datasetQueries";
 import { writeLabels, type RowLabels } from "../../lib/db/labels/labelWrites";
-import type { LabelEntry } from "../../lib/labels/labelValue";
+import type { LabelEntry } from "../../lib/contract/labelEntry";
 import { mulberry32 } from "../../lib/stats";
 
 const WHOLE_ROW_METRICS = [

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alignJudge, exampleText, type AlignmentUnit } from "@/lib/alignment/alignJudge";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { Alignment } from "@/lib/judges/prompts/alignedTemplate";
-import type { CustomJudgeDefinition, JudgeInput } from "@/lib/judges/types";
+import type { Alignment } from "@/lib/contract/alignment";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeInput } from "@/lib/judges/types";
 import { openFakeLlmBackend } from "../support/fakeLlmBackend";
 import type { FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeExampleFollower } from "../support/fakeExampleFollower";

@@ -22,7 +22,7 @@ beforeAll(async () => {
   temp = await createTempDb();
   db = temp.db;
   server = await startAuthServer(db);
-  // The first admin, made the way the README says: the CLI, as its own process, password on stdin.
+  // The first admin, made the way docs/security.md says: the CLI, as its own process, password on stdin.
   cli = await runUserCreate(
     ["--admin", ADMIN.email.toUpperCase(), "--password-stdin"],
     { DATABASE_URL: temp.url, ASSAY_AUTH_SECRET: TEST_SECRET },

@@ -1,5 +1,5 @@
 // ASSAY_AUTH_SECRET's one check (lib/auth/authSecret.ts), which the server, the start script and the CLI
-// share: trimmed once, 32 characters at least, and not obviously guessable; what the README tells people
+// share: trimmed once, 32 characters at least, and not obviously guessable; what docs/security.md tells people
 // to run (`openssl rand -base64 32`, or `-hex 32`) always passes.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";

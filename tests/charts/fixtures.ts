@@ -1,4 +1,4 @@
-import type { Aggregate } from "@/lib/metrics/aggregates";
+import type { Aggregate } from "@/lib/contract/aggregates";
 
 /** An aggregate with every count zero except those given. */
 export function aggregate(metric: string, fields: Partial<Aggregate>): Aggregate {

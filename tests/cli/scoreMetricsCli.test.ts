@@ -9,7 +9,7 @@ import { createDb } from "@/lib/db/client";
 import { closeDirectConnection } from "@/lib/db/store/directSqlite";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import { findMetric } from "@/lib/contract/metricCatalog";
 import { DEFAULT_METRICS, metricsOfFamily, resolveMetricName } from "@/lib/metrics/metricNames";
 import { SAMPLE_FILE } from "../support/engineKit";
 import type { Responder } from "../support/fakeOpenAIServer";

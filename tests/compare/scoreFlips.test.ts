@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
 import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
-import { scorePasses } from "@/lib/engine/thresholds";
+import { scorePasses } from "@/lib/contract/thresholds";
 import { openDataset, type StoredDataset } from "../support/servedDataset";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";

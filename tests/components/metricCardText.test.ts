@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cardBasis, skippedSentence } from "@/components/runs/metricCardText";
-import type { Aggregate } from "@/lib/metrics/aggregates";
+import { cardBasis, skippedSentence } from "@/components/runs/summary/metricCardText";
+import type { Aggregate } from "@/lib/contract/aggregates";
 
 const IDEAL_CONTEXT = "needs expected_retrieved_context[].content (the ideal context)";
 

@@ -1,8 +1,8 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { VerdictDetails } from "@/components/runs/VerdictDetails";
-import type { VerdictDetails as Details } from "@/lib/judges/types";
+import { VerdictDetails } from "@/components/runs/row/VerdictDetails";
+import type { VerdictDetails as Details } from "@/lib/contract/judgeResult";
 
 const htmlOf = (details: Details, metric: string) =>
   renderToStaticMarkup(createElement(VerdictDetails, { details, metric }));

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ConcurrencyField } from "@/components/runs/ConcurrencyField";
+import { ConcurrencyField } from "@/components/runs/form/ConcurrencyField";
 import { mayChangeRunBudget, runBudgetRefusal } from "@/lib/auth/runOwnership";
 import type { AuthUser } from "@/lib/auth/guard";
 import {

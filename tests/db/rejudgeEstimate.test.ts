@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { estimateRejudge } from "@/lib/db/runs/rejudgeEstimate";
+import { estimateRejudge } from "@/lib/engine/rejudgeEstimate";
 import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
-import { estimateRejudge } from "@/lib/db/runs/rejudgeEstimate";
+import { estimateRejudge } from "@/lib/engine/rejudgeEstimate";
 import { getRunSpending } from "@/lib/db/runs/runBudget";
-import { estimateRunSpending } from "@/lib/db/runs/runEstimate";
+import { estimateRunSpending } from "@/lib/engine/runEstimate";
 import { listRowFlagsPage, listRuns } from "@/lib/db/runs/runQueries";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";

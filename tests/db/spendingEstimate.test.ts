@@ -3,10 +3,10 @@
 // must say the same calls, tokens and cost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDatasetTextProfiles } from "@/lib/db/datasets/datasetTextSizes";
-import { estimateRunSpending } from "@/lib/db/runs/runEstimate";
+import { estimateRunSpending } from "@/lib/engine/runEstimate";
 import { createRun } from "@/lib/engine/createRun";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
-import { METRICS } from "@/lib/metrics/metricCatalog";
+import { METRICS } from "@/lib/contract/metricCatalog";
 import { estimateSpending, PROMPT_OVERHEAD_TOKENS } from "@/lib/metrics/spendingEstimate";
 import type { Db } from "@/lib/db/client";
 import { importRows } from "../support/engineKit";

@@ -12,7 +12,7 @@ import type { Role } from "@/lib/auth/roles";
 import { runUserCreate } from "../auth/authKit";
 import { ROOT } from "./appServer";
 
-/** From `openssl rand -base64 32`, as the README says to make one (decideAuthMode refuses a patterned one). */
+/** From `openssl rand -base64 32`, as the README and docs/security.md say to make one (decideAuthMode refuses a patterned one). */
 export const E2E_AUTH_SECRET = "modaaT85J3t7Wh166jHudkmd3BCaRGaX9kMWiICKggc=";
 
 export type TestUser = { role: Role; email: string; name: string; password: string };
@@ -32,7 +32,7 @@ export const OTHER_USER: TestUser = {
 };
 
 /**
- * Creates each user with the CLI on the server's database, as the README says (password on standard input).
+ * Creates each user with the CLI on the server's database, as docs/security.md says (password on standard input).
  * The CLIs run side by side: each spends about 3 s loading its modules, which one after another was most
  * of a browser test file's setup.
  */

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABRICKS_METRICS } from "@/lib/metrics/metricCatalog";
+import { DATABRICKS_METRICS } from "@/lib/contract/metricCatalog";
 import { resultColumnNames } from "@/lib/export/resultColumns";
 import { toJsonl } from "../support/evalFiles";
 import { createTempDb, type TempDb } from "../support/tempDb";

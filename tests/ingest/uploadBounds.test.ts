@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { DatasetSink } from "@/lib/ingest/ingestUpload";
+import type { DatasetSink } from "@/lib/contract/datasetSink";
 import { ingestUpload } from "@/lib/ingest/ingestUpload";
 import { DEFAULT_LIMITS } from "@/lib/ingest/limits";
 import { approximateRowBytes } from "@/lib/ingest/rowSize";
-import type { NormalizedRow } from "@/lib/ingest/types";
+import type { NormalizedRow } from "@/lib/contract/normalizedRow";
 import { collectingSink } from "../support/collectingSink";
 import { byteChunks, toJsonl } from "../support/evalFiles";
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JudgeBackend, ScoreMetricSettings } from "@/lib/judges/judgeBackend";
-import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
-import { deepEvalSettings, type DeepEvalSettingsInput } from "@/lib/metrics/deepEvalSettings";
+import type { JudgeResult } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "@/lib/judges/types";
+import { deepEvalSettings, type DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 import { type FakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { openFakeLlmBackend } from "../support/fakeLlmBackend";

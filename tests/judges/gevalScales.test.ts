@@ -4,7 +4,7 @@ import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
 import { createGEvalJudge, gEvalDefinitionSchema, withGEvalJudges } from "@/lib/judges/geval";
 import { hashSteps, STRICT_SCORE_VERSION } from "@/lib/judges/geval/prompts";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
-import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { makeClient, openAiConfig } from "../llm/llmTestKit";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { row } from "../support/judgeInputs";

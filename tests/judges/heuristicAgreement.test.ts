@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { normalizeRequest } from "@/lib/ingest/normalizeRequest";
 import { judgeHeuristically } from "@/lib/judges/heuristic";
-import type { JudgeInput, Rating } from "@/lib/judges/types";
+import type { Rating } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "@/lib/judges/types";
 
 /**
  * Agreement of the offline judge with the known labels of the sample set

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judgeHeuristically } from "@/lib/judges/heuristic";
-import type { CustomJudgeDefinition, JudgeInput } from "@/lib/judges/types";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeInput } from "@/lib/judges/types";
 
 function input(response: string | null, chunks: (string | null)[] = []): JudgeInput {
   const request = "How should our CI pipeline authenticate?";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SCORE_METRIC_HEURISTICS } from "@/lib/judges/heuristic/scoreMetrics";
-import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
-import type { JudgeInput, JudgeVerdict } from "@/lib/judges/types";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "@/lib/judges/types";
 import { row } from "../support/judgeInputs";
 
 function offline(metric: string, input: JudgeInput): JudgeVerdict {

@@ -1,8 +1,9 @@
 import { SCORE_METRIC_TEMPLATES } from "@/lib/judges/prompts/scoreMetrics";
 import { describe, expect, it } from "vitest";
-import { METRICS } from "@/lib/metrics/metricCatalog";
+import { METRICS } from "@/lib/contract/metricCatalog";
 import { templateForMetric } from "@/lib/judges/prompts/templateForMetric";
-import type { CustomJudgeDefinition, JudgeInput } from "@/lib/judges/types";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeInput } from "@/lib/judges/types";
 
 const input: JudgeInput = {
   messages: [{ role: "user", content: "How do I rotate keys?" }],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { JudgeInput, JudgeResult } from "@/lib/judges/types";
+import type { JudgeResult } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "@/lib/judges/types";
 import { type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fenced } from "../support/fenced";

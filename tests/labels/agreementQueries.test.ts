@@ -8,7 +8,7 @@ import {
 } from "@/lib/db/labels/agreementRowQueries";
 import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { getSortedRowPlace } from "@/lib/db/runs/runRowSortedPlace";
-import type { LabelEntry } from "@/lib/labels/labelValue";
+import type { LabelEntry } from "@/lib/contract/labelEntry";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { pairedAgreementTest } from "@/lib/stats";
 import { syntheticRows } from "../support/syntheticRows";

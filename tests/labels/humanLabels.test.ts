@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseHumanLabels } from "@/lib/ingest/humanLabels";
 import { labelKindOf, labellableMetrics, resolveLabelMetric } from "@/lib/labels/labelKinds";
-import { METRICS } from "@/lib/metrics/metricCatalog";
+import { METRICS } from "@/lib/contract/metricCatalog";
 
 const where = { row: 3, line: 5, format: "json" as const };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelReadsResponse, responseReadingMetrics } from "@/lib/labels/responseReading";
+import { labelReadsResponse, responseReadingMetrics } from "@/lib/contract/responseReading";
 
 describe("which labels judged the response", () => {
   const judges = {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  computeContextRelevance,
-  contextRelevanceSettings,
-  type ContextPieceAssessment,
-} from "@/lib/metrics/contextRelevanceScore";
+import { contextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
+import { computeContextRelevance, type ContextPieceAssessment } from "@/lib/metrics/contextRelevanceScore";
 
 /**
  * Mastra's worked examples for its context relevance scorer. The documentation states the expected score and, in its reason, which pieces

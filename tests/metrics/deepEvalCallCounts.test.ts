@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deepEvalCallShape } from "@/lib/metrics/deepEvalCallCounts";
-import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { estimateSpending, type JudgedWork } from "@/lib/metrics/spendingEstimate";
 
 const options = { judgeModel: "m", generationModel: null, chunkMode: "batched", heuristic: false, prices: {} };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { gEvalFromText } from "@/lib/judges/geval/definitionText";
-import { changedDeepEvalSettings, deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import { changedDeepEvalSettings, deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { metricSettingsText } from "@/lib/metrics/metricSettingsText";
 import { strictScore, strictThresholds } from "@/lib/metrics/strictMode";
 import { readDeepEvalFields } from "@/lib/server/deepEvalFields";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
-import { SCORE_METRICS } from "@/lib/metrics/scoreMetricCatalog";
+import { SCORE_METRICS } from "@/lib/contract/scoreMetricCatalog";
 
 const profiles: RowTextProfile[] = [
   {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { SCORE_METRIC_HEURISTICS } from "@/lib/judges/heuristic/scoreMetrics";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
-import { scorePasses, thresholdFor } from "@/lib/engine/thresholds";
-import { aggregateName, metricShape, toAggregate } from "@/lib/metrics/aggregates";
-import { metricAvailability, type InputCoverage } from "@/lib/metrics/availability";
-import { findMetric, METRICS, scoreDirection, type RowInput } from "@/lib/metrics/metricCatalog";
+import { scorePasses, thresholdFor } from "@/lib/contract/thresholds";
+import { aggregateName, metricShape, toAggregate } from "@/lib/contract/aggregates";
+import type { InputCoverage } from "@/lib/contract/inputSignatures";
+import { metricAvailability } from "@/lib/metrics/availability";
+import { findMetric, METRICS, scoreDirection, type RowInput } from "@/lib/contract/metricCatalog";
 import { resolveMetricName } from "@/lib/metrics/metricNames";
-import { skipReason, type RowFlags } from "@/lib/metrics/rowEligibility";
+import type { RowFlags } from "@/lib/contract/rowInputs";
+import { skipReason } from "@/lib/metrics/rowEligibility";
 
 const FAMILY: Record<string, string> = {
   "response/llm_judged/faithfulness": "deepeval",

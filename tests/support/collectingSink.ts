@@ -1,5 +1,5 @@
-import type { DatasetSink } from "@/lib/ingest/ingestUpload";
-import type { NormalizedRow } from "@/lib/ingest/types";
+import type { DatasetSink } from "@/lib/contract/datasetSink";
+import type { NormalizedRow } from "@/lib/contract/normalizedRow";
 
 /** Records what the ingest writes, so parsing can be tested without a database (the store has its own tests). */
 export function collectingSink() {

@@ -1,8 +1,8 @@
 // Relative imports: kept apart from the library, which reads the counts the upload kept.
 import { sqlOf, type Db } from "../../lib/db/client";
 import { INPUT_SQL } from "../../lib/db/datasets/datasetQueries";
-import type { InputCoverage } from "../../lib/metrics/availability";
-import { METRICS, type RowInput } from "../../lib/metrics/metricCatalog";
+import type { InputCoverage } from "@/lib/contract/inputSignatures";
+import { METRICS, type RowInput } from "@/lib/contract/metricCatalog";
 
 /**
  * A dataset's input coverage counted straight from its rows and chunks, as the dataset page did before the

@@ -11,7 +11,7 @@ import {
 } from "@/lib/urlState/compareQuery";
 import { datasetRowParams, parseDatasetRowQuery } from "@/lib/urlState/datasetRowQuery";
 import { parseExportFormat } from "@/lib/urlState/exportFormat";
-import { clampPage, MAX_PAGE_SIZE, pageCountOf, PAGE_SIZES } from "@/lib/urlState/pagination";
+import { clampPage, MAX_PAGE_SIZE, pageCountOf, PAGE_SIZES } from "@/lib/contract/pagination";
 import {
   describeRowPlace,
   describeRunRowFilter,

@@ -9,7 +9,7 @@ import { FlipSteps } from "@/components/compare/FlipSteps";
 import { FlipSummary } from "@/components/compare/FlipSummary";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
-import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
+import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/datasets/rowView";

@@ -7,7 +7,9 @@ import { defineApiRoute } from "../defineApiRoute";
 const workerSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(["web", "worker", "cli"]),
+    kind: z.enum(["web", "web-align", "worker", "cli"]).meta({
+      description: "web-align: a web server with ASSAY_WEB_WORKER=0, judging no run but making the Align page's calls",
+    }),
     host: z.string(),
     pid: z.number().int(),
     version: z.string(),
@@ -16,6 +18,10 @@ const workerSchema = z
     runId: z.string().nullable().meta({ description: "The run it is judging now" }),
     runName: z.string().nullable(),
     inFlight: z.number().int().meta({ description: "LLM calls it has in flight" }),
+    slotsHeld: z.number().int().meta({
+      description:
+        "The endpoint's shared in-flight slots it holds; a silent worker's are freed after the slot timeout (a quarter of timeoutMs, 3 s to timeoutMs)",
+    }),
     completed: z.number().int().meta({ description: "Judgments and generations it has written since it started" }),
     state: z.enum(["live", "gone", "stopped"]).meta({
       description:

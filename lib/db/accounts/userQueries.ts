@@ -1,6 +1,5 @@
 import type { Db } from "../client";
-import type { Pagination } from "@/lib/urlState/pagination";
-import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
+import { type Pagination, MAX_PAGE_SIZE } from "@/lib/contract/pagination";
 import { readPage, type Page } from "../pagination";
 
 /**

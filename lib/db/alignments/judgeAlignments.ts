@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { alignedDefinitionSchema, type AlignedDefinition } from "@/lib/alignment/alignedDefinition";
+import { storedAlignedDefinitionSchema, type AlignedDefinition } from "@/lib/contract/judgeDefinitions";
 import type { Db } from "../client";
 import { orderedUuid } from "../orderedUuid";
 import {
@@ -67,7 +67,7 @@ function decode(row: Row): StoredAlignment {
     guidance: row.guidance,
     promptSuffix: row.promptSuffix,
     judgeName: row.judgeName,
-    definition: alignedDefinitionSchema.parse(JSON.parse(row.definition)),
+    definition: storedAlignedDefinitionSchema.parse(JSON.parse(row.definition)),
     judgeModel: row.judgeModel,
     status: z.enum(ALIGNMENT_STATUSES).parse(row.status),
     progress: { done: row.progressDone, total: row.progressTotal, heartbeatAt: row.heartbeatAt },

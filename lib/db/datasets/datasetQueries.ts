@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { InputCoverage } from "@/lib/metrics/availability";
 import {
+  type InputCoverage,
   addSignature,
   coverageOfSignatures,
   readStoredSignatures,
@@ -9,13 +9,13 @@ import {
   storeSignatures,
   type InputSignatureCounts,
   type SignatureColumn,
-} from "@/lib/metrics/inputSignatures";
-import type { RowInput } from "@/lib/metrics/metricCatalog";
-import { WHITESPACE } from "@/lib/metrics/rowEligibility";
+} from "@/lib/contract/inputSignatures";
+import type { RowInput } from "@/lib/contract/metricCatalog";
+import { WHITESPACE } from "@/lib/contract/rowInputs";
 import { sqlOf, type Db } from "../client";
 import { containsIgnoringCase } from "../store/sqlFragments";
 import type { Prisma } from "../generated/sqlite/client";
-import type { DatasetRowQuery, DatasetRowSort } from "@/lib/urlState/datasetRowQuery";
+import type { DatasetRowPageQuery, DatasetRowSort } from "@/lib/contract/rowQueries";
 import { readPage, type Page } from "../pagination";
 
 export async function listDatasets(db: Db) {
@@ -130,7 +130,7 @@ const NULLABLE_SORTS = new Set<DatasetRowSort>(["latencySeconds", "totalTokenCou
 export type DatasetRowSummary = Awaited<ReturnType<typeof listDatasetRows>>["items"][number];
 
 /** One page of rows, sorted and searched in SQL; the search ignores case on both stores. */
-export async function listDatasetRows(db: Db, datasetId: string, query: DatasetRowQuery) {
+export async function listDatasetRows(db: Db, datasetId: string, query: DatasetRowPageQuery) {
   const q = query.q.trim();
   const contains = containsIgnoringCase(sqlOf(db), q);
   const where: Prisma.DatasetRowWhereInput = {

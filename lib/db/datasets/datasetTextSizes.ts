@@ -1,4 +1,4 @@
-import type { RowInput } from "@/lib/metrics/metricCatalog";
+import type { RowInput } from "@/lib/contract/metricCatalog";
 import { sqlOf, type Db } from "../client";
 import { INPUT_SQL } from "./datasetQueries";
 
@@ -29,7 +29,7 @@ const INPUTS = Object.keys(INPUT_SQL) as RowInput[];
  * A dataset's rows grouped by which inputs they carry (a handful of groups: rows of one file tend to
  * look alike), each group with its row count and the characters and chunks a judge prompt would carry,
  * in one aggregate query. The run form sums the groups a judge's requirements allow, so its estimate
- * counts the same rows and text as the planned run's (lib/db/runs/runEstimate.ts) without planning one.
+ * counts the same rows and text as the planned run's (lib/db/runs/pendingWorkSizes.ts) without planning one.
  */
 export async function getDatasetTextProfiles(db: Db, datasetId: string): Promise<RowTextProfile[]> {
   const flags = INPUTS.map((input, i) => `CASE WHEN ${INPUT_SQL[input]} THEN 1 ELSE 0 END AS "f${i}"`);

@@ -1,8 +1,8 @@
-import type { DatasetSink } from "@/lib/ingest/ingestUpload";
-import type { NormalizedRow } from "@/lib/ingest/types";
-import { responseHashOf } from "@/lib/labels/contentHash";
-import { addSignature, signatureOf, storeSignatures, type InputSignatureCounts } from "@/lib/metrics/inputSignatures";
-import { chunkHasContent } from "@/lib/metrics/rowEligibility";
+import type { DatasetSink } from "@/lib/contract/datasetSink";
+import type { NormalizedRow } from "@/lib/contract/normalizedRow";
+import { responseHashOf } from "@/lib/contract/contentHash";
+import { addSignature, signatureOf, storeSignatures, type InputSignatureCounts } from "@/lib/contract/inputSignatures";
+import { chunkHasContent } from "@/lib/contract/rowInputs";
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
 import { orderedUuid } from "../orderedUuid";
@@ -12,7 +12,7 @@ import { orderedUuid } from "../orderedUuid";
  * `createdById` names the signed-in user who uploaded it (null while sign-in is off, and for the CLI).
  */
 export function createDatasetSink(db: Db, options: { createdById?: string | null } = {}): DatasetSink {
-  // What the rows carry, counted as they are written and kept on the dataset (lib/metrics/inputSignatures.ts).
+  // What the rows carry, counted as they are written and kept on the dataset (lib/contract/inputSignatures.ts).
   const signatures: InputSignatureCounts = {};
   return {
     async begin(meta) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChatMessage } from "@/lib/ingest/types";
+import type { ChatMessage } from "@/lib/contract/normalizedRow";
 
 /** Decodes the JSON columns of a stored row for display; a malformed value degrades to empty rather than failing the page. */
 const messagesSchema = z.array(z.object({ role: z.string(), content: z.string() })).catch([]);

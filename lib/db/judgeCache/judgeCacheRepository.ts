@@ -1,4 +1,4 @@
-import type { JudgeCache } from "@/lib/judges/judgeBackend";
+import type { JudgeCache } from "@/lib/contract/judgeCache";
 import { sqlOf, type Db } from "../client";
 
 const COLUMNS = `("key", "model", "promptVersion", "response", "inputTokens", "outputTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`;

@@ -1,4 +1,4 @@
-import { toAggregate, type Aggregate, type MetricCounts } from "@/lib/metrics/aggregates";
+import { toAggregate, type Aggregate, type MetricCounts } from "@/lib/contract/aggregates";
 import { sqlOf, type Db } from "../client";
 
 /**

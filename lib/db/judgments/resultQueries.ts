@@ -1,4 +1,4 @@
-import type { VerdictDetails } from "@/lib/judges/types";
+import type { VerdictDetails } from "@/lib/contract/judgeResult";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { decodeVerdictDetails } from "./verdictDetails";

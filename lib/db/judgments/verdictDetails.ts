@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { VerdictDetails } from "@/lib/judges/types";
+import type { VerdictDetails } from "@/lib/contract/judgeResult";
 
 /**
  * JudgmentItem.details (a score's intermediate verdicts) decoded and validated

@@ -1,4 +1,4 @@
-import { DEFAULT_SCORE_THRESHOLD } from "@/lib/engine/thresholds";
+import { DEFAULT_SCORE_THRESHOLD } from "@/lib/contract/thresholds";
 import {
   summarizeAgreement,
   summarizeScoreAgreement,

@@ -1,4 +1,4 @@
-import type { AgreementCellName } from "@/lib/urlState/runRowQuery";
+import type { AgreementCellName } from "@/lib/contract/rowQueries";
 import { sqlOf, type Db } from "../client";
 import { pairedLabelsSql } from "./agreementQueries";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";

@@ -1,4 +1,4 @@
-import type { LabelEntry } from "@/lib/labels/labelValue";
+import type { LabelEntry } from "@/lib/contract/labelEntry";
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
 import { givenOnOtherResponse } from "./agreementQueries";
 import { sqlOf, type Db } from "../client";
 import { preparedStatement } from "../store/directSqlite";

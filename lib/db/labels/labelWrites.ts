@@ -1,5 +1,5 @@
-import type { LabelEntry } from "@/lib/labels/labelValue";
-import { labelReadsResponse } from "@/lib/labels/responseReading";
+import type { LabelEntry } from "@/lib/contract/labelEntry";
+import { labelReadsResponse } from "@/lib/contract/responseReading";
 import { sqlOf, type Db } from "../client";
 import { sqliteTimestamp } from "../store/directSqlite";
 import type { SqlRunner } from "../store/sqlRunner";
@@ -20,7 +20,7 @@ export type LabelSource = "ui" | "upload" | "import";
  */
 export type LabelAuthor = { labelledBy: string | null; source: LabelSource; at?: Date; runId?: string | null };
 /**
- * Whether a label on a metric judged the response (lib/labels/responseReading.ts
+ * Whether a label on a metric judged the response (lib/contract/responseReading.ts
  * decides): only those store the response's hash; the others store none and
  * count on every run.
  */

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { z } from "zod";
-import { responseHashOf } from "../../labels/contentHash";
-import { labelReadsResponse } from "../../labels/responseReading";
+import { responseHashOf } from "@/lib/contract/contentHash";
+import { labelReadsResponse } from "@/lib/contract/responseReading";
 import { sqliteFilePath } from "../databaseUrl";
 import { readDatasetRunJudgesOn } from "../labels/labelQueries";
 import { sqliteTimestamp } from "../store/directSqlite";

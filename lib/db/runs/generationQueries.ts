@@ -1,5 +1,10 @@
 import type { Db } from "../client";
 
+/** Whether any of a run's generations is still pending or running (judging waits for every row's response). */
+export async function hasOutstandingGenerations(db: Db, runId: string): Promise<boolean> {
+  return (await db.generation.count({ where: { runId, status: { in: ["pending", "running"] } } })) > 0;
+}
+
 export type GenerationTemplateUse = { templateVersion: string; templateHash: string; generations: number };
 
 /**

@@ -1,5 +1,5 @@
-import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
-import { scoreDirection } from "@/lib/metrics/metricCatalog";
+import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 
 /**
  * The rows table sorted by a metric, as a list of segments read one after the
@@ -103,7 +103,7 @@ function probeFor(group: Group["name"] | "notJudged", filter: RunRowFilter, sort
 }
 
 /** The segments of the rows table sorted by `query.sort`, within a plain filter (all, failed, errored, passed). */
-export function metricSortSegments(query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">): SegmentPlan {
+export function metricSortSegments(query: RunRowFilter & Pick<RunRowPageQuery, "sort" | "dir">): SegmentPlan {
   const worstFirst = query.dir === "asc";
   const scoreAscending = higherIsWorse(query.sort) ? !worstFirst : worstFirst;
   const groups = worstFirst

@@ -1,4 +1,5 @@
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
+import { readStoreClock } from "../store/storeClock";
 import { sqlFragments } from "../store/sqlFragments";
 import { recomputeRunSpending } from "../work/runSpending";
 import { recordRunEvent } from "./runEvents";
@@ -9,12 +10,17 @@ import { decodeRunConfig } from "./storedRun";
  * Run status and the execution lease. A runner claims a run's lease before it
  * works and renews it while it does; another process may resume the run only
  * once the lease has lapsed (or when told to take over, e.g. `eval --resume`).
+ * Leases are set and found lapsed by the store's clock (readStoreClock), never
+ * by the clock of the machine asking, so a worker whose clock is off neither
+ * takes over a live run nor leaves a dead one; a run's start, finish and
+ * events are stamped by the same clock.
  */
 /** What claiming a run found: whether this process now holds it, and what the claim was (a first start, or a resume). */
 export type RunClaim = {
   claimed: boolean;
   resumed: boolean;
   pendingJudgments: number;
+  /** When, by the store's clock. */
   at: Date;
   /** The coordinator this claim replaced (its lease lapsed, or it was taken over), if another. */
   previousOwner?: string | null;
@@ -25,6 +31,11 @@ export type RunClaim = {
  * "running" under another (dead or taken-over) runner, or released mid-way,
  * is resumed after an interruption, and says so in its events with the
  * number of judgments still pending.
+ *
+ * `helpingSince` (the store's time) is given by a worker that was helping the
+ * run when it found the coordinator gone: it judged while no coordinator
+ * counted working time, so the time since the later of that and the gone
+ * coordinator's last heartbeat is added to the run's working time.
  */
 export async function claimRun(
   db: Db,
@@ -32,11 +43,12 @@ export async function claimRun(
   owner: string,
   ttlMs: number,
   takeover = false,
+  helpingSince: Date | null = null,
 ): Promise<RunClaim> {
   // No read-then-write transaction: in WAL mode a read transaction that must then write fails at once
   // (SQLITE_BUSY) when a runner wrote meanwhile. The claim is one conditional write that also requires
   // the state read just before, so what it records is what it replaced.
-  const now = new Date();
+  const now = await readStoreClock(sqlOf(db));
   const before = await db.run.findUnique({
     where: { id: runId },
     select: { status: true, leaseOwner: true, startedAt: true, pauseReason: true },
@@ -45,6 +57,11 @@ export async function claimRun(
   const storePaused = before?.status === "paused" && before.pauseReason === STORE_UNAVAILABLE;
   if (!before || (before.status !== "pending" && before.status !== "running" && !storePaused))
     return { claimed: false, resumed: false, pendingJudgments: 0, at: now };
+  // Only a lapsed lease: a coordinator that let its lease go (releaseRunLease) counted its time up to then.
+  const helpedMs =
+    helpingSince && before.status === "running" && before.leaseOwner !== null && before.leaseOwner !== owner
+      ? await unattendedHelpMs(db, before.leaseOwner, helpingSince, now)
+      : 0;
   const result = await db.run.updateMany({
     where: {
       id: runId,
@@ -56,6 +73,7 @@ export async function claimRun(
       leaseOwner: owner,
       leaseExpiresAt: new Date(now.getTime() + ttlMs),
       status: "running",
+      ...(helpedMs > 0 ? { workingMs: { increment: helpedMs } } : {}),
       ...(storePaused ? { pauseReason: null, errorMessage: null } : {}),
       ...(before.startedAt === null ? { startedAt: now } : {}),
     },
@@ -79,6 +97,16 @@ export async function claimRun(
   };
 }
 
+/**
+ * How long a helper judged a run with no coordinator counting working time: from the later of when it began
+ * helping and when the gone coordinator last heartbeat (its working time was added up to about then) to now.
+ */
+async function unattendedHelpMs(db: Db, goneOwner: string, helpingSince: Date, now: Date): Promise<number> {
+  const gone = await db.worker.findUnique({ where: { id: goneOwner }, select: { heartbeatAt: true } });
+  const from = Math.max(helpingSince.getTime(), gone?.heartbeatAt.getTime() ?? helpingSince.getTime());
+  return Math.max(0, Math.round(now.getTime() - from));
+}
+
 export async function claimRunLease(
   db: Db,
   runId: string,
@@ -100,11 +128,13 @@ export async function renewRunLease(
   ttlMs: number,
   workedMs = 0,
 ): Promise<boolean> {
-  const result = await db.run.updateMany({
-    where: { id: runId, leaseOwner: owner, status: "running" },
-    data: { leaseExpiresAt: new Date(Date.now() + ttlMs), workingMs: { increment: Math.round(workedMs) } },
-  });
-  return result.count === 1;
+  const sql = sqlOf(db);
+  const changed = await sql.run(
+    `UPDATE "Run" SET "leaseExpiresAt" = ${sqlFragments(sql).storeTime(ttlMs)}, "workingMs" = "workingMs" + ?
+     WHERE "id" = ? AND "leaseOwner" = ? AND "status" = 'running'`,
+    [Math.round(workedMs), runId, owner],
+  );
+  return changed === 1;
 }
 
 /** Adds working time without a lease (a runner that noticed its run was cancelled). */
@@ -119,6 +149,7 @@ export async function addRunWorkingTime(db: Db, runId: string, workedMs: number)
  */
 export async function finishRun(db: Db, runId: string, owner: string, workedMs = 0): Promise<boolean> {
   const unfinished = { some: { status: { in: ["pending", "running"] } } };
+  const now = await readStoreClock(sqlOf(db));
   const result = await db.run.updateMany({
     where: {
       id: runId,
@@ -128,7 +159,7 @@ export async function finishRun(db: Db, runId: string, owner: string, workedMs =
     },
     data: {
       status: "completed",
-      finishedAt: new Date(),
+      finishedAt: now,
       leaseOwner: null,
       leaseExpiresAt: null,
       rejudgeTotal: null,
@@ -136,7 +167,7 @@ export async function finishRun(db: Db, runId: string, owner: string, workedMs =
     },
   });
   if (result.count === 0) return false;
-  await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner });
+  await recordRunEvent(db, runId, { kind: "finished", pendingJudgments: 0, worker: owner, at: now });
   // The run page is read next, and on PostgreSQL planned from statistics that may not yet know this run.
   await refreshPlannerStatistics(db, ["JudgmentItem", "ChunkJudgment", "RunRowVerdict", "Generation"]);
   return true;
@@ -150,19 +181,20 @@ export async function releaseRunLease(db: Db, runId: string, owner: string, work
 }
 
 export async function failRun(db: Db, runId: string, owner: string, message: string, workedMs = 0): Promise<void> {
+  const now = await readStoreClock(sqlOf(db));
   const result = await db.run.updateMany({
     where: { id: runId, leaseOwner: owner },
     data: {
       status: "failed",
       errorMessage: message,
-      finishedAt: new Date(),
+      finishedAt: now,
       leaseOwner: null,
       leaseExpiresAt: null,
       rejudgeTotal: null,
       workingMs: { increment: Math.round(workedMs) },
     },
   });
-  if (result.count === 1) await recordRunEvent(db, runId, { kind: "failed", worker: owner });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "failed", worker: owner, at: now });
 }
 
 /** Why a run is paused: the database stayed busy or full (it resumes by itself), or it reached its budget. */
@@ -226,11 +258,12 @@ export async function reopenRunWithinLimit(
 }
 
 export async function cancelRun(db: Db, runId: string): Promise<boolean> {
+  const now = await readStoreClock(sqlOf(db));
   const result = await db.run.updateMany({
     where: { id: runId, status: { in: ["pending", "running", "paused"] } },
-    data: { status: "cancelled", finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null, rejudgeTotal: null },
+    data: { status: "cancelled", finishedAt: now, leaseOwner: null, leaseExpiresAt: null, rejudgeTotal: null },
   });
-  if (result.count === 1) await recordRunEvent(db, runId, { kind: "cancelled" });
+  if (result.count === 1) await recordRunEvent(db, runId, { kind: "cancelled", at: now });
   return result.count === 1;
 }
 
@@ -238,14 +271,39 @@ export async function getRunStatus(db: Db, runId: string): Promise<string | null
   return (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
 }
 
+/**
+ * What a worker helping a run asks every second: the run's status, whether it is running with no live
+ * coordinator (its lease lapsed or let go), and the store's time of the answer.
+ */
+export async function readRunLease(
+  db: Db,
+  runId: string,
+): Promise<{ status: string | null; coordinatorGone: boolean; at: Date | null }> {
+  const sql = sqlOf(db);
+  const { storeTime } = sqlFragments(sql);
+  const row = await sql.get<{ status: string; lapsed: number; at: string }>(
+    `SELECT "status", CASE WHEN "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${storeTime()} THEN 1 ELSE 0 END AS "lapsed",
+       ${storeTime()} AS "at"
+     FROM "Run" WHERE "id" = ?`,
+    [runId],
+  );
+  if (!row) return { status: null, coordinatorGone: false, at: null };
+  return {
+    status: row.status,
+    coordinatorGone: row.status === "running" && Number(row.lapsed) === 1,
+    at: new Date(row.at),
+  };
+}
+
 /** Runs another process may pick up: pending, running with a lapsed lease, or paused while the store was unavailable. */
 export async function listResumableRuns(db: Db): Promise<string[]> {
+  const now = await readStoreClock(sqlOf(db));
   const runs = await db.run.findMany({
     where: {
       OR: [
         {
           status: { in: ["pending", "running"] },
-          OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: new Date() } }],
+          OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }],
         },
         { status: "paused", pauseReason: STORE_UNAVAILABLE },
       ],
@@ -267,10 +325,11 @@ export async function listResumableRuns(db: Db): Promise<string[]> {
  * five times a second about the run they were all helping.
  */
 export async function listRunsNeedingHelp(db: Db, besides: readonly string[] = []): Promise<string[]> {
+  const now = await readStoreClock(sqlOf(db));
   const runs = await db.run.findMany({
     where: {
       status: "running",
-      leaseExpiresAt: { gte: new Date() },
+      leaseExpiresAt: { gte: now },
       ...(besides.length > 0 ? { id: { notIn: [...besides] } } : {}),
       OR: [{ judgments: { some: { status: "pending" } } }, { generations: { some: { status: "pending" } } }],
     },
@@ -304,6 +363,7 @@ export async function resetJudgmentsForRejudge(
 ): Promise<number> {
   const where = rejudgeWhere(runId, which);
   const { bulkTallies } = sqlFragments(sqlOf(db));
+  const now = await readStoreClock(sqlOf(db));
   const reset = await db.$transaction(async (tx) => {
     // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
     const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
@@ -351,7 +411,7 @@ export async function resetJudgmentsForRejudge(
           rejudgeTotal: count,
         },
       });
-      await recordRunEvent(tx, runId, { kind: "rejudge_started", pendingJudgments: count });
+      await recordRunEvent(tx, runId, { kind: "rejudge_started", pendingJudgments: count, at: now });
     }
     return count;
   });

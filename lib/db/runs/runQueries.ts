@@ -1,4 +1,4 @@
-import { WHITESPACE } from "@/lib/metrics/rowEligibility";
+import { WHITESPACE } from "@/lib/contract/rowInputs";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { orderHeadlines } from "./runHeadlines";
@@ -312,6 +312,16 @@ export async function llmCallsByMetric(
     calls: group._sum.attempts ?? 0,
     cacheHits: hitsByMetric.get(group.metric) ?? 0,
   }));
+}
+
+/** How many judgments a run has, whatever their status (the benchmarks' size of a planned run). */
+export async function countRunJudgments(db: Db, runId: string): Promise<number> {
+  return db.judgmentItem.count({ where: { runId } });
+}
+
+/** How many of these run ids name a stored run (a benchmark reuses the runs it kept). */
+export async function countStoredRuns(db: Db, runIds: readonly string[]): Promise<number> {
+  return db.run.count({ where: { id: { in: [...runIds] } } });
 }
 
 /** Some row that failed a metric in the run, or null (the UI benchmark opens its drill-down). */

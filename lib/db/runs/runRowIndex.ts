@@ -1,4 +1,4 @@
-import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
 import type { SqlParams, SqlRunner } from "../store/sqlRunner";
 import { sqlFragments } from "../store/sqlFragments";
 
@@ -36,7 +36,7 @@ const VERDICT_FLAG: Record<"failed" | "errored" | "passed", string> = {
 };
 
 /** Whether the table reads this view through a narrow index by key: a plain filter in row order. */
-export function isKeyedView(query: RunRowFilter & Pick<RunRowQuery, "sort">): boolean {
+export function isKeyedView(query: RunRowFilter & Pick<RunRowPageQuery, "sort">): boolean {
   return query.sort === "rowNumber" && (["all", "failed", "errored", "passed"] as string[]).includes(query.filter);
 }
 

@@ -1,4 +1,4 @@
-import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
 import { sqlOf, type Db } from "../client";
 import { keyedCount, keyedSelect, keyedTotal, rowIndexOf, type KeyedOrder, type RowIndex } from "./runRowIndex";
 
@@ -24,7 +24,7 @@ export async function getKeyedRowPlace(
   db: Db,
   run: { id: string; datasetId: string },
   row: { id: string; rowNumber: number },
-  query: RunRowFilter & Pick<RunRowQuery, "dir">,
+  query: RunRowFilter & Pick<RunRowPageQuery, "dir">,
 ): Promise<KeyedRowPlace> {
   const sql = sqlOf(db);
   const index = rowIndexOf(run, query);

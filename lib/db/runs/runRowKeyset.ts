@@ -1,5 +1,5 @@
-import type { RunRowQuery } from "@/lib/urlState/runRowQuery";
-import { clampPage, pageCountOf } from "@/lib/urlState/pagination";
+import type { RunRowPageQuery } from "@/lib/contract/rowQueries";
+import { clampPage, pageCountOf } from "@/lib/contract/pagination";
 import { sqlOf, type Db } from "../client";
 import type { SqlRunner } from "../store/sqlRunner";
 import type { Page } from "../pagination";
@@ -86,7 +86,7 @@ async function readPageNumber(reader: Reader, page: number, pageSize: number, to
 export async function listKeyedRows(
   db: Db,
   run: { id: string; datasetId: string },
-  query: RunRowQuery,
+  query: RunRowPageQuery,
 ): Promise<Page<KeyedRow>> {
   const sql = sqlOf(db);
   const reader: Reader = { sql, index: rowIndexOf(run, query), search: searchOf(sql, query), order: query.dir };
@@ -115,7 +115,12 @@ export async function listKeyedRows(
 }
 
 /** The statement that reads a page after a key, with its values: what the tests EXPLAIN (the plan is the point). */
-export function keyedPageStatement(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery, after: number) {
+export function keyedPageStatement(
+  db: Db,
+  run: { id: string; datasetId: string },
+  query: RunRowPageQuery,
+  after: number,
+) {
   const sql = sqlOf(db);
   const index = rowIndexOf(run, query);
   const search = searchOf(sql, query);

@@ -1,9 +1,9 @@
-import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { isMetricSort, type RunRowFilter, type RunRowPageQuery } from "@/lib/contract/rowQueries";
 import { sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import type { Page } from "../pagination";
 import { toPage } from "../pagination";
-import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
+import { MAX_PAGE_SIZE } from "@/lib/contract/pagination";
 import type { SqlRunner } from "../store/sqlRunner";
 import { higherIsWorse, metricSortSegments } from "./metricSortSegments";
 import { readSortedPage } from "./metricSortWalk";
@@ -84,7 +84,7 @@ function metricOrderBy(metric: string, dir: "asc" | "desc"): string {
  * metric's judgment, see SORT_JOIN) when it sorts by a metric: the page, the
  * drill-down's j / k and its "12 of 322" all read it, so they agree.
  */
-export function tableOrderBy(query: Pick<RunRowQuery, "sort" | "dir">): string {
+export function tableOrderBy(query: Pick<RunRowPageQuery, "sort" | "dir">): string {
   if (isMetricSort(query)) return metricOrderBy(query.sort, query.dir);
   // Column and direction come from closed sets, never from text.
   const direction = query.dir === "desc" ? "DESC" : "ASC";
@@ -95,7 +95,7 @@ export function tableOrderBy(query: Pick<RunRowQuery, "sort" | "dir">): string {
 export const SORT_JOIN = `LEFT JOIN "JudgmentItem" s ON s."runId" = @runId AND s."rowId" = r."id" AND s."metric" = @sortMetric`;
 
 /** The join and its bound value a sort needs: none for a row field. */
-export function sortJoin(query: Pick<RunRowQuery, "sort">): { join: string; bound: Record<string, string> } {
+export function sortJoin(query: Pick<RunRowPageQuery, "sort">): { join: string; bound: Record<string, string> } {
   return isMetricSort(query) ? { join: SORT_JOIN, bound: { sortMetric: query.sort } } : { join: "", bound: {} };
 }
 
@@ -119,7 +119,7 @@ export function plainFilterSql(fragments: SqlFragments, run: { id: string; datas
 export async function listRowsByMetric(
   db: Db,
   run: { id: string; datasetId: string },
-  query: RunRowQuery,
+  query: RunRowPageQuery,
 ): Promise<Page<MetricSortedRow>> {
   const sql = sqlOf(db);
   // The filter's size from the kept tallies, or with a search the count of the matches.
@@ -141,7 +141,7 @@ export async function listRowsByMetric(
 export async function readsByIndex(
   sql: SqlRunner,
   run: { id: string },
-  query: RunRowFilter & Pick<RunRowQuery, "sort">,
+  query: RunRowFilter & Pick<RunRowPageQuery, "sort">,
 ): Promise<boolean> {
   if (query.q.trim() || !isMetricSort(query)) return false;
   const found = await sql.get<{ items: number | null; rows: number | null }>(
@@ -153,14 +153,14 @@ export async function readsByIndex(
 }
 
 /** The values every statement of a segmented read binds. */
-export const segmentBound = (run: { id: string }, query: RunRowFilter & Pick<RunRowQuery, "sort">) => ({
+export const segmentBound = (run: { id: string }, query: RunRowFilter & Pick<RunRowPageQuery, "sort">) => ({
   runId: run.id,
   sortMetric: query.sort,
   filterMetric: query.metric ?? null,
 });
 
 /** A page sorted by the SQL order over every filtered row: for a search, whose matches are few. */
-function readSortedRows(sql: SqlRunner, run: { id: string; datasetId: string }, query: RunRowQuery, skip: number) {
+function readSortedRows(sql: SqlRunner, run: { id: string; datasetId: string }, query: RunRowPageQuery, skip: number) {
   const { where, bound } = plainFilterSql(sqlFragments(sql), run, query);
   return sql.all<MetricSortedRow>(
     `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${SORT_JOIN}
@@ -172,7 +172,7 @@ function readSortedRows(sql: SqlRunner, run: { id: string; datasetId: string }, 
 async function readIndexedPage(
   sql: SqlRunner,
   run: { id: string; datasetId: string },
-  query: RunRowQuery,
+  query: RunRowPageQuery,
   skip: number,
 ): Promise<MetricSortedRow[]> {
   const keys = await readSortedPage(sql, metricSortSegments(query), segmentBound(run, query), skip, query.pageSize);

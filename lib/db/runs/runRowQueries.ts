@@ -1,6 +1,6 @@
 import { decodeVerdictDetails } from "../judgments/verdictDetails";
-import { MAX_PAGE_SIZE } from "@/lib/urlState/pagination";
-import { isMetricSort, type RunRowFilter, type RunRowQuery } from "@/lib/urlState/runRowQuery";
+import { MAX_PAGE_SIZE } from "@/lib/contract/pagination";
+import { isMetricSort, type RunRowFilter, type RunRowPageQuery } from "@/lib/contract/rowQueries";
 import {
   agreementCellOf,
   getAgreementCellNeighbours,
@@ -9,7 +9,7 @@ import {
   listDisagreementRows,
 } from "../labels/agreementRowQueries";
 import { pairedLabelsOfRowsSql } from "../labels/agreementQueries";
-import { rowLabelMarks, type PairedLabel } from "@/lib/labels/rowLabelMarks";
+import { rowLabelMarks, type PairedLabel } from "@/lib/contract/rowLabelMarks";
 import { sqlOf, type Db } from "../client";
 import { containsIgnoringCase, sqlFragments } from "../store/sqlFragments";
 import type { Prisma } from "../generated/sqlite/client";
@@ -35,7 +35,7 @@ export function runRowWhere(
   // The search ignores case on both stores, as SQLite's LIKE always did (PostgreSQL's plain contains would not).
   const contains = (text: string) => containsIgnoringCase(sqlOf(db), text);
   const judged: Prisma.JudgmentItemWhereInput = { runId, ...(query.metric ? { metric: query.metric } : {}) };
-  const byFilter: Record<RunRowQuery["filter"], Prisma.DatasetRowWhereInput> = {
+  const byFilter: Record<RunRowPageQuery["filter"], Prisma.DatasetRowWhereInput> = {
     all: {},
     failed: { judgments: { some: { ...judged, status: "done", passed: false } } },
     errored: { judgments: { some: { ...judged, status: "error" } } },
@@ -72,7 +72,7 @@ export async function getRunRowPlace(
   db: Db,
   run: { id: string; datasetId: string },
   row: { id: string; rowNumber: number },
-  query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
+  query: RunRowFilter & Pick<RunRowPageQuery, "sort" | "dir">,
 ) {
   // A plain filter in row order, either way, without a search: seeks on the filter's narrow index.
   if (isKeyedView(query) && !query.q.trim()) return getKeyedRowPlace(db, run, row, query);
@@ -87,7 +87,7 @@ export async function getRunRowPlace(
   return { neighbours, position };
 }
 
-async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+async function readRowsPage(db: Db, run: { id: string; datasetId: string }, query: RunRowPageQuery) {
   // The agreement filters read their rows over the label pairing, in any of the table's orders.
   if (query.filter === "cell" && query.metric && query.cell) {
     const page = await listAgreementCellRows(db, run, query.metric, agreementCellOf(query.cell), query);
@@ -117,7 +117,7 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
   );
 }
 
-export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowQuery) {
+export async function listRunRows(db: Db, run: { id: string; datasetId: string }, query: RunRowPageQuery) {
   const page = await readRowsPage(db, run, query);
   const rows = page.items;
   const { judgments, generated, labels } = await pageVerdicts(

@@ -1,4 +1,4 @@
-import type { RunRowFilter, RunRowQuery } from "@/lib/urlState/runRowQuery";
+import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
 import { agreementCellOf, agreementFilterSql } from "../labels/agreementRowQueries";
 import { pairedLabelsSql } from "../labels/agreementQueries";
 import { sqlOf, type Db } from "../client";
@@ -36,7 +36,7 @@ export async function getSortedRowPlace(
   db: Db,
   run: { id: string; datasetId: string },
   rowId: string,
-  query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
+  query: RunRowFilter & Pick<RunRowPageQuery, "sort" | "dir">,
 ): Promise<SortedRowPlace> {
   const sql = sqlOf(db);
   const agreement = query.filter === "disagrees" || query.filter === "cell";
@@ -94,7 +94,7 @@ async function placeByIndex(
   sql: SqlRunner,
   run: { id: string; datasetId: string },
   rowId: string,
-  query: RunRowFilter & Pick<RunRowQuery, "sort" | "dir">,
+  query: RunRowFilter & Pick<RunRowPageQuery, "sort" | "dir">,
 ): Promise<SortedRowPlace> {
   const plan = metricSortSegments(query);
   const bound = segmentBound(run, query);

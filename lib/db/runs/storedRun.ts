@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { gEvalDefinitionSchema } from "@/lib/judges/geval/definition";
-import { alignmentSchema } from "@/lib/judges/prompts/alignedTemplate";
-import type { CustomJudgeDefinition } from "@/lib/judges/types";
-import { contextRelevanceSettingsSchema } from "@/lib/metrics/contextRelevanceScore";
-import { deepEvalSettingsSchema } from "@/lib/metrics/deepEvalSettings";
-import { statisticalSettingsSchema } from "@/lib/metrics/statistical/statisticalSettings";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { alignmentSchema } from "@/lib/contract/alignment";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import { contextRelevanceSettingsSchema } from "@/lib/contract/contextRelevanceSettings";
+import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
+import { statisticalSettingsSchema } from "@/lib/contract/statisticalSettings";
 
 /**
  * A run's JSON columns (Run.config, Run.tags) as the run repository reads them:

@@ -6,7 +6,9 @@ import { sqlFragments } from "../store/sqlFragments";
  * largest limit any worker configured, each held by at most one worker. A
  * worker takes only slots below its own configured limit, so the calls in
  * flight at an endpoint never exceed the limit, whatever the number of
- * workers. A worker that dies loses its slots with its heartbeat
+ * workers. A slot is held only while its holder heartbeats: a worker silent
+ * for the slot timeout (a few seconds, well before it counts as gone) loses
+ * its slots (releaseSlotsOfSilentHolders), and a gone one everything else
  * (claims.ts reclaimFromGoneWorkers).
  */
 export async function ensureSlots(db: Db, endpoint: string, limit: number): Promise<void> {
@@ -60,4 +62,27 @@ export async function releaseSlots(db: Db, endpoint: string, holder: string, slo
 /** Every slot a holder has (its clean stop). */
 export async function releaseAllSlots(db: Db, holder: string): Promise<void> {
   await sqlOf(db).run(`UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL WHERE "holder" = ?`, [holder]);
+}
+
+/** The slots the store says `holder` has now: the limiter checks that a silent spell did not cost it some. */
+export async function heldSlots(db: Db, endpoint: string, holder: string): Promise<number[]> {
+  const rows = await sqlOf(db).all<{ slot: number }>(
+    `SELECT "slot" FROM "InFlightSlot" WHERE "endpoint" = ? AND "holder" = ?`,
+    [endpoint, holder],
+  );
+  return rows.map((row) => Number(row.slot));
+}
+
+/**
+ * Frees the slots of holders that have not heartbeat for `silentForMs` (by the store's clock): a killed
+ * worker's slots would otherwise throttle every other worker until it counted as gone. Returns how many.
+ */
+export async function releaseSlotsOfSilentHolders(db: Db, silentForMs: number): Promise<number> {
+  const sql = sqlOf(db);
+  const { storeTime } = sqlFragments(sql);
+  return sql.run(
+    `UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL
+     WHERE "holder" IS NOT NULL AND "holder" NOT IN (
+       SELECT "id" FROM "Worker" WHERE "stoppedAt" IS NULL AND "heartbeatAt" >= ${storeTime(-silentForMs)})`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { JudgeResult } from "@/lib/judges/types";
+import type { JudgeResult } from "@/lib/contract/judgeResult";
 import { sqlOf, type Db } from "../client";
 import type { SqlRunner, SqlValue } from "../store/sqlRunner";
 import { ADD_TO_WORKER_SPENDING, addWorkerSpending, nextSpendingShard } from "./runSpending";

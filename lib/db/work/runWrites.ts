@@ -1,4 +1,4 @@
-import { responseHashOf } from "@/lib/labels/contentHash";
+import { responseHashOf } from "@/lib/contract/contentHash";
 import { sqlOf, type Db } from "../client";
 import type { RunBudget } from "../runs/runBudget";
 import {
@@ -7,6 +7,8 @@ import {
   type StartedWithinLimit,
 } from "../runs/runsInProgress";
 import type { BulkTable } from "../store/sqlRunner";
+import { sqlFragments } from "../store/sqlFragments";
+import { readStoreClock } from "../store/storeClock";
 import { addWorkerSpending } from "./runSpending";
 import { orderedUuid } from "../orderedUuid";
 
@@ -60,7 +62,8 @@ export async function insertPlanningRun(
   planner: { owner: string; ttlMs: number },
   limit: RunsInProgressLimit = null,
 ): Promise<StartedWithinLimit<void>> {
-  const now = new Date();
+  // The planning lease by the store's clock: a worker on another machine decides by it whether the planner died.
+  const now = await readStoreClock(sqlOf(db));
   const tables: BulkTable[] = [
     {
       table: "Run",
@@ -155,11 +158,10 @@ export async function insertPlanPage(
       rows: page.generationRowIds.map((rowId) => [orderedUuid(), runId, rowId, "pending", page.generationModel ?? ""]),
     },
   ]);
-  await sql.run(`UPDATE "Run" SET "leaseExpiresAt" = ? WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`, [
-    new Date(Date.now() + planner.ttlMs),
-    runId,
-    planner.owner,
-  ]);
+  await sql.run(
+    `UPDATE "Run" SET "leaseExpiresAt" = ${sqlFragments(sql).storeTime(planner.ttlMs)} WHERE "id" = ? AND "status" = 'planning' AND "leaseOwner" = ?`,
+    [runId, planner.owner],
+  );
 }
 
 /** The plan is complete: the run becomes pending (runnable). */
@@ -172,7 +174,8 @@ export async function finishPlanning(db: Db, runId: string, owner: string): Prom
 }
 
 /** Deletes runs whose planner died part-way (planning lease lapsed); their items go with them (cascade). */
-export async function deleteAbandonedPlans(db: Db, now = new Date()): Promise<number> {
+export async function deleteAbandonedPlans(db: Db): Promise<number> {
+  const now = await readStoreClock(sqlOf(db));
   const { count } = await db.run.deleteMany({ where: { status: "planning", leaseExpiresAt: { lt: now } } });
   return count;
 }

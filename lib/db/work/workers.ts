@@ -1,7 +1,8 @@
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 
-export type WorkerKind = "web" | "worker" | "cli";
+/** web-align: a web server with ASSAY_WEB_WORKER=0, which judges no run but makes the Align page's LLM calls. */
+export type WorkerKind = "web" | "web-align" | "worker" | "cli";
 
 export type WorkerInfo = { id: string; kind: WorkerKind; host: string; pid: number; version: string };
 
@@ -12,6 +13,8 @@ export type WorkerStatus = WorkerInfo & {
   runId: string | null;
   runName: string | null;
   inFlight: number;
+  /** The endpoint's shared in-flight slots the store says it holds: a silent worker's throttle the others. */
+  slotsHeld: number;
   completed: number;
   stopped: boolean;
   gone: boolean;
@@ -74,11 +77,13 @@ export async function listRecentWorkers(
     runId: string | null;
     runName: string | null;
     inFlight: number;
+    slotsHeld: number;
     completed: number;
     stoppedAt: string | null;
   }>(
     `SELECT w."id", w."kind", w."host", w."pid", w."version", w."startedAt", ${ageMs(`w."heartbeatAt"`)} AS "heartbeatAgeMs",
-       w."runId", r."name" AS "runName", w."inFlight", w."completed", w."stoppedAt"
+       w."runId", r."name" AS "runName", w."inFlight", w."completed", w."stoppedAt",
+       (SELECT COUNT(*) FROM "InFlightSlot" s WHERE s."holder" = w."id") AS "slotsHeld"
      FROM "Worker" w LEFT JOIN "Run" r ON r."id" = w."runId"
      WHERE w."heartbeatAt" >= ${storeTime(-options.windowMs)}
      ORDER BY w."stoppedAt" IS NOT NULL, w."heartbeatAt" DESC LIMIT ?`,
@@ -97,6 +102,7 @@ export async function listRecentWorkers(
       runId: stopped ? null : row.runId,
       runName: stopped ? null : row.runName,
       inFlight: stopped ? 0 : Number(row.inFlight),
+      slotsHeld: Number(row.slotsHeld),
       completed: Number(row.completed),
       stopped,
       gone: stopped || Number(row.heartbeatAgeMs) > options.timeoutMs,

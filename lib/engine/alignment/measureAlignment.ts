@@ -10,9 +10,9 @@ import {
 } from "@/lib/db/alignments/judgeAlignments";
 import type { Db } from "@/lib/db/client";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
-import type { Alignment, JudgeResult } from "@/lib/judges/types";
-import type { TokenUsage } from "@/lib/llm/types";
-import { deepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import type { Alignment } from "@/lib/contract/alignment";
+import type { JudgeResult, TokenUsage } from "@/lib/contract/judgeResult";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { loadAlignmentUnits } from "./alignmentUnits";
 import { AlignmentRefused, originalJudgeOf, type AlignableRun } from "./originalJudge";
 

@@ -2,8 +2,8 @@ import { isAlignableBuiltIn } from "@/lib/alignment/alignableJudges";
 import type { OriginalJudge } from "@/lib/alignment/alignedDefinition";
 import type { RunRecord } from "@/lib/db/runs/runQueries";
 import { decodeCustomJudge } from "@/lib/db/runs/storedRun";
-import { gEvalMetricName } from "@/lib/metrics/gEvalMetric";
-import { customMetricName } from "../runConfig";
+import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
+import { customMetricName } from "@/lib/contract/judgeDefinitions";
 
 /** Why an alignment cannot start, in words a user can act on. */
 export class AlignmentRefused extends Error {}

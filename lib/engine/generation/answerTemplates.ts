@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ChatMessage, ContextItem } from "@/lib/ingest/types";
+import type { ChatMessage, ContextItem } from "@/lib/contract/normalizedRow";
 import { fence } from "@/lib/judges/prompts/fence";
 import type { ChatTurn } from "@/lib/llm/types";
 

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { ensureSlots, releaseSlots, takeSlots } from "@/lib/db/work/inFlightSlots";
+import { ensureSlots, heldSlots, releaseSlots, takeSlots } from "@/lib/db/work/inFlightSlots";
 import type { Limiter, Release } from "@/lib/llm/concurrencyLimiter";
 
 type Waiter = {
@@ -11,6 +11,8 @@ type Waiter = {
 
 /** How long a process whose callers wait for a slot lets pass before asking the store again. */
 const POLL_MS = 20;
+/** How often, at most, a process handing slots on checks with the store that they are still its own. */
+const HELD_CHECK_MS = 1_000;
 
 /**
  * The endpoint's in-flight limit shared through the store by every worker
@@ -20,7 +22,10 @@ const POLL_MS = 20;
  * query), slots are taken from the store for all waiters at once and given
  * back in one statement per tick, and one loop per process asks the store
  * for free slots while the limit is reached elsewhere. FIFO within the
- * process, as the in-process limiter.
+ * process, as the in-process limiter. A slot is the holder's only while it
+ * heartbeats (inFlightSlots.ts): a process that was silent past the slot
+ * timeout may find, at its next check, that the store gave some of its slots
+ * to others, and then no longer hands those on.
  */
 export function createStoreSlotLimiter(options: {
   db: Db;
@@ -40,11 +45,32 @@ export function createStoreSlotLimiter(options: {
   let retryTimer: NodeJS.Timeout | null = null;
   const toRelease: number[] = [];
   let flushScheduled = false;
+  /** Slots granted to this process's callers now, and those of them the store no longer says are ours. */
+  const granted = new Set<number>();
+  const lost = new Set<number>();
+  let lastHeldCheck = Number.NEGATIVE_INFINITY;
+  let checkingHeld = false;
+
+  /** Asks the store, at most once a second and off the caller's path, which of the granted slots are still ours. */
+  const checkHeld = () => {
+    if (checkingHeld || performance.now() - lastHeldCheck < HELD_CHECK_MS) return;
+    checkingHeld = true;
+    lastHeldCheck = performance.now();
+    const asked = [...granted];
+    void heldSlots(db, endpoint, holder)
+      .then((held) => {
+        const ours = new Set(held);
+        for (const slot of asked) if (granted.has(slot) && !ours.has(slot)) lost.add(slot);
+      })
+      .catch(() => {})
+      .finally(() => (checkingHeld = false));
+  };
 
   const grant = (waiter: Waiter, slot: number) => {
     if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener("abort", waiter.onAbort);
     inFlight += 1;
     maxObserved = Math.max(maxObserved, inFlight);
+    granted.add(slot);
     waiter.grant(slot);
   };
 
@@ -67,8 +93,20 @@ export function createStoreSlotLimiter(options: {
 
   const releaseSlot = (slot: number) => {
     inFlight -= 1;
+    granted.delete(slot);
+    if (lost.delete(slot)) {
+      // The store gave it to another worker while this one was silent: not handed on. Given back all the same
+      // (a no-op unless the check misread a slot just taken), and the waiters ask the store for others.
+      void releaseSlots(db, endpoint, holder, [slot])
+        .catch(() => toRelease.push(slot))
+        .finally(() => void pump());
+      return;
+    }
     const next = queue.shift();
-    if (next) return grant(next, slot); // handed over: the slot stays ours, no query
+    if (next) {
+      checkHeld();
+      return grant(next, slot); // handed over: the slot stays ours, no query
+    }
     toRelease.push(slot);
     if (!flushScheduled) {
       flushScheduled = true;

@@ -60,8 +60,10 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       const deps = depsFor(run);
       if (role === "coordinate") await runEvaluation(run, deps);
       else {
-        const written = await helpRun(run, deps);
-        if (written > 0) log(`helped run ${runId}: ${written} results`);
+        const help = await helpRun(run, deps);
+        if (help.written > 0) log(`helped run ${runId}: ${help.written} results`);
+        // Its coordinator is gone: this worker takes over now, its judging since then counted as working time.
+        if (help.coordinatorGone && !stopping) await runEvaluation(run, deps, { helpingSince: help.helpingSince });
       }
     })()
       .catch((error: unknown) => {

@@ -3,7 +3,7 @@ import os from "node:os";
 import { onStoreClose, type Db } from "@/lib/db/client";
 import { foldKeptTallies } from "@/lib/db/judgments/keptTallyFold";
 import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
-import { releaseAllSlots } from "@/lib/db/work/inFlightSlots";
+import { releaseAllSlots, releaseSlotsOfSilentHolders } from "@/lib/db/work/inFlightSlots";
 import {
   deleteOldWorkers,
   heartbeatWorker,
@@ -11,7 +11,7 @@ import {
   registerWorker,
   type WorkerKind,
 } from "@/lib/db/work/workers";
-import { workerTimeoutMs } from "./workerSettings";
+import { slotTimeoutMs, workerTimeoutMs } from "./workerSettings";
 
 const HEARTBEAT_MS = 1_000;
 const RECLAIM_EVERY_BEATS = 5;
@@ -23,8 +23,9 @@ const VERSION = process.env.npm_package_version ?? "0.1.0";
  * This process as a worker in the store: a Worker row it heartbeats every
  * second (what it judges, calls in flight, results written), the fold of the
  * kept tallies' deltas (every beat while it judges, every few beats
- * otherwise), and every few beats the sweep that returns to the pool what gone
- * workers held. Every process that judges has one (the web server, `npm run
+ * otherwise), the return of the in-flight slots of workers silent past the
+ * slot timeout (every beat), and every few beats the sweep that returns to the
+ * pool what gone workers held. Every process that judges has one (the web server, `npm run
  * worker`, a CLI run), so the sweep runs as long as any of them lives.
  */
 export type WorkerPresence = {
@@ -80,6 +81,7 @@ export async function stopWorkerPresences(): Promise<void> {
 async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> {
   const id = `${kind}-${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const timeoutMs = workerTimeoutMs();
+  const slotSilenceMs = slotTimeoutMs();
   await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
   const activities = new Set<{ runId: string; inFlight: () => number }>();
   let completed = 0;
@@ -97,6 +99,8 @@ async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> 
         await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
       // What this process wrote since the last beat, and what others wrote, in a few rows again.
       if (activities.size > 0 || beats % RECLAIM_EVERY_BEATS === 0) await foldKeptTallies(db);
+      // Every beat, not every few: a killed worker's slots throttle every worker until they are back.
+      await releaseSlotsOfSilentHolders(db, slotSilenceMs);
       if (++beats % RECLAIM_EVERY_BEATS === 0) {
         await reclaimFromGoneWorkers(db, timeoutMs);
         if (beats % (RECLAIM_EVERY_BEATS * 60) === 0) await deleteOldWorkers(db);

@@ -1,7 +1,8 @@
-import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { listCapNotes } from "../prompts/scoreMetrics/shared";
 import type { PromptCall } from "../prompts/promptTemplate";
-import type { JudgeInput, JudgeVerdict } from "../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../types";
 import { reasonStep, type ReasonContext } from "./reasonStep";
 
 /**

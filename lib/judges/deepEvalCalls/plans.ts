@@ -7,7 +7,7 @@ import {
   type BinaryVerdict,
   type TriVerdict,
 } from "@/lib/metrics/qag/formulas";
-import type { DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import type { ScoreMetricSettings } from "../judgeBackend";
 import { contextualRecall } from "../prompts/scoreMetrics/contextual";
 import { hallucination } from "../prompts/scoreMetrics/hallucination";
@@ -15,7 +15,7 @@ import { detailItem, listCapNotes, scoreVerdict, tally } from "../prompts/scoreM
 import { triTally } from "../prompts/scoreMetrics/scoreMetricParts";
 import { BIAS_DEFINITION, TOXICITY_DEFINITION } from "../prompts/scoreMetrics/toxicityBias";
 import type { PromptTemplate } from "../prompts/promptTemplate";
-import type { JudgeVerdict } from "../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
 import { reasonFor, together, truthsNotes, type CallPlan, type PlanContext } from "./callPlan";
 import { claimsFromOutput, opinionsFromOutput, statementsFromOutput, truthsFromContext } from "./extractionSteps";
 import { summarizationPlan } from "./summarizationPlan";

@@ -4,7 +4,7 @@ import {
   gEvalDefinitionSchema,
   type GEvalDefinition,
   type RubricEntry,
-} from "./definition";
+} from "@/lib/contract/gEvalDefinition";
 
 /**
  * A G-Eval judge as people type it, in the run form's text boxes or a CLI flag: evaluation steps one per

@@ -1,5 +1,5 @@
 import type { JudgeBackend } from "../judgeBackend";
-import type { GEvalDefinition } from "./definition";
+import type { GEvalDefinition } from "@/lib/contract/gEvalDefinition";
 import type { GEvalJudge } from "./gevalJudge";
 
 /**

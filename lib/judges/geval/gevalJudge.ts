@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { LlmCallError } from "@/lib/llm/llmErrors";
-import type { LlmClient, TokenUsage } from "@/lib/llm/types";
-import type { JudgeCache } from "../judgeBackend";
-import { errorVerdict, type JudgeInput, type JudgeResult, type JudgeVerdict } from "../types";
-import { normaliseScore, rangeText, scoreRange, sortRubric, type GEvalDefinition } from "./definition";
+import type { TokenUsage, JudgeResult, JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { LlmClient } from "@/lib/llm/types";
+import type { JudgeCache } from "@/lib/contract/judgeCache";
+import { errorVerdict, type JudgeInput } from "../types";
+import { rangeText, sortRubric, type GEvalDefinition } from "@/lib/contract/gEvalDefinition";
+import { normaliseScore, scoreRange } from "./scale";
 import {
   anyScoreAnswerSchema,
   hashPrompt,

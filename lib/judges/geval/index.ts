@@ -11,9 +11,9 @@ export { createGEvalJudge, gEvalVerdict, TOP_LOGPROBS, type GEvalJudge, type GEv
 export {
   EVALUATION_PARAMS,
   gEvalDefinitionSchema,
-  normaliseScore,
   type EvaluationParam,
   type GEvalDefinition,
-} from "./definition";
+} from "@/lib/contract/gEvalDefinition";
+export { normaliseScore } from "./scale";
 export { SCORE_VERSION, STEPS_VERSION } from "./prompts";
 export { probabilityWeightedScore, MIN_TOKEN_PROBABILITY } from "./weightedScore";

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ChatTurn } from "@/lib/llm/types";
 import { FENCE_RULE } from "../prompts/fence";
-import { ALIGNED_EXAMPLES_RULE, alignmentHash, examplesSection, type Alignment } from "../prompts/alignedTemplate";
+import type { Alignment } from "@/lib/contract/alignment";
+import { ALIGNED_EXAMPLES_RULE, alignmentHash, examplesSection } from "../prompts/alignedTemplate";
 import {
   actualOutputSection,
   expectedOutputSection,
@@ -11,14 +12,8 @@ import {
 } from "../prompts/scoreMetrics/shared";
 import { conversationSection } from "../prompts/sections";
 import type { JudgeInput } from "../types";
-import {
-  PARAM_LABELS,
-  rangeText,
-  scoreRange,
-  sortRubric,
-  type EvaluationParam,
-  type GEvalDefinition,
-} from "./definition";
+import { rangeText, sortRubric, type EvaluationParam, type GEvalDefinition } from "@/lib/contract/gEvalDefinition";
+import { PARAM_LABELS, scoreRange } from "./scale";
 
 /**
  * G-Eval's two prompts as versioned data: the chain-of-thought

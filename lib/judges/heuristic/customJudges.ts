@@ -1,4 +1,6 @@
-import type { ChunkVerdict, CustomJudgeDefinition, JudgeInput, JudgeVerdict, Rating } from "../types";
+import type { ChunkVerdict, JudgeVerdict, Rating } from "@/lib/contract/judgeResult";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeInput } from "../types";
 import { errorVerdict } from "../types";
 import { contentWords, normalizeText, overlap, percent, showWords, stem } from "./text";
 

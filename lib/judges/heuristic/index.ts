@@ -1,5 +1,7 @@
-import type { CustomJudgeDefinition, JudgeInput, JudgeVerdict } from "../types";
-import { findMetric } from "@/lib/metrics/metricCatalog";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../types";
+import { findMetric } from "@/lib/contract/metricCatalog";
 import { errorVerdict } from "../types";
 import { heuristicCustomAnswer, heuristicCustomRetrieval } from "./customJudges";
 import { heuristicRelevanceToQuery } from "./relevanceJudge";

@@ -1,4 +1,5 @@
-import type { JudgeInput, JudgeVerdict } from "../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../types";
 import { answerPolarity, requestTerms, RULES } from "./claims";
 import { contentWords, extractQuantities, overlap, percent, showWords, splitSentences, tokenize } from "./text";
 

@@ -1,4 +1,5 @@
-import type { JudgeInput, JudgeVerdict, Rating } from "../types";
+import type { JudgeVerdict, Rating } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../types";
 import {
   answerPolarity,
   checkClaim,

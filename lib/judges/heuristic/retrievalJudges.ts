@@ -1,4 +1,5 @@
-import type { ChunkVerdict, JudgeInput, JudgeVerdict } from "../types";
+import type { ChunkVerdict, JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../types";
 import { checkClaim, describeCheck, isBareYesNo, keyClaims, plural, requestTerms, RULES, wordShareFor } from "./claims";
 import {
   contentWords,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fence, FENCE_RULE } from "./fence";
 import type { PromptCall } from "./promptTemplate";
-import type { AlignmentExample } from "./alignedTemplate";
+import type { AlignmentExample } from "@/lib/contract/alignment";
 
 /**
  * The one optional call of an alignment: the judge model reads the training rows where the judge and

@@ -1,4 +1,4 @@
-import type { CustomJudgeDefinition } from "../types";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
 import { FENCE_RULE, fence } from "./fence";
 import {
   binaryAnswerSchema,

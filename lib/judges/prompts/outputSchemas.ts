@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JudgeVerdict } from "../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
 
 /**
  * The answer shapes judges are forced into. Rationale comes first so the model reasons before it rates.

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { ChatTurn } from "@/lib/llm/types";
-import type { JudgeInput, JudgeVerdict } from "../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../types";
 import type { BinaryAnswer } from "./outputSchemas";
 
 /**

@@ -1,5 +1,5 @@
 import { rowVerdictFromChunks } from "../chunkPrecision";
-import type { JudgeVerdict } from "../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
 import { FENCE_RULE, fence } from "./fence";
 import {
   binaryAnswerSchema,

@@ -1,4 +1,5 @@
-import type { CustomJudgeDefinition, JudgeInput } from "../types";
+import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
+import type { JudgeInput } from "../types";
 import { customAnswer, customRetrieval, customRetrievalSingle, customSystemPrompt } from "./customTemplates";
 import type { AnyTemplate } from "./promptTemplate";
 import {

@@ -1,16 +1,10 @@
+import type { BleuType } from "@/lib/contract/statisticalSettings";
 import { ngramCounts } from "./tokens";
 
 /** SmoothingFunction().method1's epsilon in NLTK (Chen & Cherry 2014): added to a zero n-gram match count. */
 const EPSILON = 0.1;
 const MAX_ORDER = 4;
 
-/**
- * The BLEU a run may score by: `cumulative4`, the standard sentence BLEU (uniform weights over 1- to 4-grams,
- * NLTK's method-1 smoothing, lower-cased words), or DeepEval's `bleu1` … `bleu4`: one n-gram order each, on
- * word_tokenize's tokens, unsmoothed.
- */
-export const BLEU_TYPES = ["cumulative4", "bleu1", "bleu2", "bleu3", "bleu4"] as const;
-export type BleuType = (typeof BLEU_TYPES)[number];
 /**
  * The standard BLEU-4 unless a run picks another: it rewards phrases (2- to 4-grams in the expected order)
  * as well as words, where DeepEval's default, bleu1, is word precision alone; and its smoothing keeps a short

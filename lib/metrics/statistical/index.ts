@@ -1,26 +1,18 @@
-import type { JudgeVerdict } from "@/lib/judges/types";
-import { computeBleu, computeIndividualBleu, DEFAULT_BLEU_TYPE, type BleuType } from "./bleu";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import { type BleuType, ROUGE_TYPES, type StatisticalSettings } from "@/lib/contract/statisticalSettings";
+import { computeBleu, computeIndividualBleu, DEFAULT_BLEU_TYPE } from "./bleu";
 import { levenshteinSimilarity } from "./levenshtein";
 import { computeMeteor } from "./meteor";
-import { computeRougeScores, DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES, ROUGE_TYPES } from "./rouge";
-import type { StatisticalSettings } from "./statisticalSettings";
+import { computeRougeScores, DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./rouge";
 import { statisticalTokens } from "./tokens";
 import { wordTokenize } from "./wordTokenize";
 
-export { BLEU_TYPES, computeBleu, computeIndividualBleu, DEFAULT_BLEU_TYPE, type BleuType } from "./bleu";
+export { computeBleu, computeIndividualBleu, DEFAULT_BLEU_TYPE } from "./bleu";
 export { wordTokenize } from "./wordTokenize";
 export { computeMeteor } from "./meteor";
-export {
-  computeRouge,
-  computeRougeScores,
-  DEFAULT_ROUGE_TYPE,
-  ROUGE_TYPES,
-  rougeTokens,
-  type RougeType,
-} from "./rouge";
+export { computeRouge, computeRougeScores, DEFAULT_ROUGE_TYPE, rougeTokens } from "./rouge";
 export { levenshteinDistance, levenshteinSimilarity } from "./levenshtein";
 export { porterStem } from "./porterStemmer";
-export { statisticalSettingsSchema, type StatisticalSettings } from "./statisticalSettings";
 export { statisticalTokens } from "./tokens";
 
 /** The statistical scorers DeepEval surveys, by full metric name: no LLM, the response against expected_response. */

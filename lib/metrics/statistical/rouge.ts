@@ -1,12 +1,10 @@
+import type { RougeType } from "@/lib/contract/statisticalSettings";
 import { porterStem } from "./porterStemmer";
 import { ngramCounts } from "./tokens";
 
 export type RougeFigures = { precision: number; recall: number; f1: number };
 export type RougeResult = { rouge1: RougeFigures; rouge2: RougeFigures; rougeL: RougeFigures };
 
-/** The ROUGE types a run may score by, as Google's rouge_score names them (DeepEval's scorer offers the first three). */
-export const ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"] as const;
-export type RougeType = (typeof ROUGE_TYPES)[number];
 /** ROUGE-L unless a run picks another: in-order overlap, the type that rewards an answer's word order. */
 export const DEFAULT_ROUGE_TYPE: RougeType = "rougeL";
 

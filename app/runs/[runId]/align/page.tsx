@@ -2,7 +2,7 @@ import { requirePageRole } from "@/components/auth/requirePageRole";
 import { roleCan } from "@/lib/auth/permissions";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { RunBreadcrumb } from "@/components/runs/RunBreadcrumb";
+import { RunBreadcrumb } from "@/components/runs/header/RunBreadcrumb";
 import { AlignForm } from "@/components/alignment/AlignForm";
 import { AlignmentHistory } from "@/components/alignment/AlignmentHistory";
 import { CardFrame } from "@/components/ui/Card";

@@ -1,7 +1,7 @@
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { RunBreadcrumb } from "@/components/runs/RunBreadcrumb";
+import { RunBreadcrumb } from "@/components/runs/header/RunBreadcrumb";
 import { LabellingQueueView } from "@/components/labels/LabellingQueueView";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";

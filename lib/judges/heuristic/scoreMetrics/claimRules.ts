@@ -8,7 +8,8 @@ import {
 } from "@/lib/metrics/qag/formulas";
 import { expectedOutputText } from "../../prompts/scoreMetrics/shared";
 import type { ScoreMetricSettings } from "../../judgeBackend";
-import type { DetailItem, JudgeInput, JudgeVerdict } from "../../types";
+import type { DetailItem, JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../../types";
 import {
   checkClaim,
   describeCheck,

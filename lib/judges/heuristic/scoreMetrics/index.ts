@@ -1,5 +1,6 @@
 import type { ScoreMetricSettings } from "../../judgeBackend";
-import type { JudgeInput, JudgeVerdict } from "../../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../../types";
 import {
   heuristicContextualPrecision,
   heuristicContextualRecall,

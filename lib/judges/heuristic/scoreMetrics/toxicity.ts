@@ -1,5 +1,6 @@
 import { harmfulOpinionScore } from "@/lib/metrics/qag/formulas";
-import type { JudgeInput, JudgeVerdict } from "../../types";
+import type { JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../../types";
 import { keyClaims, plural } from "../claims";
 import { findHarm } from "../safetyLexicon";
 import { quote } from "../text";

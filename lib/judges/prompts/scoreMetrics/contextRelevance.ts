@@ -1,12 +1,9 @@
 import { z } from "zod";
-import {
-  computeContextRelevance,
-  contextRelevanceSettings,
-  RELEVANCE_LEVELS,
-  type RelevanceLevel,
-} from "@/lib/metrics/contextRelevanceScore";
+import { contextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
+import { computeContextRelevance, RELEVANCE_LEVELS, type RelevanceLevel } from "@/lib/metrics/contextRelevanceScore";
 import type { ScoreMetricSettings } from "../../judgeBackend";
-import type { DetailItem, JudgeInput, JudgeVerdict } from "../../types";
+import type { DetailItem, JudgeVerdict } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../../types";
 import { FENCE_RULE } from "../fence";
 import type { PromptTemplate } from "../promptTemplate";
 import { chunksSection, conversationSection, responseSection } from "../sections";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { VerdictDetails } from "../../types";
+import type { VerdictDetails } from "@/lib/contract/judgeResult";
 import { FENCE_RULE } from "../fence";
 import {
   detailItem,

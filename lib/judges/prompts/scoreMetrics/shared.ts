@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { DEFAULT_LIST_CAP, type DeepEvalSettings } from "@/lib/metrics/deepEvalSettings";
-import type { DetailItem, JudgeInput, JudgeVerdict, VerdictDetails } from "../../types";
+import { DEFAULT_LIST_CAP, type DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import type { DetailItem, JudgeVerdict, VerdictDetails } from "@/lib/contract/judgeResult";
+import type { JudgeInput } from "../../types";
 import { fence } from "../fence";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { summarizationScores } from "@/lib/metrics/qag/formulas";
-import { DEFAULT_SUMMARIZATION_QUESTIONS } from "@/lib/metrics/deepEvalSettings";
+import { DEFAULT_SUMMARIZATION_QUESTIONS } from "@/lib/contract/deepEvalSettings";
 import type { ScoreMetricSettings } from "../../judgeBackend";
 import { fence } from "../fence";
 import type { FollowUpContext, PromptTemplate } from "../promptTemplate";

@@ -10,7 +10,7 @@ import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { RowHeader } from "@/components/content/RowHeader";
 import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
-import { JudgmentPanel } from "@/components/runs/JudgmentPanel";
+import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
 import { RowLabelsCard } from "@/components/labels/RowLabelsCard";
 import { nextRowToLabel } from "@/components/labels/nextRowToLabel";

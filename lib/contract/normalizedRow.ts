@@ -1,0 +1,48 @@
+import type { LabelEntry } from "./labelEntry";
+
+/** The Databricks Agent Evaluation input schema, after validation and normalisation. */
+export type ChatMessage = { role: string; content: string };
+
+export type ContextItem = { content: string | null; docUri: string };
+
+export type RequestFormat = "string" | "messages" | "query_history";
+
+export type TokenCounts = { total: number; input: number; output: number };
+
+export type NormalizedRow = {
+  rowNumber: number;
+  requestId: string;
+  /** The request exactly as uploaded (a string or an object). */
+  requestRaw: unknown;
+  requestFormat: RequestFormat;
+  messages: ChatMessage[];
+  /** The last user turn: what tables show and search. */
+  requestText: string;
+  response: string | null;
+  responseSource: "column" | "trace" | null;
+  expectedResponse: string | null;
+  expectedFacts: string[] | null;
+  retrievedContext: ContextItem[] | null;
+  retrievedContextSource: "column" | "trace" | null;
+  expectedRetrievedContext: ContextItem[] | null;
+  trace: unknown | null;
+  tokens: TokenCounts | null;
+  latencySeconds: number | null;
+  /** Labels that arrived with the data (the optional human_labels column). */
+  humanLabels: LabelEntry[];
+};
+
+/** Column names exactly as the Agent Evaluation input schema spells them. */
+export const AGENT_EVALUATION_COLUMNS = [
+  "request_id",
+  "request",
+  "response",
+  "expected_facts",
+  "expected_response",
+  "expected_retrieved_context",
+  "retrieved_context",
+  "trace",
+] as const;
+/** Every column an upload may carry: the Agent Evaluation schema plus Assay's optional human_labels. */
+export const INPUT_COLUMNS = [...AGENT_EVALUATION_COLUMNS, "human_labels"] as const;
+export type InputColumn = (typeof INPUT_COLUMNS)[number];

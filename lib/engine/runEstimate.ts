@@ -1,0 +1,43 @@
+import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
+import type { Db } from "@/lib/db/client";
+import { readPendingWorkSizes } from "@/lib/db/runs/pendingWorkSizes";
+import type { LlmPrices } from "@/lib/llm/pricing";
+import { estimateSpending, type SpendingEstimate } from "@/lib/metrics/spendingEstimate";
+
+/** What a planned run will spend before it starts, from the size of what it sends. */
+export type RunEstimate = SpendingEstimate;
+
+/**
+ * Estimates the LLM calls, tokens and cost of a run's pending work (lib/metrics/spendingEstimate.ts,
+ * the formula the run form uses too): per metric, its pending rows with their text and chunk sizes,
+ * counted in SQL (lib/db/runs/pendingWorkSizes.ts); a generating run's pending generations. Deterministic
+ * metrics and the offline judge cost nothing.
+ */
+export async function estimateRunSpending(
+  db: Db,
+  runId: string,
+  options: {
+    judgeModel: string;
+    generationModel: string | null;
+    chunkMode: string;
+    heuristic: boolean;
+    prices: LlmPrices;
+    deepEval?: DeepEvalSettings;
+    /** Text every call of a metric carries besides the row's (an aligned judge's examples), by metric. */
+    promptChars?: ReadonlyMap<string, number>;
+  },
+): Promise<RunEstimate> {
+  const { judged, generation } = await readPendingWorkSizes(db, runId, {
+    generates: options.generationModel !== null,
+  });
+  return estimateSpending(
+    {
+      judged: judged.map((entry) => ({ ...entry, promptChars: options.promptChars?.get(entry.metric) ?? 0 })),
+      // Steps are written once per G-Eval judge, before its first row (at most: a cached one costs nothing).
+      gEvalJudges: judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length,
+      generation,
+    },
+    options,
+  );
+}
