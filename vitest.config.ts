@@ -73,6 +73,8 @@ const SHARED_PROCESSES = { isolate: false, setupFiles: ["tests/support/sharedPro
 
 // One migrated SQLite store per run, which every SQLite test store copies (tests/support/tempDb.ts).
 const SQLITE_TEMPLATE = "tests/support/sqliteTemplateGlobalSetup.ts";
+// The eval CLI bundled once per run, as `npm run eval` runs it; the tests spawn it (tests/support/spawnEval.ts).
+const CLI_BUNDLE = "tests/support/cliBundleGlobalSetup.ts";
 
 // Whether the postgresql project runs `file` (its globs are made of "**/", "*" and literal text).
 function inPostgresqlSuite(file: string): boolean {
@@ -102,7 +104,7 @@ export default defineConfig({
           ...SHARED_PROCESSES,
           include: ["tests/**/*.test.ts"],
           exclude: ["tests/e2e/**", ...POSTGRESQL_ONLY, ...OWN_PROCESS],
-          globalSetup: [SQLITE_TEMPLATE],
+          globalSetup: [SQLITE_TEMPLATE, CLI_BUNDLE],
         },
       },
       {
@@ -110,7 +112,7 @@ export default defineConfig({
         test: {
           name: "unit-own-process",
           include: OWN_PROCESS.filter((file) => !POSTGRESQL_ONLY.includes(file)),
-          globalSetup: [SQLITE_TEMPLATE],
+          globalSetup: [SQLITE_TEMPLATE, CLI_BUNDLE],
         },
       },
       {
@@ -121,7 +123,7 @@ export default defineConfig({
           include: POSTGRESQL_SUITE,
           exclude: [...SQLITE_ONLY, ...STORE_INDEPENDENT, ...OWN_PROCESS],
           env: { ASSAY_TEST_STORE: "postgresql" },
-          globalSetup: ["tests/support/postgresGlobalSetup.ts"],
+          globalSetup: ["tests/support/postgresGlobalSetup.ts", CLI_BUNDLE],
         },
       },
       {
@@ -130,7 +132,7 @@ export default defineConfig({
           name: "postgresql-own-process",
           include: OWN_PROCESS.filter(inPostgresqlSuite),
           env: { ASSAY_TEST_STORE: "postgresql" },
-          globalSetup: ["tests/support/postgresGlobalSetup.ts"],
+          globalSetup: ["tests/support/postgresGlobalSetup.ts", CLI_BUNDLE],
         },
       },
       {
@@ -140,7 +142,7 @@ export default defineConfig({
           ...SHARED_PROCESSES,
           include: ["tests/e2e/**/*.test.ts"],
           // PostgreSQL too: the reviewer's walk runs on both stores.
-          globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts"],
+          globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts", CLI_BUNDLE],
         },
       },
     ],

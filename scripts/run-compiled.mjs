@@ -3,8 +3,9 @@
 // of a second; the process then carries no TypeScript loader and no bundler,
 // about 60 MB less resident memory than running through tsx (measured on the
 // engine benchmark). Usage: node scripts/run-compiled.mjs scripts/eval.ts [args…]
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
+import { bundleEntry } from "./bundleEntry.mjs";
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
@@ -12,22 +13,8 @@ if (!entry) {
   process.exit(2);
 }
 const outfile = path.resolve("node_modules", ".cache", "assay-compiled", `${path.basename(entry, ".ts")}.mjs`);
-const esbuild = path.resolve("node_modules", ".bin", "esbuild");
-const bundled = spawnSync(
-  esbuild,
-  [
-    entry,
-    "--bundle",
-    "--platform=node",
-    "--format=esm",
-    "--target=node20",
-    "--packages=external",
-    `--outfile=${outfile}`,
-    "--log-level=warning",
-  ],
-  { stdio: "inherit" },
-);
-if (bundled.status !== 0) process.exit(bundled.status ?? 1);
+const status = bundleEntry(entry, outfile);
+if (status !== 0) process.exit(status);
 
 const child = spawn(process.execPath, [outfile, ...args], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

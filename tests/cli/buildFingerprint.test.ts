@@ -128,14 +128,14 @@ describe("whether npm start builds", () => {
     expect(scanned.filter((file) => !hashed.includes(file))).toEqual([]);
   });
 
-  it("fingerprints this repository's sources in well under a second", () => {
-    const started = performance.now();
-    const fingerprint = computeBuildFingerprint(ROOT, process.env);
-    const elapsed = performance.now() - started;
-    expect(Object.keys(fingerprint.files)).toContain("package-lock.json");
-    expect(Object.keys(fingerprint.files)).toContain("app/layout.tsx");
-    expect(Object.keys(fingerprint.files)).toContain("prisma.config.ts");
-    expect(Object.keys(fingerprint.files).some((name) => name.startsWith("lib/db/generated/"))).toBe(false);
-    expect(elapsed).toBeLessThan(1_000);
+  // What keeps `npm start`'s check quick is what it reads: the sources, never the installed packages, the
+  // build, the generated clients or the stores (tens of thousands of files, and gigabytes).
+  it("fingerprints this repository's sources and nothing it installs, builds or stores", () => {
+    const files = Object.keys(computeBuildFingerprint(ROOT, process.env).files);
+    expect(files).toContain("package-lock.json");
+    expect(files).toContain("app/layout.tsx");
+    expect(files).toContain("prisma.config.ts");
+    const outside = /^(node_modules|\.next|\.git|data|test-results|bench-results|lib\/db\/generated)\//;
+    expect(files.filter((name) => outside.test(name))).toEqual([]);
   });
 });

@@ -30,14 +30,68 @@ export function routeOf(url: string): string {
   return pathname.replace(/\/(datasets|runs|rows)\/(?!new(\/|$))[^/]+/g, "/$1/[id]");
 }
 
-/** Runs axe on the page as it is now; returns its WCAG A/AA violations of every impact. */
+/**
+ * What axe's findings depend on, without what they do not: each element with its attributes (values kept for
+ * classes, roles, styles, types and ARIA states; only presence for ids, links and geometry, which differ by
+ * row and by data), whether each text node is empty or not (a name, a heading, contrast), and an element's
+ * children as the set of their shapes (a table of 25 rows is a table of 50, in any order; the order of the
+ * headings, which axe does check, is kept apart). A 32-bit FNV-1a hash of it, and
+ * its length. Evaluated in the page.
+ */
+function pageShape(): string {
+  const VALUE_KEPT =
+    /^(class|role|style|type|lang|dir|tabindex|disabled|hidden|open|scope|aria-(?!label$|labelledby$|describedby$|controls$|owns$|activedescendant$|valuenow$|valuetext$|rowindex$|rowcount$|setsize$|posinset$).*)$/;
+  const shapeOf = (node: Node): string => {
+    if (node.nodeType === Node.TEXT_NODE) return /\S/.test(node.textContent ?? "") ? "t" : "";
+    if (node.nodeType !== Node.ELEMENT_NODE) return "";
+    const element = node as Element;
+    const attributes = [...element.attributes]
+      .map((attribute) =>
+        attribute.name === "style" && attribute.value === ""
+          ? ""
+          : VALUE_KEPT.test(attribute.name)
+            ? `${attribute.name}=${attribute.value.replace(/\d+(\.\d+)?/g, "#")}`
+            : attribute.value === ""
+              ? `${attribute.name}=`
+              : attribute.name,
+      )
+      .filter((attribute) => attribute !== "")
+      .sort()
+      .join(" ");
+    const children = new Set<string>();
+    for (const child of element.childNodes) children.add(shapeOf(child));
+    children.delete("");
+    return `<${element.tagName} ${attributes}>${[...children].sort().join("")}</>`;
+  };
+  // Sorting siblings loses the one order axe checks: the headings' levels, kept apart, in the page's order.
+  const headings = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]")]
+    .map((heading) => heading.getAttribute("aria-level") ?? heading.tagName)
+    .join(" ");
+  const text = `${shapeOf(document.documentElement)} ${headings} ${document.title.replace(/\S+/g, "w")}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `${hash.toString(16)}:${text.length}`;
+}
+
+/**
+ * Findings by page shape, for this worker process (its test files share it). A page in a shape already audited
+ * (the same page after Next, a refresh, the same state of another run) gets that audit's findings without
+ * running axe again: on the run page a pass takes seconds on this 2-core machine, and the browser suite made
+ * about 430 of them, most of them repeats.
+ */
+const findingsByShape = new Map<string, AxeViolation[]>();
+
+/** Runs axe on the page as it is now (or recalls the audit of a page of the same shape); returns its WCAG A/AA violations of every impact. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       await page.waitForLoadState("load");
       // Next streams a dynamic page's <title> after its body: give it a moment, or axe reports a missing title.
       await page.waitForFunction(() => document.title !== "", undefined, { timeout: 3_000 }).catch(() => {});
-      return await page.evaluate(
+      const shape = `${routeOf(page.url())} ${await page.evaluate(pageShape)}`;
+      const known = findingsByShape.get(shape);
+      if (known) return known;
+      const violations = await page.evaluate(
         async ({ source, tags, rules }) => {
           type AxeNode = { target: unknown[]; any: { data?: unknown }[] };
           type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: AxeNode[] }[] };
@@ -53,19 +107,20 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
               ? ` (${d.fgColor} on ${d.bgColor}, ${d.contrastRatio}:1, needs ${d.expectedContrastRatio})`
               : "";
           };
-          const w = window as unknown as { axe?: { run: (context: Document, options: object) => Promise<AxeResult> } };
+          const w = window as unknown as {
+            axe?: { run: (context: Document, options: object) => Promise<AxeResult> };
+          };
           // Evaluated, not added as a <script>: a page's own script policy cannot block it.
           if (!w.axe) (0, eval)(source);
           if (!w.axe) throw new Error("axe-core did not load in the page");
-          const byTag = await w.axe.run(document, {
+          // One pass: the rules of the WCAG tags, and the extra ones switched on by name (axe checks a rule's own
+          // `enabled` before the tags). A pass per rule set walked and styled the whole page twice.
+          const result = await w.axe.run(document, {
             runOnly: { type: "tag", values: tags },
+            rules: Object.fromEntries(rules.map((rule) => [rule, { enabled: true }])),
             resultTypes: ["violations"],
           });
-          const byRule = await w.axe.run(document, {
-            runOnly: { type: "rule", values: rules },
-            resultTypes: ["violations"],
-          });
-          return [...byTag.violations, ...byRule.violations].map((violation) => ({
+          return result.violations.map((violation) => ({
             rule: violation.id,
             impact: violation.impact ?? "unknown",
             help: violation.help,
@@ -74,6 +129,8 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
         },
         { source: AXE_SOURCE, tags: WCAG_TAGS, rules: [...ALSO_BLOCKING_RULES] },
       );
+      findingsByShape.set(shape, violations);
+      return violations;
     } catch (error) {
       // The page navigated while axe ran (a redirect, a refresh): audit the page it landed on.
       if (attempt >= 3 || !/context was destroyed|navigation|Target closed/i.test(String(error))) throw error;

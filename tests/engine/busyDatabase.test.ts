@@ -15,19 +15,17 @@ import { openServedDataset } from "../support/servedDataset";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The longest gap between ticks of a 10 ms timer while `work` runs: how long the event loop was frozen. */
-async function longestStallDuring<T>(work: Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let stallMs = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last - 10);
-    last = now;
-  }, 10);
+/**
+ * How many times a 10 ms timer fired while `work` ran. A write that waited on the lock synchronously (the
+ * driver's busy timeout) would freeze the event loop for the whole wait: no tick at all. One that waits
+ * asynchronously hands the loop back between attempts: about one tick per 10 ms, and far more than a tenth
+ * of that even on a busy machine.
+ */
+async function ticksDuring<T>(work: Promise<T>): Promise<{ value: T; ticks: number }> {
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 10);
   try {
-    const value = await work;
-    // The gap since the last tick counts too: work that never yields would show no stall otherwise.
-    return { value, stallMs: Math.max(stallMs, performance.now() - last - 10) };
+    return { value: await work, ticks };
   } finally {
     clearInterval(ticker);
   }
@@ -96,21 +94,25 @@ describe("runs survive a busy database", () => {
     const runId = await newRun();
     const lock = await holdWriteLock(url, 3_000);
     const started = Date.now();
-    const httpLatencies: number[] = [];
+    let waiting = true;
+    let answeredWhileWaiting = 0;
     const probe = setInterval(() => {
-      const sent = performance.now();
-      void fetch(`${server.origin}/health`).then(() => httpLatencies.push(performance.now() - sent));
+      void fetch(`${server.origin}/health`).then(() => {
+        if (waiting) answeredWhileWaiting++;
+      });
     }, 200);
     try {
-      const { stallMs } = await longestStallDuring(renameRun(db, runId, "renamed while locked", []));
-      expect(Date.now() - started).toBeGreaterThanOrEqual(2_500); // it did wait for the lock
-      expect(stallMs).toBeLessThan(250);
+      const { ticks } = await ticksDuring(renameRun(db, runId, "renamed while locked", []));
+      waiting = false;
+      const waitedMs = Date.now() - started;
+      expect(waitedMs).toBeGreaterThanOrEqual(2_500); // it did wait for the lock
+      expect(ticks).toBeGreaterThanOrEqual(waitedMs / 100);
     } finally {
       clearInterval(probe);
     }
     await lock.released;
-    expect(httpLatencies.length).toBeGreaterThanOrEqual(8);
-    expect(Math.max(...httpLatencies)).toBeLessThan(250);
+    // This process's HTTP server kept answering while the write waited.
+    expect(answeredWhileWaiting).toBeGreaterThanOrEqual(5);
     expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).name).toBe("renamed while locked");
   }, 30_000);
 

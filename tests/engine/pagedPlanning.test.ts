@@ -28,7 +28,8 @@ describe("planning a run in pages", () => {
     // Warm Prisma's query compiler first (its one-time compile of each query shape is not planning's doing).
     await listRowFlagsPage(db, datasetId, 0, 1);
     let stallMs = 0;
-    let last = performance.now();
+    const planningStarted = performance.now();
+    let last = planningStarted;
     const seen: string[][] = [];
     const ticker = setInterval(() => {
       const now = performance.now();
@@ -50,8 +51,11 @@ describe("planning a run in pages", () => {
     }
     // The gap since the last tick counts too: a planner that never yields would show no stall otherwise.
     stallMs = Math.max(stallMs, performance.now() - last - 10);
-    // 22,000 items in one transaction held the loop for 2 s or more here; a page holds it for under 100 ms (the bound leaves room for a busy machine).
-    expect(stallMs).toBeLessThan(1_000);
+    const planningMs = performance.now() - planningStarted;
+    // 22,000 items in one transaction held the loop for the whole planning; in pages of 500 rows (4 here) the
+    // longest hold is about a quarter of it. Measured against the planning's own time, not a fixed bound, so
+    // the check is the same on a fast machine and a busy one.
+    expect(stallMs).toBeLessThan(planningMs / 2);
     expect(await db.judgmentItem.count({ where: { runId } })).toBe(ROWS * BUILT_IN_METRICS.length);
     expect(await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).toEqual({
       status: "pending",

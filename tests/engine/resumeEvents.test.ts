@@ -83,6 +83,9 @@ describe("an interrupted run records its resume and counts working time, not the
     if (!run.startedAt || !run.finishedAt) throw new Error("a finished run has its start and finish");
     const wallMs = run.finishedAt.getTime() - run.startedAt.getTime();
     expect(run.workingMs).toBeGreaterThan(0);
-    expect(Math.abs(wallMs - run.workingMs)).toBeLessThan(250);
+    // One session from start to finish: its working time is the wall clock but for the writes around it (a
+    // share of the run, whatever the machine's speed), and never more.
+    expect(run.workingMs).toBeLessThanOrEqual(wallMs + 1);
+    expect(run.workingMs).toBeGreaterThanOrEqual(wallMs * 0.8);
   }, 60_000);
 });

@@ -26,7 +26,6 @@ function buildStamp(): number | null {
 async function npmStart(args: string[], env: Record<string, string>) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-npm-start-"));
   const stampBefore = buildStamp();
-  const started = Date.now();
   // Detached, so a start that did go on to build is stopped whole (npm, next build and its workers).
   const child = spawn("npm", ["start", ...args], {
     cwd: ROOT,
@@ -57,14 +56,13 @@ async function npmStart(args: string[], env: Record<string, string>) {
   untrack();
   const databaseMade = fs.existsSync(path.join(dir, "assay.db"));
   fs.rmSync(dir, { recursive: true, force: true });
-  return { code, output, elapsed: Date.now() - started, rebuilt: buildStamp() !== stampBefore, databaseMade };
+  return { code, output, rebuilt: buildStamp() !== stampBefore, databaseMade };
 }
 
 function expectRefusedQuickly(result: Awaited<ReturnType<typeof npmStart>>) {
   expect(result.output).not.toContain("next build");
   expect(result.code).not.toBe(0);
   expect(result.code).not.toBeNull(); // null: it was still running (building) when the timer killed it
-  expect(result.elapsed).toBeLessThan(REFUSAL_WITHIN_MS);
   expect(result.rebuilt).toBe(false); // no new build output in .next
   expect(result.databaseMade).toBe(false);
 }

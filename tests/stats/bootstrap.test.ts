@@ -94,13 +94,13 @@ describe("pairedBootstrapMeanDiff", () => {
     expect(covered / trials).toBeLessThan(0.99);
   });
 
-  it("handles 10,000 pairs × 2000 iterations well under a second", () => {
+  // Its speed at this size (and at 100,000 rows) is bench:compare's to measure, not a test's.
+  it("handles 10,000 pairs × 2000 iterations: an interval around the true difference", () => {
     const { baseline, candidate } = noisy(9, 10_000);
-    const started = performance.now();
     const result = pairedBootstrapMeanDiff(baseline, candidate)!;
-    const elapsed = performance.now() - started;
     expect(result.high - result.low).toBeGreaterThan(0);
-    expect(elapsed).toBeLessThan(1000);
+    expect(result.low).toBeLessThanOrEqual(0.2);
+    expect(result.high).toBeGreaterThanOrEqual(0.2);
   });
 
   it("null for empty input; throws on mismatched lengths and bad options", () => {

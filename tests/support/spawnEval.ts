@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { inject } from "vitest";
 import { endWithThisProcess } from "./processCleanup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -7,10 +8,10 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export type EvalResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 /**
- * Runs the real CLI (scripts/eval.ts, what `npm run eval` runs) as a separate
- * process. `node --import tsx` rather than the tsx binary: the binary runs the
- * script in a child process of its own, so a SIGKILL would hit the wrapper and
- * leave the real runner alive.
+ * Runs the real CLI as a separate process: scripts/eval.ts bundled as `npm run eval` bundles it
+ * (cliBundleGlobalSetup.ts), started with plain Node. The bundle itself rather than run-compiled.mjs: that
+ * wrapper runs it in a child process of its own, so a SIGKILL would hit the wrapper and leave the real
+ * runner alive.
  */
 export function spawnEval(
   args: string[],
@@ -19,7 +20,7 @@ export function spawnEval(
   child: ChildProcess;
   done: Promise<EvalResult>;
 } {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/eval.ts", ...args], {
+  const child = spawn(process.execPath, [inject("evalCliBundle"), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
