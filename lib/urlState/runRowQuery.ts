@@ -1,22 +1,23 @@
 import { z } from "zod";
-import { PAGE_SIZES, paginationSchema } from "./pagination";
+import { PAGE_SIZES } from "@/lib/contract/pagination";
+import {
+  AGREEMENT_CELLS,
+  METRIC_FILTERS,
+  RUN_ROW_FILTERS,
+  RUN_ROW_SORTS,
+  type AgreementCellName,
+  type RunRowFilter,
+  type RunRowFilterName,
+  type RunRowPageQuery,
+} from "@/lib/contract/rowQueries";
+import { paginationSchema } from "./pagination";
 import { allValues, firstValues, type SearchParams } from "./searchParams";
 import { withParams, type ParamValues } from "./withParams";
 
-/** A run's rows table: which rows (by their judgments in this run), search, sort and page. */
-export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed", "disagrees", "cell"] as const;
-export type RunRowFilterName = (typeof RUN_ROW_FILTERS)[number];
-
-/** The filters a metric narrows ("failed on groundedness", "errored on correctness"); the others ignore one. */
-export const METRIC_FILTERS: readonly RunRowFilterName[] = ["failed", "errored", "disagrees", "cell"];
-
 /**
- * A confusion cell of the agreement panel, judge verdict then human label
- * ("yes-no": the judge said yes, the reviewer no), or the labelled rows the
- * judge errored on. Only with filter=cell, which needs a metric too.
+ * A run's rows table in the URL: which rows (by their judgments in this run), search, sort, columns and
+ * page. The filters, cells and sorts are lib/contract/rowQueries.ts's, which the store takes.
  */
-export const AGREEMENT_CELLS = ["yes-yes", "yes-no", "no-yes", "no-no", "errors"] as const;
-export type AgreementCellName = (typeof AGREEMENT_CELLS)[number];
 
 /** A row number as a pager's key; anything else is no key. */
 const rowKey = z
@@ -48,11 +49,8 @@ export const runRowQuerySchema = paginationSchema.extend({
    */
   after: rowKey,
   before: rowKey,
-});
+}) satisfies z.ZodType<RunRowPageQuery>;
 export type RunRowQuery = z.infer<typeof runRowQuerySchema>;
-
-/** The part of the query that picks rows, and so follows the reviewer from the table into a row and from row to row. */
-export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q"> & { cell?: AgreementCellName };
 
 /**
  * The rest of the table's view, which a row link also carries so j / k / n
@@ -61,11 +59,11 @@ export type RunRowFilter = Pick<RunRowQuery, "filter" | "metric" | "q"> & { cell
  */
 export type RunRowView = Partial<Pick<RunRowQuery, "sort" | "dir" | "cols" | "page" | "pageSize">>;
 
-/** The table sorts by these row fields, or by one of the run's metrics. */
-const ROW_SORTS = ["rowNumber", "requestId"];
-
-/** A run with more metrics than this shows only some columns unless the reviewer picks them (the text needs the width). */
-export const DEFAULT_METRIC_COLUMNS = 8;
+/**
+ * A run with more metrics than this shows only this many columns unless the reviewer picks them: Request and
+ * Response need the width, and with seven the table was wider than a 1280 px window.
+ */
+export const DEFAULT_METRIC_COLUMNS = 6;
 
 /**
  * The query in the URL; a metric is kept only with a filter it narrows, so
@@ -87,7 +85,7 @@ export function parseRunRowQuery(searchParams: SearchParams, metrics: readonly s
   // One key at most: with both, the link was not the pager's, and its page number alone is kept.
   const keys = parsed.after !== undefined && parsed.before !== undefined ? { after: undefined, before: undefined } : {};
   const keyed = { ...parsed, ...keys, ...(badKey ? { page: 1, after: undefined, before: undefined } : {}) };
-  const sortable = ROW_SORTS.includes(keyed.sort) || metrics.includes(keyed.sort);
+  const sortable = RUN_ROW_SORTS.includes(keyed.sort) || metrics.includes(keyed.sort);
   const query = sortable ? keyed : { ...keyed, sort: "rowNumber", after: undefined, before: undefined };
   // A confusion cell is one metric's; without both it names no rows, so the table shows them all.
   if (query.filter === "cell" && (!query.metric || !query.cell))
@@ -112,11 +110,6 @@ export function runRowParams(query: RunRowQuery) {
   };
 }
 
-/** Whether the table is sorted by a metric (its verdict, then its score) rather than a row field. */
-export function isMetricSort(query: Pick<RunRowQuery, "sort">): boolean {
-  return !ROW_SORTS.includes(query.sort);
-}
-
 /**
  * The metric columns the table shows, the filtered metric's first: the ones
  * the URL names, or all of them up to DEFAULT_METRIC_COLUMNS, and past that
@@ -136,9 +129,11 @@ export function shownMetricColumns(
   return [...first, ...chosen.filter((metric) => !first.includes(metric))];
 }
 
-/** With many metrics: the filtered one, then the run's first, six in all. */
+/** With many metrics: the filtered one, then the run's first, DEFAULT_METRIC_COLUMNS in all. */
 function defaultFew(query: Pick<RunRowQuery, "metric">, metrics: readonly string[]): string[] {
-  const few = metrics.filter((metric) => metric !== query.metric).slice(0, query.metric ? 5 : 6);
+  const few = metrics
+    .filter((metric) => metric !== query.metric)
+    .slice(0, query.metric ? DEFAULT_METRIC_COLUMNS - 1 : DEFAULT_METRIC_COLUMNS);
   return query.metric ? [query.metric, ...few] : few;
 }
 

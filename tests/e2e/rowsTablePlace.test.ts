@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { writeLabels } from "@/lib/db/labels/labelWrites";
 import { createRun } from "@/lib/engine/createRun";
-import { METRICS } from "@/lib/metrics/metricCatalog";
+import { METRICS } from "@/lib/contract/metricCatalog";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import type { AppServer } from "./appServer";
@@ -264,6 +264,11 @@ describe("a wide run's columns", () => {
       .locator("[data-testid=run-rows-table] tbody tr:first-child td")
       .evaluateAll((cells) => cells.slice(2, 4).map((cell) => cell.getBoundingClientRect().width));
     for (const width of widths) expect(width).toBeGreaterThanOrEqual(200);
+    // The whole table fits the 1280 px window: nothing to scroll sideways (seven columns did not fit).
+    const table = await page
+      .locator("[data-testid=run-rows-table]")
+      .evaluate((element) => ({ width: element.scrollWidth, window: document.documentElement.clientWidth }));
+    expect(table.width).toBeLessThanOrEqual(table.window);
     expect(await page.locator("[data-testid=column-chooser] summary").innerText()).toBe("Metric columns (6 of 18)");
   });
 
