@@ -56,6 +56,7 @@ const OWN_PROCESS = [
   "tests/api/jsonBodyLimit.test.ts",
   "tests/auth/requireRoleApp.test.ts",
   "tests/engine/busyDatabase.test.ts",
+  "tests/engine/oneRunRequest.test.ts",
   "tests/engine/raiseBudget.test.ts",
   "tests/engine/serverResume.test.ts",
   "tests/export/comparisonStatistics.test.ts",

@@ -24,7 +24,8 @@ import { deepEvalSettings } from "../lib/contract/deepEvalSettings";
 import { reopenRun } from "../lib/db/runs/runLifecycle";
 import { getRun, getRunProgress, type RunRecord } from "../lib/db/runs/runQueries";
 import { createRun } from "../lib/engine/createRun";
-import type { RunConfigInput } from "../lib/engine/runConfig";
+import { judgeOfRequest, runConfigOfRequest, runRequestSchema } from "../lib/engine/runRequest";
+import { runRequestOfArgs } from "../lib/cli/runRequestOfArgs";
 import { createEngineDeps } from "../lib/engine/engineDeps";
 import { runEvaluation, type RunOutcome } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
@@ -185,10 +186,9 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     throw new UsageError(
       `${unavailable.join("; ")}. Set OPENAI_API_KEY or OPENAI_BASE_URL (and --judge-model), or leave them out.`,
     );
-  let judge: RunConfigInput["judge"];
-  if (heuristic) judge = { provider: "heuristic", model: HEURISTIC_MODEL };
-  else if (llmConfig) judge = { provider: llmConfig.endpoint.kind, model: args.judgeModel ?? llmConfig.model };
-  else
+  const judgeKind = heuristic ? "heuristic" : "model";
+  const judge = judgeOfRequest({ judge: judgeKind, judgeModel: args.judgeModel }, llmConfig);
+  if (!judge)
     throw new InputError(
       "--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic",
     );
@@ -222,28 +222,11 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   }
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
-  const runId = await createRun(
-    db,
-    {
-      datasetId,
-      name: args.name,
-      tags: args.tags,
-      metrics: args.metrics,
-      gEvalJudges: args.gEvalJudges,
-      customJudges: args.customJudges,
-      judge,
-      concurrency: args.concurrency,
-      chunkMode: args.chunkMode,
-      thresholds: args.thresholds,
-      ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
-      ...(args.rougeType || args.bleuType
-        ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } }
-        : {}),
-      ...(args.deepEval ? { deepEval: args.deepEval } : {}),
-      ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
-    },
-    { budget: allowed.budget },
-  );
+  // The request a server would take (POST /api/v1/runs), checked by the same schema, then the run's config.
+  const request = runRequestSchema.safeParse(runRequestOfArgs(args, datasetId, judgeKind));
+  if (!request.success)
+    throw new UsageError(request.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  const runId = await createRun(db, runConfigOfRequest(request.data, judge), { budget: allowed.budget });
   if (args.labels) {
     // After the run is stored: labels on its own custom and G-Eval judges are only taken once a run defines them.
     const labels = await importLabelsFromCli(db, datasetId, args.labels);

@@ -6,7 +6,7 @@ import { ApiError } from "./apiErrors";
  * layer before the handler bounds it, and reading a body whole to parse it costs several times its size:
  * one 300 MB body took the server from 284 MB to 1.24 GB before zod refused a 200-character field.
  *
- * Why 4 MB: the largest body is a run request (POST /api/v1/runs, lib/server/startRunRequest.ts), bounded by
+ * Why 4 MB: the largest body is a run request (POST /api/v1/runs, lib/engine/runRequest.ts), bounded by
  * the engine's own limits (lib/engine/runConfig.ts): 20 custom judges (instructions up to 4,000 characters)
  * and 20 G-Eval judges (criteria 2,000, 12 steps of 500, 11 rubric outcomes of 500), 100 metric names,
  * 20 tags, a system prompt of 8,000. Every field at its maximum is about 400 KB of JSON; with each of the 40

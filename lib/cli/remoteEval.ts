@@ -5,12 +5,14 @@ import { z } from "zod";
 import { runAgreementSchema } from "@/lib/api/agreementSchemas";
 import { runDetailSchema, uploadResultSchema } from "@/lib/api/apiSchemas";
 import { formatAgreementTable } from "@/lib/labels/agreementTable";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { alignOnServer } from "./remoteAlign";
 import { ApiClientError, type ApiClient } from "./apiClient";
 import type { EvalArgs } from "./evalArgs";
 import { formatAggregates } from "./formatAggregates";
 import { createProgressBar } from "./progressBar";
 import { runRegressionGate } from "./regressionGate";
+import { runRequestOfArgs } from "./runRequestOfArgs";
 import { checkThresholds } from "./thresholdCheck";
 
 type RemoteRun = z.output<typeof runDetailSchema>;
@@ -39,26 +41,8 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
       run = await client.json("POST", `/api/v1/runs/${encodeURIComponent(args.resume)}/resume`, runDetailSchema);
   } else {
     const datasetId = args.datasetId ?? (await uploadDataset(args, client, io));
-    run = await client.json("POST", "/api/v1/runs", runDetailSchema, {
-      datasetId,
-      name: args.name,
-      tags: args.tags,
-      metrics: args.metrics,
-      judge: args.judgeModel === "heuristic" ? "heuristic" : "model",
-      ...(args.judgeModel && args.judgeModel !== "heuristic" ? { judgeModel: args.judgeModel } : {}),
-      concurrency: Math.min(args.concurrency, 64),
-      chunkMode: args.chunkMode,
-      thresholds: args.thresholds,
-      ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
-      ...(args.rougeType || args.bleuType
-        ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } }
-        : {}),
-      ...(args.deepEval ? { deepEval: args.deepEval } : {}),
-      gEvalJudges: args.gEvalJudges,
-      customJudges: args.customJudges,
-      ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),
-      budget: args.budget,
-    });
+    const judge = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL ? "heuristic" : "model";
+    run = await client.json("POST", "/api/v1/runs", runDetailSchema, runRequestOfArgs(args, datasetId, judge));
   }
   io.log(`Run ${run.id} "${run.name}": ${client.base}${run.url}`);
   if (args.labels) {

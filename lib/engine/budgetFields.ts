@@ -6,16 +6,31 @@ import { priceFor, type LlmPrices } from "@/lib/llm/pricing";
 const MAX_COUNT = 2_000_000_000;
 const MAX_USD = 1_000_000;
 
-/** An empty field is no limit (null); anything else must be a positive number. */
-function limitField(what: string, options: { whole: boolean; max: number }) {
-  const number = z.coerce
-    .number({ error: `${what} must be a number` })
+/** The refinements of a limit, the same for a form's text and a request's number: positive, whole where it counts, bounded. */
+function limitNumber(number: z.ZodNumber, what: string, options: { whole: boolean; max: number }) {
+  return number
     .refine((value) => Number.isFinite(value) && value > 0, { message: `${what} must be more than 0` })
     .refine((value) => !options.whole || Number.isInteger(value), { message: `${what} must be a whole number` })
     .refine((value) => value <= options.max, {
       message: `${what} must be at most ${options.max.toLocaleString("en-US")}`,
     });
+}
+
+const CALLS = { what: "The call budget", whole: true, max: MAX_COUNT };
+const TOKENS = { what: "The token budget", whole: true, max: MAX_COUNT };
+const USD = { what: "The cost budget (USD)", whole: false, max: MAX_USD };
+
+/** A form field: empty is no limit (null); anything else must be a positive number. */
+function limitField({ what, ...options }: typeof CALLS) {
+  const number = limitNumber(z.coerce.number({ error: `${what} must be a number` }), what, options);
   return z.preprocess((value) => (value == null || String(value).trim() === "" ? null : value), number.nullable());
+}
+
+/** A request's number: absent or null is no limit. */
+function limitValue({ what, ...options }: typeof CALLS) {
+  return limitNumber(z.number({ error: `${what} must be a number` }), what, options)
+    .nullable()
+    .optional();
 }
 
 /**
@@ -23,24 +38,21 @@ function limitField(what: string, options: { whole: boolean; max: number }) {
  * the run pauses when it reaches any of them (lib/db/runs/runBudget.ts).
  */
 export const budgetFieldsSchema = z
-  .object({
-    budgetCalls: limitField("The call budget", { whole: true, max: MAX_COUNT }),
-    budgetTokens: limitField("The token budget", { whole: true, max: MAX_COUNT }),
-    budgetUsd: limitField("The cost budget (USD)", { whole: false, max: MAX_USD }),
-  })
+  .object({ budgetCalls: limitField(CALLS), budgetTokens: limitField(TOKENS), budgetUsd: limitField(USD) })
   .transform((fields): RunBudget => ({
     calls: fields.budgetCalls,
     tokens: fields.budgetTokens,
     usd: fields.budgetUsd,
   }));
 
-export function readBudgetFields(formData: FormData) {
-  return budgetFieldsSchema.safeParse({
-    budgetCalls: formData.get("budgetCalls"),
-    budgetTokens: formData.get("budgetTokens"),
-    budgetUsd: formData.get("budgetUsd"),
-  });
-}
+/** A run's budget in a run request (lib/engine/runRequest.ts): the same limits, as numbers. */
+export const runBudgetSchema = z
+  .object({ calls: limitValue(CALLS), tokens: limitValue(TOKENS), usd: limitValue(USD) })
+  .transform((budget): RunBudget => ({
+    calls: budget.calls ?? null,
+    tokens: budget.tokens ?? null,
+    usd: budget.usd ?? null,
+  }));
 
 /**
  * Why a cost budget cannot be kept, or null: the judge model (or the generation model, whose calls count in the

@@ -16,7 +16,8 @@ import type { Db } from "@/lib/db/client";
 import { startAlignment } from "@/lib/engine/alignment/startAlignment";
 import { RunsInProgressRefusal } from "@/lib/engine/runsInProgressRefusal";
 import { remeasureAlignmentFromRequest, startAlignmentFromRequest } from "@/lib/server/startAlignmentRequest";
-import { startRunFromRequest, type RunRequest } from "@/lib/server/startRunRequest";
+import { runRequestSchema, type RunRequest } from "@/lib/engine/runRequest";
+import { startRunFromRequest } from "@/lib/server/startRunRequest";
 import { raiseBudgetAndReopen } from "@/lib/db/runs/runBudget";
 import { reopenRunFor } from "@/lib/server/runSpendingGuard";
 import { readRun, runToCompletion } from "../support/engineKit";
@@ -82,19 +83,13 @@ afterAll(async () => {
 });
 
 function heuristicRun(name: string): RunRequest {
-  return {
+  return runRequestSchema.parse({
     datasetId: world.datasetId,
     name,
-    tags: [],
     metrics: ["response/llm_judged/safety"],
     judge: "heuristic",
     concurrency: 1,
-    chunkMode: "batched",
-    thresholds: {},
-    customJudges: [],
-    gEvalJudges: [],
-    budget: { calls: null, tokens: null, usd: null },
-  };
+  });
 }
 
 /** Ends everything a user has in progress: their runs cancelled, their measurements failed. */

@@ -3,7 +3,7 @@ import { gEvalFromText } from "@/lib/judges/geval/definitionText";
 import { changedDeepEvalSettings, deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { metricSettingsText } from "@/lib/metrics/metricSettingsText";
 import { strictScore, strictThresholds } from "@/lib/metrics/strictMode";
-import { readDeepEvalFields } from "@/lib/server/deepEvalFields";
+import { readDeepEvalFields } from "@/lib/server/runForm/deepEvalFormFields";
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData();

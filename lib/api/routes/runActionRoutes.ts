@@ -1,11 +1,11 @@
 import { getDb } from "@/lib/db/client";
-import { budgetFieldsSchema } from "@/lib/engine/budgetFields";
 import { z } from "zod";
 import { cancelRun, getRunStatus, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
 import { applySpendingLimits, reopenRunFor, SpendingLimitRefusal } from "@/lib/server/runSpendingGuard";
-import { runRequestSchema, startRunFromRequest } from "@/lib/server/startRunRequest";
-import { ApiError, issuesOf, notFound } from "../apiErrors";
+import { runRequestSchema } from "@/lib/engine/runRequest";
+import { startRunFromRequest } from "@/lib/server/startRunRequest";
+import { ApiError, notFound } from "../apiErrors";
 import { runDetailSchema } from "../apiSchemas";
 import { defineApiRoute } from "../defineApiRoute";
 import { readRunDetail, runIdParams } from "./runRoutes";
@@ -27,13 +27,7 @@ export const startRunRoute = defineApiRoute(
     errors: [400, 403, 503],
   },
   async ({ body, user }) => {
-    const budget = budgetFieldsSchema.safeParse({
-      budgetCalls: body.budget.calls ?? null,
-      budgetTokens: body.budget.tokens ?? null,
-      budgetUsd: body.budget.usd ?? null,
-    });
-    if (!budget.success) throw new ApiError(400, "invalid_request", "Check the budget.", issuesOf(budget.error));
-    const started = await startRunFromRequest(getDb(), user, { ...body, budget: budget.data });
+    const started = await startRunFromRequest(getDb(), user, body);
     if (!started.ok) {
       const status = { invalid: 400, refused: 403, unavailable: 503, server_error: 500 }[started.kind];
       const code = (

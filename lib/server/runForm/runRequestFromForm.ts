@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { BLEU_TYPES, ROUGE_TYPES } from "@/lib/contract/statisticalSettings";
+import { runRequestSchema, type RunRequest, type RunRequestInput } from "@/lib/engine/runRequest";
+import { gEvalFromText } from "@/lib/judges/geval/definitionText";
+import { readBudgetFields } from "./budgetFormFields";
+import { readDeepEvalFields } from "./deepEvalFormFields";
+
+/** The run form's plain fields (components/runs/form/RunForm.tsx), as text. */
+const formSchema = z.object({
+  datasetId: z.string().min(1),
+  name: z.string().trim().max(200).optional(),
+  tags: z.string().max(1000).optional(),
+  metrics: z.array(z.string()).default([]),
+  /** Adopted aligned judges, by alignment id (the form's checkboxes). */
+  alignedJudges: z.array(z.string().min(1).max(100)).max(20).default([]),
+  judge: z.enum(["heuristic", "model"]),
+  judgeModel: z.string().trim().max(200).optional(),
+  concurrency: z.coerce.number().int().min(1).max(64),
+  chunkMode: z.enum(["batched", "per_chunk"]),
+  generate: z.literal("on").optional(),
+  generationModel: z.string().trim().max(200).optional(),
+  systemPrompt: z.string().max(8000).optional(),
+  customJudges: z.string().max(100_000).optional(),
+  gEvalJudges: z.string().max(100_000).optional(),
+  /** ScoreSettings' ROUGE type, sent when rouge is chosen. */
+  rougeType: z.enum(ROUGE_TYPES).optional(),
+  /** ScoreSettings' BLEU type, sent when bleu is chosen. */
+  bleuType: z.enum(BLEU_TYPES).optional(),
+});
+
+/** GEvalJudgesEditor's drafts, as typed; gEvalFromText reads them. */
+const gEvalDraftsSchema = z.array(
+  z.object({
+    name: z.string(),
+    criteria: z.string(),
+    steps: z.string(),
+    evaluationParams: z.array(z.string()),
+    scale: z.string(),
+    rubric: z.string(),
+    threshold: z.number(),
+  }),
+);
+
+const customJudgesSchema = z.array(
+  z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
+);
+
+/** Per-metric pass marks (`threshold:<metric>`) and context_relevance settings (`contextRelevance:<key>`) from ScoreSettings. */
+const scoreFieldsSchema = z.object({
+  thresholds: z.record(z.string().min(1), z.coerce.number().min(0)),
+  contextRelevance: z.record(z.string().min(1), z.coerce.number().min(0)),
+});
+
+export type RunFormReading = { ok: true; request: RunRequest } | { ok: false; message: string; errors: string[] };
+
+/**
+ * The run form's fields as a run request: the one place that reads them. What the form sends as text (numbers,
+ * comma-separated tags, the judge editors' JSON, the prefixed score and DeepEval fields) becomes the request's
+ * JSON shape, which is then checked by the same schema as `POST /api/v1/runs`'s body. Problems are worded for
+ * the form, each group with its heading.
+ */
+export function runRequestFromForm(formData: FormData): RunFormReading {
+  const parsed = formSchema.safeParse({
+    ...Object.fromEntries([...formData.entries()].filter(([key]) => key !== "metrics" && key !== "alignedJudges")),
+    metrics: formData.getAll("metrics").map(String),
+    alignedJudges: formData.getAll("alignedJudges").map(String),
+  });
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: "Check the form.",
+      errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    };
+  const form = parsed.data;
+  const scores = scoreFieldsSchema.safeParse({
+    thresholds: prefixedFields(formData, "threshold:"),
+    contextRelevance: prefixedFields(formData, "contextRelevance:"),
+  });
+  if (!scores.success)
+    return {
+      ok: false,
+      message: "Check the pass marks.",
+      errors: scores.error.issues.map((issue) => `${issue.path.join(" ")}: ${issue.message}`),
+    };
+  const budget = readBudgetFields(formData);
+  if (!budget.success)
+    return { ok: false, message: "Check the budget.", errors: budget.error.issues.map((issue) => issue.message) };
+  const custom = customJudgesSchema.safeParse(parseJson(form.customJudges || "[]"));
+  if (!custom.success)
+    return { ok: false, message: "Check the custom judges.", errors: ["custom judges could not be read"] };
+  const drafts = gEvalDraftsSchema.safeParse(parseJson(form.gEvalJudges || "[]"));
+  if (!drafts.success)
+    return { ok: false, message: "Check the G-Eval judges.", errors: ["G-Eval judges could not be read"] };
+  const gEval = drafts.data.map(gEvalFromText);
+  const gEvalProblems = gEval.flatMap((judge, index) =>
+    // Numbered from 1 as the form shows them: "G-Eval judge 2, rubric: …".
+    "problems" in judge ? judge.problems.map((problem) => `G-Eval judge ${index + 1}, ${problem}`) : [],
+  );
+  if (gEvalProblems.length > 0) return { ok: false, message: "Check the G-Eval judges.", errors: gEvalProblems };
+  const deepEval = readDeepEvalFields(formData);
+  if (!deepEval.ok) return { ok: false, message: "Check the DeepEval options.", errors: deepEval.errors };
+  if (form.generate === "on" && !form.generationModel)
+    return { ok: false, message: "Check the form.", errors: ["Generation needs a model name."] };
+
+  const request: RunRequestInput = {
+    datasetId: form.datasetId,
+    name: form.name,
+    tags: (form.tags ?? "")
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+    metrics: form.metrics,
+    judge: form.judge,
+    judgeModel: form.judgeModel,
+    concurrency: form.concurrency,
+    chunkMode: form.chunkMode,
+    generation:
+      form.generate === "on" && form.generationModel
+        ? { model: form.generationModel, systemPrompt: form.systemPrompt || undefined }
+        : undefined,
+    thresholds: scores.data.thresholds,
+    contextRelevance: scores.data.contextRelevance,
+    statistical: { rougeType: form.rougeType, bleuType: form.bleuType },
+    ...(deepEval.settings ? { deepEval: deepEval.settings } : {}),
+    customJudges: custom.data,
+    gEvalJudges: gEval.flatMap((judge) => ("definition" in judge ? [judge.definition] : [])),
+    alignedJudges: form.alignedJudges,
+    budget: budget.data,
+  };
+  const checked = runRequestSchema.safeParse(request);
+  if (!checked.success)
+    return {
+      ok: false,
+      message: "Check the form.",
+      errors: checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    };
+  return { ok: true, request: checked.data };
+}
+
+/** The form's fields named `<prefix><key>`, by key, the empty ones left out. */
+function prefixedFields(formData: FormData, prefix: string): Record<string, string> {
+  return Object.fromEntries(
+    [...formData.entries()]
+      .filter(([key, value]) => key.startsWith(prefix) && String(value).trim() !== "")
+      .map(([key, value]) => [key.slice(prefix.length), String(value)]),
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
