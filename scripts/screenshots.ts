@@ -10,7 +10,7 @@
 // flock /tmp/assay-e2e.lock npm run screenshots)
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import { freePort } from "../lib/db/store/postgresAdmin";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -77,17 +77,6 @@ function secondVersion(sample: string): string {
       return JSON.stringify({ ...row, response });
     })
     .join("\n");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 type App = { baseUrl: string; stop: () => Promise<void> };

@@ -49,14 +49,14 @@ export function beforeAuthEndpoint(db: Db) {
     }
     if (ctx.path === "/sign-in/email") {
       // Counted before Better Auth checks the password (signInThrottle.ts says why), kept for the after hook.
+      // The window is the store's (its clock), so the wait is measured from the store's time of the refusal.
       const key = throttleKey(body.email);
-      const now = new Date();
-      const attempt = key ? await reserveSignInAttempt(db, key, now) : null;
+      const attempt = key ? await reserveSignInAttempt(db, key) : null;
       if (attempt && !attempt.ok)
         throw new APIError(
           "TOO_MANY_REQUESTS",
-          { message: signInPausedMessage(attempt.until, now), code: "ACCOUNT_SIGN_IN_PAUSED" },
-          { "Retry-After": String(Math.ceil((attempt.until.getTime() - now.getTime()) / 1000)) },
+          { message: signInPausedMessage(attempt.until, attempt.now), code: "ACCOUNT_SIGN_IN_PAUSED" },
+          { "Retry-After": String(Math.ceil((attempt.until.getTime() - attempt.now.getTime()) / 1000)) },
         );
       if (attempt) reservations.set(ctx.context, attempt.reservation);
     }

@@ -39,19 +39,19 @@ export function throttleKey(email: unknown): string | null {
 }
 
 /**
- * Counts a password sign-in attempt before its check. Refused (with when sign-in opens again) when the count,
- * this attempt included, is over the limit; the refused attempt is not left counted, as it checks no password.
+ * Counts a password sign-in attempt before its check. Refused (with when sign-in opens again, and the time it
+ * was refused at, both by the store's clock) when the count, this attempt included, is over the limit; the
+ * refused attempt is not left counted, as it checks no password.
  */
 export async function reserveSignInAttempt(
   db: Db,
   email: string,
-  now = new Date(),
-): Promise<{ ok: true; reservation: SignInReservation } | { ok: false; until: Date }> {
-  const window = await countSignInAttempt(db, email, now, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
+): Promise<{ ok: true; reservation: SignInReservation } | { ok: false; until: Date; now: Date }> {
+  const window = await countSignInAttempt(db, email, SIGN_IN_WINDOW_MS);
   if (window.failures <= SIGN_IN_FAILURE_LIMIT)
     return { ok: true, reservation: { email, windowStart: window.windowStart } };
   await releaseSignInAttempt(db, email, window.windowStart);
-  return { ok: false, until: windowEnd(window.windowStart) };
+  return { ok: false, until: windowEnd(window.windowStart), now: window.now };
 }
 
 /** The attempt succeeded: it is no failure. */
@@ -66,19 +66,14 @@ export async function clearSignInPause(db: Db, email: string): Promise<boolean> 
 }
 
 /** Of these emails, those whose password sign-in is paused now, with when it opens again (keyed as given). */
-export async function signInPausesOf(db: Db, emails: readonly string[], now = new Date()): Promise<Map<string, Date>> {
+export async function signInPausesOf(db: Db, emails: readonly string[]): Promise<Map<string, Date>> {
   const byKey = new Map(
     emails.flatMap((email) => {
       const key = throttleKey(email);
       return key ? [[key, email] as const] : [];
     }),
   );
-  const windows = await listSignInWindowsAtLimit(
-    db,
-    [...byKey.keys()],
-    SIGN_IN_FAILURE_LIMIT,
-    new Date(now.getTime() - SIGN_IN_WINDOW_MS),
-  );
+  const windows = await listSignInWindowsAtLimit(db, [...byKey.keys()], SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS);
   return new Map(windows.map((window) => [byKey.get(window.email) ?? window.email, windowEnd(window.windowStart)]));
 }
 

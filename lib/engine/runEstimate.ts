@@ -1,9 +1,7 @@
-import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
 import type { Db } from "@/lib/db/client";
 import { readPendingWorkSizes } from "@/lib/db/runs/pendingWorkSizes";
-import type { LlmPrices } from "@/lib/llm/pricing";
-import { estimateSpending, type SpendingEstimate } from "@/lib/metrics/spendingEstimate";
+import { estimateSpending, type SpendingEstimate, type SpendingOptions } from "@/lib/metrics/spendingEstimate";
 
 /** What a planned run will spend before it starts, from the size of what it sends. */
 export type RunEstimate = SpendingEstimate;
@@ -17,13 +15,7 @@ export type RunEstimate = SpendingEstimate;
 export async function estimateRunSpending(
   db: Db,
   runId: string,
-  options: {
-    judgeModel: string;
-    generationModel: string | null;
-    chunkMode: string;
-    heuristic: boolean;
-    prices: LlmPrices;
-    deepEval?: DeepEvalSettings;
+  options: SpendingOptions & {
     /** Text every call of a metric carries besides the row's (an aligned judge's examples), by metric. */
     promptChars?: ReadonlyMap<string, number>;
   },

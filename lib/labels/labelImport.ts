@@ -66,7 +66,7 @@ export async function importLabelFile(
   limits: { maxRecords: number } = { maxRecords: DEFAULT_LIMITS.maxRows },
 ): Promise<LabelImportResult> {
   const importId = randomUUID();
-  await discardStaleLabelImports(db, new Date(Date.now() - STALE_IMPORT_MS));
+  await discardStaleLabelImports(db, STALE_IMPORT_MS);
   const runJudges = await datasetJudgeLabels(db, datasetId);
   const issues: RowIssue[] = [];
   let issueCount = 0;

@@ -55,7 +55,7 @@ export async function discardOrphanedImportsNow(): Promise<number> {
   try {
     const removed = await discardOrphanedImports(getDb(), {
       isOwnerAlive: (owner) => isImportOwnerAlive(owner),
-      staleBefore: new Date(Date.now() - HEARTBEAT_STALE_MS),
+      staleAfterMs: HEARTBEAT_STALE_MS,
     });
     if (removed > 0) console.log(`[assay] discarded ${removed} upload(s) left unfinished by a server that is gone`);
     return removed;

@@ -7,7 +7,6 @@ import {
 } from "@/lib/db/alignments/judgeAlignments";
 import type { Db } from "@/lib/db/client";
 import { getRun, type RunRecord } from "@/lib/db/runs/runQueries";
-import { MEASUREMENT_STALE_MS } from "@/lib/db/runs/runsInProgress";
 import { AlignmentRefused } from "@/lib/engine/alignment/originalJudge";
 import { estimateMeasurement, previewAlignment } from "@/lib/engine/alignment/previewAlignment";
 import { startAlignment } from "@/lib/engine/alignment/startAlignment";
@@ -76,9 +75,8 @@ export async function remeasureAlignmentFromRequest(
 ): Promise<RemeasureOutcome> {
   const stored = await getAlignment(db, alignmentId);
   if (!stored) return { ok: false, kind: "not_found", message: "That alignment no longer exists." };
-  const staleBefore = new Date(Date.now() - MEASUREMENT_STALE_MS);
   const refuse = async (message: string): Promise<RemeasureOutcome> => {
-    await recordAlignmentRefusal(db, alignmentId, `not measured again: ${message.replace(/\.$/, "")}`, staleBefore);
+    await recordAlignmentRefusal(db, alignmentId, `not measured again: ${message.replace(/\.$/, "")}`);
     return { ok: false, kind: "forbidden", message };
   };
   // Without its base run the measurement fails at once, spending nothing, and says so on the alignment.
@@ -89,7 +87,7 @@ export async function remeasureAlignmentFromRequest(
     if (refusal) return refuse(refusal);
   }
   const inProgressLimit = runsInProgressLimitOf(user);
-  const claimed = await claimAlignmentMeasurementWithinLimit(db, alignmentId, staleBefore, inProgressLimit);
+  const claimed = await claimAlignmentMeasurementWithinLimit(db, alignmentId, inProgressLimit);
   if (!claimed.ok) return refuse(runsInProgressRefusalMessage(inProgressLimit, claimed.inProgress));
   if (!claimed.value) return { ok: false, kind: "busy", message: "Another server is measuring this alignment." };
   measureAlignmentInBackground(alignmentId);

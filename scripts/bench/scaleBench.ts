@@ -9,7 +9,7 @@
 // line is the summary. Knobs: BENCH_ITEMS (20000), BENCH_LATENCY_MS (250),
 // BENCH_LIMIT (16: the limit per worker when it grows, and ×4 shared),
 // BENCH_WORKERS (1,2,4: the worker counts measured).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -24,6 +24,7 @@ import { createRun } from "../../lib/engine/createRun";
 import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { bundleEntry } from "../bundleEntry.mjs";
 import { startFakeServerProcess, type FakeServerProcess } from "./startFakeServerProcess";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
@@ -208,21 +209,7 @@ function formatResult(r: Result): string {
 /** The worker as one bundle on plain Node (scripts/run-compiled.mjs's way), built once for every process. */
 function compileWorker(root: string): string {
   const outfile = path.resolve(root, "node_modules", ".cache", "assay-compiled", "worker-bench.mjs");
-  const built = spawnSync(
-    path.resolve(root, "node_modules", ".bin", "esbuild"),
-    [
-      "scripts/worker.ts",
-      "--bundle",
-      "--platform=node",
-      "--format=esm",
-      "--target=node20",
-      "--packages=external",
-      `--outfile=${outfile}`,
-      "--log-level=warning",
-    ],
-    { cwd: root, stdio: "inherit" },
-  );
-  if (built.status !== 0) throw new Error("the worker did not compile");
+  if (bundleEntry("scripts/worker.ts", outfile, { root }) !== 0) throw new Error("the worker did not compile");
   return outfile;
 }
 

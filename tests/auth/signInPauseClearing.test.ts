@@ -46,7 +46,9 @@ async function pause(email: string): Promise<void> {
   expect(await signInStatus(email, "one more guess here")).toBe(429);
 }
 
-describe("opening a paused password sign-in before its window ends", () => {
+// Each wrong guess is a real password hash (scrypt): some 35 of them in the first test, which took 25 s on a
+// machine running other suites beside it. A minute leaves room for that.
+describe("opening a paused password sign-in before its window ends", { timeout: 60_000 }, () => {
   it("an admin clears it: the right password signs in again, and another paused account stays paused", async () => {
     await pause(VERA.email);
     await pause(OLGA.email);

@@ -96,15 +96,16 @@ describe("judge alignments in the store", () => {
   it("lets a failed measurement, or one whose process stopped, be taken over, and one in progress not", async () => {
     const made = await createAlignment(db, alignment(["r1"]));
     // Fresh heartbeat: another process is measuring.
-    expect(await claimAlignmentMeasurement(db, made.id, new Date(Date.now() - 30_000))).toBe(false);
-    // No sign of life since before the cut-off: its server stopped.
-    expect(await claimAlignmentMeasurement(db, made.id, new Date(Date.now() + 1000))).toBe(true);
+    expect(await claimAlignmentMeasurement(db, made.id)).toBe(false);
+    // No sign of life for longer than MEASUREMENT_STALE_MS: its server stopped.
+    await db.judgeAlignment.update({ where: { id: made.id }, data: { heartbeatAt: new Date(Date.now() - 60_000) } });
+    expect(await claimAlignmentMeasurement(db, made.id)).toBe(true);
     await recordAlignmentFailure(db, made.id, "the judge endpoint answered 429 four times");
     expect(await getAlignment(db, made.id)).toMatchObject({
       status: "failed",
       errorMessage: "the judge endpoint answered 429 four times",
     });
-    expect(await claimAlignmentMeasurement(db, made.id, new Date(Date.now() - 30_000))).toBe(true);
+    expect(await claimAlignmentMeasurement(db, made.id)).toBe(true);
     expect(await getAlignment(db, made.id)).toMatchObject({ status: "measuring", errorMessage: null });
   });
 

@@ -4,12 +4,11 @@
 // free loopback port. The build itself is made once per run by globalSetup.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import type { Dialect } from "@/lib/db/store/dialect";
-import { runStatement } from "@/lib/db/store/postgresAdmin";
+import { freePort, runStatement } from "@/lib/db/store/postgresAdmin";
 import { endWithThisProcess } from "../support/processCleanup";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -198,17 +197,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a command to completion (output collected), killed after timeoutMs or if this process ends first. */

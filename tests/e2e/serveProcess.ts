@@ -1,18 +1,9 @@
 import { spawn } from "node:child_process";
-import net from "node:net";
 import { endWithThisProcess } from "../support/processCleanup";
+import { freePort } from "@/lib/db/store/postgresAdmin";
 import { ROOT } from "./appServer";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Whether Assay at this address answers /datasets (a signed-out visitor follows the redirect to /signin). */
 export async function answers(host: string, port: number): Promise<boolean> {

@@ -202,7 +202,7 @@ describe("ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER under parallel requests", () => {
     }
     const limit = { userId: RITA.id, max: 1 };
     const claims = await Promise.all(
-      failed.slice(0, 2).map((a) => claimAlignmentMeasurementWithinLimit(db, a.id, new Date(), limit)),
+      failed.slice(0, 2).map((a) => claimAlignmentMeasurementWithinLimit(db, a.id, limit)),
     );
     expect(claims.filter((claim) => claim.ok && claim.value)).toHaveLength(1);
     expect(claims.filter((claim) => !claim.ok)).toEqual([{ ok: false, inProgress: 1 }]);

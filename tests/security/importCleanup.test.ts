@@ -18,9 +18,15 @@ describe("imports left by a server that is gone", () => {
   beforeAll(async () => ({ db, cleanup } = await createTempDb()));
   afterAll(async () => cleanup());
 
-  async function importing(name: string, owner: string | null, heartbeat: Date): Promise<string> {
+  /** An upload under way, owned by `owner`, whose last heartbeat was `silentMs` ago. */
+  async function importing(name: string, owner: string | null, silentMs = 0): Promise<string> {
     const dataset = await db.dataset.create({ data: { name, status: "importing" } });
-    if (owner) await claimImport(db, dataset.id, owner, heartbeat);
+    if (owner) await claimImport(db, dataset.id, owner);
+    if (owner && silentMs > 0)
+      await db.dataset.update({
+        where: { id: dataset.id },
+        data: { importHeartbeatAt: new Date(Date.now() - silentMs) },
+      });
     return dataset.id;
   }
 
@@ -35,16 +41,15 @@ describe("imports left by a server that is gone", () => {
   });
 
   it("discards at once those whose owner died or whose heartbeat went stale; keeps live ones and ownerless ones", async () => {
-    const now = new Date();
     const host = os.hostname();
-    const dead = await importing("dead owner", `${host}:${deadPid()}:abc`, now);
-    const live = await importing("this process", importOwnerId(), now);
-    const remoteFresh = await importing("remote, fresh", "elsewhere.example:1:abc", now);
-    const remoteStale = await importing("remote, stale", "elsewhere.example:2:abc", new Date(now.getTime() - 120_000));
-    const cli = await importing("no owner (CLI)", null, now);
+    const dead = await importing("dead owner", `${host}:${deadPid()}:abc`);
+    const live = await importing("this process", importOwnerId());
+    const remoteFresh = await importing("remote, fresh", "elsewhere.example:1:abc");
+    const remoteStale = await importing("remote, stale", "elsewhere.example:2:abc", 120_000);
+    const cli = await importing("no owner (CLI)", null);
     const removed = await discardOrphanedImports(db, {
       isOwnerAlive: (owner) => isImportOwnerAlive(owner),
-      staleBefore: new Date(now.getTime() - 60_000),
+      staleAfterMs: 60_000,
     });
     expect(removed).toBe(2);
     const left = (await db.dataset.findMany({ select: { id: true } })).map((d) => d.id).sort();
@@ -54,10 +59,9 @@ describe("imports left by a server that is gone", () => {
   });
 
   it("a heartbeat renewal keeps a long import alive", async () => {
-    const old = new Date(Date.now() - 120_000);
-    const id = await importing("long", "elsewhere.example:3:abc", old);
+    const id = await importing("long", "elsewhere.example:3:abc", 120_000);
     expect(await renewImportHeartbeats(db, "elsewhere.example:3:abc")).toBe(1);
-    await discardOrphanedImports(db, { isOwnerAlive: () => true, staleBefore: new Date(Date.now() - 60_000) });
+    await discardOrphanedImports(db, { isOwnerAlive: () => true, staleAfterMs: 60_000 });
     expect(await db.dataset.findUnique({ where: { id } })).not.toBeNull();
   });
 });

@@ -14,10 +14,9 @@ import { ProgressBar } from "@/components/ui/ProgressBar";
 import { alignedMetricName } from "@/lib/alignment/alignedDefinition";
 import { storedComparison } from "@/lib/alignment/heldOutComparison";
 import { formatInteger, formatUsd } from "@/lib/charts/format";
-import { getAlignment } from "@/lib/db/alignments/judgeAlignments";
+import { getAlignment, isAlignmentMeasurementStopped } from "@/lib/db/alignments/judgeAlignments";
 import { getDb } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
-import { MEASUREMENT_STALE_MS } from "@/lib/engine/alignment/measureAlignment";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 
 export const dynamic = "force-dynamic";
@@ -40,9 +39,8 @@ export default async function AlignmentPage({ params }: Props) {
   const run = alignment.baseRunId ? await getRun(db, alignment.baseRunId) : null;
   const comparison = storedComparison(alignment.comparison);
   const { progress, spent } = alignment;
-  const stale =
-    alignment.status === "measuring" &&
-    (progress.heartbeatAt === null || Date.now() - progress.heartbeatAt.getTime() > MEASUREMENT_STALE_MS);
+  // Stopped by the store's clock, as the claim that measures it again decides, not by this server's.
+  const stale = alignment.status === "measuring" && (await isAlignmentMeasurementStopped(db, alignment.id));
   const measuring = alignment.status === "measuring" && !stale;
   const original = metricShortName(alignment.metric);
   return (

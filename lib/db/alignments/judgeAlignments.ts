@@ -1,19 +1,24 @@
 import { z } from "zod";
 import { storedAlignedDefinitionSchema, type AlignedDefinition } from "@/lib/contract/judgeDefinitions";
-import type { Db } from "../client";
+import { sqlOf, type Db } from "../client";
 import { orderedUuid } from "../orderedUuid";
 import {
+  measurementStoppedSql,
   startWithinRunsInProgressLimit,
   type RunsInProgressLimit,
   type StartedWithinLimit,
 } from "../runs/runsInProgress";
+import { sqlFragments } from "../store/sqlFragments";
 import type { SqlRunner } from "../store/sqlRunner";
+import { readStoreClock } from "../store/storeClock";
 import { isUniqueViolation } from "../store/uniqueViolation";
 
 /**
  * The aligned versions of a dataset's judges (JudgeAlignment): stored with their split, examples and
  * guidance when made, their held-out comparison once measured, and what the user decided. Every call
- * of the alignment flow goes through these; JSON columns are decoded and checked here.
+ * of the alignment flow goes through these; JSON columns are decoded and checked here. A measurement's
+ * heartbeat is written, and found stale, by the store's clock (measurementStoppedSql), never by the clock
+ * of the server asking: servers on several machines agree on whose measurement has stopped.
  */
 export const ALIGNMENT_STATUSES = ["measuring", "measured", "failed", "adopted", "discarded"] as const;
 export type AlignmentStatus = (typeof ALIGNMENT_STATUSES)[number];
@@ -168,7 +173,7 @@ async function insertAlignment(tx: SqlRunner, alignment: NewAlignment): Promise<
   const version = Number(last?.version ?? 0) + 1;
   const definition = alignment.defineJudge(version);
   const id = orderedUuid();
-  const now = new Date();
+  const now = await readStoreClock(tx);
   await tx.bulkInsert([
     {
       table: "JudgeAlignment",
@@ -229,9 +234,10 @@ export async function recordAlignmentProgress(
   id: string,
   progress: { done: number; spent: AlignmentSpending },
 ): Promise<void> {
+  const now = await readStoreClock(sqlOf(db));
   await db.judgeAlignment.updateMany({
     where: { id, status: "measuring" },
-    data: { progressDone: progress.done, heartbeatAt: new Date(), ...spendingColumns(progress.spent) },
+    data: { progressDone: progress.done, heartbeatAt: now, ...spendingColumns(progress.spent) },
   });
 }
 
@@ -242,6 +248,7 @@ export async function recordAlignmentComparison(
   comparison: unknown,
   measured: { done: number; spent: AlignmentSpending },
 ): Promise<void> {
+  const now = await readStoreClock(sqlOf(db));
   await db.judgeAlignment.update({
     where: { id },
     data: {
@@ -249,7 +256,7 @@ export async function recordAlignmentComparison(
       status: "measured",
       errorMessage: null,
       progressDone: measured.done,
-      heartbeatAt: new Date(),
+      heartbeatAt: now,
       ...spendingColumns(measured.spent),
     },
   });
@@ -262,12 +269,13 @@ export async function recordAlignmentFailure(
   message: string,
   spent?: AlignmentSpending,
 ): Promise<void> {
+  const now = await readStoreClock(sqlOf(db));
   await db.judgeAlignment.updateMany({
     where: { id, status: "measuring" },
     data: {
       status: "failed",
       errorMessage: message.slice(0, 2000),
-      heartbeatAt: new Date(),
+      heartbeatAt: now,
       ...(spent ? spendingColumns(spent) : {}),
     },
   });
@@ -275,10 +283,10 @@ export async function recordAlignmentFailure(
 
 /**
  * Claims an alignment for measuring: a failed one, or one whose measuring process stopped giving signs of
- * life (its server stopped) before `staleBefore`. False when another process is measuring it.
+ * life (its server stopped: measurementStoppedSql). False when another process is measuring it.
  */
-export async function claimAlignmentMeasurement(db: Db, id: string, staleBefore: Date): Promise<boolean> {
-  const claimed = await claimAlignmentMeasurementWithinLimit(db, id, staleBefore, null);
+export async function claimAlignmentMeasurement(db: Db, id: string): Promise<boolean> {
+  const claimed = await claimAlignmentMeasurementWithinLimit(db, id, null);
   return claimed.ok && claimed.value;
 }
 
@@ -289,7 +297,6 @@ export async function claimAlignmentMeasurement(db: Db, id: string, staleBefore:
 export async function claimAlignmentMeasurementWithinLimit(
   db: Db,
   id: string,
-  staleBefore: Date,
   limit: RunsInProgressLimit,
 ): Promise<StartedWithinLimit<boolean>> {
   return startWithinRunsInProgressLimit(
@@ -297,29 +304,38 @@ export async function claimAlignmentMeasurementWithinLimit(
     limit,
     async (tx) =>
       (await tx.run(
-        `UPDATE "JudgeAlignment" SET "status" = 'measuring', "errorMessage" = NULL, "heartbeatAt" = ?
-          WHERE "id" = ? AND ("status" = 'failed'
-            OR ("status" = 'measuring' AND ("heartbeatAt" IS NULL OR "heartbeatAt" < ?)))`,
-        [new Date(), id, staleBefore],
+        `UPDATE "JudgeAlignment" SET "status" = 'measuring', "errorMessage" = NULL, "heartbeatAt" = ${sqlFragments(tx).storeTime()}
+          WHERE "id" = ? AND ("status" = 'failed' OR ("status" = 'measuring' AND ${measurementStoppedSql(tx)}))`,
+        [id],
       )) === 1,
   );
+}
+
+/**
+ * Whether an alignment is `measuring` under a process that stopped giving signs of life (its server
+ * stopped), as the store's clock says: its page then offers to measure it again.
+ */
+export async function isAlignmentMeasurementStopped(db: Db, id: string): Promise<boolean> {
+  const sql = sqlOf(db);
+  const row = await sql.get<{ stopped: number }>(
+    `SELECT COUNT(*) AS "stopped" FROM "JudgeAlignment"
+      WHERE "id" = ? AND "status" = 'measuring' AND ${measurementStoppedSql(sql)}`,
+    [id],
+  );
+  return Number(row?.stopped ?? 0) > 0;
 }
 
 /**
  * A measurement again refused (the spending limits, the runs in progress): the alignment, failed or stopped,
  * is failed with why, which its page shows beside the button to try again. One being measured is left alone.
  */
-export async function recordAlignmentRefusal(db: Db, id: string, message: string, staleBefore: Date): Promise<void> {
-  await db.judgeAlignment.updateMany({
-    where: {
-      id,
-      OR: [
-        { status: "failed" },
-        { status: "measuring", OR: [{ heartbeatAt: null }, { heartbeatAt: { lt: staleBefore } }] },
-      ],
-    },
-    data: { status: "failed", errorMessage: message.slice(0, 2000) },
-  });
+export async function recordAlignmentRefusal(db: Db, id: string, message: string): Promise<void> {
+  const sql = sqlOf(db);
+  await sql.run(
+    `UPDATE "JudgeAlignment" SET "status" = 'failed', "errorMessage" = ?
+      WHERE "id" = ? AND ("status" = 'failed' OR ("status" = 'measuring' AND ${measurementStoppedSql(sql)}))`,
+    [message.slice(0, 2000), id],
+  );
 }
 
 function spendingColumns(spent: AlignmentSpending) {

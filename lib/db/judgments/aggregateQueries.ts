@@ -7,18 +7,7 @@ import { sqlOf, type Db } from "../client";
  * rows per metric, whatever the run's size.
  */
 export async function getRunAggregates(db: Db, runId: string, metricOrder: string[] = []): Promise<Aggregate[]> {
-  const rows = await sqlOf(db).all<{
-    metric: string;
-    yes: number;
-    no: number;
-    error: number;
-    skipped: number;
-    pending: number;
-    scored: number;
-    scoreSum: number | null;
-    passed: number;
-    failed: number;
-  }>(
+  const rows = await sqlOf(db).all<Omit<MetricCounts, "scoreSum"> & { scoreSum: number | null }>(
     // With no scores kept the sum is 0: scores added to a shard and taken away again leave a float residue
     // (-1e-17, say) that a page would print as "-0.00".
     `SELECT "metric", SUM("yes") AS "yes", SUM("no") AS "no", SUM("error") AS "error", SUM("skipped") AS "skipped",

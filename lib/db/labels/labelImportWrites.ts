@@ -1,6 +1,7 @@
 import type { LabelEntry } from "@/lib/contract/labelEntry";
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
+import { readStoreClock } from "../store/storeClock";
 
 /**
  * A label file's import, written in two steps so that it is all or nothing
@@ -103,7 +104,8 @@ const DELETE_SOME = `DELETE FROM "LabelImportStaging" WHERE "importId" = @import
 const LAST_FILE_ROW = `SELECT COALESCE(MAX("fileRow"), 0) AS "last" FROM "LabelImportStaging" WHERE "importId" = ?`;
 /** File rows promoted per statement group; the event loop is handed back between groups. */
 const PROMOTE_BATCH = 1000;
-const STALE_IMPORTS = `SELECT DISTINCT "importId" FROM "LabelImportStaging" WHERE "createdAt" < ? LIMIT 20`;
+const staleImports = (f: SqlFragments, olderThanMs: number) =>
+  `SELECT DISTINCT "importId" FROM "LabelImportStaging" WHERE "createdAt" < ${f.storeTime(-olderThanMs)} LIMIT 20`;
 
 /**
  * Stages one batch in one short transaction; returns the labels the file
@@ -111,8 +113,9 @@ const STALE_IMPORTS = `SELECT DISTINCT "importId" FROM "LabelImportStaging" WHER
  * whole, so everything it finds starts inside it.
  */
 export async function stageLabels(db: Db, importId: string, labels: StagedLabel[]): Promise<RepeatedLabel[]> {
-  const now = new Date();
   const sql = sqlOf(db);
+  // The store's time: another server finds by it an import whose server died (discardStaleLabelImports).
+  const now = await readStoreClock(sql);
   const rowIds = [...new Set(labels.map((label) => label.rowId))];
   const keyOf = (rowId: string, metric: string, chunkPosition: number) =>
     JSON.stringify([rowId, metric, chunkPosition]);
@@ -211,8 +214,9 @@ export async function discardLabelImport(db: Db, importId: string): Promise<void
   }
 }
 
-/** Staged labels of imports that died with their server (older than `olderThan`) are removed. */
-export async function discardStaleLabelImports(db: Db, olderThan: Date): Promise<void> {
-  const stale = await sqlOf(db).all<{ importId: string }>(STALE_IMPORTS, [olderThan]);
+/** Staged labels of imports that died with their server (staged over `olderThanMs` ago, by the store's clock) are removed. */
+export async function discardStaleLabelImports(db: Db, olderThanMs: number): Promise<void> {
+  const sql = sqlOf(db);
+  const stale = await sql.all<{ importId: string }>(staleImports(sqlFragments(sql), olderThanMs));
   for (const { importId } of stale) await discardLabelImport(db, importId);
 }

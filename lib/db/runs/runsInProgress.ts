@@ -9,24 +9,30 @@ import type { SqlRunner } from "../store/sqlRunner";
 export const MEASUREMENT_STALE_MS = 30_000;
 
 /**
+ * The condition, in SQL, that a `measuring` alignment's process has stopped: no heartbeat for
+ * MEASUREMENT_STALE_MS by the store's clock, never by the clock of the process asking, so a server whose
+ * own clock is off neither takes over a live measurement nor counts a stopped one as in progress.
+ */
+export function measurementStoppedSql(store: SqlRunner): string {
+  return `("heartbeatAt" IS NULL OR "heartbeatAt" < ${sqlFragments(store).storeTime(-MEASUREMENT_STALE_MS)})`;
+}
+
+/**
  * What ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER counts for one user, and the one place that starts anything it
  * counts. In progress: the runs they started that are planning, queued or running, and the alignments they
  * started that are being measured (a measurement spends on the judge as a run does) by a live process; one
  * whose process stopped (no sign of life for MEASUREMENT_STALE_MS) spends nothing until it is measured again,
  * which starts it here again.
  */
-const COUNT_IN_PROGRESS = `SELECT
+const countInProgressSql = (runner: SqlRunner) => `SELECT
   (SELECT COUNT(*) FROM "Run"
     WHERE "createdById" = @userId AND "status" IN ('planning', 'pending', 'running'))
   + (SELECT COUNT(*) FROM "JudgeAlignment"
-    WHERE "createdById" = @userId AND "status" = 'measuring' AND "heartbeatAt" > @aliveSince)
+    WHERE "createdById" = @userId AND "status" = 'measuring' AND NOT ${measurementStoppedSql(runner)})
   AS "inProgress"`;
 
-export async function countInProgress(runner: SqlRunner, userId: string, now = new Date()): Promise<number> {
-  const row = await runner.get<{ inProgress: number }>(COUNT_IN_PROGRESS, {
-    userId,
-    aliveSince: new Date(now.getTime() - MEASUREMENT_STALE_MS),
-  });
+export async function countInProgress(runner: SqlRunner, userId: string): Promise<number> {
+  const row = await runner.get<{ inProgress: number }>(countInProgressSql(runner), { userId });
   return Number(row?.inProgress ?? 0);
 }
 

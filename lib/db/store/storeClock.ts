@@ -4,7 +4,8 @@ import type { SqlRunner } from "./sqlRunner";
 /**
  * The store's clock now, read once for an operation whose timestamps other
  * machines compare: a run's lease (set, renewed, found lapsed), a planning
- * lease, a run's start, finish and events. Workers on several machines then
+ * lease, a run's start, finish and events, the heartbeats of an alignment's
+ * measurement and of an upload, a label file's staging, a sign-in window. Workers on several machines then
  * agree on when a lease lapsed whatever their own clocks say, as they already
  * do for heartbeats (sqlFragments.storeTime). Durations a process measures
  * itself (working time, its own deadlines) stay on its own clock.

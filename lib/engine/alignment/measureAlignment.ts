@@ -16,7 +16,6 @@ import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { loadAlignmentUnits } from "./alignmentUnits";
 import { AlignmentRefused, originalJudgeOf, type AlignableRun } from "./originalJudge";
 
-export { MEASUREMENT_STALE_MS } from "@/lib/db/runs/runsInProgress";
 const HEARTBEAT_MS = 5_000;
 
 export type MeasureDeps = {
