@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireRole } from "@/lib/auth/requireRole";
 import { getDb } from "@/lib/db/client";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
 import { applySpendingLimits } from "@/lib/server/runSpendingGuard";
 

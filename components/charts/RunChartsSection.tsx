@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { metricLabel } from "@/components/runs/summary/MetricCards";
+import { metricLabel } from "@/components/runs/metricLabel";
 import { Card } from "@/components/ui/Card";
 import { CardSkeleton } from "@/components/ui/Skeleton";
 import { prepareHeatmap } from "@/lib/charts/heatmap";

@@ -1,4 +1,4 @@
-import { metricLabel } from "@/components/runs/summary/MetricCards";
+import { metricLabel } from "@/components/runs/metricLabel";
 import { VerdictChip, type VerdictView } from "@/components/runs/VerdictChip";
 import { Card } from "@/components/ui/Card";
 import { formatMetricValue } from "@/lib/charts/format";

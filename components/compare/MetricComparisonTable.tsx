@@ -1,4 +1,4 @@
-import { metricLabel } from "@/components/runs/summary/MetricCards";
+import { metricLabel } from "@/components/runs/metricLabel";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/contract/aggregates";
 import { scoreDirection } from "@/lib/contract/metricCatalog";

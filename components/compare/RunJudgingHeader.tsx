@@ -1,4 +1,4 @@
-import { metricLabel } from "@/components/runs/summary/MetricCards";
+import { metricLabel } from "@/components/runs/metricLabel";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { CardFrame } from "@/components/ui/Card";
 import type { CompareRun } from "@/lib/compare/compareRuns";

@@ -1,5 +1,5 @@
 import type { RunRecord } from "@/lib/db/runs/runQueries";
-import { readRunLease } from "@/lib/db/runs/runLifecycle";
+import { readRunLease } from "@/lib/db/runs/runLease";
 import type { EngineDeps } from "./runEvaluation";
 import { createRunGate } from "./runGate";
 import { workerPresence } from "./worker/workerPresence";

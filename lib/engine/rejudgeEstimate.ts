@@ -1,7 +1,7 @@
 import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import type { Db } from "@/lib/db/client";
 import { readRejudgeWork } from "@/lib/db/runs/rejudgeWork";
-import type { RejudgeSelection } from "@/lib/db/runs/runLifecycle";
+import type { RejudgeSelection } from "@/lib/db/runs/rejudgeWork";
 import type { ModelPrice as Price } from "@/lib/llm/pricing";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
 

@@ -2,16 +2,14 @@ import { randomUUID } from "node:crypto";
 import { getRunProgress, type ItemCounts, type RunRecord } from "@/lib/db/runs/runQueries";
 import {
   addRunWorkingTime,
-  claimRun,
   failRun,
   finishRun,
   BUDGET_REACHED,
   getRunStatus,
   pauseRun,
-  releaseRunLease,
-  renewRunLease,
   STORE_UNAVAILABLE,
 } from "@/lib/db/runs/runLifecycle";
+import { claimRun, releaseRunLease, renewRunLease } from "@/lib/db/runs/runLease";
 import { describeBudgetPause, reachedLimit } from "@/lib/db/runs/runBudget";
 import { countClaimedWork, releaseClaims } from "@/lib/db/work/claims";
 import { readRunSpending } from "@/lib/db/work/runSpending";
@@ -61,9 +59,10 @@ export async function runEvaluation(
   const worker = await workerPresence(db, deps.workerKind);
   const owner = worker.id;
   const LEASE_TTL_MS = deps.leaseTtlMs ?? workerTimeoutMs();
-  // Working time is a span this process measures, so on its own clock; the claim's time is the store's.
-  const claimedAt = Date.now();
   const claim = await claimRun(db, runId, owner, LEASE_TTL_MS, options.takeover, options.helpingSince ?? null);
+  // Working time is a span this process measures, so on its own clock; the claim's time is the store's. Taken
+  // once the claim is stored, so the working time never exceeds the span from the run's start to its end.
+  const claimedAt = Date.now();
   if (!claim.claimed) {
     const progress = await getRunProgress(db, runId);
     return {

@@ -10,7 +10,7 @@ import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import { clearCompletedRunReads, completedRunReadCounts } from "@/lib/compare/completedRunCache";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { getScorePairs } from "@/lib/db/judgments/compareQueries";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createRun } from "@/lib/engine/createRun";
 import { mulberry32, pairedBootstrapMeanDiff, startPairedBootstrap } from "@/lib/stats";
 import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";

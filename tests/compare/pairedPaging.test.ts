@@ -5,7 +5,7 @@ import { clearCompletedRunReads } from "@/lib/compare/completedRunCache";
 import { sqlOf, type Db } from "@/lib/db/client";
 import { cursorOf, getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
 import { getRunProvenance } from "@/lib/db/judgments/judgeProvenanceQueries";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { createTempDb, type TempDb } from "../support/tempDb";
 import {

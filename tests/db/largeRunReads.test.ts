@@ -15,7 +15,7 @@ import {
 } from "@/lib/db/datasets/datasetQueries";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
 import { getRunProgress, listRuns, listRunsForPicker } from "@/lib/db/runs/runQueries";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { getRunRowDetail, getRunRowNeighbours, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { RUN_ROW_FILTERS } from "@/lib/contract/rowQueries";
 import { createEngineDeps } from "@/lib/engine/engineDeps";

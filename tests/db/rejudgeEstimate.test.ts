@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { estimateRejudge } from "@/lib/engine/rejudgeEstimate";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { getRun, listRuns } from "@/lib/db/runs/runQueries";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows, runToCompletion } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";

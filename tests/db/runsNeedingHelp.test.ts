@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { listRunsNeedingHelp } from "@/lib/db/runs/runLifecycle";
+import { listRunsNeedingHelp } from "@/lib/db/runs/runLease";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";

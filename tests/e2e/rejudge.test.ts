@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { claimRunLease } from "@/lib/db/runs/runLifecycle";
+import { claimRunLease } from "@/lib/db/runs/runLease";
 import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";

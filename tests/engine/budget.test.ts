@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setRunBudget } from "@/lib/db/runs/runBudget";
-import { listResumableRuns, reopenRun } from "@/lib/db/runs/runLifecycle";
+import { reopenRun } from "@/lib/db/runs/runLifecycle";
+import { listResumableRuns } from "@/lib/db/runs/runLease";
 import { createRun } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";

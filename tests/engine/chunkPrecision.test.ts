@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import type { Db } from "@/lib/db/client";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";
 import { precisionOf } from "@/lib/judges/chunkPrecision";

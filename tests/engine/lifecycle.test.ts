@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cancelRun, claimRunLease, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { cancelRun } from "@/lib/db/runs/runLifecycle";
+import { claimRunLease } from "@/lib/db/runs/runLease";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createRun, RunConfigError } from "@/lib/engine/createRun";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { claimRunLease, listResumableRuns } from "@/lib/db/runs/runLifecycle";
+import { claimRunLease, listResumableRuns } from "@/lib/db/runs/runLease";
 import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
 import { deleteAbandonedPlans, insertPlanningRun, insertPlanPage } from "@/lib/db/work/runWrites";
 import { createRun } from "@/lib/engine/createRun";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listRunEvents } from "@/lib/db/runs/runEvents";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { getRunProgress } from "@/lib/db/runs/runQueries";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { runEvaluation } from "@/lib/engine/runEvaluation";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createEngineDeps } from "@/lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import { runEvaluation } from "@/lib/engine/runEvaluation";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listRunEvents } from "@/lib/db/runs/runEvents";
-import { claimRunLease } from "@/lib/db/runs/runLifecycle";
+import { claimRunLease } from "@/lib/db/runs/runLease";
 import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { executeRunInBackground, isRunActiveHere } from "@/lib/server/runScheduler";

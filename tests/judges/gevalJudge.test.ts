@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
-import { createGEvalJudge, gEvalDefinitionSchema, SCORE_VERSION, withGEvalJudges } from "@/lib/judges/geval";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { createGEvalJudge, SCORE_VERSION, withGEvalJudges } from "@/lib/judges/geval";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { makeClient, openAiConfig } from "../llm/llmTestKit";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";

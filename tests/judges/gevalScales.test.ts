@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createJudgeCache } from "@/lib/db/judgeCache/judgeCacheRepository";
-import { createGEvalJudge, gEvalDefinitionSchema, withGEvalJudges } from "@/lib/judges/geval";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { createGEvalJudge, withGEvalJudges } from "@/lib/judges/geval";
 import { hashSteps, STRICT_SCORE_VERSION } from "@/lib/judges/geval/prompts";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gEvalDefinitionSchema, normaliseScore, probabilityWeightedScore } from "@/lib/judges/geval";
+import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { normaliseScore, probabilityWeightedScore } from "@/lib/judges/geval";
 
 const token = (text: string, top: [string, number][]) => ({
   token: text,

@@ -6,12 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlOf, type Db } from "@/lib/db/client";
 import { listRunEvents } from "@/lib/db/runs/runEvents";
-import { claimRunLease } from "@/lib/db/runs/runLifecycle";
+import { claimRunLease } from "@/lib/db/runs/runLease";
+import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
 import { releaseSlotsOfSilentHolders } from "@/lib/db/work/inFlightSlots";
 import { heartbeatWorker, listRecentWorkers, registerWorker } from "@/lib/db/work/workers";
 import { createRun } from "@/lib/engine/createRun";
 import { createStoreSlotLimiter } from "@/lib/engine/worker/storeSlotLimiter";
 import { startWorkerLoop } from "@/lib/engine/worker/workerLoop";
+import { slotSweepGate } from "@/lib/engine/worker/workerPresence";
 import { slotTimeoutMs, workerTimeoutMs } from "@/lib/engine/worker/workerSettings";
 import type { Release } from "@/lib/llm/concurrencyLimiter";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
@@ -110,6 +112,19 @@ describe("what a killed worker leaves behind", () => {
     const live = createStoreSlotLimiter({ db, endpoint, holder: Promise.resolve("worker-live-holder"), max: 6 });
     const killedReleases = await Promise.all(Array.from({ length: 4 }, () => killed.acquire()));
     const liveReleases = await Promise.all(Array.from({ length: 2 }, () => live.acquire()));
+    // It had claimed a run's items too.
+    const datasetId = await importRows(db, syntheticRows(3, 1));
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: ["safety"],
+      judge: { provider: "openai", model: "judge-model-silent-holder" },
+      concurrency: 2,
+    });
+    const claimed = await sqlOf(db).run(
+      `UPDATE "JudgmentItem" SET "status" = 'running', "claimedBy" = 'worker-killed-holder' WHERE "runId" = ?`,
+      [runId],
+    );
+    expect(claimed).toBeGreaterThan(0);
     // worker-killed-holder was last heard of a slot timeout and a second ago; worker-live-holder just now.
     const silence = slotTimeoutMs() + 1_000;
     await sqlOf(db).run(`UPDATE "Worker" SET "heartbeatAt" = ? WHERE "id" = 'worker-killed-holder'`, [
@@ -125,22 +140,76 @@ describe("what a killed worker leaves behind", () => {
 
     // What any live worker's heartbeat does: the silent one's slots are freed, the live one's kept.
     expect(await releaseSlotsOfSilentHolders(db, slotTimeoutMs())).toBe(4);
+    // Its claims are kept until the worker timeout: taking them from a worker only stalled makes its calls twice.
+    expect(await reclaimFromGoneWorkers(db, workerTimeoutMs())).toEqual({ items: 0, slots: 0 });
+    expect(
+      await db.judgmentItem.count({ where: { runId, status: "running", claimedBy: "worker-killed-holder" } }),
+    ).toBe(claimed);
     const taken: Release[] = await Promise.all(Array.from({ length: 4 }, () => live.acquire()));
     expect(live.inFlight).toBe(6);
 
-    // The killed worker, were it only stalled, finds out and hands none of those slots on to its own callers.
-    const waiting = killed.acquire();
-    killedReleases[0](); // the first hand-over, which makes it ask the store what it still holds
-    (await waiting)();
-    await sleep(500); // its question answered
-    let granted = false;
-    const next = killed.acquire().then((release) => ((granted = true), release));
-    killedReleases[1]();
-    await sleep(200);
-    expect(granted).toBe(false);
-    // It gets a slot once one is free in the store again.
+    // The killed worker, were it only stalled, hands none of those slots on to its own callers: a freed slot goes
+    // to the next caller without a query only soon after the store last said its slots were its own.
+    let granted = 0;
+    const waiting = [killed.acquire(), killed.acquire()].map((acquired) =>
+      acquired.then((release) => ((granted += 1), release)),
+    );
+    killedReleases[0](); // the first hand-over, which asks the store first: not ours, given back
+    await sleep(300);
+    killedReleases[1](); // found lost by that same question: given back
+    await sleep(300);
+    expect(granted).toBe(0);
+    expect(killed.inFlight).toBe(2);
+    // It gets slots once they are free in the store again.
     taken[0]();
-    (await next)();
-    for (const release of [...killedReleases.slice(2), ...taken.slice(1), ...liveReleases]) release();
+    taken[1]();
+    for (const release of await Promise.all(waiting)) release();
+    for (const release of [...killedReleases.slice(2), ...taken.slice(2), ...liveReleases]) release();
   }, 30_000);
+
+  it("a stall of the whole store longer than the slot timeout frees no live worker's slots, only a dead one's", async () => {
+    const endpoint = "endpoint-store-stall";
+    for (const id of ["worker-stall-sweeper", "worker-stall-live", "worker-stall-dead"])
+      await registerWorker(db, dead(id));
+    const live = createStoreSlotLimiter({ db, endpoint, holder: Promise.resolve("worker-stall-live"), max: 4 });
+    const killed = createStoreSlotLimiter({ db, endpoint, holder: Promise.resolve("worker-stall-dead"), max: 4 });
+    const liveReleases = await Promise.all([live.acquire(), live.acquire()]);
+    await killed.acquire(); // the dead worker's, never released
+    const held = async (holder: string) =>
+      Number(
+        (
+          await sqlOf(db).get<{ n: number }>(
+            `SELECT COUNT(*) AS "n" FROM "InFlightSlot" WHERE "endpoint" = ? AND "holder" = ?`,
+            [endpoint, holder],
+          )
+        )?.n,
+      );
+    // The sweeper's beats, on a clock of the test's own: regular, then a store stall past the slot timeout.
+    let now = 0;
+    const gate = slotSweepGate(slotTimeoutMs(), () => now);
+    now += 1_000;
+    expect(gate.beatStored()).toBe(true);
+    // The stall: every worker's last heartbeat is a slot timeout and a second old when the store answers again.
+    await sqlOf(db).run(`UPDATE "Worker" SET "heartbeatAt" = ? WHERE "id" LIKE 'worker-stall-%'`, [
+      new Date(Date.now() - slotTimeoutMs() - 1_000),
+    ]);
+    const sweeper = { id: "worker-stall-sweeper", freshWithinMs: gate.gapMs };
+    // A sweep decided before the stall and run after it (the sweeper's heartbeat is as old as the others'): none.
+    expect(await releaseSlotsOfSilentHolders(db, slotTimeoutMs(), sweeper)).toBe(0);
+    // The sweeper beats first after the stall: it was silent too, so it does not sweep, nor on its next beats.
+    now += slotTimeoutMs() + 1_000;
+    await heartbeatWorker(db, "worker-stall-sweeper", { runId: null, inFlight: 0, completed: 0 });
+    expect(gate.beatStored()).toBe(false);
+    now += 1_000;
+    expect(gate.beatStored()).toBe(false);
+    // Meanwhile the live worker beats; the dead one does not. Then the sweep frees the dead one's slot only.
+    await heartbeatWorker(db, "worker-stall-live", { runId: null, inFlight: 2, completed: 0 });
+    now += gate.gapMs;
+    await heartbeatWorker(db, "worker-stall-sweeper", { runId: null, inFlight: 0, completed: 0 });
+    expect(gate.beatStored()).toBe(true);
+    await releaseSlotsOfSilentHolders(db, slotTimeoutMs(), sweeper); // and any other test's silent workers'
+    expect(await held("worker-stall-live")).toBe(2);
+    expect(await held("worker-stall-dead")).toBe(0);
+    for (const release of liveReleases) release();
+  });
 });

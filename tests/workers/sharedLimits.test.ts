@@ -7,7 +7,7 @@ import { sqlOf, type Db } from "@/lib/db/client";
 import { reclaimFromGoneWorkers } from "@/lib/db/work/claims";
 import { readRunSpending, releaseBudgetCalls, reserveBudgetCalls } from "@/lib/db/work/runSpending";
 import { registerWorker } from "@/lib/db/work/workers";
-import { resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { createStoreSlotLimiter } from "@/lib/engine/worker/storeSlotLimiter";

@@ -10,7 +10,7 @@ import {
   listRunsNeedingHelp,
   readRunLease,
   renewRunLease,
-} from "@/lib/db/runs/runLifecycle";
+} from "@/lib/db/runs/runLease";
 import { deleteAbandonedPlans, insertPlanningRun } from "@/lib/db/work/runWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";

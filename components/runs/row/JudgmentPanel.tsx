@@ -1,4 +1,4 @@
-import { metricLabel } from "@/components/runs/summary/MetricCards";
+import { metricLabel } from "@/components/runs/metricLabel";
 import { VerdictChip } from "@/components/runs/VerdictChip";
 import { VerdictDetails } from "./VerdictDetails";
 import type { VerdictDetails as Details } from "@/lib/contract/judgeResult";

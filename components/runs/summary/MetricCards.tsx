@@ -1,7 +1,6 @@
 import Link from "next/link";
 import type { Aggregate } from "@/lib/contract/aggregates";
-import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
-import { findMetric, scoreDirection } from "@/lib/contract/metricCatalog";
+import { scoreDirection } from "@/lib/contract/metricCatalog";
 import { runRowsHref } from "@/lib/urlState/runRowQuery";
 import { wilsonInterval } from "@/lib/stats";
 import {
@@ -13,6 +12,7 @@ import {
   formatScore,
 } from "@/lib/charts/format";
 import { breakAtSeparators, MetricName } from "@/components/ui/MetricName";
+import { metricLabel } from "@/components/runs/metricLabel";
 import type { SkipReasonCount } from "@/lib/db/judgments/skipReasonQueries";
 import { cardBasis, skippedSentence } from "./metricCardText";
 
@@ -91,17 +91,6 @@ export function MetricCards({
       </div>
     </section>
   );
-}
-
-export function metricLabel(metric: string): string {
-  const known = findMetric(metric);
-  if (known) return known.label;
-  const name = metric.split("/").pop() ?? metric;
-  // An aligned judge (lib/alignment/alignedDefinition.ts names it <original>_aligned_v<N>) says what it is.
-  const aligned = /_aligned_v\d+$/.test(name) ? "aligned " : "";
-  if (isGEvalMetric(metric)) return `${name} (${aligned}G-Eval)`;
-  if (aligned) return `${name} (aligned judge)`;
-  return `${name} (custom ${metric.startsWith("retrieval/") ? "retrieval" : "answer"} judge)`;
 }
 
 /** A score metric's success percentage (`…/success/percentage`) with its Wilson interval, and its direction. */

@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { z } from "zod";
-import { cancelRun, getRunStatus, resetJudgmentsForRejudge } from "@/lib/db/runs/runLifecycle";
+import { cancelRun, getRunStatus } from "@/lib/db/runs/runLifecycle";
+import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { executeRunInBackground } from "@/lib/server/runScheduler";
 import { applySpendingLimits, reopenRunFor, SpendingLimitRefusal } from "@/lib/server/runSpendingGuard";
 import { runRequestSchema } from "@/lib/engine/runRequest";

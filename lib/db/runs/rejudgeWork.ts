@@ -1,5 +1,8 @@
 import { sqlOf, type Db } from "../client";
-import type { RejudgeSelection } from "./runLifecycle";
+import { readStoreClock } from "../store/storeClock";
+import { sqlFragments } from "../store/sqlFragments";
+import { recomputeRunSpending } from "../work/runSpending";
+import { recordRunEvent } from "./runEvents";
 import { decodeRunConfig, type StoredRunConfig } from "./storedRun";
 
 /** One metric's judgments a re-judge would redo: errored and failed ones, and their rows' retrieved chunks. */
@@ -59,4 +62,85 @@ export async function readRejudgeWork(db: Db, runId: string, which: RejudgeSelec
     run.generationModel ? db.generation.count({ where: { runId, status: "error" } }) : 0,
   ]);
   return { judgeProvider: run.judgeProvider, config: decodeRunConfig(run.config), generations, selected, usage };
+}
+
+export type RejudgeSelection = "errored" | "errored_or_failed";
+
+/** The judgments a re-judge puts back to pending (the estimate counts the same ones). */
+export function rejudgeWhere(runId: string, which: RejudgeSelection) {
+  return which === "errored"
+    ? { runId, status: "error" }
+    : { runId, OR: [{ status: "error" }, { status: "done", OR: [{ rating: "no" }, { passed: false }] }] };
+}
+
+/**
+ * Puts chosen finished judgments back to pending (errored ones, or those that
+ * failed), deleting their per-chunk verdicts, so a new pass re-judges only them.
+ * Errors are never cached, so they always reach the judge again; failed ones
+ * get the cached answer back unless a second opinion is asked for, which
+ * bypasses the cache (and replaces what it held) for this pass.
+ */
+export async function resetJudgmentsForRejudge(
+  db: Db,
+  runId: string,
+  which: RejudgeSelection,
+  options: { secondOpinion?: boolean } = {},
+): Promise<number> {
+  const where = rejudgeWhere(runId, which);
+  const { bulkTallies } = sqlFragments(sqlOf(db));
+  const now = await readStoreClock(sqlOf(db));
+  const reset = await db.$transaction(async (tx) => {
+    // A cancelled run keeps its unfinished work unfinished: re-judging it would silently resume everything.
+    const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, config: true } });
+    if (run.status === "cancelled" || run.status === "pending" || run.status === "running") return 0;
+    // Failed generations are retried too, or their rows would only reproduce "generation failed".
+    await tx.generation.updateMany({
+      where: { runId, status: "error" },
+      data: { status: "pending", errorMessage: null, finishedAt: null },
+    });
+    // Keyed by the same filter, never by a list of the chosen ids: the verdicts first, while the items still match it.
+    await tx.chunkJudgment.deleteMany({ where: { judgment: where } });
+    // Thousands of judgments in one statement: their tallies kept in a few grouped writes (sqlFragments).
+    if (bulkTallies) await tx.$queryRawUnsafe(bulkTallies.begin);
+    const { count } = await tx.judgmentItem.updateMany({
+      where,
+      data: {
+        status: "pending",
+        rating: null,
+        score: null,
+        passed: null,
+        rationale: null,
+        errorMessage: null,
+        details: null,
+        cacheHit: false,
+        attempts: 0,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+        latencyMs: null,
+        finishedAt: null,
+      },
+    });
+    if (bulkTallies) await tx.$queryRawUnsafe(bulkTallies.end);
+    if (count > 0) {
+      // Set on every re-judge, so an earlier second opinion does not keep bypassing the cache.
+      const config = JSON.stringify({ ...decodeRunConfig(run.config), refreshCache: options.secondOpinion === true });
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          status: "pending",
+          finishedAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          config,
+          rejudgeTotal: count,
+        },
+      });
+      await recordRunEvent(tx, runId, { kind: "rejudge_started", pendingJudgments: count, at: now });
+    }
+    return count;
+  });
+  // The run's spending is what its current results cost (as it always read): the results put back are not.
+  if (reset > 0) await sqlOf(db).transaction((tx) => recomputeRunSpending(tx, runId));
+  return reset;
 }

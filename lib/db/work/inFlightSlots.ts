@@ -76,13 +76,24 @@ export async function heldSlots(db: Db, endpoint: string, holder: string): Promi
 /**
  * Frees the slots of holders that have not heartbeat for `silentForMs` (by the store's clock): a killed
  * worker's slots would otherwise throttle every other worker until it counted as gone. Returns how many.
+ * With `sweeper`, only if that worker's own heartbeat is within `freshWithinMs` when the statement runs: a
+ * sweep decided before a stall of the whole store (a lock) and run after it frees nothing, since every live
+ * worker then looks as silent as the sweeper itself.
  */
-export async function releaseSlotsOfSilentHolders(db: Db, silentForMs: number): Promise<number> {
+export async function releaseSlotsOfSilentHolders(
+  db: Db,
+  silentForMs: number,
+  sweeper?: { id: string; freshWithinMs: number },
+): Promise<number> {
   const sql = sqlOf(db);
   const { storeTime } = sqlFragments(sql);
+  const sweeperFresh = sweeper
+    ? ` AND EXISTS (SELECT 1 FROM "Worker" WHERE "id" = ? AND "stoppedAt" IS NULL AND "heartbeatAt" >= ${storeTime(-sweeper.freshWithinMs)})`
+    : "";
   return sql.run(
     `UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL
      WHERE "holder" IS NOT NULL AND "holder" NOT IN (
-       SELECT "id" FROM "Worker" WHERE "stoppedAt" IS NULL AND "heartbeatAt" >= ${storeTime(-silentForMs)})`,
+       SELECT "id" FROM "Worker" WHERE "stoppedAt" IS NULL AND "heartbeatAt" >= ${storeTime(-silentForMs)})${sweeperFresh}`,
+    sweeper ? [sweeper.id] : [],
   );
 }

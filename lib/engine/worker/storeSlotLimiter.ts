@@ -13,6 +13,12 @@ type Waiter = {
 const POLL_MS = 20;
 /** How often, at most, a process handing slots on checks with the store that they are still its own. */
 const HELD_CHECK_MS = 1_000;
+/**
+ * How long the store's word that our slots are ours lasts: a freed slot is handed on without a query only
+ * this soon after the start of the last check that answered, else once a check says it is still ours. Twice
+ * the check's period, so a steady stream of hand-overs never waits for one.
+ */
+const CONFIRMED_FOR_MS = 2 * HELD_CHECK_MS;
 
 /**
  * The endpoint's in-flight limit shared through the store by every worker
@@ -25,7 +31,11 @@ const HELD_CHECK_MS = 1_000;
  * process, as the in-process limiter. A slot is the holder's only while it
  * heartbeats (inFlightSlots.ts): a process that was silent past the slot
  * timeout may find, at its next check, that the store gave some of its slots
- * to others, and then no longer hands those on.
+ * to others, and then no longer hands those on; and a freed slot is handed on
+ * without a query only within CONFIRMED_FOR_MS of the store's last word that
+ * our slots are ours, so after a silence none is handed on unasked. Nor does it hand on a slot
+ * whose release the store refused (unavailable): the store may have given it
+ * to another worker meanwhile, so it is only given back, retried until it is.
  */
 export function createStoreSlotLimiter(options: {
   db: Db;
@@ -45,25 +55,63 @@ export function createStoreSlotLimiter(options: {
   let retryTimer: NodeJS.Timeout | null = null;
   const toRelease: number[] = [];
   let flushScheduled = false;
+  /**
+   * Slots only to be given back, never handed on: lost ones, and ours whose release failed (the store may have
+   * given them to another worker since). Their release and taking slots from the store are never in flight at
+   * once, so a stale release cannot free a slot the store has just given back to us.
+   */
+  const releaseOnly = new Set<number>();
+  let givingBack = false;
+  let slotQueries: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(query: () => Promise<T>): Promise<T> => {
+    const result = slotQueries.then(query);
+    slotQueries = result.catch(() => {});
+    return result;
+  };
   /** Slots granted to this process's callers now, and those of them the store no longer says are ours. */
   const granted = new Set<number>();
   const lost = new Set<number>();
   let lastHeldCheck = Number.NEGATIVE_INFINITY;
   let checkingHeld = false;
+  /** When the last check that answered started, and the freed slots waiting for a check before being handed on. */
+  let confirmedAt = Number.NEGATIVE_INFINITY;
+  const unconfirmed: number[] = [];
+  const confirmed = () => performance.now() - confirmedAt < CONFIRMED_FOR_MS;
 
-  /** Asks the store, at most once a second and off the caller's path, which of the granted slots are still ours. */
-  const checkHeld = () => {
-    if (checkingHeld || performance.now() - lastHeldCheck < HELD_CHECK_MS) return;
+  /**
+   * Asks the store which slots are ours: the granted ones it no longer says are become lost, and the freed
+   * ones waiting for its word are handed on (or given back) if ours, given back if not or if it did not answer.
+   */
+  const askStore = () => {
+    if (checkingHeld) return;
     checkingHeld = true;
-    lastHeldCheck = performance.now();
+    const startedAt = performance.now();
+    lastHeldCheck = startedAt;
     const asked = [...granted];
     void heldSlots(db, endpoint, holder)
       .then((held) => {
         const ours = new Set(held);
         for (const slot of asked) if (granted.has(slot) && !ours.has(slot)) lost.add(slot);
+        confirmedAt = Math.max(confirmedAt, startedAt);
+        for (const slot of unconfirmed.splice(0)) {
+          if (!ours.has(slot)) giveBack([slot]);
+          else {
+            const next = queue.shift();
+            if (next) grant(next, slot);
+            else queueRelease(slot);
+          }
+        }
       })
-      .catch(() => {})
-      .finally(() => (checkingHeld = false));
+      .catch(() => giveBack(unconfirmed.splice(0)))
+      .finally(() => {
+        checkingHeld = false;
+        if (unconfirmed.length > 0) askStore();
+        void pump();
+      });
+  };
+  /** Asks the store at most once a second, off the caller's path, while slots are handed on. */
+  const checkHeld = () => {
+    if (performance.now() - lastHeldCheck >= HELD_CHECK_MS) askStore();
   };
 
   const grant = (waiter: Waiter, slot: number) => {
@@ -74,20 +122,38 @@ export function createStoreSlotLimiter(options: {
     waiter.grant(slot);
   };
 
+  /** Gives slots back until the store takes them: never forgotten, which would shrink every worker's limit for good. */
+  const giveBack = (slots: number[]) => {
+    for (const slot of slots) releaseOnly.add(slot);
+    if (givingBack) return;
+    givingBack = true;
+    void (async () => {
+      while (releaseOnly.size > 0) {
+        try {
+          await oneAtATime(async () => {
+            const asked = [...releaseOnly];
+            await releaseSlots(db, endpoint, holder, asked);
+            for (const slot of asked) releaseOnly.delete(slot);
+          });
+        } catch {
+          // The store is unavailable: asked again shortly.
+          await new Promise((resolve) => setTimeout(resolve, POLL_MS * 5).unref());
+        }
+      }
+    })().finally(() => {
+      givingBack = false;
+      void pump();
+    });
+  };
+
   const flushReleases = () => {
     flushScheduled = false;
     const slots = toRelease.splice(0);
     if (slots.length > 0)
       void releaseSlots(db, endpoint, holder, slots)
-        .catch(() => {
-          // The store was unavailable: the slots are still ours in it, so they are given back on a later tick
-          // (or handed to our next caller), never forgotten, which would shrink every worker's limit for good.
-          toRelease.push(...slots);
-          if (!flushScheduled) {
-            flushScheduled = true;
-            setTimeout(flushReleases, POLL_MS * 5);
-          }
-        })
+        // The store was unavailable: the slots may still be ours in it, or given to another worker if it stayed
+        // so past the slot timeout, so they are given back, never handed to our next caller.
+        .catch(() => giveBack(slots))
         .finally(() => void pump());
   };
 
@@ -97,22 +163,28 @@ export function createStoreSlotLimiter(options: {
     if (lost.delete(slot)) {
       // The store gave it to another worker while this one was silent: not handed on. Given back all the same
       // (a no-op unless the check misread a slot just taken), and the waiters ask the store for others.
-      void releaseSlots(db, endpoint, holder, [slot])
-        .catch(() => toRelease.push(slot))
-        .finally(() => void pump());
+      giveBack([slot]);
       return;
     }
-    const next = queue.shift();
-    if (next) {
-      checkHeld();
-      return grant(next, slot); // handed over: the slot stays ours, no query
+    if (queue.length === 0) return queueRelease(slot);
+    if (!confirmed()) {
+      // Not handed on before the store says it is still ours: this process may have been silent (a stall of its
+      // own or of the store) past the slot timeout, and the slot given to another worker meanwhile.
+      unconfirmed.push(slot);
+      askStore();
+      return;
     }
+    checkHeld();
+    grant(queue.shift() as Waiter, slot); // handed over: the slot stays ours, no query
+  };
+
+  function queueRelease(slot: number) {
     toRelease.push(slot);
     if (!flushScheduled) {
       flushScheduled = true;
       setImmediate(flushReleases);
     }
-  };
+  }
 
   async function pump(): Promise<void> {
     if (pumping || queue.length === 0) return;
@@ -128,9 +200,14 @@ export function createStoreSlotLimiter(options: {
       await ready;
       while (queue.length > 0) {
         // Our own just-freed slots first: they are not back in the store yet.
-        while (queue.length > 0 && toRelease.length > 0) grant(queue.shift() as Waiter, toRelease.shift() as number);
+        while (queue.length > 0 && toRelease.length > 0 && confirmed())
+          grant(queue.shift() as Waiter, toRelease.shift() as number);
         if (queue.length === 0) break;
-        const slots = await takeSlots(db, endpoint, holder, max, queue.length);
+        const slots = await oneAtATime(async () => {
+          const taken = await takeSlots(db, endpoint, holder, max, queue.length);
+          for (const slot of taken) releaseOnly.delete(slot); // free in the store, so ours again: not given back
+          return taken;
+        });
         for (const slot of slots) {
           const waiter = queue.shift();
           if (waiter) grant(waiter, slot);

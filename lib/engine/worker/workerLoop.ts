@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { getRun } from "@/lib/db/runs/runQueries";
-import { listResumableRuns, listRunsNeedingHelp } from "@/lib/db/runs/runLifecycle";
+import { listResumableRuns, listRunsNeedingHelp } from "@/lib/db/runs/runLease";
 import { deleteAbandonedPlans } from "@/lib/db/work/runWrites";
 import type { WorkerKind } from "@/lib/db/work/workers";
 import { createEngineDeps, JudgeUnavailableError } from "../engineDeps";
@@ -63,7 +63,11 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
         const help = await helpRun(run, deps);
         if (help.written > 0) log(`helped run ${runId}: ${help.written} results`);
         // Its coordinator is gone: this worker takes over now, its judging since then counted as working time.
-        if (help.coordinatorGone && !stopping) await runEvaluation(run, deps, { helpingSince: help.helpingSince });
+        // The run read again: it may have changed while this worker helped (paused, cancelled, edited).
+        if (help.coordinatorGone && !stopping) {
+          const current = await getRun(db, runId);
+          if (current) await runEvaluation(current, depsFor(current), { helpingSince: help.helpingSince });
+        }
       }
     })()
       .catch((error: unknown) => {

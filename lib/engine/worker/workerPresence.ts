@@ -78,6 +78,33 @@ export async function stopWorkerPresences(): Promise<void> {
   await Promise.allSettled(all.map(async (presence) => (await presence).stop()));
 }
 
+/**
+ * Whether this worker's heartbeat may free the slots of workers silent past the slot timeout. Not for half
+ * the slot timeout after a heartbeat that came more than half of it after the previous one: this worker was
+ * silent too, most likely because the whole store stalled (an SQLite write lock, a PostgreSQL lock), and then
+ * every live worker looks silent until its own next heartbeat; freeing their slots while they hand them on
+ * would let the calls in flight exceed the limit. Half the slot timeout is at least 1.5 s, more than a
+ * heartbeat. `now` is this process's monotonic clock (a test's own).
+ */
+export function slotSweepGate(
+  slotSilenceMs: number,
+  now: () => number = () => performance.now(),
+): { readonly gapMs: number; beatStored(): boolean } {
+  const gapMs = slotSilenceMs / 2;
+  let lastBeat = now();
+  let sweepFrom = Number.NEGATIVE_INFINITY;
+  return {
+    gapMs,
+    /** This worker's heartbeat was just stored: whether this beat may sweep. */
+    beatStored() {
+      const at = now();
+      if (at - lastBeat > gapMs) sweepFrom = at + gapMs;
+      lastBeat = at;
+      return at >= sweepFrom;
+    },
+  };
+}
+
 async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> {
   const id = `${kind}-${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const timeoutMs = workerTimeoutMs();
@@ -88,19 +115,23 @@ async function startPresence(db: Db, kind: WorkerKind): Promise<WorkerPresence> 
   let beats = 0;
   let stopped = false;
   let beating: Promise<void> = Promise.resolve();
+  const sweepGate = slotSweepGate(slotSilenceMs);
   const beat = async () => {
     if (stopped) return;
     try {
       const [oldest] = activities;
       const inFlight = [...activities].reduce((sum, activity) => sum + activity.inFlight(), 0);
       const alive = await heartbeatWorker(db, id, { runId: oldest?.runId ?? null, inFlight, completed });
+      const maySweep = sweepGate.beatStored();
       // A worker others thought gone (a long pause) registers again; its claims were returned and its writes refused.
       if (!alive && !stopped)
         await registerWorker(db, { id, kind, host: os.hostname(), pid: process.pid, version: VERSION });
       // What this process wrote since the last beat, and what others wrote, in a few rows again.
       if (activities.size > 0 || beats % RECLAIM_EVERY_BEATS === 0) await foldKeptTallies(db);
-      // Every beat, not every few: a killed worker's slots throttle every worker until they are back.
-      await releaseSlotsOfSilentHolders(db, slotSilenceMs);
+      // Every beat, not every few: a killed worker's slots throttle every worker until they are back. Not right
+      // after this worker was itself silent (slotSweepGate), and not if it is again when the statement runs.
+      if (maySweep && alive)
+        await releaseSlotsOfSilentHolders(db, slotSilenceMs, { id, freshWithinMs: sweepGate.gapMs });
       if (++beats % RECLAIM_EVERY_BEATS === 0) {
         await reclaimFromGoneWorkers(db, timeoutMs);
         if (beats % (RECLAIM_EVERY_BEATS * 60) === 0) await deleteOldWorkers(db);

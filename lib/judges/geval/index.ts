@@ -1,5 +1,6 @@
 /**
- * Custom G-Eval judges: the public surface.
+ * Custom G-Eval judges: the public surface. A judge's definition, its schema and
+ * evaluation parameters are `lib/contract/gEvalDefinition.ts`'s (below the store).
  *
  *   const geval = createGEvalJudge({ llm, cache, model });
  *   const definition = gEvalDefinitionSchema.parse({ name, criteria, evaluationParams, threshold });
@@ -8,12 +9,6 @@
  */
 export { withGEvalJudges } from "./gevalBackend";
 export { createGEvalJudge, gEvalVerdict, TOP_LOGPROBS, type GEvalJudge, type GEvalSteps } from "./gevalJudge";
-export {
-  EVALUATION_PARAMS,
-  gEvalDefinitionSchema,
-  type EvaluationParam,
-  type GEvalDefinition,
-} from "@/lib/contract/gEvalDefinition";
 export { normaliseScore } from "./scale";
 export { SCORE_VERSION, STEPS_VERSION } from "./prompts";
 export { probabilityWeightedScore, MIN_TOKEN_PROBABILITY } from "./weightedScore";
