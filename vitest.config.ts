@@ -141,6 +141,9 @@ export default defineConfig({
         test: {
           name: "e2e",
           ...SHARED_PROCESSES,
+          // A browser test is a walk of several pages, each rendered by the app's server and audited: 23 s for
+          // the budget walk on a quiet run of this 2-core machine, past 30 s beside other work.
+          testTimeout: 60_000,
           include: ["tests/e2e/**/*.test.ts"],
           // PostgreSQL too: the reviewer's walk runs on both stores.
           globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts", CLI_BUNDLE],

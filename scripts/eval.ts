@@ -25,7 +25,7 @@ import { reopenRun } from "../lib/db/runs/runLifecycle";
 import { getRun, getRunProgress, type RunRecord } from "../lib/db/runs/runQueries";
 import { createRun } from "../lib/engine/createRun";
 import { judgeOfRequest, runConfigOfRequest, runRequestSchema } from "../lib/engine/runRequest";
-import { runRequestOfArgs } from "../lib/cli/runRequestOfArgs";
+import { namesOfflineJudge, runRequestOfArgs } from "../lib/cli/runRequestOfArgs";
 import { createEngineDeps } from "../lib/engine/engineDeps";
 import { runEvaluation, type RunOutcome } from "../lib/engine/runEvaluation";
 import { runResultsCsv, runResultsJson } from "../lib/export/runResults";
@@ -34,7 +34,7 @@ import { describeRowIssue } from "../lib/ingest/errors";
 import { costBudgetProblem } from "../lib/engine/budgetFields";
 import { ingestFile } from "../lib/ingest/ingestFile";
 import { formatAgreementTable } from "../lib/labels/agreementTable";
-import { HEURISTIC_MODEL, offlineUnavailableReason } from "../lib/judges/heuristic";
+import { offlineUnavailableReason } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
 import { concurrencyAboveEndpointLimit } from "../lib/llm/concurrencyNote";
 import { checkRunSpending, readSpendingLimits } from "../lib/config/spendingLimits";
@@ -169,8 +169,7 @@ async function judgeRun(db: Db, run: RunRecord, args: EvalArgs): Promise<RunOutc
 
 async function startRun(db: Db, args: EvalArgs): Promise<string> {
   const llmConfig = readLlmConfig();
-  const heuristic =
-    args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL || (!args.judgeModel && !llmConfig);
+  const heuristic = namesOfflineJudge(args.judgeModel) || (!args.judgeModel && !llmConfig);
   if (heuristic && !args.judgeModel)
     console.error("No OPENAI_API_KEY or OPENAI_BASE_URL: using the offline heuristic judge.");
   // Named on the command line, an LLM-only score metric on the offline judge is a mistake to say, not a column of skips.
@@ -192,7 +191,12 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
     throw new InputError(
       "--judge-model needs a model endpoint: set OPENAI_API_KEY or OPENAI_BASE_URL, or use --judge-model heuristic",
     );
-  const budget = { calls: args.budget.calls ?? null, tokens: args.budget.tokens ?? null, usd: args.budget.usd ?? null };
+  // The request a server would take (POST /api/v1/runs), checked by the same schema before anything is
+  // imported; the dataset it names is set once the file is in.
+  const checked = runRequestSchema.safeParse(runRequestOfArgs(args, args.datasetId ?? "(the file's)", judgeKind));
+  if (!checked.success)
+    throw new UsageError(checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  const budget = checked.data.budget;
   // Before anything is imported: a cost budget on an unpriced model could never stop the run.
   const costProblem = costBudgetProblem(budget, judge, llmConfig?.prices ?? {}, args.generateModel ?? null);
   if (costProblem) throw new InputError(costProblem);
@@ -222,11 +226,9 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   }
   // parseEvalArgs accepts exactly one of --dataset, --dataset-id and --resume, and --resume does not come here.
   if (!datasetId) throw new UsageError("give exactly one of --dataset, --dataset-id or --resume");
-  // The request a server would take (POST /api/v1/runs), checked by the same schema, then the run's config.
-  const request = runRequestSchema.safeParse(runRequestOfArgs(args, datasetId, judgeKind));
-  if (!request.success)
-    throw new UsageError(request.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
-  const runId = await createRun(db, runConfigOfRequest(request.data, judge), { budget: allowed.budget });
+  const runId = await createRun(db, runConfigOfRequest({ ...checked.data, datasetId }, judge), {
+    budget: allowed.budget,
+  });
   if (args.labels) {
     // After the run is stored: labels on its own custom and G-Eval judges are only taken once a run defines them.
     const labels = await importLabelsFromCli(db, datasetId, args.labels);

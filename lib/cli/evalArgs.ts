@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
 import { modelNameProblem } from "@/lib/llm/modelName";
 import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib/metrics/metricNames";
 import type { GEvalDefinition } from "@/lib/contract/gEvalDefinition";
@@ -195,8 +196,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ),
   ];
   const concurrency = Number(parsed.concurrency ?? 8);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
-    fail("--concurrency must be a whole number from 1 to 256");
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_RUN_CONCURRENCY)
+    fail(`--concurrency must be a whole number from 1 to ${MAX_RUN_CONCURRENCY}`);
   const chunkMode = parsed["chunk-mode"] ?? "batched";
   if (chunkMode !== "batched" && chunkMode !== "per_chunk") fail("--chunk-mode must be batched or per_chunk");
   const thresholds: Record<string, number> = {};

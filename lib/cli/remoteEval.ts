@@ -5,14 +5,13 @@ import { z } from "zod";
 import { runAgreementSchema } from "@/lib/api/agreementSchemas";
 import { runDetailSchema, uploadResultSchema } from "@/lib/api/apiSchemas";
 import { formatAgreementTable } from "@/lib/labels/agreementTable";
-import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { alignOnServer } from "./remoteAlign";
 import { ApiClientError, type ApiClient } from "./apiClient";
 import type { EvalArgs } from "./evalArgs";
 import { formatAggregates } from "./formatAggregates";
 import { createProgressBar } from "./progressBar";
 import { runRegressionGate } from "./regressionGate";
-import { runRequestOfArgs } from "./runRequestOfArgs";
+import { namesOfflineJudge, runRequestOfArgs } from "./runRequestOfArgs";
 import { checkThresholds } from "./thresholdCheck";
 
 type RemoteRun = z.output<typeof runDetailSchema>;
@@ -41,7 +40,7 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
       run = await client.json("POST", `/api/v1/runs/${encodeURIComponent(args.resume)}/resume`, runDetailSchema);
   } else {
     const datasetId = args.datasetId ?? (await uploadDataset(args, client, io));
-    const judge = args.judgeModel === "heuristic" || args.judgeModel === HEURISTIC_MODEL ? "heuristic" : "model";
+    const judge = namesOfflineJudge(args.judgeModel) ? "heuristic" : "model";
     run = await client.json("POST", "/api/v1/runs", runDetailSchema, runRequestOfArgs(args, datasetId, judge));
   }
   io.log(`Run ${run.id} "${run.name}": ${client.base}${run.url}`);

@@ -1,5 +1,11 @@
 import type { RunRequestInput } from "@/lib/engine/runRequest";
+import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import type { EvalArgs } from "./evalArgs";
+
+/** Whether --judge-model names the offline heuristic judge ("heuristic", or its model name). */
+export function namesOfflineJudge(judgeModel: string | undefined): boolean {
+  return judgeModel === "heuristic" || judgeModel === HEURISTIC_MODEL;
+}
 
 /**
  * The run request the command line asks for (lib/engine/runRequest.ts): the JSON the CLI sends to

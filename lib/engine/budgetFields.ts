@@ -7,7 +7,7 @@ const MAX_COUNT = 2_000_000_000;
 const MAX_USD = 1_000_000;
 
 /** The refinements of a limit, the same for a form's text and a request's number: positive, whole where it counts, bounded. */
-function limitNumber(number: z.ZodNumber, what: string, options: { whole: boolean; max: number }) {
+export function limitNumber(number: z.ZodNumber, what: string, options: { whole: boolean; max: number }) {
   return number
     .refine((value) => Number.isFinite(value) && value > 0, { message: `${what} must be more than 0` })
     .refine((value) => !options.whole || Number.isInteger(value), { message: `${what} must be a whole number` })
@@ -16,38 +16,28 @@ function limitNumber(number: z.ZodNumber, what: string, options: { whole: boolea
     });
 }
 
-const CALLS = { what: "The call budget", whole: true, max: MAX_COUNT };
-const TOKENS = { what: "The token budget", whole: true, max: MAX_COUNT };
-const USD = { what: "The cost budget (USD)", whole: false, max: MAX_USD };
-
-/** A form field: empty is no limit (null); anything else must be a positive number. */
-function limitField({ what, ...options }: typeof CALLS) {
-  const number = limitNumber(z.coerce.number({ error: `${what} must be a number` }), what, options);
-  return z.preprocess((value) => (value == null || String(value).trim() === "" ? null : value), number.nullable());
-}
+/** Each budget limit: what it is called in messages, and its bounds. */
+export const BUDGET_LIMITS = {
+  calls: { what: "The call budget", whole: true, max: MAX_COUNT },
+  tokens: { what: "The token budget", whole: true, max: MAX_COUNT },
+  usd: { what: "The cost budget (USD)", whole: false, max: MAX_USD },
+} as const;
+type BudgetLimit = (typeof BUDGET_LIMITS)[keyof typeof BUDGET_LIMITS];
 
 /** A request's number: absent or null is no limit. */
-function limitValue({ what, ...options }: typeof CALLS) {
+function limitValue({ what, ...options }: BudgetLimit) {
   return limitNumber(z.number({ error: `${what} must be a number` }), what, options)
     .nullable()
     .optional();
 }
 
-/**
- * A run's budget as the run form and the resume form send it (`budgetCalls`, `budgetTokens`, `budgetUsd`);
- * the run pauses when it reaches any of them (lib/db/runs/runBudget.ts).
- */
-export const budgetFieldsSchema = z
-  .object({ budgetCalls: limitField(CALLS), budgetTokens: limitField(TOKENS), budgetUsd: limitField(USD) })
-  .transform((fields): RunBudget => ({
-    calls: fields.budgetCalls,
-    tokens: fields.budgetTokens,
-    usd: fields.budgetUsd,
-  }));
-
 /** A run's budget in a run request (lib/engine/runRequest.ts): the same limits, as numbers. */
 export const runBudgetSchema = z
-  .object({ calls: limitValue(CALLS), tokens: limitValue(TOKENS), usd: limitValue(USD) })
+  .object({
+    calls: limitValue(BUDGET_LIMITS.calls),
+    tokens: limitValue(BUDGET_LIMITS.tokens),
+    usd: limitValue(BUDGET_LIMITS.usd),
+  })
   .transform((budget): RunBudget => ({
     calls: budget.calls ?? null,
     tokens: budget.tokens ?? null,

@@ -9,6 +9,7 @@ import { alignmentSchema } from "@/lib/contract/alignment";
 import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import { ALIGNABLE_BUILT_IN_JUDGES, isAlignableBuiltIn } from "@/lib/alignment/alignableJudges";
 import { METRICS } from "@/lib/contract/metricCatalog";
+import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
 /** Names resolve in one place (lib/metrics/metricNames.ts): short names, full names and Agent Evaluation's aliases. */
@@ -69,7 +70,7 @@ export const runConfigSchema = z
     /** Custom G-Eval judges: criteria → steps (once per criteria and model; or the author's) → a score per row on the judge's scale. */
     gEvalJudges: z.array(gEvalDefinitionSchema).max(20).default([]),
     judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: modelNameSchema }),
-    concurrency: z.number().int().min(1).max(256).default(8),
+    concurrency: z.number().int().min(1).max(MAX_RUN_CONCURRENCY).default(8),
     chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
     /**
      * Pass marks: for yes/no metrics the minimum yes share, for scores the minimum per-row score.

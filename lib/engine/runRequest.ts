@@ -2,6 +2,7 @@ import { z } from "zod";
 import { alignmentSchema } from "@/lib/contract/alignment";
 import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
+import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
 import { statisticalSettingsSchema } from "@/lib/contract/statisticalSettings";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import type { LlmConfig } from "@/lib/llm/llmConfig";
@@ -37,7 +38,7 @@ export const runRequestSchema = z
       .number()
       .int()
       .min(1)
-      .max(256)
+      .max(MAX_RUN_CONCURRENCY)
       .default(8)
       .meta({ description: "LLM calls in flight at most; the endpoint's own limit (ASSAY_LLM_MAX_IN_FLIGHT) caps it" }),
     chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),

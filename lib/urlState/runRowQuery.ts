@@ -129,12 +129,17 @@ export function shownMetricColumns(
   return [...first, ...chosen.filter((metric) => !first.includes(metric))];
 }
 
-/** With many metrics: the filtered one, then the run's first, DEFAULT_METRIC_COLUMNS in all. */
-function defaultFew(query: Pick<RunRowQuery, "metric">, metrics: readonly string[]): string[] {
-  const few = metrics
-    .filter((metric) => metric !== query.metric)
-    .slice(0, query.metric ? DEFAULT_METRIC_COLUMNS - 1 : DEFAULT_METRIC_COLUMNS);
-  return query.metric ? [query.metric, ...few] : few;
+/**
+ * With many metrics: the filtered one and the sorted one, then the run's first, DEFAULT_METRIC_COLUMNS in all
+ * (the two are put first by shownMetricColumns).
+ */
+function defaultFew(query: Pick<RunRowQuery, "metric" | "sort">, metrics: readonly string[]): string[] {
+  const first = [query.metric, query.sort].filter(
+    (metric, index, both): metric is string =>
+      metric !== undefined && metrics.includes(metric) && both.indexOf(metric) === index,
+  );
+  const others = metrics.filter((metric) => !first.includes(metric));
+  return [...first, ...others.slice(0, DEFAULT_METRIC_COLUMNS - first.length)];
 }
 
 function filterParams(query: RunRowFilter) {

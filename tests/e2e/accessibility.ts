@@ -32,10 +32,10 @@ export function routeOf(url: string): string {
 
 /**
  * What axe's findings depend on, without what they do not: each element with its attributes (values kept for
- * classes, roles, styles, types and ARIA states; only presence for ids, links and geometry, which differ by
- * row and by data), whether each text node is empty or not (a name, a heading, contrast), and an element's
- * children as the set of their shapes (a table of 25 rows is a table of 50, in any order; the order of the
- * headings, which axe does check, is kept apart). A 32-bit FNV-1a hash of it, and
+ * classes, roles, types and ARIA states, and for styles but their numbers; only presence for ids, links and
+ * geometry, which differ by row and by data), whether each text node is empty or not (a name, a heading,
+ * contrast), and an element's children as the set of their shapes (a table of 25 rows is a table of 50, in
+ * any order; the order of the headings, which axe does check, is kept apart). A 32-bit FNV-1a hash of it, and
  * its length. Evaluated in the page.
  */
 function pageShape(): string {
@@ -50,7 +50,8 @@ function pageShape(): string {
         attribute.name === "style" && attribute.value === ""
           ? ""
           : VALUE_KEPT.test(attribute.name)
-            ? `${attribute.name}=${attribute.value.replace(/\d+(\.\d+)?/g, "#")}`
+            ? // A style's numbers are geometry (a bar's width); a class's are colours (text-slate-400 or -600).
+              `${attribute.name}=${attribute.name === "style" ? attribute.value.replace(/\d+(\.\d+)?/g, "#") : attribute.value}`
             : attribute.value === ""
               ? `${attribute.name}=`
               : attribute.name,

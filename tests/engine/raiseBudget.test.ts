@@ -3,7 +3,7 @@
 // the web server's scheduler, against a real SQLite file and the fake OpenAI server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunBudgetState, raiseBudgetAndReopen } from "@/lib/db/runs/runBudget";
-import { budgetFieldsSchema } from "@/lib/engine/budgetFields";
+import { budgetFieldsSchema } from "@/lib/server/runForm/budgetFormFields";
 import { createRun } from "@/lib/engine/createRun";
 import { executeRunInBackground, isRunActiveHere } from "@/lib/server/runScheduler";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
 import { concurrencyAboveEndpointLimit } from "@/lib/llm/concurrencyNote";
 
 /**
@@ -27,7 +28,7 @@ export function ConcurrencyField({
         name="concurrency"
         type="number"
         min={1}
-        max={64}
+        max={MAX_RUN_CONCURRENCY}
         value={value}
         onChange={(event) => setValue(event.target.value)}
         aria-describedby={note ? "concurrency-note" : undefined}

@@ -1,31 +1,33 @@
 import { z } from "zod";
-import { BLEU_TYPES, ROUGE_TYPES } from "@/lib/contract/statisticalSettings";
-import { runRequestSchema, type RunRequest, type RunRequestInput } from "@/lib/engine/runRequest";
+import { runRequestSchema, type RunRequest } from "@/lib/engine/runRequest";
 import { gEvalFromText } from "@/lib/judges/geval/definitionText";
 import { readBudgetFields } from "./budgetFormFields";
 import { readDeepEvalFields } from "./deepEvalFormFields";
 
-/** The run form's plain fields (components/runs/form/RunForm.tsx), as text. */
+/**
+ * The run form's plain fields (components/runs/form/RunForm.tsx), read from text into values: bounds and
+ * allowed values are runRequestSchema's alone, checked once the request is whole, so the form and the API
+ * refuse the same things in the same words. Only the judge editors' JSON is bounded here, before it is parsed.
+ */
 const formSchema = z.object({
-  datasetId: z.string().min(1),
-  name: z.string().trim().max(200).optional(),
-  tags: z.string().max(1000).optional(),
+  datasetId: z.string(),
+  name: z.string().optional(),
+  tags: z.string().optional(),
   metrics: z.array(z.string()).default([]),
   /** Adopted aligned judges, by alignment id (the form's checkboxes). */
-  alignedJudges: z.array(z.string().min(1).max(100)).max(20).default([]),
-  judge: z.enum(["heuristic", "model"]),
-  judgeModel: z.string().trim().max(200).optional(),
-  concurrency: z.coerce.number().int().min(1).max(64),
-  chunkMode: z.enum(["batched", "per_chunk"]),
+  alignedJudges: z.array(z.string()).default([]),
+  judge: z.string(),
+  judgeModel: z.string().optional(),
+  concurrency: z.coerce.number(),
+  chunkMode: z.string(),
   generate: z.literal("on").optional(),
-  generationModel: z.string().trim().max(200).optional(),
-  systemPrompt: z.string().max(8000).optional(),
+  generationModel: z.string().trim().optional(),
+  systemPrompt: z.string().optional(),
   customJudges: z.string().max(100_000).optional(),
   gEvalJudges: z.string().max(100_000).optional(),
-  /** ScoreSettings' ROUGE type, sent when rouge is chosen. */
-  rougeType: z.enum(ROUGE_TYPES).optional(),
-  /** ScoreSettings' BLEU type, sent when bleu is chosen. */
-  bleuType: z.enum(BLEU_TYPES).optional(),
+  /** ScoreSettings' ROUGE and BLEU types, sent when rouge or bleu is chosen. */
+  rougeType: z.string().optional(),
+  bleuType: z.string().optional(),
 });
 
 /** GEvalJudgesEditor's drafts, as typed; gEvalFromText reads them. */
@@ -41,9 +43,8 @@ const gEvalDraftsSchema = z.array(
   }),
 );
 
-const customJudgesSchema = z.array(
-  z.object({ assessmentName: z.string(), assessmentType: z.enum(["ANSWER", "RETRIEVAL"]), instructions: z.string() }),
-);
+/** CustomJudgesEditor's judges, as the request takes them. */
+const customJudgesSchema = runRequestSchema.shape.customJudges;
 
 /** Per-metric pass marks (`threshold:<metric>`) and context_relevance settings (`contextRelevance:<key>`) from ScoreSettings. */
 const scoreFieldsSchema = z.object({
@@ -102,7 +103,8 @@ export function runRequestFromForm(formData: FormData): RunFormReading {
   if (form.generate === "on" && !form.generationModel)
     return { ok: false, message: "Check the form.", errors: ["Generation needs a model name."] };
 
-  const request: RunRequestInput = {
+  // Text still unchecked (the judge, the chunk mode, the ROUGE type): runRequestSchema decides.
+  const request = {
     datasetId: form.datasetId,
     name: form.name,
     tags: (form.tags ?? "")
