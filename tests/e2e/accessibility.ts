@@ -6,10 +6,13 @@
 // the page. ASSAY_AXE_REPORT_ONLY=1 records the findings without failing (to
 // measure how many there are); every finding is also written, one JSON line
 // each, to test-results/axe/<pid>.jsonl.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import { inject } from "vitest";
+import { z } from "zod";
 import { ROOT } from "./appServer";
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -22,7 +25,13 @@ const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
 const ALSO_BLOCKING_RULES = new Set(["heading-order"]);
 const FINDINGS_DIR = path.join(ROOT, "test-results", "axe");
 
-export type AxeViolation = { rule: string; impact: string; help: string; targets: string[] };
+const axeViolationSchema = z.object({
+  rule: z.string(),
+  impact: z.string(),
+  help: z.string(),
+  targets: z.array(z.string()),
+});
+export type AxeViolation = z.infer<typeof axeViolationSchema>;
 
 /** The page's route with its ids replaced, so findings group by page kind: /runs/[id]/rows/[id]. */
 export function routeOf(url: string): string {
@@ -75,12 +84,30 @@ function pageShape(): string {
 }
 
 /**
- * Findings by page shape, for this worker process (its test files share it). A page in a shape already audited
- * (the same page after Next, a refresh, the same state of another run) gets that audit's findings without
- * running axe again: on the run page a pass takes seconds on this 2-core machine, and the browser suite made
- * about 430 of them, most of them repeats.
+ * Findings by page shape, for the whole run: a page in a shape already audited (the same page after Next, a
+ * refresh, the same state of another run, in this test file or another, in either worker process) gets that
+ * audit's findings without running axe again. On the run page a pass takes seconds on this 2-core machine, and
+ * the browser suite made about 430 of them, most of them repeats. One JSON file per shape in the run's folder
+ * (tests/e2e/globalSetup.ts), written whole under a temporary name and renamed, so a reader never sees half.
  */
-const findingsByShape = new Map<string, AxeViolation[]>();
+const findingsByShape = {
+  dir: () => path.join(inject("assayE2eRunDir"), "axe-findings"),
+  file: (shape: string) => path.join(findingsByShape.dir(), `${createHash("sha256").update(shape).digest("hex")}.json`),
+  get(shape: string): AxeViolation[] | undefined {
+    try {
+      return z.array(axeViolationSchema).parse(JSON.parse(fs.readFileSync(findingsByShape.file(shape), "utf8")));
+    } catch {
+      return undefined;
+    }
+  },
+  set(shape: string, violations: AxeViolation[]): void {
+    fs.mkdirSync(findingsByShape.dir(), { recursive: true });
+    const file = findingsByShape.file(shape);
+    const staging = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(staging, JSON.stringify(violations));
+    fs.renameSync(staging, file);
+  },
+};
 
 /** Runs axe on the page as it is now (or recalls the audit of a page of the same shape); returns its WCAG A/AA violations of every impact. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {

@@ -3,7 +3,6 @@
 // labelled on the drill-down with the keyboard, then seen in the agreement
 // panel and beside their verdicts in the rows table (marked where the judge
 // disagrees).
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
@@ -14,7 +13,7 @@ import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
 import {
   expectNoCrashText,
   screenshot,
-  SCREENSHOT_DIR,
+  viewportScreenshot,
   tempDir,
   uploadThroughPage,
   VALID_ROWS,
@@ -142,9 +141,7 @@ describe("labels on custom and G-Eval judges", () => {
     await page.locator("[data-testid=run-rows-table]").scrollIntoViewIfNeeded();
     await screenshot(page, "72-rows-table-with-labels");
     // The table alone, at a size where the markers can be read.
-    await page
-      .locator("[data-testid=run-rows-table]")
-      .screenshot({ path: path.join(SCREENSHOT_DIR, "73-rows-table-with-labels-close.png") });
+    await viewportScreenshot(page.locator("[data-testid=run-rows-table]"), "73-rows-table-with-labels-close");
     await expectNoCrashText(page);
     expect(problems).toEqual([]);
   });

@@ -4,8 +4,6 @@
 // bar in view, reach a row by keyboard alone and open it, read where it stands
 // in the filter, press n to the next row that failed the same metric, and go
 // back. Then a compare link that names a deleted run.
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
@@ -16,7 +14,7 @@ import {
   expectNoCrashText,
   openApp,
   screenshot,
-  SCREENSHOT_DIR,
+  viewportScreenshot,
   uploadThroughPage,
   waitForEffects,
   waitForHydration,
@@ -113,8 +111,7 @@ describe("inspecting failed rows", () => {
         (p: Awaited<ReturnType<typeof filterBarPlacement>>) =>
           p.headerBottom > 0 && p.top >= p.headerBottom && p.bottom <= p.height,
       );
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "30-filtered-rows.png") });
+    await viewportScreenshot(page, "30-filtered-rows");
   });
 
   it("Tab reaches a row's link, with a visible focus ring, and Enter opens the row within the filter", async () => {
@@ -142,7 +139,7 @@ describe("inspecting failed rows", () => {
     expect(href.searchParams.get("filter")).toBe("failed");
     expect(href.searchParams.get("metric")).toBe(GROUNDEDNESS);
     expect(focused.outline).not.toMatch(/^none|\b0px$/);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "30-row-link-focused.png") });
+    await viewportScreenshot(page, "30-row-link-focused");
 
     await page.keyboard.press("Enter");
     await page.waitForURL((url) => url.pathname === href.pathname);

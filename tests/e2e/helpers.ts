@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { closeDb, createDb, type Db } from "@/lib/db/client";
 import { launchChromium } from "../support/chromium";
@@ -194,13 +194,33 @@ export async function expectNoCrashText(page: Page): Promise<void> {
   for (const pattern of CRASH_TEXT) expect(text, `page ${page.url()} shows error text ${pattern}`).not.toMatch(pattern);
 }
 
+/**
+ * Whether the screenshots are written: for the person looking at the pages, so not in CI (CI=true), where nobody
+ * opens them and the 120-odd full-page PNGs cost about two minutes of the 2-core machine's time.
+ * ASSAY_E2E_SCREENSHOTS=1 writes them anyway, =0 never.
+ */
+function screenshotsWanted(): boolean {
+  const asked = process.env.ASSAY_E2E_SCREENSHOTS;
+  return asked === undefined || asked === "" ? process.env.CI !== "true" : asked === "1";
+}
+
+/** A full-page screenshot into test-results/screenshots, and an accessibility audit of the page in that state. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  // From the top: a full-page capture scrolled part-way paints the sticky navigation bar over the middle of the page.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  if (screenshotsWanted()) {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    // From the top: a full-page capture scrolled part-way paints the sticky navigation bar over the middle of the page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  }
   // The states worth a screenshot (a dialog open, a run re-judging) are audited too, not only page loads.
   await expectAccessible(page);
+}
+
+/** What the reviewer sees, as it is (the viewport, or one element), without an audit; written as screenshot() is. */
+export async function viewportScreenshot(target: Page | Locator, name: string): Promise<void> {
+  if (!screenshotsWanted()) return;
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await target.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
 /** A dataset's rows as stored, without ids, ordered by row number: what must not depend on the file format. */

@@ -3,15 +3,13 @@
 // back to the filtered table, with Tab and Enter only. Every element the Tab key
 // stops on along the way must show where the focus is (an outline or a ring),
 // and every page is audited by axe (see accessibility.ts).
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { runToCompletion } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, openApp, screenshot, SCREENSHOT_DIR, waitForHydration, type OpenedApp } from "./helpers";
+import { expectNoCrashText, openApp, screenshot, viewportScreenshot, waitForHydration, type OpenedApp } from "./helpers";
 
 const CORRECTNESS = "response/llm_judged/correctness";
 const MAX_TABS = 250;
@@ -138,10 +136,7 @@ describe("the main path by keyboard alone", () => {
       if (line.endsWith("…")) expect(full[start + text.length - 1] + full[start + text.length]).toMatch(/[ /_-]/);
       at = start + text.length;
     }
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page
-      .locator("[data-testid=pass-rate-chart]")
-      .screenshot({ path: path.join(SCREENSHOT_DIR, "63-long-name-chart.png") });
+    await viewportScreenshot(page.locator("[data-testid=pass-rate-chart]"), "63-long-name-chart");
     await pressEnterAndWait((url) => url.searchParams.get("metric") === CORRECTNESS);
     await expect.poll(() => page.locator("#metric-filter").inputValue()).toBe(CORRECTNESS);
 

@@ -7,7 +7,6 @@
 // columns can be chosen (kept in the URL), the filtered one tinted, and any
 // metric sorted worst first; the row count is at the top. Then a running run's
 // page says when its updates stop arriving.
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
@@ -17,7 +16,7 @@ import { METRICS } from "@/lib/contract/metricCatalog";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import type { AppServer } from "./appServer";
-import { openApp, screenshot, SCREENSHOT_DIR, waitForEffects, waitForHydration, type OpenedApp } from "./helpers";
+import { openApp, screenshot, viewportScreenshot, waitForEffects, waitForHydration, type OpenedApp } from "./helpers";
 
 const ROWS = 60;
 /** 18 metrics: the wide run a reviewer tried. */
@@ -145,7 +144,7 @@ describe("the rows table keeps the reviewer's place on a run with 18 metrics", (
     expect(after).toMatchObject({ tableInView: true, focusKey: "pager-bottom-next" });
     await screenshot(page, "80-rows-after-next");
     // What the reviewer sees: the viewport, not the whole page.
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "80-rows-after-next-viewport.png") });
+    await viewportScreenshot(page, "80-rows-after-next-viewport");
   });
 
   it("a page size keeps the table in view and the focus on that size", async () => {
@@ -169,7 +168,7 @@ describe("the rows table keeps the reviewer's place on a run with 18 metrics", (
     expect(await highlighted.count()).toBe(1);
     expect(await highlighted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
     await screenshot(page, "80-rows-failed-on-correctness");
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "80-rows-failed-on-correctness-viewport.png") });
+    await viewportScreenshot(page, "80-rows-failed-on-correctness-viewport");
   });
 
   it("search keeps the table in view and the focus in the search field", async () => {
@@ -246,7 +245,7 @@ describe("reaching the rows by keyboard", () => {
       presses++;
     }
     expect(await page.locator("[data-testid=skip-to-rows]").isVisible()).toBe(true);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "81-skip-link.png") });
+    await viewportScreenshot(page, "81-skip-link");
     await page.keyboard.press("Enter");
     await expect.poll(async () => (await place()).focusKey).toBe("row-filter-summary");
     expect((await place()).tableInView).toBe(true);
@@ -277,7 +276,7 @@ describe("a wide run's columns", () => {
     const boxes = page.locator("[data-testid=column-chooser] input[name=cols]");
     for (let i = 0; i < 6; i++) await boxes.nth(i).uncheck();
     await page.locator(`[data-testid=column-chooser] input[value="${HALLUCINATION}"]`).check();
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "82-column-chooser.png") });
+    await viewportScreenshot(page, "82-column-chooser");
     await page.locator("[data-focus-key=columns-apply]").click();
     // The panel closes with the new view: the focus goes back to its summary.
     await arrive((url) => url.searchParams.has("cols"), "columns");
@@ -334,7 +333,7 @@ describe("a sorted table, a row and back", () => {
     const sorted = page.locator("[data-testid=run-rows-table] thead th[aria-sort=ascending]");
     expect(await sorted.locator("span[title]").getAttribute("title")).toContain(CORRECTNESS);
     expect(await sorted.locator("button").getAttribute("tabindex")).toBe("0");
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "84-sorted-by-a-hidden-column.png") });
+    await viewportScreenshot(page, "84-sorted-by-a-hidden-column");
   });
 
   it("a row opened from a table sorted worst first steps with j in the table's order, and the way back keeps the view", async () => {
