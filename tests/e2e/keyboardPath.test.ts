@@ -9,7 +9,14 @@ import type { Db } from "@/lib/db/client";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { runToCompletion } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, openApp, screenshot, viewportScreenshot, waitForHydration, type OpenedApp } from "./helpers";
+import {
+  expectNoCrashText,
+  openApp,
+  screenshot,
+  viewportScreenshot,
+  waitForHydration,
+  type OpenedApp,
+} from "./helpers";
 
 const CORRECTNESS = "response/llm_judged/correctness";
 const MAX_TABS = 250;
