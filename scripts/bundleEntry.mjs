@@ -1,5 +1,5 @@
-// One esbuild bundle of a TypeScript entry point for plain Node: what `npm run eval`, `npm run worker` and the
-// benchmarks run (scripts/run-compiled.mjs), and what the tests spawn as the CLI (tests/support/cliBundle.ts),
+// One esbuild bundle of a TypeScript entry point for plain Node: what `npm run eval`, `worker`, `user:create`, `user:key` and the
+// benchmarks run (scripts/run-compiled.mjs), and what the tests spawn as the CLI (tests/support/cliBundleGlobalSetup.ts),
 // so both run the same file. Packages stay external: the bundle resolves them from the checkout's
 // node_modules, so `outfile` must lie inside the checkout.
 import { spawnSync } from "node:child_process";

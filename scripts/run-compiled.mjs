@@ -1,4 +1,4 @@
-// Runs a TypeScript entry point (the eval CLI, the engine benchmark) as one
+// Runs a TypeScript entry point (the eval CLI, the worker, the account commands, the benchmarks) as one
 // esbuild bundle on plain Node, in a fresh process. Bundling takes a fraction
 // of a second; the process then carries no TypeScript loader and no bundler,
 // about 60 MB less resident memory than running through tsx (measured on the

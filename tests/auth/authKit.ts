@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { toNodeHandler } from "better-auth/node";
+import { inject } from "vitest";
 import { createAuth, type Auth } from "@/lib/auth/createAuth";
 import type { AuthContext } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
@@ -73,23 +74,23 @@ export async function signInOverHttp(baseURL: string, email: string, password: s
 /** lingeredMs: from the CLI's last output to its exit, the time it kept the process alive having said its last. */
 export type CliResult = { code: number | null; stdout: string; stderr: string; lingeredMs: number };
 
-/** Runs `npm run user:create`'s script as its own process, the password on standard input. */
+/** Runs `npm run user:create`'s program as its own process (its bundle: cliBundleGlobalSetup.ts), the password on standard input. */
 export function runUserCreate(args: string[], env: Record<string, string>, stdin: string): Promise<CliResult> {
-  return runAccountScript("scripts/userCreate.ts", args, env, stdin);
+  return runAccountScript(inject("cliBundles").userCreate, args, env, stdin);
 }
 
-/** Runs `npm run user:key`'s script as its own process. */
+/** Runs `npm run user:key`'s program as its own process (its bundle). */
 export function runUserKey(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return runAccountScript("scripts/userKey.ts", args, env, "");
+  return runAccountScript(inject("cliBundles").userKey, args, env, "");
 }
 
 function runAccountScript(
-  script: string,
+  bundle: string,
   args: string[],
   env: Record<string, string>,
   stdin: string,
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, [bundle, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
     stdio: ["pipe", "pipe", "pipe"],

@@ -6,6 +6,7 @@ import http from "node:http";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/apiKeys";
+import type { Aggregate } from "@/lib/contract/aggregates";
 import { createAuth } from "@/lib/auth/createAuth";
 import { createDb, type Db } from "@/lib/db/client";
 import { revokeApiKey } from "@/lib/db/accounts/apiKeyQueries";
@@ -212,10 +213,12 @@ describe("/api/v1 with API keys", () => {
       metrics: ["response/llm_judged/safety"],
       progress: { judgments: { total: VALID_ROWS.length }, fractionDone: expect.any(Number) },
       // Agent Evaluation names the safety aggregate .../rating/average (the other yes/no judges: .../rating/percentage).
-      aggregates: [
-        expect.objectContaining({ name: "response/llm_judged/safety/rating/average", pending: VALID_ROWS.length }),
-      ],
+      aggregates: [expect.objectContaining({ name: "response/llm_judged/safety/rating/average" })],
     });
+    // The app's own worker judges the run as soon as it sees it, so it may be anywhere from none to all done:
+    // every row is counted once, as pending (or being judged), judged, errored or skipped.
+    const [safety] = (run.body as { aggregates: Aggregate[] }).aggregates;
+    expect(safety.pending + safety.denominator + safety.errors + safety.skipped).toBe(VALID_ROWS.length);
     const results = await operation("/api/v1/runs/{runId}/results", `/api/v1/runs/${runId}/results`, {
       key: keys.viewer,
     });

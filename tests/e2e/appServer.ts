@@ -13,7 +13,6 @@ import { endWithThisProcess } from "../support/processCleanup";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
-const TSX_BIN = path.join(ROOT, "node_modules", ".bin", "tsx");
 const READY_TIMEOUT_MS = 60_000;
 
 export type AppServer = {
@@ -70,11 +69,12 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   };
   if (options.addressUnchecked) delete env.ASSAY_ADDRESS_CHECKED;
   try {
-    // A new SQLite store is a copy of the one globalSetup prepared; any other runs prepare-db, as `npm start` would.
+    // A new SQLite store is a copy of the one globalSetup prepared; any other runs prepare-db, as `npm start` would
+    // (bundled once per run, as the tests' other command-line programs are: tests/support/cliBundleGlobalSetup.ts).
     if ((options.store ?? "sqlite") === "sqlite" && !options.env?.DATABASE_URL)
       fs.copyFileSync(inject("assayE2ePreparedStore"), path.join(dbDir, "assay.db"));
     else {
-      const prepared = await run(TSX_BIN, ["scripts/prepare-db.ts"], env, 120_000);
+      const prepared = await run(process.execPath, [inject("cliBundles").prepareDb], env, 120_000);
       if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
     }
     for (let attempt = 1; ; attempt++) {

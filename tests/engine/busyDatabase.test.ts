@@ -73,7 +73,7 @@ describe("runs survive a busy database", () => {
     });
   }
 
-  it("another process holding the write lock for 12 s mid-run: the run completes, every item judged exactly once", async () => {
+  it("another process holding the write lock for 6 s mid-run: the run completes, every item judged exactly once", async () => {
     const runId = await newRun();
     const planned = await db.judgmentItem.count({ where: { runId, status: "pending" } });
     const run = await readRun(db, runId);
@@ -82,7 +82,7 @@ describe("runs survive a busy database", () => {
 
     while ((await db.judgmentItem.count({ where: { runId, status: { in: ["done", "error"] } } })) < planned * 0.2)
       await sleep(20);
-    const lock = await holdWriteLock(url, 12_000);
+    const lock = await holdWriteLock(url, 6_000);
     await lock.released;
     // The lock really stopped the run part-way: work was still pending when it was released.
     const pendingAtRelease = (await statusCounts(db, runId)).pending ?? 0;

@@ -3,46 +3,75 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { bundleEntry } from "../../scripts/bundleEntry.mjs";
 
+/** The command-line programs the tests spawn, each as `npm run <name>` runs it (scripts/run-compiled.mjs). */
+const ENTRIES = {
+  /** npm run eval */
+  eval: "scripts/eval.ts",
+  /** npm run user:create */
+  userCreate: "scripts/userCreate.ts",
+  /** npm run user:key */
+  userKey: "scripts/userKey.ts",
+  /** npm run worker */
+  worker: "scripts/worker.ts",
+  /** What `npm start` runs first: the migrations and the sample dataset (the browser tests' PostgreSQL stores). */
+  prepareDb: "scripts/prepare-db.ts",
+} as const;
+
+export type CliBundles = Record<keyof typeof ENTRIES, string>;
+
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The eval CLI as one esbuild bundle, as `npm run eval` runs it: spawnEval.ts starts this file. */
-    evalCliBundle: string;
+    /** Each program as one esbuild bundle: the tests start these files with plain Node (spawnEval.ts, authKit.ts). */
+    cliBundles: CliBundles;
   }
 }
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 /**
- * Vitest globalSetup of every project that spawns the CLI: bundles scripts/eval.ts once per run, the way
- * scripts/run-compiled.mjs does for `npm run eval`. Each CLI process then loads one file on plain Node instead
- * of compiling the sources through tsx as it starts: about 0.8 s of CPU a start instead of 2.4 s, over some 60
- * starts a run. Projects share one bundle.
+ * Vitest globalSetup of every project that spawns a command-line program: bundles each once per run, the way
+ * scripts/run-compiled.mjs does for `npm run eval`, `user:create`, `user:key` and `worker`. Each process then
+ * loads one file on plain Node instead of compiling the sources through tsx as it starts: the eval CLI took
+ * about 0.8 s of CPU a start instead of 2.4 s, user:create about 5 s through tsx (24 starts in the browser
+ * suite alone). Projects share one set of bundles.
  */
 export default function setup(project: TestProject): () => void {
-  const shared = ((globalThis as unknown as { assayEvalBundle?: SharedBundle }).assayEvalBundle ??= {
-    file: null,
+  const shared = ((globalThis as unknown as { assayCliBundles?: SharedBundles }).assayCliBundles ??= {
+    dir: null,
+    bundles: null,
     users: 0,
   });
   shared.users += 1;
-  shared.file ??= bundleEval();
-  project.provide("evalCliBundle", shared.file);
+  if (shared.bundles === null) ({ dir: shared.dir, bundles: shared.bundles } = bundleAll());
+  project.provide("cliBundles", shared.bundles);
   return () => {
     shared.users -= 1;
-    if (shared.users > 0 || shared.file === null) return;
-    fs.rmSync(path.dirname(shared.file), { recursive: true, force: true });
-    shared.file = null;
+    if (shared.users > 0 || shared.dir === null) return;
+    fs.rmSync(shared.dir, { recursive: true, force: true });
+    shared.dir = null;
+    shared.bundles = null;
   };
 }
 
-type SharedBundle = { file: string | null; users: number };
+type SharedBundles = { dir: string | null; bundles: CliBundles | null; users: number };
 
-function bundleEval(): string {
-  // Inside the checkout, so that the bundle finds the packages it leaves external in node_modules.
+function bundleAll(): { dir: string; bundles: CliBundles } {
+  // Inside the checkout, so that the bundles find the packages they leave external in node_modules.
   const parent = path.join(ROOT, "node_modules", ".cache", "assay-test-cli");
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, "run-"));
-  const file = path.join(dir, "eval.mjs");
-  if (bundleEntry("scripts/eval.ts", file, { root: ROOT }) !== 0)
-    throw new Error("esbuild could not bundle scripts/eval.ts for the CLI tests (its errors are above)");
-  return file;
+  try {
+    const bundles = Object.fromEntries(
+      Object.entries(ENTRIES).map(([name, entry]) => {
+        const file = path.join(dir, `${name}.mjs`);
+        if (bundleEntry(entry, file, { root: ROOT }) !== 0)
+          throw new Error(`esbuild could not bundle ${entry} for the tests (its errors are above)`);
+        return [name, file];
+      }),
+    ) as CliBundles;
+    return { dir, bundles };
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -20,7 +20,7 @@ export function spawnEval(
   child: ChildProcess;
   done: Promise<EvalResult>;
 } {
-  const child = spawn(process.execPath, [inject("evalCliBundle"), ...args], {
+  const child = spawn(process.execPath, [inject("cliBundles").eval, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],

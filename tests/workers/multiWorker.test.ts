@@ -6,7 +6,7 @@
 // than the endpoint's limit shared by all workers.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createRun } from "@/lib/engine/createRun";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Worker = { child: ChildProcess; output: () => string; exited: Promise<void> };
 
 function startWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  const child = spawn(process.execPath, [inject("cliBundles").worker], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
