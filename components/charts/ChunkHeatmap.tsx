@@ -50,6 +50,7 @@ export function ChunkHeatmap({ model, pages }: { model: HeatmapModel; pages?: He
           <li key={row.rowId} className="flex break-inside-avoid items-center gap-2 py-px" title={row.title}>
             {row.href ? (
               <Link
+                prefetch={false}
                 href={row.href}
                 className="w-20 shrink-0 truncate font-mono text-slate-600 hover:text-indigo-700 hover:underline"
               >
@@ -145,7 +146,7 @@ function HeatmapPager({ pages }: { pages: HeatmapPages }) {
         </button>
       </form>
       {pages.previous ? (
-        <Link href={pages.previous} scroll={false} rel="prev" className={link}>
+        <Link prefetch={false} href={pages.previous} scroll={false} rel="prev" className={link}>
           ← Previous {pages.rows} rows
         </Link>
       ) : (
@@ -154,7 +155,7 @@ function HeatmapPager({ pages }: { pages: HeatmapPages }) {
         </span>
       )}
       {pages.next ? (
-        <Link href={pages.next} scroll={false} rel="next" className={link}>
+        <Link prefetch={false} href={pages.next} scroll={false} rel="next" className={link}>
           Next {pages.rows} rows →
         </Link>
       ) : (

@@ -104,6 +104,7 @@ export function FlipList({
               </td>
               <td className="px-3 py-1.5">
                 <Link
+                  prefetch={false}
                   href={compareRowHref({
                     baseline: baselineId,
                     candidate: candidateId,

@@ -147,7 +147,11 @@ function AgreementRow({ runId, row, alignable }: { runId: string; row: JudgeAgre
       <td className="py-1.5 pr-3 tabular-nums">{row.labelled}</td>
       <td className="py-1.5 pr-3 tabular-nums">
         {row.errors > 0 ? (
-          <Link href={agreementCellHref(runId, row.metric, "errors")} className="text-red-700 hover:underline">
+          <Link
+            prefetch={false}
+            href={agreementCellHref(runId, row.metric, "errors")}
+            className="text-red-700 hover:underline"
+          >
             {row.errors}
           </Link>
         ) : (
@@ -195,6 +199,7 @@ function Cell({
     <td className={`px-1 text-center ${tone}`}>
       {count > 0 ? (
         <Link
+          prefetch={false}
           href={agreementCellHref(runId, metric, cell)}
           className="block rounded px-1 underline-offset-2 hover:underline"
           data-cell={cell}

@@ -62,6 +62,7 @@ export function Pager({
           <span>Rows per page</span>
           {pageSizes.map((size) => (
             <Link
+              prefetch={false}
               key={size}
               href={link({ pageSize: size, page: 1 })}
               {...focusKey(`size${size}`)}
@@ -85,7 +86,7 @@ export function Pager({
       >
         {place !== "top" &&
           (page > 1 ? (
-            <Link href={link({ page: 1 })} className={button} {...focusKey("first")}>
+            <Link prefetch={false} href={link({ page: 1 })} className={button} {...focusKey("first")}>
               First
             </Link>
           ) : (
@@ -93,6 +94,7 @@ export function Pager({
           ))}
         {page > 1 ? (
           <Link
+            prefetch={false}
             href={link({ page: page - 1, ...(cursor ? { before: cursor.before } : {}) })}
             className={button}
             rel="prev"
@@ -108,6 +110,7 @@ export function Pager({
         </span>
         {page < pageCount ? (
           <Link
+            prefetch={false}
             href={link({ page: page + 1, ...(cursor ? { after: cursor.after } : {}) })}
             className={button}
             rel="next"
@@ -120,7 +123,7 @@ export function Pager({
         )}
         {place !== "top" &&
           (page < pageCount ? (
-            <Link href={link({ page: pageCount })} className={button} {...focusKey("last")}>
+            <Link prefetch={false} href={link({ page: pageCount })} className={button} {...focusKey("last")}>
               Last
             </Link>
           ) : (

@@ -162,7 +162,12 @@ export function ServerTable<TRow extends { id: string }>({
                       className={`${cellClassName} ${highlight !== undefined && cell.column.id === highlight ? "bg-amber-50" : ""}`}
                     >
                       {cell.column.id === linkColumn ? (
-                        <Link href={href} className={ROW_LINK}>
+                        // No prefetch: every row's link would ask the server for its route as it scrolled into view,
+                        // 50 requests a page before anyone clicks, while Assay's pages are dynamic (they read the store
+                        // on each request), so a prefetch brings little of the page before the click. The same holds
+                        // for the other links of lists and tables (pager, filters, metric cards, heatmap, flips,
+                        // agreement cells).
+                        <Link prefetch={false} href={href} className={ROW_LINK}>
                           <table.FlexRender cell={cell} />
                         </Link>
                       ) : (

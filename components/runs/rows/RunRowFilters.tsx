@@ -43,6 +43,7 @@ export function RunRowFilters({
         <nav className="flex gap-1 text-sm" aria-label="Row filter">
           {TABS.map((filter) => (
             <Link
+              prefetch={false}
               key={filter}
               href={runRowsViewHref(runId, query, { filter })}
               aria-current={query.filter === filter ? "page" : undefined}
@@ -145,6 +146,7 @@ function FilterSummary({ runId, query }: { runId: string; query: RunRowQuery }) 
           <span>Filtered:</span>
           {chips.map((chip) => (
             <Link
+              prefetch={false}
               key={chip.key}
               href={runRowsViewHref(runId, query, chip.clears)}
               aria-label={`${chip.text}: ${chip.clear.toLowerCase()}`}
@@ -160,6 +162,7 @@ function FilterSummary({ runId, query }: { runId: string; query: RunRowQuery }) 
           ))}
           {chips.length > 1 && (
             <Link
+              prefetch={false}
               href={runRowsViewHref(runId, query, { filter: "all", metric: undefined, q: "" })}
               className={`ml-1 text-indigo-700 underline-offset-2 hover:underline`}
             >

@@ -42,6 +42,7 @@ export function MetricCards({
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="metric-cards">
         {aggregates.map((aggregate) => (
           <Link
+            prefetch={false}
             key={aggregate.metric}
             href={runRowsHref(runId, { filter: "failed", metric: aggregate.metric, q: "" })}
             title="Show the rows that failed this metric"
