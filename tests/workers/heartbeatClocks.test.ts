@@ -22,6 +22,7 @@ import { HEARTBEAT_STALE_MS } from "@/lib/server/importOwnership";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb, type TempDb } from "../support/tempDb";
+import { clockOff } from "../support/clockOff";
 
 const MINUTE = 60_000;
 const CORRECTNESS = "response/llm_judged/correctness";
@@ -30,11 +31,6 @@ const DIRECTIONS = [
   ["ahead", MINUTE],
   ["behind", -MINUTE],
 ] as const;
-
-/** From here on this process's clock reads `offsetMs` off the store's (which is this machine's real clock). */
-function clockOff(offsetMs: number): void {
-  vi.setSystemTime(new Date(vi.getRealSystemTime() + offsetMs));
-}
 
 /** `ms` before now, by this machine's real clock (the store's). */
 const realAgo = (ms: number) => new Date(vi.getRealSystemTime() - ms);

@@ -16,15 +16,11 @@ import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb, type TempDb } from "../support/tempDb";
+import { clockOff } from "../support/clockOff";
 
 const MINUTE = 60_000;
 const LEASE_MS = 20_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** From here on this process's clock reads `offsetMs` off the store's (which is this machine's real clock). */
-function clockOff(offsetMs: number): void {
-  vi.setSystemTime(new Date(vi.getRealSystemTime() + offsetMs));
-}
 
 describe("workers whose clocks are a minute off", () => {
   let store: TempDb;
