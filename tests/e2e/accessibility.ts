@@ -109,8 +109,14 @@ const findingsByShape = {
   },
 };
 
-/** Runs axe on the page as it is now (or recalls the audit of a page of the same shape); returns its WCAG A/AA violations of every impact. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Runs axe on the page as it is now (or recalls the audit of a page of the same shape): its WCAG A/AA violations
+ * of every impact, whether they were recalled, and the milliseconds the audit took.
+ */
+export async function axeViolations(
+  page: Page,
+): Promise<{ violations: AxeViolation[]; recalled: boolean; ms: number }> {
+  const started = performance.now();
   for (let attempt = 1; ; attempt++) {
     try {
       await page.waitForLoadState("load");
@@ -118,7 +124,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       await page.waitForFunction(() => document.title !== "", undefined, { timeout: 3_000 }).catch(() => {});
       const shape = `${routeOf(page.url())} ${await page.evaluate(pageShape)}`;
       const known = findingsByShape.get(shape);
-      if (known) return known;
+      if (known) return { violations: known, recalled: true, ms: performance.now() - started };
       const violations = await page.evaluate(
         async ({ source, tags, rules }) => {
           type AxeNode = { target: unknown[]; any: { data?: unknown }[] };
@@ -158,7 +164,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
         { source: AXE_SOURCE, tags: WCAG_TAGS, rules: [...ALSO_BLOCKING_RULES] },
       );
       findingsByShape.set(shape, violations);
-      return violations;
+      return { violations, recalled: false, ms: performance.now() - started };
     } catch (error) {
       // The page navigated while axe ran (a redirect, a refresh): audit the page it landed on.
       if (attempt >= 3 || !/context was destroyed|navigation|Target closed/i.test(String(error))) throw error;
@@ -171,8 +177,8 @@ export async function expectAccessible(page: Page): Promise<void> {
   if (page.isClosed()) return;
   const url = page.url();
   if (!url.startsWith("http")) return;
-  const violations = await axeViolations(page);
-  record(url, violations);
+  const { violations, recalled, ms } = await axeViolations(page);
+  record({ url, route: routeOf(url), recalled, ms: Math.round(ms), violations });
   const blocking = violations.filter(
     (violation) => BLOCKING_IMPACTS.has(violation.impact) || ALSO_BLOCKING_RULES.has(violation.rule),
   );
@@ -189,9 +195,16 @@ export async function expectAccessible(page: Page): Promise<void> {
   throw new Error(`axe: ${blocking.length} blocking accessibility violation(s) on ${url}\n${lines.join("\n")}`);
 }
 
-function record(url: string, violations: AxeViolation[]): void {
+/** One line per audit: its page, whether axe ran or a page of the same shape was recalled, its time, its findings. */
+function record(audit: {
+  url: string;
+  route: string;
+  recalled: boolean;
+  ms: number;
+  violations: AxeViolation[];
+}): void {
   fs.mkdirSync(FINDINGS_DIR, { recursive: true });
-  const line = JSON.stringify({ url, route: routeOf(url), violations }) + "\n";
+  const line = JSON.stringify(audit) + "\n";
   fs.appendFileSync(path.join(FINDINGS_DIR, `${process.pid}.jsonl`), line);
 }
 
