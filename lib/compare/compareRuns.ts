@@ -12,11 +12,10 @@ import { getRun } from "@/lib/db/runs/runQueries";
 import { metricShape, type Aggregate } from "@/lib/contract/aggregates";
 import {
   DEFAULT_ALPHA,
-  describeDelta,
-  exactMcNemar,
+  DEFAULT_CORRECTION,
   pairedNormalMeanDiff,
-  pairedRateDifference,
   wilsonInterval,
+  type Correction,
 } from "@/lib/stats";
 import {
   BOOTSTRAP_ITERATIONS,
@@ -26,6 +25,8 @@ import {
   settledBy,
 } from "./bootstrapIntervals";
 import { readOfCompletedRuns } from "./completedRunCache";
+import { binaryDelta } from "./binaryDelta";
+import { correctDeltas } from "./correctDeltas";
 import { describeScoreDelta } from "./describeScoreDelta";
 import type { MetricDelta } from "./metricDelta";
 import { judgedDifferently } from "./judgeDifferences";
@@ -71,6 +72,11 @@ export type Comparison = {
   rowPairings?: Record<string, RowPairingCounts>;
   /** Score deltas whose bootstrap was not ready by the deadline; asking again later shows them. */
   pendingDeltas?: number;
+  /**
+   * How the verdicts read the metrics together: the correction, and per candidate how many metrics had a
+   * paired test (its family; correctDeltas.ts).
+   */
+  correction: { method: Correction; alpha: number; family: Record<string, number> };
 };
 
 export type CompareOptions = {
@@ -88,6 +94,11 @@ export type CompareOptions = {
    * another (the CLI's --alpha).
    */
   alpha?: number;
+  /**
+   * How each candidate's metrics are read together (lib/stats/multipleComparisons.ts): Holm's adjustment of
+   * their p-values by default, Benjamini–Hochberg, or none (each metric on its own at alpha).
+   */
+  correction?: Correction;
 };
 
 /**
@@ -237,6 +248,19 @@ export async function compareRuns(
       return { metric, shape, cells, deltas };
     }),
   );
+  // Each candidate's tested metrics are one family: its verdicts are read together, not one by one.
+  const correction = options.correction ?? DEFAULT_CORRECTION;
+  const family: Record<string, number> = {};
+  for (const run of runs.slice(1)) {
+    const entries = metrics
+      .filter((m) => m.deltas[run.id])
+      .map((m) => ({ metric: m.metric, delta: m.deltas[run.id] }));
+    const corrected = correctDeltas(entries, correction, alpha);
+    family[run.id] = corrected.family;
+    entries.forEach(({ metric }, i) => {
+      metrics.find((m) => m.metric === metric)!.deltas[run.id] = corrected.deltas[i];
+    });
+  }
 
   return {
     runs: runs.map((run) => ({
@@ -263,36 +287,7 @@ export async function compareRuns(
       (sum, m) => sum + Object.values(m.deltas).filter((d) => d.verdict === "pending").length,
       0,
     ),
-  };
-}
-
-/**
- * A yes/no metric's delta, interval and test all on the rows both runs judged: the paired difference in
- * yes-rates (c − b) / n with its Agresti–Min interval, and McNemar's exact p. The overall yes-rates in the
- * cells also count rows judged in one run only; where there are such rows their difference is kept apart
- * (`overallDelta`), so the delta never sits outside its own interval.
- */
-function binaryDelta(pairedCounts: PairedCounts[], metric: string, overallDelta: number, alpha: number): MetricDelta {
-  const counts = pairedCounts.find((c) => c.metric === metric);
-  const paired = counts && pairedRateDifference(counts.yesNo, counts.noYes, counts.both, 1 - alpha);
-  if (!counts || !paired)
-    return { delta: overallDelta, verdict: "n/a", words: "no row judged in both runs", pairs: 0, unpaired: 0 };
-  const { difference, low, high } = paired;
-  const { pValue } = exactMcNemar(counts.yesNo, counts.noYes);
-  const described = describeDelta({ kind: "binary", pValue, delta: difference * 100 }, alpha);
-  const unpaired = counts.onlyBaseline + counts.onlyCandidate;
-  // Rows judged in one run only, or rated in one and errored in the other, count in the overall rates alone.
-  const sameBasis = Math.abs(overallDelta - difference) < 1e-12;
-  return {
-    delta: difference,
-    ...(sameBasis ? {} : { overallDelta }),
-    verdict: described.verdict,
-    words: described.words,
-    interval: { low, high },
-    pValue,
-    pairs: counts.both,
-    flips: { regressions: counts.yesNo, improvements: counts.noYes },
-    unpaired,
+    correction: { method: correction, alpha, family },
   };
 }
 

@@ -1,8 +1,22 @@
 import { scoreDirection } from "@/lib/contract/metricCatalog";
-import { describeDelta, formatLevel, NO_CHANGE, type MeanDiffInterval } from "@/lib/stats";
+import {
+  adjustedClause,
+  describeDelta,
+  formatLevel,
+  formatP,
+  intervalVerdict,
+  NO_CHANGE,
+  verdictLabel,
+  type Adjustment,
+  type MeanDiffInterval,
+  type Verdict,
+} from "@/lib/stats";
 import type { MetricDelta, ScoreIntervalMethod } from "./metricDelta";
 
-/** A score delta from its paired interval, in the words of the metric's direction and unit. */
+/**
+ * A score delta from its paired interval and p-value, in the words of the metric's direction and unit. With an
+ * adjustment (the delta read with the comparison's other metrics) the verdict is the adjusted p's.
+ */
 export function describeScoreDelta(
   metric: string,
   delta: number,
@@ -10,45 +24,79 @@ export function describeScoreDelta(
   pairs: number,
   method: ScoreIntervalMethod,
   alpha = 0.05,
+  adjustment?: Adjustment,
 ): MetricDelta {
   if (!interval) return { delta, verdict: "n/a", words: "no row scored in both runs", pairs: 0, unpaired: 0 };
   const bounds = { low: interval.low, high: interval.high };
+  const tested = { pValue: interval.pValue, ...(adjustment ? { adjustedPValue: adjustment.pValue } : {}) };
   // Like a yes/no delta: the mean paired difference the interval bounds, with the averages' difference
   // kept apart when rows scored in one run only make the two differ.
   const paired = interval.meanDiff;
   const overall = Math.abs(delta - paired) < 1e-12 ? {} : { overallDelta: delta };
   if (metric.startsWith("agent/"))
-    return { ...agentDelta(metric, paired, interval, pairs, alpha), interval: bounds, method, ...overall };
+    return {
+      ...agentDelta(metric, paired, interval, pairs, alpha, adjustment),
+      interval: bounds,
+      method,
+      ...tested,
+      ...overall,
+    };
   if (scoreDirection(metric) === "lower")
-    return { ...lowerIsBetterDelta(paired, interval, pairs, alpha), interval: bounds, method, ...overall };
-  const described = describeDelta({ kind: "score", low: interval.low, high: interval.high, delta: paired }, alpha);
+    return {
+      ...lowerIsBetterDelta(paired, interval, pairs, alpha, adjustment),
+      interval: bounds,
+      method,
+      ...tested,
+      ...overall,
+    };
+  const described = describeDelta(
+    { kind: "score", low: interval.low, high: interval.high, delta: paired, pValue: interval.pValue },
+    alpha,
+    adjustment,
+  );
   return {
     delta: paired,
     verdict: described.verdict,
     words: described.words,
     interval: bounds,
     method,
+    ...tested,
     pairs,
     unpaired: 0,
     ...overall,
   };
 }
 
+/** Where lower is better: the verdict of the delta read with the sign turned, so "better" is a drop. */
+function lowerIsBetterVerdict(
+  delta: number,
+  interval: { low: number; high: number },
+  alpha: number,
+  adjustment?: Adjustment,
+): Verdict {
+  return intervalVerdict({ low: -interval.high, high: -interval.low, delta: -delta }, adjustment, alpha);
+}
+
+/** "; p = 0.003, Holm-adjusted p = 0.04" after the interval, when the verdict is an adjusted p's. */
+function pClause(interval: MeanDiffInterval, adjustment?: Adjustment): string {
+  return adjustment ? `; p ${formatP(interval.pValue)}${adjustedClause(adjustment)}` : "";
+}
+
 /** Hallucination, toxicity, bias: a lower score is the improvement. */
 function lowerIsBetterDelta(
   delta: number,
-  interval: { low: number; high: number },
+  interval: MeanDiffInterval,
   pairs: number,
   alpha: number,
+  adjustment?: Adjustment,
 ): MetricDelta {
   const fmt = (value: number) => `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(2)}`;
-  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  const verdict = lowerIsBetterVerdict(delta, interval, alpha, adjustment);
   if (unchanged(delta, interval)) return { delta, verdict, words: NO_CHANGE, pairs, unpaired: 0 };
-  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {
     delta,
     verdict,
-    words: `${label}: ${fmt(delta)} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}; lower is better)`,
+    words: `${verdictLabel(verdict, adjustment)}: ${fmt(delta)} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${pClause(interval, adjustment)}; lower is better)`,
     pairs,
     unpaired: 0,
   };
@@ -58,9 +106,10 @@ function lowerIsBetterDelta(
 function agentDelta(
   metric: string,
   delta: number,
-  interval: { low: number; high: number },
+  interval: MeanDiffInterval,
   pairs: number,
   alpha: number,
+  adjustment?: Adjustment,
 ): MetricDelta {
   const latency = metric === "agent/latency_seconds";
   // Sub-second latency differences read in milliseconds: "+3 ms", not "+0.00 s".
@@ -72,15 +121,14 @@ function agentDelta(
     const shown = Number((Math.abs(value) * scale).toFixed(digits));
     return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
   };
-  const verdict = interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "noise";
+  const verdict = lowerIsBetterVerdict(delta, interval, alpha, adjustment);
   // With its unit, as every agent delta is worded ("No change: 0 ms on every paired row").
   if (unchanged(delta, interval))
     return { delta, verdict, words: `No change: ${fmt(0)}${unit} on every paired row`, pairs, unpaired: 0 };
-  const label = verdict === "better" ? "Real improvement" : verdict === "worse" ? "Real regression" : "Likely noise";
   return {
     delta,
     verdict,
-    words: `${label}: ${fmt(delta)}${unit} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}; lower is better)`,
+    words: `${verdictLabel(verdict, adjustment)}: ${fmt(delta)}${unit} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}${pClause(interval, adjustment)}; lower is better)`,
     pairs,
     unpaired: 0,
   };

@@ -15,9 +15,10 @@ export type MetricDelta = {
   verdict: "better" | "worse" | "noise" | "n/a" | "pending";
   words: string;
   /**
-   * The delta's 95% interval: for scores the paired bootstrap's, or the normal approximation's (`method`); for yes/no metrics the Agresti–Min adjusted
-   * Wald interval of the paired difference in yes-rates (lib/stats/pairedProportions.ts; the verdict itself
-   * is McNemar's).
+   * The delta's (1 − alpha) interval, by the same method as its p-value, so it excludes 0 exactly when the raw
+   * p is below alpha: for scores the paired bootstrap's percentile interval, or the normal approximation's
+   * (`method`); for yes/no metrics the interval that inverts the exact McNemar test (lib/stats/mcNemarInterval.ts).
+   * It is the metric's own interval, not widened for the comparison's other metrics.
    */
   interval?: { low: number; high: number } | null;
   /**
@@ -25,7 +26,13 @@ export type MetricDelta = {
    * rows, the normal approximation from the differences' sums in SQL above that (pairedNormal.ts).
    */
   method?: ScoreIntervalMethod;
+  /** The paired test's two-sided p-value: exact McNemar for yes/no, the bootstrap's or the normal's for scores. */
   pValue?: number;
+  /**
+   * The p-value adjusted for the comparison's other tested metrics (`correction`); the verdict is its when set.
+   * Absent with no correction.
+   */
+  adjustedPValue?: number;
   pairs: number;
   flips?: { regressions: number; improvements: number };
   unpaired: number;

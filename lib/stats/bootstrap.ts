@@ -11,7 +11,11 @@ export type BootstrapOptions = {
 
 const DEFAULT_SEED = 0x5eed;
 
-export type MeanDiffInterval = { meanDiff: number; low: number; high: number };
+/**
+ * A paired mean difference with its interval and the two-sided p-value of "no difference" by the same method:
+ * the interval at level 1 − α excludes 0 exactly when pValue < α.
+ */
+export type MeanDiffInterval = { meanDiff: number; low: number; high: number; pValue: number };
 
 /**
  * Paired bootstrap CI for mean(candidate − baseline). Paired because both runs
@@ -85,9 +89,36 @@ export function startPairedBootstrap(
     if (done < iterations) throw new Error(`bootstrap unfinished: ${done} of ${iterations} resamples drawn`);
     means.sort(); // typed-array sort is numeric, unlike Array#sort
     const tail = (1 - confidence) / 2;
-    return { meanDiff: total / n, low: quantileSorted(means, tail), high: quantileSorted(means, 1 - tail) };
+    return {
+      meanDiff: total / n,
+      low: quantileSorted(means, tail),
+      high: quantileSorted(means, 1 - tail),
+      pValue: percentileBootstrapP(means),
+    };
   };
   return { step, result };
+}
+
+/**
+ * The two-sided p-value that matches the percentile interval read off the same sorted resampled means: the
+ * smallest α at which the (1 − α) interval (quantiles at α/2 and 1 − α/2, interpolated as quantileSorted
+ * does) excludes 0. The lower bound is above 0 exactly when α/2 is past q0, the last quantile level at which
+ * the interpolated quantile is still ≤ 0; the upper bound is below 0 exactly when α/2 is past 1 − q1, with q1
+ * the first level at which it is ≥ 0. So p = min(1, 2 · min(q0, 1 − q1)), and "interval excludes 0" and
+ * "p < α" are the same statement, not two rules that can disagree at the edge.
+ */
+export function percentileBootstrapP(sorted: Float64Array): number {
+  const last = sorted.length - 1;
+  if (last <= 0) return sorted[0] === 0 ? 1 : 0;
+  // q0: past the last mean ≤ 0, up to where the line to the next mean crosses 0.
+  let i = -1;
+  while (i < last && sorted[i + 1] <= 0) i++;
+  const q0 = i < 0 ? 0 : i === last ? 1 : (i + -sorted[i] / (sorted[i + 1] - sorted[i])) / last;
+  // q1: the first mean ≥ 0, back to where the line from the one before it crosses 0.
+  let j = last + 1;
+  while (j > 0 && sorted[j - 1] >= 0) j--;
+  const q1 = j > last ? 1 : j === 0 ? 0 : (j - 1 + -sorted[j - 1] / (sorted[j] - sorted[j - 1])) / last;
+  return Math.min(1, 2 * Math.min(q0, 1 - q1));
 }
 
 /** Linear-interpolation quantile (R type 7, NumPy's default) of ascending data. */

@@ -2,14 +2,36 @@
 export { wilsonInterval } from "./wilson";
 export { exactMcNemar } from "./mcnemar";
 export { pairedRateDifference } from "./pairedProportions";
+export { mcNemarExactInterval } from "./mcNemarInterval";
+export {
+  adjustPValues,
+  correctionName,
+  CORRECTIONS,
+  DEFAULT_CORRECTION,
+  type Correction,
+} from "./multipleComparisons";
 export {
   pairedBootstrapMeanDiff,
+  percentileBootstrapP,
   startPairedBootstrap,
   type BootstrapOptions,
   type MeanDiffInterval,
   type SteppedBootstrap,
 } from "./bootstrap";
-export { DEFAULT_ALPHA, describeDelta, formatLevel, NO_CHANGE, type DeltaInput, type Verdict } from "./significance";
+export {
+  adjustedClause,
+  DEFAULT_ALPHA,
+  describeDelta,
+  formatLevel,
+  formatP,
+  intervalVerdict,
+  NO_CHANGE,
+  verdictLabel,
+  type Adjustment,
+  type DeltaInput,
+  type Verdict,
+} from "./significance";
+export { twoSidedNormalP } from "./specialFunctions";
 export { mulberry32 } from "./prng";
 export { normalQuantile, twoSidedZ } from "./normal";
 export * from "./agreementExports";

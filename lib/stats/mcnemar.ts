@@ -1,3 +1,5 @@
+import { logGamma } from "./specialFunctions";
+
 /**
  * Exact McNemar test for paired yes/no outcomes (same rows, baseline vs
  * candidate). Only discordant rows carry information: under "no difference"
@@ -61,23 +63,4 @@ function logBinomialHalfLowerTail(n: number, k: number): number {
     if (term < sum * 1e-17) break;
   }
   return logPmfK + Math.log(sum);
-}
-
-// Lanczos approximation (g = 7, 9 terms): ~15 significant digits, so even at
-// n = 100,000 (lgamma ≈ 1e6) the log-pmf is off by ~1e-10, i.e. a relative
-// p-value error of ~1e-10.
-const LANCZOS_G = 7;
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-];
-const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
-
-/** log Γ(x) for x ≥ 1 (all this file needs: factorials of counts). */
-function logGamma(x: number): number {
-  const shifted = x - 1;
-  let series = LANCZOS[0];
-  for (let i = 1; i < LANCZOS.length; i++) series += LANCZOS[i] / (shifted + i);
-  const t = shifted + LANCZOS_G + 0.5;
-  return HALF_LOG_2PI + (shifted + 0.5) * Math.log(t) - t + Math.log(series);
 }

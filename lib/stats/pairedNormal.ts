@@ -1,5 +1,6 @@
 import type { MeanDiffInterval } from "./bootstrap";
 import { twoSidedZ } from "./normal";
+import { twoSidedNormalP } from "./specialFunctions";
 
 /** The sums of a paired sample's differences (candidate − baseline), as SQL adds them up: no row is loaded. */
 export type PairedDifferenceSums = { pairs: number; sum: number; sumSquares: number };
@@ -18,7 +19,9 @@ export type PairedDifferenceSums = { pairs: number; sum: number; sumSquares: num
  * sums (Σd² − (Σd)²/n), which loses digits only when the spread is below about
  * 1e-8 of the mean difference; a negative result of that rounding is read as 0.
  *
- * Null for no pairs. One pair has no spread to estimate: its interval is the point.
+ * Its p-value is the z test's, 2 · P(Z ≥ |mean| / (s / √n)): below α exactly when the (1 − α) interval
+ * excludes 0. Null for no pairs. One pair, or pairs that all differ by the same amount, have no spread to
+ * estimate: the interval is the point, and p is 1 for a zero difference and 0 for any other.
  */
 export function pairedNormalMeanDiff(sums: PairedDifferenceSums, confidence = 0.95): MeanDiffInterval | null {
   const { pairs: n, sum, sumSquares } = sums;
@@ -27,10 +30,13 @@ export function pairedNormalMeanDiff(sums: PairedDifferenceSums, confidence = 0.
     throw new RangeError(`sums must be finite, got ${sum} and ${sumSquares}`);
   if (n === 0) return null;
   const meanDiff = sum / n;
-  if (n === 1) return { meanDiff, low: meanDiff, high: meanDiff };
+  const pointP = meanDiff === 0 ? 1 : 0;
+  if (n === 1) return { meanDiff, low: meanDiff, high: meanDiff, pValue: pointP };
   const variance = Math.max(0, (sumSquares - (sum * sum) / n) / (n - 1));
-  const half = twoSidedZ(confidence) * Math.sqrt(variance / n);
-  return { meanDiff, low: meanDiff - half, high: meanDiff + half };
+  const standardError = Math.sqrt(variance / n);
+  const half = twoSidedZ(confidence) * standardError;
+  const pValue = standardError === 0 ? pointP : twoSidedNormalP(meanDiff / standardError);
+  return { meanDiff, low: meanDiff - half, high: meanDiff + half, pValue };
 }
 
 /** The sums of the differences of two paired arrays, as SQL would compute them (for tests and in-memory callers). */

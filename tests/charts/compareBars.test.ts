@@ -10,6 +10,7 @@ const comparison: Comparison = {
   runs: [run("c1", "Candidate"), run("b1", "Baseline")],
   baselineId: "b1",
   sameDataset: true,
+  correction: { method: "holm", alpha: 0.05, family: {} },
   metrics: [
     {
       metric: "response/llm_judged/correctness",

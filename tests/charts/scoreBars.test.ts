@@ -80,6 +80,7 @@ describe("prepareCompareBars on score metrics", () => {
     runs: [compareRun("base"), compareRun("cand")],
     baselineId: "base",
     sameDataset: true,
+    correction: { method: "holm", alpha: 0.05, family: {} },
     metrics: [
       {
         metric: HALLUCINATION,

@@ -14,7 +14,8 @@ import { createTempDb } from "../support/tempDb";
 
 const SAFETY = "response/llm_judged/safety";
 const FAITHFULNESS = "response/llm_judged/faithfulness";
-const Z = 1.959963984540054;
+// Clopper–Pearson's upper bound on the share of flipped rows when none of 6 flipped, at 95 %.
+const NO_FLIP_BOUND = 1 - 0.025 ** (1 / 6);
 const judge = { provider: "openai" as const, model: "judge-model" };
 const text = (html: string) => html.replace(/<[^>]+>/g, "");
 
@@ -56,7 +57,8 @@ async function rateRun(db: Db, runId: string, ratings: ("yes" | "no" | null)[]) 
  * Ten rows. The baseline says yes on rows 1–8 and no on rows 9–10 (8/10 = 0.8); the candidate says yes on
  * rows 1–6 and has not judged rows 7–10 (6/6 = 1.0). By hand:
  *   paired rows 1–6, all yes→yes: b = c = 0, paired difference 0;
- *   Agresti–Min interval: n* = 8, b* = c* = 0.5, centre 0, half-width z·√1/8 = 0.244995498…;
+ *   the interval that inverts the exact McNemar test: no row flipped, so ± the largest share of flipped rows
+ *   that seeing none in 6 allows, Clopper–Pearson's 1 − 0.025^(1/6) = 0.459258…;
  *   overall yes-rates 1.0 − 0.8 = +0.2, which is not the tested delta (the old delta, outside [0, 0]).
  */
 describe("a yes/no delta on the rows both runs judged, with rows judged in one run only", () => {
@@ -91,8 +93,8 @@ describe("a yes/no delta on the rows both runs judged, with rows judged in one r
     const delta = safety.deltas[candidate];
     expect(delta).toMatchObject({ delta: 0, pairs: 6, unpaired: 4, pValue: 1, verdict: "noise" });
     expect(delta.overallDelta).toBeCloseTo(0.2, 12);
-    expect(delta.interval!.low).toBeCloseTo(-Z / 8, 12);
-    expect(delta.interval!.high).toBeCloseTo(Z / 8, 12);
+    expect(delta.interval!.low).toBeCloseTo(-NO_FLIP_BOUND, 12);
+    expect(delta.interval!.high).toBeCloseTo(NO_FLIP_BOUND, 12);
     expect(delta.interval!.low).toBeLessThan(delta.delta!);
     expect(delta.interval!.high).toBeGreaterThan(delta.delta!);
   });
@@ -110,13 +112,13 @@ describe("a yes/no delta on the rows both runs judged, with rows judged in one r
     expect(safety.overall_delta).toBeCloseTo(0.2, 12);
     expect(safety.baseline_value).toBeCloseTo(0.8, 12);
     expect(safety.candidate_value).toBeCloseTo(1, 12);
-    expect(safety.interval_low).toBeCloseTo(-Z / 8, 12);
-    expect(safety.interval_high).toBeCloseTo(Z / 8, 12);
+    expect(safety.interval_low).toBeCloseTo(-NO_FLIP_BOUND, 12);
+    expect(safety.interval_high).toBeCloseTo(NO_FLIP_BOUND, 12);
   });
 
   it("shows on the page the paired delta with its interval, and the overall difference as such", () => {
     const page = text(renderToStaticMarkup(createElement(MetricComparisonTable, { comparison })));
-    expect(page).toContain("Paired delta 0.0 points (95% CI \u221224.5 to +24.5) on the rows both runs judged");
+    expect(page).toContain("Paired delta 0.0 points (95% CI \u221245.9 to +45.9) on the rows both runs judged");
     expect(page).toContain("Overall yes-rates differ by +20.0 points over every judged row (not tested");
     expect(page).toContain("4 rows judged in only one run");
   });

@@ -17,6 +17,7 @@ describe("MetricComparisonTable on a score metric", () => {
       runs: [compareRun("a", "Run a"), compareRun("b", "Run b")],
       baselineId: "a",
       sameDataset: true,
+      correction: { method: "holm", alpha: 0.05, family: {} },
       metrics: [
         {
           metric: HALLUCINATION,
@@ -55,6 +56,7 @@ describe("MetricComparisonTable on a score metric", () => {
       runs: [compareRun("a", "Run a"), compareRun("b", "Run b")],
       baselineId: "a",
       sameDataset: true,
+      correction: { method: "holm", alpha: 0.05, family: {} },
       metrics: [
         {
           metric: HALLUCINATION,

@@ -30,7 +30,7 @@ describe("pairedBootstrapMeanDiff", () => {
 
   it("identical arrays → diff 0, interval [0, 0]", () => {
     const scores = [0.1, 0.9, 0.4, 0.4, 1];
-    expect(pairedBootstrapMeanDiff(scores, [...scores])).toEqual({ meanDiff: 0, low: 0, high: 0 });
+    expect(pairedBootstrapMeanDiff(scores, [...scores])).toEqual({ meanDiff: 0, low: 0, high: 0, pValue: 1 });
   });
 
   it("a constant +0.1 shift → every resampled mean is 0.1", () => {
@@ -46,8 +46,12 @@ describe("pairedBootstrapMeanDiff", () => {
   });
 
   it("two rows with diffs {0, 1}: resampled means are 0, ½, 1 w.p. ¼, ½, ¼", () => {
-    // P(mean = 0) = ¼ > 2.5%, so the 2.5th percentile is 0; likewise the 97.5th is 1.
-    expect(pairedBootstrapMeanDiff([0, 0], [0, 1])).toEqual({ meanDiff: 0.5, low: 0, high: 1 });
+    // P(mean = 0) = ¼ > 2.5%, so the 2.5th percentile is 0; likewise the 97.5th is 1. The interval touches 0
+    // at every level below 1 − ¼ · 2, so p is about twice the share of resampled means at 0: about ½.
+    const result = pairedBootstrapMeanDiff([0, 0], [0, 1])!;
+    expect(result).toMatchObject({ meanDiff: 0.5, low: 0, high: 1 });
+    expect(result.pValue).toBeGreaterThan(0.4);
+    expect(result.pValue).toBeLessThan(0.6);
   });
 
   it("pairs by index: a shared per-row offset does not widen the interval", () => {
@@ -58,7 +62,7 @@ describe("pairedBootstrapMeanDiff", () => {
         baseline,
         baseline.map((x) => x + 1),
       ),
-    ).toEqual({ meanDiff: 1, low: 1, high: 1 });
+    ).toEqual({ meanDiff: 1, low: 1, high: 1, pValue: 0 });
   });
 
   it("is deterministic for a seed (default seed included) and varies across seeds", () => {

@@ -25,6 +25,7 @@ describe("pairedNormalMeanDiff", () => {
       meanDiff: -0.25,
       low: -0.25,
       high: -0.25,
+      pValue: 0,
     });
   });
 

@@ -1,0 +1,60 @@
+import { metricShape } from "@/lib/contract/aggregates";
+import { adjustPValues, describeDelta, type Adjustment, type Correction } from "@/lib/stats";
+import { describeScoreDelta } from "./describeScoreDelta";
+import type { MetricDelta } from "./metricDelta";
+
+/** A delta with a paired test behind it (a verdict or one still being computed), not "n/a". */
+function isTested(delta: MetricDelta): boolean {
+  return delta.verdict === "pending" || (delta.verdict !== "n/a" && delta.pValue !== undefined);
+}
+
+/**
+ * One candidate's deltas against the baseline, read together: the metrics with a paired test form the family,
+ * their p-values are adjusted by `correction` (Holm by default), and each tested delta's verdict and words
+ * become the adjusted p's. The others (n/a) pass through. A delta still pending counts in the family with
+ * p = 1 until it is computed: the family's size is known at once, and the others' adjusted p-values are final
+ * unless the pending one comes out smaller than they are.
+ *
+ * With `none`, or a family of one, every verdict is its raw test's, exactly as without this step.
+ */
+export function correctDeltas(
+  deltas: { metric: string; delta: MetricDelta }[],
+  correction: Correction,
+  alpha: number,
+): { deltas: MetricDelta[]; family: number } {
+  const tested = deltas.filter(({ delta }) => isTested(delta));
+  const family = tested.length;
+  if (correction === "none" || family <= 1) return { deltas: deltas.map(({ delta }) => delta), family };
+  const adjusted = adjustPValues(
+    tested.map(({ delta }) => (delta.verdict === "pending" ? 1 : delta.pValue!)),
+    correction,
+  );
+  const adjustedOf = new Map(tested.map(({ metric }, i) => [metric, adjusted[i]]));
+  return {
+    family,
+    deltas: deltas.map(({ metric, delta }) => {
+      const pValue = adjustedOf.get(metric);
+      if (pValue === undefined || delta.verdict === "pending") return delta;
+      return redescribe(metric, delta, alpha, { pValue, family, correction });
+    }),
+  };
+}
+
+/** The same test's delta, its verdict and words now the adjusted p's; every number measured stays as it was. */
+function redescribe(metric: string, delta: MetricDelta, alpha: number, adjustment: Adjustment): MetricDelta {
+  if (metricShape(metric) === "rating") {
+    const described = describeDelta({ kind: "binary", pValue: delta.pValue!, delta: delta.delta! * 100 }, alpha, adjustment);
+    return { ...delta, verdict: described.verdict, words: described.words, adjustedPValue: adjustment.pValue };
+  }
+  const interval = { meanDiff: delta.delta!, low: delta.interval!.low, high: delta.interval!.high, pValue: delta.pValue! };
+  const described = describeScoreDelta(
+    metric,
+    delta.overallDelta ?? delta.delta!,
+    interval,
+    delta.pairs,
+    delta.method!,
+    alpha,
+    adjustment,
+  );
+  return { ...delta, verdict: described.verdict, words: described.words, adjustedPValue: adjustment.pValue };
+}
