@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_ALPHA } from "@/lib/stats";
+import { CORRECTIONS, DEFAULT_ALPHA, DEFAULT_CORRECTION } from "@/lib/stats";
 
 /** The compare operation's query and answer (GET /api/v1/compare), shared by its route and the CLI's gate. */
 export const comparisonQuerySchema = z.object({
@@ -24,7 +24,14 @@ export const comparisonQuerySchema = z.object({
     .gt(0)
     .lt(0.5)
     .default(DEFAULT_ALPHA)
-    .meta({ description: "The tests' level: real when p < alpha or the (1 − alpha) interval excludes 0" }),
+    .meta({ description: "The tests' level: real when the (adjusted) p < alpha" }),
+  correction: z
+    .enum(CORRECTIONS, { error: `correction must be one of ${CORRECTIONS.join(", ")}` })
+    .default(DEFAULT_CORRECTION)
+    .meta({
+      description:
+        "How each candidate's metrics are read together: holm (family-wise error at alpha, the default), bh (Benjamini–Hochberg, false discovery rate) or none",
+    }),
 });
 
 const nullableNumber = z.number().nullable();
@@ -42,7 +49,14 @@ export const metricStatisticsSchema = z
     overall_delta: nullableNumber,
     interval_low: nullableNumber,
     interval_high: nullableNumber,
-    p_value: nullableNumber.meta({ description: "Exact McNemar's p for yes/no metrics" }),
+    p_value: nullableNumber.meta({
+      description: "The paired test's p: exact McNemar for yes/no, the bootstrap's or the normal's for scores",
+    }),
+    adjusted_p_value: nullableNumber.meta({
+      description: "p_value adjusted for the candidate's other tested metrics (null with correction none)",
+    }),
+    correction: z.enum(CORRECTIONS),
+    family_size: z.number().int().meta({ description: "How many of the candidate's metrics were read together" }),
     test: z.enum(["exact_mcnemar", "paired_bootstrap", "paired_normal"]).nullable(),
     verdict: z.enum(["better", "worse", "noise", "n/a"]),
     words: z.string().meta({ example: "Real regression: −12.0 points (95% CI −18.1 to −5.9; p = 0.0004)" }),
@@ -87,6 +101,7 @@ export const comparisonSchema = z
   .object({
     baselineId: z.string(),
     alpha: z.number().meta({ description: "The tests' level; intervals are (1 − alpha) intervals" }),
+    correction: z.enum(CORRECTIONS).meta({ description: "How each candidate's metrics were read together" }),
     runs: z.array(
       z.object({
         id: z.string(),

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { CORRECTIONS, DEFAULT_CORRECTION, type Correction } from "@/lib/stats/multipleComparisons";
 import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
 import { modelNameProblem } from "@/lib/llm/modelName";
 import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib/metrics/metricNames";
@@ -80,9 +81,14 @@ ${DEEPEVAL_USAGE}
   --baseline RUN          with --server, the regression gate: compare this run with RUN on the rows both
                           judged (paired by request_id across two uploads of the same requests) and exit 1
                           only on a real regression by the paired test (exact McNemar for yes/no, paired
-                          bootstrap for scores); latest:TAG=VALUE takes the newest completed run with that
-                          tag (--baseline latest:branch=main); no such run yet: nothing to compare, exit 0
-  --alpha X               the gate's level (default 0.05): real when p < X or the (1 − X) interval excludes 0
+                          bootstrap for scores) that survives the correction for the metrics compared;
+                          latest:TAG=VALUE takes the newest completed run with that tag (--baseline
+                          latest:branch=main); no such run yet: nothing to compare, exit 0
+  --alpha X               the gate's level (default 0.05): a change is real when its (adjusted) p < X; with
+                          --correction none that is when its (1 − X) interval excludes 0, the same rule
+  --correction C          how the metrics compared are read together: holm (default: the chance of any false
+                          regression stays under --alpha), bh (Benjamini–Hochberg: false discovery rate,
+                          for exploring many metrics) or none (each metric on its own, as before)
   --summary-md FILE       write the gate's Markdown summary there (and to $GITHUB_STEP_SUMMARY when set)`;
 
 export type EvalArgs = {
@@ -119,8 +125,8 @@ export type EvalArgs = {
   server?: string;
   /** Only the limits given on the command line (a resume changes only those). */
   budget: { calls?: number; tokens?: number; usd?: number };
-  /** The regression gate (--baseline, --alpha, --summary-md); only with --server. */
-  gate?: { baseline: BaselineSpec; alpha: number; summaryMd?: string };
+  /** The regression gate (--baseline, --alpha, --correction, --summary-md); only with --server. */
+  gate?: { baseline: BaselineSpec; alpha: number; correction: Correction; summaryMd?: string };
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -160,6 +166,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         server: { type: "string" },
         baseline: { type: "string" },
         alpha: { type: "string" },
+        correction: { type: "string" },
         "summary-md": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -290,18 +297,25 @@ function parseGate(parsed: {
   server?: string;
   baseline?: string;
   alpha?: string;
+  correction?: string;
   "summary-md"?: string;
 }): EvalArgs["gate"] {
   if (parsed.baseline === undefined) {
-    if (parsed.alpha !== undefined || parsed["summary-md"] !== undefined)
-      fail("--alpha and --summary-md belong to the regression gate: give --baseline too");
+    if (parsed.alpha !== undefined || parsed.correction !== undefined || parsed["summary-md"] !== undefined)
+      fail("--alpha, --correction and --summary-md belong to the regression gate: give --baseline too");
     return undefined;
   }
   if (parsed.server === undefined) fail("--baseline compares runs on a team's server: give --server too");
   const baseline = parseBaselineSpec(parsed.baseline) ?? fail("--baseline must be a run id or latest:TAG=VALUE");
   const alpha = Number(parsed.alpha ?? 0.05);
   if (!(alpha > 0 && alpha < 0.5)) fail("--alpha must be a level between 0 and 0.5, e.g. 0.05");
-  return { baseline, alpha, summaryMd: parsed["summary-md"] };
+  const correction = parsed.correction ?? DEFAULT_CORRECTION;
+  if (!isCorrection(correction)) fail(`--correction must be one of ${CORRECTIONS.join(", ")}, got "${correction}"`);
+  return { baseline, alpha, correction, summaryMd: parsed["summary-md"] };
+}
+
+function isCorrection(text: string): text is Correction {
+  return (CORRECTIONS as readonly string[]).includes(text);
 }
 
 function parseRougeType(text: string | undefined): RougeType | undefined {

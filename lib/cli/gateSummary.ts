@@ -1,4 +1,5 @@
-import { formatLevel } from "@/lib/stats/significance";
+import { correctionName } from "@/lib/stats/multipleComparisons";
+import { formatLevel, formatP } from "@/lib/stats/significance";
 import type { MetricStatistics, ServedComparison } from "./servedComparison";
 
 const MINUS = "\u2212";
@@ -47,6 +48,18 @@ function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }
 
+/** "Holm's correction for 14 metrics", or "no correction": how the candidate's metrics were read together. */
+export function correctionWords(comparison: ServedComparison, candidateId: string): string {
+  const family = comparison.statistics.find((s) => s.candidate_run_id === candidateId)?.family_size ?? 0;
+  if (comparison.correction === "none") return "no correction for the metrics compared";
+  return `${correctionName(comparison.correction)}'s correction for ${family} ${family === 1 ? "metric" : "metrics"}`;
+}
+
+/** "0.035", "< 0.001", or empty when the test has no p. */
+function pText(p: number | null): string {
+  return p === null ? "" : formatP(p).replace(/^= /, "");
+}
+
 /** One line per metric for the terminal: the verdict first, then both values, the delta and the test's words. */
 export function gateLines(comparison: ServedComparison, candidateId: string): string[] {
   const lines = comparison.statistics
@@ -79,16 +92,16 @@ export function gateSummaryMarkdown(
     `## Assay: ${cell(nameOf(candidateId))} against ${cell(nameOf(comparison.baselineId))}`,
     "",
     regressed.length > 0
-      ? `**Real regression on ${regressed.length} ${regressed.length === 1 ? "metric" : "metrics"}** (α = ${alpha}): ${regressed.map((s) => code(s.metric)).join(", ")}.`
-      : `**No real regression** at α = ${alpha}: ${counted("better")} improved, ${counted("noise")} likely noise, ${counted("n/a")} not tested.`,
+      ? `**Real regression on ${regressed.length} ${regressed.length === 1 ? "metric" : "metrics"}** (α = ${alpha}, ${correctionWords(comparison, candidateId)}): ${regressed.map((s) => code(s.metric)).join(", ")}.`
+      : `**No real regression** at α = ${alpha} (${correctionWords(comparison, candidateId)}): ${counted("better")} improved, ${counted("noise")} likely noise, ${counted("n/a")} not tested.`,
   ];
   if (thresholdMisses.length > 0) lines.push("", `**Thresholds missed:** ${thresholdMisses.map(cell).join("; ")}.`);
   const pairing = comparison.rowPairings[candidateId];
   if (pairing) lines.push("", `Rows paired across the two datasets: ${cell(pairing.words)}`);
   lines.push(
     "",
-    `| Metric | Baseline | This run | Δ (paired rows) | ${formatLevel(1 - alpha)}% interval | Paired rows | Verdict |`,
-    "|---|---:|---:|---:|---|---:|---|",
+    `| Metric | Baseline | This run | Δ (paired rows) | ${formatLevel(1 - alpha)}% interval | p | Adjusted p | Paired rows | Verdict |`,
+    "|---|---:|---:|---:|---|---:|---:|---:|---|",
     ...statistics.map((s) =>
       [
         "",
@@ -97,6 +110,8 @@ export function gateSummaryMarkdown(
         formatValue(s.unit, s.candidate_value),
         formatDelta(s.unit, s.delta),
         formatInterval(s),
+        pText(s.p_value),
+        pText(s.adjusted_p_value),
         String(s.paired_rows),
         `${s.verdict === "worse" ? "**" : ""}${cell(s.words)}${s.verdict === "worse" ? "**" : ""}`,
         "",

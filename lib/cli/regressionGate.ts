@@ -3,7 +3,8 @@ import { runListSchema } from "@/lib/api/apiSchemas";
 import { comparisonSchema } from "@/lib/api/compareSchemas";
 import { ApiClientError, type ApiClient } from "./apiClient";
 import type { MetricStatistics, ServedComparison } from "./servedComparison";
-import { gateLines, gateSummaryMarkdown } from "./gateSummary";
+import { correctionWords, gateLines, gateSummaryMarkdown } from "./gateSummary";
+import type { Correction } from "@/lib/stats";
 
 export type { MetricStatistics, ServedComparison } from "./servedComparison";
 
@@ -35,12 +36,13 @@ export async function fetchComparison(
   client: ApiClient,
   baselineId: string,
   candidateId: string,
-  options: { alpha: number; flips: number },
+  options: { alpha: number; correction: Correction; flips: number },
 ): Promise<ServedComparison> {
   const query = new URLSearchParams({
     runs: `${baselineId},${candidateId}`,
     baseline: baselineId,
     alpha: String(options.alpha),
+    correction: options.correction,
     flips: String(options.flips),
   });
   try {
@@ -53,9 +55,10 @@ export async function fetchComparison(
 }
 
 /**
- * The gate's decision: the metrics whose paired test shows a real regression at the comparison's level
- * (exact McNemar for yes/no, the paired bootstrap or normal interval for scores; "worse" already knows
- * which direction is better). An improvement, likely noise, or a metric with nothing paired never fails it.
+ * The gate's decision: the metrics whose paired test shows a real regression at the comparison's level after
+ * the correction for the metrics compared (exact McNemar for yes/no, the paired bootstrap or normal test for
+ * scores; "worse" already knows which direction is better). An improvement, likely noise, or a metric with
+ * nothing paired never fails it.
  */
 export function regressedMetrics(comparison: ServedComparison, candidateId: string): MetricStatistics[] {
   return comparison.statistics.filter((s) => s.candidate_run_id === candidateId && s.verdict === "worse");
@@ -69,7 +72,7 @@ export type GateIo = { log: (line: string) => void; env?: NodeJS.ProcessEnv };
  * expects), and says whether a metric really regressed.
  */
 export async function runRegressionGate(
-  gate: { baseline: BaselineSpec; alpha: number; summaryMd?: string },
+  gate: { baseline: BaselineSpec; alpha: number; correction: Correction; summaryMd?: string },
   client: ApiClient,
   candidateId: string,
   thresholdMisses: string[],
@@ -83,9 +86,15 @@ export async function runRegressionGate(
     await writeSummary(gate.summaryMd, `## Assay regression gate\n\n${words}\n`, io);
     return { regressed: false };
   }
-  const comparison = await fetchComparison(client, baselineId, candidateId, { alpha: gate.alpha, flips: 10 });
+  const comparison = await fetchComparison(client, baselineId, candidateId, {
+    alpha: gate.alpha,
+    correction: gate.correction,
+    flips: 10,
+  });
   const baselineName = comparison.runs.find((run) => run.id === baselineId)?.name ?? baselineId;
-  io.log(`\nRegression gate against "${baselineName}" (${baselineId}), alpha ${gate.alpha}:`);
+  io.log(
+    `\nRegression gate against "${baselineName}" (${baselineId}), alpha ${gate.alpha}, ${correctionWords(comparison, candidateId)}:`,
+  );
   for (const line of gateLines(comparison, candidateId)) io.log(line);
   const regressed = regressedMetrics(comparison, candidateId);
   io.log(

@@ -10,13 +10,7 @@ import { getRowPairingCounts, type RowPairingCounts } from "@/lib/db/judgments/r
 import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { metricShape, type Aggregate } from "@/lib/contract/aggregates";
-import {
-  DEFAULT_ALPHA,
-  DEFAULT_CORRECTION,
-  pairedNormalMeanDiff,
-  wilsonInterval,
-  type Correction,
-} from "@/lib/stats";
+import { DEFAULT_ALPHA, DEFAULT_CORRECTION, pairedNormalMeanDiff, wilsonInterval, type Correction } from "@/lib/stats";
 import {
   BOOTSTRAP_ITERATIONS,
   BOOTSTRAP_SEED,
@@ -252,13 +246,15 @@ export async function compareRuns(
   const correction = options.correction ?? DEFAULT_CORRECTION;
   const family: Record<string, number> = {};
   for (const run of runs.slice(1)) {
-    const entries = metrics
-      .filter((m) => m.deltas[run.id])
-      .map((m) => ({ metric: m.metric, delta: m.deltas[run.id] }));
-    const corrected = correctDeltas(entries, correction, alpha);
+    const tested = metrics.filter((m) => m.deltas[run.id]);
+    const corrected = correctDeltas(
+      tested.map((m) => ({ metric: m.metric, delta: m.deltas[run.id] })),
+      correction,
+      alpha,
+    );
     family[run.id] = corrected.family;
-    entries.forEach(({ metric }, i) => {
-      metrics.find((m) => m.metric === metric)!.deltas[run.id] = corrected.deltas[i];
+    tested.forEach((m, i) => {
+      m.deltas[run.id] = corrected.deltas[i];
     });
   }
 

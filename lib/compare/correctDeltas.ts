@@ -26,7 +26,7 @@ export function correctDeltas(
   const family = tested.length;
   if (correction === "none" || family <= 1) return { deltas: deltas.map(({ delta }) => delta), family };
   const adjusted = adjustPValues(
-    tested.map(({ delta }) => (delta.verdict === "pending" ? 1 : delta.pValue!)),
+    tested.map(({ delta }) => (delta.verdict === "pending" ? 1 : (delta.pValue ?? 1))),
     correction,
   );
   const adjustedOf = new Map(tested.map(({ metric }, i) => [metric, adjusted[i]]));
@@ -42,19 +42,24 @@ export function correctDeltas(
 
 /** The same test's delta, its verdict and words now the adjusted p's; every number measured stays as it was. */
 function redescribe(metric: string, delta: MetricDelta, alpha: number, adjustment: Adjustment): MetricDelta {
-  if (metricShape(metric) === "rating") {
-    const described = describeDelta({ kind: "binary", pValue: delta.pValue!, delta: delta.delta! * 100 }, alpha, adjustment);
-    return { ...delta, verdict: described.verdict, words: described.words, adjustedPValue: adjustment.pValue };
-  }
-  const interval = { meanDiff: delta.delta!, low: delta.interval!.low, high: delta.interval!.high, pValue: delta.pValue! };
-  const described = describeScoreDelta(
-    metric,
-    delta.overallDelta ?? delta.delta!,
-    interval,
-    delta.pairs,
-    delta.method!,
-    alpha,
-    adjustment,
-  );
+  const { pValue, interval, method } = delta;
+  const paired = delta.delta;
+  // A tested delta always has these; without them there is nothing to re-read.
+  if (pValue === undefined || paired === null) return delta;
+  const described =
+    metricShape(metric) === "rating"
+      ? describeDelta({ kind: "binary", pValue, delta: paired * 100 }, alpha, adjustment)
+      : interval && method
+        ? describeScoreDelta(
+            metric,
+            delta.overallDelta ?? paired,
+            { meanDiff: paired, low: interval.low, high: interval.high, pValue },
+            delta.pairs,
+            method,
+            alpha,
+            adjustment,
+          )
+        : null;
+  if (!described) return delta;
   return { ...delta, verdict: described.verdict, words: described.words, adjustedPValue: adjustment.pValue };
 }

@@ -1,6 +1,7 @@
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
 import { listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
+import type { Correction } from "@/lib/stats";
 import { csvLine } from "./csv";
 
 /**
@@ -31,13 +32,21 @@ export type MetricStatistics = {
   /** candidate_value − baseline_value, over every judged row; differs from a paired delta where rows are unpaired. */
   overall_delta: number | null;
   /**
-   * The delta's 95% interval: for scores the paired bootstrap, or above 50,000 paired rows the normal
-   * approximation from the differences' sums (`test` says which); Agresti–Min adjusted paired Wald for yes-rates.
+   * The delta's (1 − alpha) interval, by the method of its p-value (it excludes 0 exactly when p_value < alpha):
+   * for scores the paired bootstrap, or above 50,000 paired rows the normal approximation from the differences'
+   * sums (`test` says which); for yes-rates the interval that inverts the exact McNemar test. Not widened for
+   * the other metrics compared.
    */
   interval_low: number | null;
   interval_high: number | null;
-  /** McNemar's exact p for yes/no metrics; null for scores (their verdict is the bootstrap interval). */
+  /** The paired test's own p: exact McNemar for yes/no metrics, the bootstrap's or the normal's for scores. */
   p_value: number | null;
+  /** p_value adjusted for the candidate's other tested metrics by `correction`; the verdict is its. Null with none. */
+  adjusted_p_value: number | null;
+  /** How the candidate's metrics were read together: holm, bh or none. */
+  correction: Correction;
+  /** How many metrics were read together for this candidate (its tested metrics). */
+  family_size: number;
   test: "exact_mcnemar" | "paired_bootstrap" | "paired_normal" | null;
   verdict: "better" | "worse" | "noise" | "n/a";
   words: string;
@@ -80,6 +89,9 @@ export const STATISTICS_COLUMNS: (keyof MetricStatistics)[] = [
   "interval_low",
   "interval_high",
   "p_value",
+  "adjusted_p_value",
+  "correction",
+  "family_size",
   "test",
   "verdict",
   "words",
@@ -103,14 +115,17 @@ export const FLIPPED_ROW_COLUMNS: (keyof FlippedRow)[] = [
   "candidate_score",
 ];
 
-/** The comparison behind an export, every bootstrap interval waited for (at `alpha`, 0.05 unless asked). Null when a run is missing. */
+/**
+ * The comparison behind an export, every bootstrap interval waited for (at `alpha`, 0.05 unless asked, with
+ * `correction`, Holm unless asked). Null when a run is missing.
+ */
 export function exportedComparison(
   db: Db,
   runIds: string[],
   baselineId: string,
-  options: { alpha?: number } = {},
+  options: { alpha?: number; correction?: Correction } = {},
 ): Promise<Comparison | null> {
-  return compareRuns(db, runIds, baselineId, { waitMs: Infinity, alpha: options.alpha });
+  return compareRuns(db, runIds, baselineId, { waitMs: Infinity, ...options });
 }
 
 /** One record per (metric, candidate), in the page's metric order. */
@@ -137,6 +152,9 @@ export function comparisonStatistics(comparison: Comparison): MetricStatistics[]
         interval_low: delta.interval?.low ?? null,
         interval_high: delta.interval?.high ?? null,
         p_value: delta.pValue ?? null,
+        adjusted_p_value: delta.adjustedPValue ?? null,
+        correction: comparison.correction.method,
+        family_size: comparison.correction.family[candidateId] ?? 0,
         test: tested ? (shape === "rating" ? "exact_mcnemar" : (delta.method ?? "paired_bootstrap")) : null,
         // An export waits for every interval, so "pending" cannot reach it; n/a stands in should it ever.
         verdict: delta.verdict === "pending" ? "n/a" : delta.verdict,

@@ -3,13 +3,7 @@ export { wilsonInterval } from "./wilson";
 export { exactMcNemar } from "./mcnemar";
 export { pairedRateDifference } from "./pairedProportions";
 export { mcNemarExactInterval } from "./mcNemarInterval";
-export {
-  adjustPValues,
-  correctionName,
-  CORRECTIONS,
-  DEFAULT_CORRECTION,
-  type Correction,
-} from "./multipleComparisons";
+export { adjustPValues, correctionName, CORRECTIONS, DEFAULT_CORRECTION, type Correction } from "./multipleComparisons";
 export {
   pairedBootstrapMeanDiff,
   percentileBootstrapP,

@@ -18,7 +18,10 @@ const statistic = (
   overall_delta: null,
   interval_low: verdict === "n/a" ? null : -0.4,
   interval_high: verdict === "n/a" ? null : -0.2,
-  p_value: unit === "rate" ? 0.001 : null,
+  p_value: unit === "rate" ? 0.001 : verdict === "n/a" ? null : 0.2,
+  adjusted_p_value: unit === "rate" ? 0.003 : verdict === "n/a" ? null : 0.4,
+  correction: "holm" as const,
+  family_size: 3,
   test: verdict === "n/a" ? null : unit === "rate" ? ("exact_mcnemar" as const) : ("paired_bootstrap" as const),
   verdict,
   words: `${verdict} | words`,
@@ -32,6 +35,7 @@ const statistic = (
 const comparison: ServedComparison = {
   baselineId: "base",
   alpha: 0.01,
+  correction: "holm",
   runs: [
     {
       id: "base",
@@ -82,13 +86,16 @@ describe("the regression gate's summary", () => {
     expect(regressedMetrics(comparison, "cand").map((s) => s.metric)).toEqual(["response/llm_judged/correctness"]);
     const markdown = gateSummaryMarkdown(comparison, "cand", "https://assay.example.com", ["x = 0.2 (threshold 0.5)"]);
     expect(markdown).toContain("## Assay: pr-7 against main \\| nightly");
-    expect(markdown).toContain("**Real regression on 1 metric** (α = 0.01): `response/llm_judged/correctness`.");
+    expect(markdown).toContain(
+      "**Real regression on 1 metric** (α = 0.01, Holm's correction for 3 metrics): `response/llm_judged/correctness`.",
+    );
     expect(markdown).toContain("**Thresholds missed:** x = 0.2 (threshold 0.5).");
     expect(markdown).toContain(
-      "| Metric | Baseline | This run | Δ (paired rows) | 99% interval | Paired rows | Verdict |",
+      "| Metric | Baseline | This run | Δ (paired rows) | 99% interval | p | Adjusted p | Paired rows | Verdict |",
     );
+    // The raw p beside the one the verdict is made on.
     expect(markdown).toContain(
-      "| `response/llm_judged/correctness` | 90.0% | 60.0% | \u221230.0 pts | \u221240.0 pts to \u221220.0 pts | 30 | **worse \\| words** |",
+      "| `response/llm_judged/correctness` | 90.0% | 60.0% | \u221230.0 pts | \u221240.0 pts to \u221220.0 pts | 0.001 | 0.003 | 30 | **worse \\| words** |",
     );
     expect(markdown).toContain("| `agent/latency_seconds` | 0.71 s | 0.70 s | \u22120.01 s |");
     // A cell cannot be ended, nor inline code closed, by what a dataset put in a request_id.

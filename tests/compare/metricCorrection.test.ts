@@ -12,7 +12,16 @@ import { importRows } from "../support/engineKit";
 import { createTempDb } from "../support/tempDb";
 
 const YES_NO = ["correctness", "relevance_to_query", "safety", "groundedness", "context_sufficiency"];
-const SCORES = ["faithfulness", "answer_relevancy", "contextual_relevancy", "toxicity", "bias", "bleu", "rouge", "meteor"];
+const SCORES = [
+  "faithfulness",
+  "answer_relevancy",
+  "contextual_relevancy",
+  "toxicity",
+  "bias",
+  "bleu",
+  "rouge",
+  "meteor",
+];
 const LEVENSHTEIN = "levenshtein";
 const METRICS = [...YES_NO, ...SCORES, LEVENSHTEIN];
 const CORRECTNESS = "response/llm_judged/correctness";

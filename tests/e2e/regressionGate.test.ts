@@ -97,9 +97,12 @@ describe("npm run eval -- --server … --baseline", () => {
       { ...env, GITHUB_STEP_SUMMARY: stepSummary },
     ).done;
     expect(regressed.code, regressed.stdout + regressed.stderr).toBe(1);
-    expect(regressed.stdout).toContain(`Regression gate against "main" (${mainRun.id}), alpha 0.05:`);
+    // Two metrics compared, read together with Holm's correction (the default).
+    expect(regressed.stdout).toContain(
+      `Regression gate against "main" (${mainRun.id}), alpha 0.05, Holm's correction for 2 metrics:`,
+    );
     expect(regressed.stdout).toMatch(
-      /REGRESSION +response\/llm_judged\/relevance_to_query: 100\.0% → 68\.3%; Real regression: −30\.8 points \(McNemar p < 0\.001\) \[39 paired rows\]/,
+      /REGRESSION +response\/llm_judged\/relevance_to_query: 100\.0% → 68\.3%; Real regression after correcting for 2 metrics: −30\.8 points \(McNemar p < 0\.001, Holm-adjusted p < 0\.001\) \[39 paired rows\]/,
     );
     expect(regressed.stdout).toMatch(
       /noise +response\/llm_judged\/safety: 100\.0% → 100\.0%; No net change: 0\.0 points/,
@@ -111,9 +114,11 @@ describe("npm run eval -- --server … --baseline", () => {
     );
     expect(regressed.stdout).toContain("[39 paired rows]");
     const markdown = fs.readFileSync(summary, "utf8");
-    expect(markdown).toContain("**Real regression on 1 metric** (α = 0.05): `response/llm_judged/relevance_to_query`.");
+    expect(markdown).toContain(
+      "**Real regression on 1 metric** (α = 0.05, Holm's correction for 2 metrics): `response/llm_judged/relevance_to_query`.",
+    );
     expect(markdown).toMatch(
-      /\| `response\/llm_judged\/relevance_to_query` \| 100\.0% \| 68\.3% \| −30\.8 pts \| −\d+\.\d pts to −\d+\.\d pts \| 39 \| \*\*Real regression/,
+      /\| `response\/llm_judged\/relevance_to_query` \| 100\.0% \| 68\.3% \| −30\.8 pts \| −\d+\.\d pts to −\d+\.\d pts \| < 0\.001 \| < 0\.001 \| 39 \| \*\*Real regression/,
     );
     expect(markdown).toContain("### Flipped rows (first 10, regressions first)");
     const link = /\[side by side\]\((http:\/\/127\.0\.0\.1:\d+\/compare\/row\?[^)]+)\)/.exec(markdown);
@@ -145,9 +150,11 @@ describe("npm run eval -- --server … --baseline", () => {
       env,
     ).done;
     expect(noisy.code, noisy.stderr).toBe(0);
-    expect(noisy.stdout).toContain(`Regression gate against "main" (${mainRun.id}), alpha 0.1:`);
+    expect(noisy.stdout).toContain(
+      `Regression gate against "main" (${mainRun.id}), alpha 0.1, Holm's correction for 2 metrics:`,
+    );
     expect(noisy.stdout).toMatch(
-      /noise +response\/llm_judged\/relevance_to_query: 100\.0% → 97\.5%; Likely noise: −2\.5 points \(p = 1\)/,
+      /noise +response\/llm_judged\/relevance_to_query: 100\.0% → 97\.5%; Likely noise after correcting for 2 metrics: −2\.5 points \(p = 1, Holm-adjusted p = 1\)/,
     );
     expect(noisy.stdout).toContain("No real regression: every change is an improvement or likely noise.");
   }, 240_000);

@@ -34,7 +34,10 @@ export const compareRoute = defineApiRoute(
         { field: "baseline", message: "not one of runs" },
       ]);
     const db = getDb();
-    const comparison = await exportedComparison(db, query.runs, baselineId, { alpha: query.alpha });
+    const comparison = await exportedComparison(db, query.runs, baselineId, {
+      alpha: query.alpha,
+      correction: query.correction,
+    });
     if (!comparison) throw new ApiError(404, "not_found", "One of the runs does not exist.");
     // Each candidate's flips in the flip list's order (regressions first), until `flips` are listed.
     const flips: z.input<typeof flippedRowSchema>[] = [];
@@ -64,6 +67,7 @@ export const compareRoute = defineApiRoute(
         judge: { provider: run.judgeProvider, model: run.judgeModel },
       })),
       alpha: query.alpha,
+      correction: query.correction,
       sameDataset: comparison.sameDataset,
       rowPairings: Object.fromEntries(
         Object.entries(comparison.rowPairings ?? {}).map(([id, counts]) => [
