@@ -1,7 +1,6 @@
 // Public surface of the stats library: pure functions, no I/O, seeded randomness.
 export { wilsonInterval } from "./wilson";
 export { exactMcNemar } from "./mcnemar";
-export { pairedRateDifference } from "./pairedProportions";
 export { mcNemarExactInterval } from "./mcNemarInterval";
 export { adjustPValues, correctionName, CORRECTIONS, DEFAULT_CORRECTION, type Correction } from "./multipleComparisons";
 export {
