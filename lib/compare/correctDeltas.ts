@@ -46,20 +46,28 @@ function redescribe(metric: string, delta: MetricDelta, alpha: number, adjustmen
   const paired = delta.delta;
   // A tested delta always has these; without them there is nothing to re-read.
   if (pValue === undefined || paired === null) return delta;
+  const rating = metricShape(metric) === "rating";
   const described =
-    metricShape(metric) === "rating"
-      ? describeDelta({ kind: "binary", pValue, delta: paired * 100 }, alpha, adjustment)
-      : interval && method
-        ? describeScoreDelta(
-            metric,
-            delta.overallDelta ?? paired,
-            { meanDiff: paired, low: interval.low, high: interval.high, pValue },
-            delta.pairs,
-            method,
-            alpha,
-            adjustment,
-          )
-        : null;
+    rating && interval && method
+      ? // Judged over trials: the rows' pass rates, bootstrapped (trialsDelta.ts).
+        describeDelta(
+          { kind: "rate", pValue, delta: paired * 100, low: interval.low * 100, high: interval.high * 100 },
+          alpha,
+          adjustment,
+        )
+      : rating
+        ? describeDelta({ kind: "binary", pValue, delta: paired * 100 }, alpha, adjustment)
+        : interval && method
+          ? describeScoreDelta(
+              metric,
+              delta.overallDelta ?? paired,
+              { meanDiff: paired, low: interval.low, high: interval.high, pValue },
+              delta.pairs,
+              method,
+              alpha,
+              adjustment,
+            )
+          : null;
   if (!described) return delta;
   return { ...delta, verdict: described.verdict, words: described.words, adjustedPValue: adjustment.pValue };
 }

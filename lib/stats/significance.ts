@@ -13,7 +13,12 @@ export type DeltaInput =
    * Scored metric: delta in score units, with a (1 − alpha) interval for it and the p-value of the same method
    * (pairedBootstrapMeanDiff, pairedNormalMeanDiff), which is below alpha exactly when the interval excludes 0.
    */
-  | { kind: "score"; low: number; high: number; delta: number; pValue?: number };
+  | { kind: "score"; low: number; high: number; delta: number; pValue?: number }
+  /**
+   * Yes/no metric judged over several trials: delta and interval in percentage points of the mean of the rows'
+   * pass rates, with the paired bootstrap's p over rows (each row one observation, whatever its trials).
+   */
+  | { kind: "rate"; low: number; high: number; delta: number; pValue: number };
 
 /**
  * A test read with others: its p-value adjusted for the `family` tests of the comparison (multipleComparisons.ts).
@@ -49,6 +54,18 @@ export function describeDelta(
     return {
       verdict,
       words: `${verdictLabel(verdict, adjustment)}: ${amount} (${test} ${formatP(pValue)}${adjustedClause(adjustment)})`,
+    };
+  }
+
+  if (input.kind === "rate") {
+    const { low, high, delta, pValue } = input;
+    const verdict = adjustment ? verdictOf(delta, adjustment.pValue, alpha) : verdictOf(delta, pValue, alpha);
+    if (delta === 0 && low === 0 && high === 0) return { verdict, words: NO_CHANGE };
+    const digits = verdict === "noise" ? 1 : digitsKeepingNonZero([low, high], 1);
+    const ci = `${formatLevel(1 - alpha)}% CI ${signed(low, digits)} to ${signed(high, digits)}`;
+    return {
+      verdict,
+      words: `${verdictLabel(verdict, adjustment)}: ${signed(delta, digits, true)} points (${ci}; p ${formatP(pValue)}${adjustedClause(adjustment)})`,
     };
   }
 
