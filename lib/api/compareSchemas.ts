@@ -110,6 +110,7 @@ export const comparisonSchema = z
         datasetName: z.string(),
         status: z.string(),
         judge: z.object({ provider: z.string(), model: z.string() }),
+        metrics: z.array(z.string()).meta({ description: "The metrics the run asked for" }),
       }),
     ),
     sameDataset: z.boolean(),

@@ -60,14 +60,21 @@ function pText(p: number | null): string {
   return p === null ? "" : formatP(p).replace(/^= /, "");
 }
 
+/**
+ * The candidate's statistics on the metrics it asked for: a metric only the baseline ran is not the
+ * candidate's to pass or fail, and listing it as "not tested" reads as a gap in this build.
+ */
+export function candidateStatistics(comparison: ServedComparison, candidateId: string): MetricStatistics[] {
+  const asked = new Set(comparison.runs.find((run) => run.id === candidateId)?.metrics ?? []);
+  return comparison.statistics.filter((s) => s.candidate_run_id === candidateId && asked.has(s.metric));
+}
+
 /** One line per metric for the terminal: the verdict first, then both values, the delta and the test's words. */
 export function gateLines(comparison: ServedComparison, candidateId: string): string[] {
-  const lines = comparison.statistics
-    .filter((s) => s.candidate_run_id === candidateId)
-    .map(
-      (s) =>
-        `${VERDICT_WORDS[s.verdict].padEnd(11)} ${s.metric}: ${formatValue(s.unit, s.baseline_value)} → ${formatValue(s.unit, s.candidate_value)}; ${s.words}${s.paired_rows > 0 ? ` [${s.paired_rows} paired rows]` : ""}`,
-    );
+  const lines = candidateStatistics(comparison, candidateId).map(
+    (s) =>
+      `${VERDICT_WORDS[s.verdict].padEnd(11)} ${s.metric}: ${formatValue(s.unit, s.baseline_value)} → ${formatValue(s.unit, s.candidate_value)}; ${s.words}${s.paired_rows > 0 ? ` [${s.paired_rows} paired rows]` : ""}`,
+  );
   const pairing = comparison.rowPairings[candidateId];
   return pairing ? [`Rows: ${pairing.words}`, ...lines] : lines;
 }
@@ -84,7 +91,7 @@ export function gateSummaryMarkdown(
   thresholdMisses: string[] = [],
 ): string {
   const nameOf = (id: string) => comparison.runs.find((run) => run.id === id)?.name ?? id;
-  const statistics = comparison.statistics.filter((s) => s.candidate_run_id === candidateId);
+  const statistics = candidateStatistics(comparison, candidateId);
   const regressed = statistics.filter((s) => s.verdict === "worse");
   const counted = (verdict: MetricStatistics["verdict"]) => statistics.filter((s) => s.verdict === verdict).length;
   const alpha = comparison.alpha;

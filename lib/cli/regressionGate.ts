@@ -3,7 +3,7 @@ import { runListSchema } from "@/lib/api/apiSchemas";
 import { comparisonSchema } from "@/lib/api/compareSchemas";
 import { ApiClientError, type ApiClient } from "./apiClient";
 import type { MetricStatistics, ServedComparison } from "./servedComparison";
-import { correctionWords, gateLines, gateSummaryMarkdown } from "./gateSummary";
+import { candidateStatistics, correctionWords, gateLines, gateSummaryMarkdown } from "./gateSummary";
 import type { Correction } from "@/lib/stats";
 
 export type { MetricStatistics, ServedComparison } from "./servedComparison";
@@ -61,7 +61,7 @@ export async function fetchComparison(
  * nothing paired never fails it.
  */
 export function regressedMetrics(comparison: ServedComparison, candidateId: string): MetricStatistics[] {
-  return comparison.statistics.filter((s) => s.candidate_run_id === candidateId && s.verdict === "worse");
+  return candidateStatistics(comparison, candidateId).filter((s) => s.verdict === "worse");
 }
 
 export type GateIo = { log: (line: string) => void; env?: NodeJS.ProcessEnv };

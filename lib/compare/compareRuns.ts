@@ -34,6 +34,8 @@ export type CompareRun = {
   judgeModel: string;
   generationModel: string | null;
   status: string;
+  /** The metrics the run asked for (its config), in its order. */
+  metrics: string[];
   /** How the run was judged: its settings, and per metric the judges and prompt versions its finished judgments record. */
   judging: { chunkMode: string; thresholds: Record<string, number>; metricJudges: MetricJudge[] };
 };
@@ -268,6 +270,7 @@ export async function compareRuns(
       judgeModel: run.judgeModel,
       generationModel: run.generationModel,
       status: run.status,
+      metrics: run.config.metrics,
       judging: {
         chunkMode: run.config.chunkMode,
         thresholds: run.config.thresholds,

@@ -43,6 +43,7 @@ export function compareRun(id: string, name = id) {
     judgeModel: "h",
     generationModel: null,
     status: "completed",
+    metrics: [],
     judging: { chunkMode: "batched", thresholds: {}, metricJudges: [] },
   };
 }

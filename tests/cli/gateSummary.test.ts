@@ -44,6 +44,11 @@ const comparison: ServedComparison = {
       datasetName: "a",
       status: "completed",
       judge: { provider: "openai", model: "m" },
+      metrics: [
+        "response/llm_judged/correctness",
+        "response/llm_judged/deepeval/faithfulness",
+        "agent/latency_seconds",
+      ],
     },
     {
       id: "cand",
@@ -52,6 +57,11 @@ const comparison: ServedComparison = {
       datasetName: "b",
       status: "completed",
       judge: { provider: "openai", model: "m" },
+      metrics: [
+        "response/llm_judged/correctness",
+        "response/llm_judged/deepeval/faithfulness",
+        "agent/latency_seconds",
+      ],
     },
   ],
   sameDataset: false,
@@ -62,6 +72,8 @@ const comparison: ServedComparison = {
     statistic("response/llm_judged/correctness", "rate", "worse"),
     statistic("response/llm_judged/deepeval/faithfulness", "score", "noise"),
     statistic("agent/latency_seconds", "seconds", "better"),
+    // Only the baseline ran safety: not this build's to pass or fail.
+    statistic("response/llm_judged/safety", "rate", "n/a"),
   ],
   flips: [
     {
@@ -107,6 +119,18 @@ describe("the regression gate's summary", () => {
     expect(gateLines(comparison, "cand")[1]).toBe(
       "REGRESSION  response/llm_judged/correctness: 90.0% → 60.0%; worse | words [30 paired rows]",
     );
+  });
+
+  it("lists only the metrics this build asked for: one only the baseline ran is not 'not tested'", () => {
+    const markdown = gateSummaryMarkdown(
+      { ...comparison, statistics: comparison.statistics.filter((s) => s.verdict !== "worse") },
+      "cand",
+      "https://assay.example.com",
+    );
+    expect(markdown).toContain("1 improved, 1 likely noise, 0 not tested.");
+    expect(markdown).not.toContain("response/llm_judged/safety");
+    expect(gateLines(comparison, "cand").join("\n")).not.toContain("response/llm_judged/safety");
+    expect(gateLines(comparison, "cand")).toHaveLength(4);
   });
 
   it("reads --baseline as a run id or latest:TAG", () => {

@@ -65,6 +65,7 @@ export const compareRoute = defineApiRoute(
         datasetName: run.datasetName,
         status: run.status,
         judge: { provider: run.judgeProvider, model: run.judgeModel },
+        metrics: run.metrics,
       })),
       alpha: query.alpha,
       correction: query.correction,
