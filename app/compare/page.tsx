@@ -15,6 +15,7 @@ import { formatInteger } from "@/lib/charts/format";
 import { BOOTSTRAP_MAX_PAIRS, compareRuns } from "@/lib/compare/compareRuns";
 import { readFlipPage } from "@/lib/compare/flipPages";
 import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
+import { CorrectionChoice } from "@/components/compare/CorrectionChoice";
 import { getDb } from "@/lib/db/client";
 import { getRun, listRunsForPicker } from "@/lib/db/runs/runQueries";
 import {
@@ -59,7 +60,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     );
   }
   const baselineId = query.baseline && query.runs.includes(query.baseline) ? query.baseline : query.runs[0];
-  const comparison = await compareRuns(db, query.runs, baselineId);
+  const comparison = await compareRuns(db, query.runs, baselineId, { correction: query.correction });
   if (!comparison)
     return (
       <EmptyState
@@ -95,25 +96,40 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           Deltas are against the baseline. Yes/no metrics: exact McNemar test on rows both runs judged. Scores: paired
           bootstrap of the mean difference (1,000 resamples, cached per pair of runs; a large comparison shows
           &ldquo;computing&hellip;&rdquo; until it is done); above {formatInteger(BOOTSTRAP_MAX_PAIRS)} paired rows, the
-          normal interval of the mean difference, from its sums in SQL.
+          normal interval of the mean difference, from its sums in SQL. The metrics compared are read together: their
+          p-values are adjusted (Holm&apos;s method by default) before a change is called real.
         </p>
         <p className="mt-1 flex gap-2 text-sm">
-          <DownloadButton href={compareExportHref(query.runs, "csv", { baseline: baselineId })} size="xs">
+          <DownloadButton
+            href={compareExportHref(query.runs, "csv", { baseline: baselineId, correction: query.correction })}
+            size="xs"
+          >
             Export rows CSV
           </DownloadButton>
           <DownloadButton
-            href={compareExportHref(query.runs, "csv", { baseline: baselineId, part: "statistics" })}
+            href={compareExportHref(query.runs, "csv", {
+              baseline: baselineId,
+              part: "statistics",
+              correction: query.correction,
+            })}
             size="xs"
           >
             Export statistics CSV
           </DownloadButton>
           <DownloadButton
-            href={compareExportHref(query.runs, "csv", { baseline: baselineId, part: "flips" })}
+            href={compareExportHref(query.runs, "csv", {
+              baseline: baselineId,
+              part: "flips",
+              correction: query.correction,
+            })}
             size="xs"
           >
             Export flipped rows CSV
           </DownloadButton>
-          <DownloadButton href={compareExportHref(query.runs, "json", { baseline: baselineId })} size="xs">
+          <DownloadButton
+            href={compareExportHref(query.runs, "json", { baseline: baselineId, correction: query.correction })}
+            size="xs"
+          >
             Export JSON (statistics, flips, rows)
           </DownloadButton>
         </p>
@@ -126,6 +142,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <p className="text-sm font-medium text-slate-800" data-testid="verdict-summary">
         {describeVerdicts(countVerdicts(comparison))}
       </p>
+      <CorrectionChoice comparison={comparison} params={params} />
       <MetricComparisonTable comparison={comparison} />
       {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
       <CompareBars data={prepareCompareBars(comparison)} />

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import type { Correction } from "@/lib/stats";
 import { DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE } from "@/lib/metrics/statistical/rouge";
 import { deepEvalSettings, type DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
@@ -298,10 +299,11 @@ export async function* comparisonResultsJson(
   db: Db,
   runIds: string[],
   baselineId: string = runIds[0],
+  correction?: Correction,
 ): AsyncGenerator<string> {
   const metas = [];
   for (const runId of runIds) metas.push(await runExportMeta(db, runId));
-  const comparison = await exportedComparison(db, runIds, baselineId);
+  const comparison = await exportedComparison(db, runIds, baselineId, { correction });
   if (!comparison) throw new Error("a compared run no longer exists");
   const columns = comparisonColumns(metas.map((meta) => meta.columns)).filter(
     (column) => column !== "run_id" && column !== "run_name",

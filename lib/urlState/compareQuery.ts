@@ -1,8 +1,12 @@
 import { z } from "zod";
+import { CORRECTIONS, DEFAULT_CORRECTION, type Correction } from "@/lib/stats/multipleComparisons";
 import { allValues, firstValue, firstValues, type SearchParams } from "./searchParams";
 import { withParams } from "./withParams";
 
-/** The compare page's URL state: runs (repeated or comma-separated), baseline, and the flip list's filters and page. */
+/**
+ * The compare page's URL state: runs (repeated or comma-separated), baseline, how the metrics are read together
+ * (correction: holm by default, bh or none), and the flip list's filters and page.
+ */
 export const compareQuerySchema = z.object({
   runs: z.array(z.string().min(1).max(100)).max(8).catch([]),
   baseline: z.string().max(100).optional().catch(undefined),
@@ -10,6 +14,7 @@ export const compareQuerySchema = z.object({
   metric: z.string().max(300).optional().catch(undefined),
   direction: z.enum(["regressions", "improvements"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  correction: z.enum(CORRECTIONS).catch(DEFAULT_CORRECTION),
 });
 export type CompareQuery = z.infer<typeof compareQuerySchema>;
 
@@ -26,6 +31,7 @@ export function parseCompareQuery(searchParams: SearchParams): CompareQuery {
     metric: one("metric"),
     direction: one("direction"),
     page: firstValue(searchParams.page),
+    correction: one("correction"),
   });
 }
 
@@ -53,6 +59,8 @@ export function compareParams(query: CompareQuery, baselineId: string, candidate
     metric: query.metric,
     direction: query.direction,
     page: query.page,
+    // The default is left out of links, so a plain link and one that names it read the same.
+    correction: query.correction === DEFAULT_CORRECTION ? undefined : query.correction,
   };
 }
 
@@ -131,9 +139,11 @@ export function compareListHref(query: CompareRowQuery, position: number | null)
 export function compareExportHref(
   runIds: string[],
   format: "json" | "csv",
-  options: { baseline?: string; part?: "statistics" | "flips" } = {},
+  options: { baseline?: string; part?: "statistics" | "flips"; correction?: Correction } = {},
 ): string {
   const baseline = options.baseline ? `&baseline=${encodeURIComponent(options.baseline)}` : "";
   const part = options.part ? `&part=${options.part}` : "";
-  return `/compare/export?runs=${runIds.map(encodeURIComponent).join(",")}${baseline}&format=${format}${part}`;
+  const correction =
+    options.correction && options.correction !== DEFAULT_CORRECTION ? `&correction=${options.correction}` : "";
+  return `/compare/export?runs=${runIds.map(encodeURIComponent).join(",")}${baseline}&format=${format}${part}${correction}`;
 }

@@ -182,4 +182,33 @@ describe("a flipped row side by side", () => {
     expect(back.get("metric")).toBe(SAFETY);
     expect(problems).toEqual([]);
   });
+
+  it("reads the metrics compared together, Holm by default, and reads them one by one when asked", async () => {
+    await listedFlips("&metric=" + encodeURIComponent(SAFETY));
+    const correction = page.locator("[data-testid=correction]");
+    // The family: the metrics with a paired test (a metric judged in one run only is not in it).
+    const sentence = await correction.locator("p").innerText();
+    const family = Number(/^Verdicts read the (\d+) metrics compared together \(Holm\)/.exec(sentence)?.[1]);
+    expect(family).toBeGreaterThanOrEqual(2);
+    expect(sentence).toContain("the chance of any false “real” verdict among them stays under 5 %.");
+    expect(await correction.getByRole("link", { name: "Holm (default)" }).getAttribute("aria-current")).toBe("true");
+    // A tested delta's words name the correction when there is more than one metric.
+    expect(await page.locator("main").innerText()).toContain(`after correcting for ${family} metrics`);
+    await screenshot(page, "compare-correction-holm");
+    await correction.getByRole("link", { name: "None" }).click();
+    // The flip list's filter stays; the verdicts are each metric's own.
+    await page.waitForURL(
+      (url) => url.searchParams.get("correction") === "none" && url.searchParams.get("metric") === SAFETY,
+    );
+    await expect
+      .poll(() => correction.locator("p").innerText())
+      .toBe(
+        "No correction: each metric is tested on its own at 0.05, so with many metrics some “real” verdicts are noise.",
+      );
+    expect(await page.locator("main").innerText()).not.toContain("after correcting for");
+    // The exports read the metrics as the page does.
+    expect(await page.getByRole("link", { name: "Export statistics CSV" }).getAttribute("href")).toContain(
+      "correction=none",
+    );
+  });
 });

@@ -14,9 +14,10 @@ const SAFETY = "response/llm_judged/safety";
  * The compareRuns test's seven rows (tests/compare/compareRuns.test.ts): the baseline judge ("judge-a") says
  * no when the response holds BASE_NO, the candidate's ("judge-b") when it holds CAND_NO. By hand:
  *   regressions (yes→no) r3, r5; improvements (no→yes) r2, r6, r7; baseline 3/7 yes, candidate 4/7;
- *   exact McNemar b=2, c=3: p = 1; the paired yes-rate difference over n=7 is (3 − 2)/7, and its
- *   Agresti–Min interval adds half a row to each cell (n* = 9, b* = 2.5, c* = 3.5):
- *   centre 1/9, half-width = 1.959963984540054 · √(6 − 1/9) / 9.
+ *   exact McNemar b=2, c=3: p = 1; the paired yes-rate difference over n=7 is (3 − 2)/7, and the interval that
+ *   inverts McNemar's test is Clopper–Pearson's for the 3 of 5 flips that went the candidate's way,
+ *   [0.1466327996, 0.9472550495] (scipy.stats.beta.ppf(0.025, 3, 3), beta.ppf(0.975, 4, 2)), scaled by the
+ *   5/7 of rows that flipped: 5/7 · (2θ − 1).
  */
 const RESPONSES = ["fine", "BASE_NO", "CAND_NO", "BASE_NO CAND_NO", "CAND_NO", "BASE_NO", "BASE_NO"];
 
@@ -89,7 +90,6 @@ describe("a comparison's export carries its statistics and flipped rows", () => 
     expect(Object.keys(body)).toEqual(["columns", "baseline_run_id", "statistics", "flipped_rows", "runs"]);
     expect(body.baseline_run_id).toBe(baseline);
     const safety = body.statistics.find((s: { metric: string }) => s.metric === SAFETY);
-    const half = (1.959963984540054 * Math.sqrt(6 - 1 / 9)) / 9;
     expect(safety).toMatchObject({
       baseline_run_id: baseline,
       candidate_run_id: candidate,
@@ -108,8 +108,8 @@ describe("a comparison's export carries its statistics and flipped rows", () => 
     expect(safety).toMatchObject({ unit: "rate", delta_basis: "paired_rows" });
     // Every row judged in both runs: the overall difference is the paired one.
     expect(safety.overall_delta).toBeCloseTo(1 / 7, 12);
-    expect(safety.interval_low).toBeCloseTo(1 / 9 - half, 12);
-    expect(safety.interval_high).toBeCloseTo(1 / 9 + half, 12);
+    expect(safety.interval_low).toBeCloseTo((5 / 7) * (2 * 0.14663279963467313 - 1), 10);
+    expect(safety.interval_high).toBeCloseTo((5 / 7) * (2 * 0.9472550494736831 - 1), 10);
     expect(safety.judged_differently).toContain("judge-a vs judge-b");
   });
 

@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
 const partSchema = z.enum(["rows", "statistics", "flips"]).catch("rows");
 
 /**
- * Streams a comparison (?runs=a,b&baseline=a&format=csv|json[&part=rows|statistics|flips]). JSON: the
+ * Streams a comparison (?runs=a,b&baseline=a&format=csv|json[&part=rows|statistics|flips][&correction=bh|none]). JSON: the
  * statistics per metric, the flipped rows and every run's rows; CSV: one line per run and dataset row, or
  * with part=statistics one line per (metric, candidate), with part=flips one per flipped row.
  */
@@ -40,9 +40,9 @@ export async function GET(request: Request): Promise<Response> {
   });
 
   async function* piecesOf(format: "csv" | "json", part: z.infer<typeof partSchema>): AsyncGenerator<string> {
-    if (format === "json") return yield* comparisonResultsJson(db, ordered, baselineId);
+    if (format === "json") return yield* comparisonResultsJson(db, ordered, baselineId, query.correction);
     if (part === "rows") return yield* comparisonResultsCsv(db, ordered);
-    const comparison = await exportedComparison(db, ordered, baselineId);
+    const comparison = await exportedComparison(db, ordered, baselineId, { correction: query.correction });
     if (!comparison) throw new Error("a compared run no longer exists");
     yield* part === "statistics" ? comparisonStatisticsCsv(comparison) : flippedRowsCsv(db, comparison);
   }
