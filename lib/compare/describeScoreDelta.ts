@@ -116,12 +116,16 @@ function agentDelta(
   const inMs = latency && Math.max(Math.abs(delta), Math.abs(interval.low), Math.abs(interval.high)) < 1;
   const unit = inMs ? " ms" : latency ? " s" : " tokens";
   const scale = inMs ? 1000 : 1;
-  const digits = latency && !inMs ? 2 : 0;
+  const verdict = lowerIsBetterVerdict(delta, interval, alpha, adjustment);
+  // Whole tokens and milliseconds, seconds to two decimals; more decimals (up to 3) only where a real change
+  // would otherwise print as "0 tokens (95% CI 0 to 0 tokens)" and contradict its own verdict.
+  let digits = latency && !inMs ? 2 : 0;
+  const roundsToZero = (value: number) => value !== 0 && Number((Math.abs(value) * scale).toFixed(digits)) === 0;
+  while (verdict !== "noise" && digits < 3 && [delta, interval.low, interval.high].some(roundsToZero)) digits++;
   const fmt = (value: number) => {
     const shown = Number((Math.abs(value) * scale).toFixed(digits));
     return `${value > 0 && shown > 0 ? "+" : value < 0 && shown > 0 ? "\u2212" : ""}${shown.toFixed(digits)}`;
   };
-  const verdict = lowerIsBetterVerdict(delta, interval, alpha, adjustment);
   // With its unit, as every agent delta is worded ("No change: 0 ms on every paired row").
   if (unchanged(delta, interval))
     return { delta, verdict, words: `No change: ${fmt(0)}${unit} on every paired row`, pairs, unpaired: 0 };

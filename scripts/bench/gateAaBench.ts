@@ -4,10 +4,12 @@
 // app's server with generated responses and every judge it allows ("main"), then runs it again as a CI build
 // with --baseline main, which gates with Holm's correction (the default), and the comparison of the same pair
 // is asked again with correction=none and read by the gate's own decision (regressedMetrics). It prints how
-// many gates exited 0 with the correction, and how many would have without it.
+// many gates exited 0 with the correction, and how many would have without it; and the same counting only the
+// judged metrics, since latency and tokens are measured, not judged: the second run of a pair can really be a
+// few milliseconds slower (a warmer or busier server), which no correction should call noise.
 //
 // Builds the app first (BENCH_SKIP_BUILD=1 reuses .next); AA_ROWS (default 100) rows a run.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,18 +40,23 @@ function datasetFile(dir: string): string {
   return file;
 }
 
-/** Runs the eval CLI as a user does (npm run eval), returning its exit code and the run id it printed. */
-function evalCli(args: string[]): { code: number; runId: string; output: string } {
-  const result = spawnSync(process.execPath, ["scripts/run-compiled.mjs", "scripts/eval.ts", ...args], {
+/**
+ * Runs the eval CLI as a user does (npm run eval), returning its exit code and the run id it printed. Spawned
+ * without blocking: the fake OpenAI server answers from this process's event loop.
+ */
+async function evalCli(args: string[]): Promise<{ code: number; runId: string; output: string }> {
+  const child = spawn(process.execPath, ["scripts/run-compiled.mjs", "scripts/eval.ts", ...args], {
     cwd: process.cwd(),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  const output = `${result.stdout}${result.stderr}`;
+  let output = "";
+  child.stdout.on("data", (data) => (output += data));
+  child.stderr.on("data", (data) => (output += data));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   const runId = /^Run ([0-9a-f-]{36}) /m.exec(output)?.[1];
-  if (!runId || result.status === null || result.status > 1)
-    throw new Error(`the eval CLI failed (exit ${result.status}):\n${output.slice(-3000)}`);
-  return { code: result.status, runId, output };
+  if (!runId || code === null || code > 1)
+    throw new Error(`the eval CLI failed (exit ${code}):\n${output.slice(-3000)}`);
+  return { code, runId, output };
 }
 
 async function main(): Promise<void> {
@@ -63,15 +70,29 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-gate-aa-"));
   try {
     const file = datasetFile(dir);
-    const common = ["--server", server.baseUrl, "--dataset", file, "--generate-model", "fake-model", "--quiet"];
+    const common = [
+      "--server",
+      server.baseUrl,
+      "--dataset",
+      file,
+      "--generate-model",
+      "fake-model",
+      // Every judge and metric the file allows: Databricks', DeepEval's, Mastra's and the statistical scores.
+      "--judges",
+      "all,deepeval,mastra,statistical",
+      "--quiet",
+    ];
     let passedHolm = 0;
     let passedNone = 0;
+    let judgedPassedHolm = 0;
+    let judgedPassedNone = 0;
+    const judged = (metric: string) => !metric.startsWith("agent/");
     const families: number[] = [];
     const noiseCalledReal = new Map<string, number>();
     for (let gate = 1; gate <= GATES; gate++) {
       const started = performance.now();
-      const main = evalCli([...common, "--name", `aa-${gate}-main`]);
-      const build = evalCli([...common, "--name", `aa-${gate}-build`, "--baseline", main.runId]);
+      const main = await evalCli([...common, "--name", `aa-${gate}-main`]);
+      const build = await evalCli([...common, "--name", `aa-${gate}-build`, "--baseline", main.runId]);
       if (build.code === 0) passedHolm++;
       const query = new URLSearchParams({
         runs: `${main.runId},${build.runId}`,
@@ -83,9 +104,15 @@ async function main(): Promise<void> {
       const uncorrected = comparisonSchema.parse(await response.json());
       const regressed = regressedMetrics(uncorrected, build.runId);
       if (regressed.length === 0) passedNone++;
+      if (!regressed.some((s) => judged(s.metric))) judgedPassedNone++;
+      const holmLines = build.output.split("\n").filter((text) => text.startsWith("REGRESSION"));
+      if (!holmLines.some((line) => judged(line.replace(/^REGRESSION +/, "").split(":")[0]))) judgedPassedHolm++;
       for (const { metric } of regressed) noiseCalledReal.set(metric, (noiseCalledReal.get(metric) ?? 0) + 1);
       const family = uncorrected.statistics.find((s) => s.candidate_run_id === build.runId)?.family_size ?? 0;
       families.push(family);
+      // What the gate called real, in its own words.
+      for (const line of holmLines) console.log(`  holm: ${line}`);
+      for (const statistic of regressed) console.log(`  none: ${statistic.metric}: ${statistic.words}`);
       console.log(
         `gate ${String(gate).padStart(2)}: ${family} metrics tested; holm exit ${build.code}; without correction ${regressed.length === 0 ? "exit 0" : `exit 1 (${regressed.map((s) => s.metric.split("/").pop()).join(", ")})`} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
       );
@@ -95,6 +122,9 @@ async function main(): Promise<void> {
       console.log(
         `without correction, noise called a real regression on: ${[...noiseCalledReal].map(([metric, count]) => `${metric} ×${count}`).join(", ")}`,
       );
+    console.log(
+      `judged metrics only (not agent/ latency and tokens): ${judgedPassedHolm} of ${GATES} passed with Holm's correction, ${judgedPassedNone} of ${GATES} without it`,
+    );
     console.log(
       `summary: ${GATES} A/A gates over ${Math.min(...families)}–${Math.max(...families)} metrics: ${passedHolm} of ${GATES} exited 0 with Holm's correction (the default), ${passedNone} of ${GATES} would have without it`,
     );
