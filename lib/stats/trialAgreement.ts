@@ -1,0 +1,78 @@
+/**
+ * What repeated judgments of the same rows say (trials): how often a row passes at least once or every time,
+ * and how far the judge agrees with itself. Pure functions over per-row counts, so the store can add the
+ * counts up in SQL and hand over one small record per row.
+ */
+
+/** One row of one metric judged `trials` times, `passes` of them yes (or a score's pass). */
+export type RowTrials = { passes: number; trials: number };
+
+export type TrialSummary = {
+  /** Rows with at least one finished trial. */
+  rows: number;
+  /** The mean over rows of each row's pass rate: the headline rate, with every row weighing the same. */
+  meanPassRate: number;
+  /** pass@k: the share of rows where at least one trial passed. */
+  passAtK: number;
+  /** pass^k: the share of rows where every trial passed. */
+  passAllK: number;
+  /** The share of rows whose trials all agree (all passed or all failed). */
+  unanimous: number;
+  /** Fleiss' κ across trials (null unless every row has the same number of trials, at least 2). */
+  fleissKappa: number | null;
+};
+
+/**
+ * Fleiss' κ for items each rated by the same number n of raters (Fleiss 1971): `counts[i][j]` is how many
+ * of item i's n ratings fell in category j. P_i = (Σ_j n_ij² − n) / (n(n − 1)), p_j = Σ_i n_ij / (N n),
+ * κ = (P̄ − Σ p_j²) / (1 − Σ p_j²). Null when it is undefined: fewer than 2 raters, no item, unequal numbers
+ * of ratings, or every rating in one category (no chance agreement to beat, 1 − P̄_e = 0).
+ */
+export function fleissKappa(counts: readonly (readonly number[])[]): number | null {
+  for (const row of counts)
+    for (const count of row)
+      if (!Number.isInteger(count) || count < 0)
+        throw new RangeError(`counts must be non-negative integers, got ${count}`);
+  if (counts.length === 0) return null;
+  const n = counts[0].reduce((sum, c) => sum + c, 0);
+  if (n < 2) return null;
+  const categories = counts[0].length;
+  const totals = new Array<number>(categories).fill(0);
+  let agreement = 0;
+  for (const row of counts) {
+    if (row.length !== categories) throw new RangeError("every item needs a count for every category");
+    let sum = 0;
+    let squares = 0;
+    row.forEach((count, j) => {
+      if (!Number.isInteger(count) || count < 0)
+        throw new RangeError(`counts must be non-negative integers, got ${count}`);
+      sum += count;
+      squares += count * count;
+      totals[j] += count;
+    });
+    if (sum !== n) return null;
+    agreement += (squares - n) / (n * (n - 1));
+  }
+  const observed = agreement / counts.length;
+  const expected = totals.reduce((sum, total) => sum + (total / (counts.length * n)) ** 2, 0);
+  if (expected >= 1) return null;
+  return (observed - expected) / (1 - expected);
+}
+
+/** The trial summary of one metric over its rows (rows with no finished trial are left out). */
+export function summarizeTrials(rows: readonly RowTrials[]): TrialSummary {
+  const judged = rows.filter((row) => row.trials > 0);
+  for (const { passes, trials } of judged)
+    if (!Number.isInteger(passes) || !Number.isInteger(trials) || passes < 0 || passes > trials)
+      throw new RangeError(`passes must be an integer in [0, trials], got ${passes} of ${trials}`);
+  const share = (count: number) => (judged.length === 0 ? 0 : count / judged.length);
+  const sameTrials = judged.length > 0 && judged.every((row) => row.trials === judged[0].trials);
+  return {
+    rows: judged.length,
+    meanPassRate: share(judged.reduce((sum, row) => sum + row.passes / row.trials, 0)),
+    passAtK: share(judged.filter((row) => row.passes > 0).length),
+    passAllK: share(judged.filter((row) => row.passes === row.trials).length),
+    unanimous: share(judged.filter((row) => row.passes === 0 || row.passes === row.trials).length),
+    fleissKappa: sameTrials ? fleissKappa(judged.map((row) => [row.passes, row.trials - row.passes])) : null,
+  };
+}

@@ -1,0 +1,77 @@
+// Repeated judgments of the same rows: pass@k, pass^k, how often the trials agree, and Fleiss' κ across them.
+import { describe, expect, it } from "vitest";
+import { fleissKappa, summarizeTrials } from "@/lib/stats/trialAgreement";
+
+describe("fleissKappa", () => {
+  it("gives Fleiss' 1971 example as worked on Wikipedia: P̄ = 0.378, P̄e = 0.213, κ = 0.210", () => {
+    const rows = [
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
+    ];
+    expect(fleissKappa(rows)).toBeCloseTo(0.2099307, 6);
+  });
+
+  it("is 1 for raters who always agree, and undefined where it has nothing to measure", () => {
+    expect(
+      fleissKappa([
+        [3, 0],
+        [0, 3],
+        [3, 0],
+      ]),
+    ).toBe(1);
+    // Every rating in one category: no chance agreement to beat.
+    expect(
+      fleissKappa([
+        [3, 0],
+        [3, 0],
+      ]),
+    ).toBeNull();
+    expect(fleissKappa([[1, 0]])).toBeNull();
+    expect(
+      fleissKappa([
+        [2, 1],
+        [1, 1],
+      ]),
+    ).toBeNull();
+    expect(fleissKappa([])).toBeNull();
+    expect(() => fleissKappa([[2, -1]])).toThrow("non-negative");
+  });
+});
+
+describe("summarizeTrials", () => {
+  it("weighs every row the same and counts pass@k, pass^k and the unanimous rows", () => {
+    // Four rows of three trials: 3/3, 2/3, 0/3, 1/3.
+    const summary = summarizeTrials([
+      { passes: 3, trials: 3 },
+      { passes: 2, trials: 3 },
+      { passes: 0, trials: 3 },
+      { passes: 1, trials: 3 },
+    ]);
+    expect(summary.rows).toBe(4);
+    expect(summary.meanPassRate).toBeCloseTo(0.5, 12);
+    expect(summary.passAtK).toBe(0.75);
+    expect(summary.passAllK).toBe(0.25);
+    expect(summary.unanimous).toBe(0.5);
+    // By hand: P_i = 1, 1/3, 1, 1/3 → P̄ = 2/3; p = (6/12, 6/12) → P̄e = 1/2; κ = (2/3 − 1/2) / (1/2) = 1/3.
+    expect(summary.fleissKappa).toBeCloseTo(1 / 3, 12);
+  });
+
+  it("leaves out rows with no finished trial, and has no κ when rows have different numbers of trials", () => {
+    const summary = summarizeTrials([
+      { passes: 1, trials: 1 },
+      { passes: 1, trials: 2 },
+      { passes: 0, trials: 0 },
+    ]);
+    expect(summary).toMatchObject({ rows: 2, passAtK: 1, passAllK: 0.5, unanimous: 0.5, fleissKappa: null });
+    expect(summary.meanPassRate).toBeCloseTo(0.75, 12);
+    expect(() => summarizeTrials([{ passes: 3, trials: 2 }])).toThrow("passes must be");
+  });
+});
