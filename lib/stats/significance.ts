@@ -59,7 +59,7 @@ export function describeDelta(
 
   if (input.kind === "rate") {
     const { low, high, delta, pValue } = input;
-    const verdict = adjustment ? verdictOf(delta, adjustment.pValue, alpha) : verdictOf(delta, pValue, alpha);
+    const verdict = verdictOf(delta, adjustment?.pValue ?? pValue, alpha);
     if (delta === 0 && low === 0 && high === 0) return { verdict, words: NO_CHANGE };
     const digits = verdict === "noise" ? 1 : digitsKeepingNonZero([low, high], 1);
     const ci = `${formatLevel(1 - alpha)}% CI ${signed(low, digits)} to ${signed(high, digits)}`;
