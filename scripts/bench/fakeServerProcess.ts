@@ -7,7 +7,12 @@ import { fakeScoreResponder } from "../../tests/support/fakeScoreResponder";
 import { startFakeOpenAIServer } from "../../tests/support/fakeOpenAIServer";
 
 const latencyMs = Number(process.argv[2] ?? 200);
-const server = await startFakeOpenAIServer({ responder: fakeScoreResponder, behaviour: { latencyMs } });
+// Only the counters: a benchmark's tens of thousands of kept request bodies would slow this server down as it went.
+const server = await startFakeOpenAIServer({
+  responder: fakeScoreResponder,
+  behaviour: { latencyMs },
+  logRequests: false,
+});
 const control = http.createServer((req, res) => {
   if (req.url === "/reset") {
     server.stats.maxInFlight = 0;

@@ -60,7 +60,11 @@ async function evalCli(args: string[]): Promise<{ code: number; runId: string; o
 }
 
 async function main(): Promise<void> {
-  const fake = await startFakeOpenAIServer({ responder: fakeRandomResponder(20261129), behaviour: { latencyMs: 0 } });
+  const fake = await startFakeOpenAIServer({
+    responder: fakeRandomResponder(20261129),
+    behaviour: { latencyMs: 0 },
+    logRequests: false,
+  });
   Object.assign(process.env, {
     OPENAI_BASE_URL: fake.url,
     OPENAI_API_KEY: "sk-bench-fake-key-0000",

@@ -357,6 +357,18 @@ describe("/api/v1 with API keys", () => {
     expect(comparison.statistics.every((m) => m.verdict === "noise")).toBe(true);
     expect(comparison.flips).toEqual([]);
     expect(comparison.url).toBe(`/compare?runs=${startedRunId},${candidate}&baseline=${startedRunId}`);
+    // Holm's correction by default, over the two metrics tested; an unknown one is refused, naming the others.
+    expect(compared.body).toMatchObject({ correction: "holm" });
+    expect((compared.body as { statistics: { family_size: number }[] }).statistics[0].family_size).toBe(2);
+    const bogus = await operation(
+      "/api/v1/compare",
+      `/api/v1/compare?runs=${startedRunId},${candidate}&correction=sidak`,
+      {
+        key: keys.viewer,
+      },
+    );
+    expect(bogus.status).toBe(400);
+    expect(JSON.stringify(bogus.body)).toContain("correction must be one of holm, bh, none");
     const one = await operation("/api/v1/compare", `/api/v1/compare?runs=${startedRunId}`, { key: keys.viewer });
     expect(one.status).toBe(400);
     const missing = await operation("/api/v1/compare", `/api/v1/compare?runs=${startedRunId},nope`, {

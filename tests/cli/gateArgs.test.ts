@@ -1,0 +1,31 @@
+// The gate's options on the command line: its level and how the metrics compared are read together.
+import { describe, expect, it } from "vitest";
+import { parseEvalArgs } from "@/lib/cli/evalArgs";
+import { baseArgs, usageError } from "../support/evalArgsKit";
+
+const gate = ["--server", "https://assay.example.com", "--baseline", "latest:branch=main"];
+
+describe("the regression gate's options", () => {
+  it("reads the metrics together with Holm's correction unless told otherwise", () => {
+    expect(parseEvalArgs([...baseArgs, ...gate]).gate).toEqual({
+      baseline: { latestTag: "branch=main" },
+      alpha: 0.05,
+      correction: "holm",
+      summaryMd: undefined,
+    });
+    expect(parseEvalArgs([...baseArgs, ...gate, "--correction", "bh", "--alpha", "0.1"]).gate).toMatchObject({
+      alpha: 0.1,
+      correction: "bh",
+    });
+    expect(parseEvalArgs([...baseArgs, ...gate, "--correction", "none"]).gate?.correction).toBe("none");
+  });
+
+  it("refuses an unknown correction, naming the ones there are, and a correction without a gate", () => {
+    expect(usageError([...baseArgs, ...gate, "--correction", "bonferroni"])).toBe(
+      '--correction must be one of holm, bh, none, got "bonferroni"',
+    );
+    expect(usageError([...baseArgs, "--correction", "bh"])).toBe(
+      "--alpha, --correction and --summary-md belong to the regression gate: give --baseline too",
+    );
+  });
+});
