@@ -41,7 +41,7 @@ import { checkRunSpending, readSpendingLimits } from "../lib/config/spendingLimi
 import { alignFromCli } from "../lib/cli/alignCommand";
 import { importLabelsFromCli } from "../lib/cli/labelsArg";
 import { alignedPromptChars } from "../lib/alignment/alignmentEstimate";
-import { decodeCustomJudge } from "../lib/db/runs/storedRun";
+import { decodeCustomJudge, trialsOf } from "../lib/db/runs/storedRun";
 
 class InputError extends Error {}
 
@@ -274,6 +274,7 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
     chunkMode: run.config.chunkMode,
     heuristic,
     prices: readLlmConfig()?.prices ?? {},
+    trials: trialsOf(run.config),
     // An aligned judge's examples are in every call of it.
     promptChars: alignedPromptChars({
       customJudges: run.customJudges.map(decodeCustomJudge),

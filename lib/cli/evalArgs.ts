@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { CORRECTIONS, DEFAULT_CORRECTION, type Correction } from "@/lib/stats/multipleComparisons";
-import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
+import { MAX_RUN_CONCURRENCY, MAX_TRIALS, MIN_TRIALS, TRIALS_RULE } from "@/lib/contract/runLimits";
 import { modelNameProblem } from "@/lib/llm/modelName";
 import { describeKnownMetrics, expandMetricName, resolveMetricName } from "@/lib/metrics/metricNames";
 import type { GEvalDefinition } from "@/lib/contract/gEvalDefinition";
@@ -52,6 +52,10 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           with --server the judge is aligned on the server and followed from here
   --judge-model NAME      judge model (default ASSAY_JUDGE_MODEL or gpt-4.1-mini); "heuristic" for the offline judge
   --concurrency N         LLM calls in flight at most (default 8)
+  --trials N              judge each row N times, 1 to 10 (default 1); with --generate-model each trial is a
+                          fresh response; trials after the first carry seed N and their own judge-cache entries;
+                          the run then reports pass@k, pass^k and how often the judge agrees with itself, and
+                          --baseline tests each row's mean over its trials
   --chunk-mode MODE       batched (default: one call per row) or per_chunk (one call per chunk)
   --threshold NAME=X      the metric's pass mark for this run (score metrics: a row succeeds when its
                           score is ≥ X, ≤ X for hallucination, toxicity, bias; default 0.5), and
@@ -98,6 +102,8 @@ export type EvalArgs = {
   metrics: string[];
   judgeModel?: string;
   concurrency: number;
+  /** --trials: each row judged this many times. */
+  trials: number;
   chunkMode: "batched" | "per_chunk";
   thresholds: Record<string, number>;
   generateModel?: string;
@@ -142,6 +148,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         judges: { type: "string" },
         "judge-model": { type: "string" },
         concurrency: { type: "string" },
+        trials: { type: "string" },
         "chunk-mode": { type: "string" },
         threshold: { type: "string", multiple: true },
         "context-relevance": { type: "string", multiple: true },
@@ -205,6 +212,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const concurrency = Number(parsed.concurrency ?? 8);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_RUN_CONCURRENCY)
     fail(`--concurrency must be a whole number from 1 to ${MAX_RUN_CONCURRENCY}`);
+  const trials = Number(parsed.trials ?? 1);
+  if (!/^\d+$/.test(parsed.trials ?? "1") || trials < MIN_TRIALS || trials > MAX_TRIALS)
+    fail(`--trials must be ${TRIALS_RULE}`);
   const chunkMode = parsed["chunk-mode"] ?? "batched";
   if (chunkMode !== "batched" && chunkMode !== "per_chunk") fail("--chunk-mode must be batched or per_chunk");
   const thresholds: Record<string, number> = {};
@@ -250,6 +260,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     metrics,
     judgeModel: parsed["judge-model"],
     concurrency,
+    trials,
     chunkMode: chunkMode as EvalArgs["chunkMode"],
     thresholds,
     generateModel: parsed["generate-model"],

@@ -22,6 +22,7 @@ export function runRequestOfArgs(args: EvalArgs, datasetId: string, judge: "heur
     judge,
     ...(judge === "model" && args.judgeModel ? { judgeModel: args.judgeModel } : {}),
     concurrency: args.concurrency,
+    trials: args.trials,
     chunkMode: args.chunkMode,
     thresholds: args.thresholds,
     ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),

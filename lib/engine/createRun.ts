@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasets/datasetQueries";
-import { finishPlanning, insertPlanningRun, insertPlanPage, type RunItemPlan } from "@/lib/db/work/runWrites";
+import {
+  finishPlanning,
+  insertPlanningRun,
+  insertPlanPage,
+  type PlannedGeneration,
+  type RunItemPlan,
+} from "@/lib/db/work/runWrites";
 import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
 import type { RunBudget } from "@/lib/db/runs/runBudget";
 import type { RunsInProgressLimit } from "@/lib/db/runs/runsInProgress";
@@ -41,8 +47,8 @@ const PLANNING_TTL_MS = 60_000;
 
 /**
  * Persists a run and its whole plan before anything executes: one work item
- * per (row, metric), pending or skipped with the reason, plus one generation
- * item per row when the run generates responses. The plan is written page by
+ * per (row, metric, trial), pending or skipped with the reason, plus one generation
+ * item per (row, trial) when the run generates responses. The plan is written page by
  * page under the `planning` status (lib/db/work/runWrites.ts says why), in memory
  * bounded by a page, handing the event loop back between pages; the run
  * becomes pending only once the whole plan is stored. From then on progress is
@@ -106,6 +112,7 @@ export async function createRun(
       ...(config.deepEval?.strictMode ? strictThresholds(judges.map((judge) => judge.metric)) : {}),
     },
     ...(config.gEvalJudges.length > 0 ? { gEvalJudges: config.gEvalJudges } : {}),
+    ...(config.trials > 1 ? { trials: config.trials } : {}),
     ...(config.generation ? { generationTemperature: config.generation.temperature } : {}),
     ...scoreMetricSettings(config),
   };
@@ -134,19 +141,22 @@ export async function createRun(
   for (let cursor: number | null = 0; cursor !== null;) {
     const page = await listRowFlagsPage(db, config.datasetId, cursor, PLAN_PAGE_ROWS);
     const items: RunItemPlan[] = [];
-    const generationRowIds: string[] = [];
+    const generations: PlannedGeneration[] = [];
     for (const row of page.rows) {
-      if (generates) generationRowIds.push(row.id);
-      for (const judge of judges) {
-        const reason = judge.unavailable ?? skipReason(row, judge.requires, generates);
-        items.push({
-          id: orderedUuid(),
-          rowId: row.id,
-          rowNumber: row.rowNumber,
-          metric: judge.metric,
-          status: reason ? "skipped" : "pending",
-          skipReason: reason,
-        });
+      for (let trial = 1; trial <= config.trials; trial++) {
+        if (generates) generations.push({ rowId: row.id, trial });
+        for (const judge of judges) {
+          const reason = judge.unavailable ?? skipReason(row, judge.requires, generates);
+          items.push({
+            id: orderedUuid(),
+            rowId: row.id,
+            rowNumber: row.rowNumber,
+            metric: judge.metric,
+            trial,
+            status: reason ? "skipped" : "pending",
+            skipReason: reason,
+          });
+        }
       }
     }
     for (let start = 0; start < Math.max(items.length, 1); start += PLAN_WRITE_ITEMS) {
@@ -155,7 +165,7 @@ export async function createRun(
         runId,
         {
           items: items.slice(start, start + PLAN_WRITE_ITEMS),
-          generationRowIds: start === 0 ? generationRowIds : [],
+          generations: start === 0 ? generations : [],
           generationModel,
         },
         planner,

@@ -6,6 +6,7 @@ import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend";
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
+import { cacheForTrial, judgeByTrial, llmForTrial } from "@/lib/judges/trialJudgeBackend";
 import { createLimiter } from "@/lib/llm/concurrencyLimiter";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
@@ -46,17 +47,23 @@ export function createEngineDeps(
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
   } else if (llm) {
-    const cache = createJudgeCache(db);
+    const storeCache = createJudgeCache(db);
     const readCache = run.config.refreshCache !== true;
-    judge = createLlmJudgeBackend({ llm, cache, model: run.judgeModel, readCache });
     const gEvalJudges = run.config.gEvalJudges ?? [];
-    // A run's G-Eval metrics go to G-Eval (steps cached per criteria and model), everything else to the LLM judge.
-    if (gEvalJudges.length > 0)
-      judge = withGEvalJudges(
-        judge,
-        createGEvalJudge({ llm, cache, model: run.judgeModel, readCache }),
-        new Map(gEvalJudges.map((definition) => [gEvalMetricName(definition), definition])),
-      );
+    // Each trial asks with its own seed and caches under its own keys (lib/judges/trialJudgeBackend.ts).
+    judge = judgeByTrial((trial) => {
+      const trialLlm = llmForTrial(llm, trial);
+      const cache = cacheForTrial(storeCache, trial);
+      const base = createLlmJudgeBackend({ llm: trialLlm, cache, model: run.judgeModel, readCache });
+      // A run's G-Eval metrics go to G-Eval (steps cached per criteria and model), everything else to the LLM judge.
+      return gEvalJudges.length > 0
+        ? withGEvalJudges(
+            base,
+            createGEvalJudge({ llm: trialLlm, cache, model: run.judgeModel, readCache }),
+            new Map(gEvalJudges.map((definition) => [gEvalMetricName(definition), definition])),
+          )
+        : base;
+    });
   } else {
     throw new JudgeUnavailableError(
       "this run uses an LLM judge, but no model endpoint is configured (set OPENAI_API_KEY or OPENAI_BASE_URL)",

@@ -7,6 +7,7 @@ import type { LlmClient } from "@/lib/llm/types";
 import type { BudgetGate } from "./budgetGate";
 import { renderAnswerPrompt } from "./generation/answerTemplates";
 import { chunksOf } from "./judgeInputFromRow";
+import { trialSeed } from "@/lib/judges/trialJudgeBackend";
 import { claimBatchSize, claimedGenerations, forEachConcurrently } from "./pendingWork";
 
 /**
@@ -65,6 +66,8 @@ export async function generateResponses(
           model: run.generationModel,
           messages: prompt.messages,
           temperature: run.temperature,
+          // Each trial is a fresh response: with its own seed, a deterministic server answers it anew.
+          ...(trialSeed(row.trial) === undefined ? {} : { seed: trialSeed(row.trial) }),
         });
         stored = {
           response: result.text,

@@ -50,6 +50,7 @@ export async function judgeItem(
   row: JudgeRowData,
   ctx: ItemContext,
   allowMoreCalls?: JudgeRequest["allowMoreCalls"],
+  trial = 1,
 ): Promise<SavedJudgment> {
   if (ctx.generates && row.generation?.status === "error" && !metric.startsWith("retrieval/")) {
     return withPass(
@@ -139,6 +140,7 @@ export async function judgeItem(
     ...(custom?.alignment ? { alignment: custom.alignment } : {}),
     chunkMode: ctx.chunkMode,
     ...(allowMoreCalls ? { allowMoreCalls } : {}),
+    ...(trial > 1 ? { trial } : {}),
     settings: {
       ...(ctx.contextRelevance ? { contextRelevance: ctx.contextRelevance } : {}),
       ...(ctx.deepEval ? { deepEval: ctx.deepEval } : {}),

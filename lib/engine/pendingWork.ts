@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { claimGenerations, claimJudgments } from "@/lib/db/work/claims";
 import type { JudgeRowData } from "@/lib/db/work/workRows";
 
-export type PendingJudgment = { item: { id: string; rowId: string; metric: string }; row: JudgeRowData };
+export type PendingJudgment = { item: { id: string; rowId: string; metric: string; trial: number }; row: JudgeRowData };
 
 /**
  * Streams the judgments this worker claims from a run, a batch at a time
@@ -22,7 +22,11 @@ export async function* claimedJudgments(
     if (items.length === 0) return;
     for (const item of items) {
       const row = rows.get(item.rowId);
-      if (row) yield { item: { id: item.id, rowId: item.rowId, metric: item.metric }, row };
+      if (!row) continue;
+      const trial = Number(item.trial);
+      // A trial's judgment reads that trial's generated response (trial 1's is the row's `generation`).
+      const generation = row.generationsByTrial.get(trial) ?? null;
+      yield { item: { id: item.id, rowId: item.rowId, metric: item.metric, trial }, row: { ...row, generation } };
     }
   }
 }
@@ -32,13 +36,13 @@ export async function* claimedGenerations(
   runId: string,
   workerId: string,
   batchSize: number,
-): AsyncGenerator<JudgeRowData & { generationId: string }> {
+): AsyncGenerator<JudgeRowData & { generationId: string; trial: number }> {
   for (;;) {
     const { items, rows } = await claimGenerations(db, runId, workerId, batchSize);
     if (items.length === 0) return;
     for (const item of items) {
       const row = rows.get(item.rowId);
-      if (row) yield { ...row, generationId: item.id };
+      if (row) yield { ...row, generationId: item.id, trial: Number(item.trial) };
     }
   }
 }

@@ -77,23 +77,31 @@ export function judgedWork(profiles: readonly RowTextProfile[], judge: PlannedJu
   return work;
 }
 
+/** A judge's work over every trial: each trial sends the same rows again. */
+function timesTrials(work: JudgedWork, trials: number): JudgedWork {
+  return { ...work, items: work.items * trials, chunks: work.chunks * trials, chars: work.chars * trials };
+}
+
 export function estimateFormSpending(
   input: {
     profiles: readonly RowTextProfile[];
     judges: readonly PlannedJudge[];
     /** G-Eval judges among `judges`: one evaluation-steps call each, for those with a row to score. */
     gEvalMetrics: ReadonlySet<string>;
+    /** Each row judged (and generated) this many times; each trial's calls are made anew. */
+    trials?: number;
   },
   options: SpendingOptions,
 ): SpendingEstimate & { judged: JudgedWork[] } {
   const generates = options.generationModel !== null;
-  const judged = input.judges.map((judge) => judgedWork(input.profiles, judge, generates));
+  const trials = input.trials ?? 1;
+  const judged = input.judges.map((judge) => timesTrials(judgedWork(input.profiles, judge, generates), trials));
   const generation = generates
     ? {
-        items: input.profiles.reduce((sum, profile) => sum + profile.rows, 0),
-        chars: input.profiles.reduce((sum, profile) => sum + profile.requestChars, 0),
+        items: input.profiles.reduce((sum, profile) => sum + profile.rows, 0) * trials,
+        chars: input.profiles.reduce((sum, profile) => sum + profile.requestChars, 0) * trials,
       }
     : null;
-  const gEvalJudges = judged.filter((work) => input.gEvalMetrics.has(work.metric) && work.items > 0).length;
+  const gEvalJudges = judged.filter((work) => input.gEvalMetrics.has(work.metric) && work.items > 0).length * trials;
   return { ...estimateSpending({ judged, gEvalJudges, generation }, options), judged };
 }

@@ -9,7 +9,7 @@ import { alignmentSchema } from "@/lib/contract/alignment";
 import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
 import { ALIGNABLE_BUILT_IN_JUDGES, isAlignableBuiltIn } from "@/lib/alignment/alignableJudges";
 import { METRICS } from "@/lib/contract/metricCatalog";
-import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
+import { MAX_RUN_CONCURRENCY, MAX_TRIALS, MIN_TRIALS, TRIALS_RULE } from "@/lib/contract/runLimits";
 import { describeKnownMetrics, METRIC_ALIASES, resolveMetricName } from "@/lib/metrics/metricNames";
 
 /** Names resolve in one place (lib/metrics/metricNames.ts): short names, full names and Agent Evaluation's aliases. */
@@ -72,6 +72,13 @@ export const runConfigSchema = z
     judge: z.object({ provider: z.enum(["openai", "azure", "heuristic"]), model: modelNameSchema }),
     concurrency: z.number().int().min(1).max(MAX_RUN_CONCURRENCY).default(8),
     chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
+    /** How many times each row is judged (with generation: generated and judged), each trial asked anew. */
+    trials: z
+      .number({ error: `trials: ${TRIALS_RULE}` })
+      .int(`trials: ${TRIALS_RULE}`)
+      .min(MIN_TRIALS, `trials: ${TRIALS_RULE}`)
+      .max(MAX_TRIALS, `trials: ${TRIALS_RULE}`)
+      .default(1),
     /**
      * Pass marks: for yes/no metrics the minimum yes share, for scores the minimum per-row score.
      * Keys naming a built-in metric (any accepted spelling) are stored under its canonical name;

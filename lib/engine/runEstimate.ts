@@ -9,7 +9,7 @@ export type RunEstimate = SpendingEstimate;
 /**
  * Estimates the LLM calls, tokens and cost of a run's pending work (lib/metrics/spendingEstimate.ts,
  * the formula the run form uses too): per metric, its pending rows with their text and chunk sizes,
- * counted in SQL (lib/db/runs/pendingWorkSizes.ts); a generating run's pending generations. Deterministic
+ * counted in SQL (lib/db/runs/pendingWorkSizes.ts), every trial's; a generating run's pending generations. Deterministic
  * metrics and the offline judge cost nothing.
  */
 export async function estimateRunSpending(
@@ -18,6 +18,8 @@ export async function estimateRunSpending(
   options: SpendingOptions & {
     /** Text every call of a metric carries besides the row's (an aligned judge's examples), by metric. */
     promptChars?: ReadonlyMap<string, number>;
+    /** The run's trials: each trial of a G-Eval judge writes its own steps (its calls are asked anew). */
+    trials?: number;
   },
 ): Promise<RunEstimate> {
   const { judged, generation } = await readPendingWorkSizes(db, runId, {
@@ -26,8 +28,9 @@ export async function estimateRunSpending(
   return estimateSpending(
     {
       judged: judged.map((entry) => ({ ...entry, promptChars: options.promptChars?.get(entry.metric) ?? 0 })),
-      // Steps are written once per G-Eval judge, before its first row (at most: a cached one costs nothing).
-      gEvalJudges: judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length,
+      // Steps are written once per G-Eval judge and trial, before its first row (at most: a cached one costs nothing).
+      gEvalJudges:
+        judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length * (options.trials ?? 1),
       generation,
     },
     options,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { alignmentSchema } from "@/lib/contract/alignment";
 import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
-import { MAX_RUN_CONCURRENCY } from "@/lib/contract/runLimits";
+import { MAX_RUN_CONCURRENCY, MAX_TRIALS, MIN_TRIALS, TRIALS_RULE } from "@/lib/contract/runLimits";
 import { statisticalSettingsSchema } from "@/lib/contract/statisticalSettings";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import type { LlmConfig } from "@/lib/llm/llmConfig";
@@ -42,6 +42,16 @@ export const runRequestSchema = z
       .default(8)
       .meta({ description: "LLM calls in flight at most; the endpoint's own limit (ASSAY_LLM_MAX_IN_FLIGHT) caps it" }),
     chunkMode: z.enum(["batched", "per_chunk"]).default("batched"),
+    trials: z
+      .number({ error: TRIALS_RULE })
+      .int(TRIALS_RULE)
+      .min(MIN_TRIALS, TRIALS_RULE)
+      .max(MAX_TRIALS, TRIALS_RULE)
+      .default(1)
+      .meta({
+        description:
+          "Judge (and, with generation, generate) each row this many times, each trial asked anew; compare tests each row's mean over its trials",
+      }),
     generation: z
       .object({ model: z.string().trim().min(1).max(200), systemPrompt: z.string().max(8000).optional() })
       .optional()
@@ -124,6 +134,7 @@ export function runConfigOfRequest(
     judge,
     concurrency: request.concurrency,
     chunkMode: request.chunkMode,
+    trials: request.trials,
     ...(request.generation ? { generation: request.generation } : {}),
   };
 }

@@ -114,7 +114,7 @@ async function judgePending(
       if (calls > 0 && reservation === null) return; // released to pending as the pass ends
       let written = false;
       try {
-        const result = await judgeItem(item.metric, row, context, reservation?.extend).finally(() =>
+        const result = await judgeItem(item.metric, row, context, reservation?.extend, item.trial).finally(() =>
           reservation?.release(),
         );
         gate.book({

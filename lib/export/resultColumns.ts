@@ -11,11 +11,17 @@ import { metricShape } from "@/lib/contract/aggregates";
  * pieces; JSON in CSV). After each metric's columns, {metric}/skip_reason: why the metric was not judged on
  * this row (Assay's own column, not Agent Evaluation's; empty when the row was judged), so a skip does not
  * read as a blank.
+ *
+ * A run with trials (each row judged N times) keeps those columns for trial 1, as the rows table shows it, and
+ * adds each trial's verdict after them: {metric}/trials/{t}/rating|score|precision|value and
+ * {metric}/trials/{t}/rationale (each trial's error message in its place when it errored), then
+ * {metric}/trials/pass_rate, the share of the row's judged trials that passed, the number compare tests.
+ * A run that generates has trials/{t}/response, each trial's own response.
  */
 export type ResultRecord = Record<string, string | number | boolean | null | (string | null)[] | unknown>;
 
-export function toResultRecord(row: RunResultRow, metrics: string[]): ResultRecord {
-  const generation = row.generations[0];
+export function toResultRecord(row: RunResultRow, metrics: string[], trials = 1): ResultRecord {
+  const generation = row.generations.find((g) => g.trial === 1) ?? row.generations[0];
   const record: ResultRecord = {
     request_id: row.requestId,
     request: safeParse(row.requestRaw),
@@ -29,7 +35,10 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
       .filter((c) => c.kind === "expected")
       .map((c) => ({ content: c.content, doc_uri: c.docUri })),
   };
-  const byMetric = new Map(row.judgments.map((j) => [j.metric, j]));
+  if (trials > 1 && row.generations.length > 0)
+    for (let trial = 1; trial <= trials; trial++)
+      record[`trials/${trial}/response`] = row.generations.find((g) => g.trial === trial)?.response ?? null;
+  const byMetric = new Map(row.judgments.filter((j) => j.trial === 1).map((j) => [j.metric, j]));
   for (const metric of metrics) {
     const judgment = byMetric.get(metric);
     const error = judgment?.status === "error" ? judgment.errorMessage : null;
@@ -58,8 +67,30 @@ export function toResultRecord(row: RunResultRow, metrics: string[]): ResultReco
     }
     record[`${metric}/skip_reason`] =
       judgment?.status === "skipped" ? (judgment.skipReason ?? "skipped (no reason recorded)") : null;
+    if (trials > 1) addTrialColumns(record, metric, trials, row.judgments);
   }
   return record;
+}
+
+/** Each trial's verdict and rationale of one metric, then the row's pass rate over its judged trials. */
+function addTrialColumns(record: ResultRecord, metric: string, trials: number, judgments: RunResultRow["judgments"]) {
+  const shape = metricShape(metric);
+  const field =
+    shape === "rating" ? "rating" : shape === "precision" ? "precision" : shape === "score" ? "score" : "value";
+  let judged = 0;
+  let passed = 0;
+  for (let trial = 1; trial <= trials; trial++) {
+    const judgment = judgments.find((j) => j.metric === metric && j.trial === trial);
+    const done = judgment?.status === "done";
+    record[`${metric}/trials/${trial}/${field}`] = !done ? null : shape === "rating" ? judgment.rating : judgment.score;
+    record[`${metric}/trials/${trial}/rationale`] =
+      judgment?.status === "error" ? judgment.errorMessage : (judgment?.rationale ?? null);
+    if (done && judgment.passed !== null) {
+      judged++;
+      if (judgment.passed) passed++;
+    }
+  }
+  record[`${metric}/trials/pass_rate`] = judged === 0 ? null : passed / judged;
 }
 
 const NO_ROW: RunResultRow = {
@@ -76,8 +107,21 @@ const NO_ROW: RunResultRow = {
 };
 
 /** The columns toResultRecord writes for a run with these metrics, in its order (known before any row is read). */
-export function resultColumnNames(metrics: string[]): string[] {
-  return Object.keys(toResultRecord(NO_ROW, metrics));
+export function resultColumnNames(metrics: string[], trials = 1, generates = false): string[] {
+  const row: RunResultRow = generates
+    ? {
+        ...NO_ROW,
+        generations: Array.from({ length: trials }, (_, i) => ({
+          trial: i + 1,
+          response: null,
+          errorMessage: null,
+          latencySeconds: null,
+          inputTokenCount: null,
+          outputTokenCount: null,
+        })),
+      }
+    : NO_ROW;
+  return Object.keys(toResultRecord(row, metrics, trials));
 }
 
 function safeParse(json: string): unknown {

@@ -9,6 +9,7 @@ import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labels/labelQueries";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
+import { trialsOf } from "@/lib/db/runs/storedRun";
 import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
 import { runJudgeLabelMetrics } from "@/lib/labels/labelKinds";
 import type { Aggregate } from "@/lib/contract/aggregates";
@@ -63,6 +64,9 @@ type ExportedRun = {
   withLabels: boolean;
   /** The run's custom and G-Eval judges (full names): they take labels too, though not in the catalogue. */
   runJudges?: string[];
+  /** The run's trials (each row judged this many times) and whether it generates: the per-trial columns. */
+  trials?: number;
+  generates?: boolean;
 };
 
 async function loadExportedRun(db: Db, runId: string) {
@@ -79,6 +83,8 @@ async function loadExportedRun(db: Db, runId: string) {
       runJudges: runJudgeLabelMetrics({ customJudges: run.customJudges, gEvalJudges: run.config.gEvalJudges }).map(
         (judge) => judge.metric,
       ),
+      trials: trialsOf(run.config),
+      generates: run.generationModel !== null,
     } satisfies ExportedRun,
   };
 }
@@ -87,8 +93,10 @@ async function loadExportedRun(db: Db, runId: string) {
  * The columns of a run's export: Agent Evaluation's, and on a dataset with
  * human labels `<metric>/human_label` after each labellable metric's.
  */
-export function exportColumnNames(run: Pick<ExportedRun, "metrics" | "withLabels" | "runJudges">): string[] {
-  const columns = resultColumnNames(run.metrics);
+export function exportColumnNames(
+  run: Pick<ExportedRun, "metrics" | "withLabels" | "runJudges" | "trials" | "generates">,
+): string[] {
+  const columns = resultColumnNames(run.metrics, run.trials, run.generates);
   return run.withLabels ? withHumanLabelColumns(columns, run.metrics, run.runJudges) : columns;
 }
 
@@ -97,7 +105,7 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
   for (let cursor: number | null = 0; cursor !== null;) {
     const page = await listRunResultsPage(db, run.id, run.datasetId, cursor, PAGE_ROWS);
     if (!run.withLabels) {
-      for (const row of page.rows) yield toResultRecord(row, run.metrics);
+      for (const row of page.rows) yield toResultRecord(row, run.metrics, run.trials);
       cursor = page.nextRowNumber;
       continue;
     }
@@ -110,7 +118,7 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
     }
     for (const row of page.rows)
       yield withHumanLabels(
-        toResultRecord(row, run.metrics),
+        toResultRecord(row, run.metrics, run.trials),
         run.metrics,
         labelsByRow.get(row.rowNumber) ?? [],
         run.runJudges,

@@ -22,6 +22,8 @@ export type JudgeRequest = {
    * after `made` calls: false when the run's budget has no room for `more`. Absent: no budget to ask.
    */
   allowMoreCalls?: (made: number, more: number) => boolean;
+  /** Which of the run's trials this judgment is (1-based; absent: 1). Trials after the first are asked anew (trialJudgeBackend.ts). */
+  trial?: number;
 };
 
 export type ScoreMetricSettings = { contextRelevance?: ContextRelevanceSettings; deepEval?: DeepEvalSettings };

@@ -161,6 +161,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
         }),
         // Every call is capped: a runaway answer costs at most this many output tokens.
         max_tokens: request.maxTokens ?? config.maxOutputTokens,
+        ...(request.seed === undefined ? {} : { seed: request.seed }),
       };
       const completion = await send("judge call", withLogprobs(body, request.topLogprobs), request.signal, tally);
       const answer = extractAnswer(completion, config.structuredOutput);
@@ -194,6 +195,7 @@ export function createOpenAiLlmClient(options: OpenAiLlmClientOptions): LlmClien
       model: request.model,
       messages: toMessageParams(request.messages),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
       max_tokens: request.maxTokens ?? config.generationMaxTokens,
     };
     const completion = await send("generation call", body, request.signal, tally);

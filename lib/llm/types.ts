@@ -22,6 +22,8 @@ export type StructuredCallRequest<T> = {
   signal?: AbortSignal;
   /** Ask for each answer token's log-probability and this many alternatives (`logprobs`, `top_logprobs`; OpenAI allows up to 20). */
   topLogprobs?: number;
+  /** OpenAI's `seed`: sent for a run's trials after the first, so that a deterministic server answers each trial anew. */
+  seed?: number;
 };
 
 /** One answer token with its log-probability and the most likely alternatives at its position. */
@@ -41,6 +43,8 @@ export type ChatCallRequest = {
   model: string;
   messages: ChatTurn[];
   temperature?: number;
+  /** OpenAI's `seed`: sent for a run's trials after the first, so that a deterministic server answers each trial anew. */
+  seed?: number;
   /** This call's cap on output tokens; the configured generation default otherwise. */
   maxTokens?: number;
   signal?: AbortSignal;

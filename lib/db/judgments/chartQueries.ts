@@ -217,8 +217,8 @@ export async function getChunkHeatmap(
       `SELECT r."id" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId",
          p."score" AS "precision", p."status" AS "precisionStatus", d."score" AS "recall"
        FROM "DatasetRow" r
-       LEFT JOIN "JudgmentItem" p ON p."runId" = ? AND p."rowId" = r."id" AND p."metric" = ?
-       LEFT JOIN "JudgmentItem" d ON d."runId" = ? AND d."rowId" = r."id" AND d."metric" = ?
+       LEFT JOIN "JudgmentItem" p ON p."runId" = ? AND p."rowId" = r."id" AND p."metric" = ? AND p."trial" = 1
+       LEFT JOIN "JudgmentItem" d ON d."runId" = ? AND d."rowId" = r."id" AND d."metric" = ? AND d."trial" = 1
        WHERE r."datasetId" = ? AND r."rowNumber" >= ?
        ORDER BY r."rowNumber"
        LIMIT ?`,

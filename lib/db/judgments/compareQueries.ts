@@ -305,8 +305,8 @@ async function readFlipsInRowOrder(
   const byRequest = (await rowPairingMode(db, baselineRunId, candidateRunId)) === "request_id";
   const candidateRow = byRequest
     ? `${rowsFirst} "DatasetRow" rb ON ${partnerRowOn("r")}
-       ${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric"`
-    : `${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = r."id" AND b."metric" = a."metric"`;
+       ${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric" AND b."trial" = 1`
+    : `${rowsFirst} "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = r."id" AND b."metric" = a."metric" AND b."trial" = 1`;
   const conditions = [
     `r."datasetId" = (SELECT "datasetId" FROM "Run" WHERE "id" = ?)`,
     options.regression ? REGRESSION : IMPROVEMENT,
@@ -331,7 +331,7 @@ async function readFlipsInRowOrder(
          a."rating" AS "baselineRating", b."rating" AS "candidateRating", a."passed" AS "baselinePassed", b."passed" AS "candidatePassed",
          a."score" AS "baselineScore", b."score" AS "candidateScore", a."threshold" AS "baselineThreshold", b."threshold" AS "candidateThreshold"
        FROM "DatasetRow" r
-       ${rowsFirst} "JudgmentItem" a${pairing} ON a."runId" = ? AND a."rowId" = r."id"
+       ${rowsFirst} "JudgmentItem" a${pairing} ON a."runId" = ? AND a."rowId" = r."id" AND a."trial" = 1
        ${candidateRow}
        WHERE ${conditions.join(" AND ")}
        ORDER BY r."rowNumber", a."metric"

@@ -29,6 +29,8 @@ export type RunResultChunkJudgment = {
 };
 export type RunResultJudgment = {
   metric: string;
+  /** Which of the run's trials (1 for a run without trials). */
+  trial: number;
   status: string;
   rating: string | null;
   score: number | null;
@@ -46,6 +48,7 @@ export type RunResultJudgment = {
   chunks: RunResultChunkJudgment[];
 };
 export type RunResultGeneration = {
+  trial: number;
   response: string | null;
   errorMessage: string | null;
   latencySeconds: number | null;
@@ -114,17 +117,18 @@ export async function listRunResultsPage(
       details: string | null;
     }
   >(
-    `SELECT j."id" AS "id", j."rowId" AS "rowId", j."metric" AS "metric", j."status" AS "status", j."rating" AS "rating", j."score" AS "score",
+    `SELECT j."id" AS "id", j."rowId" AS "rowId", j."metric" AS "metric", j."trial" AS "trial", j."status" AS "status", j."rating" AS "rating", j."score" AS "score",
        j."threshold" AS "threshold", j."passed" AS "passed", j."rationale" AS "rationale", j."errorMessage" AS "errorMessage", j."skipReason" AS "skipReason",
        j."judgeProvider" AS "judgeProvider", j."judgeModel" AS "judgeModel", j."promptVersion" AS "promptVersion", j."promptHash" AS "promptHash", j."details" AS "details"
      FROM ${pageRowsJoined(`"JudgmentItem" j`, `j."runId" = ? AND j."rowId" = r."id"`)}
-     ORDER BY r."rowNumber", j."metric"`,
+     ORDER BY r."rowNumber", j."metric", j."trial"`,
     [runId, ...range],
   );
   const judgmentById = new Map<string, RunResultJudgment>();
   for (const { id, rowId, passed, details, ...fields } of judgments) {
     const judgment: RunResultJudgment = {
       ...fields,
+      trial: Number(fields.trial),
       passed: passed === null ? null : Number(passed) === 1,
       details: decodeVerdictDetails(details),
       chunks: [],
@@ -144,12 +148,14 @@ export async function listRunResultsPage(
     judgmentById.get(judgmentId)?.chunks.push({ ...verdict, position: Number(verdict.position) });
 
   const generations = await sql.all<RunResultGeneration & { rowId: string }>(
-    `SELECT g."rowId" AS "rowId", g."response" AS "response", g."errorMessage" AS "errorMessage", g."latencySeconds" AS "latencySeconds",
+    `SELECT g."rowId" AS "rowId", g."trial" AS "trial", g."response" AS "response", g."errorMessage" AS "errorMessage", g."latencySeconds" AS "latencySeconds",
        g."inputTokenCount" AS "inputTokenCount", g."outputTokenCount" AS "outputTokenCount"
-     FROM ${pageRowsJoined(`"Generation" g`, `g."runId" = ? AND g."rowId" = r."id"`)}`,
+     FROM ${pageRowsJoined(`"Generation" g`, `g."runId" = ? AND g."rowId" = r."id"`)}
+     ORDER BY r."rowNumber", g."trial"`,
     [runId, ...range],
   );
-  for (const { rowId, ...generation } of generations) byId.get(rowId)?.generations.push(generation);
+  for (const { rowId, ...generation } of generations)
+    byId.get(rowId)?.generations.push({ ...generation, trial: Number(generation.trial) });
 
   return { rows, nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null };
 }

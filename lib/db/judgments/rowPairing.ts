@@ -46,14 +46,14 @@ export function pairedJoin(
   if (mode === "same_rows")
     return {
       from: `FROM "JudgmentItem" a${pairing}
-     JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric"`,
+     JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = a."rowId" AND b."metric" = a."metric" AND b."trial" = a."trial" AND a."trial" = 1`,
       params: [candidateRunId],
     };
   return {
     from: `FROM "JudgmentItem" a${pairing}
      JOIN "DatasetRow" ra ON ra."id" = a."rowId"
      JOIN "DatasetRow" rb ON ${partnerRowOn("ra")}
-     JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric"`,
+     JOIN "JudgmentItem" b${pairing} ON b."runId" = ? AND b."rowId" = rb."id" AND b."metric" = a."metric" AND b."trial" = a."trial" AND a."trial" = 1`,
     params: [candidateRunId, candidateRunId],
   };
 }

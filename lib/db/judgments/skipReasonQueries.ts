@@ -17,7 +17,7 @@ export async function listSkipReasons(db: Db, runId: string): Promise<Map<string
   const groups = await sql.all<{ metric: string; skipReason: string | null; count: number }>(
     `SELECT "metric", "skipReason", COUNT(*) AS "count"
      FROM "JudgmentItem"${sqlFragments(sql).indexHint("JudgmentItem_runId_status_id_idx")}
-     WHERE "runId" = ? AND "status" = 'skipped'
+     WHERE "runId" = ? AND "status" = 'skipped' AND "trial" = 1
      GROUP BY "metric", "skipReason"`,
     [runId],
   );

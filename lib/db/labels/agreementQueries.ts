@@ -79,9 +79,9 @@ function judgedHash(suffix: string): string {
 function verdictJoins(f: SqlFragments, runParam: string, suffix: string): string {
   const j = `j${suffix}`;
   const c = `c${suffix}`;
-  return `LEFT JOIN "JudgmentItem" ${j} ON ${j}."runId" = @${runParam} AND ${j}."rowId" = l."rowId" AND ${j}."metric" = l."metric"
+  return `LEFT JOIN "JudgmentItem" ${j} ON ${j}."runId" = @${runParam} AND ${j}."rowId" = l."rowId" AND ${j}."metric" = l."metric" AND ${j}."trial" = 1
   ${f.leftJoinOne("ChunkJudgment", c, ["rating", "errorMessage"], `l."chunkPosition" >= 0 AND ${c}."judgmentId" = ${j}."id" AND ${c}."position" = l."chunkPosition"`)}
-  LEFT JOIN "Generation" g${suffix}${f.indexHint("Generation_response_hash_idx")} ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId"
+  LEFT JOIN "Generation" g${suffix}${f.indexHint("Generation_response_hash_idx")} ON g${suffix}."runId" = @${runParam} AND g${suffix}."rowId" = l."rowId" AND g${suffix}."trial" = 1
   LEFT JOIN (SELECT "generationModel" AS "gen${suffix}" FROM "Run" WHERE "id" = @${runParam}) run${suffix} ON true`;
 }
 

@@ -65,7 +65,7 @@ export async function getRowLabelsOnRun(
     `SELECT ${LABEL_FIELDS},
        ${givenOnOtherResponse(RUN_JUDGED_HASH)} AS "otherResponse"
      FROM "HumanLabel" l JOIN "DatasetRow" r ON r."id" = l."rowId"
-     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = l."rowId"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = l."rowId" AND g."trial" = 1
      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
      WHERE l."rowId" = @rowId ORDER BY l."metric", l."chunkPosition"`,
     { runId, rowId },
@@ -144,7 +144,7 @@ export function readRunLabelsInRowRange(
   return sqlOf(db).all<LabelWithRow>(
     `SELECT r."rowNumber", r."requestId", ${LABEL_FIELDS}
      FROM "DatasetRow" r JOIN "HumanLabel" l ON l."rowId" = r."id"
-     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = r."id"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = r."id" AND g."trial" = 1
      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
      WHERE r."datasetId" = @datasetId AND r."rowNumber" > @after AND r."rowNumber" <= @through
        AND NOT ${givenOnOtherResponse(RUN_JUDGED_HASH)}
@@ -253,7 +253,7 @@ export function readQueueUnitsPage(
        JOIN "DatasetRow" r ON r."id" = j."rowId"
        JOIN "ChunkJudgment" c ON c."judgmentId" = j."id" AND c."rating" IS NOT NULL
        LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = c."position"
-       WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done'
+       WHERE j."runId" = @runId AND j."metric" = @metric AND j."trial" = 1 AND j."status" = 'done'
          AND (r."rowNumber" > @afterRow OR (r."rowNumber" = @afterRow AND c."position" > @afterChunk))
        ORDER BY r."rowNumber", c."position" LIMIT @limit`,
       bound,
@@ -270,9 +270,9 @@ export function readQueueUnitsPage(
      FROM "JudgmentItem" j
      JOIN "DatasetRow" r ON r."id" = j."rowId"
      LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = -1
-     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = j."rowId"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = j."rowId" AND g."trial" = 1
      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
-     WHERE j."runId" = @runId AND j."metric" = @metric AND j."status" = 'done' AND ${hasVerdict}
+     WHERE j."runId" = @runId AND j."metric" = @metric AND j."trial" = 1 AND j."status" = 'done' AND ${hasVerdict}
        AND r."rowNumber" > @afterRow
      ORDER BY r."rowNumber" LIMIT @limit`,
     bound,

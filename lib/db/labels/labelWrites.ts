@@ -55,7 +55,7 @@ const NEXT_REVISION = `SELECT COALESCE(MAX("revision"), 0) + 1 AS "next" FROM "H
  */
 const ROW_OF_DATASET = `SELECT r."retrievedChunkCount" AS "chunks",
     CASE WHEN run."generationModel" IS NOT NULL
-      THEN (SELECT g."responseHash" FROM "Generation" g WHERE g."runId" = run."id" AND g."rowId" = r."id")
+      THEN (SELECT g."responseHash" FROM "Generation" g WHERE g."runId" = run."id" AND g."rowId" = r."id" AND g."trial" = 1)
       ELSE r."responseHash" END AS "responseHash"
   FROM "DatasetRow" r LEFT JOIN "Run" run ON run."id" = ? AND run."datasetId" = r."datasetId"
   WHERE r."id" = ? AND r."datasetId" = ?`;

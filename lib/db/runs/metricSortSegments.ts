@@ -70,7 +70,7 @@ export const verdictProbe = (flag: "anyFailed" | "anyErrored" | "allPassed"): Pr
 const metricProbe = (condition: string): Probe =>
   probeOf(
     `"JudgmentItem" f`,
-    `f."runId" = @runId AND f."rowId" = t."rowId" AND f."metric" = @filterMetric AND ${condition.replaceAll("t.", "f.")}`,
+    `f."runId" = @runId AND f."rowId" = t."rowId" AND f."metric" = @filterMetric AND f."trial" = 1 AND ${condition.replaceAll("t.", "f.")}`,
   );
 
 /** Both forms of "a row of `from` meets `where`", where at most one row of `from` can (a key). */

@@ -34,6 +34,7 @@ function branchStatements(segment: Segment, form: keyof Probe, conditions: strin
     const where = [
       `t."runId" = @runId`,
       `t."metric" = @sortMetric`,
+      `t."trial" = 1`,
       segment.where,
       branch,
       segment.probe?.[form] ?? "",

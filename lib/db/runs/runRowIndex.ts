@@ -7,7 +7,8 @@ import { sqlFragments } from "../store/sqlFragments";
  * row order by key (lib/db/runs/runRowKeyset, runRowKeyPlace):
  *   - all: DatasetRow's (datasetId, rowNumber);
  *   - failed, errored, passed on any metric: RunRowVerdict's (runId, flag, rowNumber);
- *   - failed or errored on one metric: JudgmentItem's (runId, metric, status, passed, rowNumber).
+ *   - failed or errored on one metric: JudgmentItem's (runId, metric, trial, status, passed, rowNumber), trial 1
+ *     (a run with trials: the table shows each row's first trial; the flaky filter, the rows whose trials disagree).
  * An errored judgment's `passed` sits between its status and its row number in
  * that index, so the errored-on-one-metric filter is three ranges (passed NULL,
  * false, true), each in row order, merged. Every statement reads `t` (the index's
@@ -38,6 +39,16 @@ const VERDICT_FLAG: Record<"failed" | "errored" | "passed", string> = {
 /** Whether the table reads this view through a narrow index by key: a plain filter in row order. */
 export function isKeyedView(query: RunRowFilter & Pick<RunRowPageQuery, "sort">): boolean {
   return query.sort === "rowNumber" && (["all", "failed", "errored", "passed"] as string[]).includes(query.filter);
+}
+
+/**
+ * The size of a one-metric filter: the kept tally's count, except in a run with trials, whose tallies count
+ * every trial while the table reads trial 1: there the filter's trial-1 judgments are counted in the index.
+ */
+function metricFilterTotal(tallied: "failed" | "error", condition: string): string {
+  return `SELECT CASE WHEN EXISTS (SELECT 1 FROM "JudgmentItem" x WHERE x."runId" = @runId AND x."metric" = @metric AND x."trial" = 2)
+    THEN (SELECT COUNT(*) FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."metric" = @metric AND t."trial" = 1 AND ${condition})
+    ELSE (SELECT COALESCE(SUM("${tallied}"), 0) FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @metric) END AS "total"`;
 }
 
 export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRowFilter): RowIndex {
@@ -75,20 +86,20 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
       from: `"JudgmentItem" t`,
       rowId: `t."rowId"`,
       rowsAlias: "r",
-      where: `t."runId" = @runId AND t."metric" = @metric AND t."status" = 'done' AND t."passed" = FALSE`,
+      where: `t."runId" = @runId AND t."metric" = @metric AND t."trial" = 1 AND t."status" = 'done' AND t."passed" = FALSE`,
       ranges: [""],
       bound: { runId, metric: query.metric },
-      total: `SELECT COALESCE(SUM("failed"), 0) AS "total" FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @metric`,
+      total: metricFilterTotal("failed", `t."status" = 'done' AND t."passed" = FALSE`),
     };
   if (query.filter === "errored" && query.metric)
     return {
       from: `"JudgmentItem" t`,
       rowId: `t."rowId"`,
       rowsAlias: "r",
-      where: `t."runId" = @runId AND t."metric" = @metric AND t."status" = 'error'`,
+      where: `t."runId" = @runId AND t."metric" = @metric AND t."trial" = 1 AND t."status" = 'error'`,
       ranges: [`t."passed" IS NULL`, `t."passed" = FALSE`, `t."passed" = TRUE`],
       bound: { runId, metric: query.metric },
-      total: `SELECT COALESCE(SUM("error"), 0) AS "total" FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @metric`,
+      total: metricFilterTotal("error", `t."status" = 'error'`),
     };
   if (query.filter === "failed" || query.filter === "errored" || query.filter === "passed") {
     const tallied = { failed: "failedRows", errored: "erroredRows", passed: "passedRows" }[query.filter];

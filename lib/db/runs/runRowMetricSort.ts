@@ -42,9 +42,9 @@ const VERDICT_GROUP = `CASE
 const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
   all: "1 = 1",
   failed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-    AND (CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric) AND j."status" = 'done' AND j."passed" = FALSE)`,
+    AND (CAST(@filterMetric AS TEXT) IS NULL OR (j."metric" = @filterMetric AND j."trial" = 1)) AND j."status" = 'done' AND j."passed" = FALSE)`,
   errored: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
-    AND (CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric) AND j."status" = 'error')`,
+    AND (CAST(@filterMetric AS TEXT) IS NULL OR (j."metric" = @filterMetric AND j."trial" = 1)) AND j."status" = 'error')`,
   passed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id" AND j."status" = 'done')
     AND NOT EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
       AND (j."status" = 'error' OR (j."status" = 'done' AND j."passed" = FALSE)))`,
@@ -91,8 +91,8 @@ export function tableOrderBy(query: Pick<RunRowPageQuery, "sort" | "dir">): stri
   return query.sort === "requestId" ? `r."requestId" ${direction}, r."rowNumber" ASC` : `r."rowNumber" ${direction}`;
 }
 
-/** The sorted metric's judgment of each row (bound as @sortMetric), through the (runId, rowId, metric) unique index. */
-export const SORT_JOIN = `LEFT JOIN "JudgmentItem" s ON s."runId" = @runId AND s."rowId" = r."id" AND s."metric" = @sortMetric`;
+/** The sorted metric's judgment of each row (bound as @sortMetric; trial 1), through the (runId, rowId, metric, trial) unique index. */
+export const SORT_JOIN = `LEFT JOIN "JudgmentItem" s ON s."runId" = @runId AND s."rowId" = r."id" AND s."metric" = @sortMetric AND s."trial" = 1`;
 
 /** The join and its bound value a sort needs: none for a row field. */
 export function sortJoin(query: Pick<RunRowPageQuery, "sort">): { join: string; bound: Record<string, string> } {

@@ -34,7 +34,8 @@ export function runRowWhere(
   const q = query.q.trim();
   // The search ignores case on both stores, as SQLite's LIKE always did (PostgreSQL's plain contains would not).
   const contains = (text: string) => containsIgnoringCase(sqlOf(db), text);
-  const judged: Prisma.JudgmentItemWhereInput = { runId, ...(query.metric ? { metric: query.metric } : {}) };
+  // One metric's filter reads trial 1, as the table shows it (a run with trials; see runRowIndex.ts).
+  const judged: Prisma.JudgmentItemWhereInput = { runId, ...(query.metric ? { metric: query.metric, trial: 1 } : {}) };
   const byFilter: Record<RunRowPageQuery["filter"], Prisma.DatasetRowWhereInput> = {
     all: {},
     failed: { judgments: { some: { ...judged, status: "done", passed: false } } },
@@ -170,11 +171,11 @@ async function pageVerdicts(db: Db, runId: string, rowIds: string[]) {
       score: number | null;
       passed: number | null;
     }>(
-      `SELECT "rowId", "metric", "status", "rating", "score", "passed" FROM "JudgmentItem" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
+      `SELECT "rowId", "metric", "status", "rating", "score", "passed" FROM "JudgmentItem" WHERE "runId" = ? AND "trial" = 1 AND ${inList(`"rowId"`)}`,
       [runId, rowIds],
     ),
     sql.all<{ rowId: string; response: string | null }>(
-      `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
+      `SELECT "rowId", "response" FROM "Generation" WHERE "runId" = ? AND "trial" = 1 AND ${inList(`"rowId"`)}`,
       [runId, rowIds],
     ),
     // The page's labels with this run's verdict beside each, judged as the agreement panel counts them.
@@ -280,8 +281,8 @@ export async function getRunRowDetail(db: Db, runId: string, rowId: string) {
       where: { id: rowId, judgments: { some: { runId } } },
       include: {
         chunks: { orderBy: [{ kind: "asc" }, { position: "asc" }] },
-        judgments: { where: { runId }, orderBy: { metric: "asc" } },
-        generations: { where: { runId } },
+        judgments: { where: { runId }, orderBy: [{ metric: "asc" }, { trial: "asc" }] },
+        generations: { where: { runId }, orderBy: { trial: "asc" } },
       },
     }),
     db.chunkJudgment.findMany({ where: { runId, rowId }, orderBy: [{ judgmentId: "asc" }, { position: "asc" }] }),

@@ -105,7 +105,7 @@ async function placeByIndex(
     rowNumber: number;
   }>(
     `SELECT t."status", t."passed", t."score", t."rowNumber" FROM "JudgmentItem" t
-     WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric`,
+     WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric AND t."trial" = 1`,
     { ...bound, rowId },
   );
   const total = await keyedTotal(sql, rowIndexOf(run, query), null);
@@ -121,7 +121,7 @@ async function placeByIndex(
     probe?.each === "" ||
     (probe !== null &&
       (await sql.get(
-        `SELECT 1 AS "hit" FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric AND ${probe.each}`,
+        `SELECT 1 AS "hit" FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."rowId" = @rowId AND t."metric" = @sortMetric AND t."trial" = 1 AND ${probe.each}`,
         { ...bound, rowId },
       )) !== undefined);
   // n within a failed filter is the filter's own next row; within any other, its next row that failed some metric.

@@ -27,12 +27,19 @@ export const storedRunConfigSchema = z.object({
   deepEval: deepEvalSettingsSchema.optional(),
   /** The run's custom G-Eval judges, judged as response/llm_judged/g_eval/<name>. */
   gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
+  /** How many times each row is judged (and generated, when the run generates); absent for one. */
+  trials: z.number().int().min(1).optional(),
   /** Set when failed judgments are re-judged: a second opinion must not come from the cache. */
   refreshCache: z.boolean().optional(),
 });
 export type StoredRunConfig = z.infer<typeof storedRunConfigSchema>;
 
 const storedTagsSchema = z.array(z.string());
+
+/** The run's number of trials (1 for a run without trials). */
+export function trialsOf(config: Pick<StoredRunConfig, "trials">): number {
+  return config.trials ?? 1;
+}
 
 export function decodeRunConfig(json: string): StoredRunConfig {
   return storedRunConfigSchema.parse(JSON.parse(json));

@@ -1,9 +1,9 @@
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
-import { loadRowsForWork, type JudgeRowData } from "./workRows";
+import { loadRowsForWork, type WorkRow } from "./workRows";
 
-export type ClaimedJudgment = { id: string; rowId: string; metric: string };
-export type ClaimedGeneration = { id: string; rowId: string };
+export type ClaimedJudgment = { id: string; rowId: string; metric: string; trial: number };
+export type ClaimedGeneration = { id: string; rowId: string; trial: number };
 
 type WorkTable = "JudgmentItem" | "Generation";
 
@@ -44,8 +44,15 @@ export async function claimJudgments(
   runId: string,
   workerId: string,
   take: number,
-): Promise<{ items: ClaimedJudgment[]; rows: Map<string, JudgeRowData> }> {
-  const items = await claim<ClaimedJudgment>(db, "JudgmentItem", `"id", "rowId", "metric"`, runId, workerId, take);
+): Promise<{ items: ClaimedJudgment[]; rows: Map<string, WorkRow> }> {
+  const items = await claim<ClaimedJudgment>(
+    db,
+    "JudgmentItem",
+    `"id", "rowId", "metric", "trial"`,
+    runId,
+    workerId,
+    take,
+  );
   items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { items, rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))]) };
 }
@@ -56,8 +63,8 @@ export async function claimGenerations(
   runId: string,
   workerId: string,
   take: number,
-): Promise<{ items: ClaimedGeneration[]; rows: Map<string, JudgeRowData> }> {
-  const items = await claim<ClaimedGeneration>(db, "Generation", `"id", "rowId"`, runId, workerId, take);
+): Promise<{ items: ClaimedGeneration[]; rows: Map<string, WorkRow> }> {
+  const items = await claim<ClaimedGeneration>(db, "Generation", `"id", "rowId", "trial"`, runId, workerId, take);
   items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { items, rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))]) };
 }

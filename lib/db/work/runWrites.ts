@@ -18,9 +18,14 @@ export type RunItemPlan = {
   /** The row's DatasetRow.rowNumber: the rows table's per-metric filters page through it. */
   rowNumber: number;
   metric: string;
+  /** Which of the run's trials (1-based). */
+  trial: number;
   status: "pending" | "skipped";
   skipReason: string | null;
 };
+
+/** One response to generate: a row's, for one trial. */
+export type PlannedGeneration = { rowId: string; trial: number };
 
 type NewRun = {
   id: string;
@@ -132,7 +137,7 @@ export async function insertPlanningRun(
 export async function insertPlanPage(
   db: Db,
   runId: string,
-  page: { items: RunItemPlan[]; generationRowIds: string[]; generationModel: string | null },
+  page: { items: RunItemPlan[]; generations: PlannedGeneration[]; generationModel: string | null },
   planner: { owner: string; ttlMs: number },
 ): Promise<void> {
   const now = new Date();
@@ -140,13 +145,14 @@ export async function insertPlanPage(
   await sql.bulkInsert([
     {
       table: "JudgmentItem",
-      columns: ["id", "runId", "rowId", "rowNumber", "metric", "status", "skipReason", "createdAt"],
+      columns: ["id", "runId", "rowId", "rowNumber", "metric", "trial", "status", "skipReason", "createdAt"],
       rows: page.items.map((item) => [
         item.id,
         runId,
         item.rowId,
         item.rowNumber,
         item.metric,
+        item.trial,
         item.status,
         item.skipReason,
         now,
@@ -154,8 +160,15 @@ export async function insertPlanPage(
     },
     {
       table: "Generation",
-      columns: ["id", "runId", "rowId", "status", "model"],
-      rows: page.generationRowIds.map((rowId) => [orderedUuid(), runId, rowId, "pending", page.generationModel ?? ""]),
+      columns: ["id", "runId", "rowId", "trial", "status", "model"],
+      rows: page.generations.map(({ rowId, trial }) => [
+        orderedUuid(),
+        runId,
+        rowId,
+        trial,
+        "pending",
+        page.generationModel ?? "",
+      ]),
     },
   ]);
   await sql.run(

@@ -25,6 +25,11 @@ export type JudgeRowData = {
   } | null;
 };
 
+type GenerationData = NonNullable<JudgeRowData["generation"]>;
+
+/** A row as work loads it: `generation` is trial 1's; a run with trials judges trial t against `generationsByTrial`'s t. */
+export type WorkRow = JudgeRowData & { generationsByTrial: ReadonlyMap<number, GenerationData> };
+
 /** At most this many rows per load: the caller's claim size fixes it, never the run's size. */
 export const MAX_WORK_ROWS = 1000;
 
@@ -33,7 +38,7 @@ export const MAX_WORK_ROWS = 1000;
  * generations, in three queries. The row ids reach the store as ONE bound
  * list (sqlFragments.inList), so every query binds the same few values.
  */
-export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): Promise<Map<string, JudgeRowData>> {
+export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): Promise<Map<string, WorkRow>> {
   if (rowIds.length === 0) return new Map();
   if (rowIds.length > MAX_WORK_ROWS) throw new Error(`a batch of work reads at most ${MAX_WORK_ROWS} rows`);
   const sql = sqlOf(db);
@@ -43,20 +48,24 @@ export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): 
      FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
     [rowIds],
   );
-  const byId = new Map<string, JudgeRowData>(rows.map((row) => [row.id, { ...row, chunks: [], generation: null }]));
+  const byId = new Map<string, WorkRow & { generationsByTrial: Map<number, GenerationData> }>(
+    rows.map((row) => [row.id, { ...row, chunks: [], generation: null, generationsByTrial: new Map() }]),
+  );
   const chunks = await sql.all<JudgeRowData["chunks"][number] & { rowId: string }>(
     `SELECT "rowId", "kind", "position", "content", "docUri" FROM "ContextChunk" WHERE ${inList(`"rowId"`)} ORDER BY "rowId", "kind", "position"`,
     [rowIds],
   );
   for (const { rowId, ...chunk } of chunks) byId.get(rowId)?.chunks.push(chunk);
-  const generations = await sql.all<NonNullable<JudgeRowData["generation"]>>(
-    `SELECT "rowId", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
+  const generations = await sql.all<GenerationData & { trial: number }>(
+    `SELECT "rowId", "trial", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
      FROM "Generation" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
     [runId, rowIds],
   );
-  for (const generation of generations) {
+  for (const { trial, ...generation } of generations) {
     const row = byId.get(generation.rowId);
-    if (row) row.generation = generation;
+    if (!row) continue;
+    row.generationsByTrial.set(Number(trial), generation);
+    if (Number(trial) === 1) row.generation = generation;
   }
   return byId;
 }

@@ -19,6 +19,8 @@ const formSchema = z.object({
   judge: z.string(),
   judgeModel: z.string().optional(),
   concurrency: z.coerce.number(),
+  /** Absent from a form without the field: one trial. */
+  trials: z.coerce.number().optional(),
   chunkMode: z.string(),
   generate: z.literal("on").optional(),
   generationModel: z.string().trim().optional(),
@@ -115,6 +117,7 @@ export function runRequestFromForm(formData: FormData): RunFormReading {
     judge: form.judge,
     judgeModel: form.judgeModel,
     concurrency: form.concurrency,
+    ...(form.trials === undefined ? {} : { trials: form.trials }),
     chunkMode: form.chunkMode,
     generation:
       form.generate === "on" && form.generationModel
