@@ -61,18 +61,48 @@ export function fleissKappa(counts: readonly (readonly number[])[]): number | nu
 
 /** The trial summary of one metric over its rows (rows with no finished trial are left out). */
 export function summarizeTrials(rows: readonly RowTrials[]): TrialSummary {
-  const judged = rows.filter((row) => row.trials > 0);
-  for (const { passes, trials } of judged)
-    if (!Number.isInteger(passes) || !Number.isInteger(trials) || passes < 0 || passes > trials)
+  return summarizeTrialGroups(rows.map((row) => ({ ...row, rows: 1 })));
+}
+
+/**
+ * The same summary from rows grouped by their counts: `rows` rows each passed `passes` of `trials` (what the
+ * store's GROUP BY hands over: a few groups, not one record per row). Fleiss' κ for two categories, each row
+ * weighing as the number of rows it stands for.
+ */
+export function summarizeTrialGroups(groups: readonly (RowTrials & { rows: number })[]): TrialSummary {
+  const judged = groups.filter((group) => group.trials > 0 && group.rows > 0);
+  for (const { passes, trials, rows } of judged)
+    if (!Number.isInteger(passes) || !Number.isInteger(trials) || passes < 0 || passes > trials || rows < 0)
       throw new RangeError(`passes must be an integer in [0, trials], got ${passes} of ${trials}`);
-  const share = (count: number) => (judged.length === 0 ? 0 : count / judged.length);
-  const sameTrials = judged.length > 0 && judged.every((row) => row.trials === judged[0].trials);
+  const total = judged.reduce((sum, group) => sum + group.rows, 0);
+  const share = (count: number) => (total === 0 ? 0 : count / total);
+  const count = (keep: (group: RowTrials) => boolean) =>
+    judged.reduce((sum, group) => sum + (keep(group) ? group.rows : 0), 0);
+  const sameTrials = judged.length > 0 && judged.every((group) => group.trials === judged[0].trials);
   return {
-    rows: judged.length,
-    meanPassRate: share(judged.reduce((sum, row) => sum + row.passes / row.trials, 0)),
-    passAtK: share(judged.filter((row) => row.passes > 0).length),
-    passAllK: share(judged.filter((row) => row.passes === row.trials).length),
-    unanimous: share(judged.filter((row) => row.passes === 0 || row.passes === row.trials).length),
-    fleissKappa: sameTrials ? fleissKappa(judged.map((row) => [row.passes, row.trials - row.passes])) : null,
+    rows: total,
+    meanPassRate: share(judged.reduce((sum, group) => sum + (group.rows * group.passes) / group.trials, 0)),
+    passAtK: share(count((group) => group.passes > 0)),
+    passAllK: share(count((group) => group.passes === group.trials)),
+    unanimous: share(count((group) => group.passes === 0 || group.passes === group.trials)),
+    fleissKappa: sameTrials ? binaryFleissKappa(judged, judged[0].trials) : null,
   };
+}
+
+/** Fleiss' κ over yes/no with `n` trials a row, from grouped rows (as fleissKappa over the expanded rows). */
+function binaryFleissKappa(groups: readonly (RowTrials & { rows: number })[], n: number): number | null {
+  if (n < 2) return null;
+  let rows = 0;
+  let agreement = 0;
+  let passes = 0;
+  for (const group of groups) {
+    const fails = n - group.passes;
+    rows += group.rows;
+    agreement += (group.rows * (group.passes ** 2 + fails ** 2 - n)) / (n * (n - 1));
+    passes += group.rows * group.passes;
+  }
+  const yes = passes / (rows * n);
+  const expected = yes ** 2 + (1 - yes) ** 2;
+  if (expected >= 1) return null;
+  return (agreement / rows - expected) / (1 - expected);
 }

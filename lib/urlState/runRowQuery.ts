@@ -205,6 +205,7 @@ const FILTER_WORDS: Record<RunRowFilterName, string> = {
   failed: "failed on any metric",
   errored: "errored on any metric",
   passed: "passed every metric",
+  flaky: "trials disagree on some metric",
   disagrees: "judge disagrees with the label",
   cell: "in a confusion cell",
 };
@@ -229,6 +230,8 @@ export function describeRunRowFilter(query: RunRowFilter): string {
       ? `${CELL_WORDS[query.cell]} on ${metricShortName(query.metric)}`
       : query.filter === "disagrees" && query.metric
         ? `judge disagrees with the label on ${metricShortName(query.metric)}`
+        : query.filter === "flaky" && query.metric
+          ? `trials disagree on ${metricShortName(query.metric)}`
         : query.metric && METRIC_FILTERS.includes(query.filter)
           ? `${query.filter} on ${metricShortName(query.metric)}`
           : FILTER_WORDS[query.filter];

@@ -15,6 +15,8 @@ import { RunDuration, RunTimeline } from "@/components/runs/header/RunTimeline";
 import { LiveProgress } from "@/components/runs/summary/LiveProgress";
 import { GEvalStepsPanel } from "@/components/runs/summary/GEvalStepsPanel";
 import { MetricCards } from "@/components/runs/summary/MetricCards";
+import { TrialsPanel } from "@/components/runs/summary/TrialsPanel";
+import { trialsOf } from "@/lib/db/runs/storedRun";
 import { RunRowFilters } from "@/components/runs/rows/RunRowFilters";
 import { RunRowsTable } from "@/components/runs/rows/RunRowsTable";
 import { RunSettings } from "@/components/runs/header/RunSettings";
@@ -192,6 +194,11 @@ export default async function RunPage({ params, searchParams }: Props) {
       )}
       <MetricCards aggregates={aggregates} runId={run.id} active={active} skipReasons={skipReasons} />
       <RunChartsSection runId={run.id} metrics={config.metrics} filter={query} searchParams={urlParams} />
+      {trialsOf(config) > 1 && (
+        <Suspense fallback={<CardSkeleton />}>
+          <TrialsPanel runId={run.id} trials={trialsOf(config)} metrics={config.metrics} query={query} />
+        </Suspense>
+      )}
       <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} thresholds={config.thresholds} />
       <Suspense fallback={<CardSkeleton />}>
         <AgreementPanel run={run} query={query} />
@@ -204,6 +211,7 @@ export default async function RunPage({ params, searchParams }: Props) {
           query={query}
           metrics={metricColumns(config.metrics)}
           shownColumns={shownColumns}
+          trials={trialsOf(config)}
         />
         <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
           <RunRowsSection run={run} query={query} metrics={shownColumns} />

@@ -10,11 +10,18 @@ const LABELS: Record<RunRowQuery["filter"], string> = {
   failed: "Failed",
   errored: "Errored",
   passed: "Passed all",
+  flaky: "Flaky (trials disagree)",
   disagrees: "Judge disagrees with label",
   cell: "Confusion cell",
 };
 
-/** The tabs; a confusion cell is reached from the agreement panel, not picked here. */
+const METRIC_FILTER_WORDS: Partial<Record<RunRowQuery["filter"], string>> = {
+  errored: "Errored on",
+  disagrees: "Disagrees on",
+  flaky: "Flaky on",
+};
+
+/** The tabs; a confusion cell is reached from the agreement panel, not picked here; flaky only with trials. */
 const TABS = (Object.keys(LABELS) as RunRowQuery["filter"][]).filter((filter) => filter !== "cell");
 
 /**
@@ -28,9 +35,12 @@ export function RunRowFilters({
   query,
   metrics,
   shownColumns,
+  trials = 1,
 }: {
   runId: string;
   query: RunRowQuery;
+  /** The run's trials: the flaky tab shows only when each row was judged more than once. */
+  trials?: number;
   metrics: { name: string; short: string }[];
   /** The metric columns the table shows (the column chooser's ticks). */
   shownColumns: string[];
@@ -41,7 +51,7 @@ export function RunRowFilters({
     <div className="border-b border-slate-200" data-testid="row-filters">
       <div className="flex flex-wrap items-center gap-2 px-3 py-2">
         <nav className="flex gap-1 text-sm" aria-label="Row filter">
-          {TABS.map((filter) => (
+          {TABS.filter((filter) => filter !== "flaky" || trials > 1).map((filter) => (
             <Link
               prefetch={false}
               key={filter}
@@ -67,7 +77,7 @@ export function RunRowFilters({
           <input type="hidden" name="dir" value={query.dir} />
           {query.cols && <input type="hidden" name="cols" value={query.cols.join(",")} />}
           <label className="text-xs text-slate-500" htmlFor="metric-filter">
-            {metricFilter === "errored" ? "Errored on" : metricFilter === "disagrees" ? "Disagrees on" : "Failed on"}
+            {METRIC_FILTER_WORDS[metricFilter] ?? "Failed on"}
           </label>
           <select
             id="metric-filter"

@@ -1,12 +1,14 @@
 import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
 import type { SqlParams, SqlRunner } from "../store/sqlRunner";
 import { sqlFragments } from "../store/sqlFragments";
+import { flakyRowSql } from "./flakyRows";
 
 /**
  * The narrow index behind each plain filter of a run's rows table, walked in
  * row order by key (lib/db/runs/runRowKeyset, runRowKeyPlace):
  *   - all: DatasetRow's (datasetId, rowNumber);
  *   - failed, errored, passed on any metric: RunRowVerdict's (runId, flag, rowNumber);
+ *   - flaky (trials that disagree): DatasetRow's (datasetId, rowNumber), each row asked of the pairing index;
  *   - failed or errored on one metric: JudgmentItem's (runId, metric, trial, status, passed, rowNumber), trial 1
  *     (a run with trials: the table shows each row's first trial; the flaky filter, the rows whose trials disagree).
  * An errored judgment's `passed` sits between its status and its row number in
@@ -38,7 +40,9 @@ const VERDICT_FLAG: Record<"failed" | "errored" | "passed", string> = {
 
 /** Whether the table reads this view through a narrow index by key: a plain filter in row order. */
 export function isKeyedView(query: RunRowFilter & Pick<RunRowPageQuery, "sort">): boolean {
-  return query.sort === "rowNumber" && (["all", "failed", "errored", "passed"] as string[]).includes(query.filter);
+  return (
+    query.sort === "rowNumber" && (["all", "failed", "errored", "passed", "flaky"] as string[]).includes(query.filter)
+  );
 }
 
 /**
@@ -101,6 +105,19 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
       bound: { runId, metric: query.metric },
       total: metricFilterTotal("error", `t."status" = 'error'`),
     };
+  if (query.filter === "flaky") {
+    const rowIsFlaky = flakyRowSql(`t."id"`, query.metric ? `j."metric" = @metric` : "1 = 1");
+    return {
+      from: `"DatasetRow" t`,
+      rowId: `t."id"`,
+      rowsAlias: "t",
+      where: `t."datasetId" = @datasetId AND ${rowIsFlaky}`,
+      ranges: [""],
+      bound: { datasetId: run.datasetId, runId, ...(query.metric ? { metric: query.metric } : {}) },
+      // No tally keeps it: counted over the dataset's rows, each a range of the pairing index.
+      total: `SELECT COUNT(*) AS "total" FROM "DatasetRow" t WHERE t."datasetId" = @datasetId AND ${rowIsFlaky}`,
+    };
+  }
   if (query.filter === "failed" || query.filter === "errored" || query.filter === "passed") {
     const tallied = { failed: "failedRows", errored: "erroredRows", passed: "passedRows" }[query.filter];
     return {

@@ -8,6 +8,7 @@ import type { SqlRunner } from "../store/sqlRunner";
 import { higherIsWorse, metricSortSegments } from "./metricSortSegments";
 import { readSortedPage } from "./metricSortWalk";
 import { keyedTotal, rowIndexOf, searchOf } from "./runRowIndex";
+import { flakyRowSql } from "./flakyRows";
 
 /**
  * The run rows table sorted by one metric, in SQL: each row joined to its
@@ -39,7 +40,7 @@ const VERDICT_GROUP = `CASE
  * The filters that are plain conditions on this run's judgments; the agreement filters are read over their own pairing.
  * An optional value is CAST where it is first tested for NULL: PostgreSQL cannot type a bare `@value IS NULL`.
  */
-const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
+const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed" | "flaky", string> = {
   all: "1 = 1",
   failed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
     AND (CAST(@filterMetric AS TEXT) IS NULL OR (j."metric" = @filterMetric AND j."trial" = 1)) AND j."status" = 'done' AND j."passed" = FALSE)`,
@@ -48,6 +49,8 @@ const FILTER_SQL: Record<"all" | "failed" | "errored" | "passed", string> = {
   passed: `EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id" AND j."status" = 'done')
     AND NOT EXISTS (SELECT 1 FROM "JudgmentItem" j WHERE j."runId" = @runId AND j."rowId" = r."id"
       AND (j."status" = 'error' OR (j."status" = 'done' AND j."passed" = FALSE)))`,
+  // A run with trials: rows whose judged trials of some metric (or of the filter's metric) did not all agree.
+  flaky: flakyRowSql(`r."id"`, `(CAST(@filterMetric AS TEXT) IS NULL OR j."metric" = @filterMetric)`),
 };
 
 /** Search as runRowWhere's `contains` ignoring case, on either store, with % and _ taken literally. */
@@ -115,7 +118,10 @@ export function plainFilterSql(fragments: SqlFragments, run: { id: string; datas
   };
 }
 
-/** One page of the filtered rows sorted by `query.sort` (a metric of the run), counted with the same filter. */
+/**
+ * One page of the filtered rows sorted by `query.sort` (a metric of the run; or for the flaky filter, which no
+ * kept tally or Prisma filter can express, any of the table's orders), counted with the same filter.
+ */
 export async function listRowsByMetric(
   db: Db,
   run: { id: string; datasetId: string },
@@ -162,10 +168,11 @@ export const segmentBound = (run: { id: string }, query: RunRowFilter & Pick<Run
 /** A page sorted by the SQL order over every filtered row: for a search, whose matches are few. */
 function readSortedRows(sql: SqlRunner, run: { id: string; datasetId: string }, query: RunRowPageQuery, skip: number) {
   const { where, bound } = plainFilterSql(sqlFragments(sql), run, query);
+  const sort = sortJoin(query);
   return sql.all<MetricSortedRow>(
-    `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${SORT_JOIN}
+    `SELECT r."id", r."rowNumber", r."requestId", r."requestText", r."response" FROM "DatasetRow" r ${sort.join}
      WHERE ${where} ORDER BY ${tableOrderBy(query)} LIMIT @take OFFSET @skip`,
-    { ...bound, sortMetric: query.sort, take: query.pageSize, skip },
+    { ...bound, ...sort.bound, take: query.pageSize, skip },
   );
 }
 

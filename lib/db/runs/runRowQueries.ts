@@ -46,7 +46,8 @@ export function runRowWhere(
         { judgments: { none: { runId, OR: [{ status: "error" }, { status: "done", passed: false }] } } },
       ],
     },
-    // "Judge ≠ label" is not expressible in Prisma: these filters are read by agreementRowQueries (see isAgreementFilter).
+    // Not expressible in Prisma: flaky is read in SQL (runRowMetricSort.ts), "judge ≠ label" by agreementRowQueries.
+    flaky: {},
     disagrees: {},
     cell: {},
   };
@@ -77,7 +78,7 @@ export async function getRunRowPlace(
 ) {
   // A plain filter in row order, either way, without a search: seeks on the filter's narrow index.
   if (isKeyedView(query) && !query.q.trim()) return getKeyedRowPlace(db, run, row, query);
-  if (query.sort !== "rowNumber" || query.dir !== "asc") {
+  if (query.sort !== "rowNumber" || query.dir !== "asc" || query.filter === "flaky") {
     const { index, total, ...neighbours } = await getSortedRowPlace(db, run, row.id, query);
     return { neighbours, position: { index, total } };
   }
@@ -99,7 +100,7 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isKeyedView(query)) return listKeyedRows(db, run, query);
-  if (isMetricSort(query)) return listRowsByMetric(db, run, query);
+  if (isMetricSort(query) || query.filter === "flaky") return listRowsByMetric(db, run, query);
   // Past a metric sort and row order, the table sorts by request_id (parseRunRowQuery keeps no other).
   const where = runRowWhere(db, run.id, run.datasetId, query);
   const sql = sqlOf(db);

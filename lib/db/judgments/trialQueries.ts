@@ -1,0 +1,33 @@
+import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
+
+/** `rows` rows of one metric each passed `passes` of their `trials` judged trials. */
+export type TrialCountGroup = { passes: number; trials: number; rows: number };
+
+/**
+ * What a run with trials says about each metric's rows, as counts only: per metric, how many rows passed
+ * k of their n judged trials (done with a pass or fail; errors and skips left out). Two GROUP BYs in SQL over
+ * the pairing index, so the page receives at most (trials + 1) × trials groups a metric, never a row each;
+ * lib/stats/trialAgreement.ts turns them into pass@k, pass^k, unanimous rows and Fleiss' κ.
+ */
+export async function readTrialCounts(db: Db, runId: string): Promise<Map<string, TrialCountGroup[]>> {
+  const sql = sqlOf(db);
+  const groups = await sql.all<{ metric: string; passes: number | string; trials: number | string; rows: number | string }>(
+    `SELECT g."metric" AS "metric", g."passes" AS "passes", g."trials" AS "trials", COUNT(*) AS "rows"
+     FROM (SELECT j."metric" AS "metric", j."rowId" AS "rowId", COUNT(*) AS "trials",
+             SUM(CASE WHEN j."passed" THEN 1 ELSE 0 END) AS "passes"
+           FROM "JudgmentItem" j${sqlFragments(sql).indexHint("JudgmentItem_pairing_idx")}
+           WHERE j."runId" = ? AND j."status" = 'done' AND j."passed" IS NOT NULL
+           GROUP BY j."metric", j."rowId") g
+     GROUP BY g."metric", g."passes", g."trials"
+     ORDER BY g."metric", g."trials", g."passes"`,
+    [runId],
+  );
+  const byMetric = new Map<string, TrialCountGroup[]>();
+  for (const group of groups) {
+    const list = byMetric.get(group.metric) ?? [];
+    list.push({ passes: Number(group.passes), trials: Number(group.trials), rows: Number(group.rows) });
+    byMetric.set(group.metric, list);
+  }
+  return byMetric;
+}
