@@ -24,18 +24,7 @@ export function fakeRandomResponder(seed: number): Responder {
   return async (body, ctx) => {
     const random = seededRandom(hashString(`${seed}|${ctx.requestIndex}`));
     if (ctx.mode === "text") return `Answer ${Math.floor(random() * 1e9)}: it depends on the case.`;
-    const answer = await fakeScoreResponder(body, ctx);
-    const text = typeof answer === "string" ? answer : answer?.content;
-    if (typeof text !== "string") return answer;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return answer;
-    }
-    const score = body.response_format?.json_schema?.schema?.properties?.score;
-    const range = { minimum: Number(score?.minimum ?? 0), maximum: Number(score?.maximum ?? NaN) };
-    return JSON.stringify(redraw(parsed, random, range));
+    return redrawAnswer(await fakeScoreResponder(body, ctx), body, random);
   };
 }
 
@@ -50,4 +39,37 @@ function redraw(value: unknown, random: () => number, score: ScoreRange, key = "
   if (key === "score" && typeof value === "number" && Number.isFinite(score.maximum))
     return score.minimum + Math.round(random() * (score.maximum - score.minimum));
   return value;
+}
+
+/**
+ * A deterministic server that honours OpenAI's `seed`, as a model at temperature 0 with a seed does: the
+ * same request with the same seed (or none) gets the same answer every time; another seed, an independent
+ * redraw. Trials after the first ask with seed = trial, so each trial gets its own answer here, and a judge
+ * cache that handed trial 2 the answer of trial 1 would show as trials that always agree.
+ */
+export function fakeSeededResponder(salt = 0): Responder {
+  return async (body, ctx) => {
+    const seed = (body as { seed?: number }).seed ?? 0;
+    const random = seededRandom(hashString(`${salt}|${seed}|${JSON.stringify(body.messages)}`));
+    if (ctx.mode === "text") return `Answer ${Math.floor(random() * 1e9)}: it depends on the case.`;
+    return redrawAnswer(await fakeScoreResponder(body, ctx), body, random);
+  };
+}
+
+async function redrawAnswer(
+  answer: Awaited<ReturnType<Responder>>,
+  body: Parameters<Responder>[0],
+  random: () => number,
+): Promise<Awaited<ReturnType<Responder>>> {
+  const text = typeof answer === "string" ? answer : answer?.content;
+  if (typeof text !== "string") return answer;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return answer;
+  }
+  const score = body.response_format?.json_schema?.schema?.properties?.score;
+  const range = { minimum: Number(score?.minimum ?? 0), maximum: Number(score?.maximum ?? NaN) };
+  return JSON.stringify(redraw(parsed, random, range));
 }

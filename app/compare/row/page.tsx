@@ -43,9 +43,10 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
     candidateRowId ? getRunRowDetail(db, candidate, candidateRowId) : null,
   ]);
   if (!baseRun || !candRun || !baseRow || !candRow) notFound();
+  // Flips pair trial 1 with trial 1 (a run with trials shows its first trial here, as its rows table does).
   const sides = [
-    { run: baseRun, row: baseRow, label: "Baseline" },
-    { run: candRun, row: candRow, label: "Candidate" },
+    { run: baseRun, row: firstTrial(baseRow), label: "Baseline" },
+    { run: candRun, row: firstTrial(candRow), label: "Candidate" },
   ];
   const place = metric
     ? await getFlipPlace(
@@ -129,4 +130,13 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
       </div>
     </div>
   );
+}
+
+/** A row's detail with only trial 1's judgments and response. */
+function firstTrial<T extends { judgments: { trial: number }[]; generations: { trial: number }[] }>(row: T): T {
+  return {
+    ...row,
+    judgments: row.judgments.filter((j) => j.trial === 1),
+    generations: row.generations.filter((g) => g.trial === 1),
+  };
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { metricLabel } from "@/components/runs/metricLabel";
 import { VerdictChip } from "@/components/runs/VerdictChip";
 import { VerdictDetails } from "./VerdictDetails";
@@ -30,8 +31,11 @@ export type JudgmentView = {
   details?: Details | null;
 };
 
-/** One judge's result on a row: verdict, rationale or error, and where it came from (provider, model, prompt version and hash). */
-export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
+/**
+ * One judge's result on a row: verdict, rationale or error, and where it came from (provider, model, prompt
+ * version and hash). `children` go at its foot (a run with trials: every trial's verdict).
+ */
+export function JudgmentPanel({ judgment, children }: { judgment: JudgmentView; children?: ReactNode }) {
   return (
     <li
       className="rounded-md border border-slate-200 bg-white p-3"
@@ -78,6 +82,7 @@ export function JudgmentPanel({ judgment }: { judgment: JudgmentView }) {
           {judgment.costUsd !== null && ` · ${formatUsd(judgment.costUsd)}`}
         </p>
       )}
+      {children}
     </li>
   );
 }

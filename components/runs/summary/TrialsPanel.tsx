@@ -68,9 +68,9 @@ export async function TrialsPanel({
           </table>
           <p className="mt-2 text-xs text-slate-500">
             pass@{trials}: rows where at least one trial passed; pass^{trials}: rows where every trial passed.
-            Self-agreement: rows whose trials all agree. Fleiss&apos; κ: agreement across trials beyond chance (1 =
-            the judge always repeats itself, 0 = no better than chance). Rows with an errored trial count over the
-            trials that finished. Compare tests each row&apos;s mean over its trials.
+            Self-agreement: rows whose trials all agree. Fleiss&apos; κ: agreement across trials beyond chance (1 = the
+            judge always repeats itself, 0 = no better than chance). Rows with an errored trial count over the trials
+            that finished. Compare tests each row&apos;s mean over its trials.
           </p>
         </div>
       )}

@@ -12,7 +12,12 @@ export type TrialCountGroup = { passes: number; trials: number; rows: number };
  */
 export async function readTrialCounts(db: Db, runId: string): Promise<Map<string, TrialCountGroup[]>> {
   const sql = sqlOf(db);
-  const groups = await sql.all<{ metric: string; passes: number | string; trials: number | string; rows: number | string }>(
+  const groups = await sql.all<{
+    metric: string;
+    passes: number | string;
+    trials: number | string;
+    rows: number | string;
+  }>(
     `SELECT g."metric" AS "metric", g."passes" AS "passes", g."trials" AS "trials", COUNT(*) AS "rows"
      FROM (SELECT j."metric" AS "metric", j."rowId" AS "rowId", COUNT(*) AS "trials",
              SUM(CASE WHEN j."passed" THEN 1 ELSE 0 END) AS "passes"

@@ -11,6 +11,7 @@ import { RowHeader } from "@/components/content/RowHeader";
 import { GenerationPrompt } from "@/components/runs/GenerationProvenance";
 import { JudgeLabel } from "@/components/runs/JudgeLabel";
 import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
+import { TrialVerdicts } from "@/components/runs/row/TrialVerdicts";
 import { Card } from "@/components/ui/Card";
 import { RowLabelsCard } from "@/components/labels/RowLabelsCard";
 import { nextRowToLabel } from "@/components/labels/nextRowToLabel";
@@ -42,11 +43,20 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const tablePage = position.index === null ? query.page : Math.ceil(position.index / query.pageSize);
   const nextToLabelHref = await nextRowToLabel(db, run, row, search, href(neighbours.nextId));
 
-  const generation = row.generations[0] ?? null;
+  const generation = row.generations.find((g) => g.trial === 1) ?? null;
+  // A run with trials: the page's verdicts are trial 1's, as the table shows them; each judge lists every trial.
+  const judgments = row.judgments.filter((j) => j.trial === 1);
+  const trialsOf = (metric: string) => row.judgments.filter((j) => j.metric === metric);
+  const withTrials = row.judgments.length > judgments.length;
+  const trialResponses = run.generationModel
+    ? new Map(
+        row.generations.map((g) => [g.trial, g.errorMessage ? `Generation failed: ${g.errorMessage}` : g.response]),
+      )
+    : undefined;
   const response = run.generationModel ? (generation?.response ?? null) : row.response;
   const facts = decodeFacts(row.expectedFacts);
   const { retrieved, expectedUris } = splitChunks(row.chunks);
-  const chunkJudgments = row.judgments.filter((j) => j.chunks.length > 0);
+  const chunkJudgments = judgments.filter((j) => j.chunks.length > 0);
   const trace = summarizeTrace(row.trace);
 
   return (
@@ -100,10 +110,18 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           </Card>
           <Card title="Judges" subtitle="Every judge's verdict on this row, with its rationale.">
             <ul className="space-y-2">
-              {[...row.judgments]
+              {[...judgments]
                 .sort((a, b) => judgmentRank(a) - judgmentRank(b))
                 .map((judgment) => (
-                  <JudgmentPanel key={judgment.id} judgment={judgment} />
+                  <JudgmentPanel key={judgment.id} judgment={judgment}>
+                    {withTrials && judgment.status !== "skipped" && (
+                      <TrialVerdicts
+                        metric={judgment.metric}
+                        trials={trialsOf(judgment.metric)}
+                        responses={trialResponses}
+                      />
+                    )}
+                  </JudgmentPanel>
                 ))}
             </ul>
           </Card>
@@ -113,7 +131,7 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           <RowLabelsCard
             run={run}
             rowId={row.id}
-            judgments={row.judgments}
+            judgments={judgments}
             retrievedChunkCount={retrieved.length}
             nextToLabelHref={nextToLabelHref}
             canLabel={roleCan(user.role, "labels.write")}
