@@ -232,9 +232,9 @@ export function describeRunRowFilter(query: RunRowFilter): string {
         ? `judge disagrees with the label on ${metricShortName(query.metric)}`
         : query.filter === "flaky" && query.metric
           ? `trials disagree on ${metricShortName(query.metric)}`
-        : query.metric && METRIC_FILTERS.includes(query.filter)
-          ? `${query.filter} on ${metricShortName(query.metric)}`
-          : FILTER_WORDS[query.filter];
+          : query.metric && METRIC_FILTERS.includes(query.filter)
+            ? `${query.filter} on ${metricShortName(query.metric)}`
+            : FILTER_WORDS[query.filter];
   const q = query.q.trim();
   return q ? `${words} matching “${q}”` : words;
 }

@@ -29,3 +29,16 @@ describe("the regression gate's options", () => {
     );
   });
 });
+
+describe("--trials", () => {
+  it("judges each row once unless told, and N times with --trials N", () => {
+    expect(parseEvalArgs(baseArgs).trials).toBe(1);
+    expect(parseEvalArgs([...baseArgs, "--trials", "3"]).trials).toBe(3);
+    expect(parseEvalArgs([...baseArgs, "--trials", "10"]).trials).toBe(10);
+  });
+
+  it("refuses a count outside 1–10 or not a whole number, naming what is allowed", () => {
+    for (const value of ["0", "11", "2.5", "three", "-1", ""])
+      expect(usageError([...baseArgs, `--trials=${value}`])).toBe("--trials must be a whole number from 1 to 10");
+  });
+});

@@ -118,7 +118,7 @@ describe("trials: each row judged N times", () => {
     const flakyOn = (metric: string) =>
       rows
         .filter((row) => new Set([1, 2, 3].map((t) => row[`${metric}/trials/${t}/rating`])).size > 1)
-        .map((row) => row.request_id);
+        .map((row) => String(row.request_id));
     const run = await readRun(three.db, three.runId);
     const page = async (search: Record<string, string>) =>
       (await listRunRows(three.db, run, parseRunRowQuery({ pageSize: "50", ...search }, METRICS))).items.map(

@@ -10,6 +10,8 @@ import { GenerationPromptNote, type AnswerTemplatesInfo } from "./GenerationProm
 import { ExpectedCallsNote } from "./ExpectedCallsNote";
 import { BudgetFields } from "./BudgetFields";
 import { ConcurrencyField } from "./ConcurrencyField";
+import { TrialsField } from "./TrialsField";
+import { MAX_TRIALS } from "@/lib/contract/runLimits";
 import { effectiveRows, JudgeFamilyTable } from "./JudgeFamilyTable";
 import { metricsOnGenerateChange } from "./generatedMetrics";
 import { GEvalJudgesEditor } from "./GEvalJudgesEditor";
@@ -67,6 +69,7 @@ export function RunForm({
   const pricedJudgeModel = judgeModel.trim() || (judge.configured ? judge.defaultModel : "");
   const [generationModel, setGenerationModel] = useState("");
   const [chunkMode, setChunkMode] = useState<"batched" | "per_chunk">("batched");
+  const [trials, setTrials] = useState("1");
   const metrics = generate ? metricsWithGeneration : metricsAsUploaded;
   // The Databricks suite by default, as the CLI's `all`: the score families are chosen by hand, so a default run's cost does not grow by ten LLM metrics.
   const [selected, setSelected] = useState<Set<string>>(
@@ -110,7 +113,13 @@ export function RunForm({
   const [callChoice, setCallChoice] = useState<CallChoice>(DEFAULT_CALL_CHOICE);
   const estimateWith = (callStructure: CallStructure) =>
     estimateFormSpending(
-      { profiles: textProfiles, judges: planned.judges, gEvalMetrics: planned.gEvalMetrics },
+      {
+        profiles: textProfiles,
+        judges: planned.judges,
+        gEvalMetrics: planned.gEvalMetrics,
+        // A value the server will refuse (the form says why) is estimated as one trial meanwhile.
+        trials: Number.isInteger(Number(trials)) && Number(trials) >= 1 ? Math.min(Number(trials), MAX_TRIALS) : 1,
+      },
       {
         judgeModel: offline ? "" : pricedJudgeModel, // the offline judge is never priced: it makes no calls
         generationModel: generate ? generationModel.trim() : null,
@@ -266,6 +275,7 @@ export function RunForm({
           </label>
           <div className="flex gap-3">
             <ConcurrencyField maxInFlight={judge.configured ? judge.maxInFlight : null} />
+            <TrialsField value={trials} onChange={setTrials} />
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
               Chunk relevance
               <select
