@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { readTrialCounts } from "@/lib/db/judgments/trialQueries";
 import { listRunRows } from "@/lib/db/runs/runRowQueries";
@@ -8,7 +9,7 @@ import { summarizeTrialGroups } from "@/lib/stats/trialAgreement";
 import { parseRunRowQuery } from "@/lib/urlState/runRowQuery";
 import { importRows, readRun, runToCompletion } from "../support/engineKit";
 import { fakeSeededResponder } from "../support/fakeRandomResponder";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fakeOpenAIServer";
+import { startFakeOpenAIServer } from "../support/fakeOpenAIServer";
 import { createTempDb } from "../support/tempDb";
 
 const ROWS = Array.from({ length: 12 }, (_, i) => ({
@@ -22,11 +23,12 @@ const SAFETY = "response/llm_judged/safety";
 const METRICS = [CORRECTNESS, SAFETY];
 
 type ExportedRow = Record<string, unknown>;
+const exportSchema = z.object({ rows: z.array(z.record(z.string(), z.unknown())) });
 
 async function exportedRows(db: Db, runId: string): Promise<ExportedRow[]> {
   let text = "";
   for await (const piece of runResultsJson(db, runId)) text += piece;
-  return (JSON.parse(text) as { rows: ExportedRow[] }).rows;
+  return exportSchema.parse(JSON.parse(text)).rows;
 }
 
 /** Runs the rows with `trials` trials on a fresh store, against a server that answers each seed anew. */
