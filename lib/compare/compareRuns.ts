@@ -9,6 +9,7 @@ import {
 import { getRowPairingCounts, type RowPairingCounts } from "@/lib/db/judgments/rowPairing";
 import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
+import { trialsOf } from "@/lib/db/runs/storedRun";
 import { metricShape, type Aggregate } from "@/lib/contract/aggregates";
 import { DEFAULT_ALPHA, DEFAULT_CORRECTION, pairedNormalMeanDiff, wilsonInterval, type Correction } from "@/lib/stats";
 import {
@@ -18,6 +19,7 @@ import {
   bootstrapIntervalQueued,
   settledBy,
 } from "./bootstrapIntervals";
+import { trialsMetricDelta } from "./trialsDelta";
 import { readOfCompletedRuns } from "./completedRunCache";
 import { binaryDelta } from "./binaryDelta";
 import { correctDeltas } from "./correctDeltas";
@@ -223,21 +225,30 @@ export async function compareRuns(
         }
         const paired = pairedByRun.get(run.id);
         deltas[run.id] =
-          shape === "rating"
-            ? binaryDelta(paired?.counts ?? [], metric, delta, alpha)
-            : await scoreDelta(
+          trialsOf(baseline.config) > 1 || trialsOf(run.config) > 1
+            ? await trialsMetricDelta(
                 db,
-                { run: baseline, cell: cells[baseline.id] },
-                { run, cell: cells[run.id] },
-                {
-                  metric,
-                  delta,
-                  deadline,
-                  sums: paired?.scoreDifferences.find((sums) => sums.metric === metric),
-                  bootstrapMaxPairs: options.bootstrapMaxPairs ?? BOOTSTRAP_MAX_PAIRS,
-                  alpha,
-                },
-              );
+                { baselineId: baseline.id, candidateId: run.id },
+                metric,
+                shape === "rating" ? "rating" : "score",
+                delta,
+                alpha,
+              )
+            : shape === "rating"
+              ? binaryDelta(paired?.counts ?? [], metric, delta, alpha)
+              : await scoreDelta(
+                  db,
+                  { run: baseline, cell: cells[baseline.id] },
+                  { run, cell: cells[run.id] },
+                  {
+                    metric,
+                    delta,
+                    deadline,
+                    sums: paired?.scoreDifferences.find((sums) => sums.metric === metric),
+                    bootstrapMaxPairs: options.bootstrapMaxPairs ?? BOOTSTRAP_MAX_PAIRS,
+                    alpha,
+                  },
+                );
         const note = judgedDifferently(judgingOf(baseline, metric, shape), judgingOf(run, metric, shape));
         if (note) deltas[run.id].judgedDifferently = note;
       }
