@@ -29,7 +29,7 @@ export function barProportion(aggregate: Aggregate): BarProportion | null {
       value,
       numerator,
       denominator,
-      interval: wilsonInterval(numerator, denominator),
+      interval: aggregate.success.interval ?? wilsonInterval(numerator, denominator),
       lowerIsBetter: scoreDirection(aggregate.metric) === "lower",
     };
   }
@@ -40,7 +40,7 @@ export function barProportion(aggregate: Aggregate): BarProportion | null {
     value: aggregate.value,
     numerator: aggregate.numerator,
     denominator: aggregate.denominator,
-    interval: yes ? wilsonInterval(aggregate.numerator, aggregate.denominator) : null,
+    interval: yes ? (aggregate.interval ?? wilsonInterval(aggregate.numerator, aggregate.denominator)) : null,
     lowerIsBetter: false,
   };
 }

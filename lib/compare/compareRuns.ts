@@ -200,10 +200,12 @@ export async function compareRuns(
           aggregate,
           interval:
             aggregate && aggregate.kind === "percentage"
-              ? wilsonInterval(aggregate.numerator, aggregate.denominator)
+              ? (aggregate.interval ?? wilsonInterval(aggregate.numerator, aggregate.denominator))
               : null,
           successInterval:
-            success && success.denominator > 0 ? wilsonInterval(success.numerator, success.denominator) : null,
+            success && success.denominator > 0
+              ? (success.interval ?? wilsonInterval(success.numerator, success.denominator))
+              : null,
         };
       }
       const deltas: Record<string, MetricDelta> = {};

@@ -39,7 +39,21 @@ export type Aggregate = {
    * Score metrics of DeepEval and Mastra: `<metric>/success/percentage`, the share of scored rows that
    * succeeded (score ≥ threshold, ≤ where lower is better), with its counts; absent for the others.
    */
-  success?: { name: string; value: number | null; numerator: number; denominator: number };
+  success?: {
+    name: string;
+    value: number | null;
+    numerator: number;
+    denominator: number;
+    /** A run with trials: the 95 % interval of the success rate with the row as the unit (see `interval`). */
+    interval?: { low: number; high: number } | null;
+  };
+  /**
+   * A run that judged each row `trials` times: the counts above are of trials (judgments), not rows, and
+   * `interval` is the 95 % interval of the yes-rate with the row as the unit (its mean over its trials), which
+   * readers show instead of Wilson's over the counts (lib/stats/trialAgreement.ts rowRateInterval).
+   */
+  trials?: number;
+  interval?: { low: number; high: number } | null;
 };
 
 const AGENT_AGGREGATE_NAMES: Record<string, string> = {

@@ -1,3 +1,4 @@
+import { wilsonIntervalOfRate } from "./wilson";
 /**
  * What repeated judgments of the same rows say (trials): how often a row passes at least once or every time,
  * and how far the judge agrees with itself. Pure functions over per-row counts, so the store can add the
@@ -105,4 +106,29 @@ function binaryFleissKappa(groups: readonly (RowTrials & { rows: number })[], n:
   const expected = yes ** 2 + (1 - yes) ** 2;
   if (expected >= 1) return null;
   return (agreement / rows - expected) / (1 - expected);
+}
+
+/**
+ * The (confidence) interval of the mean of the rows' pass rates, the row the unit: Wilson's interval taken at the
+ * effective number of rows the spread of the rows' rates allows (n_eff = p(1 − p) / SE², SE the standard error
+ * of the mean over rows). With one trial a row it is exactly Wilson's over the rows; with trials that agree
+ * with each other it is about as wide as Wilson's over the rows, never as narrow as Wilson's over every trial
+ * counted as a row of its own. Null for no rows.
+ */
+export function rowRateInterval(
+  groups: readonly (RowTrials & { rows: number })[],
+  confidence = 0.95,
+): { low: number; high: number } | null {
+  const judged = groups.filter((group) => group.trials > 0 && group.rows > 0);
+  const rows = judged.reduce((sum, group) => sum + group.rows, 0);
+  if (rows === 0) return null;
+  const mean = judged.reduce((sum, group) => sum + (group.rows * group.passes) / group.trials, 0) / rows;
+  if (rows === 1 || mean === 0 || mean === 1) return wilsonIntervalOfRate(mean, rows, confidence);
+  // The plug-in variance (over rows, not rows − 1), as Wilson's own p(1 − p) / n: one trial a row gives n_eff = n.
+  const variance =
+    judged.reduce((sum, group) => sum + group.rows * (group.passes / group.trials - mean) ** 2, 0) / rows;
+  const squaredError = variance / rows;
+  // Rows whose rates do not vary at all (every row 2 of 3): the mean is as sure as all the rows can make it.
+  const effective = squaredError === 0 ? rows : Math.max(1, (mean * (1 - mean)) / squaredError);
+  return wilsonIntervalOfRate(mean, effective, confidence);
 }

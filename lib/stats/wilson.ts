@@ -17,20 +17,25 @@ export function wilsonInterval(
   if (!Number.isInteger(successes) || successes < 0 || successes > trials) {
     throw new RangeError(`successes must be an integer in [0, trials], got ${successes} of ${trials}`);
   }
-  const z = twoSidedZ(confidence);
+  twoSidedZ(confidence); // checks the level, whether or not there is a rate to bound
   if (trials === 0) return null;
+  return wilsonIntervalOfRate(successes / trials, trials, confidence);
+}
 
-  const n = trials;
-  const p = successes / n;
+/**
+ * Wilson's interval for a rate `p` observed over `n` observations, `n` not necessarily whole (an effective
+ * number of rows, lib/stats/trialAgreement.ts rowRateInterval).
+ */
+export function wilsonIntervalOfRate(p: number, n: number, confidence = 0.95): { low: number; high: number } {
+  const z = twoSidedZ(confidence);
   const z2 = z * z;
   const denominator = 1 + z2 / n;
   const center = (p + z2 / (2 * n)) / denominator;
   const halfWidth = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-
   // At 0/n and n/n the bound on that side is exactly 0 or 1 analytically, but
   // center − halfWidth can miss by an ulp; pin it so callers can test equality.
-  const low = successes === 0 ? 0 : center - halfWidth;
-  const high = successes === n ? 1 : center + halfWidth;
+  const low = p === 0 ? 0 : center - halfWidth;
+  const high = p === 1 ? 1 : center + halfWidth;
   return { low: clamp01(low), high: clamp01(high) };
 }
 

@@ -1,6 +1,7 @@
 // Repeated judgments of the same rows: pass@k, pass^k, how often the trials agree, and Fleiss' κ across them.
 import { describe, expect, it } from "vitest";
-import { fleissKappa, summarizeTrials } from "@/lib/stats/trialAgreement";
+import { wilsonInterval } from "@/lib/stats";
+import { fleissKappa, rowRateInterval, summarizeTrialGroups, summarizeTrials } from "@/lib/stats/trialAgreement";
 
 describe("fleissKappa", () => {
   it("gives Fleiss' 1971 example as worked on Wikipedia: P̄ = 0.378, P̄e = 0.213, κ = 0.210", () => {
@@ -73,5 +74,58 @@ describe("summarizeTrials", () => {
     expect(summary).toMatchObject({ rows: 2, passAtK: 1, passAllK: 0.5, unanimous: 0.5, fleissKappa: null });
     expect(summary.meanPassRate).toBeCloseTo(0.75, 12);
     expect(() => summarizeTrials([{ passes: 3, trials: 2 }])).toThrow("passes must be");
+  });
+});
+
+describe("summarizeTrialGroups", () => {
+  it("gives from grouped rows exactly what summarizeTrials gives from the rows, Fleiss' κ included", () => {
+    let state = 12345;
+    const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rows = Array.from({ length: 400 }, () => ({ passes: Math.floor(random() * 4), trials: 3 }));
+    const groups = new Map<number, number>();
+    for (const row of rows) groups.set(row.passes, (groups.get(row.passes) ?? 0) + 1);
+    const grouped = summarizeTrialGroups([...groups].map(([passes, count]) => ({ passes, trials: 3, rows: count })));
+    const single = summarizeTrials(rows);
+    for (const key of ["rows", "meanPassRate", "passAtK", "passAllK", "unanimous"] as const)
+      expect(grouped[key]).toBeCloseTo(single[key], 12);
+    expect(grouped.fleissKappa).toBeCloseTo(fleissKappa(rows.map((r) => [r.passes, r.trials - r.passes]))!, 12);
+  });
+});
+
+describe("rowRateInterval", () => {
+  it("is Wilson's interval over the rows when each row has one trial", () => {
+    const interval = rowRateInterval([
+      { passes: 1, trials: 1, rows: 37 },
+      { passes: 0, trials: 1, rows: 13 },
+    ]);
+    const wilson = wilsonInterval(37, 50)!;
+    expect(interval!.low).toBeCloseTo(wilson.low, 12);
+    expect(interval!.high).toBeCloseTo(wilson.high, 12);
+  });
+
+  it("is wider than Wilson's over the trials counted as rows when the trials of a row agree", () => {
+    // 30 rows pass all 3 trials, 20 fail all 3: 150 judgments, but only 50 rows' worth of evidence.
+    const interval = rowRateInterval([
+      { passes: 3, trials: 3, rows: 30 },
+      { passes: 0, trials: 3, rows: 20 },
+    ])!;
+    const overTrials = wilsonInterval(90, 150)!;
+    const overRows = wilsonInterval(30, 50)!;
+    expect(interval.high - interval.low).toBeGreaterThan(overTrials.high - overTrials.low);
+    // Wilson's over the rows: trials that always agree add nothing to what the rows tell.
+    expect(interval.low).toBeCloseTo(overRows.low, 12);
+    expect(interval.high).toBeCloseTo(overRows.high, 12);
+    expect(rowRateInterval([])).toBeNull();
+  });
+
+  it("stays inside [0, 1] and pins the end a rate of 0 or 1 reaches", () => {
+    expect(rowRateInterval([{ passes: 3, trials: 3, rows: 10 }])).toMatchObject({ high: 1 });
+    expect(rowRateInterval([{ passes: 0, trials: 3, rows: 10 }])).toMatchObject({ low: 0 });
+    const mixed = rowRateInterval([
+      { passes: 1, trials: 3, rows: 1 },
+      { passes: 3, trials: 3, rows: 9 },
+    ])!;
+    expect(mixed.low).toBeGreaterThanOrEqual(0);
+    expect(mixed.high).toBeLessThanOrEqual(1);
   });
 });

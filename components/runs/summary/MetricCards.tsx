@@ -112,7 +112,7 @@ function SuccessLine({ aggregate, success }: { aggregate: Aggregate; success: No
       </p>
       {success.value !== null && (
         <p className="text-[11px] tabular-nums text-slate-500">
-          {formatConfidenceInterval(wilsonInterval(success.numerator, success.denominator))}
+          {formatConfidenceInterval(success.interval ?? wilsonInterval(success.numerator, success.denominator))}
         </p>
       )}
       <MetricName name={success.name} className="block text-[11px] text-slate-500" />
@@ -129,5 +129,6 @@ function headline(a: Aggregate): string {
 
 /** The 95% Wilson interval of a yes-rate: honest about how much 40 rows can tell, and at 1,000 of 1,000 "99.6–100%". */
 function intervalText(a: Aggregate): string {
-  return formatConfidenceInterval(wilsonInterval(a.numerator, a.denominator));
+  // With trials, over rows (each its mean over its trials): never the trials counted as rows.
+  return formatConfidenceInterval(a.interval ?? wilsonInterval(a.numerator, a.denominator));
 }

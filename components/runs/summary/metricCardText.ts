@@ -14,7 +14,10 @@ export function cardBasis(a: Aggregate, skipReasons: SkipReasonCount[] = []): st
     if (a.errors > 0) return `no row could be judged: ${formatCountOf(a.errors, "judgment")} errored`;
     return "no row could be judged";
   }
-  if (a.kind === "percentage") return `${formatInteger(a.numerator)} of ${formatInteger(a.denominator)} judged rows`;
+  if (a.kind === "percentage")
+    return a.trials
+      ? `${formatInteger(a.numerator)} of ${formatInteger(a.denominator)} judged trials (${a.trials} a row)`
+      : `${formatInteger(a.numerator)} of ${formatInteger(a.denominator)} judged rows`;
   if (a.success) return `average score over ${formatCountOf(a.denominator, "row")}`;
   const what =
     a.metric === "retrieval/ground_truth/document_recall"

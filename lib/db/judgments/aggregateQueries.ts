@@ -1,5 +1,8 @@
 import { toAggregate, type Aggregate, type MetricCounts } from "@/lib/contract/aggregates";
+import { rowRateInterval } from "@/lib/stats/trialAgreement";
 import { sqlOf, type Db } from "../client";
+import { decodeRunConfig, trialsOf } from "../runs/storedRun";
+import { readTrialCounts } from "./trialQueries";
 
 /**
  * Per-metric counts and score sums for a run, read from the kept tallies
@@ -32,5 +35,24 @@ export async function getRunAggregates(db: Db, runId: string, metricOrder: strin
     const i = metricOrder.indexOf(metric);
     return i === -1 ? Number.MAX_SAFE_INTEGER : i;
   };
-  return counts.sort((a, b) => order(a.metric) - order(b.metric) || a.metric.localeCompare(b.metric)).map(toAggregate);
+  const aggregates = counts
+    .sort((a, b) => order(a.metric) - order(b.metric) || a.metric.localeCompare(b.metric))
+    .map(toAggregate);
+  return withTrialIntervals(db, runId, aggregates);
+}
+
+/**
+ * A run with trials: each yes-rate (and score success rate) gets its interval over rows, each row its mean over
+ * its trials, from the trials' counts in SQL; a run without trials is returned as it is (one lookup of its config).
+ */
+async function withTrialIntervals(db: Db, runId: string, aggregates: Aggregate[]): Promise<Aggregate[]> {
+  const run = await sqlOf(db).get<{ config: string }>(`SELECT "config" FROM "Run" WHERE "id" = ?`, [runId]);
+  const trials = run ? trialsOf(decodeRunConfig(run.config)) : 1;
+  if (trials <= 1) return aggregates;
+  const counts = await readTrialCounts(db, runId);
+  return aggregates.map((aggregate) => {
+    const interval = rowRateInterval(counts.get(aggregate.metric) ?? []);
+    if (aggregate.success) return { ...aggregate, trials, success: { ...aggregate.success, interval } };
+    return aggregate.kind === "percentage" ? { ...aggregate, trials, interval } : { ...aggregate, trials };
+  });
 }
