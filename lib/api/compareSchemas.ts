@@ -111,6 +111,10 @@ export const comparisonSchema = z
         status: z.string(),
         judge: z.object({ provider: z.string(), model: z.string() }),
         metrics: z.array(z.string()).meta({ description: "The metrics the run asked for" }),
+        trials: z.number().int().meta({ description: "How many times the run judged each row (1 without trials)" }),
+        flakyRows: z.number().int().meta({
+          description: "Rows whose trials disagree on some metric (0 for a run without trials)",
+        }),
       }),
     ),
     sameDataset: z.boolean(),
@@ -120,6 +124,9 @@ export const comparisonSchema = z
     }),
     statistics: z.array(metricStatisticsSchema).meta({ description: "One record per (metric, candidate run)" }),
     flips: z.array(flippedRowSchema).meta({ description: "The first `flips` flipped rows, regressions first" }),
+    flipTotals: z
+      .record(z.string(), z.object({ regressions: z.number().int(), improvements: z.number().int() }))
+      .meta({ description: "Per candidate: every flipped (row, metric) of its paired rows, not only those listed" }),
     url: z.string().meta({ description: "The comparison's page on this server" }),
   })
   .meta({ id: "Comparison" });

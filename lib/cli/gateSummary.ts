@@ -84,6 +84,27 @@ export function gateLines(comparison: ServedComparison, candidateId: string): st
  * both values, the paired delta, its interval and real change or noise, how rows paired across datasets,
  * then the first flipped rows (regressions first) with links to the dashboard's side-by-side view.
  */
+/** With trials: how many each run made, that the row is the unit of every test, and each run's flaky rows. */
+function trialsSentence(comparison: ServedComparison, candidateId: string): string | null {
+  const baseline = comparison.runs.find((run) => run.id === comparison.baselineId);
+  const candidate = comparison.runs.find((run) => run.id === candidateId);
+  if (!baseline || !candidate || (baseline.trials <= 1 && candidate.trials <= 1)) return null;
+  const made =
+    baseline.trials === candidate.trials
+      ? `Each row judged ${candidate.trials} times in both runs`
+      : `Each row judged ${baseline.trials} ${baseline.trials === 1 ? "time" : "times"} in the baseline, ${candidate.trials} in this run`;
+  return `${made}; every test compares each row's mean over its trials. Flaky rows (trials that disagree on some metric): ${baseline.flakyRows} in the baseline, ${candidate.flakyRows} in this run.`;
+}
+
+/** "first 10 of 37: 25 regressions, 12 improvements": the rows listed, out of every flip of the paired rows. */
+function flipsHeading(comparison: ServedComparison, candidateId: string, listed: number): string {
+  const totals = comparison.flipTotals[candidateId];
+  const withTrials = comparison.runs.some((run) => run.trials > 1);
+  if (!totals) return `first ${listed}, regressions first`;
+  const all = totals.regressions + totals.improvements;
+  return `first ${listed} of ${all}: ${totals.regressions} ${totals.regressions === 1 ? "regression" : "regressions"}, ${totals.improvements} ${totals.improvements === 1 ? "improvement" : "improvements"}${withTrials ? "; trial 1 of each run" : ""}`;
+}
+
 export function gateSummaryMarkdown(
   comparison: ServedComparison,
   candidateId: string,
@@ -103,6 +124,8 @@ export function gateSummaryMarkdown(
       : `**No real regression** at α = ${alpha} (${correctionWords(comparison, candidateId)}): ${counted("better")} improved, ${counted("noise")} likely noise, ${counted("n/a")} not tested.`,
   ];
   if (thresholdMisses.length > 0) lines.push("", `**Thresholds missed:** ${thresholdMisses.map(cell).join("; ")}.`);
+  const trialsLine = trialsSentence(comparison, candidateId);
+  if (trialsLine) lines.push("", trialsLine);
   const pairing = comparison.rowPairings[candidateId];
   if (pairing) lines.push("", `Rows paired across the two datasets: ${cell(pairing.words)}`);
   lines.push(
@@ -131,7 +154,7 @@ export function gateSummaryMarkdown(
   if (flips.length > 0) {
     lines.push(
       "",
-      `### Flipped rows (first ${flips.length}, regressions first)`,
+      `### Flipped rows (${flipsHeading(comparison, candidateId, flips.length)})`,
       "",
       "| Baseline row | request_id | Metric | Baseline → this run | |",
       "|---:|---|---|---|---|",

@@ -38,6 +38,8 @@ export type CompareRun = {
   status: string;
   /** The metrics the run asked for (its config), in its order. */
   metrics: string[];
+  /** How many times the run judged each row (1 without trials). */
+  trials: number;
   /** How the run was judged: its settings, and per metric the judges and prompt versions its finished judgments record. */
   judging: { chunkMode: string; thresholds: Record<string, number>; metricJudges: MetricJudge[] };
 };
@@ -284,6 +286,7 @@ export async function compareRuns(
       generationModel: run.generationModel,
       status: run.status,
       metrics: run.config.metrics,
+      trials: trialsOf(run.config),
       judging: {
         chunkMode: run.config.chunkMode,
         thresholds: run.config.thresholds,

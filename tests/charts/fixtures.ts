@@ -44,6 +44,7 @@ export function compareRun(id: string, name = id) {
     generationModel: null,
     status: "completed",
     metrics: [],
+    trials: 1,
     judging: { chunkMode: "batched", thresholds: {}, metricJudges: [] },
   };
 }

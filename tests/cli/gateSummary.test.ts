@@ -49,6 +49,8 @@ const comparison: ServedComparison = {
         "response/llm_judged/deepeval/faithfulness",
         "agent/latency_seconds",
       ],
+      trials: 3,
+      flakyRows: 2,
     },
     {
       id: "cand",
@@ -62,6 +64,8 @@ const comparison: ServedComparison = {
         "response/llm_judged/deepeval/faithfulness",
         "agent/latency_seconds",
       ],
+      trials: 3,
+      flakyRows: 5,
     },
   ],
   sameDataset: false,
@@ -90,6 +94,7 @@ const comparison: ServedComparison = {
       url: "/compare/row?baseline=base&candidate=cand&row=r4",
     },
   ],
+  flipTotals: { cand: { regressions: 12, improvements: 3 } },
   url: "/compare?runs=base,cand",
 };
 
@@ -102,6 +107,12 @@ describe("the regression gate's summary", () => {
       "**Real regression on 1 metric** (α = 0.01, Holm's correction for 3 metrics): `response/llm_judged/correctness`.",
     );
     expect(markdown).toContain("**Thresholds missed:** x = 0.2 (threshold 0.5).");
+    // Trials: how many, that the row is the unit, and the flaky rows of each run.
+    expect(markdown).toContain(
+      "Each row judged 3 times in both runs; every test compares each row's mean over its trials. Flaky rows (trials that disagree on some metric): 2 in the baseline, 5 in this run.",
+    );
+    // The flips: the first listed, out of how many.
+    expect(markdown).toContain("### Flipped rows (first 1 of 15: 12 regressions, 3 improvements; trial 1 of each run)");
     expect(markdown).toContain(
       "| Metric | Baseline | This run | Δ (paired rows) | 99% interval | p | Adjusted p | Paired rows | Verdict |",
     );

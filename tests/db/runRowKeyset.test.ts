@@ -246,7 +246,10 @@ describe("the rows table by key", () => {
       [{ filter: "errored", q: "" }, "RunRowVerdict_runId_anyErrored_rowNumber_idx"],
       [{ filter: "passed", q: "" }, "RunRowVerdict_runId_allPassed_rowNumber_idx"],
       [{ filter: "failed", metric: CORRECTNESS, q: "" }, "JudgmentItem_runId_metric_trial_status_passed_rowNumber_idx"],
-      [{ filter: "errored", metric: CORRECTNESS, q: "" }, "JudgmentItem_runId_metric_trial_status_passed_rowNumber_idx"],
+      [
+        { filter: "errored", metric: CORRECTNESS, q: "" },
+        "JudgmentItem_runId_metric_trial_status_passed_rowNumber_idx",
+      ],
       [{ filter: "all", q: "" }, "DatasetRow_datasetId_rowNumber_key"],
       // A search walks the dataset's rows in row order and asks the filter of each match by its key.
       [{ filter: "failed", q: "option 1" }, "DatasetRow_datasetId_rowNumber_key"],

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { describeRowPairing } from "@/lib/compare/describeRowPairing";
 import { getDb } from "@/lib/db/client";
 import { listFlips } from "@/lib/db/judgments/compareQueries";
+import { countFlakyRows } from "@/lib/db/runs/flakyRows";
 import { comparisonStatistics, exportedComparison, toFlippedRow } from "@/lib/export/comparisonStatistics";
 import { compareHref, compareRowHref } from "@/lib/urlState/compareQuery";
 import { ApiError } from "../apiErrors";
@@ -56,6 +57,11 @@ export const compareRoute = defineApiRoute(
           }),
         });
     }
+    const flakyRows = new Map(
+      await Promise.all(
+        comparison.runs.map(async (run) => [run.id, run.trials > 1 ? await countFlakyRows(db, run) : 0] as const),
+      ),
+    );
     return {
       baselineId: comparison.baselineId,
       runs: comparison.runs.map((run) => ({
@@ -66,6 +72,8 @@ export const compareRoute = defineApiRoute(
         status: run.status,
         judge: { provider: run.judgeProvider, model: run.judgeModel },
         metrics: run.metrics,
+        trials: run.trials,
+        flakyRows: flakyRows.get(run.id) ?? 0,
       })),
       alpha: query.alpha,
       correction: query.correction,
@@ -84,6 +92,15 @@ export const compareRoute = defineApiRoute(
       ),
       statistics: comparisonStatistics(comparison),
       flips,
+      flipTotals: Object.fromEntries(
+        Object.entries(comparison.paired ?? {}).map(([id, counts]) => [
+          id,
+          {
+            regressions: counts.reduce((sum, c) => sum + c.yesNo + c.passFail, 0),
+            improvements: counts.reduce((sum, c) => sum + c.noYes + c.failPass, 0),
+          },
+        ]),
+      ),
       url: compareHref(query.runs, { baseline: comparison.baselineId }),
     };
   },
