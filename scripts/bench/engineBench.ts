@@ -6,7 +6,6 @@
 // with DeepEval's own call structure, beside the folded calls.
 // Prints the figures, with LLM calls per row per metric for each suite; asserts nothing.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -25,7 +24,7 @@ import type { DeepEvalSettingsInput } from "../../lib/contract/deepEvalSettings"
 import { readLlmConfig } from "../../lib/llm/llmConfig";
 import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
-import { startFakeServerProcess } from "./startFakeServerProcess";
+import { getJson, startFakeServerProcess } from "./startFakeServerProcess";
 
 const ROWS = 200;
 const CHUNKS = 4;
@@ -39,7 +38,6 @@ async function main(): Promise<void> {
   const fake = await startFakeServerProcess(root, LATENCY_S * 1000);
   const { url, control } = fake;
 
-  // node:http rather than fetch: the global fetch would load undici into the measured process, which the engine never does.
   const stats = () => getJson(`${control}/stats`, serverStatsSchema);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-engine-"));
@@ -190,24 +188,6 @@ const benchRowSchema = z.looseObject({
 function withIdealContextContents(row: Record<string, unknown>): Record<string, unknown> {
   const first = benchRowSchema.parse(row).retrieved_context[0];
   return { ...row, expected_retrieved_context: [first] };
-}
-
-function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (response) => {
-        let body = "";
-        response.on("data", (chunk) => (body += chunk));
-        response.on("end", () => {
-          try {
-            resolve(schema.parse(JSON.parse(body)));
-          } catch (error) {
-            reject(error);
-          }
-        });
-      })
-      .on("error", reject);
-  });
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import path from "node:path";
 import readline from "node:readline";
 import { z } from "zod";
@@ -25,4 +26,26 @@ export async function startFakeServerProcess(root: string, latencyMs: number): P
     child.once("exit", (code) => reject(new Error(`the fake server exited (${code}) before it listened`)));
   });
   return { ...serverAddressSchema.parse(JSON.parse(line)), child, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * GETs JSON from the fake server's control URL (its stats, a reset). node:http rather than fetch: the global
+ * fetch would load undici into the measured process, which the engine never does.
+ */
+export function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (response) => {
+        let body = "";
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => {
+          try {
+            resolve(schema.parse(JSON.parse(body)));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      })
+      .on("error", reject);
+  });
 }
