@@ -210,7 +210,11 @@ async function startRun(db: Db, args: EvalArgs): Promise<string> {
   let datasetId = args.datasetId;
   if (args.dataset) {
     if (!fs.existsSync(args.dataset)) throw new InputError(`no such file: ${args.dataset}`);
-    const result = await ingestFile(args.dataset, { mode: "strict", sink: createDatasetSink(db) });
+    const result = await ingestFile(args.dataset, {
+      mode: "strict",
+      sink: createDatasetSink(db),
+      ...(args.datasetName ? { name: args.datasetName } : {}),
+    });
     // How another tool's file was read: on stdout with the report, or first among the errors.
     if (result.ok && result.notice) console.log(result.notice);
     // Unknown columns (often a misspelt one, whose metrics then skip every row) are said here as in the upload panel.

@@ -19,6 +19,8 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
 
   --dataset FILE          evaluation set to upload and evaluate
   --dataset-id ID         evaluate a dataset already in the database instead
+  --dataset-name NAME     the uploaded dataset's name (default: the file's name); a CI build names its own,
+                          e.g. "ci \$GITHUB_REF_NAME \$GITHUB_SHA", so each build's upload is told apart
   --judges LIST           comma-separated Agent Evaluation judges (correctness, groundedness,
                           chunk_relevance, relevance_to_query, safety, context_sufficiency,
                           document_recall, total_token_count, latency_seconds, …), their full names
@@ -97,6 +99,8 @@ ${DEEPEVAL_USAGE}
 
 export type EvalArgs = {
   dataset?: string;
+  /** --dataset-name: the uploaded dataset's name (the file's name otherwise). */
+  datasetName?: string;
   datasetId?: string;
   resume?: string;
   metrics: string[];
@@ -148,6 +152,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         judges: { type: "string" },
         "judge-model": { type: "string" },
         concurrency: { type: "string" },
+        "dataset-name": { type: "string" },
         trials: { type: "string" },
         "chunk-mode": { type: "string" },
         threshold: { type: "string", multiple: true },
@@ -255,6 +260,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     gate: parseGate(parsed),
     server: parsed.server,
     dataset: parsed.dataset,
+    ...datasetNameOf(parsed),
     datasetId: parsed["dataset-id"],
     resume: parsed.resume,
     metrics,
@@ -279,6 +285,14 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...deepEvalSettingsOf(parsed),
     budget,
   };
+}
+
+function datasetNameOf(parsed: { dataset?: string; "dataset-name"?: string }): Pick<EvalArgs, "datasetName"> {
+  const name = parsed["dataset-name"]?.trim();
+  if (parsed["dataset-name"] === undefined) return {};
+  if (!parsed.dataset) fail("--dataset-name names the file --dataset uploads: give --dataset too");
+  if (!name || name.length > 200) fail("--dataset-name must be 1 to 200 characters");
+  return { datasetName: name };
 }
 
 function deepEvalSettingsOf(flags: Parameters<typeof parseDeepEvalFlags>[0]): Pick<EvalArgs, "deepEval"> {

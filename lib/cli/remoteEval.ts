@@ -92,8 +92,11 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
 async function uploadDataset(args: EvalArgs, client: ApiClient, io: RemoteEvalIo): Promise<string> {
   const file = args.dataset ?? "";
   if (!fs.existsSync(file)) throw new ApiClientError(0, "invalid_upload", `no such file: ${file}`);
-  // Named after the file, as a local run's dataset is (the run takes --name).
-  const query = new URLSearchParams({ filename: path.basename(file) });
+  // Named by --dataset-name (a CI build's own name, e.g. with its branch and commit), else after the file.
+  const query = new URLSearchParams({
+    filename: path.basename(file),
+    ...(args.datasetName ? { name: args.datasetName } : {}),
+  });
   const result = await client.upload(`/api/v1/datasets?${query}`, file, uploadResultSchema);
   if (result.notice) io.log(result.notice);
   io.log(`Uploaded ${file}: ${result.dataset.rowCount} rows (dataset ${result.dataset.id}).`);

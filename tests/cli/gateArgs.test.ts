@@ -42,3 +42,14 @@ describe("--trials", () => {
       expect(usageError([...baseArgs, `--trials=${value}`])).toBe("--trials must be a whole number from 1 to 10");
   });
 });
+
+describe("--dataset-name", () => {
+  it("names the uploaded dataset, and belongs with --dataset", () => {
+    expect(parseEvalArgs(baseArgs).datasetName).toBeUndefined();
+    expect(parseEvalArgs([...baseArgs, "--dataset-name", " ci main 1a2b3c "]).datasetName).toBe("ci main 1a2b3c");
+    expect(usageError([...baseArgs, "--dataset-name="])).toBe("--dataset-name must be 1 to 200 characters");
+    expect(usageError(["--dataset-id", "d1", "--dataset-name", "x"])).toBe(
+      "--dataset-name names the file --dataset uploads: give --dataset too",
+    );
+  });
+});
