@@ -2,6 +2,7 @@ import type { ApiRoute } from "../defineApiRoute";
 import { runAgreementRoute } from "./agreementRoute";
 import { decideAlignmentRoute, getAlignmentRoute, startAlignmentRoute } from "./alignmentRoutes";
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
+import { pruneDatasetsRoute } from "./pruneDatasetsRoute";
 import { compareRoute } from "./compareRoute";
 import { exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
 import { cancelRunRoute, rejudgeRunRoute, resumeRunRoute, startRunRoute } from "./runActionRoutes";
@@ -18,6 +19,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listDatasetsRoute,
   uploadDatasetRoute,
   getDatasetRoute,
+  pruneDatasetsRoute,
   exportLabelsRoute,
   importLabelsRoute,
   listRunsRoute,
