@@ -100,6 +100,7 @@ describe("one run request", () => {
       judge: "model",
       judgeModel: "judge-same",
       concurrency: "4",
+      trials: "2",
       chunkMode: "per_chunk",
       customJudges: JSON.stringify([CUSTOM_JUDGE]),
       gEvalJudges: JSON.stringify([
@@ -143,6 +144,7 @@ describe("one run request", () => {
           judge: "model",
           judgeModel: "judge-same",
           concurrency: 4,
+          trials: 2,
           chunkMode: "per_chunk",
           thresholds: { faithfulness: 0.7 },
           statistical: { bleuType: "bleu2" },
@@ -164,7 +166,7 @@ describe("one run request", () => {
       [
         ...["--dataset-id", world.datasetId, "--name", NAME, "--tag", "branch=main", "--tag", "nightly"],
         ...["--judges", "correctness,faithfulness,bleu", "--judge-model", "judge-same"],
-        ...["--concurrency", "4", "--chunk-mode", "per_chunk", "--threshold", "faithfulness=0.7"],
+        ...["--concurrency", "4", "--trials", "2", "--chunk-mode", "per_chunk", "--threshold", "faithfulness=0.7"],
         ...["--bleu-type", "bleu2", "--strict-mode", "--list-cap", "12", "--custom-judges", judgesFile],
         ...["--g-eval", `name=${G_EVAL.name};criteria=${G_EVAL.criteria};params=input,actual_output;threshold=0.6`],
         ...["--budget-calls", "500", "--quiet"],
@@ -177,9 +179,38 @@ describe("one run request", () => {
 
     const [viaForm, viaApi, viaCli] = await Promise.all([fromForm.runId, body.id, cliRunId!].map(storedRun));
     expect(Object.keys(viaForm.plan)).toHaveLength(5);
+    // Two trials: every row of every metric planned twice (6 rows).
+    expect(viaForm.config.trials).toBe(2);
+    for (const { planned, skipped } of Object.values(viaForm.plan)) expect(planned + skipped).toBe(12);
     expect(viaForm.customJudges).toHaveLength(1);
     expect(viaForm.budget.budgetCalls).toBe(500);
     expect(viaApi).toEqual(viaForm);
     expect(viaCli).toEqual(viaForm);
   }, 120_000);
+
+  it("refuses trials outside 1–10 in the form and the API, naming what is allowed", async () => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      datasetId: world.datasetId,
+      judge: "heuristic",
+      concurrency: "4",
+      trials: "11",
+      chunkMode: "batched",
+    }))
+      form.append(key, value);
+    form.append("metrics", "safety");
+    const read = runRequestFromForm(form);
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.errors).toContain("trials: a whole number from 1 to 10");
+    const answer = await postRun(
+      new Request("http://127.0.0.1:3000/api/v1/runs", {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "127.0.0.1:3000" },
+        body: JSON.stringify({ datasetId: world.datasetId, metrics: ["safety"], judge: "heuristic", trials: 0 }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(await answer.json())).toContain("a whole number from 1 to 10");
+  });
 });
