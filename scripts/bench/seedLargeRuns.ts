@@ -30,7 +30,9 @@ export async function seedLargeRuns(
   databaseUrl: string,
   rows: number,
   chunks: number,
+  options: { trials?: number } = {},
 ): Promise<{ datasetId: string; runIds: string[] }> {
+  const trials = options.trials ?? 1;
   const db = createDb(databaseUrl);
   const imported = await ingestUpload({
     chunks: syntheticJsonl(rows, chunks),
@@ -52,7 +54,12 @@ export async function seedLargeRuns(
     runIds.push(runId);
     const random = mulberry32(index + 1);
     const now = new Date();
-    const config = JSON.stringify({ metrics: METRICS, chunkMode: "batched", thresholds: {} });
+    const config = JSON.stringify({
+      metrics: METRICS,
+      chunkMode: "batched",
+      thresholds: {},
+      ...(trials > 1 ? { trials } : {}),
+    });
     await insertCompletedRun(db, {
       id: runId,
       datasetId: imported.datasetId,
@@ -65,7 +72,11 @@ export async function seedLargeRuns(
       const items: SqlValue[][] = [];
       const chunkRows: SqlValue[][] = [];
       for (const { id: rowId, rowNumber } of rows) {
-        for (const metric of METRICS) {
+        // With trials, each (row, metric) is judged `trials` times: a noisy judge (each trial drawn anew at the
+        // run's yes-rate) makes some rows' trials disagree, as the flaky filter and the trials panel read them.
+        for (const [metric, trial] of METRICS.flatMap((m) =>
+          Array.from({ length: trials }, (_, t) => [m, t + 1] as const),
+        )) {
           const id = orderedUuid();
           if (metric.endsWith("chunk_relevance") || metric.endsWith("document_recall")) {
             const ratings = Array.from({ length: chunks }, () => (random() < yesRate ? "yes" : "no"));
@@ -80,6 +91,7 @@ export async function seedLargeRuns(
               rowId,
               rowNumber,
               metric,
+              trial,
               "done",
               null,
               score,
@@ -122,6 +134,7 @@ export async function seedLargeRuns(
               rowId,
               rowNumber,
               metric,
+              trial,
               status,
               rating,
               null,
@@ -152,6 +165,7 @@ export async function seedLargeRuns(
             "rowId",
             "rowNumber",
             "metric",
+            "trial",
             "status",
             "rating",
             "score",

@@ -6,7 +6,11 @@
 // table sorted by a metric (and a drill-down from it), the dataset page and the compare page, each against its
 // target. Then a 1,000-row dataset with human labels on every row and two runs: the run page with its
 // agreement panel, the disagreement filter, a confusion cell's rows, the labelling queue and the compare
-// page's agreement table. The last line says whether every target held on every store.
+// page's agreement table. Then two runs of BENCH_TRIAL_ROWS rows (BENCH_ROWS by default) that judged every row
+// 3 times (trials): the run page with its trials panel, the flaky filter, the table sorted by a metric, a row's
+// drill-down with every trial, and compare (each row's mean over its trials, tested over rows). BENCH_PARTS
+// (runs, labels, trials; all by default) picks the parts. The last line says whether every target held on every
+// store.
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +28,9 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const REPEATS = 10;
 const LABELLED_ROWS = 1_000;
 const PAGE_SIZE = 25;
+const TRIAL_ROWS = Number(process.env.BENCH_TRIAL_ROWS ?? ROWS);
+const TRIALS = 3;
+const PARTS = new Set((process.env.BENCH_PARTS ?? "runs,labels,trials").split(",").map((part) => part.trim()));
 const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres")
   .split(",")
   .map((store) => store.trim())
@@ -68,24 +75,10 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
   try {
     console.log(`\n== ${store === "sqlite" ? "SQLite" : "PostgreSQL"}`);
     await applyPendingMigrations(server.databaseUrl);
-    const seedStarted = performance.now();
-    const { datasetId, runIds } = await seedLargeRuns(server.databaseUrl, ROWS, 5);
-    closeDirectConnection(server.databaseUrl);
-    console.log(
-      `seeded 2 runs × ${ROWS.toLocaleString("en-US")} rows × 7 metrics × 5 chunks in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
-    );
-    const db = createDb(server.databaseUrl);
-    const [a, b] = runIds;
-    const failedRowId = await findFailedRowId(db, a);
-    if (!failedRowId) throw new Error("the seeded run has no failed row");
-    await closeDb(db);
-
-    const labelled = await seedLargeRuns(server.databaseUrl, LABELLED_ROWS, 5);
-    const labels = await seedLabels(server.databaseUrl, labelled.datasetId, 5);
-    closeDirectConnection(server.databaseUrl);
-    console.log(
-      `seeded 2 runs × ${LABELLED_ROWS.toLocaleString("en-US")} rows with ${labels.toLocaleString("en-US")} human labels`,
-    );
+    const pages: [string, string, number][] = [];
+    if (PARTS.has("runs")) pages.push(...(await runPages(server.databaseUrl)));
+    if (PARTS.has("labels")) pages.push(...(await labelledPages(server.databaseUrl)));
+    if (PARTS.has("trials")) pages.push(...(await trialPages(server.databaseUrl)));
     if (postgres) {
       // The seed writes 1.4 million rows in minutes, which a run never does (it writes its judgments over hours,
       // and autovacuum keeps pace). Vacuumed here, autovacuum's pass over them cannot fall during the requests:
@@ -94,37 +87,6 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
       await runStatement(server.databaseUrl, "VACUUM (ANALYZE)");
       console.log(`vacuumed and analyzed in ${((performance.now() - vacuumStarted) / 1000).toFixed(1)} s`);
     }
-    const [la, lb] = labelled.runIds;
-    const groundedness = encodeURIComponent("response/llm_judged/groundedness");
-    const correctness = encodeURIComponent("response/llm_judged/correctness");
-    // Far into the failed rows: page 200 at 10,000 rows and more, or the last page of a smaller run.
-    const farPage = Math.max(1, Math.min(200, Math.floor((ROWS * 0.6) / PAGE_SIZE)));
-
-    const pages: [string, string, number][] = [
-      ["run page", `/runs/${a}`, 300],
-      ["failed-rows table, filtered, page 1", `/runs/${a}?filter=failed&metric=${correctness}&page=1`, 300],
-      [`failed-rows table, filtered, page ${farPage}`, `/runs/${a}?filter=failed&page=${farPage}`, 300],
-      ["row drill-down", `/runs/${a}/rows/${failedRowId}?filter=failed`, 100],
-      // Sorted by a metric, worst first: the verdict and score of every row of the filter, ordered.
-      ["sorted by a metric, page 1", `/runs/${a}?sort=${correctness}&dir=asc&page=1`, 300],
-      [
-        `failed rows sorted by a metric, page ${farPage}`,
-        `/runs/${a}?filter=failed&sort=${correctness}&dir=asc&page=${farPage}`,
-        300,
-      ],
-      [
-        "row drill-down, sorted by a metric",
-        `/runs/${a}/rows/${failedRowId}?filter=failed&sort=${correctness}&dir=asc`,
-        100,
-      ],
-      ["dataset page", `/datasets/${datasetId}`, 300],
-      ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
-      ["labelled 1k: run page + agreement panel", `/runs/${la}`, 300],
-      ["labelled 1k: judge disagrees filter", `/runs/${la}?filter=disagrees`, 300],
-      ["labelled 1k: a confusion cell's rows", `/runs/${la}?filter=cell&metric=${groundedness}&cell=yes-no`, 300],
-      ["labelled 1k: labelling queue", `/runs/${la}/label?queue=${groundedness}&target=200`, 300],
-      ["labelled 1k: compare + agreement table", `/compare?runs=${la},${lb}&baseline=${la}`, 1000],
-    ];
     console.log(`median of ${REPEATS} (after one warm-up request), server response time to the full body:`);
     let peak = processTreeRss(server.pid);
     const timings: Timing[] = [];
@@ -142,10 +104,7 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
         `  ${label.padEnd(40)} ${timing.median.toFixed(0).padStart(5)} ms  (min ${timing.min.toFixed(0)}, max ${timing.max.toFixed(0)}; target < ${target} ms) ${timing.median < target ? "ok" : "OVER"}`,
       );
       if (pagePath.startsWith("/compare")) {
-        const seconds = await awaitBackgroundBootstrap(
-          server.baseUrl + pagePath,
-          pagePath.includes(la) ? LABELLED_ROWS : ROWS,
-        );
+        const seconds = await awaitBackgroundBootstrap(server.baseUrl + pagePath, ROWS);
         console.log(
           `    its paired bootstrap, in the background, finished ${seconds.toFixed(1)} s after the last request`,
         );
@@ -156,6 +115,94 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
   } finally {
     server.stop();
     await postgres?.stop();
+  }
+}
+
+/** Two runs of ROWS rows: the run page, the failed-rows table near and far, drill-downs, sorts, dataset, compare. */
+async function runPages(databaseUrl: string): Promise<[string, string, number][]> {
+  const seedStarted = performance.now();
+  const { datasetId, runIds } = await seedLargeRuns(databaseUrl, ROWS, 5);
+  closeDirectConnection(databaseUrl);
+  console.log(
+    `seeded 2 runs × ${ROWS.toLocaleString("en-US")} rows × 7 metrics × 5 chunks in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+  const [a, b] = runIds;
+  const failedRowId = await failedRowOf(databaseUrl, a);
+  const correctness = encodeURIComponent("response/llm_judged/correctness");
+  // Far into the failed rows: page 200 at 10,000 rows and more, or the last page of a smaller run.
+  const farPage = Math.max(1, Math.min(200, Math.floor((ROWS * 0.6) / PAGE_SIZE)));
+  return [
+    ["run page", `/runs/${a}`, 300],
+    ["failed-rows table, filtered, page 1", `/runs/${a}?filter=failed&metric=${correctness}&page=1`, 300],
+    [`failed-rows table, filtered, page ${farPage}`, `/runs/${a}?filter=failed&page=${farPage}`, 300],
+    ["row drill-down", `/runs/${a}/rows/${failedRowId}?filter=failed`, 100],
+    // Sorted by a metric, worst first: the verdict and score of every row of the filter, ordered.
+    ["sorted by a metric, page 1", `/runs/${a}?sort=${correctness}&dir=asc&page=1`, 300],
+    [
+      `failed rows sorted by a metric, page ${farPage}`,
+      `/runs/${a}?filter=failed&sort=${correctness}&dir=asc&page=${farPage}`,
+      300,
+    ],
+    [
+      "row drill-down, sorted by a metric",
+      `/runs/${a}/rows/${failedRowId}?filter=failed&sort=${correctness}&dir=asc`,
+      100,
+    ],
+    ["dataset page", `/datasets/${datasetId}`, 300],
+    ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
+  ];
+}
+
+/** Two runs of 1,000 labelled rows: the agreement panel, its filters, the labelling queue, compare's agreement. */
+async function labelledPages(databaseUrl: string): Promise<[string, string, number][]> {
+  const labelled = await seedLargeRuns(databaseUrl, LABELLED_ROWS, 5);
+  const labels = await seedLabels(databaseUrl, labelled.datasetId, 5);
+  closeDirectConnection(databaseUrl);
+  console.log(
+    `seeded 2 runs × ${LABELLED_ROWS.toLocaleString("en-US")} rows with ${labels.toLocaleString("en-US")} human labels`,
+  );
+  const [la, lb] = labelled.runIds;
+  const groundedness = encodeURIComponent("response/llm_judged/groundedness");
+  return [
+    ["labelled 1k: run page + agreement panel", `/runs/${la}`, 300],
+    ["labelled 1k: judge disagrees filter", `/runs/${la}?filter=disagrees`, 300],
+    ["labelled 1k: a confusion cell's rows", `/runs/${la}?filter=cell&metric=${groundedness}&cell=yes-no`, 300],
+    ["labelled 1k: labelling queue", `/runs/${la}/label?queue=${groundedness}&target=200`, 300],
+    ["labelled 1k: compare + agreement table", `/compare?runs=${la},${lb}&baseline=${la}`, 1000],
+  ];
+}
+
+/** Two runs of TRIAL_ROWS rows judged 3 times each: the trials panel, the flaky filter, sorts, drill-down, compare. */
+async function trialPages(databaseUrl: string): Promise<[string, string, number][]> {
+  const seedStarted = performance.now();
+  const { runIds } = await seedLargeRuns(databaseUrl, TRIAL_ROWS, 5, { trials: TRIALS });
+  closeDirectConnection(databaseUrl);
+  console.log(
+    `seeded 2 runs × ${TRIAL_ROWS.toLocaleString("en-US")} rows × 7 metrics × ${TRIALS} trials in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+  const [ta, tb] = runIds;
+  const failedRowId = await failedRowOf(databaseUrl, ta);
+  const correctness = encodeURIComponent("response/llm_judged/correctness");
+  const far = Math.max(1, Math.min(200, Math.floor((TRIAL_ROWS * 0.3) / PAGE_SIZE)));
+  const label = `trials ×${TRIALS}, ${TRIAL_ROWS.toLocaleString("en-US")} rows:`;
+  return [
+    [`${label} run page + trials panel`, `/runs/${ta}`, 300],
+    [`${label} flaky rows, page 1`, `/runs/${ta}?filter=flaky&page=1`, 300],
+    [`${label} flaky on a metric, page ${far}`, `/runs/${ta}?filter=flaky&metric=${correctness}&page=${far}`, 300],
+    [`${label} sorted by a metric, page 1`, `/runs/${ta}?sort=${correctness}&dir=asc&page=1`, 300],
+    [`${label} row drill-down, every trial`, `/runs/${ta}/rows/${failedRowId}?filter=flaky`, 100],
+    [`${label} compare page`, `/compare?runs=${ta},${tb}&baseline=${ta}`, 1000],
+  ];
+}
+
+async function failedRowOf(databaseUrl: string, runId: string): Promise<string> {
+  const db = createDb(databaseUrl);
+  try {
+    const rowId = await findFailedRowId(db, runId);
+    if (!rowId) throw new Error("the seeded run has no failed row");
+    return rowId;
+  } finally {
+    await closeDb(db);
   }
 }
 
