@@ -9,7 +9,8 @@ import { useLowMemoryRuntime } from "../lib/runtime/lowMemoryRuntime";
 import { createProgressBar } from "../lib/cli/progressBar";
 import { checkThresholds } from "../lib/cli/thresholdCheck";
 import { formatAggregates } from "../lib/cli/formatAggregates";
-import { ApiClientError, createApiClient } from "../lib/cli/apiClient";
+import { createApiClient } from "../lib/cli/apiClient";
+import { reportKnownCliError } from "../lib/cli/cliErrors";
 import { runRemoteEval } from "../lib/cli/remoteEval";
 import { getRunAggregates } from "../lib/db/judgments/aggregateQueries";
 import { getRunAgreement } from "../lib/db/labels/agreementQueries";
@@ -308,21 +309,8 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      if (error.message) console.error(`Error: ${error.message}\n`);
-      console.error(EVAL_USAGE);
-      process.exit(2);
-    }
-    if (error instanceof ApiClientError) {
-      // The server's words, with each problem's place; refused input (4xx) is the user's to fix (2), the rest 3.
-      console.error(`Error: ${error.message}`);
-      for (const issue of error.issues)
-        console.error(
-          `  ${[issue.row === undefined ? null : `row ${issue.row}`, issue.column ? `column ${issue.column}` : null, issue.field ?? null].filter(Boolean).join(", ") || "request"}: ${issue.message}`,
-        );
-      if (error.status === 401) console.error("Set ASSAY_TOKEN to an API key of that server (its API keys page).");
-      process.exit(error.status >= 400 && error.status < 500 ? 2 : 3);
-    }
+    const known = reportKnownCliError(error, EVAL_USAGE, (line) => console.error(line));
+    if (known !== null) process.exit(known);
     if (error instanceof InputError || (error instanceof Error && error.name === "RunConfigError")) {
       console.error(`Error: ${error.message}`);
       process.exit(2);

@@ -1,5 +1,5 @@
 import { alignmentDetailSchema } from "@/lib/api/alignmentSchemas";
-import { formatComparison, runMetricNamed, writeAlignedJudge } from "./alignCommand";
+import { formatComparison, runMetricNamed, writeAlignedJudge } from "./alignedJudgeOutput";
 import type { ApiClient } from "./apiClient";
 
 /**

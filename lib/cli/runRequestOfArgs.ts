@@ -1,5 +1,5 @@
 import type { RunRequestInput } from "@/lib/engine/runRequest";
-import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { HEURISTIC_MODEL } from "@/lib/contract/offlineJudge";
 import type { EvalArgs } from "./evalArgs";
 
 /** Whether --judge-model names the offline heuristic judge ("heuristic", or its model name). */

@@ -1,5 +1,5 @@
 import { startPairedBootstrap, type MeanDiffInterval } from "@/lib/stats";
-import { createPromiseCache } from "./promiseCache";
+import { createPromiseCache } from "@/lib/db/cache/promiseCache";
 
 /**
  * The paired bootstrap intervals behind the compare page's score deltas, kept

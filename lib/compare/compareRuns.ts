@@ -10,6 +10,7 @@ import { getRowPairingCounts, type RowPairingCounts } from "@/lib/db/judgments/r
 import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { trialsOf } from "@/lib/db/runs/storedRun";
+import { readPairedRowMeans, type PairedRowMeans } from "@/lib/db/judgments/trialPairing";
 import { metricShape, type Aggregate } from "@/lib/contract/aggregates";
 import { DEFAULT_ALPHA, DEFAULT_CORRECTION, pairedNormalMeanDiff, wilsonInterval, type Correction } from "@/lib/stats";
 import {
@@ -20,7 +21,7 @@ import {
   settledBy,
 } from "./bootstrapIntervals";
 import { trialsMetricDelta } from "./trialsDelta";
-import { readOfCompletedRuns } from "./completedRunCache";
+import { readOfCompletedRuns } from "@/lib/db/cache/completedRunReads";
 import { binaryDelta } from "./binaryDelta";
 import { correctDeltas } from "./correctDeltas";
 import { describeScoreDelta } from "./describeScoreDelta";
@@ -191,6 +192,19 @@ export async function compareRuns(
     ),
   );
 
+  // With trials, each candidate's rows' means over their trials, every metric in one read per run (kept in memory
+  // for completed runs, as the paired counts are).
+  const trialMeans = new Map<string, Promise<PairedRowMeans>>();
+  const trialRowMeans = (run: LoadedRun) => {
+    let means = trialMeans.get(run.id);
+    if (!means) {
+      means = readOfCompletedRuns(db, `${store}|trial-row-means`, [baseline, run], () =>
+        readPairedRowMeans(db, baseline.id, run.id),
+      );
+      trialMeans.set(run.id, means);
+    }
+    return means;
+  };
   const metrics = await Promise.all(
     metricOrder.map(async (metric) => {
       const shape = metricShape(metric);
@@ -230,9 +244,8 @@ export async function compareRuns(
         const paired = pairedByRun.get(run.id);
         deltas[run.id] =
           trialsOf(baseline.config) > 1 || trialsOf(run.config) > 1
-            ? await trialsMetricDelta(
-                db,
-                { baselineId: baseline.id, candidateId: run.id },
+            ? trialsMetricDelta(
+                (await trialRowMeans(run)).get(metric) ?? { baseline: [], candidate: [] },
                 metric,
                 shape === "rating" ? "rating" : "score",
                 delta,

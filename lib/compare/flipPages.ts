@@ -1,7 +1,7 @@
 import { databaseUrlOf, type Db } from "@/lib/db/client";
 import { listFlips, cursorOf, type Flip, type FlipCursor, type PairedCounts } from "@/lib/db/judgments/compareQueries";
-import { completedStamp, readOfCompletedRuns, type RunState } from "./completedRunCache";
-import { createPromiseCache } from "./promiseCache";
+import { completedStamp, readOfCompletedRuns, type RunState } from "@/lib/db/cache/completedRunReads";
+import { createPromiseCache } from "@/lib/db/cache/promiseCache";
 
 /**
  * The compare page's flip list, a page at a time. Two completed runs' flips cannot change (completedRunCache.ts

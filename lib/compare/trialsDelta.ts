@@ -1,5 +1,3 @@
-import type { Db } from "@/lib/db/client";
-import { readPairedRowMeans } from "@/lib/db/judgments/trialPairing";
 import {
   describeDelta,
   pairedBootstrapMeanDiff,
@@ -42,18 +40,16 @@ function rowMeansInterval(
 /**
  * A metric compared between two runs of which one or both judged each row over several trials: each paired
  * row's mean over its trials (the row is the unit, never the trial), the candidate's minus the baseline's,
- * tested over rows. `delta` is the difference of the two aggregates, shown beside the paired one when rows
- * judged in one run only make them differ.
+ * tested over rows (`means`, from lib/db/judgments/trialPairing.ts). `delta` is the difference of the two
+ * aggregates, shown beside the paired one when rows judged in one run only make them differ.
  */
-export async function trialsMetricDelta(
-  db: Db,
-  runs: { baselineId: string; candidateId: string },
+export function trialsMetricDelta(
+  means: { baseline: number[]; candidate: number[] },
   metric: string,
   shape: "rating" | "score",
   delta: number,
   alpha: number,
-): Promise<MetricDelta> {
-  const means = await readPairedRowMeans(db, runs.baselineId, runs.candidateId, metric, shape);
+): MetricDelta {
   if (shape === "rating") return yesNoTrialsDelta(means.baseline, means.candidate, alpha);
   const { interval, method } = rowMeansInterval(means.baseline, means.candidate, alpha);
   return describeScoreDelta(metric, delta, interval, means.baseline.length, method, alpha);

@@ -1,4 +1,4 @@
-import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { HEURISTIC_MODEL } from "@/lib/contract/offlineJudge";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 
 /**

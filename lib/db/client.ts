@@ -50,7 +50,7 @@ export function dialectOf(db: Db): Dialect {
 /**
  * Whether a read holds the process's only thread while it runs: SQLite's statements run synchronously
  * in-process, PostgreSQL's wait on the network. Callers that batch many heavy reads space them out only
- * when they do (lib/compare/completedRunCache.ts).
+ * when they do (lib/db/cache/completedRunReads.ts).
  */
 export function readsHoldTheThread(db: Db): boolean {
   return dialectOf(db) === "sqlite";

@@ -4,7 +4,7 @@ import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
 import { MAX_RUN_CONCURRENCY, MAX_TRIALS, MIN_TRIALS, TRIALS_RULE } from "@/lib/contract/runLimits";
 import { statisticalSettingsSchema } from "@/lib/contract/statisticalSettings";
-import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
+import { HEURISTIC_MODEL } from "@/lib/contract/offlineJudge";
 import type { LlmConfig } from "@/lib/llm/llmConfig";
 import { runBudgetSchema } from "./budgetFields";
 import type { RunConfigInput } from "./runConfig";

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openApiDocument";
 import { OPEN_API_DOCUMENT_PATH, serveOpenApiDocument } from "@/lib/api/openApiDocumentRoute";
 import { API_ROUTES } from "@/lib/api/routes/apiRoutes";
+import { CLIENT_BUNDLE_PATH, serveClientBundle } from "@/lib/api/clientBundleRoute";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const API_DIR = path.join(ROOT, "app/api/v1");
@@ -29,6 +30,12 @@ describe("the API's routes and its OpenAPI document", () => {
       if (apiPath === OPEN_API_DOCUMENT_PATH) {
         expect(Object.keys(module).filter((name) => /^[A-Z]+$/.test(name))).toEqual(["GET"]);
         expect(module.GET).toBe(serveOpenApiDocument);
+        continue;
+      }
+      // The CI client: public code, not an operation either.
+      if (apiPath === CLIENT_BUNDLE_PATH) {
+        expect(Object.keys(module).filter((name) => /^[A-Z]+$/.test(name))).toEqual(["GET"]);
+        expect(module.GET).toBe(serveClientBundle);
         continue;
       }
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {

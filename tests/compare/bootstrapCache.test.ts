@@ -7,7 +7,7 @@ import {
   clearBootstrapIntervals,
 } from "@/lib/compare/bootstrapIntervals";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
-import { clearCompletedRunReads, completedRunReadCounts } from "@/lib/compare/completedRunCache";
+import { clearCompletedRunReads, completedRunReadCounts } from "@/lib/db/cache/completedRunReads";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { getScorePairs } from "@/lib/db/judgments/compareQueries";
 import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearCompletedRunReads, readOfCompletedRuns } from "@/lib/compare/completedRunCache";
+import { clearCompletedRunReads, readOfCompletedRuns } from "@/lib/db/cache/completedRunReads";
 import { createTempDb, testStore, type TempDb } from "../support/tempDb";
 
 describe("a comparison's reads of runs, on the store under test", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrapIntervalCounts, clearBootstrapIntervals } from "@/lib/compare/bootstrapIntervals";
 import { BOOTSTRAP_MAX_PAIRS, compareRuns, type Comparison } from "@/lib/compare/compareRuns";
-import { clearCompletedRunReads } from "@/lib/compare/completedRunCache";
+import { clearCompletedRunReads } from "@/lib/db/cache/completedRunReads";
 import { getPairedSums, getScorePairs } from "@/lib/db/judgments/compareQueries";
 import { createRun } from "@/lib/engine/createRun";
 import { comparisonStatistics } from "@/lib/export/comparisonStatistics";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearFlipPages, flipPageCounts, readFlipPage } from "@/lib/compare/flipPages";
 import { compareRuns } from "@/lib/compare/compareRuns";
-import { clearCompletedRunReads } from "@/lib/compare/completedRunCache";
+import { clearCompletedRunReads } from "@/lib/db/cache/completedRunReads";
 import { sqlOf, type Db } from "@/lib/db/client";
 import { cursorOf, getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
 import { getRunProvenance } from "@/lib/db/judgments/judgeProvenanceQueries";

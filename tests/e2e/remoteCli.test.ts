@@ -1,5 +1,6 @@
 // `npm run eval -- --server URL`: the CLI against a running Assay with sign-in on, through an API key in
 // ASSAY_TOKEN. Nothing is stored on the CLI's side: its DATABASE_URL points at a file that must stay absent.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,5 +165,50 @@ describe("npm run eval -- --server", () => {
     );
     // Judge then person: yes/yes on all but the first, yes/no there.
     expect(stdout).toContain(`${VALID_ROWS.length - 1} 1 0 0`);
+  }, 120_000);
+
+  it("serves a self-contained client that plain node runs from an empty directory, named datasets and all", async () => {
+    // Public, as the OpenAPI document: no key needed to download it.
+    const answer = await fetch(`${server.baseUrl}/api/v1/client.mjs`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toContain("text/javascript");
+    const etag = answer.headers.get("etag");
+    const code = await answer.text();
+    expect(
+      (await fetch(`${server.baseUrl}/api/v1/client.mjs`, { headers: { "if-none-match": etag ?? "" } })).status,
+    ).toBe(304);
+    // Outside the checkout: no node_modules to lean on, only the file.
+    const alone = tempDir("assay-client-alone-");
+    const client = path.join(alone, "assay.mjs");
+    fs.writeFileSync(client, code);
+    const file = writeFile(alone, "eval.jsonl", toJsonl(VALID_ROWS));
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [client, ...args], {
+          cwd: alone,
+          env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env },
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on("exit", (exit) => resolve({ code: exit, stdout, stderr }));
+      });
+    const done = await run(
+      [
+        ...["--server", server.baseUrl, "--dataset", file, "--dataset-name", "ci main 1a2b3c"],
+        ...["--judges", "safety", "--judge-model", "heuristic", "--name", "served client", "--quiet"],
+      ],
+      { ASSAY_TOKEN: token },
+    );
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/Run \S+ "served client": completed/);
+    const stored = await db.run.findFirstOrThrow({ where: { name: "served client" }, include: { dataset: true } });
+    expect(stored.dataset.name).toBe("ci main 1a2b3c");
+    // Its usage and exit codes are the CLI's: no --server is bad usage (2), said in words.
+    const usage = await run(["--dataset", file]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("give --server URL");
+    expect(usage.stderr).toContain("node assay.mjs --dataset");
   }, 120_000);
 });

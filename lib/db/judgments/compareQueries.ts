@@ -86,7 +86,7 @@ export type ScoreDifferenceSums = { metric: string; pairs: number; sum: number; 
  * pass over the paired join. On SQLite in slices of `sliceJudgments` of the baseline's judgments
  * (PAIRED_SLICE_JUDGMENTS), each on a fresh turn of the event loop; the counts are the same as one
  * statement's. A run still being judged may change between two slices, as it may between two requests: its
- * comparison is never cached (completedRunCache.ts), and a completed run's judgments do not change.
+ * comparison is never cached (lib/db/cache/completedRunReads.ts), and a completed run's judgments do not change.
  */
 export async function getPairedSums(
   db: Db,

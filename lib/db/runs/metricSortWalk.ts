@@ -235,11 +235,37 @@ const GROUP_TALLY: Record<Segment["group"], string> = {
   notJudged: `SUM("pending") + SUM("running") + SUM("skipped")`,
 };
 
+/** The same groups as conditions on trial 1's judgments: a run with trials, whose tallies count every trial. */
+const GROUP_TRIAL_ONE: Record<Segment["group"], string> = {
+  failed: `(t."status" = 'done' AND t."passed" = FALSE)`,
+  errored: `t."status" = 'error'`,
+  done: `(t."status" = 'done' AND (t."passed" IS NULL OR t."passed" = TRUE))`,
+  notJudged: `t."status" IN ('pending', 'running', 'skipped')`,
+};
+
 async function groupTallies(reader: Reader, groups: Set<Segment["group"]>): Promise<number> {
+  if (await hasTrials(reader.sql, reader.bound)) {
+    // Counted in the (runId, metric, trial, status, passed, …) index: trial 1, as the table reads it.
+    const counted = await reader.sql.get<{ n: number | string }>(
+      `SELECT COUNT(*) AS "n" FROM "JudgmentItem" t WHERE t."runId" = @runId AND t."metric" = @sortMetric AND t."trial" = 1
+         AND (${[...groups].map((group) => GROUP_TRIAL_ONE[group]).join(" OR ")})`,
+      reader.bound,
+    );
+    return Number(counted?.n ?? 0);
+  }
   const sum = [...groups].map((group) => `COALESCE(${GROUP_TALLY[group]}, 0)`).join(" + ");
   const found = await reader.sql.get<{ n: number | string }>(
     `SELECT ${sum} AS "n" FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @sortMetric`,
     reader.bound,
   );
   return Number(found?.n ?? 0);
+}
+
+/** Whether the run judged the sorted metric over trials (it has a trial 2). */
+export async function hasTrials(sql: SqlRunner, bound: Bound): Promise<boolean> {
+  const found = await sql.get<{ hit: number }>(
+    `SELECT 1 AS "hit" FROM "JudgmentItem" WHERE "runId" = @runId AND "metric" = @sortMetric AND "trial" = 2 LIMIT 1`,
+    bound,
+  );
+  return found !== undefined;
 }

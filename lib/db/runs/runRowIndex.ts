@@ -2,6 +2,7 @@ import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
 import type { SqlParams, SqlRunner } from "../store/sqlRunner";
 import { sqlFragments } from "../store/sqlFragments";
 import { flakyRowSql } from "./flakyRows";
+import { createPromiseCache } from "../cache/promiseCache";
 
 /**
  * The narrow index behind each plain filter of a run's rows table, walked in
@@ -28,6 +29,11 @@ export type RowIndex = {
   bound: Record<string, string>;
   /** The filter's size from the kept tallies (summed over shards). */
   total: string;
+  /**
+   * A total no tally keeps (the flaky filter counts its rows over the index): kept in memory per completed run
+   * under this scope, since a completed run's judgments do not change until its state does.
+   */
+  totalOfCompletedRun?: string;
 };
 
 export type KeyedOrder = "asc" | "desc";
@@ -114,8 +120,9 @@ export function rowIndexOf(run: { id: string; datasetId: string }, query: RunRow
       where: `t."datasetId" = @datasetId AND ${rowIsFlaky}`,
       ranges: [""],
       bound: { datasetId: run.datasetId, runId, ...(query.metric ? { metric: query.metric } : {}) },
-      // No tally keeps it: counted over the dataset's rows, each a range of the pairing index.
+      // No tally keeps it: counted over the dataset's rows, each a range of the pairing index (once per completed run).
       total: `SELECT COUNT(*) AS "total" FROM "DatasetRow" t WHERE t."datasetId" = @datasetId AND ${rowIsFlaky}`,
+      totalOfCompletedRun: `flaky|${query.metric ?? ""}`,
     };
   }
   if (query.filter === "failed" || query.filter === "errored" || query.filter === "passed") {
@@ -209,6 +216,20 @@ export async function keyedTotal(
   search: ReturnType<typeof searchOf>,
 ): Promise<number> {
   const params: SqlParams = { ...index.bound, ...(search?.bound ?? {}) };
-  const found = await sql.get<{ total: number }>(search ? keyedCount(index, search) : index.total, params);
-  return Number(found?.total ?? 0);
+  const count = async () =>
+    Number((await sql.get<{ total: number }>(search ? keyedCount(index, search) : index.total, params))?.total ?? 0);
+  const runId = index.bound.runId;
+  if (search || !index.totalOfCompletedRun || !runId) return count();
+  const run = await sql.get<{ status: string; finishedAt: Date | string | null }>(
+    `SELECT "status", "finishedAt" FROM "Run" WHERE "id" = ?`,
+    [runId],
+  );
+  if (run?.status !== "completed" || run.finishedAt === null) return count();
+  return completedTotals.getOrCreate(
+    `${index.totalOfCompletedRun}\u0000${runId}\u0000${new Date(run.finishedAt).toISOString()}`,
+    count,
+  );
 }
+
+/** Totals of completed runs no tally keeps (see RowIndex.totalOfCompletedRun). */
+const completedTotals = createPromiseCache<number>(200);

@@ -6,7 +6,7 @@ import { toPage } from "../pagination";
 import { MAX_PAGE_SIZE } from "@/lib/contract/pagination";
 import type { SqlRunner } from "../store/sqlRunner";
 import { higherIsWorse, metricSortSegments } from "./metricSortSegments";
-import { readSortedPage } from "./metricSortWalk";
+import { hasTrials, readSortedPage } from "./metricSortWalk";
 import { keyedTotal, rowIndexOf, searchOf } from "./runRowIndex";
 import { flakyRowSql } from "./flakyRows";
 
@@ -150,10 +150,14 @@ export async function readsByIndex(
   query: RunRowFilter & Pick<RunRowPageQuery, "sort">,
 ): Promise<boolean> {
   if (query.q.trim() || !isMetricSort(query)) return false;
+  const bound = { runId: run.id, sortMetric: query.sort };
+  // A run with trials: its tallies count every trial, the table reads trial 1, counted in the index.
+  const items = (await hasTrials(sql, bound))
+    ? `(SELECT COUNT(*) FROM "JudgmentItem" WHERE "runId" = @runId AND "metric" = @sortMetric AND "trial" = 1)`
+    : `(SELECT SUM("items") FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @sortMetric)`;
   const found = await sql.get<{ items: number | null; rows: number | null }>(
-    `SELECT (SELECT SUM("items") FROM "RunMetricTally" WHERE "runId" = @runId AND "metric" = @sortMetric) AS "items",
-       (SELECT SUM("rows") FROM "RunRowTally" WHERE "runId" = @runId) AS "rows"`,
-    { runId: run.id, sortMetric: query.sort },
+    `SELECT ${items} AS "items", (SELECT SUM("rows") FROM "RunRowTally" WHERE "runId" = @runId) AS "rows"`,
+    bound,
   );
   return Number(found?.items ?? 0) === Number(found?.rows ?? 0);
 }

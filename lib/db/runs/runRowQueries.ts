@@ -78,6 +78,7 @@ export async function getRunRowPlace(
 ) {
   // A plain filter in row order, either way, without a search: seeks on the filter's narrow index.
   if (isKeyedView(query) && !query.q.trim()) return getKeyedRowPlace(db, run, row, query);
+  // Flaky with a search has no Prisma filter (getRunRowNeighbours): the sorted place reads it in SQL.
   if (query.sort !== "rowNumber" || query.dir !== "asc" || query.filter === "flaky") {
     const { index, total, ...neighbours } = await getSortedRowPlace(db, run, row.id, query);
     return { neighbours, position: { index, total } };

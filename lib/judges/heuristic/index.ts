@@ -16,7 +16,7 @@ import { SCORE_METRIC_HEURISTICS } from "./scoreMetrics";
  * LLM judges, used when no model is configured. Pure functions: no I/O, no
  * randomness, no clock, so the same row always gets the same verdict.
  */
-export const HEURISTIC_MODEL = "heuristic-v1";
+export { HEURISTIC_MODEL } from "@/lib/contract/offlineJudge";
 /** Bump whenever a rule or threshold (claims.ts RULES, the lexicon, the tokeniser) changes: stored verdicts name it. */
 export const HEURISTIC_PROMPT_VERSION = "heuristic-v1.3";
 

@@ -1,4 +1,4 @@
-import { readsHoldTheThread, type Db } from "@/lib/db/client";
+import { readsHoldTheThread, type Db } from "../client";
 import { createPromiseCache, type PromiseCache } from "./promiseCache";
 
 /**
