@@ -91,7 +91,8 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
     let peak = processTreeRss(server.pid);
     const timings: Timing[] = [];
     for (const [label, pagePath, target] of pages) {
-      await timeGet(server.baseUrl + pagePath);
+      // The first request reads what a completed run's later ones take from memory: said beside the median.
+      const first = await timeGet(server.baseUrl + pagePath);
       const times: number[] = [];
       for (let i = 0; i < REPEATS; i++) {
         times.push(await timeGet(server.baseUrl + pagePath));
@@ -101,7 +102,7 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
       const timing = { label, median: (times[4] + times[5]) / 2, min: times[0], max: times[times.length - 1], target };
       timings.push(timing);
       console.log(
-        `  ${label.padEnd(40)} ${timing.median.toFixed(0).padStart(5)} ms  (min ${timing.min.toFixed(0)}, max ${timing.max.toFixed(0)}; target < ${target} ms) ${timing.median < target ? "ok" : "OVER"}`,
+        `  ${label.padEnd(40)} ${timing.median.toFixed(0).padStart(5)} ms  (min ${timing.min.toFixed(0)}, max ${timing.max.toFixed(0)}, first ${first.toFixed(0)}; target < ${target} ms) ${timing.median < target ? "ok" : "OVER"}`,
       );
       if (pagePath.startsWith("/compare")) {
         const seconds = await awaitBackgroundBootstrap(server.baseUrl + pagePath, ROWS);
