@@ -1,7 +1,7 @@
 import { toAggregate, type Aggregate, type MetricCounts } from "@/lib/contract/aggregates";
 import { rowRateInterval } from "@/lib/stats/trialAgreement";
 import { sqlOf, type Db } from "../client";
-import { decodeRunConfig, trialsOf } from "../runs/storedRun";
+import { trialsOfStoredConfig } from "../runs/storedRun";
 import { readTrialCounts } from "./trialQueries";
 
 /**
@@ -47,7 +47,7 @@ export async function getRunAggregates(db: Db, runId: string, metricOrder: strin
  */
 async function withTrialIntervals(db: Db, runId: string, aggregates: Aggregate[]): Promise<Aggregate[]> {
   const run = await sqlOf(db).get<{ config: string }>(`SELECT "config" FROM "Run" WHERE "id" = ?`, [runId]);
-  const trials = run ? trialsOf(decodeRunConfig(run.config)) : 1;
+  const trials = run ? trialsOfStoredConfig(run.config) : 1;
   if (trials <= 1) return aggregates;
   const counts = await readTrialCounts(db, runId);
   return aggregates.map((aggregate) => {

@@ -41,6 +41,14 @@ export function trialsOf(config: Pick<StoredRunConfig, "trials">): number {
   return config.trials ?? 1;
 }
 
+const storedTrialsSchema = z.object({ trials: z.number().int().min(1).optional() });
+
+/** The number of trials in a stored config, read alone (a reader that needs nothing else of the config). */
+export function trialsOfStoredConfig(json: string): number {
+  const parsed = storedTrialsSchema.safeParse(JSON.parse(json));
+  return parsed.success ? (parsed.data.trials ?? 1) : 1;
+}
+
 export function decodeRunConfig(json: string): StoredRunConfig {
   return storedRunConfigSchema.parse(JSON.parse(json));
 }
