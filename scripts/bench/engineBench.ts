@@ -5,25 +5,17 @@
 // same rows with their ideal context's contents (so hallucination has work); then DeepEval's metrics
 // with DeepEval's own call structure, beside the folded calls.
 // Prints the figures, with LLM calls per row per metric for each suite; asserts nothing.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { z } from "zod";
-import { closeDirectConnection } from "../../lib/db/store/directSqlite";
-import { closeDb, createDb } from "../../lib/db/client";
-import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
-import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { countJudgmentsByMetric, getRun, llmCallsByMetric } from "../../lib/db/runs/runQueries";
 import { createRun } from "../../lib/engine/createRun";
 import { createEngineDeps } from "../../lib/engine/engineDeps";
 import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { runEvaluation } from "../../lib/engine/runEvaluation";
-import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { metricsOfFamily } from "../../lib/metrics/metricNames";
 import type { DeepEvalSettingsInput } from "../../lib/contract/deepEvalSettings";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
-import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { importBenchRows, openBenchStore } from "./benchStore";
 import { getJson, startFakeServerProcess } from "./startFakeServerProcess";
 
 const ROWS = 200;
@@ -40,24 +32,14 @@ async function main(): Promise<void> {
 
   const stats = () => getJson(`${control}/stats`, serverStatsSchema);
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-engine-"));
-  const dbUrl = `file:${path.join(dir, "bench.db")}`;
-  await applyPendingMigrations(dbUrl);
-  const db = createDb(dbUrl);
-  const imported = await ingestUpload({
-    chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS)), 65536),
-    filename: "bench.jsonl",
-    mode: "strict",
-    sink: createDatasetSink(db),
-  });
-  if (!imported.ok) throw new Error("bench dataset did not import");
-  const familyImported = await ingestUpload({
-    chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS).map(withIdealContextContents)), 65536),
-    filename: "bench-family.jsonl",
-    mode: "strict",
-    sink: createDatasetSink(db),
-  });
-  if (!familyImported.ok) throw new Error("bench family dataset did not import");
+  const store = await openBenchStore("assay-bench-engine-");
+  const db = store.db;
+  const datasetId = await importBenchRows(db, syntheticRows(ROWS, CHUNKS));
+  const familyDatasetId = await importBenchRows(
+    db,
+    syntheticRows(ROWS, CHUNKS).map(withIdealContextContents),
+    "bench-family.jsonl",
+  );
   const llmConfig = readLlmConfig({ OPENAI_API_KEY: "sk-bench-0000", OPENAI_BASE_URL: url });
 
   console.log(`process RSS before the first run: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
@@ -81,7 +63,7 @@ async function main(): Promise<void> {
     await getJson(`${control}/reset`, z.unknown());
     const before = await stats();
     const runId = await createRun(db, {
-      datasetId: family ? familyImported.datasetId : imported.datasetId,
+      datasetId: family ? familyDatasetId : datasetId,
       metrics,
       ...(family && !deepEval ? { gEvalJudges: [G_EVAL_JUDGE] } : {}),
       ...(deepEval ? { deepEval } : {}),
@@ -167,10 +149,8 @@ async function main(): Promise<void> {
     },
   );
 
-  await closeDb(db);
-  closeDirectConnection(dbUrl);
+  await store.close();
   fake.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 const G_EVAL_JUDGE = {

@@ -2,23 +2,15 @@
 // correctness and chunk relevance (batched) against a fake OpenAI server answering every call after 200 ms,
 // 16 calls in flight. Prints the calls against the run's estimate, the efficiency against the ideal
 // (calls × 200 ms / 16) with its target (≥ 0.9), the engine's CPU per call and the peak RSS. Asserts nothing.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { z } from "zod";
-import { closeDirectConnection } from "../../lib/db/store/directSqlite";
-import { closeDb, createDb } from "../../lib/db/client";
-import { createDatasetSink } from "../../lib/db/datasets/datasetWrites";
-import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { getRun } from "../../lib/db/runs/runQueries";
 import { createRun } from "../../lib/engine/createRun";
 import { createEngineDeps } from "../../lib/engine/engineDeps";
 import { estimateRunSpending } from "../../lib/engine/runEstimate";
 import { runEvaluation } from "../../lib/engine/runEvaluation";
-import { ingestUpload } from "../../lib/ingest/ingestUpload";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
-import { byteChunks, toJsonl } from "../../tests/support/evalFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { importBenchRows, openBenchStore } from "./benchStore";
 import { getJson, startFakeServerProcess } from "./startFakeServerProcess";
 
 const ROWS = Number(process.env.BENCH_TRIALS_ROWS ?? 2000);
@@ -34,21 +26,13 @@ const statsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number(
 async function main(): Promise<void> {
   const root = process.cwd();
   const fake = await startFakeServerProcess(root, LATENCY_S * 1000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-trials-"));
-  const dbUrl = `file:${path.join(dir, "bench.db")}`;
-  await applyPendingMigrations(dbUrl);
-  const db = createDb(dbUrl);
-  const imported = await ingestUpload({
-    chunks: byteChunks(toJsonl(syntheticRows(ROWS, CHUNKS)), 65536),
-    filename: "bench.jsonl",
-    mode: "strict",
-    sink: createDatasetSink(db),
-  });
-  if (!imported.ok) throw new Error("bench dataset did not import");
+  const store = await openBenchStore("assay-bench-trials-");
+  const db = store.db;
+  const datasetId = await importBenchRows(db, syntheticRows(ROWS, CHUNKS));
   const llmConfig = readLlmConfig({ OPENAI_API_KEY: "sk-bench-0000", OPENAI_BASE_URL: fake.url });
 
   const runId = await createRun(db, {
-    datasetId: imported.datasetId,
+    datasetId,
     metrics: METRICS,
     judge: { provider: "openai", model: "bench-trials" },
     concurrency: CONCURRENCY,
@@ -95,10 +79,8 @@ async function main(): Promise<void> {
     `\nefficiency ${efficiency.toFixed(3)} (target ≥ ${EFFICIENCY_TARGET}: ${efficiency >= EFFICIENCY_TARGET ? "met" : "MISSED"}); calls ${calls === estimate.llmCalls ? "equal" : "differ from"} the estimate`,
   );
 
-  await closeDb(db);
-  closeDirectConnection(dbUrl);
+  await store.close();
   fake.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 main().catch((error: unknown) => {

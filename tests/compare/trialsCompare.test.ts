@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { pairedBootstrapMeanDiff } from "@/lib/stats";
 import { BOOTSTRAP_ITERATIONS, BOOTSTRAP_SEED } from "@/lib/compare/bootstrapIntervals";
 import { importRows } from "../support/engineKit";
+import { saveTestVerdict } from "../support/scoreRun";
 import { createTempDb } from "../support/tempDb";
 
 const CORRECTNESS = "response/llm_judged/correctness";
@@ -39,25 +39,15 @@ async function judgeRun(db: Db, datasetId: string, runId: string, run: "baseline
     const row = rowNumber.get(item.rowId) ?? -1;
     const yesNo = item.metric === CORRECTNESS;
     const rating = yesNo ? (trial <= yesCount(run, row) ? "yes" : "no") : null;
-    await saveJudgment(
+    await saveTestVerdict(
       db,
       { ...item, runId },
       {
         rating,
         score: yesNo ? null : score(run, row, trial),
-        rationale: `trial ${trial}`,
-        errorMessage: null,
-        provider: "openai",
-        model: "judge-model",
-        promptVersion: "test",
-        promptHash: null,
-        usage: null,
-        cacheHit: false,
-        attempts: 1,
-        latencyMs: 0,
         threshold: yesNo ? null : 0.5,
         passed: yesNo ? rating === "yes" : score(run, row, trial) >= 0.5,
-        costUsd: null,
+        rationale: `trial ${trial}`,
       },
     );
   }

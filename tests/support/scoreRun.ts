@@ -20,27 +20,42 @@ export async function scoreRun(
   });
   // Rows past the end of `scores` stay pending: judged in another run only.
   for (const [i, item] of items.slice(0, scores.length).entries())
-    await saveJudgment(
+    await saveTestVerdict(
       db,
       { ...item, runId },
-      {
-        rating: null,
-        score: scores[i],
-        rationale: "written by the test",
-        errorMessage: null,
-        provider: "openai",
-        model: "judge-model",
-        promptVersion: "test",
-        promptHash: null,
-        usage: null,
-        cacheHit: false,
-        attempts: 1,
-        latencyMs: 0,
-        threshold,
-        passed: passes(scores[i]),
-        costUsd: null,
-      },
+      { rating: null, score: scores[i], threshold, passed: passes(scores[i]) },
     );
+}
+
+/** One judgment written as a test's judge would give it: its verdict, with fixed provenance (no usage, no cost). */
+export async function saveTestVerdict(
+  db: Db,
+  item: { id: string; runId: string; rowId: string; metric: string },
+  verdict: {
+    rating: "yes" | "no" | null;
+    score: number | null;
+    threshold: number | null;
+    passed: boolean;
+    rationale?: string;
+  },
+) {
+  await saveJudgment(db, item, {
+    rating: verdict.rating,
+    score: verdict.score,
+    rationale: verdict.rationale ?? "written by the test",
+    errorMessage: null,
+    provider: "openai",
+    model: "judge-model",
+    promptVersion: "test",
+    promptHash: null,
+    usage: null,
+    cacheHit: false,
+    attempts: 1,
+    latencyMs: 0,
+    threshold: verdict.threshold,
+    passed: verdict.passed,
+    costUsd: null,
+  });
 }
 
 /** Thirty answered requests, each with one context item under `contextField` (retrieved or expected). */
