@@ -66,6 +66,15 @@ describe("a run with a budget", () => {
     await page.locator("select[name=chunkMode]").selectOption("per_chunk");
     await expect.poll(() => calls.innerText()).toContain("Expected LLM calls: 70 at most");
     await page.locator("select[name=chunkMode]").selectOption("batched");
+    // Three trials: every row judged three times, each trial's calls made anew.
+    await page.getByLabel("Trials per row").fill("3");
+    await expect.poll(() => calls.innerText()).toContain("Expected LLM calls: 180 at most");
+    expect(await page.getByTestId("run-form").innerText()).toContain(
+      "70 judgments will run across 10 rows, each 3 times (210 in all); the rest are skipped",
+    );
+    await screenshot(page, "budget-01-run-form-trials");
+    await page.getByLabel("Trials per row").fill("1");
+    await expect.poll(() => calls.innerText()).toContain("Expected LLM calls: 60 at most");
     // A model without a price: the cost is unknown, and the form says why.
     await page.locator("input[name=judgeModel]").fill("unpriced-model");
     await expect

@@ -111,14 +111,15 @@ export function RunForm({
   });
   // DeepEval's options that change the number of calls: the call structure, the reason call, given questions.
   const [callChoice, setCallChoice] = useState<CallChoice>(DEFAULT_CALL_CHOICE);
+  // A value the server will refuse (the form says why) is estimated as one trial meanwhile.
+  const trialCount = Number.isInteger(Number(trials)) && Number(trials) >= 1 ? Math.min(Number(trials), MAX_TRIALS) : 1;
   const estimateWith = (callStructure: CallStructure) =>
     estimateFormSpending(
       {
         profiles: textProfiles,
         judges: planned.judges,
         gEvalMetrics: planned.gEvalMetrics,
-        // A value the server will refuse (the form says why) is estimated as one trial meanwhile.
-        trials: Number.isInteger(Number(trials)) && Number(trials) >= 1 ? Math.min(Number(trials), MAX_TRIALS) : 1,
+        trials: trialCount,
       },
       {
         judgeModel: offline ? "" : pricedJudgeModel, // the offline judge is never priced: it makes no calls
@@ -133,7 +134,7 @@ export function RunForm({
   const callsByStructure = { folded: estimateWith("folded").llmCalls, deepeval: estimateWith("deepeval").llmCalls };
   const customRows = estimate.judged
     .filter((work) => !findMetric(work.metric))
-    .reduce((sum, work) => sum + work.items, 0);
+    .reduce((sum, work) => sum + work.items / trialCount, 0);
   const judgedRows = chosen.reduce((sum, m) => sum + effectiveRows(m, offline), 0) + customRows;
 
   return (
@@ -145,8 +146,9 @@ export function RunForm({
       <CardFrame>
         <h2 className="text-sm font-semibold">Judges</h2>
         <p className="text-xs text-slate-500">
-          {formatInteger(judgedRows)} judgments will run across {formatInteger(rowCount)} rows; the rest are skipped
-          with their reason.
+          {formatInteger(judgedRows)} judgments will run across {formatInteger(rowCount)} rows
+          {trialCount > 1 && `, each ${trialCount} times (${formatInteger(judgedRows * trialCount)} in all)`}; the rest
+          are skipped with their reason.
         </p>
         <ExpectedCallsNote
           estimate={estimate}
