@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricShape } from "@/lib/contract/aggregates";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { saveJudgment } from "@/lib/db/work/judgmentResults";
 import { createRun } from "@/lib/engine/createRun";
 import { adjustPValues } from "@/lib/stats";
 import { importRows } from "../support/engineKit";
+import { saveTestVerdict } from "../support/scoreRun";
 import { createTempDb } from "../support/tempDb";
 
 const YES_NO = ["correctness", "relevance_to_query", "safety", "groundedness", "context_sufficiency"];
@@ -55,25 +55,14 @@ async function judgeRun(db: Db, datasetId: string, runId: string, run: "baseline
   for (const item of items) {
     const yesNo = metricShape(item.metric) === "rating";
     const verdict = yesNo ? rating(item.metric, run, rowNumbers.get(item.rowId)! - 1) : null;
-    await saveJudgment(
+    await saveTestVerdict(
       db,
       { ...item, runId },
       {
         rating: verdict,
         score: yesNo ? null : 0.8,
-        rationale: "written by the test",
-        errorMessage: null,
-        provider: "openai",
-        model: "judge-model",
-        promptVersion: "test",
-        promptHash: null,
-        usage: null,
-        cacheHit: false,
-        attempts: 1,
-        latencyMs: 0,
         threshold: yesNo ? null : 0.5,
         passed: yesNo ? verdict === "yes" : true,
-        costUsd: null,
       },
     );
   }
