@@ -61,9 +61,9 @@ describe("a comparison of runs with trials", () => {
   let comparison: Comparison;
   const deltaOf = (metric: string) => comparison.metrics.find((m) => m.metric === metric)!.deltas[candidate];
 
-  beforeAll(async () => {
-    ({ db, cleanup } = await createTempDb());
-    const datasetId = await importRows(
+  /** The same thirty requests; each upload its own dataset (as each CI build uploads its own file). */
+  const upload = () =>
+    importRows(
       db,
       Array.from({ length: ROWS }, (_, i) => ({
         request_id: `r${i + 1}`,
@@ -72,6 +72,10 @@ describe("a comparison of runs with trials", () => {
         expected_response: `${(i + 1) ** 2}`,
       })),
     );
+
+  beforeAll(async () => {
+    ({ db, cleanup } = await createTempDb());
+    const datasetId = await upload();
     const config = { datasetId, metrics: [CORRECTNESS, BLEU], judge, trials: TRIALS };
     baseline = await createRun(db, config);
     candidate = await createRun(db, config);
@@ -119,6 +123,25 @@ describe("a comparison of runs with trials", () => {
       const delta = holm.metrics.find((m) => m.metric === metric)!.deltas[candidate];
       expect(delta.adjustedPValue).toBeGreaterThanOrEqual(delta.pValue ?? 1);
       expect(delta.verdict).toBe("worse");
+    }
+  });
+
+  it("pairs the rows of two uploads of the same requests by request_id, with the same numbers", async () => {
+    const datasetId = await upload();
+    const other = await createRun(db, { datasetId, metrics: [CORRECTNESS, BLEU], judge, trials: TRIALS });
+    await judgeRun(db, datasetId, other, "candidate");
+    const across = (await compareRuns(db, [baseline, other], baseline, {
+      waitMs: Infinity,
+      correction: "none",
+    })) as Comparison;
+    for (const metric of [CORRECTNESS, BLEU]) {
+      const delta = across.metrics.find((m) => m.metric === metric)!.deltas[other];
+      const same = deltaOf(metric);
+      expect(delta.pairs).toBe(ROWS);
+      expect(delta.delta).toBeCloseTo(same.delta!, 12);
+      expect(delta.interval?.low).toBeCloseTo(same.interval!.low, 12);
+      expect(delta.interval?.high).toBeCloseTo(same.interval!.high, 12);
+      expect(delta.pValue).toBeCloseTo(same.pValue!, 12);
     }
   });
 });
