@@ -27,6 +27,7 @@ import { correctDeltas } from "./correctDeltas";
 import { describeScoreDelta } from "./describeScoreDelta";
 import type { MetricDelta } from "./metricDelta";
 import { judgedDifferently } from "./judgeDifferences";
+import { readPairwiseView, type PairwiseView } from "./pairwiseResults";
 
 export type CompareRun = {
   id: string;
@@ -78,6 +79,11 @@ export type Comparison = {
    * paired test (its family; correctDeltas.ts).
    */
   correction: { method: Correction; alpha: number; family: Record<string, number> };
+  /**
+   * Per candidate with a pairwise comparison against the baseline: its newest one, each criterion's result read
+   * in the candidate's family with the metrics (pairwiseResults.ts).
+   */
+  pairwise?: Record<string, PairwiseView>;
 };
 
 export type CompareOptions = {
@@ -272,19 +278,32 @@ export async function compareRuns(
       return { metric, shape, cells, deltas };
     }),
   );
+  // A candidate's pairwise comparison against the baseline (its newest), each criterion one more test of its family.
+  const pairwise = new Map<string, PairwiseView>();
+  for (const run of runs.slice(1)) {
+    const view = await readPairwiseView(db, baseline, run, alpha);
+    if (view) pairwise.set(run.id, view);
+  }
   // Each candidate's tested metrics are one family: its verdicts are read together, not one by one.
   const correction = options.correction ?? DEFAULT_CORRECTION;
   const family: Record<string, number> = {};
   for (const run of runs.slice(1)) {
     const tested = metrics.filter((m) => m.deltas[run.id]);
+    const criteria = pairwise.get(run.id)?.criteria ?? [];
     const corrected = correctDeltas(
-      tested.map((m) => ({ metric: m.metric, delta: m.deltas[run.id] })),
+      [
+        ...tested.map((m) => ({ metric: m.metric, delta: m.deltas[run.id] })),
+        ...criteria.map((c) => ({ metric: c.metric, delta: c.delta })),
+      ],
       correction,
       alpha,
     );
     family[run.id] = corrected.family;
     tested.forEach((m, i) => {
       m.deltas[run.id] = corrected.deltas[i];
+    });
+    criteria.forEach((c, i) => {
+      c.delta = corrected.deltas[tested.length + i];
     });
   }
 
@@ -316,6 +335,7 @@ export async function compareRuns(
       0,
     ),
     correction: { method: correction, alpha, family },
+    ...(pairwise.size > 0 ? { pairwise: Object.fromEntries(pairwise) } : {}),
   };
 }
 

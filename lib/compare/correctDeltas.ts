@@ -2,6 +2,7 @@ import { metricShape } from "@/lib/contract/aggregates";
 import { adjustPValues, describeDelta, type Adjustment, type Correction } from "@/lib/stats";
 import { describeScoreDelta } from "./describeScoreDelta";
 import type { MetricDelta } from "./metricDelta";
+import { pairwiseDelta } from "./pairwiseDelta";
 
 /** A delta with a paired test behind it (a verdict or one still being computed), not "n/a". */
 function isTested(delta: MetricDelta): boolean {
@@ -42,6 +43,7 @@ export function correctDeltas(
 
 /** The same test's delta, its verdict and words now the adjusted p's; every number measured stays as it was. */
 function redescribe(metric: string, delta: MetricDelta, alpha: number, adjustment: Adjustment): MetricDelta {
+  if (delta.pairwise) return pairwiseDelta(delta.pairwise, alpha, { judging: false, adjustment });
   const { pValue, interval, method } = delta;
   const paired = delta.delta;
   // A tested delta always has these; without them there is nothing to re-read.

@@ -1,3 +1,5 @@
+import type { PairwiseSummary } from "@/lib/stats/pairwiseSummary";
+
 /** A metric's delta against the baseline, as compareRuns computes it and describeScoreDelta words a score's. */
 export type MetricDelta = {
   /**
@@ -38,6 +40,8 @@ export type MetricDelta = {
   unpaired: number;
   /** Set when the two runs' judge, prompt version or pass mark for this metric differ (judgeDifferences.ts). */
   judgedDifferently?: string;
+  /** A pairwise criterion's (`pairwise/<criterion>`) result and judge diagnostics (pairwiseDelta.ts). */
+  pairwise?: PairwiseSummary;
 };
 
 export type ScoreIntervalMethod = "paired_bootstrap" | "paired_normal";

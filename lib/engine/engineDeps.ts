@@ -7,7 +7,7 @@ import { createHeuristicJudgeBackend } from "@/lib/judges/heuristicJudgeBackend"
 import type { JudgeBackend } from "@/lib/judges/judgeBackend";
 import { createLlmJudgeBackend } from "@/lib/judges/llmJudgeBackend";
 import { cacheForTrial, judgeByTrial, llmForTrial } from "@/lib/judges/trialJudgeBackend";
-import { createLimiter } from "@/lib/llm/concurrencyLimiter";
+import { createLimiter, type Limiter } from "@/lib/llm/concurrencyLimiter";
 import { readLlmConfig, type LlmConfig } from "@/lib/llm/llmConfig";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
 import { nestLimiters } from "@/lib/llm/nestLimiters";
@@ -17,6 +17,27 @@ import type { EngineDeps } from "./engineDepsType";
 import { sharedEndpointLimiter } from "./worker/sharedEndpointLimiter";
 
 export class JudgeUnavailableError extends Error {}
+
+/**
+ * The configured endpoint's client (null without one), its calls limited to `concurrency` inside the endpoint's
+ * limit, which every run, pairwise comparison and worker on the store shares (sharedEndpointLimiter.ts).
+ */
+export function createLimitedLlm(
+  db: Db,
+  concurrency: number,
+  options: {
+    env?: Record<string, string | undefined>;
+    llmConfig?: LlmConfig | null;
+    workerKind: NonNullable<EngineDeps["workerKind"]>;
+  },
+): { config: LlmConfig | null; limiter: Limiter | null; llm: LlmClient | null } {
+  const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
+  const limiter = config
+    ? nestLimiters(createLimiter(concurrency), sharedEndpointLimiter(db, config, options.workerKind))
+    : null;
+  const llm = config && limiter ? createOpenAiLlmClient({ config, limiter }) : null;
+  return { config, limiter, llm };
+}
 
 /**
  * The production wiring for one run: its own concurrency limiter (the run's
@@ -36,13 +57,8 @@ export function createEngineDeps(
     workerKind?: EngineDeps["workerKind"];
   } = {},
 ): EngineDeps {
-  const config = options.llmConfig !== undefined ? options.llmConfig : readLlmConfig(options.env ?? process.env);
-  // The run's own limit inside the endpoint's, which every run of every worker on the store shares.
   const workerKind = options.workerKind ?? "web";
-  const limiter = config
-    ? nestLimiters(createLimiter(run.concurrency), sharedEndpointLimiter(db, config, workerKind))
-    : null;
-  const llm: LlmClient | null = config && limiter ? createOpenAiLlmClient({ config, limiter }) : null;
+  const { config, limiter, llm } = createLimitedLlm(db, run.concurrency, { ...options, workerKind });
   let judge: JudgeBackend;
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();

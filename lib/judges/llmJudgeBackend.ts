@@ -1,33 +1,17 @@
 import { createHash } from "node:crypto";
-import { LlmCallError, type LlmCallErrorKind } from "@/lib/llm/llmErrors";
 import type { TokenUsage, ChunkVerdict, JudgeResult, JudgeVerdict } from "@/lib/contract/judgeResult";
 import type { LlmClient } from "@/lib/llm/types";
 import { rowVerdictFromChunks } from "./chunkPrecision";
 import type { JudgeCache } from "@/lib/contract/judgeCache";
 import type { JudgeBackend, JudgeRequest } from "./judgeBackend";
 import { alignTemplate } from "./prompts/alignedTemplate";
-import { renderPrompt, type PromptCall } from "./prompts/promptTemplate";
+import type { PromptCall } from "./prompts/promptTemplate";
+import { createCachedCaller, FELL_BACK_TO_PER_CHUNK, type StepOutcome } from "./cachedCall";
 import { CallFailed, type CallPlan, type StepRunner } from "./deepEvalCalls/callPlan";
 import { DEEPEVAL_CALL_PLANS } from "./deepEvalCalls/plans";
 import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
 import { errorVerdict, type JudgeInput } from "./types";
-
-/** One call's result before it is a verdict: its answer, or why there is none. */
-type StepOutcome = {
-  /** The parsed answer (null when there is none), the context of a follow-up call. */
-  answer: unknown;
-  usage: TokenUsage;
-  attempts: number;
-  cacheHit: boolean;
-  promptHash: string;
-  promptVersion: string;
-  /** Why the call produced no answer, when it did not. */
-  failure: LlmCallErrorKind | null;
-  errorMessage: string | null;
-  /** The judge-cache key of the call (empty for composed outcomes). */
-  key: string;
-};
 
 /** The prompt version a row judged with DeepEval's call structure names, with the metric and its number of calls. */
 export const DEEPEVAL_CALLS_VERSION = "deepeval_calls/v1";
@@ -39,14 +23,6 @@ const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 
 /** Never stored: judgeOnce always replaces it with the follow-up call's verdict (or its error). */
 const AWAITING_FOLLOW_UP = errorVerdict("the follow-up call was not made");
-
-/**
- * Cached under a batched prompt's key once its row was judged chunk by chunk
- * instead: a re-run goes straight to the (cached) per-chunk answers rather
- * than paying again for a batched answer known to come back malformed. It
- * fits no answer schema, so nothing else can mistake it for a verdict.
- */
-const FELL_BACK_TO_PER_CHUNK = JSON.stringify({ assay_fallback: "per_chunk" });
 
 /**
  * LLM judges: render the versioned prompt, reuse a cached answer for the
@@ -62,79 +38,7 @@ export function createLlmJudgeBackend(deps: {
 }): JudgeBackend {
   const model = deps.model ?? deps.llm.model;
 
-  /**
-   * One call: its answer from the cache when the identical (provider, endpoint, model, version, prompt) was
-   * answered before, otherwise from the model. A failed call is an outcome with `failure`, never a throw.
-   */
-  async function callStep(
-    step: PromptCall<unknown, unknown>,
-    input: JudgeInput,
-    context: unknown,
-  ): Promise<StepOutcome> {
-    const rendered = renderPrompt(step, input, context);
-    const schema = step.schema(input, context);
-    // Keyed by who answers (provider and endpoint) as well as what was asked: two servers may use one model name.
-    const key = createHash("sha256")
-      .update(`${deps.llm.provider}\u0000${deps.llm.endpoint}\u0000${model}\u0000${step.version}\u0000${rendered.hash}`)
-      .digest("hex");
-    const base = { promptHash: rendered.hash, promptVersion: step.version, key };
-    const cached = deps.readCache === false ? null : await deps.cache.get(key);
-    if (cached?.response === FELL_BACK_TO_PER_CHUNK)
-      return {
-        ...base,
-        answer: null,
-        usage: { ...NO_USAGE },
-        attempts: 0,
-        cacheHit: true,
-        failure: "malformed_output",
-        errorMessage: "the batched answer was malformed on an earlier run",
-      };
-    if (cached) {
-      const parsed = schema.safeParse(JSON.parse(cached.response));
-      if (parsed.success)
-        return {
-          ...base,
-          answer: parsed.data,
-          usage: { ...NO_USAGE },
-          attempts: 0,
-          cacheHit: true,
-          failure: null,
-          errorMessage: null,
-        };
-    }
-    try {
-      const result = await deps.llm.callStructured({
-        messages: rendered.messages,
-        schema,
-        schemaName: step.schemaName,
-        model,
-      });
-      await deps.cache.put(
-        { key, model, promptVersion: step.version, response: JSON.stringify(result.value), ...result.usage },
-        { replace: deps.readCache === false },
-      );
-      return {
-        ...base,
-        answer: result.value,
-        usage: result.usage,
-        attempts: result.attempts,
-        cacheHit: false,
-        failure: null,
-        errorMessage: null,
-      };
-    } catch (error) {
-      if (!(error instanceof LlmCallError)) throw error;
-      return {
-        ...base,
-        answer: null,
-        usage: error.usage,
-        attempts: error.attempts,
-        cacheHit: false,
-        failure: error.kind,
-        errorMessage: error.message,
-      };
-    }
-  }
+  const callStep = createCachedCaller({ ...deps, model });
 
   /** One call of a template: its answer made a verdict (or, for a two-call judge's first, kept for the follow-up). */
   async function callTemplate(

@@ -1,0 +1,40 @@
+// Relative imports: the benchmarks, bundled by esbuild, use this file too.
+import { hashString, seededRandom } from "./fakeOpenAISchema";
+import type { ChatBody, Responder } from "./fakeOpenAIServer";
+import { fencedContents } from "./fenced";
+
+/** The two responses of a pairwise prompt, in the order shown (A first). */
+export function shownResponses(body: ChatBody): { a: string; b: string } {
+  const prompt = ((body.messages ?? []) as { role: string; content: string }[])
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
+  return { a: fencedContents(prompt, "response_a")[0] ?? "", b: fencedContents(prompt, "response_b")[0] ?? "" };
+}
+
+const isPairwise = (body: ChatBody) =>
+  (body.response_format?.json_schema?.name ?? body.tools?.[0]?.function?.name) === "pairwise_verdict";
+
+/** A pairwise judge that answers at random, A, B or tie alike, from a PRNG seeded by the call's index. */
+export function randomPairwiseResponder(seed: number): Responder {
+  return (body, ctx) => {
+    if (!isPairwise(body)) return undefined;
+    const random = seededRandom(hashString(`${seed}|${ctx.requestIndex}`));
+    const winner = (["A", "B", "tie"] as const)[Math.floor(random() * 3)];
+    return JSON.stringify({ rationale: `picked ${winner} at random`, winner });
+  };
+}
+
+/** A judge with nothing but position bias: the response shown first always wins. */
+export const firstShownResponder: Responder = (body) =>
+  isPairwise(body) ? JSON.stringify({ rationale: "the first answer reads better", winner: "A" }) : undefined;
+
+/** A judge that prefers the response carrying `marker`, and calls it a tie when both or neither do. */
+export function markerResponder(marker: string): Responder {
+  return (body) => {
+    if (!isPairwise(body)) return undefined;
+    const { a, b } = shownResponses(body);
+    const winner = a.includes(marker) === b.includes(marker) ? "tie" : a.includes(marker) ? "A" : "B";
+    return JSON.stringify({ rationale: `the ${winner === "tie" ? "two answers" : winner} ${marker}`, winner });
+  };
+}
