@@ -6,6 +6,7 @@
 import { closeDb, createDb } from "../lib/db/client";
 import { describeDatabaseUrl, resolveDatabaseUrl } from "../lib/db/databaseUrl";
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
+import { readSpendingLimits } from "../lib/config/spendingLimits";
 import { startWorkerLoop } from "../lib/engine/worker/workerLoop";
 import { workerPresence } from "../lib/engine/worker/workerPresence";
 import { describeLlmConfig, readLlmConfig } from "../lib/llm/llmConfig";
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     db,
     kind: "worker",
     pollMs: pollMs(),
+    maxRunUsd: readSpendingLimits().maxRunUsd,
     log: (message) => console.log(`[assay worker] ${message}`),
     onRunError: (runId, error) =>
       console.error(

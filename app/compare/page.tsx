@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
+import { PairwisePanel } from "@/components/compare/pairwise/PairwisePanel";
+import { describeJudgeProvider } from "@/lib/config/describeJudgeProvider";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { RunJudgingHeader } from "@/components/compare/RunJudgingHeader";
 import { RowPairingNotice } from "@/components/compare/RowPairingNotice";
@@ -144,6 +146,19 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       </p>
       <CorrectionChoice comparison={comparison} params={params} />
       <MetricComparisonTable comparison={comparison} />
+      {baselineRun && candidateRun && (
+        <PairwisePanel
+          view={comparison.pairwise?.[candidateRun.id] ?? null}
+          baseline={{ id: baselineRun.id, name: baselineRun.name }}
+          candidate={{ id: candidateRun.id, name: candidateRun.name }}
+          pairs={
+            baselineRun.datasetId === candidateRun.datasetId
+              ? baselineRun.dataset.rowCount
+              : (comparison.rowPairings?.[candidateRun.id]?.paired ?? 0)
+          }
+          judgeLabel={describeJudgeProvider().label}
+        />
+      )}
       {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
       <CompareBars data={prepareCompareBars(comparison)} />
       {flips && candidateId && (

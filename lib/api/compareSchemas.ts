@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CORRECTIONS, DEFAULT_ALPHA, DEFAULT_CORRECTION } from "@/lib/stats";
+import { pairwiseDetailSchema } from "./pairwiseSchemas";
 
 /** The compare operation's query and answer (GET /api/v1/compare), shared by its route and the CLI's gate. */
 export const comparisonQuerySchema = z.object({
@@ -127,6 +128,10 @@ export const comparisonSchema = z
     flipTotals: z
       .record(z.string(), z.object({ regressions: z.number().int(), improvements: z.number().int() }))
       .meta({ description: "Per candidate: every flipped (row, metric) of its paired rows, not only those listed" }),
+    pairwise: z.array(pairwiseDetailSchema).meta({
+      description:
+        "Per candidate with a pairwise comparison against the baseline: its newest, each criterion read in the candidate's family with the metrics",
+    }),
     url: z.string().meta({ description: "The comparison's page on this server" }),
   })
   .meta({ id: "Comparison" });

@@ -8,11 +8,15 @@ export type VerdictCounts = {
   judgedDifferently: number;
 };
 
-/** Every candidate's verdicts over every metric, counted: what the one summary line above the compare table says. */
-export function countVerdicts(comparison: Pick<Comparison, "metrics">): VerdictCounts {
+/**
+ * Every candidate's verdicts over every metric and pairwise criterion, counted: what the one summary line above
+ * the compare table says.
+ */
+export function countVerdicts(comparison: Pick<Comparison, "metrics" | "pairwise">): VerdictCounts {
   const counts: VerdictCounts = { worse: 0, better: 0, noise: 0, pending: 0, judgedDifferently: 0 };
-  for (const metric of comparison.metrics)
-    for (const delta of Object.values(metric.deltas)) {
+  const pairwise = Object.values(comparison.pairwise ?? {}).flatMap((view) => view.criteria.map((c) => c.delta));
+  for (const deltas of [...comparison.metrics.map((metric) => Object.values(metric.deltas)), pairwise])
+    for (const delta of deltas) {
       if (delta.verdict === "n/a") continue;
       counts[delta.verdict]++;
       if (delta.judgedDifferently && delta.verdict !== "pending") counts.judgedDifferently++;

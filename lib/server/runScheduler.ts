@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { startWorkerLoop, type WorkerLoop } from "@/lib/engine/worker/workerLoop";
 import { webServerJudges } from "@/lib/engine/worker/workerSettings";
+import { readSpendingLimits } from "@/lib/config/spendingLimits";
 import { logServerError } from "./logError";
 
 /**
@@ -25,6 +26,7 @@ function loop(): WorkerLoop | null {
     pollMs: 5_000,
     log: (message) => console.log(`[assay] ${message}`),
     onRunError: (runId, error) => logServerError(runId === "(sweep)" ? "run resumer" : `run ${runId} stopped`, error),
+    maxRunUsd: readSpendingLimits().maxRunUsd,
   });
   return state.loop;
 }
@@ -32,6 +34,11 @@ function loop(): WorkerLoop | null {
 /** Starts a run the user just started, reopened or re-judged; with the web worker off, a worker process picks it up. */
 export function executeRunInBackground(runId: string): void {
   loop()?.coordinate(runId);
+}
+
+/** Starts judging a pairwise comparison the user just started or resumed; with the web worker off, a worker does. */
+export function judgePairwiseInBackground(comparisonId: string): void {
+  loop()?.judgeComparison(comparisonId);
 }
 
 export function isRunActiveHere(runId: string): boolean {

@@ -95,6 +95,7 @@ const comparison: ServedComparison = {
     },
   ],
   flipTotals: { cand: { regressions: 12, improvements: 3 } },
+  pairwise: [],
   url: "/compare?runs=base,cand",
 };
 

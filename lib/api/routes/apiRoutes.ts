@@ -4,6 +4,7 @@ import { decideAlignmentRoute, getAlignmentRoute, startAlignmentRoute } from "./
 import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
 import { pruneDatasetsRoute } from "./pruneDatasetsRoute";
 import { compareRoute } from "./compareRoute";
+import { getPairwiseRoute, resumePairwiseRoute, startPairwiseRoute } from "./pairwiseRoutes";
 import { exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
 import { cancelRunRoute, rejudgeRunRoute, resumeRunRoute, startRunRoute } from "./runActionRoutes";
 import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
@@ -34,5 +35,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getAlignmentRoute,
   decideAlignmentRoute,
   compareRoute,
+  startPairwiseRoute,
+  getPairwiseRoute,
+  resumePairwiseRoute,
   listWorkersRoute,
 ];

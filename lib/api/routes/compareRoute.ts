@@ -8,6 +8,7 @@ import { compareHref, compareRowHref } from "@/lib/urlState/compareQuery";
 import { ApiError } from "../apiErrors";
 import { comparisonQuerySchema, comparisonSchema, type flippedRowSchema } from "../compareSchemas";
 import { defineApiRoute } from "../defineApiRoute";
+import { pairwiseDetail } from "../pairwiseDetail";
 
 /**
  * Compares runs against a baseline as the compare page does: per metric both values, the delta on the rows
@@ -101,6 +102,7 @@ export const compareRoute = defineApiRoute(
           },
         ]),
       ),
+      pairwise: Object.values(comparison.pairwise ?? {}).map(pairwiseDetail),
       url: compareHref(query.runs, { baseline: comparison.baselineId }),
     };
   },

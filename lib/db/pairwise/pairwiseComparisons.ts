@@ -242,11 +242,11 @@ export async function releasePairwiseComparison(db: Db, id: string, ownerId: str
   );
 }
 
-/** A failed comparison judged again: what it had judged stays, the rest is pending. */
+/** A failed comparison, or a finished one whose errors were put back to pending, judged again: what it judged stays. */
 export async function reopenPairwiseComparison(db: Db, id: string): Promise<boolean> {
   const changed = await sqlOf(db).run(
     `UPDATE "PairwiseComparison" SET "status" = 'judging', "errorMessage" = NULL, "finishedAt" = NULL, "heartbeatAt" = NULL
-     WHERE "id" = ? AND "status" = 'failed'`,
+     WHERE "id" = ? AND "status" IN ('failed', 'completed')`,
     [id],
   );
   return changed === 1;

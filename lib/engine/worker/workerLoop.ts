@@ -7,6 +7,13 @@ import { createEngineDeps, JudgeUnavailableError } from "../engineDeps";
 import { helpRun } from "../helpRun";
 import { runEvaluation, type EngineDeps } from "../runEvaluation";
 import { workerPresence } from "./workerPresence";
+import {
+  discardAbandonedPairwisePlans,
+  getPairwiseComparison,
+  listStoppedPairwiseComparisons,
+} from "@/lib/db/pairwise/pairwiseComparisons";
+import { createPairwiseDeps } from "../pairwise/pairwiseDeps";
+import { judgePairwise } from "../pairwise/judgePairwise";
 
 export type WorkerLoopOptions = {
   db: Db;
@@ -17,11 +24,15 @@ export type WorkerLoopOptions = {
   log?: (message: string) => void;
   /** Errors a run stopped with (already recorded on the run); the web server logs them its way. */
   onRunError?: (runId: string, error: unknown) => void;
+  /** The most a run or a pairwise comparison may cost (ASSAY_MAX_RUN_USD); a comparison fails once it is spent. */
+  maxRunUsd?: number | null;
 };
 
 export type WorkerLoop = {
   /** Starts coordinating a run now (a user just started it), unless this process already works on it. */
   coordinate(runId: string): void;
+  /** Starts judging a pairwise comparison now (a user just started or resumed it), unless this process already is. */
+  judgeComparison(comparisonId: string): void;
   isActive(runId: string): boolean;
   /** Stops looking for work and waits for the runs under way here to stop (their claims go back to the pool). */
   stop(): Promise<void>;
@@ -81,6 +92,33 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     active.set(runId, task);
   };
 
+  // A pairwise comparison is judged by one process at a time (its owner); one whose owner went silent is resumed.
+  const workPairwise = (comparisonId: string) => {
+    const key = `pairwise:${comparisonId}`;
+    if (stopping || active.has(key) || unservable.has(key)) return;
+    const task = (async () => {
+      const comparison = await getPairwiseComparison(db, comparisonId);
+      if (!comparison || comparison.status !== "judging") return;
+      const deps = await createPairwiseDeps(db, comparison, {
+        workerKind: kind,
+        env: options.env,
+        maxUsd: options.maxRunUsd,
+        stopRequested: () => stopping,
+      });
+      const outcome = await judgePairwise(db, comparisonId, deps);
+      if (outcome !== "busy") log(`pairwise comparison ${comparisonId}: ${outcome}`);
+    })()
+      .catch((error: unknown) => {
+        if (error instanceof JudgeUnavailableError) {
+          if (!unservable.has(key))
+            log(`pairwise comparison ${comparisonId} waits for a model endpoint this worker does not have`);
+          unservable.add(key);
+        } else options.onRunError?.(key, error);
+      })
+      .finally(() => active.delete(key));
+    active.set(key, task);
+  };
+
   let sweeping = false;
   const sweep = async () => {
     if (sweeping || stopping) return;
@@ -91,6 +129,8 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       await deleteAbandonedPlans(db);
       for (const runId of await listResumableRuns(db)) work(runId, "coordinate");
       for (const runId of await listRunsNeedingHelp(db, [...active.keys()])) work(runId, "help");
+      await discardAbandonedPairwisePlans(db);
+      for (const comparisonId of await listStoppedPairwiseComparisons(db)) workPairwise(comparisonId);
     } catch (error) {
       options.onRunError?.("(sweep)", error);
     } finally {
@@ -103,6 +143,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
 
   return {
     coordinate: (runId) => work(runId, "coordinate"),
+    judgeComparison: workPairwise,
     isActive: (runId) => active.has(runId),
     async stop() {
       stopping = true;

@@ -1,0 +1,4 @@
+import { resumePairwiseRoute } from "@/lib/api/routes/pairwiseRoutes";
+
+export const dynamic = "force-dynamic";
+export const POST = resumePairwiseRoute.handler;

@@ -1,0 +1,4 @@
+import { getPairwiseRoute } from "@/lib/api/routes/pairwiseRoutes";
+
+export const dynamic = "force-dynamic";
+export const GET = getPairwiseRoute.handler;
