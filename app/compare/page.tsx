@@ -16,6 +16,8 @@ import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { formatInteger } from "@/lib/charts/format";
 import { BOOTSTRAP_MAX_PAIRS, compareRuns } from "@/lib/compare/compareRuns";
 import { readFlipPage } from "@/lib/compare/flipPages";
+import { readPairwiseFlipPage } from "@/lib/compare/pairwiseFlips";
+import { readPairwiseAgreement } from "@/lib/compare/pairwiseAgreement";
 import { countVerdicts, describeVerdicts } from "@/lib/compare/verdictSummary";
 import { CorrectionChoice } from "@/components/compare/CorrectionChoice";
 import { getDb } from "@/lib/db/client";
@@ -78,8 +80,18 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const loadedRun = (id: string) => found.find((run) => run?.id === id);
   const baselineRun = loadedRun(baselineId);
   const candidateRun = candidateId ? loadedRun(candidateId) : undefined;
-  const flips =
-    baselineRun && candidateRun
+  // A pairwise criterion picked as the list's metric lists the pairs its judge decided (B lost, B won).
+  const pairwiseFlips =
+    candidateRun &&
+    (await readPairwiseFlipPage(db, comparison.pairwise?.[candidateRun.id], {
+      metric: query.metric,
+      direction: query.direction,
+      page: query.page,
+      pageSize: FLIPS_PER_PAGE,
+    }));
+  const flips = pairwiseFlips
+    ? pairwiseFlips
+    : baselineRun && candidateRun
       ? await readFlipPage(db, baselineRun, candidateRun, {
           metric: query.metric,
           direction: query.direction,
@@ -157,6 +169,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               : (comparison.rowPairings?.[candidateRun.id]?.paired ?? 0)
           }
           judgeLabel={describeJudgeProvider().label}
+          agreement={
+            comparison.pairwise?.[candidateRun.id]
+              ? await readPairwiseAgreement(db, comparison.pairwise[candidateRun.id].comparison, {
+                  baselineGenerates: baselineRun.generationModel !== null,
+                  candidateGenerates: candidateRun.generationModel !== null,
+                })
+              : null
+          }
         />
       )}
       {candidateId && <CompareAgreement runs={comparison.runs} baselineId={baselineId} candidateId={candidateId} />}
@@ -193,7 +213,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                   m.cells[baselineId]?.aggregate != null &&
                   m.cells[candidateId]?.aggregate != null,
               )
-              .map((m) => m.metric)}
+              .map((m) => m.metric)
+              .concat((comparison.pairwise?.[candidateId]?.criteria ?? []).map((c) => c.metric))}
           />
         </>
       )}

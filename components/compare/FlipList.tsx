@@ -57,7 +57,7 @@ export function FlipList({
             <option value="">every metric</option>
             {metrics.map((m) => (
               <option key={m} value={m}>
-                {m.split("/").pop()}
+                {m.startsWith("pairwise/") ? `pairwise: ${m.split("/").pop()}` : m.split("/").pop()}
               </option>
             ))}
           </select>
@@ -68,8 +68,8 @@ export function FlipList({
             aria-label="Direction"
           >
             <option value="">regressions and improvements</option>
-            <option value="regressions">regressions (yes → no, pass → fail)</option>
-            <option value="improvements">improvements (no → yes, fail → pass)</option>
+            <option value="regressions">regressions (yes → no, pass → fail; pairwise: B lost)</option>
+            <option value="improvements">improvements (no → yes, fail → pass; pairwise: B won)</option>
           </select>
           <Button size="sm">Filter</Button>
         </form>
@@ -88,7 +88,8 @@ export function FlipList({
                 <span
                   className={`whitespace-nowrap rounded px-1.5 py-0.5 text-[11px] font-medium ${flip.regression ? "bg-rose-100 text-rose-800" : "bg-emerald-100 text-emerald-800"}`}
                 >
-                  {flip.baseline} → {flip.candidate}
+                  {/* A pairwise criterion's row is the judge's verdict on the pair, not a change between runs. */}
+                  {flip.metric.startsWith("pairwise/") ? flip.candidate : `${flip.baseline} → ${flip.candidate}`}
                 </span>
               </td>
               <td className="px-3 py-1.5 text-xs text-slate-500">

@@ -22,12 +22,20 @@ export function FlipSteps({
   nextHref: string | null;
   nextRegressionHref: string | null;
 }) {
-  const which = filter.direction ?? "flips";
+  // A pairwise criterion's list is of pairs its judge decided: B lost (its regressions) or B won.
+  const pairwise = filter.metric?.startsWith("pairwise/") ?? false;
+  const which = pairwise
+    ? filter.direction === "regressions"
+      ? "B lost"
+      : filter.direction === "improvements"
+        ? "B won"
+        : "decided pairs"
+    : (filter.direction ?? "flips");
   const on = filter.metric ? ` on ${filter.metric.split("/").pop()}` : "";
   const place =
     position === null
       ? `not in the list (${formatInteger(total)} ${which}${on})`
-      : `flip ${formatInteger(position)} of ${formatInteger(total)}${filter.direction || filter.metric ? ` · ${which}${on}` : ""}`;
+      : `${pairwise ? "pair" : "flip"} ${formatInteger(position)} of ${formatInteger(total)}${filter.direction || filter.metric ? ` · ${which}${on}` : ""}`;
   return (
     <div className="flex flex-col items-end gap-1">
       <KeyboardNav nextHref={nextHref} previousHref={previousHref} nextFailedHref={nextRegressionHref} />

@@ -22,8 +22,7 @@ export type PairwiseStartRequest = {
 };
 
 export type StartPairwiseOutcome =
-  | { ok: true; comparison: StoredPairwiseComparison }
-  | { ok: false; kind: "refused" | "forbidden"; message: string };
+  { ok: true; comparison: StoredPairwiseComparison } | { ok: false; kind: "refused" | "forbidden"; message: string };
 
 /** Default in-flight calls of a comparison, as a run's default. */
 const DEFAULT_CONCURRENCY = 8;
@@ -66,7 +65,10 @@ export async function startPairwiseFromRequest(
  * Judges again what a comparison has left: a failed one reopened with its errored verdicts back to pending, or
  * one whose server stopped taken over here. Finished verdicts are kept.
  */
-export async function resumePairwiseFromRequest(db: Db, comparisonId: string): Promise<StoredPairwiseComparison | null> {
+export async function resumePairwiseFromRequest(
+  db: Db,
+  comparisonId: string,
+): Promise<StoredPairwiseComparison | null> {
   const stored = await getPairwiseComparison(db, comparisonId);
   if (!stored) return null;
   if (stored.status === "failed" || stored.status === "completed") {

@@ -139,7 +139,7 @@ export function compareListHref(query: CompareRowQuery, position: number | null)
 export function compareExportHref(
   runIds: string[],
   format: "json" | "csv",
-  options: { baseline?: string; part?: "statistics" | "flips"; correction?: Correction } = {},
+  options: { baseline?: string; part?: "statistics" | "flips" | "pairwise"; correction?: Correction } = {},
 ): string {
   const baseline = options.baseline ? `&baseline=${encodeURIComponent(options.baseline)}` : "";
   const part = options.part ? `&part=${options.part}` : "";

@@ -80,7 +80,9 @@ describe("pairwise judging on the compare page", () => {
     await start.click();
     const verdict = page.getByTestId("pairwise-verdict");
     await verdict.filter({ hasText: "Real improvement" }).waitFor({ timeout: 60_000 });
-    expect(await verdict.textContent()).toMatch(/^Real improvement(?: after correcting for \d+ metrics)?: B wins 100\.0% of 24 pairs/);
+    expect(await verdict.textContent()).toMatch(
+      /^Real improvement(?: after correcting for \d+ metrics)?: B wins 100\.0% of 24 pairs/,
+    );
     const diagnostics = await page.getByTestId("pairwise-diagnostics").textContent();
     expect(diagnostics).toContain("Position consistency100.0% of 24");
     expect(diagnostics).toContain("First-shown answer wins50.0% of 48");
@@ -91,13 +93,65 @@ describe("pairwise judging on the compare page", () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it("lists the pairs B won, opens one side by side with the differences marked, and takes the reviewer's verdict by key", async () => {
+    await page.goto(
+      `${server.baseUrl}/compare?runs=${baseline},${candidate}&baseline=${baseline}&metric=pairwise/overall&direction=improvements#flips`,
+    );
+    const listed = page.locator("[data-testid=flip]");
+    expect(await listed.count()).toBe(ROWS);
+    expect(await listed.first().innerText()).toContain("B won");
+    await listed.first().locator("a").click();
+    await page.waitForURL((url) => url.pathname === "/compare/row");
+    await waitForHydration(page, "[data-testid=prefer-b]");
+    expect(await page.getByTestId("diff-summary").textContent()).toMatch(/^1 word differs/);
+    expect(await page.getByTestId("flip-place").textContent()).toBe(`pair 1 of ${ROWS} · B won on overall`);
+    expect(await page.locator("[data-testid=candidate-response] mark").allTextContents()).toEqual(["BETTER "]);
+    const verdicts = await page.getByTestId("pair-verdict-overall").innerText();
+    expect(verdicts).toMatch(/B better/);
+    expect(verdicts).toContain("A shown first");
+    expect(verdicts).toContain("B shown first");
+    await screenshot(page, "pairwise-side-by-side");
+    await page.keyboard.press("b");
+    await page.getByTestId("preference-status").filter({ hasText: "Saved." }).waitFor();
+    expect(await page.getByTestId("prefer-b").getAttribute("aria-pressed")).toBe("true");
+    // j steps to the next pair of the list it was opened from.
+    await page.keyboard.press("j");
+    await page.getByTestId("flip-place").filter({ hasText: `pair 2 of ${ROWS}` }).waitFor();
+    await page.keyboard.press("k");
+    await page.getByTestId("flip-place").filter({ hasText: `pair 1 of ${ROWS}` }).waitFor();
+    await waitForHydration(page, "[data-testid=prefer-b]");
+    expect(await page.getByTestId("people-verdicts").innerText()).toMatch(/Local admin: B better/);
+    expect(await page.getByTestId("prefer-b").getAttribute("aria-pressed")).toBe("true");
+    await page.goto(`${server.baseUrl}/compare?runs=${baseline},${candidate}&baseline=${baseline}`);
+    expect(await page.getByTestId("pairwise-agreement").innerText()).toMatch(
+      /People's A\/B verdicts on these pairs: 1; κ not computed: one item/,
+    );
+    const csv = await (
+      await fetch(
+        `${server.baseUrl}/compare/export?runs=${baseline},${candidate}&baseline=${baseline}&format=csv&part=pairwise`,
+      )
+    ).text();
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe(
+      "request_id,row_number,criterion,orders,verdict_a_first,verdict_b_first,pair_verdict,position_dependent,rationale_a_first,rationale_b_first,people_verdicts",
+    );
+    expect(lines).toHaveLength(ROWS + 1);
+    expect(lines.filter((line) => line.endsWith(",local:B"))).toHaveLength(1);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it("through the API: starts a one-order comparison, follows it, and compare reads the newest", async () => {
     const started = await api(`/api/v1/runs/${candidate}/pairwise`, {
       method: "POST",
       body: JSON.stringify({ baseline, orders: "one", seed: "ci-seed" }),
     });
     expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ status: "judging", orders: "one", seed: "ci-seed", progress: { total: ROWS } });
+    expect(started.body).toMatchObject({
+      status: "judging",
+      orders: "one",
+      seed: "ci-seed",
+      progress: { total: ROWS },
+    });
     let detail = started.body;
     for (let i = 0; i < 300 && detail.status !== "completed"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -146,8 +146,10 @@ describe("the reviewer's path", () => {
     const sides = await page.locator("[data-testid=side-by-side]").innerText();
     expect(sides).toMatch(/baseline/i);
     expect(sides).toMatch(/candidate/i);
-    expect(sides).toContain("Heuristic judge");
-    expect(sides).toContain("LLM judge");
+    // The responses come first; each run's judgments (with their judges) follow below them.
+    const judgments = await page.locator("[data-testid=side-by-side-judgments]").innerText();
+    expect(judgments).toContain("Heuristic judge");
+    expect(judgments).toContain("LLM judge");
     await expectNoCrashText(page);
     await screenshot(page, "25-flipped-row");
     expect(problems).toEqual([]);

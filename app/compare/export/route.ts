@@ -10,11 +10,18 @@ import { comparisonStatisticsCsv, exportedComparison, flippedRowsCsv } from "@/l
 import { comparisonExportFilename } from "@/lib/export/exportFilename";
 import { comparisonResultsCsv, comparisonResultsJson } from "@/lib/export/runResults";
 import { downloadResponse } from "@/lib/server/downloadResponse";
+import { readPairwiseAgreement } from "@/lib/compare/pairwiseAgreement";
+import { listPairwiseComparisons } from "@/lib/db/pairwise/pairwiseComparisons";
+import { csvLine } from "@/lib/export/csv";
+import { PAIRWISE_COLUMNS, pairwiseCsv } from "@/lib/export/pairwiseCsv";
 
 export const dynamic = "force-dynamic";
 
-/** A CSV holds one table: the rows (default), the per-metric statistics, or the flipped rows. JSON holds all three. */
-const partSchema = z.enum(["rows", "statistics", "flips"]).catch("rows");
+/**
+ * A CSV holds one table: the rows (default), the per-metric statistics, the flipped rows, or the pairwise
+ * judgment of the first candidate against the baseline (its newest) with people's A/B verdicts. JSON holds the first three.
+ */
+const partSchema = z.enum(["rows", "statistics", "flips", "pairwise"]).catch("rows");
 
 /**
  * Streams a comparison (?runs=a,b&baseline=a&format=csv|json[&part=rows|statistics|flips][&correction=bh|none]). JSON: the
@@ -42,8 +49,28 @@ export async function GET(request: Request): Promise<Response> {
   async function* piecesOf(format: "csv" | "json", part: z.infer<typeof partSchema>): AsyncGenerator<string> {
     if (format === "json") return yield* comparisonResultsJson(db, ordered, baselineId, query.correction);
     if (part === "rows") return yield* comparisonResultsCsv(db, ordered);
+    if (part === "pairwise") return yield* pairwiseExport(ordered[0], ordered[1]);
     const comparison = await exportedComparison(db, ordered, baselineId, { correction: query.correction });
     if (!comparison) throw new Error("a compared run no longer exists");
     yield* part === "statistics" ? comparisonStatisticsCsv(comparison) : flippedRowsCsv(db, comparison);
   }
+}
+
+/** The newest pairwise comparison of the candidate against the baseline, with people's verdicts on its pairs. */
+async function* pairwiseExport(baselineId: string, candidateId: string | undefined): AsyncGenerator<string> {
+  const db = getDb();
+  const [comparison] = candidateId ? await listPairwiseComparisons(db, baselineId, candidateId) : [];
+  const [baseline, candidate] = await Promise.all([
+    getRun(db, baselineId),
+    candidateId ? getRun(db, candidateId) : null,
+  ]);
+  if (!comparison || !baseline || !candidate) {
+    yield csvLine([...PAIRWISE_COLUMNS]);
+    return;
+  }
+  const { preferences } = await readPairwiseAgreement(db, comparison, {
+    baselineGenerates: baseline.generationModel !== null,
+    candidateGenerates: candidate.generationModel !== null,
+  });
+  yield* pairwiseCsv(db, comparison, preferences);
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { ChatTranscript } from "@/components/content/ChatTranscript";
@@ -7,13 +6,20 @@ import { RowHeader } from "@/components/content/RowHeader";
 import { ComparedRowContext } from "@/components/compare/ComparedRowContext";
 import { FlipSteps } from "@/components/compare/FlipSteps";
 import { FlipSummary } from "@/components/compare/FlipSummary";
-import { InertMarkdown } from "@/components/content/InertMarkdown";
-import { JudgeLabel } from "@/components/runs/JudgeLabel";
+import { ComparedResponses } from "@/components/compare/ComparedResponses";
+import { PairVerdicts } from "@/components/compare/pairwise/PairVerdicts";
+import { PreferenceButtons } from "@/components/compare/pairwise/PreferenceButtons";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
+import { listPairwiseComparisons } from "@/lib/db/pairwise/pairwiseComparisons";
+import { listPreferencesOfPair } from "@/lib/db/pairwise/pairwisePreferences";
+import { readPairVerdicts } from "@/lib/db/pairwise/pairwiseVerdicts";
+import { readPairResponses } from "@/lib/server/pairResponses";
 import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
 import { decodeMessages } from "@/lib/db/datasets/rowView";
-import { getFlipPlace } from "@/lib/db/runs/flipNavigation";
+import { readListPlace } from "@/lib/compare/listPlace";
+import { isPairwiseMetric } from "@/lib/compare/pairwiseDelta";
 import { pairedCandidateRowId } from "@/lib/db/judgments/rowPairing";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { getRunRowDetail } from "@/lib/db/runs/runRowQueries";
@@ -25,11 +31,13 @@ export const metadata: Metadata = { title: "Flipped row" };
 
 /**
  * One row judged by two runs, side by side: the flipped metric in both runs (verdict or score, pass mark,
- * success), the row's ground truth and retrieved chunks with both runs' per-chunk verdicts, then both responses
- * and both sets of rationales, the flipped metric first. j / k / n step through the flip list it was opened from.
+ * success), the request, then the two responses with their differences marked, the pairwise judge's verdict in
+ * each order and the reviewer's own A/B verdict, both runs' judgments (the flipped metric first), and last the
+ * row's ground truth and retrieved chunks with both runs' per-chunk verdicts. j / k / n step through the flip
+ * list it was opened from; a / t / b give the reviewer's verdict.
  */
 export default async function CompareRowPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requirePageRole("data.read", "/compare");
+  const user = await requirePageRole("data.read", "/compare");
   const query = parseCompareRowQuery(await searchParams);
   if (!query) notFound();
   const { baseline, candidate, row: rowId, metric } = query;
@@ -48,15 +56,27 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
     { run: baseRun, row: firstTrial(baseRow), label: "Baseline" },
     { run: candRun, row: firstTrial(candRow), label: "Candidate" },
   ];
+  // The newest pairwise judgment of the two runs, its verdicts on this pair, and people's verdicts on these responses.
+  const [pairwise] = await listPairwiseComparisons(db, baseline, candidate);
   const place = metric
-    ? await getFlipPlace(
+    ? await readListPlace(
         db,
-        baseline,
-        candidate,
+        { baseline, candidate },
         { metric: query.listMetric, direction: query.direction },
         { rowId, metric },
+        pairwise,
       )
     : null;
+  const pairVerdicts = pairwise ? await readPairVerdicts(db, pairwise.id, rowId) : [];
+  const pair = await readPairResponses(db, baseline, candidate, rowId);
+  const preferences = pair
+    ? await listPreferencesOfPair(db, {
+        baselineRowId: pair.baselineRowId,
+        candidateRowId: pair.candidateRowId,
+        baselineResponseHash: pair.baseline.hash,
+        candidateResponseHash: pair.candidate.hash,
+      })
+    : [];
   const stepHref = (flip: { rowId: string; metric: string } | null) =>
     flip ? compareRowHref({ ...query, row: flip.rowId, metric: flip.metric }) : null;
 
@@ -79,7 +99,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
           />
         )}
       </div>
-      {metric && (
+      {metric && !isPairwiseMetric(metric) && (
         <FlipSummary
           metric={metric}
           sides={sides.map(({ run, row, label }) => ({
@@ -92,31 +112,47 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
       <Card title="Request">
         <ChatTranscript messages={decodeMessages(baseRow.messages)} />
       </Card>
-      <ComparedRowContext sides={sides} />
-      <div className="grid gap-4 lg:grid-cols-2" data-testid="side-by-side">
+      <ComparedResponses
+        sides={[
+          { label: "A (baseline)", run: baseRun, rowId: baseRow.id, response: responseOf(sides[0]) },
+          { label: "B (candidate)", run: candRun, rowId: candRow.id, response: responseOf(sides[1]) },
+        ]}
+      />
+      <Card
+        title="Which is better?"
+        subtitle="The pairwise judge's verdict in each order, and yours: a, t or b (x withdraws it)."
+        testId="pairwise-row"
+      >
+        <div className="space-y-3">
+          <PairVerdicts
+            comparison={pairwise}
+            verdicts={pairVerdicts}
+            preferences={preferences}
+            names={await userIdentitiesById(
+              db,
+              preferences.map((p) => p.labelledBy),
+            )}
+          />
+          {pair && (
+            <PreferenceButtons
+              baselineRunId={baseline}
+              candidateRunId={candidate}
+              baselineRowId={rowId}
+              current={preferences.find((p) => p.labelledBy === user.id)?.choice ?? null}
+            />
+          )}
+        </div>
+      </Card>
+      <div className="grid gap-4 lg:grid-cols-2" data-testid="side-by-side-judgments">
         {sides.map(({ run, row, label }) => {
-          const response = run.generationModel ? (row.generations[0]?.response ?? null) : row.response;
           const judgments = [...row.judgments].sort(
             (a, b) => Number(b.metric === metric) - Number(a.metric === metric),
           );
           return (
-            <div key={run.id} className="space-y-3">
-              <div>
-                <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
-                <h2 className="font-semibold">
-                  <Link href={`/runs/${run.id}/rows/${row.id}`} className="hover:underline">
-                    {run.name}
-                  </Link>
-                </h2>
-                <JudgeLabel provider={run.judgeProvider} model={run.judgeModel} />
-              </div>
-              <Card title="Response" subtitle={run.generationModel ? `generated by ${run.generationModel}` : undefined}>
-                {response === null ? (
-                  <p className="text-sm text-slate-400">No response.</p>
-                ) : (
-                  <InertMarkdown text={response} />
-                )}
-              </Card>
+            <section key={run.id} className="space-y-2" aria-label={`${label} judgments`}>
+              <h2 className="text-sm font-semibold">
+                {label}: {run.name}
+              </h2>
               <ul className="space-y-2">
                 {judgments
                   .filter((j) => j.status !== "skipped")
@@ -124,13 +160,21 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
                     <JudgmentPanel key={judgment.id} judgment={judgment} />
                   ))}
               </ul>
-            </div>
+            </section>
           );
         })}
       </div>
+      <ComparedRowContext sides={sides} />
     </div>
   );
 }
+
+/** The response a side judged: its generated one when the run generates, else the dataset row's. */
+function responseOf(side: { run: { generationModel: string | null }; row: RowDetail }): string | null {
+  return side.run.generationModel ? (side.row.generations[0]?.response ?? null) : side.row.response;
+}
+
+type RowDetail = NonNullable<Awaited<ReturnType<typeof getRunRowDetail>>>;
 
 /** A row's detail with only trial 1's judgments and response. */
 function firstTrial<T extends { judgments: { trial: number }[]; generations: { trial: number }[] }>(row: T): T {

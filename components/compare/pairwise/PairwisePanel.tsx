@@ -1,7 +1,11 @@
 import { AutoRefresh } from "@/components/ui/AutoRefresh";
+import { DownloadButton } from "@/components/ui/Button";
+import { compareExportHref } from "@/lib/urlState/compareQuery";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import type { PairwiseView } from "@/lib/compare/pairwiseResults";
+import type { PairwiseAgreement } from "@/lib/compare/pairwiseAgreement";
+import { PairwiseAgreementLine } from "./PairwiseAgreementLine";
 import { PairwiseDiagnostics } from "./PairwiseDiagnostics";
 import { PairwiseOutcomeBar } from "./PairwiseOutcomeBar";
 import { PairwiseStartForm } from "./PairwiseStartForm";
@@ -28,8 +32,11 @@ export function PairwisePanel({
   candidate,
   pairs,
   judgeLabel,
+  agreement,
 }: {
   view: PairwiseView | null;
+  /** People's A/B verdicts against the judge's, when there is a comparison. */
+  agreement: PairwiseAgreement | null;
   baseline: Side;
   candidate: Side;
   /** Rows the two runs pair on: what a new comparison would judge. */
@@ -49,7 +56,16 @@ export function PairwisePanel({
         </p>
       </div>
       {view ? (
-        <PairwiseState view={view} baseline={baseline} candidate={candidate} />
+        <>
+          <PairwiseState view={view} baseline={baseline} candidate={candidate} />
+          {agreement && <PairwiseAgreementLine agreement={agreement} />}
+          <DownloadButton
+            href={compareExportHref([baseline.id, candidate.id], "csv", { baseline: baseline.id, part: "pairwise" })}
+            size="xs"
+          >
+            Export pairwise verdicts CSV (both orders, rationales, people&apos;s verdicts)
+          </DownloadButton>
+        </>
       ) : (
         <PairwiseStartForm
           baselineRunId={baseline.id}

@@ -144,3 +144,41 @@ export async function readPairVerdicts(db: Db, comparisonId: string, baselineRow
     [comparisonId, baselineRowId],
   );
 }
+
+/** The done verdicts of one criterion on the given rows, by row and order (what people's verdicts are held to). */
+export async function readDoneVerdictsOfRows(
+  db: Db,
+  comparisonId: string,
+  criterion: string,
+  baselineRowIds: readonly string[],
+): Promise<{ baselineRowId: string; shownOrder: ShownOrder; winner: PairWinner }[]> {
+  if (baselineRowIds.length === 0) return [];
+  const sql = sqlOf(db);
+  return sql.all(
+    `SELECT "baselineRowId", "shownOrder", "winner" FROM "PairwiseVerdict"
+     WHERE "comparisonId" = ? AND "criterion" = ? AND "status" = 'done' AND ${sqlFragments(sql).inList(`"baselineRowId"`)}`,
+    [comparisonId, criterion, [...baselineRowIds]],
+  );
+}
+
+/** Every verdict of a page of pairs (all criteria and orders), with the row's request id, in row order. */
+export type ExportedVerdict = PairVerdictRow & { baselineRowId: string; rowNumber: number; requestId: string };
+
+export async function listVerdictsAfterRow(
+  db: Db,
+  comparisonId: string,
+  afterRowNumber: number,
+  rows: number,
+): Promise<ExportedVerdict[]> {
+  const sql = sqlOf(db);
+  const found = await sql.all<ExportedVerdict>(
+    `SELECT v."baselineRowId", v."rowNumber", r."requestId", v."criterion", v."shownOrder", v."status", v."winner",
+       v."rationale", v."errorMessage", v."promptVersion"
+     FROM "PairwiseVerdict" v JOIN "DatasetRow" r ON r."id" = v."baselineRowId"
+     WHERE v."comparisonId" = ? AND v."rowNumber" > ? AND v."rowNumber" <= (
+       SELECT MAX("rowNumber") FROM (SELECT DISTINCT "rowNumber" FROM "PairwiseVerdict" WHERE "comparisonId" = ? AND "rowNumber" > ? ORDER BY "rowNumber" LIMIT ?) page)
+     ORDER BY v."rowNumber", v."criterion", v."shownOrder"`,
+    [comparisonId, afterRowNumber, comparisonId, afterRowNumber, rows],
+  );
+  return found.map((v) => ({ ...v, rowNumber: Number(v.rowNumber) }));
+}
