@@ -116,9 +116,15 @@ describe("pairwise judging on the compare page", () => {
     expect(await page.getByTestId("prefer-b").getAttribute("aria-pressed")).toBe("true");
     // j steps to the next pair of the list it was opened from.
     await page.keyboard.press("j");
-    await page.getByTestId("flip-place").filter({ hasText: `pair 2 of ${ROWS}` }).waitFor();
+    await page
+      .getByTestId("flip-place")
+      .filter({ hasText: `pair 2 of ${ROWS}` })
+      .waitFor();
     await page.keyboard.press("k");
-    await page.getByTestId("flip-place").filter({ hasText: `pair 1 of ${ROWS}` }).waitFor();
+    await page
+      .getByTestId("flip-place")
+      .filter({ hasText: `pair 1 of ${ROWS}` })
+      .waitFor();
     await waitForHydration(page, "[data-testid=prefer-b]");
     expect(await page.getByTestId("people-verdicts").innerText()).toMatch(/Local admin: B better/);
     expect(await page.getByTestId("prefer-b").getAttribute("aria-pressed")).toBe("true");

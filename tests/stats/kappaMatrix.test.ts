@@ -30,7 +30,18 @@ describe("Cohen's κ over k categories", () => {
   });
 
   it("is undefined with under two items or one shared category throughout", () => {
-    expect(cohensKappaMatrix([[1, 0], [0, 0]]).defined).toBe(false);
-    expect(cohensKappaMatrix([[0, 0, 0], [0, 9, 0], [0, 0, 0]]).defined).toBe(false);
+    expect(
+      cohensKappaMatrix([
+        [1, 0],
+        [0, 0],
+      ]).defined,
+    ).toBe(false);
+    expect(
+      cohensKappaMatrix([
+        [0, 0, 0],
+        [0, 9, 0],
+        [0, 0, 0],
+      ]).defined,
+    ).toBe(false);
   });
 });
