@@ -10,6 +10,7 @@ import { readCustomJudgesFile, readGEvalFile, type CustomJudgeInput } from "./ju
 import { DEEPEVAL_OPTIONS, DEEPEVAL_USAGE, parseDeepEvalFlags } from "./deepEvalArgs";
 import type { DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 import { BLEU_TYPES, type BleuType, ROUGE_TYPES, type RougeType } from "@/lib/contract/statisticalSettings";
+import { parsePairwiseFlags, withPairwiseDefault, type GatePairwise } from "./pairwiseArgs";
 import { parseBaselineSpec, type BaselineSpec } from "./regressionGate";
 
 export class UsageError extends Error {}
@@ -95,7 +96,13 @@ ${DEEPEVAL_USAGE}
   --correction C          how the metrics compared are read together: holm (default: the chance of any false
                           regression stays under --alpha), bh (Benjamini–Hochberg: false discovery rate,
                           for exploring many metrics) or none (each metric on its own, as before)
-  --summary-md FILE       write the gate's Markdown summary there (and to $GITHUB_STEP_SUMMARY when set)`;
+  --summary-md FILE       write the gate's Markdown summary there (and to $GITHUB_STEP_SUMMARY when set)
+  --pairwise [CRITERION]  with --baseline, also judge this run's responses against the baseline's pair by pair
+                          (which answers the request better, or tie), in both orders, and fail the gate when
+                          the baseline wins significantly more pairs (exact sign test, in the same correction);
+                          CRITERION: overall (the default) or NAME=INSTRUCTIONS; repeat for several
+  --pairwise-orders O     both (default: each pair judged with either answer first, a disagreement a tie) or
+                          one (half the calls, an order drawn per row; position bias averaged, not caught)`;
 
 export type EvalArgs = {
   dataset?: string;
@@ -136,14 +143,14 @@ export type EvalArgs = {
   /** Only the limits given on the command line (a resume changes only those). */
   budget: { calls?: number; tokens?: number; usd?: number };
   /** The regression gate (--baseline, --alpha, --correction, --summary-md); only with --server. */
-  gate?: { baseline: BaselineSpec; alpha: number; correction: Correction; summaryMd?: string };
+  gate?: { baseline: BaselineSpec; alpha: number; correction: Correction; summaryMd?: string; pairwise?: GatePairwise };
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: withPairwiseDefault(argv),
       strict: true,
       options: {
         dataset: { type: "string" },
@@ -180,6 +187,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         alpha: { type: "string" },
         correction: { type: "string" },
         "summary-md": { type: "string" },
+        pairwise: { type: "string", multiple: true },
+        "pairwise-orders": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -319,15 +328,24 @@ function alignOf(parsed: { align?: string; "align-guidance"?: string; "align-out
 }
 
 function parseGate(parsed: {
+  pairwise?: string[];
+  "pairwise-orders"?: string;
   server?: string;
   baseline?: string;
   alpha?: string;
   correction?: string;
   "summary-md"?: string;
 }): EvalArgs["gate"] {
+  const pairwise = parsePairwiseFlags(parsed.pairwise, parsed["pairwise-orders"]);
+  if (typeof pairwise === "string") fail(pairwise);
   if (parsed.baseline === undefined) {
-    if (parsed.alpha !== undefined || parsed.correction !== undefined || parsed["summary-md"] !== undefined)
-      fail("--alpha, --correction and --summary-md belong to the regression gate: give --baseline too");
+    if (
+      parsed.alpha !== undefined ||
+      parsed.correction !== undefined ||
+      parsed["summary-md"] !== undefined ||
+      pairwise !== undefined
+    )
+      fail("--alpha, --correction, --summary-md and --pairwise belong to the regression gate: give --baseline too");
     return undefined;
   }
   if (parsed.server === undefined) fail("--baseline compares runs on a team's server: give --server too");
@@ -336,7 +354,7 @@ function parseGate(parsed: {
   if (!(alpha > 0 && alpha < 0.5)) fail("--alpha must be a level between 0 and 0.5, e.g. 0.05");
   const correction = parsed.correction ?? DEFAULT_CORRECTION;
   if (!isCorrection(correction)) fail(`--correction must be one of ${CORRECTIONS.join(", ")}, got "${correction}"`);
-  return { baseline, alpha, correction, summaryMd: parsed["summary-md"] };
+  return { baseline, alpha, correction, summaryMd: parsed["summary-md"], ...(pairwise ? { pairwise } : {}) };
 }
 
 function isCorrection(text: string): text is Correction {

@@ -1,5 +1,6 @@
 import { correctionName } from "@/lib/stats/multipleComparisons";
 import { formatLevel, formatP } from "@/lib/stats/significance";
+import { pairwiseCriteriaOf, pairwiseSummaryMarkdown } from "./pairwiseGate";
 import type { MetricStatistics, ServedComparison } from "./servedComparison";
 
 const MINUS = "\u2212";
@@ -113,14 +114,19 @@ export function gateSummaryMarkdown(
 ): string {
   const nameOf = (id: string) => comparison.runs.find((run) => run.id === id)?.name ?? id;
   const statistics = candidateStatistics(comparison, candidateId);
-  const regressed = statistics.filter((s) => s.verdict === "worse");
+  const regressed = [
+    ...statistics.filter((s) => s.verdict === "worse").map((s) => s.metric),
+    ...pairwiseCriteriaOf(comparison, candidateId)
+      .filter((c) => c.verdict === "worse")
+      .map((c) => c.metric),
+  ];
   const counted = (verdict: MetricStatistics["verdict"]) => statistics.filter((s) => s.verdict === verdict).length;
   const alpha = comparison.alpha;
   const lines = [
     `## Assay: ${cell(nameOf(candidateId))} against ${cell(nameOf(comparison.baselineId))}`,
     "",
     regressed.length > 0
-      ? `**Real regression on ${regressed.length} ${regressed.length === 1 ? "metric" : "metrics"}** (α = ${alpha}, ${correctionWords(comparison, candidateId)}): ${regressed.map((s) => code(s.metric)).join(", ")}.`
+      ? `**Real regression on ${regressed.length} ${regressed.length === 1 ? "metric" : "metrics"}** (α = ${alpha}, ${correctionWords(comparison, candidateId)}): ${regressed.map(code).join(", ")}.`
       : `**No real regression** at α = ${alpha} (${correctionWords(comparison, candidateId)}): ${counted("better")} improved, ${counted("noise")} likely noise, ${counted("n/a")} not tested.`,
   ];
   if (thresholdMisses.length > 0) lines.push("", `**Thresholds missed:** ${thresholdMisses.map(cell).join("; ")}.`);
@@ -150,6 +156,7 @@ export function gateSummaryMarkdown(
         .trim(),
     ),
   );
+  lines.push(...pairwiseSummaryMarkdown(comparison, candidateId));
   const flips = comparison.flips.filter((flip) => flip.candidate_run_id === candidateId);
   if (flips.length > 0) {
     lines.push(

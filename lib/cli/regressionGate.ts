@@ -5,6 +5,8 @@ import { ApiClientError, type ApiClient } from "./apiClient";
 import type { MetricStatistics, ServedComparison } from "./servedComparison";
 import { candidateStatistics, correctionWords, gateLines, gateSummaryMarkdown } from "./gateSummary";
 import type { Correction } from "@/lib/stats";
+import type { GatePairwise } from "./pairwiseArgs";
+import { judgePairwiseOnServer, pairwiseCriteriaOf, pairwiseGateLines } from "./pairwiseGate";
 
 export type { MetricStatistics, ServedComparison } from "./servedComparison";
 
@@ -64,7 +66,7 @@ export function regressedMetrics(comparison: ServedComparison, candidateId: stri
   return candidateStatistics(comparison, candidateId).filter((s) => s.verdict === "worse");
 }
 
-export type GateIo = { log: (line: string) => void; env?: NodeJS.ProcessEnv };
+export type GateIo = { log: (line: string) => void; env?: NodeJS.ProcessEnv; quiet?: boolean; pollMs?: number };
 
 /**
  * Runs the gate for a finished run: finds the baseline, asks the server for the comparison, prints one line
@@ -72,7 +74,7 @@ export type GateIo = { log: (line: string) => void; env?: NodeJS.ProcessEnv };
  * expects), and says whether a metric really regressed.
  */
 export async function runRegressionGate(
-  gate: { baseline: BaselineSpec; alpha: number; correction: Correction; summaryMd?: string },
+  gate: { baseline: BaselineSpec; alpha: number; correction: Correction; summaryMd?: string; pairwise?: GatePairwise },
   client: ApiClient,
   candidateId: string,
   thresholdMisses: string[],
@@ -86,6 +88,13 @@ export async function runRegressionGate(
     await writeSummary(gate.summaryMd, `## Assay regression gate\n\n${words}\n`, io);
     return { regressed: false };
   }
+  // The pairwise judgment first: compare then reads its verdict in the same family as the metrics.
+  if (gate.pairwise)
+    await judgePairwiseOnServer(client, gate.pairwise, baselineId, candidateId, {
+      quiet: io.quiet ?? false,
+      pollMs: io.pollMs ?? 1000,
+      log: io.log,
+    });
   const comparison = await fetchComparison(client, baselineId, candidateId, {
     alpha: gate.alpha,
     correction: gate.correction,
@@ -95,11 +104,17 @@ export async function runRegressionGate(
   io.log(
     `\nRegression gate against "${baselineName}" (${baselineId}), alpha ${gate.alpha}, ${correctionWords(comparison, candidateId)}:`,
   );
-  for (const line of gateLines(comparison, candidateId)) io.log(line);
-  const regressed = regressedMetrics(comparison, candidateId);
+  for (const line of [...gateLines(comparison, candidateId), ...pairwiseGateLines(comparison, candidateId)])
+    io.log(line);
+  const regressed = [
+    ...regressedMetrics(comparison, candidateId).map((s) => s.metric),
+    ...pairwiseCriteriaOf(comparison, candidateId)
+      .filter((c) => c.verdict === "worse")
+      .map((c) => c.metric),
+  ];
   io.log(
     regressed.length > 0
-      ? `Real regression on ${regressed.map((s) => s.metric).join(", ")}.`
+      ? `Real regression on ${regressed.join(", ")}.`
       : "No real regression: every change is an improvement or likely noise.",
   );
   io.log(`Side by side: ${client.base}${comparison.url}`);

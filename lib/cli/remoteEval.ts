@@ -83,7 +83,9 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
   const misses = verdicts
     .filter((v) => !v.passed)
     .map((v) => `${v.aggregateName} = ${v.value === null ? "n/a" : v.value.toFixed(3)} (threshold ${v.threshold})`);
-  const gate = args.gate ? await runRegressionGate(args.gate, client, run.id, misses, io) : { regressed: false };
+  const gate = args.gate
+    ? await runRegressionGate(args.gate, client, run.id, misses, { ...io, quiet: args.quiet })
+    : { regressed: false };
   const aligned = args.align ? await alignOnServer(client, run, args.align, io) : 0;
   if (aligned !== 0) return aligned;
   return misses.length === 0 && !gate.regressed ? 0 : 1;

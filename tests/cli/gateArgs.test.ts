@@ -25,7 +25,50 @@ describe("the regression gate's options", () => {
       '--correction must be one of holm, bh, none, got "bonferroni"',
     );
     expect(usageError([...baseArgs, "--correction", "bh"])).toBe(
-      "--alpha, --correction and --summary-md belong to the regression gate: give --baseline too",
+      "--alpha, --correction, --summary-md and --pairwise belong to the regression gate: give --baseline too",
+    );
+  });
+});
+
+describe("--pairwise", () => {
+  it("alone judges the built-in criterion in both orders; custom criteria are NAME=INSTRUCTIONS", () => {
+    expect(parseEvalArgs([...baseArgs, ...gate, "--pairwise"]).gate?.pairwise).toEqual({
+      criteria: [{ name: "overall" }],
+      orders: "both",
+    });
+    expect(parseEvalArgs([...baseArgs, "--pairwise", ...gate]).gate?.pairwise?.criteria).toEqual([{ name: "overall" }]);
+    expect(
+      parseEvalArgs([
+        ...baseArgs,
+        ...gate,
+        "--pairwise",
+        "overall",
+        "--pairwise",
+        "concise=Prefer the shorter complete answer.",
+        "--pairwise-orders",
+        "one",
+      ]).gate?.pairwise,
+    ).toEqual({
+      criteria: [{ name: "overall" }, { name: "concise", instructions: "Prefer the shorter complete answer." }],
+      orders: "one",
+    });
+  });
+
+  it("refuses a bare name other than overall, a bad name, a repeat, a bad order, and no gate", () => {
+    expect(usageError([...baseArgs, ...gate, "--pairwise", "concise"])).toBe(
+      '--pairwise concise: give "overall" for the built-in criterion, or NAME=INSTRUCTIONS for a custom one',
+    );
+    expect(usageError([...baseArgs, ...gate, "--pairwise", "Bad Name=x"])).toMatch(
+      /^--pairwise Bad Name=x: a criterion's name/,
+    );
+    expect(usageError([...baseArgs, ...gate, "--pairwise", "--pairwise", "overall"])).toBe(
+      '--pairwise: the criterion "overall" is given twice',
+    );
+    expect(usageError([...baseArgs, ...gate, "--pairwise", "--pairwise-orders", "three"])).toBe(
+      "--pairwise-orders must be both or one",
+    );
+    expect(usageError([...baseArgs, "--pairwise"])).toBe(
+      "--alpha, --correction, --summary-md and --pairwise belong to the regression gate: give --baseline too",
     );
   });
 });

@@ -127,7 +127,8 @@ describe("npm run eval -- --server … --baseline", () => {
     // The link opens both runs' verdicts on the row, on the server.
     const sideBySide = await fetch(link![1]);
     expect(sideBySide.status).toBe(200);
-    expect(await sideBySide.text()).toContain(OFF_TOPIC);
+    // Its text as shown: the response is split into marked differences, so read it without its tags.
+    expect((await sideBySide.text()).replace(/<[^>]+>/g, "")).toContain(OFF_TOPIC);
     expect(fs.readFileSync(stepSummary, "utf8")).toBe(`earlier step\n${markdown}\n`);
     // The compare page says how the two uploads' rows paired.
     const prRun = await db.run.findFirstOrThrow({ where: { name: "pr-1" } });
@@ -158,6 +159,45 @@ describe("npm run eval -- --server … --baseline", () => {
       /noise +response\/llm_judged\/relevance_to_query: 100\.0% → 97\.5%; Likely noise after correcting for 2 metrics: −2\.5 points \(p = 1, Holm-adjusted p = 1\)/,
     );
     expect(noisy.stdout).toContain("No real regression: every change is an improvement or likely noise.");
+  }, 240_000);
+
+  it("with --pairwise, judges the build's answers against main's pair by pair and fails on B's real loss", async () => {
+    const env = { DATABASE_URL: `file:${path.join(dir, "unused.db")}` };
+    const mainRun = await db.run.findFirstOrThrow({ where: { name: "main" } });
+    const summary = path.join(dir, "pairwise-summary.md");
+    // The same 12 off-topic answers: the server has no model, so its judge is the offline approximation, which
+    // prefers the on-topic answer (relevance) and calls the 27 unchanged pairs ties.
+    const worse = build(new Set([2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]), { reworded: 40 });
+    const gated = await spawnEval(
+      gateArgs(
+        writeFile(dir, "pr-2.jsonl", toJsonl(worse)),
+        "--name",
+        "pr-2",
+        "--baseline",
+        mainRun.id,
+        "--pairwise",
+        "--summary-md",
+        summary,
+      ),
+      env,
+    ).done;
+    expect(gated.code, gated.stdout + gated.stderr).toBe(1);
+    expect(gated.stdout).toMatch(
+      /Pairwise judgment \S+ against the baseline: 78 judgments \(both orders\), judge offline approximation\./,
+    );
+    expect(gated.stdout).toContain(
+      `Regression gate against "main" (${mainRun.id}), alpha 0.05, Holm's correction for 3 metrics:`,
+    );
+    expect(gated.stdout).toMatch(
+      /REGRESSION +pairwise\/overall: Real regression after correcting for 3 metrics: B wins 34\.6% of 39 pairs, ties as half \(95% CI [\d.]+ to [\d.]+; 0 wins, 12 losses, 27 ties; sign test p < 0\.001/,
+    );
+    expect(gated.stdout).toMatch(
+      /pairwise\/overall judge: position consistency 100\.0%, first-shown answer wins 50\.0%/,
+    );
+    expect(gated.stdout).toContain("Real regression on response/llm_judged/relevance_to_query, pairwise/overall.");
+    const markdown = fs.readFileSync(summary, "utf8");
+    expect(markdown).toContain("### Pairwise judgment (both orders, judge offline approximation)");
+    expect(markdown).toMatch(/\| `pairwise\/overall` \| 0 \| 12 \| 27 \| \*\*Real regression/);
   }, 240_000);
 
   it("refuses a gate without a server, and a baseline that does not exist", async () => {
