@@ -1,5 +1,6 @@
 import type { Responder } from "./fakeOpenAIServer";
 import { fencedContents } from "./fenced";
+import { markerResponder } from "./fakePairwiseResponders";
 
 /**
  * Makes the fake OpenAI server answer like a judge whose verdicts the test
@@ -9,6 +10,7 @@ import { fencedContents } from "./fenced";
  *     `NO:<schemaName>` or `NO:all`, else "yes";
  *   - a per-item judge (chunks or facts) answers one verdict per fenced item,
  *     "no" for an item whose text contains `IRRELEVANT` (chunks) or `MISSING` (facts);
+ *   - a pairwise judge (schema pairwise_verdict) prefers the response containing `BETTER`, else says tie;
  *   - `GARBAGE:<schemaName>` makes every answer invalid JSON (so retries and the
  *     repair attempt fail, and the judgment becomes an error).
  * Plain chat requests (generation) get "Generated answer to: <request>".
@@ -21,6 +23,8 @@ export const fakeJudgeResponder: Responder = (body, ctx) => {
     .join("\n");
   if (ctx.mode === "text") return `Generated answer to: ${prompt.slice(0, 200)}`;
   if (prompt.includes(`GARBAGE:${schemaName}`) || prompt.includes("GARBAGE:all")) return "this is { not json";
+  // A pairwise judge that prefers the answer marked BETTER, and calls the rest ties.
+  if (schemaName === "pairwise_verdict") return markerResponder("BETTER")(body, ctx);
   if (schemaName.endsWith("_verdicts")) {
     const chunks = fencedContents(prompt, "chunk");
     return JSON.stringify({
