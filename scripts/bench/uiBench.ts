@@ -9,7 +9,8 @@
 // page's agreement table. Then two runs of BENCH_TRIAL_ROWS rows (BENCH_ROWS by default) that judged every row
 // 3 times (trials): the run page with its trials panel, the flaky filter, the table sorted by a metric, a row's
 // drill-down with every trial, and compare (each row's mean over its trials, tested over rows). BENCH_PARTS
-// (runs, labels, trials; all by default) picks the parts. The last line says whether every target held on every
+// (runs, pairwise, labels, trials; all by default) picks the parts; pairwise adds to the first two runs a
+// completed pairwise comparison in both orders: compare with its result, the pairs B lost, and one side by side. The last line says whether every target held on every
 // store.
 import http from "node:http";
 import os from "node:os";
@@ -22,6 +23,9 @@ import { findFailedRowId } from "../../lib/db/runs/runQueries";
 import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations";
 import { seedLabels } from "./seedLabels";
 import { seedLargeRuns } from "./seedLargeRuns";
+import { seedPairwise } from "./seedPairwise";
+import { listPairwiseComparisons } from "../../lib/db/pairwise/pairwiseComparisons";
+import { listDecidedPairs } from "../../lib/db/pairwise/pairwiseRows";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
@@ -30,7 +34,7 @@ const LABELLED_ROWS = 1_000;
 const PAGE_SIZE = 25;
 const TRIAL_ROWS = Number(process.env.BENCH_TRIAL_ROWS ?? ROWS);
 const TRIALS = 3;
-const PARTS = new Set((process.env.BENCH_PARTS ?? "runs,labels,trials").split(",").map((part) => part.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "runs,pairwise,labels,trials").split(",").map((part) => part.trim()));
 const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres")
   .split(",")
   .map((store) => store.trim())
@@ -151,6 +155,40 @@ async function runPages(databaseUrl: string): Promise<[string, string, number][]
     ],
     ["dataset page", `/datasets/${datasetId}`, 300],
     ["compare page", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
+    ...(PARTS.has("pairwise") ? await pairwisePages(databaseUrl, a, b) : []),
+  ];
+}
+
+/** A completed pairwise comparison of the two runs: compare with its result, the pairs B lost, one side by side. */
+async function pairwisePages(databaseUrl: string, a: string, b: string): Promise<[string, string, number][]> {
+  const seedStarted = performance.now();
+  await seedPairwise(databaseUrl, a, b);
+  closeDirectConnection(databaseUrl);
+  console.log(
+    `seeded a pairwise comparison of both orders × ${ROWS.toLocaleString("en-US")} rows in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+  const db = createDb(databaseUrl);
+  const lost = await listDecidedPairs(
+    db,
+    { id: (await listPairwiseComparisons(db, a, b))[0]?.id ?? "", orders: "both" },
+    "overall",
+    {
+      direction: "regressions",
+      offset: 0,
+      limit: 1,
+    },
+  );
+  await closeDb(db);
+  const pairwise = encodeURIComponent("pairwise/overall");
+  const rowId = lost.items[0]?.rowId ?? "";
+  return [
+    ["compare page with a pairwise result", `/compare?runs=${a},${b}&baseline=${a}`, 1000],
+    ["pairs B lost, page 1", `/compare?runs=${a},${b}&baseline=${a}&metric=${pairwise}&direction=regressions`, 1000],
+    [
+      "side by side from the pairs B lost",
+      `/compare/row?baseline=${a}&candidate=${b}&row=${rowId}&metric=${pairwise}&listMetric=${pairwise}&direction=regressions`,
+      300,
+    ],
   ];
 }
 
