@@ -45,7 +45,7 @@ export async function summarizeComparison(
   candidate: RunSide,
   alpha: number,
 ): Promise<PairwiseView> {
-  const counts = await readPairwiseCounts(db, comparison.id);
+  const counts = await readPairwiseCounts(db, comparison);
   const judging = comparison.status === "judging" || comparison.status === "planning";
   const criteria = comparison.criteria.map((criterion) => {
     const own = <T extends { criterion: string }>(groups: readonly T[]) =>

@@ -3,7 +3,8 @@
 // answering every call after 200 ms, 16 calls in flight, through the endpoint's shared limiter as in production.
 // Prints the calls against the estimate made before anything was spent, the most calls in flight against the
 // limit, the efficiency against the ideal (calls × 200 ms / 16) with its target (≥ 0.9), the CPU per call and
-// the peak RSS. Asserts nothing.
+// the peak RSS. Then three fake judges (at random, always the first answer, preferring the candidate's marked
+// answers) over 500 paired rows, with what compare reads from each. Asserts nothing.
 import { z } from "zod";
 import type { Db } from "../../lib/db/client";
 import { getPairwiseComparison } from "../../lib/db/pairwise/pairwiseComparisons";
@@ -14,6 +15,15 @@ import { createPairwiseDeps } from "../../lib/engine/pairwise/pairwiseDeps";
 import { estimatePairwise, startPairwise } from "../../lib/engine/pairwise/startPairwise";
 import { readLlmConfig } from "../../lib/llm/llmConfig";
 import { syntheticRows } from "../../tests/support/syntheticRows";
+import { summarizeComparison } from "../../lib/compare/pairwiseResults";
+import type { Rate } from "../../lib/stats/pairwiseSummary";
+import { startFakeOpenAIServer, type Responder } from "../../tests/support/fakeOpenAIServer";
+import {
+  firstShownResponder,
+  markedRows,
+  markerResponder,
+  randomPairwiseResponder,
+} from "../../tests/support/fakePairwiseResponders";
 import { importBenchRows, openBenchStore } from "./benchStore";
 import { getJson, startFakeServerProcess } from "./startFakeServerProcess";
 
@@ -22,6 +32,7 @@ const CHUNKS = 4;
 const CONCURRENCY = 16;
 const LATENCY_S = 0.2;
 const EFFICIENCY_TARGET = 0.9;
+const SCENARIO_ROWS = Number(process.env.BENCH_PAIRWISE_SCENARIO_ROWS ?? 500);
 
 const statsSchema = z.object({ totalRequests: z.number(), maxInFlight: z.number() });
 
@@ -32,6 +43,58 @@ async function runOver(db: Db, datasetId: string): Promise<string> {
     metrics: ["response/llm_judged/safety"],
     judge: { provider: "heuristic", model: "offline" },
   });
+}
+
+/**
+ * Three fake judges over SCENARIO_ROWS paired rows in both orders, each through compare's reading: one answering
+ * A, B or tie at random (chance predicts a position consistency of 1/3 and ties in 7 of 9 pairs, and no winner),
+ * one that always picks the answer shown first (every pair a position-dependent tie, no winner), and one that
+ * prefers the candidate's marked answers (B wins).
+ */
+async function judgeScenarios(db: Db): Promise<void> {
+  const rows = markedRows(SCENARIO_ROWS, "");
+  const baseline = await runOver(db, await importBenchRows(db, rows, "scenario-a.jsonl"));
+  const candidate = await runOver(
+    db,
+    await importBenchRows(db, markedRows(SCENARIO_ROWS, "BETTER "), "scenario-b.jsonl"),
+  );
+  const scenarios: [string, Responder][] = [
+    ["a judge answering at random", randomPairwiseResponder(11)],
+    ["a judge that always picks the first answer", firstShownResponder],
+    ["a judge preferring the marked (candidate's) answers", markerResponder("BETTER")],
+  ];
+  console.log(`
+judges on ${SCENARIO_ROWS} paired rows, both orders (compare's reading, 95% intervals):`);
+  for (const [name, responder] of scenarios) {
+    const server = await startFakeOpenAIServer({ responder, logRequests: false });
+    const stored = await startPairwise(db, {
+      baselineRunId: baseline,
+      candidateRunId: candidate,
+      judgeProvider: "openai",
+      judgeModel: `bench-${name}`,
+      concurrency: CONCURRENCY,
+    });
+    const llmConfig = readLlmConfig({ OPENAI_API_KEY: "sk-bench-0000", OPENAI_BASE_URL: server.url });
+    await judgePairwise(db, stored.id, await createPairwiseDeps(db, stored, { workerKind: "cli", llmConfig }));
+    await server.close();
+    const comparison = await getPairwiseComparison(db, stored.id);
+    if (!comparison) throw new Error("the comparison was not stored");
+    const view = await summarizeComparison(
+      db,
+      comparison,
+      { id: baseline, name: "A", generationModel: null },
+      { id: candidate, name: "B", generationModel: null },
+      0.05,
+    );
+    const summary = view.criteria[0].delta.pairwise;
+    const rate = (r: Rate | null | undefined) =>
+      r ? `${(r.value * 100).toFixed(1)}% (${(r.low * 100).toFixed(1)}–${(r.high * 100).toFixed(1)})` : "n/a";
+    console.log(`  ${name}:`);
+    console.log(
+      `    position consistency ${rate(summary?.positionConsistency)}, first-shown wins ${rate(summary?.firstShownWinRate)}, ties ${rate(summary?.tieRate)} (${summary?.positionDependent} position-dependent)`,
+    );
+    console.log(`    ${view.criteria[0].delta.words}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -73,7 +136,7 @@ async function main(): Promise<void> {
   const cpu = process.cpuUsage(cpuBefore);
   const stats = await getJson(`${fake.control}/stats`, statsSchema);
   const judged = await getPairwiseComparison(db, comparison.id);
-  const statuses = (await readPairwiseCounts(db, comparison.id)).statuses
+  const statuses = (await readPairwiseCounts(db, comparison)).statuses
     .map((group) => `${group.count} ${group.status}`)
     .join(", ");
   const calls = stats.totalRequests;
@@ -102,8 +165,9 @@ async function main(): Promise<void> {
     `\nefficiency ${efficiency.toFixed(3)} (target ≥ ${EFFICIENCY_TARGET}: ${efficiency >= EFFICIENCY_TARGET ? "met" : "MISSED"}); calls ${calls === estimate.calls ? "equal" : "differ from"} the estimate`,
   );
 
-  await store.close();
   fake.stop();
+  await judgeScenarios(db);
+  await store.close();
   process.exit(0);
 }
 

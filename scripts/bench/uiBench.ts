@@ -168,16 +168,9 @@ async function pairwisePages(databaseUrl: string, a: string, b: string): Promise
     `seeded a pairwise comparison of both orders × ${ROWS.toLocaleString("en-US")} rows in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
   );
   const db = createDb(databaseUrl);
-  const lost = await listDecidedPairs(
-    db,
-    { id: (await listPairwiseComparisons(db, a, b))[0]?.id ?? "", orders: "both" },
-    "overall",
-    {
-      direction: "regressions",
-      offset: 0,
-      limit: 1,
-    },
-  );
+  const [comparison] = await listPairwiseComparisons(db, a, b);
+  if (!comparison) throw new Error("the seeded pairwise comparison is missing");
+  const lost = await listDecidedPairs(db, comparison, "overall", { direction: "regressions", offset: 0, limit: 1 });
   await closeDb(db);
   const pairwise = encodeURIComponent("pairwise/overall");
   const rowId = lost.items[0]?.rowId ?? "";

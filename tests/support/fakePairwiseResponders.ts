@@ -38,3 +38,13 @@ export function markerResponder(marker: string): Responder {
     return JSON.stringify({ rationale: `the ${winner === "tie" ? "two answers" : winner} ${marker}`, winner });
   };
 }
+
+/** The same requests uploaded twice (as two CI builds do), the candidate's answers prefixed with `marker`. */
+export function markedRows(count: number, marker: string) {
+  return Array.from({ length: count }, (_, i) => ({
+    request_id: `q-${i}`,
+    request: `What is the capital of country ${i}?`,
+    response: `${marker}The capital of country ${i} is City ${i}.`,
+    expected_response: `City ${i}`,
+  }));
+}

@@ -5,16 +5,7 @@ import { createLlmPairwiseJudge } from "@/lib/judges/pairwise/llmPairwiseJudge";
 import { createLimiter } from "@/lib/llm/concurrencyLimiter";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
 import { fakeLlmConfig, importRows } from "./engineKit";
-
-/** The same requests uploaded twice (as two CI builds do), the candidate's answers prefixed with `marker`. */
-export function markedRows(count: number, marker: string) {
-  return Array.from({ length: count }, (_, i) => ({
-    request_id: `q-${i}`,
-    request: `What is the capital of country ${i}?`,
-    response: `${marker}The capital of country ${i} is City ${i}.`,
-    expected_response: `City ${i}`,
-  }));
-}
+import { markedRows } from "./fakePairwiseResponders";
 
 /** A baseline and a candidate run over two such uploads, judged offline (pairwise needs only their responses). */
 export async function twoMarkedRuns(db: Db, rows: number, marker = "BETTER ") {

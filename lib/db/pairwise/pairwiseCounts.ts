@@ -1,5 +1,6 @@
 import type { PairWinner, ShownOrder } from "@/lib/contract/pairwise";
 import { sqlOf, type Db } from "../client";
+import { readOfCompletedComparison, type ComparisonState } from "./completedComparisonReads";
 
 /** Judgments grouped by what the diagnostics need: criterion, order shown, winner, and which response was longer. */
 export type JudgmentGroup = {
@@ -21,9 +22,14 @@ export type PairwiseCounts = { judgments: JudgmentGroup[]; pairs: PairGroup[]; s
 
 /**
  * Everything a comparison's result and diagnostics are computed from, as three GROUP BYs over its verdicts (a few
- * dozen rows whatever its size): the pages, the API and the gate read these, never the verdicts one by one.
+ * dozen rows whatever its size): the pages, the API and the gate read these, never the verdicts one by one. Kept
+ * for a completed comparison (completedComparisonReads.ts).
  */
-export async function readPairwiseCounts(db: Db, comparisonId: string): Promise<PairwiseCounts> {
+export function readPairwiseCounts(db: Db, comparison: ComparisonState): Promise<PairwiseCounts> {
+  return readOfCompletedComparison(db, "counts", comparison, () => countVerdicts(db, comparison.id));
+}
+
+async function countVerdicts(db: Db, comparisonId: string): Promise<PairwiseCounts> {
   const sql = sqlOf(db);
   const [judgments, pairs, statuses] = await Promise.all([
     sql.all<JudgmentGroup>(

@@ -1,5 +1,7 @@
 import type { PairwiseOrders } from "@/lib/contract/pairwise";
 import { sqlOf, type Db } from "../client";
+import { sqlFragments } from "../store/sqlFragments";
+import { readOfCompletedComparison, type ComparisonState } from "./completedComparisonReads";
 
 /** A pair the judge decided one way: B lost (A better) or B won, as the flip list shows it. */
 export type DecidedPair = {
@@ -11,39 +13,64 @@ export type DecidedPair = {
   winner: "a" | "b";
 };
 
+type Comparison = ComparisonState & { orders: PairwiseOrders };
+type Direction = "regressions" | "improvements" | undefined;
+
+/** The decided pairs of a criterion in the list's order: B's losses, then its wins, each in row order. */
+type DecidedOrder = { losses: string[]; wins: string[] };
+
 /**
- * The pairs of a criterion the judge decided, B's losses first, then in row order, a page at a time: in
- * both-order mode the pairs given the same winner in both orders (the others are ties), in one-order mode the
- * pairs its one judgment gave a winner. `direction` keeps one side only.
+ * Every decided pair's baseline row, in the list's order, in one read: in both-order mode the pairs given the
+ * same winner in both orders (the others are ties), in one-order mode the pairs its one judgment gave a winner.
+ * Kept for a completed comparison (completedComparisonReads.ts), so paging and stepping through the list read
+ * only the page's rows: at 100,000 pairs the list's order costs one read, not a sort per request.
  */
+function decidedOrder(db: Db, comparison: Comparison, criterion: string): Promise<DecidedOrder> {
+  return readOfCompletedComparison(db, `decided-pairs|${criterion}`, comparison, async () => {
+    const both = comparison.orders === "both";
+    const rows = await sqlOf(db).all<{ rowId: string; winner: string }>(
+      `SELECT x."baselineRowId" AS "rowId", x."winner" AS "winner" FROM "PairwiseVerdict" x
+       ${both ? `JOIN "PairwiseVerdict" y ON y."comparisonId" = x."comparisonId" AND y."criterion" = x."criterion" AND y."baselineRowId" = x."baselineRowId" AND y."shownOrder" = 'ba' AND y."status" = 'done' AND y."winner" = x."winner"` : ""}
+       WHERE x."comparisonId" = ? AND x."criterion" = ? AND x."status" = 'done' ${both ? `AND x."shownOrder" = 'ab'` : ""}
+         AND x."winner" IN ('a', 'b')
+       ORDER BY x."rowNumber"`,
+      [comparison.id, criterion],
+    );
+    return {
+      losses: rows.filter((row) => row.winner === "a").map((row) => row.rowId),
+      wins: rows.filter((row) => row.winner === "b").map((row) => row.rowId),
+    };
+  });
+}
+
+function listOf(order: DecidedOrder, direction: Direction): { rowId: string; winner: "a" | "b" }[] {
+  const losses = direction === "improvements" ? [] : order.losses.map((rowId) => ({ rowId, winner: "a" as const }));
+  const wins = direction === "regressions" ? [] : order.wins.map((rowId) => ({ rowId, winner: "b" as const }));
+  return [...losses, ...wins];
+}
+
+/** The pairs of a criterion the judge decided, B's losses first, then in row order, a page at a time. */
 export async function listDecidedPairs(
   db: Db,
-  comparison: { id: string; orders: PairwiseOrders },
+  comparison: Comparison,
   criterion: string,
-  options: { direction?: "regressions" | "improvements"; offset: number; limit: number },
+  options: { direction?: Direction; offset: number; limit: number },
 ): Promise<{ items: DecidedPair[]; total: number }> {
-  const winners =
-    options.direction === "regressions" ? ["a"] : options.direction === "improvements" ? ["b"] : ["a", "b"];
-  const both = comparison.orders === "both";
-  const from = `FROM "PairwiseVerdict" x
-    ${both ? `JOIN "PairwiseVerdict" y ON y."comparisonId" = x."comparisonId" AND y."criterion" = x."criterion" AND y."baselineRowId" = x."baselineRowId" AND y."shownOrder" = 'ba' AND y."status" = 'done' AND y."winner" = x."winner"` : ""}
-    WHERE x."comparisonId" = ? AND x."criterion" = ? AND x."status" = 'done' ${both ? `AND x."shownOrder" = 'ab'` : ""}
-      AND x."winner" IN (${winners.map(() => "?").join(", ")})`;
-  const params = [comparison.id, criterion, ...winners];
+  const list = listOf(await decidedOrder(db, comparison, criterion), options.direction);
+  const page = list.slice(options.offset, options.offset + options.limit);
+  if (page.length === 0) return { items: [], total: list.length };
   const sql = sqlOf(db);
-  const [count, items] = await Promise.all([
-    sql.get<{ total: number }>(`SELECT COUNT(*) AS "total" ${from}`, params),
-    sql.all<DecidedPair>(
-      `SELECT x."baselineRowId" AS "rowId", r."rowNumber" AS "rowNumber", r."requestId" AS "requestId",
-         r."requestText" AS "requestText", x."winner" AS "winner"
-       ${from.replace("WHERE", `JOIN "DatasetRow" r ON r."id" = x."baselineRowId" WHERE`)}
-       ORDER BY CASE WHEN x."winner" = 'a' THEN 0 ELSE 1 END, x."rowNumber" LIMIT ? OFFSET ?`,
-      [...params, options.limit, options.offset],
-    ),
-  ]);
+  const rows = await sql.all<Omit<DecidedPair, "winner">>(
+    `SELECT "id" AS "rowId", "rowNumber", "requestId", "requestText" FROM "DatasetRow" WHERE ${sqlFragments(sql).inList(`"id"`)}`,
+    [page.map((pair) => pair.rowId)],
+  );
+  const byId = new Map(rows.map((row) => [row.rowId, row]));
   return {
-    items: items.map((item) => ({ ...item, rowNumber: Number(item.rowNumber) })),
-    total: Number(count?.total ?? 0),
+    total: list.length,
+    items: page.flatMap((pair) => {
+      const row = byId.get(pair.rowId);
+      return row ? [{ ...row, rowNumber: Number(row.rowNumber), winner: pair.winner }] : [];
+    }),
   };
 }
 
@@ -57,59 +84,25 @@ export type DecidedPairPlace = {
   nextLoss: string | null;
 };
 
-/**
- * The side-by-side page's place in a list of decided pairs (listDecidedPairs' order), by a few indexed counts
- * and neighbour reads over the pairs, never the list in memory.
- */
+/** The side-by-side page's place in a list of decided pairs (listDecidedPairs' order), and its neighbours. */
 export async function getDecidedPairPlace(
   db: Db,
-  comparison: { id: string; orders: PairwiseOrders },
+  comparison: Comparison,
   criterion: string,
-  direction: "regressions" | "improvements" | undefined,
+  direction: Direction,
   rowId: string,
 ): Promise<DecidedPairPlace> {
-  const winners = direction === "regressions" ? ["a"] : direction === "improvements" ? ["b"] : ["a", "b"];
-  const both = comparison.orders === "both";
-  const pairs = `WITH f AS (
-    SELECT x."baselineRowId" AS "rowId", x."rowNumber" AS "rowNumber", CASE WHEN x."winner" = 'a' THEN 1 ELSE 0 END AS "loss"
-    FROM "PairwiseVerdict" x
-    ${both ? `JOIN "PairwiseVerdict" y ON y."comparisonId" = x."comparisonId" AND y."criterion" = x."criterion" AND y."baselineRowId" = x."baselineRowId" AND y."shownOrder" = 'ba' AND y."status" = 'done' AND y."winner" = x."winner"` : ""}
-    WHERE x."comparisonId" = ? AND x."criterion" = ? AND x."status" = 'done' ${both ? `AND x."shownOrder" = 'ab'` : ""}
-      AND x."winner" IN (${winners.map(() => "?").join(", ")}))`;
-  const listParams = [comparison.id, criterion, ...winners];
-  const sql = sqlOf(db);
-  const query = (select: string, ...params: (string | number)[]) =>
-    sql.all<{ rowId?: string; n?: number; rowNumber?: number; loss?: number }>(`${pairs} ${select}`, [
-      ...listParams,
-      ...params,
-    ]);
-  const idOf = (rows: { rowId?: string }[]) => rows[0]?.rowId ?? null;
-  const total = Number((await query(`SELECT COUNT(*) AS "n" FROM f`))[0]?.n ?? 0);
-  const firstLoss = async () =>
-    idOf(await query(`SELECT "rowId" FROM f WHERE "loss" = 1 ORDER BY "rowNumber" LIMIT 1`));
-  const found = (await query(`SELECT "rowNumber", "loss" FROM f WHERE "rowId" = ?`, rowId))[0];
-  if (!found) {
-    const head = idOf(await query(`SELECT "rowId" FROM f ORDER BY "loss" DESC, "rowNumber" LIMIT 1`));
-    return { position: null, total, previous: null, next: head, nextLoss: await firstLoss() };
-  }
-  const key = [Number(found.loss), Number(found.rowNumber)];
-  const keyParams = [key[0], key[0], key[1]];
-  const before = `("loss" > ? OR ("loss" = ? AND "rowNumber" < ?))`;
-  const after = `("loss" < ? OR ("loss" = ? AND "rowNumber" > ?))`;
-  const [counted, previous, next, laterLoss] = await Promise.all([
-    query(`SELECT COUNT(*) AS "n" FROM f WHERE ${before}`, ...keyParams),
-    query(`SELECT "rowId" FROM f WHERE ${before} ORDER BY "loss" ASC, "rowNumber" DESC LIMIT 1`, ...keyParams).then(
-      idOf,
-    ),
-    query(`SELECT "rowId" FROM f WHERE ${after} ORDER BY "loss" DESC, "rowNumber" LIMIT 1`, ...keyParams).then(idOf),
-    query(`SELECT "rowId" FROM f WHERE "loss" = 1 AND ${after} ORDER BY "rowNumber" LIMIT 1`, ...keyParams).then(idOf),
-  ]);
-  const wrapped = laterLoss ?? (await firstLoss());
+  const list = listOf(await decidedOrder(db, comparison, criterion), direction);
+  const index = list.findIndex((pair) => pair.rowId === rowId);
+  const firstLoss = list.find((pair) => pair.winner === "a")?.rowId ?? null;
+  if (index < 0)
+    return { position: null, total: list.length, previous: null, next: list[0]?.rowId ?? null, nextLoss: firstLoss };
+  const laterLoss = list.slice(index + 1).find((pair) => pair.winner === "a")?.rowId ?? firstLoss;
   return {
-    position: Number(counted[0]?.n ?? 0) + 1,
-    total,
-    previous,
-    next,
-    nextLoss: wrapped === rowId ? null : wrapped,
+    position: index + 1,
+    total: list.length,
+    previous: list[index - 1]?.rowId ?? null,
+    next: list[index + 1]?.rowId ?? null,
+    nextLoss: laterLoss === rowId ? null : laterLoss,
   };
 }
