@@ -23,7 +23,7 @@ import {
 import { trialsMetricDelta } from "./trialsDelta";
 import { readOfCompletedRuns } from "@/lib/db/cache/completedRunReads";
 import { binaryDelta } from "./binaryDelta";
-import { correctDeltas } from "./correctDeltas";
+import { correctFamilies } from "./correctDeltas";
 import { describeScoreDelta } from "./describeScoreDelta";
 import type { MetricDelta } from "./metricDelta";
 import { judgedDifferently } from "./judgeDifferences";
@@ -284,28 +284,13 @@ export async function compareRuns(
     const view = await readPairwiseView(db, baseline, run, alpha);
     if (view) pairwise.set(run.id, view);
   }
-  // Each candidate's tested metrics are one family: its verdicts are read together, not one by one.
   const correction = options.correction ?? DEFAULT_CORRECTION;
-  const family: Record<string, number> = {};
-  for (const run of runs.slice(1)) {
-    const tested = metrics.filter((m) => m.deltas[run.id]);
-    const criteria = pairwise.get(run.id)?.criteria ?? [];
-    const corrected = correctDeltas(
-      [
-        ...tested.map((m) => ({ metric: m.metric, delta: m.deltas[run.id] })),
-        ...criteria.map((c) => ({ metric: c.metric, delta: c.delta })),
-      ],
-      correction,
-      alpha,
-    );
-    family[run.id] = corrected.family;
-    tested.forEach((m, i) => {
-      m.deltas[run.id] = corrected.deltas[i];
-    });
-    criteria.forEach((c, i) => {
-      c.delta = corrected.deltas[tested.length + i];
-    });
-  }
+  const family = correctFamilies(
+    runs.slice(1).map((run) => run.id),
+    metrics,
+    pairwise,
+    { correction, alpha },
+  );
 
   return {
     runs: runs.map((run) => ({

@@ -73,3 +73,36 @@ function redescribe(metric: string, delta: MetricDelta, alpha: number, adjustmen
   if (!described) return delta;
   return { ...delta, verdict: described.verdict, words: described.words, adjustedPValue: adjustment.pValue };
 }
+
+/**
+ * Reads each candidate's tests together: its metrics with a paired test and its pairwise criteria are one family,
+ * corrected by correctDeltas, the verdicts written back in place. Returns each candidate's family size.
+ */
+export function correctFamilies(
+  candidateIds: readonly string[],
+  metrics: readonly { metric: string; deltas: Record<string, MetricDelta> }[],
+  pairwise: ReadonlyMap<string, { criteria: { metric: string; delta: MetricDelta }[] }>,
+  { correction, alpha }: { correction: Correction; alpha: number },
+): Record<string, number> {
+  const family: Record<string, number> = {};
+  for (const id of candidateIds) {
+    const tested = metrics.filter((m) => m.deltas[id]);
+    const criteria = pairwise.get(id)?.criteria ?? [];
+    const corrected = correctDeltas(
+      [
+        ...tested.map((m) => ({ metric: m.metric, delta: m.deltas[id] })),
+        ...criteria.map((c) => ({ metric: c.metric, delta: c.delta })),
+      ],
+      correction,
+      alpha,
+    );
+    family[id] = corrected.family;
+    tested.forEach((m, i) => {
+      m.deltas[id] = corrected.deltas[i];
+    });
+    criteria.forEach((c, i) => {
+      c.delta = corrected.deltas[tested.length + i];
+    });
+  }
+  return family;
+}

@@ -84,7 +84,8 @@ function PairwiseState({ view, baseline, candidate }: { view: PairwiseView; base
   const progress = comparison.progress.total > 0 ? comparison.progress.done / comparison.progress.total : 0;
   return (
     <div className="space-y-3">
-      <AutoRefresh active={judging && !comparison.stopped} />
+      {/* Refreshed while judged, and while it waits for a process: a worker's sweep picks a stopped one up. */}
+      <AutoRefresh active={judging} />
       <p className="text-xs text-slate-600" data-testid="pairwise-judge">
         Judge:{" "}
         {comparison.judgeProvider === "heuristic"
@@ -113,7 +114,10 @@ function PairwiseState({ view, baseline, candidate }: { view: PairwiseView; base
           <p className="flex items-center gap-2 text-xs text-slate-600">
             {comparison.progress.done.toLocaleString("en-US")} of {comparison.progress.total.toLocaleString("en-US")}{" "}
             judgments
-            {comparison.stopped && comparison.progress.done > 0 && " · no process is judging it (its server stopped)"}
+            {comparison.stopped &&
+              (comparison.progress.done > 0
+                ? " · no process is judging it (its server stopped): a worker resumes it within seconds, or resume it here"
+                : " · waiting for the server or a worker to start judging it")}
             {comparison.stopped && <ResumePairwiseButton comparisonId={comparison.id} label="Resume" />}
           </p>
         </div>
