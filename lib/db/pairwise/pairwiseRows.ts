@@ -27,18 +27,27 @@ type DecidedOrder = { losses: string[]; wins: string[] };
  */
 function decidedOrder(db: Db, comparison: Comparison, criterion: string): Promise<DecidedOrder> {
   return readOfCompletedComparison(db, `decided-pairs|${criterion}`, comparison, async () => {
-    const both = comparison.orders === "both";
-    const rows = await sqlOf(db).all<{ rowId: string; winner: string }>(
-      `SELECT x."baselineRowId" AS "rowId", x."winner" AS "winner" FROM "PairwiseVerdict" x
-       ${both ? `JOIN "PairwiseVerdict" y ON y."comparisonId" = x."comparisonId" AND y."criterion" = x."criterion" AND y."baselineRowId" = x."baselineRowId" AND y."shownOrder" = 'ba' AND y."status" = 'done' AND y."winner" = x."winner"` : ""}
-       WHERE x."comparisonId" = ? AND x."criterion" = ? AND x."status" = 'done' ${both ? `AND x."shownOrder" = 'ab'` : ""}
-         AND x."winner" IN ('a', 'b')
-       ORDER BY x."rowNumber"`,
+    // One GROUP BY over the criterion's verdicts, each pair's orders side by side (no join of the table with
+    // itself, which PostgreSQL without statistics planned as a nested loop over every pair of verdicts).
+    const pairs = await sqlOf(db).all<{ rowId: string; rowNumber: number; ab: string | null; ba: string | null }>(
+      `SELECT "baselineRowId" AS "rowId", MIN("rowNumber") AS "rowNumber",
+         MAX(CASE WHEN "shownOrder" = 'ab' THEN "winner" END) AS "ab",
+         MAX(CASE WHEN "shownOrder" = 'ba' THEN "winner" END) AS "ba"
+       FROM "PairwiseVerdict" WHERE "comparisonId" = ? AND "criterion" = ? AND "status" = 'done'
+       GROUP BY "baselineRowId"`,
       [comparison.id, criterion],
     );
+    const decided = pairs
+      .map((pair) => ({
+        rowId: pair.rowId,
+        rowNumber: Number(pair.rowNumber),
+        winner: comparison.orders === "both" ? (pair.ab === pair.ba ? pair.ab : null) : (pair.ab ?? pair.ba),
+      }))
+      .filter((pair) => pair.winner === "a" || pair.winner === "b")
+      .sort((x, y) => x.rowNumber - y.rowNumber);
     return {
-      losses: rows.filter((row) => row.winner === "a").map((row) => row.rowId),
-      wins: rows.filter((row) => row.winner === "b").map((row) => row.rowId),
+      losses: decided.filter((pair) => pair.winner === "a").map((pair) => pair.rowId),
+      wins: decided.filter((pair) => pair.winner === "b").map((pair) => pair.rowId),
     };
   });
 }
