@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useTransition } from "react";
+import { isNotAShortcut } from "./typingTarget";
 
 /**
  * j / k move to the next / previous item, n to the next failed one; ignored
@@ -24,14 +25,7 @@ export function KeyboardNav({
   moving.current = isMoving;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (
-        event.metaKey ||
-        event.ctrlKey ||
-        event.altKey ||
-        target?.closest("input, textarea, select, [contenteditable=true]")
-      )
-        return;
+      if (isNotAShortcut(event)) return;
       const href =
         event.key === "j" ? nextHref : event.key === "k" ? previousHref : event.key === "n" ? nextFailedHref : null;
       if (!href || moving.current) return;

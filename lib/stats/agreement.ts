@@ -1,4 +1,4 @@
-import { twoSidedZ } from "./normal";
+import { cohensKappaMatrix } from "./kappaMatrix";
 
 /**
  * Agreement of a yes/no judge with people on the same rows. The counts come
@@ -77,7 +77,6 @@ export function cohensKappa(counts: ConfusionCounts, confidence = 0.95): KappaRe
   ];
   const judge = [p[0][0] + p[0][1], p[1][0] + p[1][1]]; // pi·
   const human = [p[0][0] + p[1][0], p[0][1] + p[1][1]]; // p·j
-  const po = p[0][0] + p[1][1];
   const pe = judge[0] * human[0] + judge[1] * human[1];
   if (pe >= 1 - 1e-12) {
     const only = judge[0] === 1 ? "yes" : "no";
@@ -86,25 +85,22 @@ export function cohensKappa(counts: ConfusionCounts, confidence = 0.95): KappaRe
       reason: `the judge and the labels both say "${only}" on every labelled row: chance agreement is 1, so κ is 0/0`,
     };
   }
-  const kappa = (po - pe) / (1 - pe);
-  let diagonal = 0;
-  let offDiagonal = 0;
-  for (let i = 0; i < 2; i++) {
-    diagonal += p[i][i] * (1 - (judge[i] + human[i]) * (1 - kappa)) ** 2;
-    const j = 1 - i;
-    offDiagonal += p[i][j] * (human[i] + judge[j]) ** 2;
-  }
-  const numerator = diagonal + (1 - kappa) ** 2 * offDiagonal - (kappa - pe * (1 - kappa)) ** 2;
-  // Rounding can leave a true zero a hair below it.
-  const variance = Math.max(0, numerator) / (n * (1 - pe) ** 2);
-  const standardError = Math.sqrt(variance);
-  const z = twoSidedZ(confidence);
+  // The same estimate and standard error over k categories (kappaMatrix.ts), here k = 2.
+  const matrix = cohensKappaMatrix(
+    [
+      [yesYes, yesNo],
+      [noYes, noNo],
+    ],
+    confidence,
+  );
+  if (!matrix.defined) return { defined: false, reason: matrix.reason };
+  const { kappa, standardError, low, high } = matrix;
   return {
     defined: true,
     kappa,
     standardError,
-    low: Math.max(-1, kappa - z * standardError),
-    high: Math.min(1, kappa + z * standardError),
+    low,
+    high,
     // Rounding leaves a true zero near 1e-8 (the variance is a difference of near-equal terms).
     intervalNote: standardError > 1e-6 ? null : degenerateIntervalNote(judge, human),
   };

@@ -3,6 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef } from "react";
 import { savePreference, type SavePreferenceState } from "@/app/actions/savePairwisePreference";
 import { buttonClass } from "@/components/ui/Button";
+import { isNotAShortcut } from "@/components/ui/typingTarget";
 
 const CHOICES = [
   { value: "a", key: "a", label: "A is better" },
@@ -39,14 +40,7 @@ export function PreferenceButtons({
   chooseRef.current = choose;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (
-        event.metaKey ||
-        event.ctrlKey ||
-        event.altKey ||
-        target?.closest("input, textarea, select, [contenteditable=true]")
-      )
-        return;
+      if (isNotAShortcut(event)) return;
       const choice = CHOICES.find((c) => c.key === event.key)?.value ?? (event.key === "x" ? "clear" : null);
       if (choice) chooseRef.current(choice);
     };

@@ -105,17 +105,18 @@ const selectSql = (db: Db) =>
      CASE WHEN ${silentSql(db)} THEN 1 ELSE 0 END AS "stopped"
    FROM "PairwiseComparison"`;
 
-export type NewPairwiseComparison = {
-  baselineRunId: string;
-  candidateRunId: string;
-  criteria: PairwiseCriterion[];
-  orders: PairwiseOrders;
-  seed: string;
-  judgeProvider: string;
-  judgeModel: string;
-  concurrency: number;
-  createdById: string | null;
-};
+export type NewPairwiseComparison = Pick<
+  StoredPairwiseComparison,
+  | "baselineRunId"
+  | "candidateRunId"
+  | "criteria"
+  | "orders"
+  | "seed"
+  | "judgeProvider"
+  | "judgeModel"
+  | "concurrency"
+  | "createdById"
+>;
 
 /** Stores a new comparison as `planning`, its heartbeat the store's now; its pairs are planned next (pairwisePlan.ts). */
 export async function createPairwiseComparison(db: Db, input: NewPairwiseComparison): Promise<string> {
