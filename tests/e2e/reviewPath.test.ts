@@ -146,6 +146,8 @@ describe("the reviewer's path", () => {
     const sides = await page.locator("[data-testid=side-by-side]").innerText();
     expect(sides).toMatch(/baseline/i);
     expect(sides).toMatch(/candidate/i);
+    // No pairwise judgment of these runs yet: the page says where to start one, and still takes a reviewer's verdict.
+    expect(await page.getByTestId("pair-verdicts").innerText()).toContain("No pairwise judgment of these two runs yet");
     // The responses come first; each run's judgments (with their judges) follow below them.
     const judgments = await page.locator("[data-testid=side-by-side-judgments]").innerText();
     expect(judgments).toContain("Heuristic judge");

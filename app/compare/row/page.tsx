@@ -125,7 +125,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
       >
         <div className="space-y-3">
           <PairVerdicts
-            comparison={pairwise}
+            comparison={pairwise ?? null}
             verdicts={pairVerdicts}
             preferences={preferences}
             names={await userIdentitiesById(
