@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MetricComparisonTable } from "@/components/compare/MetricComparisonTable";
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
-import { saveJudgment } from "@/lib/db/work/judgmentResults";
+
 import { createRun } from "@/lib/engine/createRun";
 import { comparisonStatistics } from "@/lib/export/comparisonStatistics";
 import { importRows } from "../support/engineKit";
-import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
+import { saveTestVerdict, scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
 import { openDataset } from "../support/servedDataset";
 import { createTempDb } from "../support/tempDb";
 
@@ -29,27 +29,7 @@ async function rateRun(db: Db, runId: string, ratings: ("yes" | "no" | null)[]) 
   for (const [i, item] of items.entries()) {
     const rating = ratings[i];
     if (rating === null) continue;
-    await saveJudgment(
-      db,
-      { ...item, runId },
-      {
-        rating,
-        score: null,
-        rationale: "written by the test",
-        errorMessage: null,
-        provider: "openai",
-        model: "judge-model",
-        promptVersion: "test",
-        promptHash: null,
-        usage: null,
-        cacheHit: false,
-        attempts: 1,
-        latencyMs: 0,
-        threshold: null,
-        passed: rating === "yes",
-        costUsd: null,
-      },
-    );
+    await saveTestVerdict(db, { ...item, runId }, { rating, score: null, threshold: null, passed: rating === "yes" });
   }
 }
 

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare/compareRuns";
 import type { Db } from "@/lib/db/client";
 import { getPairedCounts, listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
-import { saveJudgment } from "@/lib/db/work/judgmentResults";
+
 import { createRun } from "@/lib/engine/createRun";
 import { scorePasses } from "@/lib/contract/thresholds";
 import { openDataset, type StoredDataset } from "../support/servedDataset";
+import { saveTestVerdict } from "../support/scoreRun";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
 const HALLUCINATION = "response/llm_judged/hallucination";
@@ -44,25 +45,15 @@ async function judgeRun(db: Db, runId: string, sides: Record<string, Side[]>) {
     const side = sides[item.metric][item.row.rowNumber - firstRow];
     const score = typeof side === "number" ? side : null;
     const rating = side === "yes" || side === "no" ? side : null;
-    await saveJudgment(
+    await saveTestVerdict(
       db,
       { id: item.id, runId, rowId: item.rowId, metric: item.metric },
       {
         rating,
         score,
-        rationale: side === "error" ? null : "written by the test",
-        errorMessage: side === "error" ? "judge timed out" : null,
-        provider: "openai",
-        model: "judge-model",
-        promptVersion: "test",
-        promptHash: null,
-        usage: null,
-        cacheHit: false,
-        attempts: 1,
-        latencyMs: 0,
         threshold: score === null ? null : PASS_MARK,
         passed: rating !== null ? rating === "yes" : score === null ? null : scorePasses(item.metric, score, PASS_MARK),
-        costUsd: null,
+        ...(side === "error" ? { errorMessage: "judge timed out" } : {}),
       },
     );
   }

@@ -35,15 +35,18 @@ export async function saveTestVerdict(
     rating: "yes" | "no" | null;
     score: number | null;
     threshold: number | null;
-    passed: boolean;
+    /** Null for a judgment that errored. */
+    passed: boolean | null;
     rationale?: string;
+    /** Set for a judge that failed: the judgment is an error, with no rationale. */
+    errorMessage?: string;
   },
 ) {
   await saveJudgment(db, item, {
     rating: verdict.rating,
     score: verdict.score,
-    rationale: verdict.rationale ?? "written by the test",
-    errorMessage: null,
+    rationale: verdict.errorMessage ? null : (verdict.rationale ?? "written by the test"),
+    errorMessage: verdict.errorMessage ?? null,
     provider: "openai",
     model: "judge-model",
     promptVersion: "test",
