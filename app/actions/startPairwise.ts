@@ -5,6 +5,7 @@ import { z } from "zod";
 import { checkRole } from "@/lib/auth/requireRole";
 import { PAIRWISE_ORDERS, pairwiseCriterionSchema, OVERALL_CRITERION } from "@/lib/contract/pairwise";
 import { getDb } from "@/lib/db/client";
+import { runBudgetSchema } from "@/lib/engine/budgetFields";
 import { startPairwiseFromRequest } from "@/lib/server/startPairwiseRequest";
 
 export type StartPairwiseState = { message: string | null; started: boolean };
@@ -15,6 +16,8 @@ const inputSchema = z.object({
   orders: z.enum(PAIRWISE_ORDERS),
   customName: z.string().trim().max(40),
   customInstructions: z.string().trim().max(4000),
+  /** Empty for no budget. */
+  budgetCalls: z.string().trim().max(20),
 });
 
 /**
@@ -31,6 +34,7 @@ export async function startPairwise(_state: StartPairwiseState, formData: FormDa
     orders: formData.get("orders"),
     customName: formData.get("customName") ?? "",
     customInstructions: formData.get("customInstructions") ?? "",
+    budgetCalls: formData.get("budgetCalls") ?? "",
   });
   if (!input.success) return { message: "The pairwise form was incomplete: reload the page.", started: false };
   const { customName, customInstructions } = input.data;
@@ -41,7 +45,13 @@ export async function startPairwise(_state: StartPairwiseState, formData: FormDa
     : null;
   if (custom && !custom.success)
     return { message: `The custom criterion: ${custom.error.issues[0]?.message ?? "invalid"}.`, started: false };
+  const budget = runBudgetSchema.safeParse({
+    calls: input.data.budgetCalls === "" ? null : Number(input.data.budgetCalls),
+  });
+  if (!budget.success)
+    return { message: budget.error.issues[0]?.message ?? "The budget is not valid.", started: false };
   const started = await startPairwiseFromRequest(getDb(), access.user, {
+    budget: budget.data,
     baselineRunId: input.data.baselineRunId,
     candidateRunId: input.data.candidateRunId,
     orders: input.data.orders,

@@ -17,6 +17,7 @@ export function pairwiseDetail(view: PairwiseView): PairwiseDetail {
     judgeModel: comparison.judgeModel,
     progress: comparison.progress,
     errorMessage: comparison.errorMessage,
+    budget: comparison.budget,
     spent: comparison.spent,
     selfPreference: view.selfPreference,
     criteria: view.criteria.map(({ criterion, metric, statuses, delta }) => {

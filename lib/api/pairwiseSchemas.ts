@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAIRWISE_ORDERS, pairwiseCriterionSchema } from "@/lib/contract/pairwise";
+import { runBudgetSchema } from "@/lib/engine/budgetFields";
 
 const rate = z
   .object({ value: z.number(), low: z.number(), high: z.number(), of: z.number().int() })
@@ -59,6 +60,7 @@ export const pairwiseDetailSchema = z
     judgeModel: z.string(),
     progress: z.object({ done: z.number().int(), total: z.number().int() }),
     errorMessage: z.string().nullable(),
+    budget: z.object({ calls: z.number().nullable(), tokens: z.number().nullable(), usd: z.number().nullable() }),
     spent: z.object({
       llmCalls: z.number().int(),
       inputTokens: z.number().int(),
@@ -87,4 +89,12 @@ export const startPairwiseBodySchema = z.object({
   }),
   seed: z.string().min(1).max(100).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
+  budget: runBudgetSchema.optional().meta({
+    description:
+      "Its own budget, as a run's ({calls, tokens, usd}, each optional): judging stops once it is reached, keeping what it judged; resume with a raised one",
+  }),
 });
+
+export const resumePairwiseBodySchema = z
+  .object({ budget: runBudgetSchema.optional().meta({ description: "A new budget, replacing the old one" }) })
+  .default({});

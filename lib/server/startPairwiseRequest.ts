@@ -5,9 +5,11 @@ import type { Db } from "@/lib/db/client";
 import {
   getPairwiseComparison,
   reopenPairwiseComparison,
+  setPairwiseBudget,
   type StoredPairwiseComparison,
 } from "@/lib/db/pairwise/pairwiseComparisons";
 import { retryErroredVerdicts } from "@/lib/db/pairwise/pairwiseVerdicts";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
 import { PairwiseRefused, startPairwise } from "@/lib/engine/pairwise/startPairwise";
 import { alignmentSpendingProblems } from "./runSpendingGuard";
 import { judgePairwiseInBackground } from "./runScheduler";
@@ -19,6 +21,7 @@ export type PairwiseStartRequest = {
   orders?: PairwiseOrders;
   seed?: string;
   concurrency?: number;
+  budget?: RunBudget;
 };
 
 export type StartPairwiseOutcome =
@@ -62,15 +65,19 @@ export async function startPairwiseFromRequest(
 }
 
 /**
- * Judges again what a comparison has left: a failed one reopened with its errored verdicts back to pending, or
- * one whose server stopped taken over here. Finished verdicts are kept.
+ * Judges again what a comparison has left: a failed one (an error, or its budget reached: pass a raised one)
+ * reopened with its errored verdicts back to pending, or one whose server stopped taken over here. Finished
+ * verdicts are kept.
  */
 export async function resumePairwiseFromRequest(
   db: Db,
   comparisonId: string,
+  budget?: RunBudget,
 ): Promise<StoredPairwiseComparison | null> {
   const stored = await getPairwiseComparison(db, comparisonId);
   if (!stored) return null;
+  // A new budget (a raise after it stopped at its own) replaces the old one before it judges what is left.
+  if (budget) await setPairwiseBudget(db, comparisonId, budget);
   if (stored.status === "failed" || stored.status === "completed") {
     const retried = await retryErroredVerdicts(db, comparisonId);
     if (stored.status === "failed" || retried > 0) await reopenPairwiseComparison(db, comparisonId);

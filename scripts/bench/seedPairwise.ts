@@ -1,5 +1,6 @@
 import { closeDb, createDb, sqlOf } from "../../lib/db/client";
 import { createPairwiseComparison, finishPairwisePlan } from "../../lib/db/pairwise/pairwiseComparisons";
+import { NO_BUDGET } from "../../lib/db/runs/runBudget";
 import type { SqlValue } from "../../lib/db/store/sqlRunner";
 import { mulberry32 } from "../../lib/stats";
 
@@ -27,6 +28,7 @@ export async function seedPairwise(
     judgeProvider: "openai",
     judgeModel: "bench-judge",
     concurrency: 16,
+    budget: NO_BUDGET,
     createdById: null,
   });
   const datasetId = (

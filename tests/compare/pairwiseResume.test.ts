@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPairwiseAgreement } from "@/lib/compare/pairwiseAgreement";
 import { sqlOf, type Db } from "@/lib/db/client";
-import { claimPairwiseComparison, getPairwiseComparison } from "@/lib/db/pairwise/pairwiseComparisons";
+import {
+  claimPairwiseComparison,
+  getPairwiseComparison,
+  reopenPairwiseComparison,
+  setPairwiseBudget,
+} from "@/lib/db/pairwise/pairwiseComparisons";
 import { savePairwisePreference } from "@/lib/db/pairwise/pairwisePreferences";
 import { getDecidedPairPlace, listDecidedPairs } from "@/lib/db/pairwise/pairwiseRows";
 import { judgePairwise } from "@/lib/engine/pairwise/judgePairwise";
@@ -68,6 +73,36 @@ describe("a pairwise comparison stopped and resumed", () => {
     const done = await getPairwiseComparison(db, comparison.id);
     expect(done).toMatchObject({ status: "completed", progress: { done: 2 * ROWS, total: 2 * ROWS } });
     expect(done?.spent.llmCalls).toBe(2 * ROWS);
+  });
+
+  it("stops at its own call budget, keeps what it judged, and judges the rest once the budget is raised", async () => {
+    const comparison = await startPairwise(db, {
+      baselineRunId: runs.baseline,
+      candidateRunId: runs.candidate,
+      judgeProvider: "openai",
+      judgeModel: "budget-judge",
+      concurrency: CONCURRENCY,
+      budget: { calls: 10, tokens: null, usd: null },
+    });
+    const before = server.stats.totalRequests;
+    // A model no earlier test asked: every judgment is a call, none from the cache.
+    const judge = () => fakePairwiseJudge(db, server.url, CONCURRENCY, "budget-judge");
+    expect(await judgePairwise(db, comparison.id, { judge: judge(), ownerId: "p" })).toBe("failed");
+    const stopped = await getPairwiseComparison(db, comparison.id);
+    expect(server.stats.totalRequests - before).toBe(10);
+    expect(stopped).toMatchObject({ status: "failed", progress: { done: 10 }, spent: { llmCalls: 10 } });
+    expect(stopped?.errorMessage).toBe(
+      `judging stopped at its budget of 10 LLM calls (raise it to judge the rest) with ${2 * ROWS - 10} of ${2 * ROWS} judgments left; what was judged is kept`,
+    );
+    await setPairwiseBudget(db, comparison.id, { calls: 1000, tokens: null, usd: null });
+    expect(await reopenPairwiseComparison(db, comparison.id)).toBe(true);
+    expect(await judgePairwise(db, comparison.id, { judge: judge(), ownerId: "p" })).toBe("completed");
+    expect(server.stats.totalRequests - before).toBe(2 * ROWS);
+    expect(await getPairwiseComparison(db, comparison.id)).toMatchObject({
+      status: "completed",
+      progress: { done: 2 * ROWS },
+      spent: { llmCalls: 2 * ROWS },
+    });
   });
 
   it("is taken from a silent process only once its heartbeat is stale", async () => {

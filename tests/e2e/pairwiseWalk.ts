@@ -184,6 +184,48 @@ export function describePairwise(store: Dialect): void {
         body: JSON.stringify({ baseline: candidate }),
       });
       expect(refused.status).toBe(409);
+
+      // A custom criterion (prompts never asked before) on a budget of 5 calls: it stops there, keeping them.
+      const follow = async (id: string, until: string) => {
+        let detail: Record<string, unknown> = {};
+        for (let i = 0; i < 300 && detail.status !== until; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          detail = (await api(`/api/v1/pairwise/${id}`)).body;
+        }
+        return detail;
+      };
+      const limited = await api(`/api/v1/runs/${candidate}/pairwise`, {
+        method: "POST",
+        body: JSON.stringify({
+          baseline,
+          criteria: [{ name: "concise", instructions: "Prefer the shorter complete answer." }],
+          budget: { calls: 5 },
+        }),
+      });
+      expect(limited.status).toBe(202);
+      const stopped = await follow(String(limited.body.id), "failed");
+      expect(stopped).toMatchObject({ status: "failed", progress: { done: 5 }, spent: { llmCalls: 5 } });
+      expect(stopped.errorMessage).toBe(
+        `judging stopped at its budget of 5 LLM calls (raise it to judge the rest) with ${2 * ROWS - 5} of ${2 * ROWS} judgments left; what was judged is kept`,
+      );
+      // Another URL than the page already open (a hash alone would not load it again).
+      await page.goto(
+        `${server.baseUrl}/compare?runs=${baseline},${candidate}&baseline=${baseline}&candidate=${candidate}`,
+      );
+      await waitForHydration(page, "[data-testid=raise-pairwise-budget]");
+      expect(await page.getByTestId("raise-pairwise-budget").inputValue()).toBe("10");
+      await page.getByTestId("pairwise-panel").scrollIntoViewIfNeeded();
+      await screenshot(page, `pairwise-budget-${store}`);
+      const resumed = await api(`/api/v1/pairwise/${String(limited.body.id)}/resume`, {
+        method: "POST",
+        body: JSON.stringify({ budget: { calls: 1000 } }),
+      });
+      expect(resumed.status).toBe(202);
+      expect(await follow(String(limited.body.id), "completed")).toMatchObject({
+        status: "completed",
+        budget: { calls: 1000 },
+        spent: { llmCalls: 2 * ROWS },
+      });
     }, 120_000);
   });
 }

@@ -17,7 +17,7 @@ export async function twoMarkedRuns(db: Db, rows: number, marker = "BETTER ") {
 }
 
 /** A pairwise judge of the fake server at `url`, `concurrency` calls at a time, caching in the store. */
-export function fakePairwiseJudge(db: Db, url: string, concurrency: number) {
+export function fakePairwiseJudge(db: Db, url: string, concurrency: number, model = "judge-model") {
   const llm = createOpenAiLlmClient({ config: fakeLlmConfig(url), limiter: createLimiter(concurrency) });
-  return createLlmPairwiseJudge({ llm, cache: createJudgeCache(db), model: "judge-model" });
+  return createLlmPairwiseJudge({ llm, cache: createJudgeCache(db), model });
 }

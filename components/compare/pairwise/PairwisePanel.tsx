@@ -125,7 +125,15 @@ function PairwiseState({ view, baseline, candidate }: { view: PairwiseView; base
       {comparison.status === "failed" && (
         <p role="alert" className="flex items-center gap-2 text-xs text-rose-800">
           {comparison.errorMessage ?? "Judging failed."}
-          <ResumePairwiseButton comparisonId={comparison.id} label="Judge what is left" />
+          <ResumePairwiseButton
+            comparisonId={comparison.id}
+            label="Judge what is left"
+            raiseCallsFrom={
+              comparison.budget.calls !== null && comparison.spent.llmCalls >= comparison.budget.calls
+                ? comparison.budget.calls
+                : null
+            }
+          />
         </p>
       )}
       {view.criteria.map(({ criterion, metric, delta, statuses }) => (

@@ -85,6 +85,18 @@ export function PairwiseStartForm({
           </label>
         </div>
       </details>
+      <label className="block text-xs text-slate-600">
+        Budget (optional): stop after at most{" "}
+        <input
+          type="number"
+          name="budgetCalls"
+          min={1}
+          placeholder={String(calls)}
+          className="w-28 rounded border border-slate-300 px-1 py-0.5 text-sm"
+          data-testid="pairwise-budget"
+        />{" "}
+        LLM calls; what was judged is kept, and a raised budget judges the rest.
+      </label>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" disabled={pending || pairs === 0} data-testid="start-pairwise">
           {pending

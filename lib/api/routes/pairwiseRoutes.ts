@@ -8,7 +8,12 @@ import { resumePairwiseFromRequest, startPairwiseFromRequest } from "@/lib/serve
 import { ApiError, notFound } from "../apiErrors";
 import { defineApiRoute } from "../defineApiRoute";
 import { pairwiseDetail } from "../pairwiseDetail";
-import { pairwiseDetailSchema, startPairwiseBodySchema, type PairwiseDetail } from "../pairwiseSchemas";
+import {
+  pairwiseDetailSchema,
+  resumePairwiseBodySchema,
+  startPairwiseBodySchema,
+  type PairwiseDetail,
+} from "../pairwiseSchemas";
 import { runIdParams } from "./runRoutes";
 
 const comparisonIdParams = z.object({ comparisonId: z.string().min(1).max(200) });
@@ -63,6 +68,7 @@ export const startPairwiseRoute = defineApiRoute(
       orders: body.orders,
       seed: body.seed,
       concurrency: body.concurrency,
+      budget: body.budget,
     });
     if (!started.ok)
       throw new ApiError(
@@ -103,12 +109,13 @@ export const resumePairwiseRoute = defineApiRoute(
     tag: "Compare",
     action: "run.resume",
     params: comparisonIdParams,
+    body: resumePairwiseBodySchema,
     response: pairwiseDetailSchema,
     successStatus: 202,
     errors: [404],
   },
-  async ({ params }) => {
-    const resumed = await resumePairwiseFromRequest(getDb(), params.comparisonId);
+  async ({ params, body }) => {
+    const resumed = await resumePairwiseFromRequest(getDb(), params.comparisonId, body.budget);
     if (!resumed) throw notFound(`Pairwise comparison ${params.comparisonId}`);
     return detailOf(resumed);
   },

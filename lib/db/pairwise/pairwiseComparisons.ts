@@ -7,6 +7,7 @@ import {
   type PairwiseStatus,
 } from "@/lib/contract/pairwise";
 import { sqlOf, type Db } from "../client";
+import type { RunBudget } from "../runs/runBudget";
 import { orderedUuid } from "../orderedUuid";
 import { sqlFragments } from "../store/sqlFragments";
 
@@ -37,6 +38,8 @@ export type StoredPairwiseComparison = {
   /** `judging` with no sign of life from its owner for PAIRWISE_STALE_MS: its server stopped; resume it. */
   stopped: boolean;
   spent: PairwiseSpending;
+  /** Its own budget (each limit optional, null for none), as a run's. */
+  budget: RunBudget;
   createdById: string | null;
   createdAt: Date;
   finishedAt: Date | null;
@@ -62,6 +65,9 @@ type Row = {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  budgetCalls: number | null;
+  budgetTokens: number | null;
+  budgetUsd: number | null;
   createdById: string | null;
   createdAt: string | Date;
   finishedAt: string | Date | null;
@@ -89,6 +95,11 @@ function decode(row: Row): StoredPairwiseComparison {
       outputTokens: Number(row.outputTokens),
       costUsd: row.costUsd === null ? null : Number(row.costUsd),
     },
+    budget: {
+      calls: row.budgetCalls === null ? null : Number(row.budgetCalls),
+      tokens: row.budgetTokens === null ? null : Number(row.budgetTokens),
+      usd: row.budgetUsd === null ? null : Number(row.budgetUsd),
+    },
     createdById: row.createdById,
     createdAt: new Date(row.createdAt),
     finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt),
@@ -101,7 +112,7 @@ const silentSql = (db: Db) =>
 const selectSql = (db: Db) =>
   `SELECT "id", "baselineRunId", "candidateRunId", "criteria", "orders", "seed", "judgeProvider", "judgeModel",
      "concurrency", "status", "errorMessage", "progressDone", "progressTotal", "llmCalls", "inputTokens",
-     "outputTokens", "costUsd", "createdById", "createdAt", "finishedAt",
+     "outputTokens", "costUsd", "budgetCalls", "budgetTokens", "budgetUsd", "createdById", "createdAt", "finishedAt",
      CASE WHEN ${silentSql(db)} THEN 1 ELSE 0 END AS "stopped"
    FROM "PairwiseComparison"`;
 
@@ -116,6 +127,7 @@ export type NewPairwiseComparison = Pick<
   | "judgeModel"
   | "concurrency"
   | "createdById"
+  | "budget"
 >;
 
 /** Stores a new comparison as `planning`, its heartbeat the store's now; its pairs are planned next (pairwisePlan.ts). */
@@ -123,8 +135,9 @@ export async function createPairwiseComparison(db: Db, input: NewPairwiseCompari
   const id = orderedUuid();
   await sqlOf(db).run(
     `INSERT INTO "PairwiseComparison" ("id", "baselineRunId", "candidateRunId", "criteria", "orders", "seed",
-       "judgeProvider", "judgeModel", "concurrency", "status", "createdById", "heartbeatAt", "createdAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'planning', ?, ${sqlFragments(sqlOf(db)).storeTime()}, ${sqlFragments(sqlOf(db)).storeTime()})`,
+       "judgeProvider", "judgeModel", "concurrency", "budgetCalls", "budgetTokens", "budgetUsd", "status", "createdById",
+       "heartbeatAt", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'planning', ?, ${sqlFragments(sqlOf(db)).storeTime()}, ${sqlFragments(sqlOf(db)).storeTime()})`,
     [
       id,
       input.baselineRunId,
@@ -135,6 +148,9 @@ export async function createPairwiseComparison(db: Db, input: NewPairwiseCompari
       input.judgeProvider,
       input.judgeModel,
       input.concurrency,
+      input.budget.calls,
+      input.budget.tokens,
+      input.budget.usd,
       input.createdById,
     ],
   );
@@ -251,6 +267,14 @@ export async function reopenPairwiseComparison(db: Db, id: string): Promise<bool
     [id],
   );
   return changed === 1;
+}
+
+/** Sets a comparison's budget (a raise before it judges what is left). */
+export async function setPairwiseBudget(db: Db, id: string, budget: RunBudget): Promise<void> {
+  await sqlOf(db).run(
+    `UPDATE "PairwiseComparison" SET "budgetCalls" = ?, "budgetTokens" = ?, "budgetUsd" = ? WHERE "id" = ?`,
+    [budget.calls, budget.tokens, budget.usd, id],
+  );
 }
 
 export async function deletePairwiseComparison(db: Db, id: string): Promise<void> {

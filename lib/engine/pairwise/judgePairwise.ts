@@ -16,6 +16,7 @@ import {
   type PendingVerdict,
   type VerdictOutcome,
 } from "@/lib/db/pairwise/pairwiseVerdicts";
+import type { RunBudget } from "@/lib/db/runs/runBudget";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { loadRowsForWork, type WorkRow } from "@/lib/db/work/workRows";
 import type { PairwiseJudge } from "@/lib/judges/pairwise/pairwiseJudge";
@@ -27,7 +28,7 @@ export type JudgePairwiseDeps = {
   /** Who judges (a process id): the comparison's owner while it works. */
   ownerId: string;
   costOf?: (model: string, usage: TokenUsage | null) => number | null;
-  /** The most the comparison may cost (ASSAY_MAX_RUN_USD, as a run): once spent, it fails saying so. */
+  /** The most any comparison may cost (ASSAY_MAX_RUN_USD, as a run), beside its own budget: once spent, it stops saying so. */
   maxUsd?: number | null;
   /** How often the owner's heartbeat is written (1 s). */
   heartbeatMs?: number;
@@ -77,22 +78,27 @@ export async function judgePairwise(
       candidate: { runId: candidate.id, generates: candidate.generationModel !== null },
     };
     let done = comparison.progress.done;
-    let spentUsd = comparison.spent.costUsd ?? 0;
-    let overBudget = false;
+    // Spent so far and by every written verdict since; a call in flight counts as one call until it is written.
+    const spent = {
+      calls: comparison.spent.llmCalls,
+      tokens: comparison.spent.inputTokens + comparison.spent.outputTokens,
+      usd: comparison.spent.costUsd ?? 0,
+    };
+    let stoppedBy: string | null = null;
     const inFlight = new Set<Promise<void>>();
-    const stop = () => !owned || overBudget || (deps.stopRequested?.() ?? false);
+    const stop = () => !owned || stoppedBy !== null || (deps.stopRequested?.() ?? false);
     let after: PendingVerdict | null = null;
     while (!stop()) {
       const page = await listPendingVerdicts(db, comparisonId, after, PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1];
       const [baselineRows, candidateRows] = await Promise.all([
-        loadRowsInBatches(
+        loadPageRows(
           db,
           sides.baseline.runId,
           page.map((v) => v.baselineRowId),
         ),
-        loadRowsInBatches(
+        loadPageRows(
           db,
           sides.candidate.runId,
           page.map((v) => v.candidateRowId),
@@ -101,10 +107,8 @@ export async function judgePairwise(
       for (const item of page) {
         while (inFlight.size >= comparison.concurrency) await Promise.race(inFlight);
         if (stop()) break;
-        if (deps.maxUsd != null && spentUsd >= deps.maxUsd) {
-          overBudget = true;
-          break;
-        }
+        stoppedBy = budgetReached(comparison.budget, spent, inFlight.size, deps.maxUsd ?? null);
+        if (stoppedBy) break;
         const judged = judgeOne(
           comparison,
           item,
@@ -117,7 +121,9 @@ export async function judgePairwise(
         ).then(async (outcome) => {
           if (await savePairwiseVerdict(db, comparisonId, deps.ownerId, item, outcome)) {
             done += 1;
-            spentUsd += outcome.costUsd ?? 0;
+            spent.calls += outcome.llmCalls;
+            spent.tokens += outcome.inputTokens + outcome.outputTokens;
+            spent.usd += outcome.costUsd ?? 0;
             deps.onProgress?.({ done, total: comparison.progress.total });
           } else owned = false;
         });
@@ -126,11 +132,12 @@ export async function judgePairwise(
       }
     }
     await Promise.all(inFlight);
-    if (overBudget) {
+    if (stoppedBy) {
+      const left = comparison.progress.total - done;
       await failPairwiseComparison(
         db,
         comparisonId,
-        `judging reached this server's limit of $${deps.maxUsd} per run (ASSAY_MAX_RUN_USD); what was judged is kept`,
+        `judging stopped at ${stoppedBy} with ${left} of ${comparison.progress.total} judgments left; what was judged is kept`,
       );
       return "failed";
     }
@@ -148,7 +155,8 @@ export async function judgePairwise(
   }
 }
 
-async function loadRowsInBatches(db: Db, runId: string, rowIds: string[]): Promise<Map<string, WorkRow>> {
+/** A page's rows of one run (each row once), with that run's generated responses. */
+async function loadPageRows(db: Db, runId: string, rowIds: string[]): Promise<Map<string, WorkRow>> {
   return loadRowsForWork(db, runId, [...new Set(rowIds)]);
 }
 
@@ -197,6 +205,27 @@ async function judgeOne(
     costUsd: judged.cacheHit ? 0 : (deps.costOf?.(deps.judge.model, judged.usage) ?? null),
     llmCalls: judged.cacheHit ? 0 : judged.attempts,
   };
+}
+
+/**
+ * What stops judging before the next call, in words, or null: the comparison's own budget (calls counting the
+ * ones in flight, tokens, cost) or the server's ASSAY_MAX_RUN_USD. Calls already out may pass a limit by their
+ * own retries, as a run's do.
+ */
+function budgetReached(
+  budget: RunBudget,
+  spent: { calls: number; tokens: number; usd: number },
+  inFlight: number,
+  maxUsd: number | null,
+): string | null {
+  if (budget.calls !== null && spent.calls + inFlight >= budget.calls)
+    return `its budget of ${budget.calls} LLM calls (raise it to judge the rest)`;
+  if (budget.tokens !== null && spent.tokens >= budget.tokens)
+    return `its budget of ${budget.tokens} tokens (raise it to judge the rest)`;
+  if (budget.usd !== null && spent.usd >= budget.usd)
+    return `its budget of $${budget.usd} (raise it to judge the rest)`;
+  if (maxUsd !== null && spent.usd >= maxUsd) return `this server's limit of $${maxUsd} per run (ASSAY_MAX_RUN_USD)`;
+  return null;
 }
 
 /** The shown position's winner as a run: first shown is A in order ab, B in order ba. */

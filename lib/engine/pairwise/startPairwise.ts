@@ -18,6 +18,7 @@ import {
 } from "@/lib/db/pairwise/pairwiseComparisons";
 import { insertPlannedVerdicts, listPairedRows, type PlannedVerdict } from "@/lib/db/pairwise/pairwisePlan";
 import { hasOutstandingGenerations } from "@/lib/db/runs/generationQueries";
+import { NO_BUDGET, type RunBudget } from "@/lib/db/runs/runBudget";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { getRowPairingCounts } from "@/lib/db/judgments/rowPairing";
 
@@ -35,6 +36,8 @@ export type PairwiseRequest = {
   judgeProvider: string;
   judgeModel: string;
   concurrency: number;
+  /** Its own budget, as a run's (none by default): judging stops once it is reached. */
+  budget?: RunBudget;
   createdById?: string | null;
 };
 
@@ -114,6 +117,7 @@ export async function startPairwise(db: Db, request: PairwiseRequest): Promise<S
     judgeProvider: request.judgeProvider,
     judgeModel: request.judgeModel,
     concurrency: request.concurrency,
+    budget: request.budget ?? NO_BUDGET,
     createdById: request.createdById ?? null,
   });
   try {
