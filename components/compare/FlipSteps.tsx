@@ -32,6 +32,8 @@ export function FlipSteps({
         : "decided pairs"
     : (filter.direction ?? "flips");
   const on = filter.metric ? ` on ${filter.metric.split("/").pop()}` : "";
+  const item = pairwise ? "pair" : "flip";
+  const loss = pairwise ? "pair B lost" : "regression";
   const place =
     position === null
       ? `not in the list (${formatInteger(total)} ${which}${on})`
@@ -45,22 +47,22 @@ export function FlipSteps({
       <nav className="flex items-center gap-2 text-sm" aria-label="Flip navigation">
         {previousHref && (
           <LinkButton href={previousHref} size="sm">
-            ← Previous flip <kbd className="ml-1 text-xs text-slate-400">k</kbd>
+            ← Previous {item} <kbd className="ml-1 text-xs text-slate-400">k</kbd>
           </LinkButton>
         )}
         {nextHref && (
           <LinkButton href={nextHref} size="sm">
-            Next flip <kbd className="ml-1 text-xs text-slate-400">j</kbd> →
+            Next {item} <kbd className="ml-1 text-xs text-slate-400">j</kbd> →
           </LinkButton>
         )}
         {nextRegressionHref && (
           <LinkButton href={nextRegressionHref} variant="attention" size="sm">
-            Next regression <kbd className="ml-1 text-xs">n</kbd>
+            Next {loss} <kbd className="ml-1 text-xs">n</kbd>
           </LinkButton>
         )}
       </nav>
       <p className="text-xs text-slate-500" data-testid="flip-keys">
-        Keys: <kbd>j</kbd> next flip, <kbd>k</kbd> previous flip, <kbd>n</kbd> next regression, in the list&rsquo;s
+        Keys: <kbd>j</kbd> next {item}, <kbd>k</kbd> previous {item}, <kbd>n</kbd> next {loss}, in the list&rsquo;s
         order and filters.
       </p>
     </div>

@@ -113,6 +113,7 @@ export function describePairwise(store: Dialect): void {
       await waitForHydration(page, "[data-testid=prefer-b]");
       expect(await page.getByTestId("diff-summary").textContent()).toMatch(/^1 word differs/);
       expect(await page.getByTestId("flip-place").textContent()).toBe(`pair 1 of ${ROWS} · B won on overall`);
+      expect(await page.getByTestId("flip-keys").textContent()).toContain("j next pair, k previous pair");
       expect(await page.locator("[data-testid=candidate-response] mark").allTextContents()).toEqual(["BETTER "]);
       const verdicts = await page.getByTestId("pair-verdict-overall").innerText();
       expect(verdicts).toMatch(/B better/);
