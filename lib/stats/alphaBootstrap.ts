@@ -117,8 +117,7 @@ export function unitsBootstrap(
     let remaining = total;
     let remainingWeight = total;
     for (let u = 0; u < pairable.length && remaining > 0; u++) {
-      const count =
-        u === pairable.length - 1 ? remaining : binomial(remaining, weights[u] / remainingWeight, random);
+      const count = u === pairable.length - 1 ? remaining : binomial(remaining, weights[u] / remainingWeight, random);
       remaining -= count;
       remainingWeight -= weights[u];
       if (count > 0) for (const [c, k, v] of contributions[u]) o[c][k] += v * count;

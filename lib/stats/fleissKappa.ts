@@ -42,7 +42,8 @@ export function fleissKappa(units: readonly CodedUnit[]): FleissResult {
   const observed = agreementSum / total;
   let chance = 0;
   for (const count of categoryTotals.values()) chance += (count / (total * raters)) ** 2;
-  if (chance >= 1 - 1e-12) return { defined: false, reason: "everyone gave one and the same value", raters, units: total };
+  if (chance >= 1 - 1e-12)
+    return { defined: false, reason: "everyone gave one and the same value", raters, units: total };
   return { defined: true, kappa: (observed - chance) / (1 - chance), observed, chance, raters, units: total };
 }
 

@@ -73,7 +73,11 @@ export function coincidences(units: readonly CodedUnit[]): Coincidences {
 }
 
 /** δ²_ck for every pair of values at a level; ordinal ranks run over the values present, weighted by n_c. */
-export function distanceMatrix(values: readonly LabelValue[], marginals: readonly number[], level: AlphaLevel): number[][] {
+export function distanceMatrix(
+  values: readonly LabelValue[],
+  marginals: readonly number[],
+  level: AlphaLevel,
+): number[][] {
   const numeric = () =>
     values.map((value) => {
       const x = typeof value === "number" ? value : Number(value);
@@ -102,7 +106,11 @@ export function distanceMatrix(values: readonly LabelValue[], marginals: readonl
 }
 
 /** D_e per pairable value: what both bootstraps divide by. */
-export function expectedDisagreement(marginals: readonly number[], delta: readonly (readonly number[])[], n: number): number {
+export function expectedDisagreement(
+  marginals: readonly number[],
+  delta: readonly (readonly number[])[],
+  n: number,
+): number {
   let sum = 0;
   for (let c = 0; c < marginals.length; c++)
     for (let k = 0; k < marginals.length; k++) sum += marginals[c] * marginals[k] * delta[c][k];

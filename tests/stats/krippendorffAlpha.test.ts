@@ -9,7 +9,10 @@ import { peopleAgreement, type LabelPattern } from "@/lib/stats/peopleAgreement"
 function unitsOf(rows: string[]): CodedUnit[] {
   const cells = rows.map((row) => row.trim().split(/\s+/));
   return cells[0].map((_, u) => ({
-    values: cells.map((coder) => coder[u]).filter((v) => v !== ".").map(Number),
+    values: cells
+      .map((coder) => coder[u])
+      .filter((v) => v !== ".")
+      .map(Number),
   }));
 }
 

@@ -2,6 +2,7 @@ import type { LabelEntry } from "@/lib/contract/labelEntry";
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { sqlFragments, type SqlFragments } from "../store/sqlFragments";
 import { readStoreClock } from "../store/storeClock";
+import { refreshGoldLabels } from "./goldLabels";
 
 /**
  * A label file's import, written in two steps so that it is all or nothing
@@ -13,8 +14,10 @@ import { readStoreClock } from "../store/storeClock";
  *    the row of the first; the table's unique key guards it), so the
  *    importer keeps no map of the file's keys.
  * 2. `promoteLabelImport`: one transaction turns the staged labels into
- *    current labels and history rows with set-based statements; nothing is
- *    visible before its commit and everything after it. A failed import is removed
+ *    people's current labels (one per person and key: a file may carry
+ *    several people's labels of a row) and history rows, and refreshes the
+ *    gold labels of the keys it touched, with set-based statements; nothing
+ *    is visible before its commit and everything after it. A failed import is removed
  *    with `discardLabelImport` and leaves the labels as they were.
  */
 export type StagedLabel = {
@@ -42,28 +45,34 @@ const STAGED_COLUMNS = [
   "reason",
   "labelledBy",
   "statedBy",
+  "labeller",
   "createdAt",
 ] as const;
 /** The labels already staged on a batch's rows (binds importId, then the rows' ids as one list value). */
 const stagedOnRows = (f: SqlFragments) =>
-  `SELECT "rowId", "metric", "chunkPosition", "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND ${f.inList(`"rowId"`)}`;
+  `SELECT "rowId", "metric", "chunkPosition", "labeller", "fileRow" FROM "LabelImportStaging" WHERE "importId" = ? AND ${f.inList(`"rowId"`)}`;
 /** A current label h with a staged label's key, and with its value (the staged label's table or alias, dotted). */
 const sameKey = (s: string) =>
   `${s}"rowId" = h."rowId" AND ${s}"metric" = h."metric" AND ${s}"chunkPosition" = h."chunkPosition"`;
+/** The same person's current label h of a staged label's key. */
+const samePerson = (s: string) => `${sameKey(s)} AND h."labeller" = ${s}"labeller"`;
 const sameValue = (s: string) =>
   `h."kind" = ${s}"kind" AND h."rating" IS NOT DISTINCT FROM ${s}"rating" AND h."score" IS NOT DISTINCT FROM ${s}"score"`;
 const SAME_KEY = sameKey("s.");
 /**
  * The hash an imported label records. A label file carries no run or hash, so
  * a label it gives with the current rating or score (an export imported back,
- * perhaps with another labeller) keeps the current label's hash: the response
- * it was given on, which may be a generated run's. A changed label judged the
+ * perhaps with another labeller) keeps the current label's hash: the same
+ * person's, else the gold label's: the response it was given on, which may be
+ * a generated run's. A changed label judged the
  * dataset row's own response, when its metric reads the response at all
  * (binds the list of such metrics as one value at @reading, responseReadingMetrics in lib/labels).
  */
 const importedHash = (f: SqlFragments, alias: string) => {
+  const own = `FROM "PersonLabel" h WHERE ${samePerson(alias)} AND ${sameValue(alias)}`;
   const current = `FROM "HumanLabel" h WHERE ${sameKey(alias)} AND ${sameValue(alias)}`;
-  return `CASE WHEN EXISTS (SELECT 1 ${current}) THEN (SELECT h."responseHash" ${current})
+  return `CASE WHEN EXISTS (SELECT 1 ${own}) THEN (SELECT h."responseHash" ${own})
+    WHEN EXISTS (SELECT 1 ${current}) THEN (SELECT h."responseHash" ${current})
     WHEN ${alias}"chunkPosition" < 0 AND ${f.inList(`${alias}"metric"`, "@reading")}
     THEN (SELECT r."responseHash" FROM "DatasetRow" r WHERE r."id" = ${alias}"rowId") END`;
 };
@@ -74,14 +83,16 @@ const IN_RANGE = `"importId" = @importId AND "fileRow" > @after AND "fileRow" <=
  * random id is not).
  */
 const PROMOTED_ID = `"importId" || '-' || CAST("fileRow" AS TEXT)`;
-// The same label by the same people: nothing to write, no history added.
+// The same label by the same person: nothing to write, no history added.
 const MARK_UNCHANGED = `UPDATE "LabelImportStaging" AS s SET "unchanged" = TRUE WHERE ${IN_RANGE} AND EXISTS (
-  SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND ${sameValue("s.")}
-    AND h."reason" IS NOT DISTINCT FROM s."reason"
-    AND h."labelledBy" IS NOT DISTINCT FROM s."labelledBy" AND h."statedBy" IS NOT DISTINCT FROM s."statedBy"
-    AND h."hashPending" = FALSE)`;
+  SELECT 1 FROM "PersonLabel" h WHERE ${samePerson("s.")} AND ${sameValue("s.")}
+    AND h."reason" IS NOT DISTINCT FROM s."reason" AND h."statedBy" IS NOT DISTINCT FROM s."statedBy")
+  AND NOT EXISTS (SELECT 1 FROM "HumanLabel" h WHERE ${SAME_KEY} AND h."hashPending" = TRUE)`;
+// Several people's labels of one key in a file get consecutive revisions, in file order.
 const NUMBER_REVISIONS = `UPDATE "LabelImportStaging" AS s SET "revision" = 1 + COALESCE(
   (SELECT MAX(h."revision") FROM "HumanLabelRevision" h WHERE ${SAME_KEY}), 0)
+  + (SELECT COUNT(*) FROM "LabelImportStaging" h WHERE h."importId" = s."importId" AND ${SAME_KEY}
+      AND h."fileRow" > @after AND h."fileRow" < s."fileRow" AND h."unchanged" = FALSE)
   WHERE ${IN_RANGE} AND s."unchanged" = FALSE`;
 const insertRevisions = (
   f: SqlFragments,
@@ -90,13 +101,15 @@ const insertRevisions = (
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE`;
 const upsertLabels = (
   f: SqlFragments,
-) => `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
-  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labelledBy", "statedBy", @at, 'import', "revision", ${importedHash(f, '"LabelImportStaging".')}
+) => `INSERT INTO "PersonLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labeller", "statedBy", "labelledAt", "source", "responseHash")
+  SELECT ${PROMOTED_ID}, @datasetId, "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labeller", "statedBy", @at, 'import', ${importedHash(f, '"LabelImportStaging".')}
   FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE
-  ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
+  ON CONFLICT ("rowId", "metric", "chunkPosition", "labeller") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score", "reason" = excluded."reason",
-    "labelledBy" = excluded."labelledBy", "statedBy" = excluded."statedBy", "labelledAt" = excluded."labelledAt",
-    "source" = excluded."source", "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = FALSE`;
+    "statedBy" = excluded."statedBy", "labelledAt" = excluded."labelledAt",
+    "source" = excluded."source", "responseHash" = excluded."responseHash"`;
+/** The keys a range of the import changed, for their gold labels (goldLabels.ts). */
+const CHANGED_KEYS = `SELECT "rowId", "metric", "chunkPosition" FROM "LabelImportStaging" WHERE ${IN_RANGE} AND "unchanged" = FALSE`;
 // Bounded deletes, so removing a large failed import never holds the write lock for long (by primary key: neither
 // PostgreSQL's DELETE nor its tables have SQLite's LIMIT and rowid).
 const DELETE_SOME = `DELETE FROM "LabelImportStaging" WHERE "importId" = @importId AND "fileRow" IN (
@@ -117,20 +130,23 @@ export async function stageLabels(db: Db, importId: string, labels: StagedLabel[
   // The store's time: another server finds by it an import whose server died (discardStaleLabelImports).
   const now = await readStoreClock(sql);
   const rowIds = [...new Set(labels.map((label) => label.rowId))];
-  const keyOf = (rowId: string, metric: string, chunkPosition: number) =>
-    JSON.stringify([rowId, metric, chunkPosition]);
+  const keyOf = (rowId: string, metric: string, chunkPosition: number, labeller: string) =>
+    JSON.stringify([rowId, metric, chunkPosition, labeller]);
   return sql.transaction(async (tx) => {
     const firstRows = new Map<string, number>();
     if (rowIds.length > 0)
-      for (const staged of await tx.all<{ rowId: string; metric: string; chunkPosition: number; fileRow: number }>(
-        stagedOnRows(sqlFragments(tx)),
-        [importId, rowIds],
-      ))
-        firstRows.set(keyOf(staged.rowId, staged.metric, staged.chunkPosition), staged.fileRow);
+      for (const staged of await tx.all<{
+        rowId: string;
+        metric: string;
+        chunkPosition: number;
+        labeller: string;
+        fileRow: number;
+      }>(stagedOnRows(sqlFragments(tx)), [importId, rowIds]))
+        firstRows.set(keyOf(staged.rowId, staged.metric, staged.chunkPosition, staged.labeller), staged.fileRow);
     const repeated: RepeatedLabel[] = [];
     const rows: (string | number | Date | null)[][] = [];
     for (const { fileRow, fileLine, rowId, entry, labelledBy, statedBy } of labels) {
-      const key = keyOf(rowId, entry.metric, entry.chunkPosition);
+      const key = keyOf(rowId, entry.metric, entry.chunkPosition, labelledBy ?? "");
       const firstRow = firstRows.get(key);
       if (firstRow !== undefined) {
         repeated.push({ fileRow, fileLine, firstRow });
@@ -153,6 +169,7 @@ export async function stageLabels(db: Db, importId: string, labels: StagedLabel[
         entry.reason?.trim() ? entry.reason.trim() : null,
         labelledBy,
         statedBy,
+        labelledBy ?? "",
         now,
       ]);
     }
@@ -195,6 +212,7 @@ export async function promoteLabelImport(
         await tx.run(steps[1], range);
         count += await tx.run(steps[2], written);
         await tx.run(steps[3], written);
+        await refreshGoldLabels(tx, CHANGED_KEYS, range);
         await new Promise((resolve) => setImmediate(resolve));
       }
       return count;
@@ -202,7 +220,7 @@ export async function promoteLabelImport(
     { manyPages: true },
   );
   await discardLabelImport(db, importId);
-  await refreshPlannerStatistics(db, ["HumanLabel"]);
+  await refreshPlannerStatistics(db, ["HumanLabel", "PersonLabel"]);
   return changed;
 }
 

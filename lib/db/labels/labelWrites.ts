@@ -2,15 +2,17 @@ import type { LabelEntry } from "@/lib/contract/labelEntry";
 import { labelReadsResponse } from "@/lib/contract/responseReading";
 import { sqlOf, type Db } from "../client";
 import { sqliteTimestamp } from "../store/directSqlite";
-import type { SqlRunner } from "../store/sqlRunner";
+import type { SqlParams, SqlRunner } from "../store/sqlRunner";
 import { orderedUuid } from "../orderedUuid";
+import { ONE_KEY, refreshGoldLabels } from "./goldLabels";
 
 /**
- * Human labels are written here only. HumanLabel holds the current label per
- * (row, metric, chunk position); every change (a label given, changed or
- * cleared) also appends a HumanLabelRevision with the next revision number,
- * in the same transaction, so the history is complete and agreement reads
- * one row per key.
+ * Human labels are written here only. PersonLabel holds each person's current
+ * label per (row, metric, chunk position); every change (a label given, changed
+ * or cleared) also appends a HumanLabelRevision with the key's next revision
+ * number and refreshes the key's gold label in HumanLabel (goldLabels.ts), in
+ * the same transaction, so the history is complete and the judge's agreement
+ * reads one row per key.
  */
 export type LabelSource = "ui" | "upload" | "import";
 /**
@@ -38,15 +40,14 @@ export type RowLabels = {
   responseHash?: string | null;
 };
 
-const UPSERT_LABEL = `INSERT INTO "HumanLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labelledBy", "statedBy", "labelledAt", "source", "revision", "responseHash")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
-  ON CONFLICT ("rowId", "metric", "chunkPosition") DO UPDATE SET
+const UPSERT_LABEL = `INSERT INTO "PersonLabel" ("id", "datasetId", "rowId", "metric", "chunkPosition", "kind", "rating", "score", "reason", "labeller", "statedBy", "labelledAt", "source", "responseHash")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+  ON CONFLICT ("rowId", "metric", "chunkPosition", "labeller") DO UPDATE SET
     "kind" = excluded."kind", "rating" = excluded."rating", "score" = excluded."score", "reason" = excluded."reason",
-    "labelledBy" = excluded."labelledBy", "statedBy" = NULL, "labelledAt" = excluded."labelledAt", "source" = excluded."source",
-    "revision" = excluded."revision", "responseHash" = excluded."responseHash", "hashPending" = false`;
+    "statedBy" = NULL, "labelledAt" = excluded."labelledAt", "source" = excluded."source", "responseHash" = excluded."responseHash"`;
 const INSERT_REVISION = `INSERT INTO "HumanLabelRevision" ("id", "datasetId", "rowId", "metric", "chunkPosition", "revision", "action", "kind", "rating", "score", "reason", "labelledBy", "labelledAt", "source", "responseHash", "runId")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const CURRENT_LABEL = `SELECT "kind", "rating", "score", "reason", "labelledBy", "statedBy", "responseHash" FROM "HumanLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
+const CURRENT_LABEL = `SELECT "kind", "rating", "score", "reason", "statedBy", "responseHash" FROM "PersonLabel" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ? AND "labeller" = ?`;
 const NEXT_REVISION = `SELECT COALESCE(MAX("revision"), 0) + 1 AS "next" FROM "HumanLabelRevision" WHERE "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`;
 /**
  * A row of the dataset, with the hash of the response a label given on it
@@ -104,10 +105,9 @@ export async function writeLabels(
           rating: string | null;
           score: number | null;
           reason: string | null;
-          labelledBy: string | null;
           statedBy: string | null;
           responseHash: string | null;
-        }>(CURRENT_LABEL, [rowId, metric, chunkPosition]);
+        }>(CURRENT_LABEL, [rowId, metric, chunkPosition, labelledBy ?? ""]);
         // No reason given (a label by keyboard) keeps the current reason of the same answer; an empty one clears it.
         const sameAnswer = existing?.kind === value.kind && existing.rating === rating && existing.score === score;
         const reason = given === undefined ? (sameAnswer ? (existing?.reason ?? null) : null) : given?.trim() || null;
@@ -117,7 +117,6 @@ export async function writeLabels(
           existing.rating === rating &&
           existing.score === score &&
           existing.reason === reason &&
-          existing.labelledBy === labelledBy &&
           existing.statedBy === null &&
           existing.responseHash === responseHash
         ) {
@@ -134,10 +133,9 @@ export async function writeLabels(
           rating,
           score,
           reason,
-          labelledBy,
+          labelledBy ?? "",
           at,
           author.source,
-          next,
           responseHash,
         ]);
         await tx.run(INSERT_REVISION, [
@@ -158,6 +156,7 @@ export async function writeLabels(
           responseHash,
           author.runId ?? null,
         ]);
+        await refreshGoldLabels(tx, ONE_KEY, { rowId, metric, chunkPosition });
         changed += 1;
       }
     }
@@ -170,7 +169,10 @@ async function nextRevision(tx: SqlRunner, rowId: string, metric: string, chunkP
   return row?.next ?? 1;
 }
 
-/** Removes a row's current label for a metric (and chunk); the history keeps it and records the removal. */
+/**
+ * Removes the author's own label of a row's metric (and chunk), and refreshes the key's gold label; the
+ * history keeps it and records the removal. Other people's labels of the key stay.
+ */
 export async function clearLabel(
   db: Db,
   key: { datasetId: string; rowId: string; metric: string; chunkPosition: number },
@@ -180,8 +182,8 @@ export async function clearLabel(
   const { datasetId, rowId, metric, chunkPosition } = key;
   return sqlOf(db).transaction(async (tx) => {
     const removed = await tx.run(
-      `DELETE FROM "HumanLabel" WHERE "datasetId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ?`,
-      [datasetId, rowId, metric, chunkPosition],
+      `DELETE FROM "PersonLabel" WHERE "datasetId" = ? AND "rowId" = ? AND "metric" = ? AND "chunkPosition" = ? AND "labeller" = ?`,
+      [datasetId, rowId, metric, chunkPosition, author.labelledBy ?? ""],
     );
     if (removed === 0) return false;
     const next = await nextRevision(tx, rowId, metric, chunkPosition);
@@ -203,6 +205,7 @@ export async function clearLabel(
       null,
       author.runId ?? null,
     ]);
+    await refreshGoldLabels(tx, ONE_KEY, { rowId, metric, chunkPosition } satisfies SqlParams);
     return true;
   });
 }
@@ -223,6 +226,20 @@ const LABEL_COLUMNS = [
   "labelledAt",
   "source",
   "revision",
+  "responseHash",
+] as const;
+const PERSON_COLUMNS = [
+  "id",
+  "datasetId",
+  "rowId",
+  "metric",
+  "chunkPosition",
+  "kind",
+  "rating",
+  "score",
+  "labeller",
+  "labelledAt",
+  "source",
   "responseHash",
 ] as const;
 const REVISION_COLUMNS = [
@@ -246,7 +263,8 @@ const REVISION_COLUMNS = [
  * The labels of freshly inserted rows (an upload's `human_labels` column) as
  * bulk-insert tables, so the dataset sink writes them in the same transaction
  * as their rows: `sqlOf(db).bulkInsert([rows, chunks, ...labelBulkTables(...)])`.
- * New rows have no history, so every label is revision 1.
+ * New rows have no history, so every label is revision 1, and one author's
+ * label is both that person's and the gold label.
  */
 export function labelBulkTables(
   datasetId: string,
@@ -257,6 +275,7 @@ export function labelBulkTables(
   // As text both stores read (PostgreSQL's timestamp columns take it as UTC), so either store's bulk writer takes the tables.
   const at = sqliteTimestamp(author.at ?? new Date());
   const labels: LabelTableRow[] = [];
+  const people: LabelTableRow[] = [];
   const revisions: LabelTableRow[] = [];
   for (const { rowId, entries, responseHash: rowHash } of rows) {
     for (const { metric, chunkPosition, value } of entries) {
@@ -276,6 +295,17 @@ export function labelBulkTables(
         1,
         responseHash,
       ]);
+      people.push([
+        orderedUuid(),
+        ...shared,
+        value.kind,
+        rating,
+        score,
+        author.labelledBy ?? "",
+        at,
+        author.source,
+        responseHash,
+      ]);
       revisions.push([
         orderedUuid(),
         ...shared,
@@ -293,6 +323,7 @@ export function labelBulkTables(
   }
   return [
     { table: "HumanLabel", columns: LABEL_COLUMNS, rows: labels },
+    { table: "PersonLabel", columns: PERSON_COLUMNS, rows: people },
     { table: "HumanLabelRevision", columns: REVISION_COLUMNS, rows: revisions },
   ];
 }

@@ -47,6 +47,7 @@ export function fillContentHashes(databaseUrl: string): {
     const generations = hashResponses(connection, "Generation");
     const labels = connection.prepare(FILL_PENDING_LABELS).run().changes;
     const unhashed = clearHashesOfResponseFreeLabels(connection);
+    if (labels + unhashed > 0) connection.prepare(SYNC_PERSON_LABEL_HASHES).run();
     connection
       .prepare(
         `INSERT INTO "Setting" ("key", "value", "updatedAt") VALUES (?, ?, ?)
@@ -89,6 +90,17 @@ const FILL_PENDING_LABELS = `UPDATE "HumanLabel" SET
         ORDER BY ${GENERATED_AT} DESC LIMIT 1)) END,
     "hashPending" = false
   WHERE "hashPending" = true`;
+
+/**
+ * Labels from before several people could label a key were copied one to one into PersonLabel by the
+ * multi_annotator migration, before this step filled their hashes: each takes its gold label's hash.
+ */
+const SYNC_PERSON_LABEL_HASHES = `UPDATE "PersonLabel" SET "responseHash" = (SELECT h."responseHash" FROM "HumanLabel" h
+    WHERE h."rowId" = "PersonLabel"."rowId" AND h."metric" = "PersonLabel"."metric" AND h."chunkPosition" = "PersonLabel"."chunkPosition")
+  WHERE EXISTS (SELECT 1 FROM "HumanLabel" h WHERE h."rowId" = "PersonLabel"."rowId" AND h."metric" = "PersonLabel"."metric"
+    AND h."chunkPosition" = "PersonLabel"."chunkPosition" AND h."gold" = 'single'
+    AND COALESCE(h."labelledBy", '') = "PersonLabel"."labeller"
+    AND h."responseHash" IS NOT "PersonLabel"."responseHash")`;
 
 /** Metrics that do not read the response take no hash, decided per dataset (a run's own judges are the dataset's). */
 function clearHashesOfResponseFreeLabels(connection: Database.Database): number {
