@@ -14,7 +14,9 @@ import {
   type RunRowQuery,
 } from "@/lib/urlState/runRowQuery";
 import { alignableMetrics, type AlignableRun } from "@/lib/engine/alignment/originalJudge";
+import { getRunPeopleAgreement } from "@/lib/labels/runPeopleAgreement";
 import { JudgeName } from "./JudgeName";
+import { PeopleAgreement } from "./PeopleAgreement";
 import { kappaText, percentText, scoreText } from "./agreementFormat";
 
 /**
@@ -27,7 +29,9 @@ import { kappaText, percentText, scoreText } from "./agreementFormat";
  * beside. The labelling queue is linked whether or not there are labels yet.
  */
 export async function AgreementPanel({ run, query }: { run: AlignableRun; query: RunRowQuery }) {
-  const all = await getRunAgreement(getDb(), run);
+  const db = getDb();
+  const all = await getRunAgreement(db, run);
+  const people = await getRunPeopleAgreement(db, run, all);
   const alignable = alignableMetrics(run);
   const rows = all.filter((row) => row.labelled + row.errors > 0);
   const otherResponse = all.reduce((sum, row) => sum + row.otherResponse, 0);
@@ -97,6 +101,7 @@ export async function AgreementPanel({ run, query }: { run: AlignableRun; query:
           </p>
         </div>
       )}
+      <PeopleAgreement reports={people} />
     </CardFrame>
   );
 }

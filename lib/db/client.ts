@@ -102,7 +102,14 @@ export async function gatherPlannerStatistics(db: Db): Promise<void> {
 
 /** The tables a bulk write fills: a run's judgments, an upload's rows, an imported label file. */
 export type BulkWrittenTable =
-  "JudgmentItem" | "ChunkJudgment" | "RunRowVerdict" | "Generation" | "DatasetRow" | "ContextChunk" | "HumanLabel" | "PersonLabel";
+  | "JudgmentItem"
+  | "ChunkJudgment"
+  | "RunRowVerdict"
+  | "Generation"
+  | "DatasetRow"
+  | "ContextChunk"
+  | "HumanLabel"
+  | "PersonLabel";
 
 /**
  * After a bulk write on PostgreSQL, its tables' statistics now rather than when autovacuum next looks: a

@@ -40,6 +40,11 @@ export type LabelImportAuthor = {
    * with sign-in off: the file's labelled_by is who labelled, as it says.
    */
   importedBy: string | null;
+  /**
+   * An admin's import with sign-in on: the file's labelled_by is who labelled (several people's labels come
+   * in at once), and a record without one is the importer's.
+   */
+  trustsLabelledBy?: boolean;
 };
 
 /**
@@ -97,8 +102,10 @@ export async function importLabelFile(
         fileLine: record.line,
         rowId: read.rowId,
         entry: read.entry,
-        labelledBy: author.importedBy ?? read.labelledBy,
-        statedBy: author.importedBy === null ? null : read.labelledBy,
+        labelledBy: author.trustsLabelledBy
+          ? (read.labelledBy ?? author.importedBy)
+          : (author.importedBy ?? read.labelledBy),
+        statedBy: author.trustsLabelledBy || author.importedBy === null ? null : read.labelledBy,
       });
     }
     pending = [];

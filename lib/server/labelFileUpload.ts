@@ -22,6 +22,8 @@ export async function runLabelFileUpload(
     body: AsyncIterable<Uint8Array>;
     contentType: string | null;
     importedBy: string | null;
+    /** An admin's import: the file's labelled_by names the labellers (lib/labels/labelImport.ts). */
+    trustsLabelledBy?: boolean;
     limits: IngestLimits & { maxFileBytes: number };
     signal?: AbortSignal;
   },
@@ -37,7 +39,7 @@ export async function runLabelFileUpload(
     const chunks = limits.idleTimeoutMs ? withIdleTimeout(options.body, limits.idleTimeoutMs) : options.body;
     return await importLabelText(db, options.datasetId, decodeUploadText(chunks, limits.maxFileBytes), {
       contentType: options.contentType,
-      author: { importedBy: options.importedBy },
+      author: { importedBy: options.importedBy, trustsLabelledBy: options.trustsLabelledBy },
       limits: { maxRecords: limits.maxRows ?? DEFAULT_LIMITS.maxRows },
     });
   } finally {

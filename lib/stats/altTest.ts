@@ -119,7 +119,7 @@ export function alternativeAnnotatorTest(
   }
   const tested = results.filter((result) => result.pValue !== null);
   const rejected = benjaminiYekutieli(
-    tested.map((result) => result.pValue!),
+    tested.map((result) => result.pValue ?? 1),
     q,
   );
   tested.forEach((result, i) => (result.beaten = rejected[i]));

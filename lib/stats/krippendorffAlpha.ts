@@ -40,7 +40,8 @@ export function distinctValues(units: readonly CodedUnit[]): LabelValue[] {
 export function unitContribution(values: readonly LabelValue[], index: ReadonlyMap<string, number>): number[][] {
   const counts = new Map<number, number>();
   for (const value of values) {
-    const i = index.get(`${typeof value}:${value}`)!;
+    const i = index.get(`${typeof value}:${value}`);
+    if (i === undefined) throw new Error(`value ${value} is not among the coincidences' values`);
     counts.set(i, (counts.get(i) ?? 0) + 1);
   }
   const m = values.length;

@@ -1,8 +1,9 @@
 import { getDb } from "@/lib/db/client";
 import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
+import { getRunPeopleAgreement } from "@/lib/labels/runPeopleAgreement";
 import { notFound } from "../apiErrors";
-import { runAgreementSchema } from "../agreementSchemas";
+import { agreementQuerySchema, runAgreementSchema } from "../agreementSchemas";
 import { defineApiRoute } from "../defineApiRoute";
 import { runIdParams } from "./runRoutes";
 
@@ -14,17 +15,20 @@ export const runAgreementRoute = defineApiRoute(
     operationId: "getRunAgreement",
     summary: "A run's agreement with the human labels, per judge: Cohen's κ with its interval, the confusion matrix",
     description:
-      "Only labels given on the response the run judged count (`otherResponse` says how many were left out). Score judges compare pass/fail at the run's pass mark, and add Spearman's ρ and the mean absolute difference on the raw scores.",
+      "Only labels given on the response the run judged count (`otherResponse` says how many were left out). Score judges compare pass/fail at the run's pass mark, and add Spearman's ρ and the mean absolute difference on the raw scores. Where several people labelled a key, the judge is measured against the gold label (adjudicated, else the majority, else the median of scores; ties have none), and `people` gives, per metric more than one person labelled, Krippendorff's α between them with two bootstrap intervals, Fleiss' κ, the labeller × labeller table, the judge's α as one more labeller and the alternative annotator test (Calderon, Reichart & Dror 2025; `epsilon` sets its allowance, 0.15 by default).",
     tag: "Runs",
     action: "data.read",
     params: runIdParams,
+    query: agreementQuerySchema,
     response: runAgreementSchema,
     errors: [404],
   },
-  async ({ params }) => {
+  async ({ params, query }) => {
     const db = getDb();
     const run = await getRun(db, params.runId);
     if (!run) throw notFound(`Run ${params.runId}`);
-    return { judges: await getRunAgreement(db, { id: run.id, datasetId: run.datasetId }) };
+    const ref = { id: run.id, datasetId: run.datasetId };
+    const judges = await getRunAgreement(db, ref);
+    return { judges, people: await getRunPeopleAgreement(db, ref, judges, { epsilon: query.epsilon }) };
   },
 );

@@ -5,7 +5,7 @@ import { getDatasetRoute, listDatasetsRoute } from "./datasetRoutes";
 import { pruneDatasetsRoute } from "./pruneDatasetsRoute";
 import { compareRoute } from "./compareRoute";
 import { getPairwiseRoute, resumePairwiseRoute, startPairwiseRoute } from "./pairwiseRoutes";
-import { exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
+import { datasetAgreementRoute, exportLabelsRoute, importLabelsRoute } from "./labelRoutes";
 import { cancelRunRoute, rejudgeRunRoute, resumeRunRoute, startRunRoute } from "./runActionRoutes";
 import { getRunRoute, listRunsRoute, runResultsRoute } from "./runRoutes";
 import { uploadDatasetRoute } from "./uploadDatasetRoute";
@@ -23,6 +23,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   pruneDatasetsRoute,
   exportLabelsRoute,
   importLabelsRoute,
+  datasetAgreementRoute,
   listRunsRoute,
   startRunRoute,
   getRunRoute,

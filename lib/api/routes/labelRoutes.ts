@@ -6,6 +6,8 @@ import { FileError } from "@/lib/ingest/errors";
 import { labelFilePieces } from "@/lib/labels/labelFile";
 import { downloadResponse } from "@/lib/server/downloadResponse";
 import { ImportAbandoned, runLabelFileUpload } from "@/lib/server/labelFileUpload";
+import { getDatasetPeopleAgreement } from "@/lib/labels/runPeopleAgreement";
+import { peopleAgreementSchema } from "../agreementSchemas";
 import { ApiError, notFound, rowIssuesOf } from "../apiErrors";
 import { defineApiRoute } from "../defineApiRoute";
 import { uploadBodyOf } from "../uploadBody";
@@ -48,7 +50,7 @@ export const importLabelsRoute = defineApiRoute(
     operationId: "importLabels",
     summary: "Import human labels into a dataset, all or nothing",
     description:
-      "The body is a label file (CSV, a JSON array or JSON Lines) keyed by request_id, as the labels export writes it. Any problem writes nothing and answers 422 with every problem placed by row, line and column.",
+      "The body is a label file (CSV, a JSON array or JSON Lines) keyed by request_id, as the labels export writes it. Any problem writes nothing and answers 422 with every problem placed by row, line and column. Each record's `labelled_by` is the labeller when sign-in is off or an admin imports, so one file can carry several people's labels of a row (one per person and key); otherwise the importer labelled and `labelled_by` is kept as stated_by.",
     tag: "Labels",
     action: "labels.write",
     params: datasetIdParams,
@@ -70,6 +72,7 @@ export const importLabelsRoute = defineApiRoute(
         body,
         contentType: request.headers.get("content-type"),
         importedBy: user.local ? null : (user.email ?? user.name),
+        trustsLabelledBy: !user.local && user.role === "admin",
         limits,
         signal: request.signal,
       });
@@ -86,5 +89,25 @@ export const importLabelsRoute = defineApiRoute(
       if (error instanceof ImportAbandoned) throw new ApiError(400, "invalid_upload", error.message);
       throw error;
     }
+  },
+);
+
+export const datasetAgreementRoute = defineApiRoute(
+  {
+    method: "get",
+    path: "/api/v1/datasets/{datasetId}/agreement",
+    operationId: "getDatasetAgreement",
+    summary: "How far the people who labelled a dataset agree, per metric more than one person labelled",
+    description:
+      "Krippendorff's α at the label's level (nominal for yes/no, interval for scores; every level for scores in `byLevel`) over the rows two or more people labelled, with two 95 % intervals (Krippendorff's bootstrap of pairs and a bootstrap of rows), Fleiss' κ when every row has the same number of labellers, the labeller × labeller table and how each key's gold label was decided. A run's agreement (GET /api/v1/runs/{runId}/agreement) adds its judge.",
+    tag: "Labels",
+    action: "data.read",
+    params: datasetIdParams,
+    response: z.object({ people: z.array(peopleAgreementSchema) }).meta({ id: "DatasetAgreement" }),
+    errors: [404],
+  },
+  async ({ params }) => {
+    const dataset = await requireDataset(params.datasetId);
+    return { people: await getDatasetPeopleAgreement(getDb(), dataset.id) };
   },
 );

@@ -42,7 +42,7 @@ function verdictColumns(suffix: string): string {
     CASE
       WHEN ${j}."status" = 'error' THEN 'error'
       WHEN l."chunkPosition" >= 0 AND ${j}."status" = 'done' AND ${c}."errorMessage" IS NOT NULL THEN 'error'
-      WHEN ${j}."status" = 'done' AND ${givenOnOtherResponse(judgedHash(suffix))} THEN 'elsewhere'
+      WHEN ${j}."status" = 'done' AND ${givenOnOtherResponse(judgedResponseHash(suffix))} THEN 'elsewhere'
       WHEN ${j}."status" = 'done' AND (CASE WHEN l."chunkPosition" >= 0 THEN ${c}."rating" IS NOT NULL WHEN l."kind" = 'score' THEN ${j}."score" IS NOT NULL ELSE ${j}."rating" IS NOT NULL END) THEN 'judged'
       ELSE 'unjudged'
     END AS "outcome${suffix}",
@@ -72,7 +72,7 @@ export function givenOnOtherResponse(judged: string): string {
  * when the run generates (the Run lookup is uncorrelated, so SQLite reads it
  * once per query), else the dataset row's (r, joined once in the query).
  */
-function judgedHash(suffix: string): string {
+export function judgedResponseHash(suffix: string): string {
   return `(CASE WHEN run${suffix}."gen${suffix}" IS NOT NULL THEN g${suffix}."responseHash" ELSE r."responseHash" END)`;
 }
 

@@ -65,8 +65,10 @@ async function importLabels(request: Request, { params }: Params): Promise<Respo
       datasetId,
       body: request.body as unknown as AsyncIterable<Uint8Array>,
       contentType: request.headers.get("content-type"),
-      // Signed in, the importer is who labelled (their email, as a label file would name them); the file's labelled_by is kept as stated_by.
+      // Signed in, the importer is who labelled (their email, as a label file would name them); the file's labelled_by is kept
+      // as stated_by, except in an admin's import, which brings in several people's labels as the file names them.
       importedBy: access.user.local ? null : (access.user.email ?? access.user.name),
+      trustsLabelledBy: !access.user.local && access.user.role === "admin",
       limits,
       signal: request.signal,
     });

@@ -1,0 +1,4 @@
+import { datasetAgreementRoute } from "@/lib/api/routes/labelRoutes";
+
+export const dynamic = "force-dynamic";
+export const GET = datasetAgreementRoute.handler;

@@ -1,0 +1,126 @@
+import type { LabelValue } from "@/lib/stats";
+import { sqlOf, type Db } from "../client";
+import { givenOnOtherResponse, judgedResponseHash } from "./agreementQueries";
+
+/**
+ * Several people's labels of one metric, read for agreement between them: who labelled and how much,
+ * the rows grouped by what each person gave (and, for a run, the judge's verdict beside them), and how
+ * the gold labels were decided. Everything is a GROUP BY over PersonLabel's (dataset, metric, chunk,
+ * row, labeller) index, so 100,000 rows labelled by three people come back as a few dozen patterns.
+ */
+export type LabellerCount = { labeller: string; labels: number };
+
+/** The most labellers one metric's patterns are read for (one column each); the rest are named as left out. */
+export const MAX_PATTERN_LABELLERS = 40;
+
+export async function readMetricLabellers(db: Db, datasetId: string, metric: string): Promise<LabellerCount[]> {
+  const rows = await sqlOf(db).all<{ labeller: string; labels: number }>(
+    `SELECT "labeller", COUNT(*) AS "labels" FROM "PersonLabel" WHERE "datasetId" = ? AND "metric" = ?
+     GROUP BY "labeller" ORDER BY COUNT(*) DESC, "labeller"`,
+    [datasetId, metric],
+  );
+  return rows.map((row) => ({ labeller: row.labeller, labels: Number(row.labels) }));
+}
+
+/** The metrics of a dataset that more than one person labelled, with their label kind (chunk ratings are ratings). */
+export async function readMultiLabellerMetrics(
+  db: Db,
+  datasetId: string,
+): Promise<{ metric: string; kind: "rating" | "score" }[]> {
+  const rows = await sqlOf(db).all<{ metric: string; kind: string }>(
+    `SELECT "metric", MAX("kind") AS "kind" FROM "PersonLabel" WHERE "datasetId" = ?
+     GROUP BY "metric" HAVING COUNT(DISTINCT "labeller") > 1 ORDER BY "metric"`,
+    [datasetId],
+  );
+  return rows.map((row) => ({ metric: row.metric, kind: row.kind === "score" ? "score" : "rating" }));
+}
+
+export type StoredPattern = { values: (LabelValue | null)[]; judge: LabelValue | null; count: number };
+
+/**
+ * The metric's rows (and chunks) grouped by each labeller's value, in `labellers`' order: a rating's
+ * yes/no, a score's number. With a run, `judge` is its verdict on the row (rating, score or the chunk's
+ * rating) when it judged the response the labels were given on, else null.
+ */
+export async function readLabelPatterns(
+  db: Db,
+  query: { datasetId: string; metric: string; kind: "rating" | "score"; labellers: readonly string[]; runId?: string },
+): Promise<StoredPattern[]> {
+  const sql = sqlOf(db);
+  const column = query.kind === "score" ? `p."score"` : `p."rating"`;
+  const params: Record<string, string> = { datasetId: query.datasetId, metric: query.metric };
+  const pivots = query.labellers.map((labeller, i) => {
+    params[`l${i}`] = labeller;
+    return `MAX(CASE WHEN p."labeller" = @l${i} THEN ${column} END) AS "v${i}"`;
+  });
+  const columns = query.labellers.map((_, i) => `"v${i}"`);
+  let judge = `NULL`;
+  let joins = "";
+  if (query.runId) {
+    params.runId = query.runId;
+    const verdict = `CASE WHEN u."chunkPosition" >= 0 THEN c."rating" WHEN '${query.kind}' = 'score' THEN ${sql.dialect === "postgresql" ? `CAST(j."score" AS TEXT)` : `j."score"`} ELSE j."rating" END`;
+    judge = `CASE WHEN j."status" = 'done' AND NOT ${givenOnOtherResponse(judgedResponseHash(""))} THEN ${verdict} END`;
+    joins = `JOIN "DatasetRow" r ON r."id" = u."rowId"
+      LEFT JOIN "HumanLabel" l ON l."rowId" = u."rowId" AND l."metric" = @metric AND l."chunkPosition" = u."chunkPosition"
+      LEFT JOIN "JudgmentItem" j ON j."runId" = @runId AND j."rowId" = u."rowId" AND j."metric" = @metric AND j."trial" = 1
+      LEFT JOIN "ChunkJudgment" c ON u."chunkPosition" >= 0 AND c."judgmentId" = j."id" AND c."position" = u."chunkPosition"
+      LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = u."rowId" AND g."trial" = 1
+      LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true`;
+  }
+  const rows = await sql.all<Record<string, string | number | null>>(
+    `SELECT ${columns.join(", ")}${columns.length ? ", " : ""}"judge", COUNT(*) AS "count" FROM (
+       SELECT ${columns.map((c) => `u.${c}`).join(", ")}${columns.length ? ", " : ""}${judge} AS "judge"
+       FROM (
+         SELECT p."chunkPosition", p."rowId"${pivots.length ? ", " : ""}${pivots.join(", ")}
+         FROM "PersonLabel" p WHERE p."datasetId" = @datasetId AND p."metric" = @metric
+         GROUP BY p."chunkPosition", p."rowId"
+       ) u
+       ${joins}
+     ) x GROUP BY ${[...columns, `"judge"`].join(", ")}`,
+    params,
+  );
+  const value = (raw: string | number | null): LabelValue | null =>
+    raw === null ? null : query.kind === "score" ? Number(raw) : String(raw);
+  return rows.map((row) => ({
+    values: query.labellers.map((_, i) => value(row[`v${i}`])),
+    judge: value(row.judge),
+    count: Number(row.count),
+  }));
+}
+
+export type GoldCounts = {
+  single: number;
+  majority: number;
+  median: number;
+  adjudicated: number;
+  /** Keys two or more people labelled with no majority and no adjudication: no gold label. */
+  tied: number;
+  /** Keys whose people did not all give the same value (the disagreement filter's rows). */
+  disagreed: number;
+};
+
+export async function readGoldCounts(db: Db, datasetId: string, metric: string): Promise<GoldCounts> {
+  const sql = sqlOf(db);
+  const gold = await sql.all<{ gold: string; keys: number }>(
+    `SELECT "gold", COUNT(*) AS "keys" FROM "HumanLabel" WHERE "datasetId" = ? AND "metric" = ? GROUP BY "gold"`,
+    [datasetId, metric],
+  );
+  const keys = await sql.get<{ tied: number; disagreed: number }>(
+    `SELECT COUNT(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM "HumanLabel" h
+         WHERE h."rowId" = k."rowId" AND h."metric" = @metric AND h."chunkPosition" = k."chunkPosition")) AS "tied",
+       COUNT(*) FILTER (WHERE k."values" > 1) AS "disagreed"
+     FROM (SELECT "rowId", "chunkPosition", COUNT(DISTINCT COALESCE("rating", CAST("score" AS TEXT))) AS "values"
+           FROM "PersonLabel" WHERE "datasetId" = @datasetId AND "metric" = @metric
+           GROUP BY "chunkPosition", "rowId" HAVING COUNT(*) > 1) k`,
+    { datasetId, metric },
+  );
+  const count = (name: string) => Number(gold.find((row) => row.gold === name)?.keys ?? 0);
+  return {
+    single: count("single"),
+    majority: count("majority"),
+    median: count("median"),
+    adjudicated: count("adjudicated"),
+    tied: Number(keys?.tied ?? 0),
+    disagreed: Number(keys?.disagreed ?? 0),
+  };
+}
