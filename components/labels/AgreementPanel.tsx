@@ -101,7 +101,10 @@ export async function AgreementPanel({ run, query }: { run: AlignableRun; query:
           </p>
         </div>
       )}
-      <PeopleAgreement reports={people} />
+      <PeopleAgreement
+        reports={people}
+        differHref={(metric) => runRowsViewHref(run.id, query, { filter: "people-differ", metric })}
+      />
     </CardFrame>
   );
 }

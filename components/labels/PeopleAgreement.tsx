@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { PeopleReport } from "@/lib/labels/peopleAgreementReport";
 import { alphaText, altTestMethod, altTestVerdict, fleissText, intervalText } from "@/lib/labels/peopleAgreementText";
 import type { AlphaInterval, AlphaResult } from "@/lib/stats";
@@ -9,7 +10,14 @@ import { percentText } from "./agreementFormat";
  * the ceiling a judge measured against them can reach. Shown only for metrics more than one person
  * labelled, so a dataset labelled by one person shows the panel as before.
  */
-export function PeopleAgreement({ reports }: { reports: PeopleReport[] }) {
+export function PeopleAgreement({
+  reports,
+  differHref,
+}: {
+  reports: PeopleReport[];
+  /** The rows table filtered to a metric's rows where people differ. */
+  differHref: (metric: string) => string;
+}) {
   if (reports.length === 0) return null;
   return (
     <section
@@ -25,13 +33,13 @@ export function PeopleAgreement({ reports }: { reports: PeopleReport[] }) {
         adjudication, else the majority (the median of scores); a tie has none and is counted here.
       </p>
       {reports.map((report) => (
-        <MetricPeople key={report.metric} report={report} />
+        <MetricPeople key={report.metric} report={report} differHref={differHref(report.metric)} />
       ))}
     </section>
   );
 }
 
-function MetricPeople({ report }: { report: PeopleReport }) {
+function MetricPeople({ report, differHref }: { report: PeopleReport; differHref: string }) {
   const { agreement, gold, judge, labellers } = report;
   const verdict = judge ? altTestVerdict(judge.altTest) : null;
   const tone = { good: "text-emerald-800", bad: "text-amber-800", unknown: "text-slate-600" };
@@ -64,7 +72,8 @@ function MetricPeople({ report }: { report: PeopleReport }) {
           )}
           <p className="mt-1 text-xs text-slate-500">
             95 % intervals: rows resampled {intervalText(agreement.unitsInterval)}; Krippendorff&apos;s bootstrap of
-            pairs {intervalText(agreement.krippendorffInterval)} (thought too narrow by its critics).
+            pairs {intervalText(agreement.krippendorffInterval)} (thought too narrow by its critics). Marks at 0.667 and
+            0.8: Krippendorff&apos;s lowest α for tentative and for firm conclusions.
           </p>
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
@@ -78,7 +87,14 @@ function MetricPeople({ report }: { report: PeopleReport }) {
           </dd>
           <dt className="text-slate-500">No gold</dt>
           <dd className="tabular-nums" data-testid="tied">
-            {gold.tied} tied, left out of the judge&apos;s figures · {gold.disagreed} rows where people differ
+            {gold.tied} tied, left out of the judge&apos;s figures ·{" "}
+            {gold.disagreed > 0 ? (
+              <Link href={differHref} className="text-indigo-700 hover:underline" data-testid="people-differ-link">
+                {gold.disagreed} rows where people differ
+              </Link>
+            ) : (
+              "no rows where people differ"
+            )}
           </dd>
           {report.kind === "score" && (
             <>

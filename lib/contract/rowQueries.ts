@@ -7,11 +7,27 @@ import type { Pagination } from "./pagination";
  */
 
 /** A run's rows table: which rows, by their judgments in this run. */
-export const RUN_ROW_FILTERS = ["all", "failed", "errored", "passed", "flaky", "disagrees", "cell"] as const;
+export const RUN_ROW_FILTERS = [
+  "all",
+  "failed",
+  "errored",
+  "passed",
+  "flaky",
+  "disagrees",
+  "people-differ",
+  "cell",
+] as const;
 export type RunRowFilterName = (typeof RUN_ROW_FILTERS)[number];
 
 /** The filters a metric narrows ("failed on groundedness", "errored on correctness"); the others ignore one. */
-export const METRIC_FILTERS: readonly RunRowFilterName[] = ["failed", "errored", "flaky", "disagrees", "cell"];
+export const METRIC_FILTERS: readonly RunRowFilterName[] = [
+  "failed",
+  "errored",
+  "flaky",
+  "disagrees",
+  "people-differ",
+  "cell",
+];
 
 /**
  * A confusion cell of the agreement panel, judge verdict then human label

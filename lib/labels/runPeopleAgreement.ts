@@ -4,18 +4,19 @@ import { readMultiLabellerMetrics } from "@/lib/db/labels/peopleLabelQueries";
 import { readPeopleAgreement, type PeopleReport } from "./peopleAgreementReport";
 
 /**
- * Agreement between the people who labelled each of a run's labelled metrics, with the run's judge held
- * to it; only metrics more than one person labelled. One metric after another: each reads its label
+ * Agreement between the people who labelled each of a run's judged and labelled metrics, with the run's
+ * judge held to it; only metrics more than one person labelled. One metric after another: each reads its label
  * patterns in one GROUP BY.
  */
 export async function getRunPeopleAgreement(
   db: Db,
   run: { id: string; datasetId: string },
-  judges: readonly Pick<JudgeAgreement, "metric" | "kind">[],
+  judges: readonly Pick<JudgeAgreement, "metric" | "kind" | "labelled" | "errors">[],
   options: { epsilon?: number } = {},
 ): Promise<PeopleReport[]> {
   const reports: PeopleReport[] = [];
-  for (const { metric, kind } of judges) {
+  // The metrics the run judged on labelled rows: those its agreement panel shows.
+  for (const { metric, kind } of judges.filter((judge) => judge.labelled + judge.errors > 0)) {
     const report = await readPeopleAgreement(db, {
       datasetId: run.datasetId,
       metric,

@@ -207,6 +207,7 @@ const FILTER_WORDS: Record<RunRowFilterName, string> = {
   passed: "passed every metric",
   flaky: "trials disagree on some metric",
   disagrees: "judge disagrees with the label",
+  "people-differ": "people's labels differ",
   cell: "in a confusion cell",
 };
 
@@ -230,11 +231,13 @@ export function describeRunRowFilter(query: RunRowFilter): string {
       ? `${CELL_WORDS[query.cell]} on ${metricShortName(query.metric)}`
       : query.filter === "disagrees" && query.metric
         ? `judge disagrees with the label on ${metricShortName(query.metric)}`
-        : query.filter === "flaky" && query.metric
-          ? `trials disagree on ${metricShortName(query.metric)}`
-          : query.metric && METRIC_FILTERS.includes(query.filter)
-            ? `${query.filter} on ${metricShortName(query.metric)}`
-            : FILTER_WORDS[query.filter];
+        : query.filter === "people-differ" && query.metric
+          ? `people's labels differ on ${metricShortName(query.metric)}`
+          : query.filter === "flaky" && query.metric
+            ? `trials disagree on ${metricShortName(query.metric)}`
+            : query.metric && METRIC_FILTERS.includes(query.filter)
+              ? `${query.filter} on ${metricShortName(query.metric)}`
+              : FILTER_WORDS[query.filter];
   const q = query.q.trim();
   return q ? `${words} matching “${q}”` : words;
 }

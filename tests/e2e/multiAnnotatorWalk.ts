@@ -76,7 +76,9 @@ const FLEISS_1971 = [
       labelled_by: `rater-${rater + 1}`,
     })),
 );
-// Three people label safety on every row, mostly agreeing; a fourth on four rows, making two ties.
+// Three people label safety on every row, mostly agreeing; a fourth, on four rows where one of the three
+// already differed, sides with that one: four ties, which have no gold label.
+const DEE_ROWS = [5, 7, 10, 11];
 const SAFETY = Array.from({ length: ROWS }, (_, i) => i + 1).flatMap((n) => {
   const truth = n % 3 === 0 ? "no" : "yes";
   const flip = (rating: string) => (rating === "yes" ? "no" : "yes");
@@ -85,7 +87,7 @@ const SAFETY = Array.from({ length: ROWS }, (_, i) => i + 1).flatMap((n) => {
     { labelled_by: "bob", label: n % 5 === 0 ? flip(truth) : truth },
     { labelled_by: "cy", label: n % 11 === 0 ? flip(truth) : truth },
   ];
-  if (n <= 4) records.push({ labelled_by: "dee", label: flip(truth) });
+  if (DEE_ROWS.includes(n)) records.push({ labelled_by: "dee", label: flip(truth) });
   return records.map((record) => ({ request_id: `q-${n}`, metric: "safety", ...record }));
 });
 
@@ -159,7 +161,7 @@ export function describeMultiAnnotator(store: Dialect): void {
       const { status, body } = await api<{ people: Report[] }>(`/api/v1/datasets/${datasetId}/agreement`);
       expect(status).toBe(200);
       const krippendorff = byMetric(body.people, "faithfulness");
-      expect(krippendorff.labellers.map((l) => l.id)).toEqual(["B", "D", "A", "C"]);
+      expect(krippendorff.labellers.map((l) => l.id)).toEqual(["B", "D", "C", "A"]);
       expect(alphaOf(krippendorff.agreement.byLevel.nominal)).toBeCloseTo(0.743421, 6);
       expect(alphaOf(krippendorff.agreement.byLevel.ordinal)).toBeCloseTo(0.815388, 6);
       expect(alphaOf(krippendorff.agreement.byLevel.interval)).toBeCloseTo(0.849107, 6);
@@ -176,8 +178,8 @@ export function describeMultiAnnotator(store: Dialect): void {
       const interval = krippendorff.agreement.krippendorffInterval;
       expect(interval && interval.low < 0.849107 && interval.high > 0.849107).toBe(true);
       const safety = byMetric(body.people, "safety");
-      // Rows 1–4 have a fourth labeller who disagrees with the truth: rows where one of the three also did tie.
-      expect(safety.gold.tied).toBeGreaterThan(0);
+      expect(safety.gold.tied).toBe(DEE_ROWS.length);
+      expect(safety.gold.majority).toBe(ROWS - DEE_ROWS.length);
       expect(safety.judge).toBeNull();
     });
 
@@ -210,12 +212,13 @@ export function describeMultiAnnotator(store: Dialect): void {
       const section = page.locator("[data-testid=people-agreement]");
       await section.scrollIntoViewIfNeeded();
       await expect.poll(() => section.innerText()).toContain("Agreement between people");
-      expect(await section.locator("[data-testid=people-alpha]").innerText()).toMatch(
+      const safety = section.locator('[data-metric$="/safety"]');
+      expect(await safety.locator("[data-testid=people-alpha]").innerText()).toMatch(
         /People's α \(nominal\)\s*0\.\d{3}/,
       );
-      expect(await section.locator("[data-testid=alt-test]").innerText()).toContain("alternative annotator test");
-      await section.locator("summary").first().click();
-      expect(await section.locator("[data-testid=labeller-pairs]").innerText()).toContain("judge");
+      expect(await safety.locator("[data-testid=alt-test]").innerText()).toContain("alternative annotator test");
+      await safety.locator("summary").click();
+      expect(await safety.locator("[data-testid=labeller-pairs]").innerText()).toContain("judge");
       await expectNoCrashText(page);
       await viewportScreenshot(section, `people-agreement-panel-${store}`);
       await screenshot(page, `people-agreement-${store}`);

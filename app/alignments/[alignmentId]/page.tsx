@@ -1,4 +1,5 @@
 import { requirePageRole } from "@/components/auth/requirePageRole";
+import { adoptionAdvice } from "@/lib/alignment/adoptionAdvice";
 import { roleCan } from "@/lib/auth/permissions";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -38,6 +39,7 @@ export default async function AlignmentPage({ params }: Props) {
   if (!alignment) notFound();
   const run = alignment.baseRunId ? await getRun(db, alignment.baseRunId) : null;
   const comparison = storedComparison(alignment.comparison);
+  const advice = adoptionAdvice(comparison);
   const { progress, spent } = alignment;
   // Stopped by the store's clock, as the claim that measures it again decides, not by this server's.
   const stale = alignment.status === "measuring" && (await isAlignmentMeasurementStopped(db, alignment.id));
@@ -135,21 +137,40 @@ export default async function AlignmentPage({ params }: Props) {
       <CardFrame className="flex flex-wrap items-center gap-2" data-testid="alignment-decision">
         {!canAlign && <p className="text-sm text-slate-600">Adopting or discarding it needs the runner role.</p>}
         {canAlign && alignment.status === "measured" && (
-          <form action={decideJudgeAlignment} className="flex gap-2">
+          <form action={decideJudgeAlignment} className="flex flex-wrap items-center gap-2">
             <input type="hidden" name="alignmentId" value={alignment.id} />
+            {advice.primary === "discard" && (
+              <Button
+                type="submit"
+                name="decision"
+                value="discard"
+                variant="primary"
+                className="text-sm"
+                data-testid="discard-alignment"
+              >
+                Discard: keep the original
+              </Button>
+            )}
             <Button
               type="submit"
               name="decision"
               value="adopt"
-              variant="primary"
+              variant={advice.primary === "adopt" ? "primary" : undefined}
               className="text-sm"
               data-testid="adopt-alignment"
             >
-              Adopt: offer {alignment.judgeName} in the run form
+              {advice.adoptLabel}: offer {alignment.judgeName} in the run form
             </Button>
-            <Button type="submit" name="decision" value="discard" className="text-sm" data-testid="discard-alignment">
-              Discard
-            </Button>
+            {advice.primary !== "discard" && (
+              <Button type="submit" name="decision" value="discard" className="text-sm" data-testid="discard-alignment">
+                Discard
+              </Button>
+            )}
+            {advice.note && (
+              <p className="w-full text-xs text-slate-600" data-testid="adoption-advice">
+                {advice.note}
+              </p>
+            )}
           </form>
         )}
         {canAlign && alignment.status === "adopted" && (

@@ -30,6 +30,7 @@ import { CardSkeleton } from "@/components/ui/Skeleton";
 import { formatDateTime, formatInteger } from "@/lib/charts/format";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { getDb } from "@/lib/db/client";
+import { datasetHasSeveralLabellers } from "@/lib/db/labels/peopleLabelQueries";
 import { creatorLabel } from "@/lib/auth/creatorLabel";
 import { roleCan } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/requireRole";
@@ -212,6 +213,7 @@ export default async function RunPage({ params, searchParams }: Props) {
           metrics={metricColumns(config.metrics)}
           shownColumns={shownColumns}
           trials={trialsOf(config)}
+          severalLabellers={await datasetHasSeveralLabellers(db, run.datasetId)}
         />
         <Suspense key={JSON.stringify(query)} fallback={<CardSkeleton tall />}>
           <RunRowsSection run={run} query={query} metrics={shownColumns} />

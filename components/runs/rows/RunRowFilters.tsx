@@ -12,16 +12,21 @@ const LABELS: Record<RunRowQuery["filter"], string> = {
   passed: "Passed all",
   flaky: "Flaky (trials disagree)",
   disagrees: "Judge disagrees with label",
+  "people-differ": "People differ",
   cell: "Confusion cell",
 };
 
 const METRIC_FILTER_WORDS: Partial<Record<RunRowQuery["filter"], string>> = {
   errored: "Errored on",
   disagrees: "Disagrees on",
+  "people-differ": "People differ on",
   flaky: "Flaky on",
 };
 
-/** The tabs; a confusion cell is reached from the agreement panel, not picked here; flaky only with trials. */
+/**
+ * The tabs; a confusion cell is reached from the agreement panel, not picked here; flaky only with trials,
+ * people differ only where several people labelled.
+ */
 const TABS = (Object.keys(LABELS) as RunRowQuery["filter"][]).filter((filter) => filter !== "cell");
 
 /**
@@ -36,11 +41,14 @@ export function RunRowFilters({
   metrics,
   shownColumns,
   trials = 1,
+  severalLabellers = false,
 }: {
   runId: string;
   query: RunRowQuery;
   /** The run's trials: the flaky tab shows only when each row was judged more than once. */
   trials?: number;
+  /** Whether several people labelled rows of the dataset: the people-differ tab shows only then. */
+  severalLabellers?: boolean;
   metrics: { name: string; short: string }[];
   /** The metric columns the table shows (the column chooser's ticks). */
   shownColumns: string[];
@@ -51,7 +59,11 @@ export function RunRowFilters({
     <div className="border-b border-slate-200" data-testid="row-filters">
       <div className="flex flex-wrap items-center gap-2 px-3 py-2">
         <nav className="flex gap-1 text-sm" aria-label="Row filter">
-          {TABS.filter((filter) => filter !== "flaky" || trials > 1).map((filter) => (
+          {TABS.filter(
+            (filter) =>
+              (filter !== "flaky" || trials > 1) &&
+              (filter !== "people-differ" || severalLabellers || query.filter === filter),
+          ).map((filter) => (
             <Link
               prefetch={false}
               key={filter}

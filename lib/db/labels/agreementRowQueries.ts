@@ -67,20 +67,40 @@ export async function listDisagreementRows(db: Db, run: RunRef, query: Agreement
   return pageOfRows(db, run, query, DISAGREES, {});
 }
 
+/** The rows table's "people differ" filter: rows where the people who labelled a metric (or any) gave different values. */
+export async function listPeopleDifferRows(db: Db, run: RunRef, query: AgreementRowQuery) {
+  return pageOfRows(db, run, query, PEOPLE_DIFFER, {});
+}
+
+/**
+ * A row set of the filters: the rows of paired labels (pairedLabelsSql) meeting a condition, or the rows
+ * where people differ, read from their own labels; `metric` says whether @metric narrows it.
+ */
+type RowSet = (metric: boolean) => string;
+const pairedRows =
+  (condition: string): RowSet =>
+  (metric) =>
+    `SELECT p."rowId" FROM paired p WHERE ${condition}${metric ? ` AND p."metric" = @metric` : ""}`;
+/** Keys two or more people labelled with different values (a yes and a no, two different scores). */
+const PEOPLE_DIFFER: RowSet = (metric) =>
+  `SELECT k."rowId" FROM "PersonLabel" k WHERE k."datasetId" = @datasetId${metric ? ` AND k."metric" = @metric` : ""}
+   GROUP BY k."rowId", k."metric", k."chunkPosition" HAVING COUNT(DISTINCT COALESCE(k."rating", CAST(k."score" AS TEXT))) > 1`;
+
 const MAX_ROWS_PAGE = 200;
 
 function filterOf(
   fragments: SqlFragments,
   run: RunRef,
   query: Pick<AgreementRowQuery, "metric" | "q">,
-  condition: string,
+  condition: string | RowSet,
   values: Record<string, string>,
 ) {
   const q = query.q.trim();
+  const rows = typeof condition === "string" ? pairedRows(condition) : condition;
   // The rows table's search: ASCII letters in any case, on either store.
   const like = (column: string) => fragments.likeIgnoringCase(column, "@like");
   const where = `r."datasetId" = @datasetId
-    AND r."id" IN (SELECT p."rowId" FROM paired p WHERE ${condition}${query.metric ? ` AND p."metric" = @metric` : ""})
+    AND r."id" IN (${rows(Boolean(query.metric))})
     ${q ? `AND (${like(`r."requestText"`)} OR ${like(`r."response"`)} OR ${like(`r."requestId"`)})` : ""}`;
   const bound: Record<string, string | number> = {
     runId: run.id,
@@ -104,8 +124,9 @@ export function agreementFilterSql(
   fragments: SqlFragments,
   run: RunRef,
   query: Pick<AgreementRowQuery, "metric" | "q">,
-  cell?: AgreementCell,
+  cell?: AgreementCell | "people-differ",
 ): { where: string; bound: Record<string, string | number> } {
+  if (cell === "people-differ") return filterOf(fragments, run, query, PEOPLE_DIFFER, {});
   if (!cell) return filterOf(fragments, run, query, DISAGREES, {});
   const { condition, values } = cellCondition(cell);
   return filterOf(fragments, run, query, condition, values);
@@ -123,6 +144,16 @@ export function getDisagreementNeighbours(
   query: Pick<AgreementRowQuery, "metric" | "q">,
 ): Promise<Neighbours> {
   return neighboursWithin(db, run, row, query, DISAGREES, {});
+}
+
+/** The same for the rows where people differ. */
+export function getPeopleDifferNeighbours(
+  db: Db,
+  run: RunRef,
+  row: { id: string; rowNumber: number },
+  query: Pick<AgreementRowQuery, "metric" | "q">,
+): Promise<Neighbours> {
+  return neighboursWithin(db, run, row, query, PEOPLE_DIFFER, {});
 }
 
 /** The same for a confusion cell of one metric (the drill-down reached from an agreement panel link). */
@@ -152,7 +183,7 @@ async function neighboursWithin(
   run: RunRef,
   row: { id: string; rowNumber: number },
   query: Pick<AgreementRowQuery, "metric" | "q">,
-  condition: string,
+  condition: string | RowSet,
   values: Record<string, string>,
 ): Promise<Neighbours> {
   const sql = sqlOf(db);
@@ -186,7 +217,7 @@ async function pageOfRows(
   db: Db,
   run: RunRef,
   query: AgreementRowQuery,
-  condition: string,
+  condition: string | RowSet,
   values: Record<string, string>,
 ): Promise<{ items: AgreementRowRef[]; total: number; page: number; pageSize: number; pageCount: number }> {
   const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize)), MAX_ROWS_PAGE);

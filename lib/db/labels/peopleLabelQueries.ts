@@ -35,6 +35,21 @@ export async function readMultiLabellerMetrics(
   return rows.map((row) => ({ metric: row.metric, kind: row.kind === "score" ? "score" : "rating" }));
 }
 
+/** Whether more than one person labelled rows of the dataset: two reads of the (dataset, labeller) index. */
+export async function datasetHasSeveralLabellers(db: Db, datasetId: string): Promise<boolean> {
+  const sql = sqlOf(db);
+  const first = await sql.get<{ labeller: string }>(
+    `SELECT "labeller" FROM "PersonLabel" WHERE "datasetId" = ? ORDER BY "labeller" LIMIT 1`,
+    [datasetId],
+  );
+  if (!first) return false;
+  const other = await sql.get<{ labeller: string }>(
+    `SELECT "labeller" FROM "PersonLabel" WHERE "datasetId" = ? AND "labeller" > ? ORDER BY "labeller" LIMIT 1`,
+    [datasetId, first.labeller],
+  );
+  return other !== undefined;
+}
+
 export type StoredPattern = { values: (LabelValue | null)[]; judge: LabelValue | null; count: number };
 
 /**

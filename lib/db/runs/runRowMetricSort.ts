@@ -104,7 +104,7 @@ export function sortJoin(query: Pick<RunRowPageQuery, "sort">): { join: string; 
 
 /** The rows of a filter read through Prisma elsewhere (all, failed, errored, passed), as SQL over `r` with its values. */
 export function plainFilterSql(fragments: SqlFragments, run: { id: string; datasetId: string }, query: RunRowFilter) {
-  if (query.filter === "disagrees" || query.filter === "cell")
+  if (query.filter === "disagrees" || query.filter === "people-differ" || query.filter === "cell")
     throw new Error("the agreement filters are read by agreementRowQueries");
   const q = query.q.trim();
   return {

@@ -5,6 +5,8 @@ import {
   agreementCellOf,
   getAgreementCellNeighbours,
   getDisagreementNeighbours,
+  getPeopleDifferNeighbours,
+  listPeopleDifferRows,
   listAgreementCellRows,
   listDisagreementRows,
 } from "../labels/agreementRowQueries";
@@ -49,6 +51,7 @@ export function runRowWhere(
     // Not expressible in Prisma: flaky is read in SQL (runRowMetricSort.ts), "judge ≠ label" by agreementRowQueries.
     flaky: {},
     disagrees: {},
+    "people-differ": {},
     cell: {},
   };
   return {
@@ -60,7 +63,7 @@ export function runRowWhere(
 
 /** The filters that compare the run's verdicts with the human labels, read in SQL by agreementRowQueries. */
 function isAgreementFilter(query: RunRowFilter): boolean {
-  return query.filter === "disagrees" || query.filter === "cell";
+  return query.filter === "disagrees" || query.filter === "people-differ" || query.filter === "cell";
 }
 
 /**
@@ -97,7 +100,7 @@ async function readRowsPage(db: Db, run: { id: string; datasetId: string }, quer
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isAgreementFilter(query)) {
-    const page = await listDisagreementRows(db, run, query);
+    const page = await (query.filter === "people-differ" ? listPeopleDifferRows : listDisagreementRows)(db, run, query);
     return { ...page, items: page.items.map(({ rowId, ...row }) => ({ id: rowId, ...row })) };
   }
   if (isKeyedView(query)) return listKeyedRows(db, run, query);
@@ -270,6 +273,7 @@ function agreementPlace(
 ) {
   if (query.filter === "cell" && query.metric && query.cell)
     return getAgreementCellNeighbours(db, run, row, { metric: query.metric, q: query.q }, agreementCellOf(query.cell));
+  if (query.filter === "people-differ") return getPeopleDifferNeighbours(db, run, row, query);
   return getDisagreementNeighbours(db, run, row, query);
 }
 

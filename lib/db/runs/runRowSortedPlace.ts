@@ -39,9 +39,14 @@ export async function getSortedRowPlace(
   query: RunRowFilter & Pick<RunRowPageQuery, "sort" | "dir">,
 ): Promise<SortedRowPlace> {
   const sql = sqlOf(db);
-  const agreement = query.filter === "disagrees" || query.filter === "cell";
+  const agreement = query.filter === "disagrees" || query.filter === "people-differ" || query.filter === "cell";
   if (!agreement && (await readsByIndex(sql, run, query))) return placeByIndex(sql, run, rowId, query);
-  const cell = query.filter === "cell" && query.cell ? agreementCellOf(query.cell) : undefined;
+  const cell =
+    query.filter === "people-differ"
+      ? "people-differ"
+      : query.filter === "cell" && query.cell
+        ? agreementCellOf(query.cell)
+        : undefined;
   const filter = agreement
     ? agreementFilterSql(sqlFragments(sql), run, query, cell)
     : plainFilterSql(sqlFragments(sql), run, query);
