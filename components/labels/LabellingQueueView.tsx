@@ -2,7 +2,12 @@ import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
 import { ProgressBar } from "@/components/ui/ProgressBar";
 import { getDb } from "@/lib/db/client";
+import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
+import { DEFAULT_QUEUE_SETTING, readLabelQueueSettings } from "@/lib/db/labels/labelQueueSettings";
+import { readMetricLabellers } from "@/lib/db/labels/peopleLabelQueries";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
+import { labellerName } from "@/lib/labels/labellerName";
+import { QueueSettingForm } from "./QueueSettingForm";
 import { queueRowHref, type LabelQueueQuery } from "@/lib/urlState/labelQueueQuery";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
 
@@ -12,16 +17,28 @@ const SHOWN = 50;
  * The queue of one metric: progress toward the target, per verdict, and the
  * next units, each a link to its row with the request's first line (as text).
  * Rows whose label was given on another response are neither offered nor
- * counted; how many is said.
+ * counted; how many is said. Asking for several labels per row, a row is
+ * done once that many people labelled it: each labeller is offered the rows
+ * they have not labelled (blind: the judge's verdict hidden when the setting
+ * says so), and each person's progress is shown.
  */
 export async function LabellingQueueView({
   run,
   query,
+  viewer,
 }: {
-  run: { id: string };
+  run: { id: string; datasetId: string };
   query: LabelQueueQuery & { queue: string };
+  viewer: { id: string; canLabel: boolean };
 }) {
-  const queue = await getLabellingQueue(getDb(), run, query.queue, { target: query.target, seed: query.seed });
+  const db = getDb();
+  const setting = (await readLabelQueueSettings(db, run.datasetId)).get(query.queue) ?? DEFAULT_QUEUE_SETTING;
+  const queue = await getLabellingQueue(db, run, query.queue, {
+    target: query.target,
+    seed: query.seed,
+    viewer: viewer.id,
+    labelsPerRow: setting.labelsPerRow,
+  });
   if ("error" in queue)
     return (
       <CardFrame>
@@ -29,8 +46,49 @@ export async function LabellingQueueView({
       </CardFrame>
     );
   const done = queue.target === 0 ? 1 : queue.labelled / queue.target;
+  const several = setting.labelsPerRow > 1;
+  const judgeHidden = several && setting.hideJudge;
+  const labellers = several ? await readMetricLabellers(db, run.datasetId, query.queue) : [];
+  const names = await userIdentitiesById(
+    db,
+    labellers.map((l) => l.labeller),
+  );
   return (
     <CardFrame data-testid="labelling-queue" className="space-y-3">
+      {viewer.canLabel && (
+        <QueueSettingForm
+          runId={run.id}
+          metric={query.queue}
+          labelsPerRow={setting.labelsPerRow}
+          hideJudge={setting.hideJudge}
+        />
+      )}
+      {several && (
+        <div className="text-xs text-slate-700" data-testid="queue-people">
+          <p>
+            Each row is done once {setting.labelsPerRow} people labelled it. Blind: you see the others&apos; labels of a
+            row only after giving yours{judgeHidden ? ", and the judge's verdict too" : ""}. You labelled{" "}
+            <strong>{queue.yours}</strong> of this run&apos;s rows
+            {queue.held > 0 &&
+              `; ${queue.held} ${queue.held === 1 ? "row is" : "rows are"} held by another labeller for its last label`}
+            .
+          </p>
+          {labellers.length > 0 && (
+            <ul className="mt-1 flex flex-wrap gap-3">
+              {labellers.map((l) => (
+                <li key={l.labeller}>
+                  {l.labeller === viewer.id
+                    ? "you"
+                    : l.labeller === ""
+                      ? "unnamed"
+                      : labellerName({ labelledBy: l.labeller, source: "import" }, names)}
+                  : <strong>{l.labels}</strong>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       <div>
         <p className="mb-1 text-sm" data-testid="queue-progress">
           <strong>{queue.labelled}</strong> of {queue.target} labelled for {metricShortName(query.queue)}
@@ -39,10 +97,16 @@ export async function LabellingQueueView({
         <ProgressBar value={done} label={`Labelled ${queue.labelled} of ${queue.target}`} tone="emerald" />
       </div>
       <ul className="flex flex-wrap gap-4 text-xs text-slate-700">
-        {queue.strata.map((stratum) => (
+        {queue.strata.map((stratum, index) => (
           <li key={stratum.verdict}>
-            judge said <strong>{stratum.verdict}</strong>: {stratum.labelled} labelled of {stratum.allocated} wanted (
-            {stratum.available} judged)
+            {judgeHidden ? (
+              `stratum ${index + 1}`
+            ) : (
+              <>
+                judge said <strong>{stratum.verdict}</strong>
+              </>
+            )}
+            : {stratum.labelled} labelled of {stratum.allocated} wanted ({stratum.available} judged)
           </li>
         ))}
       </ul>
@@ -64,7 +128,7 @@ export async function LabellingQueueView({
                 Row {unit.rowNumber}
                 {unit.chunkPosition >= 0 && `, chunk ${unit.chunkPosition + 1}`}
               </Link>
-              <span className="shrink-0 text-xs text-slate-600">judge said {unit.verdict}</span>
+              {!judgeHidden && <span className="shrink-0 text-xs text-slate-600">judge said {unit.verdict}</span>}
               {unit.requestLine && (
                 <span
                   className="min-w-0 truncate text-xs text-slate-800"

@@ -89,7 +89,7 @@ function MetricPeople({ report, differHref }: { report: PeopleReport; differHref
           <dd className="tabular-nums" data-testid="tied">
             {gold.tied} tied, left out of the judge&apos;s figures ·{" "}
             {gold.disagreed > 0 ? (
-              <Link href={differHref} className="text-indigo-700 hover:underline" data-testid="people-differ-link">
+              <Link href={differHref} className="text-indigo-700 underline" data-testid="people-differ-link">
                 {gold.disagreed} rows where people differ
               </Link>
             ) : (

@@ -6,7 +6,11 @@ import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { labellerName } from "@/lib/labels/labellerName";
 import { compareLabelLines, labelLineKeys } from "@/lib/labels/labelLines";
 import { metricShortName } from "@/lib/urlState/runRowQuery";
+import { readLabelQueueSettings } from "@/lib/db/labels/labelQueueSettings";
+import { readRowAdjudications, readRowPersonLabels } from "@/lib/db/labels/peopleLabelQueries";
+import { rowPeopleLines, type PeopleLine } from "@/lib/labels/rowPeopleLines";
 import { LabelControls, type LabelTarget } from "./LabelControls";
+import { PeopleLabelsList } from "./PeopleLabelsList";
 
 type Judgment = {
   metric: string;
@@ -34,6 +38,8 @@ export async function RowLabelsCard({
   retrievedChunkCount,
   nextToLabelHref,
   canLabel,
+  viewer,
+  hiddenJudges,
 }: {
   /** The run with its custom judges and config: which of its judges take a label, and of what kind. */
   run: Parameters<typeof labellableRunMetrics>[0] & { id: string; datasetId: string };
@@ -43,17 +49,62 @@ export async function RowLabelsCard({
   nextToLabelHref: string | null;
   /** Whether the signed-in role may give labels (labels.write). */
   canLabel: boolean;
+  /** Who is looking (their labels are theirs; blind labelling hides others' until they label) and whether they decide between people. */
+  viewer: { id: string; adjudicates: boolean };
+  /** Judges whose verdicts wait until this viewer labels (lib/labels/hiddenJudges.ts). */
+  hiddenJudges: ReadonlySet<string>;
 }) {
   const db = getDb();
   const labels = await getRowLabelsOnRun(db, run.id, rowId);
-  const history = await getRowLabelHistory(db, rowId, 50);
-  const names = await userIdentitiesById(
-    db,
-    [...labels, ...history].map((entry) => entry.labelledBy),
+  const fullHistory = await getRowLabelHistory(db, rowId, 50);
+  const [personLabels, adjudications, settings] = await Promise.all([
+    readRowPersonLabels(db, rowId),
+    readRowAdjudications(db, rowId),
+    readLabelQueueSettings(db, run.datasetId),
+  ]);
+  const people = rowPeopleLines(personLabels, adjudications, settings, viewer);
+  // Blind labelling: the history of a key the viewer has not labelled yet shows none of the others' labels.
+  const blindKeys = new Set(
+    people.filter((line) => line.hidden > 0).map((line) => `${line.metric}:${line.chunkPosition}`),
   );
+  const history = fullHistory.filter(
+    (entry) => !blindKeys.has(`${entry.metric}:${entry.chunkPosition}`) || entry.labelledBy === viewer.id,
+  );
+  const names = await userIdentitiesById(db, [
+    ...[...labels, ...history].map((entry) => entry.labelledBy),
+    ...personLabels.map((label) => label.labeller),
+    ...adjudications.map((adjudication) => adjudication.decidedBy),
+  ]);
   const who = (entry: { labelledBy: string | null; source: string }) => labellerName(entry, names);
-  const labelOf = (metric: string, position: number) =>
-    labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
+  const peopleOf = (metric: string, position: number): PeopleLine | undefined =>
+    people.find((line) => line.metric === metric && line.chunkPosition === position);
+  // The viewer's own label where they gave one; else the gold label, unless labelling is blind for them.
+  const labelOf = (metric: string, position: number): (StoredLabel & { otherResponse: boolean }) | null => {
+    const line = peopleOf(metric, position);
+    const own = personLabels.find(
+      (label) => label.metric === metric && label.chunkPosition === position && label.labeller === viewer.id,
+    );
+    const gold = labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
+    if (own && gold?.labelledBy !== viewer.id)
+      return {
+        rowId,
+        metric,
+        chunkPosition: position,
+        kind: own.kind === "score" ? ("score" as const) : ("rating" as const),
+        rating: own.rating === "yes" ? "yes" : own.rating === "no" ? "no" : null,
+        score: own.score,
+        reason: own.reason,
+        labelledBy: viewer.id,
+        statedBy: null,
+        labelledAt: own.labelledAt,
+        source: own.source,
+        revision: gold?.revision ?? 0,
+        otherResponse: gold?.otherResponse ?? false,
+      };
+    return line && line.hidden > 0 && !own ? null : gold;
+  };
+  const judgeShown = (metric: string, verdict: string) =>
+    hiddenJudges.has(metric) ? "hidden until you label" : verdict;
   // An import with sign-in on credits the importer; what the file claimed is shown beside it, never as the labeller.
   const stated = (statedBy: string | null) => (statedBy ? `, stated by ${statedBy}` : "");
   const when = (label: StoredLabel | null) =>
@@ -68,7 +119,10 @@ export async function RowLabelsCard({
     if (resolved.kind === "chunk_rating") {
       return Array.from({ length: retrievedChunkCount }, (_, position): Omit<LabelTarget, "lineKey"> => {
         const verdict = judgment.chunks.find((chunk) => chunk.position === position);
-        const judge = verdict ? (verdict.errorMessage ? "error" : (verdict.rating ?? "–")) : "–";
+        const judge = judgeShown(
+          judgment.metric,
+          verdict ? (verdict.errorMessage ? "error" : (verdict.rating ?? "–")) : "–",
+        );
         const label = labelOf(judgment.metric, position);
         return {
           key: `${judgment.metric}:${position}`,
@@ -86,7 +140,7 @@ export async function RowLabelsCard({
       });
     }
     const label = labelOf(judgment.metric, -1);
-    const judge = judgeInWords(judgment);
+    const judge = judgeShown(judgment.metric, judgeInWords(judgment));
     const labelText = label ? (label.kind === "score" ? String(label.score) : label.rating) : null;
     const otherResponse = label?.otherResponse ?? false;
     const target: Omit<LabelTarget, "lineKey"> = {
@@ -125,6 +179,15 @@ export async function RowLabelsCard({
           canLabel={canLabel}
         />
       )}
+      <PeopleLabelsList
+        lines={people}
+        runId={run.id}
+        rowId={rowId}
+        nameOf={(labeller) =>
+          labeller === "" ? "unnamed" : labellerName({ labelledBy: labeller, source: "import" }, names)
+        }
+        canAdjudicate={viewer.adjudicates}
+      />
       {leftOut > 0 && (
         <p className="mt-1 text-xs text-slate-600" data-testid="label-other-response-note">
           {leftOut === 1 ? "One label was" : `${leftOut} labels were`} given on another response than the one this run

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { readLabelQueueSettings } from "@/lib/db/labels/labelQueueSettings";
 import { getLabellingQueue } from "@/lib/labels/labellingQueue";
 import { parseLabelQueueQuery, queueRowHref } from "@/lib/urlState/labelQueueQuery";
 import type { SearchParams } from "@/lib/urlState/searchParams";
@@ -10,14 +11,21 @@ import type { SearchParams } from "@/lib/urlState/searchParams";
  */
 export async function nextRowToLabel(
   db: Db,
-  run: { id: string },
+  run: { id: string; datasetId: string },
   row: { id: string },
   searchParams: SearchParams,
   nextInFilter: string | null,
+  viewer: string,
 ): Promise<string | null> {
   const query = parseLabelQueueQuery(searchParams);
   if (!query.queue) return nextInFilter;
-  const queue = await getLabellingQueue(db, run, query.queue, { target: query.target, seed: query.seed });
+  const setting = (await readLabelQueueSettings(db, run.datasetId)).get(query.queue);
+  const queue = await getLabellingQueue(db, run, query.queue, {
+    target: query.target,
+    seed: query.seed,
+    viewer,
+    labelsPerRow: setting?.labelsPerRow,
+  });
   if ("error" in queue) return nextInFilter;
   const next = queue.next.find((unit) => unit.rowId !== row.id);
   return next ? queueRowHref(run.id, next.rowId, query) : null;

@@ -26,6 +26,8 @@ export const ACTION_MIN_ROLE = {
   "run.delete": "admin",
   "dataset.rename": "admin",
   "dataset.delete": "admin",
+  // Setting the deciding label where people's labels differ.
+  "labels.adjudicate": "admin",
   "users.manage": "admin",
   "settings.manage": "admin",
 } as const satisfies Record<string, Role>;
@@ -55,6 +57,7 @@ const ACTION_PHRASE: Record<Action, string> = {
   "run.estimate": "estimate run costs",
   "labels.write": "label rows",
   "judge.align": "align judges",
+  "labels.adjudicate": "decide between people's labels",
   "run.update": "edit runs",
   "run.delete": "delete runs",
   "dataset.rename": "rename datasets",

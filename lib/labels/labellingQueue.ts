@@ -17,12 +17,16 @@ export async function getLabellingQueue(
   db: Db,
   run: { id: string },
   metricName: string,
-  options: { target?: number; seed?: number } = {},
+  options: { target?: number; seed?: number; viewer?: string; labelsPerRow?: number } = {},
 ): Promise<LabellingQueue | { error: string }> {
   const resolved = resolveLabelMetric(metricName, await runJudgeLabels(db, run.id));
   if ("error" in resolved) return resolved;
   const target = Math.min(Math.max(1, Math.floor(options.target ?? DEFAULT_QUEUE_TARGET)), MAX_QUEUE_TARGET);
-  const selection = createQueueSelection({ seed: options.seed ?? stableSeed(`${run.id}:${resolved.metric}`), target });
+  const selection = createQueueSelection({
+    seed: options.seed ?? stableSeed(`${run.id}:${resolved.metric}`),
+    target,
+    labelsPerRow: options.labelsPerRow,
+  });
   let after = { rowNumber: 0, chunkPosition: -1 };
   for (;;) {
     const page = await readQueueUnitsPage(db, run, resolved.metric, {
@@ -30,12 +34,16 @@ export async function getLabellingQueue(
       score: resolved.kind === "score",
       after,
       limit: PAGE,
+      viewer: options.viewer,
     });
     for (const { requestStart, ...unit } of page)
       selection.add({
         ...unit,
         labelled: unit.labelled === 1,
         elsewhere: unit.elsewhere === 1,
+        labels: Number(unit.labels),
+        mine: Boolean(Number(unit.mine)),
+        reserved: Boolean(Number(unit.reserved)),
         requestLine: firstLine(requestStart),
       });
     if (page.length < PAGE) return selection.finish();

@@ -27,6 +27,12 @@ export type QueueUnit = {
   requestLine?: string;
   /** Its label was given on another response than this run judged: left out of the queue, counted apart. */
   elsewhere?: boolean;
+  /** People's labels of the unit (several labels per row asked for), whether the viewer gave one, and whether
+   * someone else holds its last slot: a unit is done at `labelsPerRow` labels, and offered to a viewer only
+   * while it is neither theirs nor held by another. */
+  labels?: number;
+  mine?: boolean;
+  reserved?: boolean;
 };
 
 export type StratumProgress = {
@@ -50,6 +56,10 @@ export type LabellingQueue = {
   strata: StratumProgress[];
   /** Units whose label was given on another response than this run judged: neither offered nor counted. */
   otherResponse: number;
+  /** Labels asked for per unit, units the viewer labelled, and units held by another labeller for their last slot. */
+  labelsPerRow: number;
+  yours: number;
+  held: number;
 };
 
 /** A number in [0, 1) fixed by (seed, row, chunk): the unit's place in its stratum's order. */
@@ -78,8 +88,11 @@ export function allocateTarget(target: number, available: Record<Verdict, number
 
 type Kept = { key: number; unit: QueueUnit };
 
-export function createQueueSelection(options: { seed: number; target: number }) {
+export function createQueueSelection(options: { seed: number; target: number; labelsPerRow?: number }) {
   const target = Math.max(0, Math.floor(options.target));
+  const labelsPerRow = Math.max(1, Math.floor(options.labelsPerRow ?? 1));
+  let yours = 0;
+  let held = 0;
   const available: Record<Verdict, number> = { no: 0, yes: 0 };
   const labelled: Record<Verdict, number> = { no: 0, yes: 0 };
   const kept: Record<Verdict, Kept[]> = { no: [], yes: [] };
@@ -107,8 +120,13 @@ export function createQueueSelection(options: { seed: number; target: number }) 
         return;
       }
       available[unit.verdict] += 1;
-      if (unit.labelled) labelled[unit.verdict] += 1;
-      else keep(unit.verdict, { key: queueKey(options.seed, unit.rowNumber, unit.chunkPosition), unit });
+      if (unit.mine) yours += 1;
+      // One label per row: a gold label means done, as before several people could label.
+      const done = labelsPerRow > 1 ? (unit.labels ?? 0) >= labelsPerRow : unit.labelled;
+      if (done) labelled[unit.verdict] += 1;
+      else if (unit.reserved) held += 1;
+      else if (!unit.mine)
+        keep(unit.verdict, { key: queueKey(options.seed, unit.rowNumber, unit.chunkPosition), unit });
     },
     finish(): LabellingQueue {
       const allocation = allocateTarget(target, available);
@@ -132,6 +150,9 @@ export function createQueueSelection(options: { seed: number; target: number }) 
           allocated: allocation[verdict],
         })),
         otherResponse,
+        labelsPerRow,
+        yours,
+        held,
       };
     },
   };

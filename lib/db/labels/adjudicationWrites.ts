@@ -68,13 +68,14 @@ export async function adjudicateLabel(
   if (!reason) throw new LabelTargetError("an adjudication needs a reason");
   const params = { rowId: key.rowId, metric: key.metric, chunkPosition: key.chunkPosition };
   await sqlOf(db).transaction(async (tx) => {
-    const people = await tx.get<{ labels: number; hash: string | null }>(
-      `SELECT COUNT(*) AS "labels", MAX("responseHash") AS "hash" FROM "PersonLabel" WHERE "datasetId" = @datasetId AND ${sameKey}`,
+    const people = await tx.get<{ labels: number; hash: string | null; kind: string | null }>(
+      `SELECT COUNT(*) AS "labels", MAX("responseHash") AS "hash", MAX("kind") AS "kind" FROM "PersonLabel" WHERE "datasetId" = @datasetId AND ${sameKey}`,
       { ...params, datasetId: key.datasetId },
     );
     if (!people || Number(people.labels) === 0)
       throw new LabelTargetError("nobody labelled this; there is nothing to decide");
     const { value } = decision;
+    if (people.kind !== value.kind) throw new LabelTargetError(`this metric takes a ${people.kind} label`);
     const rating = value.kind === "rating" ? value.rating : null;
     const score = value.kind === "score" ? value.score : null;
     await tx.run(

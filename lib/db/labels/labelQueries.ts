@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { z } from "zod";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
 import { givenOnOtherResponse } from "./agreementQueries";
+import { reservedByOther } from "./labelReservations";
 import { sqlOf, type Db } from "../client";
 import { preparedStatement } from "../store/directSqlite";
 import { sqlFragments } from "../store/sqlFragments";
@@ -221,6 +222,10 @@ export type QueueUnitRow = {
   elsewhere: number;
   /** The request's first characters (the queue shows its first line). */
   requestStart: string;
+  /** People's labels of the unit, whether the viewer gave one, and whether another labeller holds its last slot. */
+  labels: number;
+  mine: number | boolean;
+  reserved: number | boolean;
 };
 
 /** Enough of the request for its first line in the queue, without reading a long request whole. */
@@ -236,9 +241,24 @@ export function readQueueUnitsPage(
   db: Db,
   run: { id: string },
   metric: string,
-  options: { perChunk: boolean; score: boolean; after: { rowNumber: number; chunkPosition: number }; limit: number },
+  options: {
+    perChunk: boolean;
+    score: boolean;
+    after: { rowNumber: number; chunkPosition: number };
+    limit: number;
+    /** Who asks: their own labels and others' claims on last slots (labelReservations.ts) are read for them. */
+    viewer?: string;
+  },
 ): Promise<QueueUnitRow[]> {
+  const sql = sqlOf(db);
+  const people = (position: string) => {
+    const key = `p."rowId" = r."id" AND p."metric" = @metric AND p."chunkPosition" = ${position}`;
+    return `(SELECT COUNT(*) FROM "PersonLabel" p WHERE ${key}) AS "labels",
+       EXISTS (SELECT 1 FROM "PersonLabel" p WHERE ${key} AND p."labeller" = @viewer) AS "mine",
+       ${reservedByOther(sqlFragments(sql).storeTime(), `r."id"`, "@metric", position)} AS "reserved"`;
+  };
   const bound = {
+    viewer: options.viewer ?? "",
     runId: run.id,
     metric,
     afterRow: options.after.rowNumber,
@@ -248,7 +268,7 @@ export function readQueueUnitsPage(
   if (options.perChunk) {
     return sqlOf(db).all<QueueUnitRow>(
       `SELECT r."id" AS "rowId", r."rowNumber", c."position" AS "chunkPosition", c."rating" AS "verdict", l."id" IS NOT NULL AS "labelled",
-         0 AS "elsewhere", ${REQUEST_START} AS "requestStart"
+         0 AS "elsewhere", ${REQUEST_START} AS "requestStart", ${people(`c."position"`)}
        FROM "JudgmentItem" j
        JOIN "DatasetRow" r ON r."id" = j."rowId"
        JOIN "ChunkJudgment" c ON c."judgmentId" = j."id" AND c."rating" IS NOT NULL
@@ -266,7 +286,7 @@ export function readQueueUnitsPage(
   return sqlOf(db).all<QueueUnitRow>(
     `SELECT r."id" AS "rowId", r."rowNumber", -1 AS "chunkPosition", ${verdict} AS "verdict", l."id" IS NOT NULL AS "labelled",
        (l."id" IS NOT NULL AND ${givenOnOtherResponse(RUN_JUDGED_HASH)}) AS "elsewhere",
-       ${REQUEST_START} AS "requestStart"
+       ${REQUEST_START} AS "requestStart", ${people("-1")}
      FROM "JudgmentItem" j
      JOIN "DatasetRow" r ON r."id" = j."rowId"
      LEFT JOIN "HumanLabel" l ON l."rowId" = j."rowId" AND l."metric" = j."metric" AND l."chunkPosition" = -1

@@ -139,3 +139,44 @@ export async function readGoldCounts(db: Db, datasetId: string, metric: string):
     disagreed: Number(keys?.disagreed ?? 0),
   };
 }
+
+/** One person's label of a row, as the row page lists them. */
+export type RowPersonLabel = {
+  metric: string;
+  chunkPosition: number;
+  labeller: string;
+  kind: string;
+  rating: string | null;
+  score: number | null;
+  reason: string | null;
+  labelledAt: string;
+  source: string;
+};
+
+export async function readRowPersonLabels(db: Db, rowId: string): Promise<RowPersonLabel[]> {
+  return sqlOf(db).all<RowPersonLabel>(
+    `SELECT "metric", "chunkPosition", "labeller", "kind", "rating", "score", "reason", "labelledAt", "source"
+     FROM "PersonLabel" WHERE "rowId" = ? ORDER BY "metric", "chunkPosition", "labelledAt"`,
+    [rowId],
+  );
+}
+
+/** A key's deciding label, as the row page shows it. */
+export type RowAdjudication = {
+  metric: string;
+  chunkPosition: number;
+  kind: string;
+  rating: string | null;
+  score: number | null;
+  reason: string;
+  decidedBy: string | null;
+  decidedAt: string;
+};
+
+export async function readRowAdjudications(db: Db, rowId: string): Promise<RowAdjudication[]> {
+  return sqlOf(db).all<RowAdjudication>(
+    `SELECT "metric", "chunkPosition", "kind", "rating", "score", "reason", "decidedBy", "decidedAt"
+     FROM "LabelAdjudication" WHERE "rowId" = ?`,
+    [rowId],
+  );
+}

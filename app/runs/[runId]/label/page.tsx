@@ -6,6 +6,7 @@ import { LabellingQueueView } from "@/components/labels/LabellingQueueView";
 import { Button } from "@/components/ui/Button";
 import { CardFrame } from "@/components/ui/Card";
 import { getDb } from "@/lib/db/client";
+import { roleCan } from "@/lib/auth/permissions";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { labellableRunMetrics } from "@/lib/labels/labelKinds";
 import { parseLabelQueueQuery, QUEUE_TARGETS } from "@/lib/urlState/labelQueueQuery";
@@ -20,7 +21,7 @@ type Props = { params: Promise<{ runId: string }>; searchParams: Promise<SearchP
 /** Which rows to label next for the most information about one judge of this run. */
 export default async function LabelQueuePage({ params, searchParams }: Props) {
   const { runId } = await params;
-  await requirePageRole("data.read", `/runs/${runId}/label`);
+  const user = await requirePageRole("data.read", `/runs/${runId}/label`);
   const run = await getRun(getDb(), runId);
   if (!run) notFound();
   const query = parseLabelQueueQuery(await searchParams);
@@ -35,7 +36,7 @@ export default async function LabelQueuePage({ params, searchParams }: Props) {
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
           The rows to label next, stratified by this run&apos;s verdict so a judge that says “yes” 95 % of the time
           still gets its “no”s checked. Rows already labelled are skipped; the order is stable, so two reviewers see the
-          same queue.
+          same queue. Ask for several labels per row to learn how far your labellers agree with each other.
         </p>
       </div>
       {metric === undefined ? (
@@ -74,7 +75,11 @@ export default async function LabelQueuePage({ params, searchParams }: Props) {
             {query.seed !== undefined && <input type="hidden" name="seed" value={query.seed} />}
             <Button size="sm">Show queue</Button>
           </CardFrame>
-          <LabellingQueueView run={run} query={{ ...query, queue: metric }} />
+          <LabellingQueueView
+            run={run}
+            query={{ ...query, queue: metric }}
+            viewer={{ id: user.id, canLabel: roleCan(user.role, "labels.write") }}
+          />
         </>
       )}
     </div>

@@ -1,4 +1,7 @@
 import { AgentFactsCard } from "@/components/content/AgentFactsCard";
+import { judgesHiddenFrom } from "@/lib/labels/hiddenJudges";
+import { claimQueueSlot } from "@/lib/labels/queueSlots";
+import { parseLabelQueueQuery } from "@/lib/urlState/labelQueueQuery";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/components/auth/requirePageRole";
@@ -41,7 +44,13 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const href = (id: string | null) => (id ? runRowHref(runId, id, query) : null);
   // Back to the table's page that holds this row (j / k may have walked past the page the reviewer left).
   const tablePage = position.index === null ? query.page : Math.ceil(position.index / query.pageSize);
-  const nextToLabelHref = await nextRowToLabel(db, run, row, search, href(neighbours.nextId));
+  const nextToLabelHref = await nextRowToLabel(db, run, row, search, href(neighbours.nextId), user.id);
+  // Opened from a queue asking for several labels per row: this row's last slot is held for this labeller.
+  const queueMetric = parseLabelQueueQuery(search).queue;
+  const slot =
+    queueMetric && roleCan(user.role, "labels.write")
+      ? await claimQueueSlot(db, { datasetId: run.datasetId, rowId: row.id, metric: queueMetric }, user.id)
+      : "none";
 
   const generation = row.generations.find((g) => g.trial === 1) ?? null;
   // A run with trials: the page's verdicts are trial 1's, as the table shows them; each judge lists every trial.
@@ -56,7 +65,10 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const response = run.generationModel ? (generation?.response ?? null) : row.response;
   const facts = decodeFacts(row.expectedFacts);
   const { retrieved, expectedUris } = splitChunks(row.chunks);
-  const chunkJudgments = judgments.filter((j) => j.chunks.length > 0);
+  // Blind labelling that hides the judge: its verdict and rationale wait until this labeller labelled.
+  const viewer = { id: user.id, adjudicates: roleCan(user.role, "labels.adjudicate") };
+  const hidden = await judgesHiddenFrom(db, { datasetId: run.datasetId, rowId: row.id }, viewer);
+  const chunkJudgments = judgments.filter((j) => j.chunks.length > 0 && !hidden.has(j.metric));
   const trace = summarizeTrace(row.trace);
 
   return (
@@ -110,7 +122,14 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           </Card>
           <Card title="Judges" subtitle="Every judge's verdict on this row, with its rationale.">
             <ul className="space-y-2">
+              {hidden.size > 0 && (
+                <li className="text-sm text-slate-600" data-testid="judges-hidden">
+                  {[...hidden].map((metric) => metric.split("/").pop()).join(", ")}: hidden until you give your label
+                  (blind labelling).
+                </li>
+              )}
               {[...judgments]
+                .filter((judgment) => !hidden.has(judgment.metric))
                 .sort((a, b) => judgmentRank(a) - judgmentRank(b))
                 .map((judgment) => (
                   <JudgmentPanel key={judgment.id} judgment={judgment}>
@@ -128,6 +147,11 @@ export default async function RunRowPage({ params, searchParams }: Props) {
         </div>
         <div className="space-y-4">
           <GroundTruthCard expectedResponse={row.expectedResponse} facts={facts} expectedUris={expectedUris} />
+          {slot === "held" && (
+            <p className="rounded bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status" data-testid="slot-held">
+              Someone else is giving this row its last label; the queue&apos;s next row is yours (] or Shift+N).
+            </p>
+          )}
           <RowLabelsCard
             run={run}
             rowId={row.id}
@@ -135,6 +159,8 @@ export default async function RunRowPage({ params, searchParams }: Props) {
             retrievedChunkCount={retrieved.length}
             nextToLabelHref={nextToLabelHref}
             canLabel={roleCan(user.role, "labels.write")}
+            viewer={viewer}
+            hiddenJudges={hidden}
           />
           <AgentFactsCard
             subtitle={run.generationModel ? "from the generation call" : trace ? "from the MLflow trace" : undefined}
