@@ -20,7 +20,8 @@ export function PeopleLabelsList({
   nameOf: (labeller: string) => string;
   canAdjudicate: boolean;
 }) {
-  const shown = lines.filter((line) => line.people.length + line.hidden > 1 || line.adjudication);
+  // Keys more than one person labelled, keys with labels hidden from the viewer, and decided keys.
+  const shown = lines.filter((line) => line.people.length + line.hidden > 1 || line.hidden > 0 || line.adjudication);
   if (shown.length === 0) return null;
   return (
     <section

@@ -2,7 +2,7 @@
 // for two labels per row with the judge hidden; one labeller labels blind; a second is offered the same
 // row, sees no one's label nor the judge until giving theirs, then sees where they differ; the admin
 // decides between them with a reason, and the decision is the gold label.
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import type { Dialect } from "@/lib/db/store/dialect";
@@ -57,9 +57,18 @@ export function describeBlindQueue(store: Dialect): void {
     await app?.close();
   });
 
+  // Each person signs in once (the sign-in rate limit counts attempts per address); switching back restores their cookies.
+  const sessions = new Map<string, Awaited<ReturnType<BrowserContext["cookies"]>>>();
   async function signInAs(user: TestUser): Promise<void> {
-    await page.context().clearCookies();
+    const context = page.context();
+    await context.clearCookies();
+    const saved = sessions.get(user.email);
+    if (saved) {
+      await context.addCookies(saved);
+      return;
+    }
     await signInThroughPage(page, server.baseUrl, user, { from: `/runs/${runId}/label`, problems: app.problems });
+    sessions.set(user.email, await context.cookies());
   }
 
   const queueUrl = () => `${server.baseUrl}/runs/${runId}/label?queue=${encodeURIComponent(METRIC)}`;
