@@ -35,6 +35,8 @@ import { describeRowIssue } from "../lib/ingest/errors";
 import { costBudgetProblem } from "../lib/engine/budgetFields";
 import { ingestFile } from "../lib/ingest/ingestFile";
 import { formatAgreementTable } from "../lib/labels/agreementTable";
+import { formatPeopleAgreementTable } from "../lib/labels/peopleAgreementTable";
+import { getRunPeopleAgreement } from "../lib/labels/runPeopleAgreement";
 import { offlineUnavailableReason } from "../lib/judges/heuristic";
 import { readLlmConfig } from "../lib/llm/llmConfig";
 import { concurrencyAboveEndpointLimit } from "../lib/llm/concurrencyNote";
@@ -91,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
     // Also when every label was given on another response (a generating run): the table says how many it left out.
     if (agreement.some((judge) => judge.labelled + judge.errors + judge.otherResponse > 0))
       console.log("\nAgreement with human labels\n" + formatAgreementTable(agreement));
+    const people = await getRunPeopleAgreement(db, { id: runId, datasetId: run.datasetId }, agreement);
+    if (people.length > 0) console.log("\nAgreement between people\n" + formatPeopleAgreementTable(people));
     let exportFailed = false;
     if (args.out) {
       const exportStarted = Date.now();

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { runAgreementSchema } from "@/lib/api/agreementSchemas";
 import { runDetailSchema, uploadResultSchema } from "@/lib/api/apiSchemas";
 import { formatAgreementTable } from "@/lib/labels/agreementTable";
+import { formatPeopleAgreementTable } from "@/lib/labels/peopleAgreementTable";
 import { alignOnServer } from "./remoteAlign";
 import { ApiClientError, type ApiClient } from "./apiClient";
 import type { EvalArgs } from "./evalArgs";
@@ -56,10 +57,11 @@ export async function runRemoteEval(args: EvalArgs, client: ApiClient, io: Remot
   io.log(`\nRun ${run.id} "${run.name}": ${run.status} in ${seconds} s. Judge: ${judge}.`);
   if (run.errorMessage) io.log(run.errorMessage);
   io.log(formatAggregates(run.aggregates));
-  const { judges } = await client.json("GET", `/api/v1/runs/${run.id}/agreement`, runAgreementSchema);
+  const { judges, people } = await client.json("GET", `/api/v1/runs/${run.id}/agreement`, runAgreementSchema);
   // As locally: the table only when the dataset has labels on what this run judged.
   if (judges.some((judge) => judge.labelled + judge.errors + judge.otherResponse > 0))
     io.log("\nAgreement with human labels\n" + formatAgreementTable(judges));
+  if (people.length > 0) io.log("\nAgreement between people\n" + formatPeopleAgreementTable(people));
   let exportFailed = false;
   if (args.out) {
     const format = args.out.toLowerCase().endsWith(".csv") ? "csv" : "json";

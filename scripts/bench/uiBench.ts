@@ -9,9 +9,12 @@
 // page's agreement table. Then two runs of BENCH_TRIAL_ROWS rows (BENCH_ROWS by default) that judged every row
 // 3 times (trials): the run page with its trials panel, the flaky filter, the table sorted by a metric, a row's
 // drill-down with every trial, and compare (each row's mean over its trials, tested over rows). BENCH_PARTS
-// (runs, pairwise, labels, trials; all by default) picks the parts; pairwise adds to the first two runs a
-// completed pairwise comparison in both orders: compare with its result, the pairs B lost, and one side by side. The last line says whether every target held on every
-// store.
+// (runs, pairwise, labels, trials, people; all by default) picks the parts; pairwise adds to the first two runs a
+// completed pairwise comparison in both orders: compare with its result, the pairs B lost, and one side by side.
+// people: BENCH_PEOPLE_ROWS rows (100,000 by default) with three people's labels each on one metric, imported
+// through the label import (its time printed), and two runs: the run page with the people's agreement, the
+// rows where people differ, and compare's agreement table. The last line says whether every target held on
+// every store.
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +27,7 @@ import { applyPendingMigrations } from "../../lib/db/migrations/applyMigrations"
 import { seedLabels } from "./seedLabels";
 import { seedLargeRuns } from "./seedLargeRuns";
 import { seedPairwise } from "./seedPairwise";
+import { PEOPLE_METRIC, seedPeopleLabels } from "./seedPeopleLabels";
 import { listPairwiseComparisons } from "../../lib/db/pairwise/pairwiseComparisons";
 import { listDecidedPairs } from "../../lib/db/pairwise/pairwiseRows";
 import { processTreeRss, startServerForBench } from "./startServerForBench";
@@ -34,7 +38,10 @@ const LABELLED_ROWS = 1_000;
 const PAGE_SIZE = 25;
 const TRIAL_ROWS = Number(process.env.BENCH_TRIAL_ROWS ?? ROWS);
 const TRIALS = 3;
-const PARTS = new Set((process.env.BENCH_PARTS ?? "runs,pairwise,labels,trials").split(",").map((part) => part.trim()));
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? "runs,pairwise,labels,trials,people").split(",").map((part) => part.trim()),
+);
+const PEOPLE_ROWS = Number(process.env.BENCH_PEOPLE_ROWS ?? 100_000);
 const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres")
   .split(",")
   .map((store) => store.trim())
@@ -83,6 +90,7 @@ async function benchStore(store: Store, build: boolean): Promise<Timing[]> {
     if (PARTS.has("runs")) pages.push(...(await runPages(server.databaseUrl)));
     if (PARTS.has("labels")) pages.push(...(await labelledPages(server.databaseUrl)));
     if (PARTS.has("trials")) pages.push(...(await trialPages(server.databaseUrl)));
+    if (PARTS.has("people")) pages.push(...(await peoplePages(server.databaseUrl)));
     if (postgres) {
       // The seed writes 1.4 million rows in minutes, which a run never does (it writes its judgments over hours,
       // and autovacuum keeps pace). Vacuumed here, autovacuum's pass over them cannot fall during the requests:
@@ -201,6 +209,27 @@ async function labelledPages(databaseUrl: string): Promise<[string, string, numb
     ["labelled 1k: a confusion cell's rows", `/runs/${la}?filter=cell&metric=${groundedness}&cell=yes-no`, 300],
     ["labelled 1k: labelling queue", `/runs/${la}/label?queue=${groundedness}&target=200`, 300],
     ["labelled 1k: compare + agreement table", `/compare?runs=${la},${lb}&baseline=${la}`, 1000],
+  ];
+}
+
+/** Two runs of PEOPLE_ROWS rows, each labelled by three people on one metric: their agreement, where they differ. */
+async function peoplePages(databaseUrl: string): Promise<[string, string, number][]> {
+  const seedStarted = performance.now();
+  const { datasetId, runIds } = await seedLargeRuns(databaseUrl, PEOPLE_ROWS, 1);
+  closeDirectConnection(databaseUrl);
+  console.log(
+    `seeded 2 runs × ${PEOPLE_ROWS.toLocaleString("en-US")} rows × 7 metrics × 1 chunk in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+  const { labels, seconds } = await seedPeopleLabels(databaseUrl, datasetId, PEOPLE_ROWS);
+  closeDirectConnection(databaseUrl);
+  console.log(`imported ${labels.toLocaleString("en-US")} labels of three people in ${seconds.toFixed(1)} s`);
+  const [pa, pb] = runIds;
+  const metric = encodeURIComponent(PEOPLE_METRIC);
+  const label = `3 people × ${PEOPLE_ROWS.toLocaleString("en-US")} rows:`;
+  return [
+    [`${label} run page + people's agreement`, `/runs/${pa}`, 300],
+    [`${label} rows where people differ`, `/runs/${pa}?filter=people-differ&metric=${metric}`, 300],
+    [`${label} compare + agreement table`, `/compare?runs=${pa},${pb}&baseline=${pa}`, 1000],
   ];
 }
 
