@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { CardFrame } from "@/components/ui/Card";
 import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
-import { getRunAgreement, type JudgeAgreement } from "@/lib/db/labels/agreementQueries";
+import type { JudgeAgreement } from "@/lib/db/labels/agreementQueries";
 import { getDb } from "@/lib/db/client";
 import { otherResponseText } from "@/lib/labels/agreementTable";
 import { KAPPA_INTERVAL_METHOD } from "@/lib/stats";
@@ -14,7 +14,7 @@ import {
   type RunRowQuery,
 } from "@/lib/urlState/runRowQuery";
 import { alignableMetrics, type AlignableRun } from "@/lib/engine/alignment/originalJudge";
-import { getRunPeopleAgreement } from "@/lib/labels/runPeopleAgreement";
+import { getCachedRunAgreement } from "@/lib/labels/agreementCache";
 import { JudgeName } from "./JudgeName";
 import { PeopleAgreement } from "./PeopleAgreement";
 import { kappaText, percentText, scoreText } from "./agreementFormat";
@@ -28,10 +28,14 @@ import { kappaText, percentText, scoreText } from "./agreementFormat";
  * answer's row labelled on the dataset's answer) are left out and counted
  * beside. The labelling queue is linked whether or not there are labels yet.
  */
-export async function AgreementPanel({ run, query }: { run: AlignableRun; query: RunRowQuery }) {
-  const db = getDb();
-  const all = await getRunAgreement(db, run);
-  const people = await getRunPeopleAgreement(db, run, all);
+export async function AgreementPanel({
+  run,
+  query,
+}: {
+  run: AlignableRun & { status: string; finishedAt: Date | null };
+  query: RunRowQuery;
+}) {
+  const { judges: all, people } = await getCachedRunAgreement(getDb(), run);
   const alignable = alignableMetrics(run);
   const rows = all.filter((row) => row.labelled + row.errors > 0);
   const otherResponse = all.reduce((sum, row) => sum + row.otherResponse, 0);

@@ -2,10 +2,11 @@ import { CardFrame } from "@/components/ui/Card";
 import { ColumnHeaders } from "@/components/ui/ColumnHeaders";
 import { getDb } from "@/lib/db/client";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
+import { alphaText, intervalText } from "@/lib/labels/peopleAgreementText";
 import { JudgeName } from "./JudgeName";
 import { kappaText, percentText, scoreText } from "./agreementFormat";
 
-type ComparedRun = { id: string; datasetId: string; name: string };
+type ComparedRun = { id: string; datasetId: string; name: string; status: string; finishedAt: Date | null };
 
 /**
  * How well two runs (two prompt versions, two judge models) agree with the
@@ -30,7 +31,8 @@ export async function CompareAgreementTable({
       </h2>
       <p className="text-xs text-slate-600">
         {baseline.name} (baseline) against {candidate.name}. p: exact McNemar test on the labels both runs judged (does
-        one agree with people more often?).
+        one agree with people more often?). People&apos;s α: how far the labellers agree with each other, with its 95 %
+        interval (rows resampled): the ceiling both runs&apos; agreement is held to.
       </p>
       <div className="mt-2 overflow-x-auto">
         <table className="w-full text-left text-sm tabular-nums">
@@ -44,6 +46,7 @@ export async function CompareAgreementTable({
               "Labelled · errors",
               "Spearman · MAD",
               "Paired test",
+              "People's α",
             ]}
           />
           <tbody>
@@ -78,6 +81,13 @@ export async function CompareAgreementTable({
                         {row.paired
                           ? `p = ${row.paired.pValue.toPrecision(2)} on ${row.paired.pairs} labels (${percentText(row.paired.agreementA)} vs ${percentText(row.paired.agreementB)})`
                           : "no label judged by both"}
+                      </td>
+                    )}
+                    {index === 0 && (
+                      <td rowSpan={2} className="py-1 pl-3 align-top text-xs" data-testid="compare-people-alpha">
+                        {row.people
+                          ? `${alphaText(row.people.alpha)} ${intervalText(row.people.unitsInterval)} (${row.people.level}, ${row.people.pairableRows} rows)`
+                          : "one labeller"}
                       </td>
                     )}
                   </tr>

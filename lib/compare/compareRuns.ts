@@ -38,6 +38,8 @@ export type CompareRun = {
   judgeModel: string;
   generationModel: string | null;
   status: string;
+  /** When it finished (null while judging): with the status, what cached figures of the run are keyed on. */
+  finishedAt: Date | null;
   /** The metrics the run asked for (its config), in its order. */
   metrics: string[];
   /** How many times the run judged each row (1 without trials). */
@@ -302,6 +304,7 @@ export async function compareRuns(
       judgeModel: run.judgeModel,
       generationModel: run.generationModel,
       status: run.status,
+      finishedAt: run.finishedAt,
       metrics: run.config.metrics,
       trials: trialsOf(run.config),
       judging: {

@@ -43,6 +43,7 @@ export function compareRun(id: string, name = id) {
     judgeModel: "h",
     generationModel: null,
     status: "completed",
+    finishedAt: null,
     metrics: [],
     trials: 1,
     judging: { chunkMode: "batched", thresholds: {}, metricJudges: [] },

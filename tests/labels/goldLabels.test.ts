@@ -10,6 +10,7 @@ import { getRowLabelHistory } from "@/lib/db/labels/labelQueries";
 import { readGoldCounts } from "@/lib/db/labels/peopleLabelQueries";
 import { getRunRowPlace, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { importLabelFile } from "@/lib/labels/labelImport";
+import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { readPeopleAgreement } from "@/lib/labels/peopleAgreementReport";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
 import { parseRunRowQuery } from "@/lib/urlState/runRowQuery";
@@ -137,6 +138,11 @@ describe("gold labels from several people's labels", () => {
     expect(report?.labellers.map((l) => l.id)).toEqual(["ann", "bob", "cy", "dan"]);
     expect(report?.agreement.pairableRows).toBe(2);
     expect(report?.judge?.pairs.find((p) => p.labeller === 0)).toMatchObject({ rows: 3, agreement: 2 / 3 });
+    // Compare's agreement table gives the people's α beside both runs (here the run against itself).
+    const [compared] = (await compareRunAgreement(db, { id: runId, datasetId }, { id: runId, datasetId })).filter(
+      (row) => row.metric === GROUNDEDNESS,
+    );
+    expect(compared.people).toMatchObject({ level: "nominal", pairableRows: 2 });
   });
 
   it("the people-differ filter lists the rows where labels differ, and the drill-down's place among them", async () => {

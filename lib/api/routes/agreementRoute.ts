@@ -1,7 +1,6 @@
 import { getDb } from "@/lib/db/client";
-import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
-import { getRunPeopleAgreement } from "@/lib/labels/runPeopleAgreement";
+import { getCachedRunAgreement } from "@/lib/labels/agreementCache";
 import { notFound } from "../apiErrors";
 import { agreementQuerySchema, runAgreementSchema } from "../agreementSchemas";
 import { defineApiRoute } from "../defineApiRoute";
@@ -27,8 +26,6 @@ export const runAgreementRoute = defineApiRoute(
     const db = getDb();
     const run = await getRun(db, params.runId);
     if (!run) throw notFound(`Run ${params.runId}`);
-    const ref = { id: run.id, datasetId: run.datasetId };
-    const judges = await getRunAgreement(db, ref);
-    return { judges, people: await getRunPeopleAgreement(db, ref, judges, { epsilon: query.epsilon }) };
+    return getCachedRunAgreement(db, run, { epsilon: query.epsilon });
   },
 );

@@ -2,7 +2,7 @@ import type { LabelEntry } from "@/lib/contract/labelEntry";
 import { sqlOf, type Db } from "../client";
 import { orderedUuid } from "../orderedUuid";
 import type { SqlRunner } from "../store/sqlRunner";
-import { ONE_KEY, refreshGoldLabels } from "./goldLabels";
+import { bumpLabelsVersion, ONE_KEY, refreshGoldLabels } from "./goldLabels";
 import { LabelTargetError } from "./labelWrites";
 
 /**
@@ -123,6 +123,7 @@ export async function adjudicateLabel(
         Number(people.labels),
       ],
     );
+    await bumpLabelsVersion(tx, key.datasetId);
   });
 }
 
@@ -148,7 +149,7 @@ export async function clearAdjudication(
     });
     // The people's gold label again (or none, on a tie): the refresh replaces or removes the adjudicated one.
     await tx.run(`DELETE FROM "HumanLabel" WHERE ${sameKey}`, params);
-    await refreshGoldLabels(tx, ONE_KEY, params);
+    await refreshGoldLabels(tx, ONE_KEY, params, key.datasetId);
     return true;
   });
 }

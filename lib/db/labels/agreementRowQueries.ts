@@ -81,10 +81,9 @@ const pairedRows =
   (condition: string): RowSet =>
   (metric) =>
     `SELECT p."rowId" FROM paired p WHERE ${condition}${metric ? ` AND p."metric" = @metric` : ""}`;
-/** Keys two or more people labelled with different values (a yes and a no, two different scores). */
+/** Keys two or more people labelled with different values (a yes and a no, two different scores), as kept with the gold labels. */
 const PEOPLE_DIFFER: RowSet = (metric) =>
-  `SELECT k."rowId" FROM "PersonLabel" k WHERE k."datasetId" = @datasetId${metric ? ` AND k."metric" = @metric` : ""}
-   GROUP BY k."rowId", k."metric", k."chunkPosition" HAVING COUNT(DISTINCT COALESCE(k."rating", CAST(k."score" AS TEXT))) > 1`;
+  `SELECT d."rowId" FROM "LabelDisagreement" d WHERE d."datasetId" = @datasetId${metric ? ` AND d."metric" = @metric` : ""}`;
 
 const MAX_ROWS_PAGE = 200;
 

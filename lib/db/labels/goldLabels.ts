@@ -68,14 +68,37 @@ function deleteGoldWithoutMajority(keys: string): string {
     AND ${notAdjudicated('"HumanLabel"')} AND NOT ${majority}`;
 }
 
-/** Refreshes the gold labels of `keys` (a subquery, its parameters in `params`) inside the caller's transaction. */
+/** The keys whose people's labels differ, among `keys`: kept in LabelDisagreement for the filter and the counts. */
+const keyRows = (keys: string) =>
+  `("rowId", "metric", "chunkPosition") IN (SELECT "rowId", "metric", "chunkPosition" FROM (${keys}) k)`;
+const insertDisagreements = (
+  keys: string,
+) => `INSERT INTO "LabelDisagreement" ("rowId", "metric", "chunkPosition", "datasetId")
+  SELECT p."rowId", p."metric", p."chunkPosition", MAX(p."datasetId")
+  FROM (SELECT DISTINCT * FROM (${keys}) k0) k JOIN "PersonLabel" p ON ${sameKey("p", "k")}
+  GROUP BY p."rowId", p."metric", p."chunkPosition"
+  HAVING COUNT(DISTINCT COALESCE(p."rating", CAST(p."score" AS TEXT))) > 1`;
+
+/**
+ * Refreshes the gold labels of `keys` (a subquery, its parameters in `params`) inside the caller's transaction,
+ * with the keys where people differ, and moves the dataset's labels version (what cached agreement is keyed on).
+ */
 export async function refreshGoldLabels(
   tx: SqlRunner,
   keys: string,
   params: Readonly<Record<string, SqlValue>>,
+  datasetId: string,
 ): Promise<void> {
   await tx.run(deleteGoldWithoutMajority(keys), params);
   await tx.run(upsertGold(keys), params);
+  await tx.run(`DELETE FROM "LabelDisagreement" WHERE ${keyRows(keys)}`, params);
+  await tx.run(insertDisagreements(keys), params);
+  await bumpLabelsVersion(tx, datasetId);
+}
+
+/** Moves a dataset's labels version: every cached figure computed from its labels is stale from now. */
+export async function bumpLabelsVersion(tx: SqlRunner, datasetId: string): Promise<void> {
+  await tx.run(`UPDATE "Dataset" SET "labelsVersion" = "labelsVersion" + 1 WHERE "id" = ?`, [datasetId]);
 }
 
 /** One key as the `keys` subquery (binds @rowId, @metric, @chunkPosition), cast so PostgreSQL knows their types. */

@@ -212,7 +212,7 @@ export async function promoteLabelImport(
         await tx.run(steps[1], range);
         count += await tx.run(steps[2], written);
         await tx.run(steps[3], written);
-        await refreshGoldLabels(tx, CHANGED_KEYS, range);
+        await refreshGoldLabels(tx, CHANGED_KEYS, range, datasetId);
         await new Promise((resolve) => setImmediate(resolve));
       }
       return count;

@@ -156,7 +156,7 @@ export async function writeLabels(
           responseHash,
           author.runId ?? null,
         ]);
-        await refreshGoldLabels(tx, ONE_KEY, { rowId, metric, chunkPosition });
+        await refreshGoldLabels(tx, ONE_KEY, { rowId, metric, chunkPosition }, datasetId);
         changed += 1;
       }
     }
@@ -205,7 +205,7 @@ export async function clearLabel(
       null,
       author.runId ?? null,
     ]);
-    await refreshGoldLabels(tx, ONE_KEY, { rowId, metric, chunkPosition } satisfies SqlParams);
+    await refreshGoldLabels(tx, ONE_KEY, { rowId, metric, chunkPosition } satisfies SqlParams, datasetId);
     return true;
   });
 }

@@ -120,13 +120,12 @@ export async function readGoldCounts(db: Db, datasetId: string, metric: string):
     `SELECT "gold", COUNT(*) AS "keys" FROM "HumanLabel" WHERE "datasetId" = ? AND "metric" = ? GROUP BY "gold"`,
     [datasetId, metric],
   );
+  // A tie is a disagreement without a gold label: both read from the keys kept where people differ.
   const keys = await sql.get<{ tied: number; disagreed: number }>(
     `SELECT COUNT(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM "HumanLabel" h
-         WHERE h."rowId" = k."rowId" AND h."metric" = @metric AND h."chunkPosition" = k."chunkPosition")) AS "tied",
-       COUNT(*) FILTER (WHERE k."values" > 1) AS "disagreed"
-     FROM (SELECT "rowId", "chunkPosition", COUNT(DISTINCT COALESCE("rating", CAST("score" AS TEXT))) AS "values"
-           FROM "PersonLabel" WHERE "datasetId" = @datasetId AND "metric" = @metric
-           GROUP BY "chunkPosition", "rowId" HAVING COUNT(*) > 1) k`,
+         WHERE h."rowId" = d."rowId" AND h."metric" = d."metric" AND h."chunkPosition" = d."chunkPosition")) AS "tied",
+       COUNT(*) AS "disagreed"
+     FROM "LabelDisagreement" d WHERE d."datasetId" = @datasetId AND d."metric" = @metric`,
     { datasetId, metric },
   );
   const count = (name: string) => Number(gold.find((row) => row.gold === name)?.keys ?? 0);
@@ -179,4 +178,13 @@ export async function readRowAdjudications(db: Db, rowId: string): Promise<RowAd
      FROM "LabelAdjudication" WHERE "rowId" = ?`,
     [rowId],
   );
+}
+
+/** The dataset's labels version (moved by every label change): what cached agreement figures are keyed on. */
+export async function readLabelsVersion(db: Db, datasetId: string): Promise<number> {
+  const row = await sqlOf(db).get<{ version: number }>(
+    `SELECT "labelsVersion" AS "version" FROM "Dataset" WHERE "id" = ?`,
+    [datasetId],
+  );
+  return Number(row?.version ?? 0);
 }
