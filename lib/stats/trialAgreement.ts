@@ -1,4 +1,5 @@
 import { wilsonIntervalOfRate } from "./wilson";
+import { fleissKappa as fleissOfUnits } from "./fleissKappa";
 /**
  * What repeated judgments of the same rows say (trials): how often a row passes at least once or every time,
  * and how far the judge agrees with itself. Pure functions over per-row counts, so the store can add the
@@ -30,34 +31,21 @@ export type TrialSummary = {
  * of ratings, or every rating in one category (no chance agreement to beat, 1 − P̄_e = 0).
  */
 export function fleissKappa(counts: readonly (readonly number[])[]): number | null {
-  for (const row of counts)
+  if (counts.length === 0) return null;
+  const categories = counts[0].length;
+  for (const row of counts) {
+    if (row.length !== categories) throw new RangeError("every item needs a count for every category");
     for (const count of row)
       if (!Number.isInteger(count) || count < 0)
         throw new RangeError(`counts must be non-negative integers, got ${count}`);
-  if (counts.length === 0) return null;
-  const n = counts[0].reduce((sum, c) => sum + c, 0);
-  if (n < 2) return null;
-  const categories = counts[0].length;
-  const totals = new Array<number>(categories).fill(0);
-  let agreement = 0;
-  for (const row of counts) {
-    if (row.length !== categories) throw new RangeError("every item needs a count for every category");
-    let sum = 0;
-    let squares = 0;
-    row.forEach((count, j) => {
-      if (!Number.isInteger(count) || count < 0)
-        throw new RangeError(`counts must be non-negative integers, got ${count}`);
-      sum += count;
-      squares += count * count;
-      totals[j] += count;
-    });
-    if (sum !== n) return null;
-    agreement += (squares - n) / (n * (n - 1));
   }
-  const observed = agreement / counts.length;
-  const expected = totals.reduce((sum, total) => sum + (total / (counts.length * n)) ** 2, 0);
-  if (expected >= 1) return null;
-  return (observed - expected) / (1 - expected);
+  const sum = (row: readonly number[]) => row.reduce((total, count) => total + count, 0);
+  if (counts.some((row) => sum(row) !== sum(counts[0]))) return null;
+  // The same coefficient as people's agreement uses (fleissKappa.ts), from each item's ratings.
+  const result = fleissOfUnits(
+    counts.map((row) => ({ values: row.flatMap((count, category) => new Array<number>(count).fill(category)) })),
+  );
+  return result.defined ? result.kappa : null;
 }
 
 /** The trial summary of one metric over its rows (rows with no finished trial are left out). */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import type { Dialect } from "@/lib/db/store/dialect";
 import { createRun } from "@/lib/engine/createRun";
+import { FLEISS_1971_COUNTS, KRIPPENDORFF_2011_CODERS, WIKIPEDIA_ALPHA_CODERS } from "../support/agreementReferences";
 import { importRows } from "../support/engineKit";
 import type { AppServer } from "./appServer";
 import {
@@ -21,7 +22,7 @@ import {
 const ROWS = 45;
 
 /** Coders as rows, "." missing, units as columns: one label record per value, scores mapped onto [0, 1]. */
-function recordsOf(metric: string, coders: Record<string, string>, top: number) {
+function recordsOf(metric: string, coders: Readonly<Record<string, string>>, top: number) {
   return Object.entries(coders).flatMap(([labeller, line]) =>
     line
       .split(" ")
@@ -34,39 +35,11 @@ function recordsOf(metric: string, coders: Record<string, string>, top: number) 
 }
 
 // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability": 4 observers × 12 units with gaps.
-const KRIPPENDORFF_2011 = recordsOf(
-  "faithfulness",
-  {
-    A: "1 2 3 3 2 1 4 1 2 . . .",
-    B: "1 2 3 3 2 2 4 1 2 5 . 3",
-    C: ". 3 3 3 2 3 4 2 2 5 1 .",
-    D: "1 2 3 3 2 4 4 1 2 5 1 .",
-  },
-  5,
-);
+const KRIPPENDORFF_2011 = recordsOf("faithfulness", KRIPPENDORFF_2011_CODERS, 5);
 // Wikipedia's "Krippendorff's alpha" example: 3 coders × 15 units.
-const WIKIPEDIA = recordsOf(
-  "answer_relevancy",
-  {
-    c1: ". . . . . 3 4 1 2 1 1 3 3 . 3",
-    c2: "1 . 2 1 3 3 4 3 . . . . . . .",
-    c3: ". . 2 1 3 4 4 . 2 1 1 3 3 . 4",
-  },
-  4,
-);
+const WIKIPEDIA = recordsOf("answer_relevancy", WIKIPEDIA_ALPHA_CODERS, 4);
 // Fleiss (1971): 10 items, 14 raters, 5 categories (counts per category); who gave which is arbitrary.
-const FLEISS_1971 = [
-  [0, 0, 0, 0, 14],
-  [0, 2, 6, 4, 2],
-  [0, 0, 3, 5, 6],
-  [0, 3, 9, 2, 0],
-  [2, 2, 8, 1, 1],
-  [7, 7, 0, 0, 0],
-  [3, 2, 6, 3, 0],
-  [2, 5, 3, 2, 2],
-  [6, 5, 2, 1, 0],
-  [0, 2, 2, 3, 7],
-].flatMap((counts, item) =>
+const FLEISS_1971 = FLEISS_1971_COUNTS.flatMap((counts, item) =>
   counts
     .flatMap((n, category) => Array<number>(n).fill(category))
     .map((category, rater) => ({

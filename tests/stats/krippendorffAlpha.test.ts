@@ -4,9 +4,10 @@ import { fleissKappa } from "@/lib/stats/fleissKappa";
 import { coincidences, krippendorffAlpha, type CodedUnit } from "@/lib/stats/krippendorffAlpha";
 import { mulberry32 } from "@/lib/stats/prng";
 import { peopleAgreement, type LabelPattern } from "@/lib/stats/peopleAgreement";
+import { FLEISS_1971_COUNTS, KRIPPENDORFF_2011_CODERS, WIKIPEDIA_ALPHA_CODERS } from "../support/agreementReferences";
 
 /** Coders as rows, "." missing: units are the columns. */
-function unitsOf(rows: string[]): CodedUnit[] {
+function unitsOf(rows: readonly string[]): CodedUnit[] {
   const cells = rows.map((row) => row.trim().split(/\s+/));
   return cells[0].map((_, u) => ({
     values: cells
@@ -17,18 +18,9 @@ function unitsOf(rows: string[]): CodedUnit[] {
 }
 
 // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability": 4 observers × 12 units with gaps.
-const KRIPPENDORFF_2011 = unitsOf([
-  "1 2 3 3 2 1 4 1 2 . . .",
-  "1 2 3 3 2 2 4 1 2 5 . 3",
-  ". 3 3 3 2 3 4 2 2 5 1 .",
-  "1 2 3 3 2 4 4 1 2 5 1 .",
-]);
+const KRIPPENDORFF_2011 = unitsOf(Object.values(KRIPPENDORFF_2011_CODERS));
 // Wikipedia's "Krippendorff's alpha" example: 3 coders × 15 units.
-const WIKIPEDIA = unitsOf([
-  ". . . . . 3 4 1 2 1 1 3 3 . 3",
-  "1 . 2 1 3 3 4 3 . . . . . . .",
-  ". . 2 1 3 4 4 . 2 1 1 3 3 . 4",
-]);
+const WIKIPEDIA = unitsOf(Object.values(WIKIPEDIA_ALPHA_CODERS));
 
 function alphaOf(units: CodedUnit[], level: "nominal" | "ordinal" | "interval" | "ratio"): number {
   const result = krippendorffAlpha(units, level);
@@ -79,19 +71,9 @@ describe("Krippendorff's α", () => {
 
 describe("Fleiss' κ", () => {
   it("reproduces Fleiss (1971): 10 items, 14 raters, 5 categories", () => {
-    const rows = [
-      [0, 0, 0, 0, 14],
-      [0, 2, 6, 4, 2],
-      [0, 0, 3, 5, 6],
-      [0, 3, 9, 2, 0],
-      [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0],
-      [3, 2, 6, 3, 0],
-      [2, 5, 3, 2, 2],
-      [6, 5, 2, 1, 0],
-      [0, 2, 2, 3, 7],
-    ];
-    const units = rows.map((counts) => ({ values: counts.flatMap((n, category) => Array(n).fill(category + 1)) }));
+    const units = FLEISS_1971_COUNTS.map((counts) => ({
+      values: counts.flatMap((n, category) => Array(n).fill(category + 1)),
+    }));
     const result = fleissKappa(units);
     if (!result.defined) throw new Error(result.reason);
     expect(result.observed).toBeCloseTo(0.378, 3);

@@ -1,23 +1,12 @@
 // Repeated judgments of the same rows: pass@k, pass^k, how often the trials agree, and Fleiss' κ across them.
 import { describe, expect, it } from "vitest";
 import { wilsonInterval } from "@/lib/stats";
+import { FLEISS_1971_COUNTS } from "../support/agreementReferences";
 import { fleissKappa, rowRateInterval, summarizeTrialGroups, summarizeTrials } from "@/lib/stats/trialAgreement";
 
 describe("fleissKappa", () => {
   it("gives Fleiss' 1971 example as worked on Wikipedia: P̄ = 0.378, P̄e = 0.213, κ = 0.210", () => {
-    const rows = [
-      [0, 0, 0, 0, 14],
-      [0, 2, 6, 4, 2],
-      [0, 0, 3, 5, 6],
-      [0, 3, 9, 2, 0],
-      [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0],
-      [3, 2, 6, 3, 0],
-      [2, 5, 3, 2, 2],
-      [6, 5, 2, 1, 0],
-      [0, 2, 2, 3, 7],
-    ];
-    expect(fleissKappa(rows)).toBeCloseTo(0.2099307, 6);
+    expect(fleissKappa(FLEISS_1971_COUNTS)).toBeCloseTo(0.2099307, 6);
   });
 
   it("is 1 for raters who always agree, and undefined where it has nothing to measure", () => {
