@@ -10,6 +10,7 @@ import { getRowLabelHistory } from "@/lib/db/labels/labelQueries";
 import { readGoldCounts } from "@/lib/db/labels/peopleLabelQueries";
 import { getRunRowPlace, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { importLabelFile } from "@/lib/labels/labelImport";
+import { labelFilePieces } from "@/lib/labels/labelFile";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { readPeopleAgreement } from "@/lib/labels/peopleAgreementReport";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
@@ -78,6 +79,18 @@ describe("gold labels from several people's labels", () => {
     // Each person's label of a key is its own revision of the key, in file order.
     const history = (await getRowLabelHistory(db, rows.get(1) ?? "")).filter((r) => r.metric === GROUNDEDNESS);
     expect(history.map((r) => r.revision).sort()).toEqual([1, 2, 3]);
+    // The label file exports every person's label; imported back, it changes nothing.
+    const exported: string[] = [];
+    for await (const piece of labelFilePieces(db, datasetId, "jsonl")) exported.push(piece);
+    const lines = exported
+      .join("")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { labelled_by: string });
+    expect(lines).toHaveLength(11);
+    expect(new Set(lines.map((line) => line.labelled_by))).toEqual(new Set(["ann", "bob", "cy"]));
+    const back = await importLabelFile(db, datasetId, once(exported.join("")), "jsonl", { importedBy: null });
+    expect(back).toMatchObject({ ok: true, records: 11, changed: 0 });
     // The same file again changes nothing.
     const again = await importLabelFile(db, datasetId, once(`${records.join("\n")}\n`), "jsonl", { importedBy: null });
     expect(again).toMatchObject({ ok: true, changed: 0 });

@@ -112,8 +112,11 @@ export type LabelWithRow = StoredLabel & { rowNumber: number; requestId: string 
 
 /**
  * A dataset's labels for rows whose numbers lie in (afterRowNumber,
- * throughRowNumber], in row order: how exports and the label file page
- * through a dataset with two bound range values.
+ * throughRowNumber], in row order: how the label file pages through a
+ * dataset with two bound range values. Every person's own label (several per
+ * key where several people labelled), so an export imported back moves
+ * nothing; an adjudication is the gold label's, not a person's, and is not
+ * among them.
  */
 export function readLabelsInRowRange(
   db: Db,
@@ -122,10 +125,12 @@ export function readLabelsInRowRange(
   throughRowNumber: number,
 ): Promise<LabelWithRow[]> {
   return sqlOf(db).all<LabelWithRow>(
-    `SELECT r."rowNumber", r."requestId", ${LABEL_FIELDS}
-     FROM "DatasetRow" r JOIN "HumanLabel" l ON l."rowId" = r."id"
+    `SELECT r."rowNumber", r."requestId", l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score",
+       l."reason", CASE WHEN l."labeller" = '' THEN NULL ELSE l."labeller" END AS "labelledBy", l."statedBy",
+       l."labelledAt", l."source", 0 AS "revision"
+     FROM "DatasetRow" r JOIN "PersonLabel" l ON l."rowId" = r."id"
      WHERE r."datasetId" = ? AND r."rowNumber" > ? AND r."rowNumber" <= ?
-     ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
+     ORDER BY r."rowNumber", l."metric", l."chunkPosition", l."labeller"`,
     [datasetId, afterRowNumber, throughRowNumber],
   );
 }
