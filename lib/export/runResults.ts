@@ -7,10 +7,11 @@ import { hasStrictMode } from "@/lib/metrics/strictMode";
 import { sortRubric, type GEvalDefinition } from "@/lib/contract/gEvalDefinition";
 import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { countLabelledRows, readRunLabelsInRowRange, type StoredLabel } from "@/lib/db/labels/labelQueries";
+import { readMetricLabellers, readRunPersonLabelsInRowRange } from "@/lib/db/labels/peopleLabelQueries";
 import { listRunResultsPage } from "@/lib/db/judgments/resultQueries";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { trialsOf } from "@/lib/db/runs/storedRun";
-import { withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
+import { labelledExportMetrics, withHumanLabelColumns, withHumanLabels } from "@/lib/labels/exportLabels";
 import { runJudgeLabelMetrics } from "@/lib/labels/labelKinds";
 import type { Aggregate } from "@/lib/contract/aggregates";
 import { comparisonStatistics, exportedComparison, flippedRows } from "./comparisonStatistics";
@@ -67,12 +68,20 @@ type ExportedRun = {
   /** The run's trials (each row judged this many times) and whether it generates: the per-trial columns. */
   trials?: number;
   generates?: boolean;
+  /** Per labellable metric more than one person labelled, its labellers: one export column each. */
+  labellers?: ReadonlyMap<string, readonly string[]>;
 };
 
 async function loadExportedRun(db: Db, runId: string) {
   const run = await getRun(db, runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
   const withLabels = (await countLabelledRows(db, run.datasetId)).length > 0;
+  const runJudges = runJudgeLabelMetrics({ customJudges: run.customJudges, gEvalJudges: run.config.gEvalJudges }).map(
+    (judge) => judge.metric,
+  );
+  const labellers = withLabels
+    ? await exportLabellers(db, run.datasetId, run.config.metrics, runJudges)
+    : new Map<string, string[]>();
   return {
     run,
     exported: {
@@ -80,24 +89,40 @@ async function loadExportedRun(db: Db, runId: string) {
       datasetId: run.datasetId,
       metrics: run.config.metrics,
       withLabels,
-      runJudges: runJudgeLabelMetrics({ customJudges: run.customJudges, gEvalJudges: run.config.gEvalJudges }).map(
-        (judge) => judge.metric,
-      ),
+      runJudges,
+      labellers,
       trials: trialsOf(run.config),
       generates: run.generationModel !== null,
     } satisfies ExportedRun,
   };
 }
 
+/** The labellers of each exported metric more than one person labelled (in name order): one column each. */
+export async function exportLabellers(
+  db: Db,
+  datasetId: string,
+  metrics: readonly string[],
+  runJudges: readonly string[],
+): Promise<Map<string, string[]>> {
+  const labellers = new Map<string, string[]>();
+  for (const metric of labelledExportMetrics(metrics, runJudges)) {
+    const people = await readMetricLabellers(db, datasetId, metric);
+    if (people.length > 1) labellers.set(metric, people.map((person) => person.labeller).sort());
+  }
+  return labellers;
+}
+
 /**
  * The columns of a run's export: Agent Evaluation's, and on a dataset with
- * human labels `<metric>/human_label` after each labellable metric's.
+ * human labels `<metric>/human_label` (the gold label) after each labellable
+ * metric's, then one `<metric>/human_label/<labeller>` per person where
+ * several labelled it.
  */
 export function exportColumnNames(
-  run: Pick<ExportedRun, "metrics" | "withLabels" | "runJudges" | "trials" | "generates">,
+  run: Pick<ExportedRun, "metrics" | "withLabels" | "runJudges" | "trials" | "generates" | "labellers">,
 ): string[] {
   const columns = resultColumnNames(run.metrics, run.trials, run.generates);
-  return run.withLabels ? withHumanLabelColumns(columns, run.metrics, run.runJudges) : columns;
+  return run.withLabels ? withHumanLabelColumns(columns, run.metrics, run.runJudges, run.labellers) : columns;
 }
 
 /** The run's rows as result records with the dataset's human labels beside each verdict, a page at a time. */
@@ -111,10 +136,15 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
     }
     const last = page.rows.at(-1);
     const labelsByRow = new Map<number, StoredLabel[]>();
+    const peopleByRow = new Map<number, StoredLabel[]>();
+    const labellers = run.labellers ?? new Map<string, readonly string[]>();
     if (last) {
       // Labels given on another response than this run judged are left out: their cells stay blank.
       for (const label of await readRunLabelsInRowRange(db, run, cursor, last.rowNumber))
         labelsByRow.set(label.rowNumber, [...(labelsByRow.get(label.rowNumber) ?? []), label]);
+      if (labellers.size > 0)
+        for (const label of await readRunPersonLabelsInRowRange(db, run, [...labellers.keys()], cursor, last.rowNumber))
+          peopleByRow.set(label.rowNumber, [...(peopleByRow.get(label.rowNumber) ?? []), label]);
     }
     for (const row of page.rows)
       yield withHumanLabels(
@@ -122,6 +152,7 @@ export async function* runResultRecords(db: Db, run: ExportedRun): AsyncGenerato
         run.metrics,
         labelsByRow.get(row.rowNumber) ?? [],
         run.runJudges,
+        { labellers, labels: peopleByRow.get(row.rowNumber) ?? [] },
       );
     cursor = page.nextRowNumber;
   }

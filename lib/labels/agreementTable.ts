@@ -79,15 +79,23 @@ export function humanLabelColumn(metric: string): string {
   return `${metric}/human_label`;
 }
 
+/** One labeller's own label beside the gold `…/human_label`, where several people labelled the metric. */
+export function personLabelColumn(metric: string, labeller: string): string {
+  return `${metric}/human_label/${labeller === "" ? "unnamed" : labeller}`;
+}
+
 /**
  * A row's labels as export cells: yes/no or the score under
  * humanLabelColumn(metric); per-chunk labels as a list by chunk position
  * (null where a chunk has no label), like the judge's per-chunk ratings.
  */
-export function humanLabelCells(labels: readonly StoredLabel[]): Record<string, string | number | (string | null)[]> {
+export function humanLabelCells(
+  labels: readonly StoredLabel[],
+  columnOf: (label: StoredLabel) => string = (label) => humanLabelColumn(label.metric),
+): Record<string, string | number | (string | null)[]> {
   const cells: Record<string, string | number | (string | null)[]> = {};
   for (const label of labels) {
-    const column = humanLabelColumn(label.metric);
+    const column = columnOf(label);
     const value = label.kind === "score" ? label.score : label.rating;
     if (value === null) continue;
     if (label.chunkPosition === WHOLE_ROW) {

@@ -3,6 +3,7 @@
 // admin's adjudication when there is one; a tie has none. The rows table's "people differ" filter lists
 // the rows where people's labels differ, with the drill-down's place among them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { sqlOf, type Db } from "@/lib/db/client";
 import { adjudicateLabel, clearAdjudication } from "@/lib/db/labels/adjudicationWrites";
 import { getRunAgreement } from "@/lib/db/labels/agreementQueries";
@@ -11,6 +12,7 @@ import { readGoldCounts } from "@/lib/db/labels/peopleLabelQueries";
 import { getRunRowPlace, listRunRows } from "@/lib/db/runs/runRowQueries";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { labelFilePieces } from "@/lib/labels/labelFile";
+import { exportColumnNames, exportLabellers, runResultRecords } from "@/lib/export/runResults";
 import { compareRunAgreement } from "@/lib/labels/compareAgreement";
 import { readPeopleAgreement } from "@/lib/labels/peopleAgreementReport";
 import { saveRowLabel } from "@/lib/labels/saveLabel";
@@ -86,7 +88,7 @@ describe("gold labels from several people's labels", () => {
       .join("")
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { labelled_by: string });
+      .map((line) => z.object({ labelled_by: z.string() }).parse(JSON.parse(line)));
     expect(lines).toHaveLength(11);
     expect(new Set(lines.map((line) => line.labelled_by))).toEqual(new Set(["ann", "bob", "cy"]));
     const back = await importLabelFile(db, datasetId, once(exported.join("")), "jsonl", { importedBy: null });
@@ -156,6 +158,33 @@ describe("gold labels from several people's labels", () => {
       (row) => row.metric === GROUNDEDNESS,
     );
     expect(compared.people).toMatchObject({ level: "nominal", pairableRows: 2 });
+    // The results export: the gold label, then one column per labeller of a metric several people labelled.
+    const exported = {
+      id: runId,
+      datasetId,
+      metrics: [GROUNDEDNESS],
+      withLabels: true,
+      runJudges: [],
+      labellers: await exportLabellers(db, datasetId, [GROUNDEDNESS], []),
+    };
+    const columns = exportColumnNames(exported);
+    const gold = columns.indexOf(`${GROUNDEDNESS}/human_label`);
+    expect(columns.slice(gold, gold + 5)).toEqual([
+      `${GROUNDEDNESS}/human_label`,
+      `${GROUNDEDNESS}/human_label/ann`,
+      `${GROUNDEDNESS}/human_label/bob`,
+      `${GROUNDEDNESS}/human_label/cy`,
+      `${GROUNDEDNESS}/human_label/dan`,
+    ]);
+    const records: Record<string, unknown>[] = [];
+    for await (const record of runResultRecords(db, exported)) records.push(record);
+    const row2 = records.find((record) => record.request_id === "row-2");
+    expect(row2).toMatchObject({
+      [`${GROUNDEDNESS}/human_label`]: "yes",
+      [`${GROUNDEDNESS}/human_label/ann`]: "yes",
+      [`${GROUNDEDNESS}/human_label/bob`]: "no",
+      [`${GROUNDEDNESS}/human_label/cy`]: null,
+    });
   });
 
   it("the people-differ filter lists the rows where labels differ, and the drill-down's place among them", async () => {

@@ -35,7 +35,8 @@ const REQUEST_START_CHARS = 300;
 const LABEL_FIELDS = `l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score", l."reason", l."labelledBy", l."statedBy", l."labelledAt", l."source", l."revision"`;
 
 /** The hash of what the run judged on row r: its generation g's when it generates (run."gen"), else the row's own. */
-const RUN_JUDGED_HASH = `(CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)`;
+/** The hash of the response a run judged on row r (alias g its generation, run its generationModel as gen). */
+export const RUN_JUDGED_HASH = `(CASE WHEN run."gen" IS NOT NULL THEN g."responseHash" ELSE r."responseHash" END)`;
 
 /** The dataset a run evaluates, or undefined for no such run: what saving a label checks its run against. */
 export async function readRunDatasetId(db: Db, runId: string): Promise<string | undefined> {

@@ -1,6 +1,8 @@
 import type { LabelValue } from "@/lib/stats";
 import { sqlOf, type Db } from "../client";
 import { givenOnOtherResponse, judgedResponseHash } from "./agreementQueries";
+import { RUN_JUDGED_HASH, type LabelWithRow } from "./labelQueries";
+import { sqlFragments } from "../store/sqlFragments";
 
 /**
  * Several people's labels of one metric, read for agreement between them: who labelled and how much,
@@ -187,4 +189,35 @@ export async function readLabelsVersion(db: Db, datasetId: string): Promise<numb
     [datasetId],
   );
   return Number(row?.version ?? 0);
+}
+
+/**
+ * Every person's own label of the given metrics on a run's export page, given on the response that run
+ * judged (as readRunLabelsInRowRange's gold labels): the export's one column per labeller.
+ */
+export function readRunPersonLabelsInRowRange(
+  db: Db,
+  run: { id: string; datasetId: string },
+  metrics: readonly string[],
+  afterRowNumber: number,
+  throughRowNumber: number,
+): Promise<LabelWithRow[]> {
+  const sql = sqlOf(db);
+  return sql.all<LabelWithRow>(
+    `SELECT r."rowNumber", r."requestId", l."rowId", l."metric", l."chunkPosition", l."kind", l."rating", l."score",
+       l."reason", l."labeller" AS "labelledBy", l."statedBy", l."labelledAt", l."source", 0 AS "revision"
+     FROM "DatasetRow" r JOIN "PersonLabel" l ON l."rowId" = r."id"
+     LEFT JOIN "Generation" g ON g."runId" = @runId AND g."rowId" = r."id" AND g."trial" = 1
+     LEFT JOIN (SELECT "generationModel" AS "gen" FROM "Run" WHERE "id" = @runId) run ON true
+     WHERE r."datasetId" = @datasetId AND r."rowNumber" > @after AND r."rowNumber" <= @through
+       AND ${sqlFragments(sql).inList(`l."metric"`, "@metrics")} AND NOT ${givenOnOtherResponse(RUN_JUDGED_HASH)}
+     ORDER BY r."rowNumber", l."metric", l."chunkPosition"`,
+    {
+      runId: run.id,
+      datasetId: run.datasetId,
+      after: afterRowNumber,
+      through: throughRowNumber,
+      metrics: [...metrics],
+    },
+  );
 }
