@@ -89,7 +89,7 @@ export function describeBlindQueue(store: Dialect): void {
     await page.keyboard.press(answer);
     await expect
       .poll(() => target.locator("[data-testid=current-label]").innerText(), { timeout: 10_000 })
-      .toContain(answer === "y" ? "yes" : "no");
+      .toMatch(answer === "y" ? /^label: yes/ : /^label: no\b/);
     return rowId;
   }
 
@@ -170,7 +170,7 @@ export function describeBlindQueue(store: Dialect): void {
     await page.keyboard.press("n");
     await expect
       .poll(() => target.locator("[data-testid=current-label]").innerText(), { timeout: 10_000 })
-      .toContain("no");
+      .toMatch(/^label: no\b/);
     return new URL(page.url()).pathname.split("/").at(-1) ?? "";
   }
 }

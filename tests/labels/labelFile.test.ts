@@ -115,7 +115,7 @@ describe("labels on their own: the label file and its route", () => {
     expect((await countLabelledRows(db, datasetId)).find((m) => m.metric.endsWith("safety"))).toBeUndefined();
   });
 
-  it("keeps the history of a label: given, changed, cleared, given again", async () => {
+  it("keeps the history of a label: given, changed, cleared, given again (one person's; several people's are goldLabels.test.ts's)", async () => {
     const rowId = (await rowIdsByNumber(db, datasetId)).get(5) ?? "";
     const metric = "response/llm_judged/safety";
     const label = (rating: "yes" | "no") => ({ metric, chunkPosition: -1, value: { kind: "rating" as const, rating } });
@@ -129,25 +129,25 @@ describe("labels on their own: the label file and its route", () => {
     ).toBe(1);
     expect(
       await writeLabels(db, datasetId, [{ rowId, entries: [label("no")] }], {
-        labelledBy: "b",
+        labelledBy: "a",
         source: "ui",
         at: t(2),
       }),
     ).toBe(1);
-    expect(await getRowLabels(db, rowId)).toMatchObject([{ metric, rating: "no", labelledBy: "b", revision: 2 }]);
+    expect(await getRowLabels(db, rowId)).toMatchObject([{ metric, rating: "no", labelledBy: "a", revision: 2 }]);
     expect(
       await clearLabel(
         db,
         { datasetId, rowId, metric, chunkPosition: -1 },
-        { labelledBy: "b", source: "ui", at: t(3) },
+        { labelledBy: "a", source: "ui", at: t(3) },
       ),
     ).toBe(true);
     expect(await getRowLabels(db, rowId)).toEqual([]);
     await writeLabels(db, datasetId, [{ rowId, entries: [label("yes")] }], { labelledBy: "a", source: "ui", at: t(4) });
     expect((await getRowLabelHistory(db, rowId)).map((r) => [r.revision, r.action, r.rating, r.labelledBy])).toEqual([
       [4, "set", "yes", "a"],
-      [3, "cleared", null, "b"],
-      [2, "set", "no", "b"],
+      [3, "cleared", null, "a"],
+      [2, "set", "no", "a"],
       [1, "set", "yes", "a"],
     ]);
     expect((await getRowLabels(db, rowId))[0].revision).toBe(4);

@@ -141,10 +141,21 @@ describe("who labelled an imported label", () => {
       importedBy: null,
     });
     expect(result).toMatchObject({ ok: true, changed: 2 });
-    const [label] = (await getRowLabels(db, (await rowIdsByNumber(db, datasetId)).get(7) ?? "")).filter((l) =>
-      l.metric.endsWith("safety"),
-    );
-    expect(label).toMatchObject({ labelledBy: "mallory@example.com", statedBy: null, revision: 2 });
+    const rowId = (await rowIdsByNumber(db, datasetId)).get(7) ?? "";
+    // Mallory is a second person beside the runner who imported before: each keeps their own label.
+    const people = await db.personLabel.findMany({
+      where: { rowId, metric: { endsWith: "safety" } },
+      select: { labeller: true, rating: true, statedBy: true },
+      orderBy: { labeller: "asc" },
+    });
+    expect(people).toEqual([
+      { labeller: "mallory@example.com", rating: "yes", statedBy: null },
+      { labeller: "runner@example.com", rating: "no", statedBy: "mallory@example.com" },
+    ]);
+    const [latest] = (await getRowLabelHistory(db, rowId)).filter((l) => l.metric.endsWith("safety"));
+    expect(latest).toMatchObject({ labelledBy: "mallory@example.com", statedBy: null, revision: 2 });
+    // A yes and a no: a tie, so no gold label until a third person or an admin decides.
+    expect((await getRowLabels(db, rowId)).filter((l) => l.metric.endsWith("safety"))).toEqual([]);
   });
 });
 

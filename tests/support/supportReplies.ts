@@ -47,6 +47,7 @@ export async function labelRudeReplies(
         })),
       ],
     })),
-    { labelledBy: null, source: "upload" },
+    // The laptop's local admin: the same person who labels rows by hand on its pages, so their labels are one person's.
+    { labelledBy: "local", source: "upload" },
   );
 }
