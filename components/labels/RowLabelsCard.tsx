@@ -85,7 +85,10 @@ export async function RowLabelsCard({
       (label) => label.metric === metric && label.chunkPosition === position && label.labeller === viewer.id,
     );
     const gold = labels.find((label) => label.metric === metric && label.chunkPosition === position) ?? null;
-    if (own && gold?.labelledBy !== viewer.id)
+    // The gold label is the viewer's own when they are its labeller and it holds their value (a median may not).
+    const goldIsOwn =
+      gold !== null && gold.labelledBy === viewer.id && gold.rating === own?.rating && gold.score === own?.score;
+    if (own && !goldIsOwn)
       return {
         rowId,
         metric,
