@@ -110,8 +110,14 @@ export async function RowLabelsCard({
     hiddenJudges.has(metric) ? "hidden until you label" : verdict;
   // An import with sign-in on credits the importer; what the file claimed is shown beside it, never as the labeller.
   const stated = (statedBy: string | null) => (statedBy ? `, stated by ${statedBy}` : "");
+  // Where several people labelled a key and the viewer gave none, the label shown is the gold one, said so.
+  const goldOfSeveral = (metric: string, position: number) =>
+    (peopleOf(metric, position)?.people.length ?? 0) > 1 &&
+    !personLabels.some((own) => own.metric === metric && own.chunkPosition === position && own.labeller === viewer.id);
   const when = (label: StoredLabel | null) =>
-    label ? `by ${who(label)}${stated(label.statedBy)}, ${shortTime(label.labelledAt)} (${label.source})` : null;
+    label
+      ? `${goldOfSeveral(label.metric, label.chunkPosition) ? "gold label of several people, " : ""}by ${who(label)}${stated(label.statedBy)}, ${shortTime(label.labelledAt)} (${label.source})`
+      : null;
 
   const labellable = new Map(labellableRunMetrics(run).map((entry) => [entry.metric, entry]));
   const lines = judgments.flatMap((judgment) => {

@@ -157,6 +157,9 @@ export function describeBlindQueue(store: Dialect): void {
         .toContain("The answer names the exact menu path");
       const gold = await db.humanLabel.findFirst({ where: { rowId: firstRow, metric: METRIC } });
       expect(gold).toMatchObject({ rating: "yes", gold: "adjudicated", labels: 2 });
+      // The admin gave no label of their own: what their labels card shows is the gold label, said so.
+      const target = page.locator(`[data-testid=label-controls] li[data-label-target="relevance_to_query"]`);
+      expect(await target.innerText()).toContain("gold label of several people");
       await screenshot(page, `adjudication-${store}`);
     });
   });
