@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { isAgentValueMetric } from "@/lib/contract/aggregates";
 import { requirePageRole } from "@/components/auth/requirePageRole";
 import { CompareBars } from "@/components/charts/CompareBars";
 import { FlipList } from "@/components/compare/FlipList";
@@ -209,7 +210,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             metrics={comparison.metrics
               .filter(
                 (m) =>
-                  !m.metric.startsWith("agent/") &&
+                  !isAgentValueMetric(m.metric) &&
                   m.cells[baselineId]?.aggregate != null &&
                   m.cells[candidateId]?.aggregate != null,
               )

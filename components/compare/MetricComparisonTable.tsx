@@ -1,4 +1,5 @@
 import { metricLabel } from "@/components/runs/metricLabel";
+import { agentValueUnit, isAgentValueMetric } from "@/lib/contract/aggregates";
 import type { Comparison } from "@/lib/compare/compareRuns";
 import type { Aggregate } from "@/lib/contract/aggregates";
 import { scoreDirection } from "@/lib/contract/metricCatalog";
@@ -176,8 +177,10 @@ function overallDifference(metric: string, shape: string, difference: number): s
       ? `${signed((size * 100).toFixed(1))} points`
       : metric === "agent/latency_seconds"
         ? `${signed(size.toFixed(2))} s`
-        : metric.startsWith("agent/")
-          ? `${signed(size.toFixed(0))} tokens`
+        : isAgentValueMetric(metric)
+          ? agentValueUnit(metric) === "calls"
+            ? `${signed(size.toFixed(2))} calls`
+            : `${signed(size.toFixed(0))} tokens`
           : signed(size.toFixed(2));
   const what = shape === "rating" ? "Overall yes-rates" : "Averages";
   return `${what} differ by ${amount} over every judged row (not tested; the delta above is on the rows both runs judged)`;

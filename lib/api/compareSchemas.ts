@@ -42,7 +42,7 @@ export const metricStatisticsSchema = z
     metric: z.string(),
     baseline_run_id: z.string(),
     candidate_run_id: z.string(),
-    unit: z.enum(["rate", "score", "seconds", "tokens"]),
+    unit: z.enum(["rate", "score", "seconds", "tokens", "calls"]),
     baseline_value: nullableNumber,
     candidate_value: nullableNumber,
     delta: nullableNumber.meta({ description: "Candidate minus baseline, on delta_basis" }),

@@ -6,7 +6,7 @@
  * chart builders in lib/charts all import from this one module.
  */
 
-import { isScoreMetric } from "@/lib/contract/aggregates";
+import { agentValueUnit, isAgentValueMetric, isScoreMetric } from "@/lib/contract/aggregates";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
@@ -130,7 +130,9 @@ export function formatMetricValue(
   options: { percentDigits?: number; tokenUnit?: boolean } = {},
 ): string {
   if (metric === "agent/latency_seconds") return formatSeconds(value);
-  if (metric.startsWith("agent/")) return `${formatInteger(value)}${options.tokenUnit ? " tokens" : ""}`;
+  if (agentValueUnit(metric) === "calls" && isAgentValueMetric(metric))
+    return `${Number.isInteger(value) ? formatInteger(value) : value.toFixed(2)}${options.tokenUnit ? " calls" : ""}`;
+  if (isAgentValueMetric(metric)) return `${formatInteger(value)}${options.tokenUnit ? " tokens" : ""}`;
   if (isScoreMetric(metric)) return formatScore(value);
   return formatPercent(value, options.percentDigits ?? 0);
 }

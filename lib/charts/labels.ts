@@ -1,4 +1,5 @@
 import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
+import { isAgentValueMetric } from "@/lib/contract/aggregates";
 import { findMetric } from "@/lib/contract/metricCatalog";
 
 export type MetricLabeller = (metric: string) => string;
@@ -14,9 +15,9 @@ export function chartMetricLabel(metric: string): string {
   return findMetric(metric)?.label ?? `${name} (${kind})`;
 }
 
-/** Yes/no and score metrics whose values are proportions in [0, 1]; agent/* values are seconds and tokens. */
+/** Yes/no and score metrics whose values are proportions in [0, 1]; agent values are seconds, tokens and tool calls. */
 export function isProportionMetric(metric: string): boolean {
-  return !metric.startsWith("agent/");
+  return !isAgentValueMetric(metric);
 }
 
 /** Pixels per character of the 12 px axis font (system sans), as CategoryTick wraps them. */

@@ -8,6 +8,8 @@ import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
 import { readCustomJudgesFile, readGEvalFile, type CustomJudgeInput } from "./judgeFiles";
 import { DEEPEVAL_OPTIONS, DEEPEVAL_USAGE, parseDeepEvalFlags } from "./deepEvalArgs";
+import { parseToolCallFlags, TOOL_CALL_OPTIONS, TOOL_CALL_USAGE } from "./toolCallArgs";
+import type { ToolCallSettingsInput } from "@/lib/contract/toolCallSettings";
 import type { DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 import { BLEU_TYPES, type BleuType, ROUGE_TYPES, type RougeType } from "@/lib/contract/statisticalSettings";
 import { parsePairwiseFlags, withPairwiseDefault, type GatePairwise } from "./pairwiseArgs";
@@ -31,7 +33,9 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
                           DeepEval metrics (faithfulness, answer_relevancy, contextual_precision,
                           contextual_recall, contextual_relevancy, hallucination, toxicity, bias,
                           summarization), Mastra's context_relevance, statistical scorers (bleu, rouge,
-                          meteor, levenshtein), or a whole family: deepeval, mastra, statistical
+                          meteor, levenshtein), agent tool-call metrics (tool_call_exact_match,
+                          tool_correctness, no_tool_loops, tool_call_count), or a whole family:
+                          deepeval, mastra, statistical, agent
   --g-eval DEFINITION     a custom G-Eval judge, as in the run form, named response/llm_judged/g_eval/<name>:
                           'name=coherence;criteria=The response is well structured;params=input,actual_output;threshold=0.5'
                           name: lower-case letters, digits, _; params: input, actual_output, expected_output,
@@ -69,6 +73,7 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --rouge-type TYPE       which ROUGE F-measure is rouge's score: rouge1, rouge2, rougeL (default) or rougeLsum
                           (Porter-stemmed tokens, as Google's rouge_score and DeepEval compute them)
 ${DEEPEVAL_USAGE}
+${TOOL_CALL_USAGE}
   --context-relevance K=V context_relevance settings (Mastra's names): unusedHighRelevanceContext,
                           missingContextPerItem, maxMissingContextPenalty, scale; repeatable
   --generate-model NAME   generate responses with this chat model, then judge them
@@ -138,6 +143,8 @@ export type EvalArgs = {
   labels?: string;
   /** DeepEval's options (--strict-mode, --list-cap, …); undefined when none is given. */
   deepEval?: DeepEvalSettingsInput;
+  /** --tool-ordering, --tool-params, --tool-exact-match. */
+  toolCalls?: ToolCallSettingsInput;
   /** A team's server to run on (--server), or undefined to run here. */
   server?: string;
   /** Only the limits given on the command line (a resume changes only those). */
@@ -173,6 +180,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "align-guidance": { type: "string" },
         "align-out": { type: "string" },
         ...DEEPEVAL_OPTIONS,
+        ...TOOL_CALL_OPTIONS,
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
         name: { type: "string" },
@@ -219,7 +227,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       judges.flatMap(
         (name) =>
           expandMetricName(name) ??
-          fail(`unknown judge "${name}"; known: ${describeKnownMetrics()}; or a family: deepeval, mastra, statistical`),
+          fail(
+            `unknown judge "${name}"; known: ${describeKnownMetrics()}; or a family: deepeval, mastra, statistical, agent`,
+          ),
       ),
     ),
   ];
@@ -292,6 +302,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(parsed.labels !== undefined ? { labels: parsed.labels } : {}),
     ...alignOf(parsed),
     ...deepEvalSettingsOf(parsed),
+    ...toolCallSettingsOf(parsed),
     budget,
   };
 }
@@ -302,6 +313,12 @@ function datasetNameOf(parsed: { dataset?: string; "dataset-name"?: string }): P
   if (!parsed.dataset) fail("--dataset-name names the file --dataset uploads: give --dataset too");
   if (!name || name.length > 200) fail("--dataset-name must be 1 to 200 characters");
   return { datasetName: name };
+}
+
+function toolCallSettingsOf(flags: Parameters<typeof parseToolCallFlags>[0]): Pick<EvalArgs, "toolCalls"> {
+  const parsed = parseToolCallFlags(flags);
+  if ("problem" in parsed) return fail(parsed.problem);
+  return parsed.settings ? { toolCalls: parsed.settings } : {};
 }
 
 function deepEvalSettingsOf(flags: Parameters<typeof parseDeepEvalFlags>[0]): Pick<EvalArgs, "deepEval"> {

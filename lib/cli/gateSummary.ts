@@ -5,12 +5,13 @@ import type { MetricStatistics, ServedComparison } from "./servedComparison";
 
 const MINUS = "\u2212";
 
-/** A value in its unit: a yes-rate as a percentage, seconds with two decimals, tokens whole, scores to three decimals. */
+/** A value in its unit: a yes-rate as a percentage, seconds and tool calls with two decimals, tokens whole, scores to three decimals. */
 function formatValue(unit: MetricStatistics["unit"], value: number | null): string {
   if (value === null) return "n/a";
   if (unit === "rate") return `${(value * 100).toFixed(1)}%`;
   if (unit === "seconds") return `${value.toFixed(2)} s`;
   if (unit === "tokens") return String(Math.round(value));
+  if (unit === "calls") return `${value.toFixed(2)} calls`;
   return value.toFixed(3);
 }
 
@@ -24,7 +25,9 @@ function formatDelta(unit: MetricStatistics["unit"], delta: number | null): stri
         ? `${Math.abs(delta).toFixed(2)} s`
         : unit === "tokens"
           ? String(Math.abs(Math.round(delta)))
-          : Math.abs(delta).toFixed(3);
+          : unit === "calls"
+            ? `${Math.abs(delta).toFixed(2)} calls`
+            : Math.abs(delta).toFixed(3);
   return Number.parseFloat(text) === 0 ? text : `${delta < 0 ? MINUS : "+"}${text}`;
 }
 

@@ -28,6 +28,7 @@ export function runRequestOfArgs(args: EvalArgs, datasetId: string, judge: "heur
     ...(Object.keys(args.contextRelevance).length > 0 ? { contextRelevance: args.contextRelevance } : {}),
     ...(args.rougeType || args.bleuType ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } } : {}),
     ...(args.deepEval ? { deepEval: args.deepEval } : {}),
+    ...(args.toolCalls ? { toolCalls: args.toolCalls } : {}),
     gEvalJudges: args.gEvalJudges,
     customJudges: args.customJudges,
     ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),

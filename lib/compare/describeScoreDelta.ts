@@ -1,4 +1,5 @@
 import { scoreDirection } from "@/lib/contract/metricCatalog";
+import { agentValueUnit, isAgentValueMetric } from "@/lib/contract/aggregates";
 import {
   adjustedClause,
   describeDelta,
@@ -33,7 +34,7 @@ export function describeScoreDelta(
   // kept apart when rows scored in one run only make the two differ.
   const paired = interval.meanDiff;
   const overall = Math.abs(delta - paired) < 1e-12 ? {} : { overallDelta: delta };
-  if (metric.startsWith("agent/"))
+  if (isAgentValueMetric(metric))
     return {
       ...agentDelta(metric, paired, interval, pairs, alpha, adjustment),
       interval: bounds,
@@ -102,7 +103,7 @@ function lowerIsBetterDelta(
   };
 }
 
-/** Tokens and seconds: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */
+/** Tokens, seconds and tool calls: lower is better, and the words carry the unit ("Real improvement: −0.42 s (95% CI −0.61 to −0.22 s)"). */
 function agentDelta(
   metric: string,
   delta: number,
@@ -114,12 +115,14 @@ function agentDelta(
   const latency = metric === "agent/latency_seconds";
   // Sub-second latency differences read in milliseconds: "+3 ms", not "+0.00 s".
   const inMs = latency && Math.max(Math.abs(delta), Math.abs(interval.low), Math.abs(interval.high)) < 1;
-  const unit = inMs ? " ms" : latency ? " s" : " tokens";
+  const calls = agentValueUnit(metric) === "calls";
+  const unit = inMs ? " ms" : latency ? " s" : calls ? " calls" : " tokens";
   const scale = inMs ? 1000 : 1;
   const verdict = lowerIsBetterVerdict(delta, interval, alpha, adjustment);
   // Whole tokens and milliseconds, seconds to two decimals; more decimals (up to 3) only where a real change
   // would otherwise print as "0 tokens (95% CI 0 to 0 tokens)" and contradict its own verdict.
-  let digits = latency && !inMs ? 2 : 0;
+  // Tool calls average over rows: "+0.40 calls", not "+0 calls".
+  let digits = (latency && !inMs) || calls ? 2 : 0;
   const roundsToZero = (value: number) => value !== 0 && Number((Math.abs(value) * scale).toFixed(digits)) === 0;
   while (verdict !== "noise" && digits < 3 && [delta, interval.low, interval.high].some(roundsToZero)) digits++;
   const fmt = (value: number) => {

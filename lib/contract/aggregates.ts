@@ -72,6 +72,7 @@ const AGENT_AGGREGATE_NAMES: Record<string, string> = {
  */
 export function metricShape(metric: string): "rating" | "precision" | "value" | "score" {
   if (isScoreMetric(metric)) return "score";
+  if (findMetric(metric)?.yesNo) return "rating";
   if (metric.startsWith("response/llm_judged/") || metric === "retrieval/llm_judged/context_sufficiency")
     return "rating";
   if (metric.startsWith("retrieval/llm_judged/")) return "precision";
@@ -129,6 +130,20 @@ export function toAggregate(counts: MetricCounts): Aggregate {
         }
       : {}),
   };
+}
+
+/**
+ * An agent's measured value rather than a verdict (tokens, latency, tool calls): no pass mark, and
+ * where it differs between runs, lower is better.
+ */
+export function isAgentValueMetric(metric: string): boolean {
+  return findMetric(metric)?.kind === "agent";
+}
+
+/** What an agent value is counted in. */
+export function agentValueUnit(metric: string): "seconds" | "tokens" | "calls" {
+  if (metric === "agent/latency_seconds") return "seconds";
+  return metric === "agent/tool_call_count" ? "calls" : "tokens";
 }
 
 /** A DeepEval or Mastra score metric (score, threshold, success, reason, error_message per row). */

@@ -19,6 +19,8 @@ export const SIGNATURE_INPUTS: readonly RowInput[] = [
   "expected_context_content",
   "trace_tokens",
   "trace_latency",
+  "tool_calls",
+  "expected_tool_calls",
 ];
 
 /** The upload columns the dataset page counts; request_id and request are on every row. */
@@ -29,6 +31,8 @@ export const SIGNATURE_COLUMNS = [
   "retrieved_context",
   "expected_retrieved_context",
   "trace",
+  "tool_calls",
+  "expected_tool_calls",
 ] as const;
 export type SignatureColumn = (typeof SIGNATURE_COLUMNS)[number];
 
@@ -39,10 +43,11 @@ export type InputCoverage = { rowCount: number; inputs: Record<RowInput, number>
 export type InputSignatureCounts = Record<string, number>;
 
 /** The kept form (Dataset.inputCoverage): versioned, so a change of the bits is recomputed, never misread. */
-const STORED_VERSION = 1;
+// 2: tool calls and expected tool calls added (bits moved); a dataset kept at 1 is counted again.
+const STORED_VERSION = 2;
 const storedSchema = z.object({ version: z.literal(STORED_VERSION), signatures: z.record(z.string(), z.number()) });
 
-export type SignatureRow = RowFlags & { responseFromColumn: boolean; hasTrace: boolean };
+export type SignatureRow = RowFlags & { responseFromColumn: boolean; hasTrace: boolean; toolCallsFromColumn: boolean };
 
 export function signatureOf(row: SignatureRow): number {
   let bits = 0;
@@ -57,6 +62,8 @@ export function signatureOf(row: SignatureRow): number {
     retrieved_context: row.hasRetrievedContext,
     expected_retrieved_context: row.hasExpectedRetrievedContext,
     trace: row.hasTrace,
+    tool_calls: row.toolCallsFromColumn,
+    expected_tool_calls: row.hasExpectedToolCalls ?? false,
   };
   SIGNATURE_COLUMNS.forEach((column, i) => {
     if (columns[column]) bits |= 1 << (SIGNATURE_INPUTS.length + i);

@@ -1,5 +1,6 @@
 import type { MetricDefinition, MetricFamily, RowInput } from "./metricDefinition";
 import { SCORE_METRICS } from "./scoreMetricCatalog";
+import { AGENT_METRICS } from "./agentMetricCatalog";
 
 export type { MetricDefinition, MetricFamily, MetricKind, RowInput } from "./metricDefinition";
 
@@ -102,13 +103,14 @@ export const DATABRICKS_METRICS: MetricDefinition[] = [
   },
 ];
 
-export const METRICS: MetricDefinition[] = [...DATABRICKS_METRICS, ...SCORE_METRICS];
+export const METRICS: MetricDefinition[] = [...DATABRICKS_METRICS, ...SCORE_METRICS, ...AGENT_METRICS];
 
 export const FAMILY_LABELS: Record<MetricFamily, string> = {
   databricks: "Databricks judges",
   deepeval: "DeepEval metrics",
   mastra: "Mastra context relevance",
   statistical: "Statistical scorers (no LLM)",
+  agent: "Agent tool calls (MLflow 3, DeepEval; no LLM)",
 };
 
 export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
@@ -121,6 +123,8 @@ export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
   expected_context_content: "expected_retrieved_context[].content (the ideal context)",
   trace_tokens: "a trace with LLM token usage",
   trace_latency: "a trace with span timings",
+  tool_calls: "the agent's tool calls: a trace (its TOOL spans) or a tool_calls column",
+  expected_tool_calls: "expected_tool_calls (names, optionally arguments)",
 };
 
 const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));

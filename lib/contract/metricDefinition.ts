@@ -8,12 +8,14 @@ export type RowInput =
   | "expected_retrieved_context"
   | "expected_context_content"
   | "trace_tokens"
-  | "trace_latency";
+  | "trace_latency"
+  | "tool_calls"
+  | "expected_tool_calls";
 
 export type MetricKind = "llm_judged" | "ground_truth" | "agent" | "statistical";
 
 /** Where a metric comes from: the contract that defines it (Agent Evaluation, DeepEval, Mastra), and the group the run form shows it in. */
-export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical";
+export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical" | "agent";
 
 export type MetricDefinition = {
   name: string;
@@ -22,6 +24,10 @@ export type MetricDefinition = {
   kind: MetricKind;
   family: MetricFamily;
   requires: RowInput[];
+  /** A yes/no answer though not an LLM judge's (aggregated as the percentage of yes). */
+  yesNo?: true;
+  /** For a family that gathers several upstreams' metrics (agent): whose definition this one follows (DeepEval's have strict_mode). */
+  upstream?: "deepeval" | "mlflow";
   /** Judged once per retrieved chunk (per-chunk ratings plus a precision). */
   perChunk?: boolean;
   /**

@@ -1,4 +1,5 @@
 import type { LabelEntry } from "./labelEntry";
+import type { AvailableTool, ExpectedToolCall, ToolCall } from "./toolCalls";
 
 /** The Databricks Agent Evaluation input schema, after validation and normalisation. */
 export type ChatMessage = { role: string; content: string };
@@ -30,6 +31,13 @@ export type NormalizedRow = {
   latencySeconds: number | null;
   /** Labels that arrived with the data (the optional human_labels column). */
   humanLabels: LabelEntry[];
+  /** The agent's tool calls: the tool_calls column, else the trace's TOOL spans ([] for a trace with none); null without either. */
+  toolCalls: ToolCall[] | null;
+  toolCallsSource: "column" | "trace" | null;
+  /** expected_tool_calls; an empty list reads as none (MLflow's rule). */
+  expectedToolCalls: ExpectedToolCall[] | null;
+  /** The tools the trace's model spans were offered. */
+  availableTools: AvailableTool[];
 };
 
 /** Column names exactly as the Agent Evaluation input schema spells them. */
@@ -43,6 +51,10 @@ export const AGENT_EVALUATION_COLUMNS = [
   "retrieved_context",
   "trace",
 ] as const;
-/** Every column an upload may carry: the Agent Evaluation schema plus Assay's optional human_labels. */
-export const INPUT_COLUMNS = [...AGENT_EVALUATION_COLUMNS, "human_labels"] as const;
+/**
+ * Every column an upload may carry: the Agent Evaluation schema plus Assay's optional columns: human_labels,
+ * an agent's tool_calls (for rows without a trace) and expected_tool_calls (MLflow's expectation of that name).
+ */
+export const ASSAY_COLUMNS = ["human_labels", "tool_calls", "expected_tool_calls"] as const;
+export const INPUT_COLUMNS = [...AGENT_EVALUATION_COLUMNS, ...ASSAY_COLUMNS] as const;
 export type InputColumn = (typeof INPUT_COLUMNS)[number];

@@ -21,6 +21,9 @@ export type RowFlags = {
    * context). Absent means unknown: taken from hasExpectedRetrievedContext.
    */
   hasExpectedContextContent?: boolean;
+  /** The agent's tool calls are known (a tool_calls column or a trace; [] counts). Absent means none. */
+  hasToolCalls?: boolean;
+  hasExpectedToolCalls?: boolean;
 };
 
 /**
@@ -58,5 +61,10 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
       return generatesResponses || row.totalTokenCount !== null;
     case "trace_latency":
       return generatesResponses || row.latencySeconds !== null;
+    // A generated response made no tool calls: the uploaded ones belong to another response.
+    case "tool_calls":
+      return !generatesResponses && (row.hasToolCalls ?? false);
+    case "expected_tool_calls":
+      return row.hasExpectedToolCalls ?? false;
   }
 }

@@ -108,6 +108,7 @@ export type BulkWrittenTable =
   | "Generation"
   | "DatasetRow"
   | "ContextChunk"
+  | "ToolCall"
   | "HumanLabel"
   | "PersonLabel";
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { changedToolCallSettings } from "@/lib/contract/toolCallSettings";
 import type { Db } from "@/lib/db/client";
 import { getDataset } from "@/lib/db/datasets/datasetQueries";
 import {
@@ -188,15 +189,17 @@ function unavailableWithJudge(config: RunConfig, metric: string): string | null 
   return config.judge.provider === "heuristic" ? offlineUnavailableReason(metric) : null;
 }
 
-/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance, the ROUGE type, DeepEval's options). */
+/** The score metrics' per-run settings, stored only when set (Mastra's context_relevance, the ROUGE type, DeepEval's options, tool calls'). */
 function scoreMetricSettings(
   config: RunConfig,
-): Pick<StoredRunConfig, "contextRelevance" | "statistical" | "deepEval"> {
+): Pick<StoredRunConfig, "contextRelevance" | "statistical" | "deepEval" | "toolCalls"> {
   const deepEval = changedDeepEvalSettings(config.deepEval);
+  const toolCalls = changedToolCallSettings(config.toolCalls);
   return {
     ...(config.contextRelevance ? { contextRelevance: config.contextRelevance } : {}),
     ...(config.statistical && Object.keys(config.statistical).length > 0 ? { statistical: config.statistical } : {}),
     ...(Object.keys(deepEval).length > 0 ? { deepEval } : {}),
+    ...(Object.keys(toolCalls).length > 0 ? { toolCalls } : {}),
   };
 }
 

@@ -7,12 +7,15 @@ import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { hasStrictMode, strictScore } from "@/lib/metrics/strictMode";
 import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
 import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/deterministicMetrics";
+import { isToolCallMetric, scoreToolCallMetric } from "@/lib/metrics/toolCalls/toolCallMetrics";
+import { isAgentValueMetric } from "@/lib/contract/aggregates";
+import { toolCallSettings, type ToolCallSettings } from "@/lib/contract/toolCallSettings";
 import type { StatisticalSettings } from "@/lib/contract/statisticalSettings";
 import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistical";
 import { chunkHasContent } from "@/lib/contract/rowInputs";
 import { emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runs/runQueries";
-import { agentFactsOf, chunksOf, judgeInputFromRow } from "./judgeInputFromRow";
+import { agentFactsOf, chunksOf, judgeInputFromRow, toolCallsOf } from "./judgeInputFromRow";
 import { defaultThreshold, scorePasses, thresholdFor } from "@/lib/contract/thresholds";
 
 export type ItemContext = {
@@ -26,6 +29,8 @@ export type ItemContext = {
   statistical?: StatisticalSettings;
   /** DeepEval's options for the run (defaults filled in): strict_mode, include_reason, the list cap, … */
   deepEval?: DeepEvalSettings;
+  /** The tool-call metrics' ordering, evaluation_params and exact match (defaults filled in). */
+  toolCalls?: ToolCallSettings;
   generates: boolean;
   costOf: (model: string, usage: JudgeResult["usage"]) => number | null;
 };
@@ -79,7 +84,11 @@ export async function judgeItem(
       ctx,
     );
   }
-  if (metric.startsWith("agent/")) {
+  if (isToolCallMetric(metric)) {
+    const verdict = scoreToolCallMetric(metric, toolCallsOf(row), ctx.toolCalls ?? toolCallSettings());
+    return withPass(metric, { ...DETERMINISTIC, promptVersion: "tool-calls/v1", ...verdict }, ctx);
+  }
+  if (isAgentValueMetric(metric)) {
     const value = agentMetricValue(metric, agentFactsOf(row, ctx.generates));
     return withPass(
       metric,
@@ -174,7 +183,7 @@ function inStrictMode(metric: string, result: JudgeResult): JudgeResult {
 
 function withPass(metric: string, result: JudgeResult, ctx: ItemContext): SavedJudgment {
   const threshold =
-    result.score !== null && !metric.startsWith("agent/")
+    result.score !== null && !isAgentValueMetric(metric)
       ? thresholdFor(metric, ctx.thresholds, defaultThreshold(metric, ctx.contextRelevance?.scale))
       : null;
   const passed =

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolCallSettingsSchema } from "@/lib/contract/toolCallSettings";
 import { customMetricName } from "@/lib/contract/judgeDefinitions";
 import { modelNameSchema } from "@/lib/llm/modelName";
 import { contextRelevanceSettings, contextRelevanceSettingsSchema } from "@/lib/contract/contextRelevanceSettings";
@@ -99,6 +100,8 @@ export const runConfigSchema = z
     statistical: statisticalSettingsSchema.optional(),
     /** DeepEval's options for this run: strict_mode, include_reason, penalize_ambiguous_claims, summarization's n and questions, the list cap. */
     deepEval: deepEvalSettingsSchema.optional(),
+    /** The tool-call metrics' options: ordering, DeepEval's evaluation_params and exact match. */
+    toolCalls: toolCallSettingsSchema.optional(),
     generation: z
       .object({
         model: modelNameSchema,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolCallSettingsSchema } from "@/lib/contract/toolCallSettings";
 import { alignmentSchema } from "@/lib/contract/alignment";
 import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
@@ -62,6 +63,10 @@ export const runRequestSchema = z
     deepEval: deepEvalSettingsSchema
       .optional()
       .meta({ description: "DeepEval's options by their DeepEval meaning: strict_mode, include_reason, …" }),
+    toolCalls: toolCallSettingsSchema.optional().meta({
+      description:
+        "The tool-call metrics against expected_tool_calls: considerOrdering, DeepEval's evaluationParams and exactMatch",
+    }),
     customJudges: z
       .array(
         z.object({
@@ -131,6 +136,7 @@ export function runConfigOfRequest(
       ? { statistical: request.statistical }
       : {}),
     ...(request.deepEval ? { deepEval: request.deepEval } : {}),
+    ...(request.toolCalls ? { toolCalls: request.toolCalls } : {}),
     judge,
     concurrency: request.concurrency,
     chunkMode: request.chunkMode,

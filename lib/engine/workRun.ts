@@ -1,4 +1,5 @@
 import { hasOutstandingGenerations } from "@/lib/db/runs/generationQueries";
+import { toolCallSettings } from "@/lib/contract/toolCallSettings";
 import type { JudgeRowData, RunRecord } from "@/lib/db/runs/runQueries";
 import { releaseClaims } from "@/lib/db/work/claims";
 import { decodeCustomJudge } from "@/lib/db/runs/storedRun";
@@ -88,6 +89,7 @@ async function judgePending(
     contextRelevance: contextRelevanceSettings(config.contextRelevance),
     statistical: config.statistical ?? {},
     deepEval: deepEvalSettings(config.deepEval),
+    toolCalls: toolCallSettings(config.toolCalls),
     generates: run.generationModel !== null,
     costOf,
   };

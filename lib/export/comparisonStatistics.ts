@@ -1,4 +1,5 @@
 import { compareRuns, type Comparison } from "@/lib/compare/compareRuns";
+import { agentValueUnit, isAgentValueMetric } from "@/lib/contract/aggregates";
 import type { Db } from "@/lib/db/client";
 import { listFlips, type Flip } from "@/lib/db/judgments/compareQueries";
 import type { Correction } from "@/lib/stats";
@@ -16,7 +17,7 @@ export type MetricStatistics = {
   /**
    * What the values, delta and interval are measured in: "rate" (a yes-rate in [0, 1]), "score" (an average
    * score), "seconds" (agent latency; the page may word small deltas in ms, the export stays in seconds),
-   * "tokens" (agent token counts).
+   * "tokens" (agent token counts), "calls" (the agent's tool calls).
    */
   unit: MetricUnit;
   /** The aggregate the page shows over every judged row: a yes-rate in [0, 1], or an average. */
@@ -74,7 +75,7 @@ export type FlippedRow = {
   candidate_score: number | null;
 };
 
-export type MetricUnit = "rate" | "score" | "seconds" | "tokens";
+export type MetricUnit = "rate" | "score" | "seconds" | "tokens" | "calls";
 
 export const STATISTICS_COLUMNS: (keyof MetricStatistics)[] = [
   "metric",
@@ -172,8 +173,7 @@ export function comparisonStatistics(comparison: Comparison): MetricStatistics[]
 /** What a metric's exported values are measured in (the page words latency in s or ms; the export keeps seconds). */
 function metricUnit(metric: string, shape: Comparison["metrics"][number]["shape"]): MetricUnit {
   if (shape === "rating") return "rate";
-  if (metric === "agent/latency_seconds") return "seconds";
-  if (metric.startsWith("agent/")) return "tokens";
+  if (isAgentValueMetric(metric)) return agentValueUnit(metric);
   return "score";
 }
 

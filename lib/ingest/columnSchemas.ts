@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ContextItem } from "@/lib/contract/normalizedRow";
+import { expectedToolCallEntrySchema, toolCallEntrySchema } from "@/lib/contract/toolCalls";
 
 /** Per-column zod schemas for the Agent Evaluation input schema's columns; messages are written for people. */
 export const contextArraySchema = z.array(
@@ -18,6 +19,14 @@ export const expectedFactsSchema = z
     error: 'expected an array of strings, e.g. ["fact one", "fact two"]',
   })
   .min(1, "expected_facts is an empty array");
+
+export const toolCallsSchema = z.array(toolCallEntrySchema, {
+  error: 'expected an array of tool calls, e.g. [{"name": "search", "arguments": {"query": "..."}}]',
+});
+
+export const expectedToolCallsSchema = z.array(expectedToolCallEntrySchema, {
+  error: 'expected an array of expected calls, e.g. [{"name": "search", "arguments": {"query": "..."}}] or ["search"]',
+});
 
 export const textColumnSchema = z.string({ error: "expected a string" });
 

@@ -1,72 +1,53 @@
 import { agentOutputText } from "./agentOutputText";
-import { measureJsonValue } from "./jsonShape";
-import { MAX_JSON_NESTING_DEPTH } from "./limits";
 import { describeType } from "./normalizeRequest";
 import type { ContextItem, TokenCounts } from "@/lib/contract/normalizedRow";
+import type { AvailableTool, ToolCall } from "@/lib/contract/toolCalls";
+import { readAvailableTools, readToolCalls } from "./toolCallsFromTrace";
+import {
+  decodeAttribute,
+  isRecord,
+  readTraceSpans,
+  rootSpan,
+  spanOutputs,
+  TraceFormatError,
+  type TraceSpan as Span,
+} from "./traceSpans";
+
+export { TraceFormatError };
 
 /**
  * Reads what Agent Evaluation derives from an MLflow trace (its metric reference and input schema):
  * the response (root span output), the retrieved context (the chronologically
  * last RETRIEVER span), token counts (summed over LLM spans) and the
- * end-to-end latency. Both the MLflow 2 (`start_time`, `context.span_id`,
- * `parent_id`) and MLflow 3 (`start_time_unix_nano`, `span_id`,
- * `parent_span_id`) span shapes are read. Span attribute values are
- * JSON-encoded strings in MLflow; plain values are accepted too.
+ * end-to-end latency; and, beyond it, the agent's tool calls (its TOOL spans, as MLflow's scorers read
+ * them) and the tools offered to its model (toolCallsFromTrace.ts). Both MLflow span shapes are read
+ * (traceSpans.ts).
  */
 export type TraceFacts = {
   response: string | null;
   retrievedContext: ContextItem[] | null;
   tokens: TokenCounts | null;
   latencySeconds: number | null;
-};
-
-type Span = {
-  index: number;
-  name: string | null;
-  id: string | null;
-  parentId: string | null;
-  start: number | null; // nanoseconds
-  end: number | null;
-  type: string | null;
-  attributes: Record<string, unknown>;
+  /** [] when the trace has no TOOL span (MLflow reads no chat-model tool_calls either). */
+  toolCalls: ToolCall[];
+  availableTools: AvailableTool[];
 };
 
 /** Agent Evaluation counts tokens over "all LLM spans in the trace": these two span types, never tool, retriever, chain or agent spans. */
 const LLM_SPAN_TYPES = new Set(["LLM", "CHAT_MODEL"]);
 
-export class TraceFormatError extends Error {}
-
 export function extractTraceFacts(trace: unknown): TraceFacts {
-  if (!isRecord(trace))
-    throw new TraceFormatError("a trace must be an MLflow trace JSON object with info and data.spans");
-  const data = trace.data;
-  if (!isRecord(data) || !Array.isArray(data.spans)) throw new TraceFormatError("the trace has no data.spans array");
-  const spans = data.spans.map(readSpan);
-  const root = spans.find((span) => span.parentId === null) ?? spans[0] ?? null;
+  const { spans, data } = readTraceSpans(trace);
+  const root = rootSpan(spans);
+  const info = isRecord(trace) && isRecord(trace.info) ? trace.info : {};
 
   return {
     response: readResponse(root, data),
     retrievedContext: readLastRetrieval(spans),
     tokens: readTokens(spans),
-    latencySeconds: readLatency(root, isRecord(trace.info) ? trace.info : {}),
-  };
-}
-
-function readSpan(raw: unknown, index: number): Span {
-  if (!isRecord(raw)) throw new TraceFormatError(`data.spans[${index}] is not an object`);
-  const context = isRecord(raw.context) ? raw.context : {};
-  const attributes = isRecord(raw.attributes) ? raw.attributes : {};
-  const type =
-    decodeAttribute(attributes["mlflow.spanType"], `data.spans[${index}] attribute mlflow.spanType`) ?? raw.span_type;
-  return {
-    index,
-    name: typeof raw.name === "string" ? raw.name : null,
-    id: asId(raw.span_id ?? context.span_id),
-    parentId: asId(raw.parent_span_id ?? raw.parent_id),
-    start: asNanos(raw.start_time_unix_nano ?? raw.start_time_ns ?? raw.start_time),
-    end: asNanos(raw.end_time_unix_nano ?? raw.end_time_ns ?? raw.end_time),
-    type: typeof type === "string" ? type.toUpperCase() : null,
-    attributes,
+    latencySeconds: readLatency(root, info),
+    toolCalls: readToolCalls(spans),
+    availableTools: readAvailableTools(spans),
   };
 }
 
@@ -180,13 +161,6 @@ function tokenUsageOf(span: Span): { input: number; output: number } | null {
   return null;
 }
 
-function spanOutputs(span: Span): unknown {
-  return decodeAttribute(
-    span.attributes["mlflow.spanOutputs"],
-    `data.spans[${span.index}] attribute mlflow.spanOutputs`,
-  );
-}
-
 function readLatency(root: Span | null, info: Record<string, unknown>): number | null {
   if (root && root.start !== null && root.end !== null && root.end >= root.start) return (root.end - root.start) / 1e9;
   if (typeof info.execution_time_ms === "number") return info.execution_time_ms / 1000;
@@ -197,39 +171,6 @@ function readLatency(root: Span | null, info: Record<string, unknown>): number |
   return null;
 }
 
-/**
- * MLflow stores attribute values json.dumps'ed; decode when possible, else
- * keep the value. A JSON string inside the trace is a second value the
- * upload's depth check has not seen, so it gets the same limit here.
- */
-function decodeAttribute(value: unknown, where: string): unknown {
-  if (typeof value !== "string") return value;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(value);
-  } catch {
-    return value;
-  }
-  if (measureJsonValue(decoded).tooDeep)
-    throw new TraceFormatError(`${where} is nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
-  return decoded;
-}
-
-function asId(value: unknown): string | null {
-  if (typeof value === "string" && value !== "") return value;
-  if (typeof value === "number") return String(value);
-  return null;
-}
-
-function asNanos(value: unknown): number | null {
-  const n = typeof value === "string" ? Number(value) : value;
-  return typeof n === "number" && Number.isFinite(n) ? n : null;
-}
-
 function asCount(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

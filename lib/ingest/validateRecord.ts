@@ -2,10 +2,13 @@ import type { z } from "zod";
 import {
   contextArraySchema,
   expectedFactsSchema,
+  expectedToolCallsSchema,
   requestIdSchema,
   textColumnSchema,
   toContextItems,
+  toolCallsSchema,
 } from "./columnSchemas";
+import { toExpectedToolCall, toToolCall } from "@/lib/contract/toolCalls";
 import type { RowIssue } from "./errors";
 import { measureJsonValue, tooDeepMessage } from "./jsonShape";
 import { parseHumanLabels } from "./humanLabels";
@@ -38,6 +41,8 @@ const JSON_CELL_COLUMNS = new Set<InputColumn>([
   "retrieved_context",
   "expected_retrieved_context",
   "trace",
+  "tool_calls",
+  "expected_tool_calls",
 ]);
 
 /** Validates one record against the Agent Evaluation input schema and normalises it. Every problem in the row is reported. */
@@ -106,6 +111,13 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
     "expected_retrieved_context",
     issue,
   );
+  const toolCalls = parseColumn(toolCallsSchema, cells.tool_calls, "tool_calls", issue);
+  const expectedToolCalls = parseColumn(
+    expectedToolCallsSchema,
+    cells.expected_tool_calls,
+    "expected_tool_calls",
+    issue,
+  );
   if (cells.expected_facts !== undefined && cells.expected_response !== undefined) {
     issue("expected_facts", "expected_facts and expected_response are both set; keep one");
   }
@@ -143,6 +155,7 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
 
   const traceResponse = traceFacts?.response ?? null;
   const traceContext = traceFacts?.retrievedContext ?? null;
+  const traceToolCalls = traceFacts?.toolCalls ?? null;
   return {
     issues,
     row: {
@@ -163,6 +176,11 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
       tokens: traceFacts?.tokens ?? null,
       latencySeconds: traceFacts?.latencySeconds ?? null,
       humanLabels: labels.entries,
+      toolCalls: toolCalls ? toolCalls.map(toToolCall) : traceToolCalls,
+      toolCallsSource: toolCalls ? "column" : traceToolCalls ? "trace" : null,
+      expectedToolCalls:
+        expectedToolCalls && expectedToolCalls.length > 0 ? expectedToolCalls.map(toExpectedToolCall) : null,
+      availableTools: traceFacts?.availableTools ?? [],
     },
   };
 }

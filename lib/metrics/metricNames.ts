@@ -11,14 +11,14 @@ export function metricsOfFamily(family: MetricFamily): string[] {
 /**
  * What `--judges all` (and no --judges) means: every Databricks judge and metric, as before the
  * score families existed, so a default run's cost does not grow by ten LLM metrics. The other
- * families are asked for by name (faithfulness, bleu, …) or by family (deepeval, mastra, statistical).
+ * families are asked for by name (faithfulness, bleu, …) or by family (deepeval, mastra, statistical, agent).
  */
 export const DEFAULT_METRICS = metricsOfFamily("databricks");
 
 /** The Databricks suite: Agent Evaluation's judges and metrics, what `all` runs. */
 export const BUILT_IN_METRICS = DEFAULT_METRICS;
 
-export const FAMILY_NAMES: readonly MetricFamily[] = ["databricks", "deepeval", "mastra", "statistical"];
+export const FAMILY_NAMES: readonly MetricFamily[] = ["databricks", "deepeval", "mastra", "statistical", "agent"];
 
 /**
  * Other names Agent Evaluation gives the same metrics. Its input schema's table of what each

@@ -8,7 +8,8 @@ import { findMetric, scoreDirection } from "@/lib/contract/metricCatalog";
  * becomes 1 (threshold 0). Mastra's and the statistical scorers have no strict mode.
  */
 export function hasStrictMode(metric: string): boolean {
-  return findMetric(metric)?.family === "deepeval" || isGEvalMetric(metric);
+  const definition = findMetric(metric);
+  return definition?.family === "deepeval" || definition?.upstream === "deepeval" || isGEvalMetric(metric);
 }
 
 /** The thresholds strict mode sets, for those of `metrics` that have it. */

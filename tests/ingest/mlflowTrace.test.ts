@@ -124,6 +124,9 @@ describe("extractTraceFacts", () => {
       ],
       tokens: { input: 1000, output: 100, total: 1100 },
       latencySeconds: 2.5,
+      // No TOOL span: the agent called no tool; no model span declared any.
+      toolCalls: [],
+      availableTools: [],
     });
   });
 
@@ -133,6 +136,9 @@ describe("extractTraceFacts", () => {
       retrievedContext: [{ content: "chunk", docUri: "doc://x" }],
       tokens: { input: 300, output: 40, total: 340 },
       latencySeconds: 1.75,
+      // No TOOL span: the agent called no tool; no model span declared any.
+      toolCalls: [],
+      availableTools: [],
     });
   });
 
@@ -149,6 +155,9 @@ describe("extractTraceFacts", () => {
       retrievedContext: null,
       tokens: null,
       latencySeconds: 0.8,
+      // No TOOL span: the agent called no tool; no model span declared any.
+      toolCalls: [],
+      availableTools: [],
     });
   });
 

@@ -1,4 +1,5 @@
 import { formatCountOf, formatInteger, formatPercent } from "@/lib/charts/format";
+import { isAgentValueMetric } from "@/lib/contract/aggregates";
 import type { SkipReasonCount } from "@/lib/db/judgments/skipReasonQueries";
 import type { Aggregate } from "@/lib/contract/aggregates";
 
@@ -22,7 +23,7 @@ export function cardBasis(a: Aggregate, skipReasons: SkipReasonCount[] = []): st
   const what =
     a.metric === "retrieval/ground_truth/document_recall"
       ? "recall"
-      : a.metric.startsWith("agent/")
+      : isAgentValueMetric(a.metric)
         ? "value"
         : "precision";
   const judged = a.passed + a.failed;

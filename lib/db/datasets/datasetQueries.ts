@@ -73,6 +73,8 @@ export const INPUT_SQL: Record<RowInput, string> = {
   expected_context_content: `EXISTS (SELECT 1 FROM "ContextChunk" c WHERE c."rowId" = "DatasetRow"."id" AND c."kind" = 'expected' AND TRIM(COALESCE(c."content", ''), ${sqlString(WHITESPACE)}) <> '')`,
   trace_tokens: `"totalTokenCount" IS NOT NULL`,
   trace_latency: `"latencySeconds" IS NOT NULL`,
+  tool_calls: `"hasToolCalls" = TRUE`,
+  expected_tool_calls: `"hasExpectedToolCalls" = TRUE`,
 };
 
 /**
@@ -109,6 +111,8 @@ export async function countInputSignatures(db: Db, datasetId: string): Promise<I
     retrieved_context: `"hasRetrievedContext" = TRUE`,
     expected_retrieved_context: `"hasExpectedRetrievedContext" = TRUE`,
     trace: `"hasTrace" = TRUE`,
+    tool_calls: `"toolCallsSource" = 'column'`,
+    expected_tool_calls: `"hasExpectedToolCalls" = TRUE`,
   };
   const conditions = [
     ...SIGNATURE_INPUTS.map((input) => INPUT_SQL[input]),

@@ -35,7 +35,7 @@ export function createDatasetSink(db: Db, options: { createdById?: string | null
           inputCoverage: storeSignatures(signatures),
         },
       });
-      await refreshPlannerStatistics(db, ["DatasetRow", "ContextChunk"]);
+      await refreshPlannerStatistics(db, ["DatasetRow", "ContextChunk", "ToolCall"]);
     },
     async discard(datasetId) {
       await db.dataset.deleteMany({ where: { id: datasetId } });
@@ -70,8 +70,26 @@ const ROW_COLUMNS = [
   "hasExpectedRetrievedContext",
   "hasTrace",
   "retrievedChunkCount",
+  "hasToolCalls",
+  "hasExpectedToolCalls",
+  "toolCallCount",
+  "toolCallsSource",
+  "availableTools",
 ] as const;
 const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
+const TOOL_CALL_COLUMNS = [
+  "id",
+  "rowId",
+  "kind",
+  "position",
+  "name",
+  "arguments",
+  "output",
+  "error",
+  "startMs",
+  "durationMs",
+  "spanId",
+] as const;
 
 /**
  * Writes one batch of rows and their chunks in a single transaction (the store's bulk writer: prepared
@@ -81,6 +99,7 @@ const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "
 export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[]): Promise<void> {
   const rowValues: (string | number | boolean | null)[][] = [];
   const chunkValues: (string | number | null)[][] = [];
+  const toolCallValues: (string | number | null)[][] = [];
   const labelled: RowLabels[] = [];
   for (const row of rows) {
     const id = orderedUuid();
@@ -103,14 +122,49 @@ export async function insertRows(db: Db, datasetId: string, rows: NormalizedRow[
     (row.expectedRetrievedContext ?? []).forEach((chunk, position) =>
       chunkValues.push([orderedUuid(), id, "expected", position, chunk.content, chunk.docUri, "column"]),
     );
+    toolCallValues.push(...toolCallRows(id, row));
   }
   await sqlOf(db).bulkInsert([
     { table: "DatasetRow", columns: ROW_COLUMNS, rows: rowValues },
     { table: "ContextChunk", columns: CHUNK_COLUMNS, rows: chunkValues },
+    { table: "ToolCall", columns: TOOL_CALL_COLUMNS, rows: toolCallValues },
     // Labels from the upload's human_labels column, in the same transaction as their rows.
     // A new dataset has no runs, so only catalogue metrics take labels here (the default reading).
     ...labelBulkTables(datasetId, labelled, { labelledBy: null, source: "upload" }),
   ]);
+}
+
+/** A row's called and expected tool calls as ToolCall rows (JSON text for arguments and outputs). */
+function toolCallRows(rowId: string, row: NormalizedRow): (string | number | null)[][] {
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  return [
+    ...(row.toolCalls ?? []).map((call, position) => [
+      orderedUuid(),
+      rowId,
+      "called",
+      position,
+      call.name,
+      json(call.arguments),
+      json(call.output),
+      call.error,
+      call.startMs,
+      call.durationMs,
+      call.spanId,
+    ]),
+    ...(row.expectedToolCalls ?? []).map((call, position) => [
+      orderedUuid(),
+      rowId,
+      "expected",
+      position,
+      call.name,
+      json(call.arguments),
+      json(call.output),
+      null,
+      null,
+      null,
+      null,
+    ]),
+  ];
 }
 
 function toRowColumns(datasetId: string, row: NormalizedRow) {
@@ -142,6 +196,11 @@ function toRowColumns(datasetId: string, row: NormalizedRow) {
     hasExpectedRetrievedContext: (row.expectedRetrievedContext?.length ?? 0) > 0,
     hasTrace: row.trace !== null,
     retrievedChunkCount: retrieved.length,
+    hasToolCalls: row.toolCalls !== null,
+    hasExpectedToolCalls: row.expectedToolCalls !== null,
+    toolCallCount: row.toolCalls?.length ?? null,
+    toolCallsSource: row.toolCallsSource,
+    availableTools: row.availableTools.length > 0 ? JSON.stringify(row.availableTools) : null,
   };
 }
 
@@ -154,6 +213,7 @@ function signatureRowOf(row: NormalizedRow) {
     firstEmptyRetrievedChunk: firstEmpty === -1 ? null : firstEmpty,
     hasExpectedContextContent: (row.expectedRetrievedContext ?? []).some((chunk) => chunkHasContent(chunk.content)),
     responseFromColumn: row.responseSource === "column",
+    toolCallsFromColumn: row.toolCallsSource === "column",
   };
 }
 

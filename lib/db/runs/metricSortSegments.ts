@@ -1,4 +1,5 @@
 import type { RunRowFilter, RunRowPageQuery } from "@/lib/contract/rowQueries";
+import { isAgentValueMetric } from "@/lib/contract/aggregates";
 import { scoreDirection } from "@/lib/contract/metricCatalog";
 
 /**
@@ -144,9 +145,9 @@ export function metricSortSegments(query: RunRowFilter & Pick<RunRowPageQuery, "
   return { segments, scoreOrder: scoreAscending ? "ASC" : "DESC" };
 }
 
-/** Whether a worse value of this metric is a higher one (lower-is-better scores, agent/* costs and latency). */
+/** Whether a worse value of this metric is a higher one (lower-is-better scores, agent values: tokens, latency, tool calls). */
 export function higherIsWorse(metric: string): boolean {
-  return scoreDirection(metric) === "lower" || metric.startsWith("agent/");
+  return scoreDirection(metric) === "lower" || isAgentValueMetric(metric);
 }
 
 export type Walk = "forward" | "backward";

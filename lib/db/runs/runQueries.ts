@@ -26,6 +26,8 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       hasExpectedRetrievedContext: true,
       totalTokenCount: true,
       latencySeconds: true,
+      hasToolCalls: true,
+      hasExpectedToolCalls: true,
     },
   });
   const emptyChunks = new Map<string, number>();

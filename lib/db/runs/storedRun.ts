@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolCallSettingsSchema } from "@/lib/contract/toolCallSettings";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
 import { alignmentSchema } from "@/lib/contract/alignment";
 import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
@@ -25,6 +26,8 @@ export const storedRunConfigSchema = z.object({
   statistical: statisticalSettingsSchema.optional(),
   /** DeepEval's options (strict_mode, include_reason, …) that differ from its defaults, when the run set any. */
   deepEval: deepEvalSettingsSchema.optional(),
+  /** The tool-call metrics' options that differ from the upstream defaults, when the run set any. */
+  toolCalls: toolCallSettingsSchema.optional(),
   /** The run's custom G-Eval judges, judged as response/llm_judged/g_eval/<name>. */
   gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
   /** How many times each row is judged (and generated, when the run generates); absent for one. */

@@ -14,6 +14,11 @@ export type JudgeRowData = {
   outputTokenCount: number | null;
   latencySeconds: number | null;
   chunks: { kind: string; position: number; content: string | null; docUri: string }[];
+  /** Whether the agent's tool calls are known ([] counts) and whether the row expects some. */
+  hasToolCalls: boolean;
+  hasExpectedToolCalls: boolean;
+  /** The row's ToolCall rows, called then expected, each in order (arguments and output as stored JSON text). */
+  toolCalls: StoredToolCall[];
   generation: {
     rowId: string;
     status: string;
@@ -25,6 +30,18 @@ export type JudgeRowData = {
   } | null;
 };
 
+export type StoredToolCall = {
+  kind: string;
+  position: number;
+  name: string;
+  arguments: string | null;
+  output: string | null;
+  error: string | null;
+  startMs: number | null;
+  durationMs: number | null;
+  spanId: string | null;
+};
+
 type GenerationData = NonNullable<JudgeRowData["generation"]>;
 
 /** A row as work loads it: `generation` is trial 1's; a run with trials judges trial t against `generationsByTrial`'s t. */
@@ -34,8 +51,8 @@ export type WorkRow = JudgeRowData & { generationsByTrial: ReadonlyMap<number, G
 export const MAX_WORK_ROWS = 1000;
 
 /**
- * The rows a batch of claimed work needs, with their chunks and the run's
- * generations, in three queries. The row ids reach the store as ONE bound
+ * The rows a batch of claimed work needs, with their chunks, tool calls and the run's
+ * generations, in four queries. The row ids reach the store as ONE bound
  * list (sqlFragments.inList), so every query binds the same few values.
  */
 export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): Promise<Map<string, WorkRow>> {
@@ -43,19 +60,39 @@ export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): 
   if (rowIds.length > MAX_WORK_ROWS) throw new Error(`a batch of work reads at most ${MAX_WORK_ROWS} rows`);
   const sql = sqlOf(db);
   const { inList } = sqlFragments(sql);
-  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "generation">>(
-    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds"
+  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "toolCalls" | "generation">>(
+    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls"
      FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
     [rowIds],
   );
   const byId = new Map<string, WorkRow & { generationsByTrial: Map<number, GenerationData> }>(
-    rows.map((row) => [row.id, { ...row, chunks: [], generation: null, generationsByTrial: new Map() }]),
+    rows.map((row) => [
+      row.id,
+      {
+        ...row,
+        // SQLite answers 0/1 for booleans.
+        hasToolCalls: Boolean(row.hasToolCalls),
+        hasExpectedToolCalls: Boolean(row.hasExpectedToolCalls),
+        chunks: [],
+        toolCalls: [],
+        generation: null,
+        generationsByTrial: new Map(),
+      },
+    ]),
   );
   const chunks = await sql.all<JudgeRowData["chunks"][number] & { rowId: string }>(
     `SELECT "rowId", "kind", "position", "content", "docUri" FROM "ContextChunk" WHERE ${inList(`"rowId"`)} ORDER BY "rowId", "kind", "position"`,
     [rowIds],
   );
   for (const { rowId, ...chunk } of chunks) byId.get(rowId)?.chunks.push(chunk);
+  if (rows.some((row) => row.hasToolCalls || row.hasExpectedToolCalls)) {
+    const calls = await sql.all<StoredToolCall & { rowId: string }>(
+      `SELECT "rowId", "kind", "position", "name", "arguments", "output", "error", "startMs", "durationMs", "spanId"
+       FROM "ToolCall" WHERE ${inList(`"rowId"`)} ORDER BY "rowId", "kind", "position"`,
+      [rowIds],
+    );
+    for (const { rowId, ...call } of calls) byId.get(rowId)?.toolCalls.push(call);
+  }
   const generations = await sql.all<GenerationData & { trial: number }>(
     `SELECT "rowId", "trial", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
      FROM "Generation" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,

@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+/**
+ * An agent's tool calls and the calls a row expects, as every layer reads them.
+ *
+ * Actual calls come from the MLflow trace's TOOL spans, in start order (MLflow's
+ * `extract_tools_called_from_trace`: name = the span's name, arguments = its inputs, outputs = its
+ * outputs, the exception event as "<type>: <message>"), or from a row's own `tool_calls` column
+ * (DeepEval's `tools_called`: `input_parameters` and `output` read as `arguments` and `output`).
+ * Expected calls are MLflow's `expected_tool_calls` expectation (`{name, arguments?}`); DeepEval's
+ * `expected_tools` with `input_parameters` read as the same.
+ */
+export type ToolCall = {
+  name: string;
+  /** The arguments the agent passed (a TOOL span's inputs), null when it passed none. */
+  arguments: Record<string, unknown> | null;
+  /** What the tool returned (the span's outputs), null when not recorded. */
+  output: unknown;
+  /** "<exception.type>: <exception.message>" from the span's exception event (or its error status), null when none. */
+  error: string | null;
+  /** Milliseconds from the trace's first span to this call's start, and the call's duration; null without timings. */
+  startMs: number | null;
+  durationMs: number | null;
+  /** The TOOL span's id in the trace, null for a tool_calls column. */
+  spanId: string | null;
+};
+
+export type ExpectedToolCall = {
+  name: string;
+  /** null: any arguments (MLflow compares names only when an expected call has none). */
+  arguments: Record<string, unknown> | null;
+  /** DeepEval's expected output, compared only when a run asks for it; null when not given. */
+  output: unknown;
+};
+
+/** A tool the agent was offered (OpenAI's function shape, from the trace's LLM spans' `tools`). */
+export type AvailableTool = { name: string; description: string | null; parameters: unknown };
+
+const argumentsSchema = z
+  .record(z.string(), z.unknown(), { error: "arguments must be an object of argument names to values" })
+  .nullable()
+  .optional();
+const nameSchema = (what: string) =>
+  z
+    .string({ error: `${what} needs a name (a string)` })
+    .trim()
+    .min(1, `${what} needs a name`);
+
+/** One entry of a `tool_calls` column: Assay's names, or DeepEval's ToolCall fields (either spelling). */
+export const toolCallEntrySchema = z
+  .object(
+    {
+      name: nameSchema("a tool call"),
+      arguments: argumentsSchema,
+      input_parameters: argumentsSchema,
+      inputParameters: argumentsSchema,
+      output: z.unknown().optional(),
+      result: z.unknown().optional(),
+      error: z.string().nullable().optional(),
+      duration_ms: z.number().nonnegative().nullable().optional(),
+    },
+    { error: 'each tool call must be an object {"name": ..., "arguments": {...}}' },
+  )
+  .loose();
+
+/**
+ * One entry of an `expected_tool_calls` column: MLflow's `{name, arguments?}`, DeepEval's `input_parameters`, or
+ * a bare name (read as `{name}`, so a bad entry's message names its field rather than "invalid input").
+ */
+export const expectedToolCallEntrySchema = z.preprocess(
+  (entry) => (typeof entry === "string" ? { name: entry } : entry),
+  z
+    .object(
+      {
+        name: nameSchema("an expected tool call"),
+        arguments: argumentsSchema,
+        input_parameters: argumentsSchema,
+        inputParameters: argumentsSchema,
+        output: z.unknown().optional(),
+      },
+      { error: 'each expected call must be an object {"name": ..., "arguments": {...}} or a tool name' },
+    )
+    .loose(),
+);
+
+export function toToolCall(entry: z.output<typeof toolCallEntrySchema>): ToolCall {
+  return {
+    name: entry.name,
+    arguments: entry.arguments ?? entry.input_parameters ?? entry.inputParameters ?? null,
+    output: entry.output ?? entry.result ?? null,
+    error: entry.error ?? null,
+    startMs: null,
+    durationMs: entry.duration_ms ?? null,
+    spanId: null,
+  };
+}
+
+export function toExpectedToolCall(entry: z.output<typeof expectedToolCallEntrySchema>): ExpectedToolCall {
+  return {
+    name: entry.name,
+    arguments: entry.arguments ?? entry.input_parameters ?? entry.inputParameters ?? null,
+    output: entry.output ?? null,
+  };
+}
