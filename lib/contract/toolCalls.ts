@@ -36,6 +36,62 @@ export type ExpectedToolCall = {
 /** A tool the agent was offered (OpenAI's function shape, from the trace's LLM spans' `tools`). */
 export type AvailableTool = { name: string; description: string | null; parameters: unknown };
 
+/** A ToolCall row as the store keeps it: called then expected, each in order; arguments and output as JSON text. */
+export type StoredToolCall = {
+  kind: string;
+  position: number;
+  name: string;
+  arguments: string | null;
+  output: string | null;
+  error: string | null;
+  startMs: number | null;
+  durationMs: number | null;
+  spanId: string | null;
+};
+
+/**
+ * A row's stored calls back as the metrics and pages read them: null for what the row does not carry (no trace
+ * and no tool_calls column; no expected_tool_calls), else the calls in order.
+ */
+export function decodeStoredToolCalls(
+  stored: readonly StoredToolCall[],
+  carries: { hasToolCalls: boolean; hasExpectedToolCalls: boolean },
+): { called: ToolCall[] | null; expected: ExpectedToolCall[] | null } {
+  const ofKind = (kind: string) => stored.filter((call) => call.kind === kind);
+  return {
+    called: carries.hasToolCalls
+      ? ofKind("called").map((call) => ({
+          name: call.name,
+          arguments: jsonObject(call.arguments),
+          output: jsonValue(call.output),
+          error: call.error,
+          startMs: call.startMs,
+          durationMs: call.durationMs,
+          spanId: call.spanId,
+        }))
+      : null,
+    expected: carries.hasExpectedToolCalls
+      ? ofKind("expected").map((call) => ({
+          name: call.name,
+          arguments: jsonObject(call.arguments),
+          output: jsonValue(call.output),
+        }))
+      : null,
+  };
+}
+
+/** Stored JSON text back to a value (the upload wrote it with JSON.stringify). */
+function jsonValue(text: string | null): unknown {
+  if (text === null) return null;
+  const value: unknown = JSON.parse(text);
+  return value;
+}
+
+function jsonObject(text: string | null): Record<string, unknown> | null {
+  const value = jsonValue(text);
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : null;
+}
+
 const argumentsSchema = z
   .record(z.string(), z.unknown(), { error: "arguments must be an object of argument names to values" })
   .nullable()

@@ -1,5 +1,5 @@
 import type { JudgeRowData } from "@/lib/db/runs/runQueries";
-import type { ExpectedToolCall, ToolCall } from "@/lib/contract/toolCalls";
+import { decodeStoredToolCalls, type ExpectedToolCall, type ToolCall } from "@/lib/contract/toolCalls";
 import { decodeFacts, decodeMessages } from "@/lib/db/datasets/rowView";
 import type { ContextItem } from "@/lib/contract/normalizedRow";
 import type { JudgeInput } from "@/lib/judges/types";
@@ -26,48 +26,9 @@ export function chunksOf(row: JudgeRowData, kind: "retrieved" | "expected"): Con
     .map((chunk) => ({ content: chunk.content, docUri: chunk.docUri }));
 }
 
-/**
- * The row's tool calls as the metrics read them: null for what the row does not carry (no trace and
- * no tool_calls column; no expected_tool_calls), else the calls in order.
- */
+/** The row's tool calls as the metrics read them (lib/contract/toolCalls.ts). */
 export function toolCallsOf(row: JudgeRowData): { called: ToolCall[] | null; expected: ExpectedToolCall[] | null } {
-  const ofKind = (kind: string) => row.toolCalls.filter((call) => call.kind === kind);
-  return {
-    called: row.hasToolCalls
-      ? ofKind("called").map((call) => ({
-          name: call.name,
-          arguments: jsonObject(call.arguments),
-          output: jsonValue(call.output),
-          error: call.error,
-          startMs: call.startMs,
-          durationMs: call.durationMs,
-          spanId: call.spanId,
-        }))
-      : null,
-    expected: row.hasExpectedToolCalls
-      ? ofKind("expected").map((call) => ({
-          name: call.name,
-          arguments: jsonObject(call.arguments),
-          output: jsonValue(call.output),
-        }))
-      : null,
-  };
-}
-
-/** Stored JSON text back to a value (the upload wrote it with JSON.stringify). */
-function jsonValue(text: string | null): unknown {
-  if (text === null) return null;
-  const value: unknown = JSON.parse(text);
-  return value;
-}
-
-function jsonObject(text: string | null): Record<string, unknown> | null {
-  const value = jsonValue(text);
-  return isObject(value) ? value : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return decodeStoredToolCalls(row.toolCalls, row);
 }
 
 /** agent/* facts: the run's generation call when it generated, else the trace. */

@@ -1,5 +1,8 @@
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
+import type { StoredToolCall } from "@/lib/contract/toolCalls";
+
+export type { StoredToolCall };
 
 /** Everything a judge needs of a row: text, ground truth, chunks, agent facts, and the run's generated response if any. */
 export type JudgeRowData = {
@@ -28,18 +31,6 @@ export type JudgeRowData = {
     outputTokenCount: number | null;
     latencySeconds: number | null;
   } | null;
-};
-
-export type StoredToolCall = {
-  kind: string;
-  position: number;
-  name: string;
-  arguments: string | null;
-  output: string | null;
-  error: string | null;
-  startMs: number | null;
-  durationMs: number | null;
-  spanId: string | null;
 };
 
 type GenerationData = NonNullable<JudgeRowData["generation"]>;

@@ -1,0 +1,141 @@
+import { readTraceSpans, spanInputs, spanOutputs, TraceFormatError, type TraceSpan } from "@/lib/ingest/traceSpans";
+import { decodeAttribute, isRecord } from "@/lib/ingest/traceSpans";
+
+/**
+ * A trace as the drill-down draws it: every span in tree order (a parent, then its children by start
+ * time), with its depth, its offset and duration against the trace's start (for a timeline), its type,
+ * status and error, the tokens an LLM span reports, and its inputs and outputs as text. Built on the
+ * server from the stored trace; the text is shown inert (never as HTML) and long text collapsed.
+ */
+export type TrajectorySpan = {
+  id: string;
+  parentId: string | null;
+  depth: number;
+  name: string;
+  type: string;
+  startMs: number | null;
+  durationMs: number | null;
+  status: "ok" | "error" | "unset";
+  error: string | null;
+  tokens: { input: number; output: number } | null;
+  inputs: string | null;
+  outputs: string | null;
+};
+
+export type Trajectory = {
+  spans: TrajectorySpan[];
+  /** From the first span's start to the last span's end. */
+  totalMs: number | null;
+  /** Spans per type, in the order first seen (AGENT 1, CHAT_MODEL 3, TOOL 4, …). */
+  typeCounts: { type: string; count: number }[];
+};
+
+/** Inputs and outputs past this many characters are cut (the trace itself is kept whole in the store). */
+export const SPAN_TEXT_LIMIT = 20_000;
+
+/** The trajectory of a stored trace, or null when there is none or it cannot be read. */
+export function buildTrajectory(trace: unknown): Trajectory | null {
+  if (trace === null || trace === undefined) return null;
+  let spans: TraceSpan[];
+  try {
+    spans = readTraceSpans(trace).spans;
+  } catch (error) {
+    if (error instanceof TraceFormatError) return null;
+    throw error;
+  }
+  if (spans.length === 0) return null;
+  const starts = spans.flatMap((span) => (span.start === null ? [] : [span.start]));
+  const ends = spans.flatMap((span) => (span.end === null ? [] : [span.end]));
+  const origin = starts.length > 0 ? starts.reduce((a, b) => Math.min(a, b)) : null;
+  const last = ends.length > 0 ? ends.reduce((a, b) => Math.max(a, b)) : null;
+
+  const keyOf = (span: TraceSpan) => span.id ?? `#${span.index}`;
+  const known = new Set(spans.map(keyOf));
+  const children = new Map<string | null, TraceSpan[]>();
+  for (const span of spans) {
+    // A span whose parent is not in the trace is drawn as a root rather than lost.
+    const parent = span.parentId !== null && known.has(span.parentId) ? span.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), span]);
+  }
+  const byStart = (a: TraceSpan, b: TraceSpan) => (a.start ?? 0) - (b.start ?? 0) || a.index - b.index;
+  const ordered: TrajectorySpan[] = [];
+  const visited = new Set<string>();
+  // Depth first without recursion: a deep or cyclic parent chain cannot overflow the stack.
+  const stack: { span: TraceSpan; depth: number }[] = [...(children.get(null) ?? [])]
+    .sort(byStart)
+    .reverse()
+    .map((span) => ({ span, depth: 0 }));
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const key = keyOf(next.span);
+    if (visited.has(key)) continue;
+    visited.add(key);
+    ordered.push(toTrajectorySpan(next.span, key, next.depth, origin));
+    const kids = [...(children.get(next.span.id ?? "") ?? [])].sort(byStart).reverse();
+    for (const kid of kids) stack.push({ span: kid, depth: next.depth + 1 });
+  }
+  // Spans only reachable through a cycle still appear, at the top level.
+  for (const span of spans) if (!visited.has(keyOf(span))) ordered.push(toTrajectorySpan(span, keyOf(span), 0, origin));
+
+  const counts = new Map<string, number>();
+  for (const span of ordered) counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
+  return {
+    spans: ordered,
+    totalMs: origin !== null && last !== null && last >= origin ? (last - origin) / 1e6 : null,
+    typeCounts: [...counts].map(([type, count]) => ({ type, count })),
+  };
+}
+
+function toTrajectorySpan(span: TraceSpan, id: string, depth: number, origin: number | null): TrajectorySpan {
+  const exception = span.events.find((event) => event.name === "exception");
+  const exceptionText = exception
+    ? `${stringOr(exception.attributes["exception.type"], "Exception")}: ${stringOr(exception.attributes["exception.message"], "")}`.trim()
+    : null;
+  const failed = exception !== undefined || span.status === "ERROR";
+  return {
+    id,
+    parentId: span.parentId,
+    depth,
+    name: span.name ?? "(unnamed span)",
+    type: span.type ?? "UNKNOWN",
+    startMs: span.start !== null && origin !== null ? (span.start - origin) / 1e6 : null,
+    durationMs:
+      span.start !== null && span.end !== null && span.end >= span.start ? (span.end - span.start) / 1e6 : null,
+    status: failed ? "error" : span.status === "OK" ? "ok" : "unset",
+    error: failed ? (exceptionText ?? span.statusMessage ?? "error") : null,
+    tokens: tokensOf(span),
+    inputs: textOf(safely(() => spanInputs(span))),
+    outputs: textOf(safely(() => spanOutputs(span))),
+  };
+}
+
+function tokensOf(span: TraceSpan): { input: number; output: number } | null {
+  if (span.type !== "LLM" && span.type !== "CHAT_MODEL") return null;
+  const usage = safely(() => decodeAttribute(span.attributes["mlflow.chat.tokenUsage"], "mlflow.chat.tokenUsage"));
+  if (!isRecord(usage)) return null;
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+  return { input: count(usage.input_tokens), output: count(usage.output_tokens) };
+}
+
+/** A span's inputs or outputs as text: strings as they are, anything else as indented JSON; cut at the limit. */
+function textOf(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  if (text === undefined) return null;
+  return text.length > SPAN_TEXT_LIMIT
+    ? `${text.slice(0, SPAN_TEXT_LIMIT)}\n… (${(text.length - SPAN_TEXT_LIMIT).toLocaleString("en-US")} more characters)`
+    : text;
+}
+
+/** A stored trace passed the upload's checks; an attribute that fails to decode now is shown as missing. */
+function safely(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TraceFormatError) return null;
+    throw error;
+  }
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
