@@ -52,3 +52,71 @@ export const AGENT_METRICS: MetricDefinition[] = [
     callsPerRow: 0,
   },
 ];
+
+/**
+ * The LLM judges of an agent's tool calls and trajectory, each as its upstream defines it and calls the model:
+ * MLflow 3's ToolCallCorrectness (its judge modes: without expectations, or against expected_tool_calls with
+ * or without arguments) and ToolCallEfficiency, yes or no; DeepEval's ArgumentCorrectnessMetric,
+ * TaskCompletionMetric and StepEfficiencyMetric, scores with DeepEval's threshold and strict_mode.
+ * `callsPerRow` is the upstream's count (DeepEval's reason call included; docs/agents.md).
+ */
+export const AGENT_LLM_METRICS: MetricDefinition[] = [
+  {
+    name: "agent/llm_judged/tool_call_correctness",
+    label: "Tool call correctness (MLflow)",
+    question:
+      "Were the right tools called, with sensible arguments, in a sensible order? (against expected_tool_calls where the row has them)",
+    kind: "llm_judged",
+    family: "agent",
+    upstream: "mlflow",
+    yesNo: true,
+    requires: ["tool_calls"],
+    callsPerRow: 1,
+  },
+  {
+    name: "agent/llm_judged/tool_call_efficiency",
+    label: "Tool call efficiency (MLflow)",
+    question: "Did the agent avoid redundant tool calls (repeats, same or similar arguments, calls that could merge)?",
+    kind: "llm_judged",
+    family: "agent",
+    upstream: "mlflow",
+    yesNo: true,
+    requires: ["tool_calls"],
+    callsPerRow: 1,
+  },
+  {
+    name: "agent/llm_judged/argument_correctness",
+    label: "Argument correctness (DeepEval)",
+    question: "What share of the tool calls had arguments that fit the input? (DeepEval's ArgumentCorrectnessMetric)",
+    kind: "llm_judged",
+    family: "agent",
+    upstream: "deepeval",
+    requires: ["tool_calls"],
+    score: { direction: "higher", defaultThreshold: 0.5 },
+    callsPerRow: 2,
+  },
+  {
+    name: "agent/llm_judged/task_completion",
+    label: "Task completion (DeepEval)",
+    question: "How completely did the agent accomplish the task the user gave it? (DeepEval's TaskCompletionMetric)",
+    kind: "llm_judged",
+    family: "agent",
+    upstream: "deepeval",
+    requires: ["response"],
+    readsTrace: true,
+    score: { direction: "higher", defaultThreshold: 0.5 },
+    callsPerRow: 2,
+  },
+  {
+    name: "agent/llm_judged/step_efficiency",
+    label: "Step efficiency (DeepEval)",
+    question: "Did the agent take only the steps the task needed? (DeepEval's StepEfficiencyMetric, from the trace)",
+    kind: "llm_judged",
+    family: "agent",
+    upstream: "deepeval",
+    requires: ["trace"],
+    readsTrace: true,
+    score: { direction: "higher", defaultThreshold: 0.5 },
+    callsPerRow: 2,
+  },
+];

@@ -21,6 +21,7 @@ export const SIGNATURE_INPUTS: readonly RowInput[] = [
   "trace_latency",
   "tool_calls",
   "expected_tool_calls",
+  "trace",
 ];
 
 /** The upload columns the dataset page counts; request_id and request are on every row. */

@@ -1,6 +1,6 @@
 import type { MetricDefinition, MetricFamily, RowInput } from "./metricDefinition";
 import { SCORE_METRICS } from "./scoreMetricCatalog";
-import { AGENT_METRICS } from "./agentMetricCatalog";
+import { AGENT_LLM_METRICS, AGENT_METRICS } from "./agentMetricCatalog";
 
 export type { MetricDefinition, MetricFamily, MetricKind, RowInput } from "./metricDefinition";
 
@@ -103,14 +103,14 @@ export const DATABRICKS_METRICS: MetricDefinition[] = [
   },
 ];
 
-export const METRICS: MetricDefinition[] = [...DATABRICKS_METRICS, ...SCORE_METRICS, ...AGENT_METRICS];
+export const METRICS: MetricDefinition[] = [...DATABRICKS_METRICS, ...SCORE_METRICS, ...AGENT_METRICS, ...AGENT_LLM_METRICS];
 
 export const FAMILY_LABELS: Record<MetricFamily, string> = {
   databricks: "Databricks judges",
   deepeval: "DeepEval metrics",
   mastra: "Mastra context relevance",
   statistical: "Statistical scorers (no LLM)",
-  agent: "Agent tool calls (MLflow 3, DeepEval; no LLM)",
+  agent: "Agent tool calls and trajectory (MLflow 3, DeepEval)",
 };
 
 export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
@@ -125,12 +125,18 @@ export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
   trace_latency: "a trace with span timings",
   tool_calls: "the agent's tool calls: a trace (its TOOL spans) or a tool_calls column",
   expected_tool_calls: "expected_tool_calls (names, optionally arguments)",
+  trace: "an MLflow trace",
 };
 
 const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
 
 export function findMetric(name: string): MetricDefinition | undefined {
   return BY_NAME.get(name);
+}
+
+/** Whether a metric's judge reads the row's whole trace (which work then loads for it). */
+export function readsTrace(name: string): boolean {
+  return findMetric(name)?.readsTrace === true;
 }
 
 /** A score metric's direction, or null for the Databricks judges and metrics (yes/no ratings, precisions, values). */

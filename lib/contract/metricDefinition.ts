@@ -10,7 +10,8 @@ export type RowInput =
   | "trace_tokens"
   | "trace_latency"
   | "tool_calls"
-  | "expected_tool_calls";
+  | "expected_tool_calls"
+  | "trace";
 
 export type MetricKind = "llm_judged" | "ground_truth" | "agent" | "statistical";
 
@@ -24,6 +25,8 @@ export type MetricDefinition = {
   kind: MetricKind;
   family: MetricFamily;
   requires: RowInput[];
+  /** The judge reads the row's whole MLflow trace (loaded for it alone: traces can be large). */
+  readsTrace?: true;
   /** A yes/no answer though not an LLM judge's (aggregated as the percentage of yes). */
   yesNo?: true;
   /** For a family that gathers several upstreams' metrics (agent): whose definition this one follows (DeepEval's have strict_mode). */

@@ -24,6 +24,8 @@ export type RowFlags = {
   /** The agent's tool calls are known (a tool_calls column or a trace; [] counts). Absent means none. */
   hasToolCalls?: boolean;
   hasExpectedToolCalls?: boolean;
+  /** The row carries an MLflow trace. Absent means none. */
+  hasTrace?: boolean;
 };
 
 /**
@@ -66,5 +68,8 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
       return !generatesResponses && (row.hasToolCalls ?? false);
     case "expected_tool_calls":
       return row.hasExpectedToolCalls ?? false;
+    // The uploaded trace is another response's when the run generates its own.
+    case "trace":
+      return !generatesResponses && (row.hasTrace ?? false);
   }
 }

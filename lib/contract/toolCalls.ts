@@ -36,6 +36,11 @@ export type ExpectedToolCall = {
 /** A tool the agent was offered (OpenAI's function shape, from the trace's LLM spans' `tools`). */
 export type AvailableTool = { name: string; description: string | null; parameters: unknown };
 
+/** DatasetRow.availableTools as the upload stored it. */
+export const availableToolsSchema = z.array(
+  z.object({ name: z.string(), description: z.string().nullable(), parameters: z.unknown() }),
+);
+
 /** A ToolCall row as the store keeps it: called then expected, each in order; arguments and output as JSON text. */
 export type StoredToolCall = {
   kind: string;

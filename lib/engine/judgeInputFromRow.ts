@@ -2,7 +2,9 @@ import type { JudgeRowData } from "@/lib/db/runs/runQueries";
 import { decodeStoredToolCalls, type ExpectedToolCall, type ToolCall } from "@/lib/contract/toolCalls";
 import { decodeFacts, decodeMessages } from "@/lib/db/datasets/rowView";
 import type { ContextItem } from "@/lib/contract/normalizedRow";
-import type { JudgeInput } from "@/lib/judges/types";
+import type { AgentInput, JudgeInput } from "@/lib/judges/types";
+import { availableToolsSchema, type AvailableTool } from "@/lib/contract/toolCalls";
+import { deepEvalTraceDict } from "@/lib/traces/deepEvalTraceDict";
 import type { AgentFacts } from "@/lib/metrics/deterministicMetrics";
 
 /** What the judges see of a stored row; a run that generated responses judges its own response. */
@@ -17,7 +19,32 @@ export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeI
     expectedContext: chunksOf(row, "expected").flatMap((chunk) =>
       chunk.content !== null && chunk.content.trim() !== "" ? [chunk.content] : [],
     ),
+    ...(row.hasToolCalls || row.hasExpectedToolCalls || row.trace !== null
+      ? { agent: agentInputOf(row, generates) }
+      : {}),
   };
+}
+
+/** A generated response made no tool calls: the uploaded ones (and the trace) belong to another response. */
+function agentInputOf(row: JudgeRowData, generates: boolean): AgentInput {
+  const { called, expected } = toolCallsOf(row);
+  return {
+    toolCalls: generates ? null : called,
+    expectedToolCalls: expected,
+    availableTools: generates ? [] : availableToolsOf(row.availableTools),
+    traceTree: generates || row.trace === null ? null : deepEvalTraceDict(parseJson(row.trace)),
+  };
+}
+
+function availableToolsOf(json: string | null): AvailableTool[] {
+  if (json === null) return [];
+  const parsed = availableToolsSchema.safeParse(parseJson(json));
+  return parsed.success ? parsed.data : [];
+}
+
+function parseJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return value;
 }
 
 export function chunksOf(row: JudgeRowData, kind: "retrieved" | "expected"): ContextItem[] {

@@ -153,6 +153,7 @@ export async function judgeItem(
     settings: {
       ...(ctx.contextRelevance ? { contextRelevance: ctx.contextRelevance } : {}),
       ...(ctx.deepEval ? { deepEval: ctx.deepEval } : {}),
+      ...(ctx.toolCalls ? { toolCalls: ctx.toolCalls } : {}),
     },
   });
   return withPass(metric, ctx.deepEval?.strictMode ? inStrictMode(metric, result) : result, ctx);

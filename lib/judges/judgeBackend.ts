@@ -1,5 +1,6 @@
 import type { ContextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
 import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import type { ToolCallSettings } from "@/lib/contract/toolCallSettings";
 import type { Alignment } from "@/lib/contract/alignment";
 import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
 import type { JudgeResult } from "@/lib/contract/judgeResult";
@@ -26,7 +27,12 @@ export type JudgeRequest = {
   trial?: number;
 };
 
-export type ScoreMetricSettings = { contextRelevance?: ContextRelevanceSettings; deepEval?: DeepEvalSettings };
+export type ScoreMetricSettings = {
+  contextRelevance?: ContextRelevanceSettings;
+  deepEval?: DeepEvalSettings;
+  /** The tool-call judges' should_consider_ordering (MLflow's prompt line). */
+  toolCalls?: ToolCallSettings;
+};
 
 /** A source of verdicts for LLM-judged metrics: a real model, or the offline heuristics. */
 export interface JudgeBackend {

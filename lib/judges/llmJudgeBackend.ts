@@ -9,6 +9,8 @@ import type { PromptCall } from "./prompts/promptTemplate";
 import { createCachedCaller, FELL_BACK_TO_PER_CHUNK, type StepOutcome } from "./cachedCall";
 import { CallFailed, type CallPlan, type StepRunner } from "./deepEvalCalls/callPlan";
 import { DEEPEVAL_CALL_PLANS } from "./deepEvalCalls/plans";
+import { AGENT_CALL_PLANS } from "./agentCalls/agentPlans";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
 import { errorVerdict, type JudgeInput } from "./types";
@@ -105,20 +107,22 @@ export function createLlmJudgeBackend(deps: {
       const chosen =
         found && request.alignment ? { ...found, template: alignTemplate(found.template, request.alignment) } : found;
       const deepEval = request.settings?.deepEval;
-      const plan = deepEval?.callStructure === "deepeval" ? DEEPEVAL_CALL_PLANS[request.metric] : undefined;
-      const outcome =
-        plan && deepEval
-          ? await judgeByPlan(plan, request.metric, request.input, deepEval)
-          : !chosen
-            ? noJudgeFor(request.metric)
-            : chosen.template.perChunk && request.chunkMode === "per_chunk"
-              ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
-              : await judgeOnce(
-                  chosen.template,
-                  chosen.context ?? request.settings,
-                  request.input,
-                  request.allowMoreCalls,
-                );
+      // DeepEval's agent metrics have only DeepEval's own calls; its other metrics, when the run asks for them.
+      const plan =
+        AGENT_CALL_PLANS[request.metric] ??
+        (deepEval?.callStructure === "deepeval" ? DEEPEVAL_CALL_PLANS[request.metric] : undefined);
+      const outcome = plan
+        ? await judgeByPlan(plan, request.metric, request.input, deepEval ?? deepEvalSettings())
+        : !chosen
+          ? noJudgeFor(request.metric)
+          : chosen.template.perChunk && request.chunkMode === "per_chunk"
+            ? await judgeChunksOneByOne(chosen.template.singleChunk, request.input)
+            : await judgeOnce(
+                chosen.template,
+                chosen.context ?? request.settings,
+                request.input,
+                request.allowMoreCalls,
+              );
       return {
         ...outcome.verdict,
         provider: deps.llm.provider,

@@ -1,5 +1,15 @@
 import type { JudgeVerdict } from "@/lib/contract/judgeResult";
 import type { ChatMessage, ContextItem } from "@/lib/contract/normalizedRow";
+import type { AvailableTool, ExpectedToolCall, ToolCall } from "@/lib/contract/toolCalls";
+
+/** What an agent's judges see besides the text: its tool calls, the calls expected, the tools offered, its trace. */
+export type AgentInput = {
+  toolCalls: ToolCall[] | null;
+  expectedToolCalls: ExpectedToolCall[] | null;
+  availableTools: AvailableTool[];
+  /** The trace in DeepEval's nested span shape (lib/traces/deepEvalTraceDict.ts); null without one, or not loaded. */
+  traceTree: unknown;
+};
 
 /**
  * What a judge sees of a row. The one result type every judge returns is in lib/contract/judgeResult.ts,
@@ -18,6 +28,8 @@ export type JudgeInput = {
    * expected_retrieved_context, in order; absent or empty when it has none.
    */
   expectedContext?: string[];
+  /** Set for rows an agent judge reads (tool calls, trace). */
+  agent?: AgentInput;
 };
 
 export function errorVerdict(message: string, chunkCount = 0): JudgeVerdict {

@@ -30,8 +30,24 @@ const PER_ROW: Record<string, number> = {
 
 export type DeepEvalCallShape = { callsPerRow: number; callsPerChunk: number };
 
+/**
+ * DeepEval's agent metrics, always judged with DeepEval's calls (lib/judges/agentCalls): argument correctness
+ * makes its verdicts call plus the reason (none at all on a row without tool calls: counted here as the most),
+ * task completion and step efficiency two calls each, their reason inside the last.
+ */
+const AGENT_PER_ROW: Record<string, { calls: number; reason: boolean }> = {
+  "agent/llm_judged/argument_correctness": { calls: 1, reason: true },
+  "agent/llm_judged/task_completion": { calls: 2, reason: false },
+  "agent/llm_judged/step_efficiency": { calls: 2, reason: false },
+};
+
 /** Null when the run uses the folded structure, or the metric is not one of DeepEval's. */
 export function deepEvalCallShape(metric: string, settings: DeepEvalSettings | undefined): DeepEvalCallShape | null {
+  const agent = AGENT_PER_ROW[metric];
+  if (agent) {
+    const reason = agent.reason && (settings?.includeReason ?? true) ? 1 : 0;
+    return { callsPerRow: agent.calls + reason, callsPerChunk: 0 };
+  }
   if (settings?.callStructure !== "deepeval" || !(metric in PER_ROW)) return null;
   const reason = settings.includeReason ? 1 : 0;
   const givenQuestions = metric === "response/llm_judged/summarization" && settings.assessmentQuestions ? 1 : 0;

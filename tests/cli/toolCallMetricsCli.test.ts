@@ -91,7 +91,18 @@ describe("npm run eval --judges agent on tool calls", () => {
     for (const [name, flags] of Object.entries(variants)) {
       const out = path.join(dir, `${name}.json`);
       const { code, stderr } = await spawnEval(
-        ["--dataset", FIXTURE, "--judges", "agent", "--judge-model", "heuristic", "--quiet", ...flags, "--out", out],
+        [
+          "--dataset",
+          FIXTURE,
+          "--judges",
+          "tool_call_exact_match,tool_correctness,no_tool_loops,tool_call_count",
+          "--judge-model",
+          "heuristic",
+          "--quiet",
+          ...flags,
+          "--out",
+          out,
+        ],
         { DATABASE_URL: url },
       ).done;
       expect(code, stderr).toBe(0);

@@ -75,6 +75,7 @@ export const INPUT_SQL: Record<RowInput, string> = {
   trace_latency: `"latencySeconds" IS NOT NULL`,
   tool_calls: `"hasToolCalls" = TRUE`,
   expected_tool_calls: `"hasExpectedToolCalls" = TRUE`,
+  trace: `"hasTrace" = TRUE`,
 };
 
 /**

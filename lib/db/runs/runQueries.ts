@@ -28,6 +28,7 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       latencySeconds: true,
       hasToolCalls: true,
       hasExpectedToolCalls: true,
+      hasTrace: true,
     },
   });
   const emptyChunks = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { loadRowsForWork, type WorkRow } from "./workRows";
+import { readsTrace } from "@/lib/contract/metricCatalog";
 
 export type ClaimedJudgment = { id: string; rowId: string; metric: string; trial: number };
 export type ClaimedGeneration = { id: string; rowId: string; trial: number };
@@ -54,7 +55,11 @@ export async function claimJudgments(
     take,
   );
   items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { items, rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))]) };
+  const withTrace = [...new Set(items.filter((item) => readsTrace(item.metric)).map((item) => item.rowId))];
+  return {
+    items,
+    rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))], { withTrace }),
+  };
 }
 
 /** Claims up to `take` pending generations of a run, with their rows. */

@@ -22,6 +22,10 @@ export type JudgeRowData = {
   hasExpectedToolCalls: boolean;
   /** The row's ToolCall rows, called then expected, each in order (arguments and output as stored JSON text). */
   toolCalls: StoredToolCall[];
+  /** JSON [{ name, description, parameters }]: the tools the trace's model was offered. */
+  availableTools: string | null;
+  /** The MLflow trace as uploaded, loaded only for judges that read it (`withTrace`); null otherwise. */
+  trace: string | null;
   generation: {
     rowId: string;
     status: string;
@@ -46,13 +50,18 @@ export const MAX_WORK_ROWS = 1000;
  * generations, in four queries. The row ids reach the store as ONE bound
  * list (sqlFragments.inList), so every query binds the same few values.
  */
-export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): Promise<Map<string, WorkRow>> {
+export async function loadRowsForWork(
+  db: Db,
+  runId: string,
+  rowIds: string[],
+  options: { withTrace?: readonly string[] } = {},
+): Promise<Map<string, WorkRow>> {
   if (rowIds.length === 0) return new Map();
   if (rowIds.length > MAX_WORK_ROWS) throw new Error(`a batch of work reads at most ${MAX_WORK_ROWS} rows`);
   const sql = sqlOf(db);
   const { inList } = sqlFragments(sql);
-  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "toolCalls" | "generation">>(
-    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls"
+  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "toolCalls" | "generation" | "trace">>(
+    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls", "availableTools"
      FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
     [rowIds],
   );
@@ -66,6 +75,7 @@ export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): 
         hasExpectedToolCalls: Boolean(row.hasExpectedToolCalls),
         chunks: [],
         toolCalls: [],
+        trace: null,
         generation: null,
         generationsByTrial: new Map(),
       },
@@ -83,6 +93,18 @@ export async function loadRowsForWork(db: Db, runId: string, rowIds: string[]): 
       [rowIds],
     );
     for (const { rowId, ...call } of calls) byId.get(rowId)?.toolCalls.push(call);
+  }
+  // Traces can be large: read only for the rows whose claimed judges read them (a trajectory's task, its steps).
+  const traced = (options.withTrace ?? []).filter((id) => byId.has(id));
+  if (traced.length > 0) {
+    const traces = await sql.all<{ id: string; trace: string | null }>(
+      `SELECT "id", "trace" FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
+      [traced],
+    );
+    for (const { id, trace } of traces) {
+      const row = byId.get(id);
+      if (row) row.trace = trace;
+    }
   }
   const generations = await sql.all<GenerationData & { trial: number }>(
     `SELECT "rowId", "trial", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"

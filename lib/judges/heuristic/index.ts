@@ -100,12 +100,16 @@ export function judgeHeuristically(
 }
 
 /**
- * Why the offline judge cannot judge a score metric (DeepEval, Mastra), or null when it can:
+ * Why the offline judge cannot judge a score metric (DeepEval, Mastra) or an agent's LLM judge, or null when it can:
  * a metric is available offline only with an honest lexical rule in SCORE_METRIC_HEURISTICS.
  * The run form and the run config show this instead of a made-up score.
  */
 export function offlineUnavailableReason(metric: string): string | null {
-  if (!findMetric(metric)?.score || findMetric(metric)?.kind !== "llm_judged") return null;
+  const definition = findMetric(metric);
+  if (definition?.kind !== "llm_judged") return null;
+  // An agent's tool choices, arguments, task and steps: no lexical rule says whether they were right.
+  const agentJudge = definition.family === "agent";
+  if (!definition.score && !agentJudge) return null;
   if (SCORE_METRIC_HEURISTICS[metric]) return null;
   const name = metric.split("/").pop() ?? metric;
   return `${name} needs an LLM judge: the offline heuristic judge has no honest lexical rule for it`;

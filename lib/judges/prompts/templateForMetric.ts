@@ -11,6 +11,7 @@ import {
 } from "./responseTemplates";
 import { chunkRelevanceBatched, contextSufficiency } from "./retrievalTemplates";
 import { SCORE_METRIC_TEMPLATES } from "./scoreMetrics";
+import { toolCallCorrectnessFor, toolCallEfficiency } from "./agent/mlflowToolCallTemplates";
 
 export type { AnyTemplate } from "./promptTemplate";
 
@@ -44,6 +45,11 @@ export function templateForMetric(
       return { template: chunkRelevanceBatched, context: undefined };
     case "retrieval/llm_judged/context_sufficiency":
       return { template: contextSufficiency, context: undefined };
+    // MLflow's tool-call judges read the run's tool-call settings (should_consider_ordering): the request's settings are their context.
+    case "agent/llm_judged/tool_call_correctness":
+      return { template: toolCallCorrectnessFor(input), context: undefined };
+    case "agent/llm_judged/tool_call_efficiency":
+      return { template: toolCallEfficiency, context: undefined };
     default: {
       const scoreTemplate = SCORE_METRIC_TEMPLATES[metric];
       return scoreTemplate ? { template: scoreTemplate, context: undefined } : null;
