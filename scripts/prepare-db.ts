@@ -1,7 +1,7 @@
 // Runs before the server starts (npm start / npm run dev): applies pending
 // migrations, clears uploads a killed server left half-way, and on a brand-new
 // database (its tables made by this start or by `npm run db:deploy`) loads the
-// sample dataset once, so a newcomer has something to open.
+// sample datasets once, so a newcomer has something to open.
 import path from "node:path";
 import { closeDb, createDb, enableWriteAheadLog } from "../lib/db/client";
 import { describeDatabaseUrl, resolveDatabaseUrl } from "../lib/db/databaseUrl";
@@ -11,8 +11,10 @@ import { createDatasetSink, deleteAbandonedImports } from "../lib/db/datasets/da
 import { applyPendingMigrations } from "../lib/db/migrations/applyMigrations";
 import { ingestFile } from "../lib/ingest/ingestFile";
 
-const SAMPLE_FILE = path.join("prisma", "sample", "sample-eval-set.jsonl");
-const SAMPLE_NAME = "Northwind support assistant (sample)";
+const SAMPLES = [
+  { file: path.join("prisma", "sample", "sample-eval-set.jsonl"), name: "Northwind support assistant (sample)" },
+  { file: path.join("prisma", "sample", "agent-sample.jsonl"), name: "Northwind ops agent with tools (sample)" },
+];
 
 async function main(): Promise<void> {
   const url = resolveDatabaseUrl();
@@ -33,12 +35,18 @@ async function main(): Promise<void> {
     // this start migrated), never again once it was offered, even if every dataset is deleted later.
     const offer = !(await readSetting(db, "sampleOffered")) && !(await hasAnyDataset(db));
     if (offer || process.env.ASSAY_LOAD_SAMPLE === "1") {
-      const result = await ingestFile(SAMPLE_FILE, { name: SAMPLE_NAME, mode: "strict", sink: createDatasetSink(db) });
-      if (!result.ok)
-        throw new Error(
-          `the sample dataset did not import: ${result.fileError ?? result.issues.map((i) => i.message).join("; ")}`,
-        );
-      console.log(`[assay] loaded the sample dataset (${result.rowCount} rows)`);
+      for (const sample of SAMPLES) {
+        const result = await ingestFile(sample.file, {
+          name: sample.name,
+          mode: "strict",
+          sink: createDatasetSink(db),
+        });
+        if (!result.ok)
+          throw new Error(
+            `the sample dataset "${sample.name}" did not import: ${result.fileError ?? result.issues.map((i) => i.message).join("; ")}`,
+          );
+        console.log(`[assay] loaded the sample dataset (${result.rowCount} rows): ${sample.name}`);
+      }
     }
     if (!(await readSetting(db, "sampleOffered"))) await writeSetting(db, "sampleOffered", true, null);
   } finally {

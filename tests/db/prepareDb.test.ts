@@ -37,6 +37,12 @@ function prepare(url: string) {
   });
 }
 
+/** The two samples a first start loads: the support assistant (50 rows) and the ops agent with tools (40). */
+const SAMPLES_LOADED = [
+  { status: "ready", rowCount: 50 },
+  { status: "ready", rowCount: 40 },
+];
+
 describe("preparing the store before the server starts", () => {
   let store: { url: string; drop: () => Promise<void> };
   let db: Db;
@@ -49,14 +55,20 @@ describe("preparing the store before the server starts", () => {
     await store?.drop();
   });
 
-  it("migrates a new store and loads the sample dataset once", async () => {
+  it("migrates a new store and loads the two sample datasets once", async () => {
     const first = await prepare(store.url);
     expect(first.stdout).toMatch(/applied \d+ migration\(s\)/);
-    expect(first.stdout).toContain("loaded the sample dataset (50 rows)");
+    expect(first.stdout).toContain("loaded the sample dataset (50 rows): Northwind support assistant (sample)");
+    expect(first.stdout).toContain("loaded the sample dataset (40 rows): Northwind ops agent with tools (sample)");
     db = createDb(store.url);
-    const datasets = await db.dataset.findMany({ select: { status: true, rowCount: true } });
-    expect(datasets).toEqual([{ status: "ready", rowCount: 50 }]);
-    expect(await db.datasetRow.count()).toBe(50);
+    const datasets = await db.dataset.findMany({
+      select: { status: true, rowCount: true },
+      orderBy: { rowCount: "desc" },
+    });
+    expect(datasets).toEqual(SAMPLES_LOADED);
+    expect(await db.datasetRow.count()).toBe(90);
+    // The agent sample's tool calls are real rows, read from its traces' TOOL spans.
+    expect(await db.toolCall.count({ where: { kind: "called" } })).toBeGreaterThan(40);
     const password = store.url.startsWith("postgresql:") ? decodeURIComponent(new URL(store.url).password) : null;
     if (password) expect(first.stdout + first.stderr).not.toContain(password);
   });
@@ -70,9 +82,9 @@ describe("preparing the store before the server starts", () => {
     expect(again.stdout).toContain("is up to date");
     expect(again.stdout).toContain("removed 1 upload(s) interrupted by a previous shutdown");
     expect(again.stdout).not.toContain("loaded the sample");
-    expect(await db.dataset.findMany({ select: { status: true, rowCount: true } })).toEqual([
-      { status: "ready", rowCount: 50 },
-    ]);
+    expect(
+      await db.dataset.findMany({ select: { status: true, rowCount: true }, orderBy: { rowCount: "desc" } }),
+    ).toEqual(SAMPLES_LOADED);
   });
 
   it("loads the sample on the first start after db:deploy made the tables, once, and not after the datasets are deleted", async () => {

@@ -12,7 +12,7 @@ import { fakeScoreMetricResponder } from "../support/fakeScoreMetricResponder";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
 import type { AppServer } from "./appServer";
 import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
-import { expectNoCrashText, screenshot, waitForHydration } from "./helpers";
+import { expectNoCrashText, screenshot, waitForHydration, SUPPORT_SAMPLE } from "./helpers";
 import { chooseOnly, openRunForm, startAndFinish } from "./runFormSteps";
 
 /** Every score metric by its run-form label and its full name. */
@@ -71,7 +71,7 @@ describe("every score metric from the run form, on the sample dataset", () => {
   let firstRun = "";
 
   it("ticks all fourteen score metrics in their families and shows the expected LLM calls", async () => {
-    const sample = await db.dataset.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true } });
+    const sample = await db.dataset.findFirst({ where: { name: SUPPORT_SAMPLE }, select: { id: true } });
     datasetId = sample?.id ?? "";
     expect(datasetId).not.toBe("");
     await openRunForm(page, server.baseUrl, datasetId);

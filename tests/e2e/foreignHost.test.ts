@@ -16,7 +16,7 @@ import { launchChromium } from "../support/chromium";
 import { toJsonl } from "../support/evalFiles";
 import { startAppServer, type AppServer } from "./appServer";
 import { E2E_AUTH_SECRET, encodeReply, formData, serverActionIds } from "./authSession";
-import { openApp, screenshot, type OpenedApp } from "./helpers";
+import { openApp, screenshot, type OpenedApp, SUPPORT_SAMPLE } from "./helpers";
 
 type Reply = { status: number; type: string; body: string; headers: http.IncomingHttpHeaders };
 type RawRequest = { method?: string; headers?: Record<string, string>; body?: Buffer | string };
@@ -64,7 +64,7 @@ async function actionRequest(actionId: string, fields: Record<string, string>): 
 const UPLOAD = toJsonl([{ request_id: "h1", request: "Is versioning on by default?", response: "No." }]);
 
 async function heuristicRun(db: Db): Promise<string> {
-  const sample = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+  const sample = await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } });
   return createRun(db, {
     datasetId: sample.id,
     name: "host check run",

@@ -11,6 +11,11 @@ import { auditEveryNavigation, expectAccessible } from "./accessibility";
 import type { EvalObject } from "../support/evalFiles";
 import { ROOT, startAppServer, type AppServer, type AppServerOptions } from "./appServer";
 
+/** The support assistant sample every new store loads (prepare-db), beside the agent sample: tests pick it by name. */
+export const SUPPORT_SAMPLE = "Northwind support assistant (sample)";
+/** The agent-with-tools sample a new store loads too. */
+export const AGENT_SAMPLE = "Northwind ops agent with tools (sample)";
+
 export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
 
 /** Text that only shows up when an error or a stack trace leaks onto the page. */

@@ -16,6 +16,7 @@ import {
   viewportScreenshot,
   waitForHydration,
   type OpenedApp,
+  SUPPORT_SAMPLE,
 } from "./helpers";
 
 const CORRECTNESS = "response/llm_judged/correctness";
@@ -34,7 +35,7 @@ beforeAll(async () => {
   app = await openApp();
   ({ server, db, page, problems } = app);
   // The sample dataset prepare-db adds, and a finished run on it for the walk to open.
-  const dataset = await db.dataset.findFirstOrThrow({ orderBy: { createdAt: "asc" } });
+  const dataset = await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } });
   datasetId = dataset.id;
   ({ runId } = await runToCompletion(
     db,

@@ -11,6 +11,7 @@
 // viewer's browser never shows the buttons, so the only way to prove the
 // server refuses is to send the request the button would have sent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUPPORT_SAMPLE } from "./helpers";
 import { buildAlignedDefinition } from "@/lib/alignment/alignedDefinition";
 import { createAlignment, getAlignment, recordAlignmentComparison } from "@/lib/db/alignments/judgeAlignments";
 import { createApiKey } from "@/lib/auth/apiKeys";
@@ -62,7 +63,7 @@ beforeAll(async () => {
     admin: await signInCookie(server.baseUrl, USERS.admin),
   };
   actionIds = serverActionIds();
-  const sample = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+  const sample = await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } });
   sampleId = sample.id;
   const admin = await db.user.findUniqueOrThrow({ where: { email: USERS.admin.email } });
   const auth = createAuth({ db, secret: E2E_AUTH_SECRET, baseURL: server.baseUrl });

@@ -24,6 +24,7 @@ import {
   waitForHydration,
   writeFile,
   type OpenedApp,
+  SUPPORT_SAMPLE,
 } from "./helpers";
 
 let app: OpenedApp;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   ({ server, db, page, problems } = app);
   await createUsersWithCli(server.databaseUrl);
-  sampleId = (await db.dataset.findFirstOrThrow({ where: { status: "ready" } })).id;
+  sampleId = (await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } })).id;
   // A finished run to look at (made beside the server, as the CLI would: no creator).
   const { runId } = await runToCompletion(
     db,

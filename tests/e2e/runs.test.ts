@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { createRun } from "@/lib/engine/createRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
 import type { AppServer } from "./appServer";
-import { expectNoCrashText, screenshot, waitForHydration, openApp, type OpenedApp } from "./helpers";
+import { expectNoCrashText, screenshot, waitForHydration, openApp, type OpenedApp, SUPPORT_SAMPLE } from "./helpers";
 
 let server: AppServer;
 let db: Db;
@@ -27,7 +27,7 @@ describe("a run on the offline heuristic judge, from the browser", () => {
   let runUrl = "";
 
   it("shows on the run form how many rows each judge will run on", async () => {
-    const dataset = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+    const dataset = await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } });
     await page.goto(`${server.baseUrl}/datasets/${dataset.id}`);
     await page.getByRole("link", { name: "New run" }).click();
     await page.waitForURL(/\/runs\/new$/);
@@ -136,7 +136,7 @@ describe("a run on the offline heuristic judge, from the browser", () => {
   });
 
   it("executes a run it did not start (how interrupted runs resume after a restart)", async () => {
-    const dataset = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
+    const dataset = await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } });
     const runId = await createRun(db, {
       datasetId: dataset.id,
       metrics: BUILT_IN_METRICS,

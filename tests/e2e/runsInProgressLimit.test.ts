@@ -2,6 +2,7 @@
 // refused a second (startRun's answer names the limit), nothing is stored, and once that run has ended the
 // same request starts one. Runs are counted per creator, so another user's run in progress does not count.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUPPORT_SAMPLE } from "./helpers";
 import { createDb, type Db } from "@/lib/db/client";
 import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await createUsersWithCli(server.databaseUrl, [USERS.runner, USERS.admin]);
   runnerCookie = await signInCookie(server.baseUrl, USERS.runner);
   startRunId = serverActionIds().get("startRun") ?? "";
-  sampleId = (await db.dataset.findFirstOrThrow({ where: { status: "ready" } })).id;
+  sampleId = (await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } })).id;
 }, 240_000);
 
 afterAll(async () => {

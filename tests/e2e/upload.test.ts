@@ -50,11 +50,14 @@ afterAll(async () => {
 });
 
 describe("uploading a valid CSV through the page", () => {
-  it("shows the sample dataset and the upload panel on /datasets", async () => {
+  it("shows the sample datasets and the upload panel on /datasets", async () => {
     await page.goto(`${server.baseUrl}/datasets`);
     await expect
-      .poll(() => page.locator("[data-testid=datasets-table] tbody tr").allInnerTexts())
-      .toEqual([expect.stringContaining("Northwind support assistant (sample)")]);
+      .poll(async () => (await page.locator("[data-testid=datasets-table] tbody tr").allInnerTexts()).sort())
+      .toEqual([
+        expect.stringContaining("Northwind ops agent with tools (sample)"),
+        expect.stringContaining("Northwind support assistant (sample)"),
+      ]);
     await expect.poll(() => page.getByRole("heading", { name: "Upload an evaluation set" }).isVisible()).toBe(true);
     await screenshot(page, "01-datasets-with-upload-panel");
     await chooseFile(page, server.baseUrl, writeFile(files, "preview.csv", toCsv(VALID_ROWS)));
