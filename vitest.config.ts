@@ -23,6 +23,7 @@ const POSTGRESQL_SUITE = [
   "tests/ingest/parquetUpload.test.ts",
   "tests/ingest/traceUpload.test.ts",
   "tests/ingest/toolCallUpload.test.ts",
+  "tests/ingest/conversationUpload.test.ts",
   "tests/ingest/uploadRowLimits.test.ts",
   "tests/charts/**/*.test.ts",
   "tests/compare/**/*.test.ts",

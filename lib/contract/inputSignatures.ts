@@ -22,6 +22,7 @@ export const SIGNATURE_INPUTS: readonly RowInput[] = [
   "tool_calls",
   "expected_tool_calls",
   "trace",
+  "conversation",
 ];
 
 /** The upload columns the dataset page counts; request_id and request are on every row. */

@@ -1,6 +1,7 @@
 import type { MetricDefinition, MetricFamily, RowInput } from "./metricDefinition";
 import { SCORE_METRICS } from "./scoreMetricCatalog";
 import { AGENT_LLM_METRICS, AGENT_METRICS } from "./agentMetricCatalog";
+import { CONVERSATION_METRICS } from "./conversationMetricCatalog";
 
 export type { MetricDefinition, MetricFamily, MetricKind, RowInput } from "./metricDefinition";
 
@@ -103,7 +104,13 @@ export const DATABRICKS_METRICS: MetricDefinition[] = [
   },
 ];
 
-export const METRICS: MetricDefinition[] = [...DATABRICKS_METRICS, ...SCORE_METRICS, ...AGENT_METRICS, ...AGENT_LLM_METRICS];
+export const METRICS: MetricDefinition[] = [
+  ...DATABRICKS_METRICS,
+  ...SCORE_METRICS,
+  ...AGENT_METRICS,
+  ...AGENT_LLM_METRICS,
+  ...CONVERSATION_METRICS,
+];
 
 export const FAMILY_LABELS: Record<MetricFamily, string> = {
   databricks: "Databricks judges",
@@ -111,6 +118,7 @@ export const FAMILY_LABELS: Record<MetricFamily, string> = {
   mastra: "Mastra context relevance",
   statistical: "Statistical scorers (no LLM)",
   agent: "Agent tool calls and trajectory (MLflow 3, DeepEval)",
+  conversation: "Conversations (MLflow 3 session judges, DeepEval)",
 };
 
 export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
@@ -126,6 +134,8 @@ export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
   tool_calls: "the agent's tool calls: a trace (its TOOL spans) or a tool_calls column",
   expected_tool_calls: "expected_tool_calls (names, optionally arguments)",
   trace: "an MLflow trace",
+  conversation:
+    "a conversation: earlier turns in the request, or an MLflow session (mlflow.trace.session or session_id), judged on its first turn",
 };
 
 const BY_NAME = new Map(METRICS.map((metric) => [metric.name, metric]));
@@ -137,6 +147,11 @@ export function findMetric(name: string): MetricDefinition | undefined {
 /** Whether a metric's judge reads the row's whole trace (which work then loads for it). */
 export function readsTrace(name: string): boolean {
   return findMetric(name)?.readsTrace === true;
+}
+
+/** Whether a metric judges a whole conversation (which work then loads for it, on the conversation's anchor). */
+export function readsConversation(name: string): boolean {
+  return findMetric(name)?.requires.includes("conversation") === true;
 }
 
 /** A score metric's direction, or null for the Databricks judges and metrics (yes/no ratings, precisions, values). */

@@ -11,12 +11,13 @@ export type RowInput =
   | "trace_latency"
   | "tool_calls"
   | "expected_tool_calls"
-  | "trace";
+  | "trace"
+  | "conversation";
 
 export type MetricKind = "llm_judged" | "ground_truth" | "agent" | "statistical";
 
 /** Where a metric comes from: the contract that defines it (Agent Evaluation, DeepEval, Mastra), and the group the run form shows it in. */
-export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical" | "agent";
+export type MetricFamily = "databricks" | "deepeval" | "mastra" | "statistical" | "agent" | "conversation";
 
 export type MetricDefinition = {
   name: string;
@@ -40,4 +41,6 @@ export type MetricDefinition = {
   score?: { direction: "higher" | "lower"; defaultThreshold: number };
   /** LLM calls per judged row at most (0 for deterministic and statistical metrics); the bench and the run form's estimate read it. */
   callsPerRow?: number;
+  /** A conversation judge's calls per exchange (a user turn and its answer), on top of `callsPerRow`. */
+  callsPerExchange?: number;
 };

@@ -38,6 +38,12 @@ export type NormalizedRow = {
   expectedToolCalls: ExpectedToolCall[] | null;
   /** The tools the trace's model spans were offered. */
   availableTools: AvailableTool[];
+  /**
+   * The conversation the row is a turn of: the session_id column, else the trace's `mlflow.trace.session`
+   * metadata (MLflow's session key); null when it is not part of one. `sessionTime` orders the turns.
+   */
+  sessionId: string | null;
+  sessionTime: number | null;
 };
 
 /** Column names exactly as the Agent Evaluation input schema spells them. */
@@ -53,8 +59,9 @@ export const AGENT_EVALUATION_COLUMNS = [
 ] as const;
 /**
  * Every column an upload may carry: the Agent Evaluation schema plus Assay's optional columns: human_labels,
- * an agent's tool_calls (for rows without a trace) and expected_tool_calls (MLflow's expectation of that name).
+ * an agent's tool_calls (for rows without a trace), expected_tool_calls (MLflow's expectation of that name) and
+ * session_id (the conversation a row is a turn of, for rows without an MLflow trace that says so).
  */
-export const ASSAY_COLUMNS = ["human_labels", "tool_calls", "expected_tool_calls"] as const;
+export const ASSAY_COLUMNS = ["human_labels", "tool_calls", "expected_tool_calls", "session_id"] as const;
 export const INPUT_COLUMNS = [...AGENT_EVALUATION_COLUMNS, ...ASSAY_COLUMNS] as const;
 export type InputColumn = (typeof INPUT_COLUMNS)[number];

@@ -26,6 +26,8 @@ export type RowFlags = {
   hasExpectedToolCalls?: boolean;
   /** The row carries an MLflow trace. Absent means none. */
   hasTrace?: boolean;
+  /** The row is where its conversation is judged: a session's first turn, or a row with earlier turns and no session. */
+  conversationAnchor?: boolean;
 };
 
 /**
@@ -71,5 +73,8 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
     // The uploaded trace is another response's when the run generates its own.
     case "trace":
       return !generatesResponses && (row.hasTrace ?? false);
+    // Its turns' responses are the uploaded ones; a run that generates has one new response, not a conversation.
+    case "conversation":
+      return !generatesResponses && (row.conversationAnchor ?? false);
   }
 }

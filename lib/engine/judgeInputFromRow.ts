@@ -22,6 +22,9 @@ export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeI
     ...(row.hasToolCalls || row.hasExpectedToolCalls || row.trace !== null
       ? { agent: agentInputOf(row, generates) }
       : {}),
+    ...(row.conversation && !generates
+      ? { conversation: row.conversation.map((turn) => ({ role: turn.role, content: turn.content })) }
+      : {}),
   };
 }
 

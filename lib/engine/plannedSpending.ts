@@ -67,19 +67,33 @@ const SUPPLIED_BY_GENERATION: ReadonlySet<RowInput> = new Set(["response", "trac
 /** The rows a judge runs on, with their chunks and text, summed over the groups that carry what it needs. */
 export function judgedWork(profiles: readonly RowTextProfile[], judge: PlannedJudge, generates: boolean): JudgedWork {
   const needs = judge.requires.filter((input) => !(generates && SUPPLIED_BY_GENERATION.has(input)));
-  const work: JudgedWork = { metric: judge.metric, items: 0, chunks: 0, chars: 0, promptChars: judge.promptChars ?? 0 };
+  const work: JudgedWork = {
+    metric: judge.metric,
+    items: 0,
+    chunks: 0,
+    chars: 0,
+    promptChars: judge.promptChars ?? 0,
+    exchanges: 0,
+  };
   for (const profile of profiles) {
     if (!needs.every((input) => profile.inputs.includes(input))) continue;
     work.items += profile.rows;
     work.chunks += profile.chunks;
     work.chars += profile.chars;
+    work.exchanges = (work.exchanges ?? 0) + profile.exchanges;
   }
   return work;
 }
 
 /** A judge's work over every trial: each trial sends the same rows again. */
 function timesTrials(work: JudgedWork, trials: number): JudgedWork {
-  return { ...work, items: work.items * trials, chunks: work.chunks * trials, chars: work.chars * trials };
+  return {
+    ...work,
+    items: work.items * trials,
+    chunks: work.chunks * trials,
+    chars: work.chars * trials,
+    exchanges: (work.exchanges ?? 0) * trials,
+  };
 }
 
 export function estimateFormSpending(

@@ -150,5 +150,7 @@ function callsOf(metric: string, row: JudgeRowData, chunkMode: string, deepEval:
   if (shape === null) return 0;
   const chunks = row.chunks.filter((chunk) => chunk.kind === "retrieved").length;
   if (shape.perChunk && chunkMode === "per_chunk") return Math.max(1, chunks);
-  return Math.max(1, shape.callsPerRow + shape.callsPerChunk * chunks);
+  // A conversation's exchanges: its user turns.
+  const exchanges = (row.conversation ?? []).filter((turn) => turn.role === "user").length;
+  return Math.max(1, shape.callsPerRow + shape.callsPerChunk * chunks + (shape.callsPerExchange ?? 0) * exchanges);
 }

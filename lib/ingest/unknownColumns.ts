@@ -59,5 +59,5 @@ export function describeUnknownColumns(unknown: UnknownColumns): string | null {
       ? ""
       : ` and ${lowerBound ? "at least " : ""}${rest.toLocaleString("en-US")} other${rest === 1 ? "" : "s"}`;
   const subject = count === 1 ? "Unknown column" : "Unknown columns";
-  return `${subject} ${named.join(", ")}${others} ${count === 1 ? "was" : "were"} ignored (Agent Evaluation input schema columns: ${AGENT_EVALUATION_COLUMNS.join(", ")}; plus human_labels, tool_calls, expected_tool_calls).`;
+  return `${subject} ${named.join(", ")}${others} ${count === 1 ? "was" : "were"} ignored (Agent Evaluation input schema columns: ${AGENT_EVALUATION_COLUMNS.join(", ")}; plus human_labels, tool_calls, expected_tool_calls, session_id).`;
 }

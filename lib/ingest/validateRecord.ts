@@ -16,6 +16,7 @@ import { formatBytes, type IngestLimits } from "./limits";
 import { extractTraceFacts, TraceFormatError, type TraceFacts } from "./mlflowTrace";
 import { describeType, firstIssue, normalizeRequest } from "./normalizeRequest";
 import { SpillingRequestIds } from "./spillingRequestIds";
+import { readTraceSession } from "./traceSession";
 import { INPUT_COLUMNS, type InputColumn, type NormalizedRow } from "@/lib/contract/normalizedRow";
 import { newUnknownColumns, noteUnknownColumns, type UnknownColumns } from "./unknownColumns";
 
@@ -118,6 +119,7 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
     "expected_tool_calls",
     issue,
   );
+  const sessionColumn = parseColumn(requestIdSchema, cells.session_id, "session_id", issue);
   if (cells.expected_facts !== undefined && cells.expected_response !== undefined) {
     issue("expected_facts", "expected_facts and expected_response are both set; keep one");
   }
@@ -156,6 +158,7 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
   const traceResponse = traceFacts?.response ?? null;
   const traceContext = traceFacts?.retrievedContext ?? null;
   const traceToolCalls = traceFacts?.toolCalls ?? null;
+  const traceSession = trace === null ? null : readTraceSession(trace);
   return {
     issues,
     row: {
@@ -181,6 +184,8 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
       expectedToolCalls:
         expectedToolCalls && expectedToolCalls.length > 0 ? expectedToolCalls.map(toExpectedToolCall) : null,
       availableTools: traceFacts?.availableTools ?? [],
+      sessionId: sessionColumn || traceSession?.sessionId || null,
+      sessionTime: traceSession?.requestTimeMs ?? null,
     },
   };
 }

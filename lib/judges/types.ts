@@ -30,6 +30,11 @@ export type JudgeInput = {
   expectedContext?: string[];
   /** Set for rows an agent judge reads (tool calls, trace). */
   agent?: AgentInput;
+  /**
+   * The conversation a conversation judge reads, turn by turn (on its anchor row): a session's turns in
+   * order, or the request's turns and its response. Roles as given (user, assistant, system, …).
+   */
+  conversation?: { role: string; content: string }[];
 };
 
 export function errorVerdict(message: string, chunkCount = 0): JudgeVerdict {

@@ -28,17 +28,25 @@ const PER_ROW: Record<string, number> = {
   "response/llm_judged/summarization": 6,
 };
 
-export type DeepEvalCallShape = { callsPerRow: number; callsPerChunk: number };
+export type DeepEvalCallShape = { callsPerRow: number; callsPerChunk: number; callsPerExchange?: number };
 
 /**
  * DeepEval's agent metrics, always judged with DeepEval's calls (lib/judges/agentCalls): argument correctness
  * makes its verdicts call plus the reason (none at all on a row without tool calls: counted here as the most),
  * task completion and step efficiency two calls each, their reason inside the last.
  */
-const AGENT_PER_ROW: Record<string, { calls: number; reason: boolean }> = {
+const AGENT_PER_ROW: Record<string, { calls: number; reason: boolean; perExchange?: number }> = {
   "agent/llm_judged/argument_correctness": { calls: 1, reason: true },
   "agent/llm_judged/task_completion": { calls: 2, reason: false },
   "agent/llm_judged/step_efficiency": { calls: 2, reason: false },
+  // Conversations (lib/judges/conversationCalls): the intentions, then a verdict per intention (counted as one
+  // per exchange: how many the model finds is known only after), then the reason.
+  "conversation/deepeval/conversation_completeness": { calls: 1, reason: true, perExchange: 1 },
+  // A verdict per unit interaction (an exchange), then the reason.
+  "conversation/deepeval/turn_relevancy": { calls: 0, reason: true, perExchange: 1 },
+  // The knowledge of each user turn, a verdict per assistant turn after knowledge was given (at most one per
+  // exchange), then the reason.
+  "conversation/deepeval/knowledge_retention": { calls: 0, reason: true, perExchange: 2 },
 };
 
 /** Null when the run uses the folded structure, or the metric is not one of DeepEval's. */
@@ -46,7 +54,7 @@ export function deepEvalCallShape(metric: string, settings: DeepEvalSettings | u
   const agent = AGENT_PER_ROW[metric];
   if (agent) {
     const reason = agent.reason && (settings?.includeReason ?? true) ? 1 : 0;
-    return { callsPerRow: agent.calls + reason, callsPerChunk: 0 };
+    return { callsPerRow: agent.calls + reason, callsPerChunk: 0, callsPerExchange: agent.perExchange ?? 0 };
   }
   if (settings?.callStructure !== "deepeval" || !(metric in PER_ROW)) return null;
   const reason = settings.includeReason ? 1 : 0;

@@ -18,7 +18,14 @@ export const DEFAULT_METRICS = metricsOfFamily("databricks");
 /** The Databricks suite: Agent Evaluation's judges and metrics, what `all` runs. */
 export const BUILT_IN_METRICS = DEFAULT_METRICS;
 
-export const FAMILY_NAMES: readonly MetricFamily[] = ["databricks", "deepeval", "mastra", "statistical", "agent"];
+export const FAMILY_NAMES: readonly MetricFamily[] = [
+  "databricks",
+  "deepeval",
+  "mastra",
+  "statistical",
+  "agent",
+  "conversation",
+];
 
 /**
  * Other names Agent Evaluation gives the same metrics. Its input schema's table of what each

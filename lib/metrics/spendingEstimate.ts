@@ -34,7 +34,15 @@ export const GENERATION_OUTPUT_TOKENS = 300;
  * `promptChars`: text every call of the metric carries besides the row's (an aligned judge's labelled examples
  * and guidance).
  */
-export type JudgedWork = { metric: string; items: number; chunks: number; chars: number; promptChars?: number };
+export type JudgedWork = {
+  metric: string;
+  items: number;
+  chunks: number;
+  chars: number;
+  promptChars?: number;
+  /** The exchanges (a user turn and its answer) of the conversations judged: what per-turn judges count. */
+  exchanges?: number;
+};
 /** The rows a generating run sends the model, and the characters of their requests. */
 export type GenerationWork = { items: number; chars: number };
 
@@ -56,7 +64,12 @@ export type SpendingOptions = {
  * contextual relevancy (`callsPerChunk`, on top of `callsPerRow`).
  * Null for metrics that call no model (deterministic, statistical, agent).
  */
-export type JudgeCallShape = { perChunk: boolean; callsPerRow: number; callsPerChunk: number };
+export type JudgeCallShape = {
+  perChunk: boolean;
+  callsPerRow: number;
+  callsPerChunk: number;
+  callsPerExchange?: number;
+};
 
 export function judgeCallShape(metric: string, deepEval?: DeepEvalSettings): JudgeCallShape | null {
   const deepEvalShape = deepEvalCallShape(metric, deepEval);
@@ -65,7 +78,10 @@ export function judgeCallShape(metric: string, deepEval?: DeepEvalSettings): Jud
   if (known) {
     if (known.kind !== "llm_judged") return null;
     const callsPerRow = known.callsPerRow ?? 1;
-    return callsPerRow > 0 ? { perChunk: known.perChunk === true, callsPerRow, callsPerChunk: 0 } : null;
+    const callsPerExchange = known.callsPerExchange ?? 0;
+    return callsPerRow > 0 || callsPerExchange > 0
+      ? { perChunk: known.perChunk === true, callsPerRow, callsPerChunk: 0, callsPerExchange }
+      : null;
   }
   if (isGEvalMetric(metric)) return { perChunk: false, callsPerRow: 1, callsPerChunk: 0 };
   // Not in the catalogue: a custom judge, RETRIEVAL (per chunk) or ANSWER.
@@ -100,7 +116,9 @@ export function estimateSpending(
       const perChunkCalls = shape.perChunk && options.chunkMode === "per_chunk";
       const metricCalls = perChunkCalls
         ? entry.chunks
-        : entry.items * shape.callsPerRow + entry.chunks * shape.callsPerChunk;
+        : entry.items * shape.callsPerRow +
+          entry.chunks * shape.callsPerChunk +
+          (entry.exchanges ?? 0) * (shape.callsPerExchange ?? 0);
       calls += metricCalls;
       if (metricCalls > 0) perMetric.push({ metric: entry.metric, calls: metricCalls });
       // Each per-row call may read the row's text (an upper bound); a per-chunk call reads its chunk.

@@ -10,7 +10,7 @@ import { endWithThisProcess } from "../support/processCleanup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCHEMA =
-  "(Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, expected_retrieved_context, retrieved_context, trace; plus human_labels, tool_calls, expected_tool_calls).";
+  "(Agent Evaluation input schema columns: request_id, request, response, expected_facts, expected_response, expected_retrieved_context, retrieved_context, trace; plus human_labels, tool_calls, expected_tool_calls, session_id).";
 
 describe("unknown columns: one bounded warning", () => {
   it("names one column alone", () => {

@@ -13,9 +13,17 @@ const profiles: RowTextProfile[] = [
     chars: 25_000,
     chunks: 75,
     requestChars: 2_500,
+    exchanges: 0,
   },
-  { inputs: ["response", "retrieved_context_content"], rows: 15, chars: 12_000, chunks: 30, requestChars: 1_500 },
-  { inputs: ["response"], rows: 10, chars: 3_000, chunks: 0, requestChars: 1_000 },
+  {
+    inputs: ["response", "retrieved_context_content"],
+    rows: 15,
+    chars: 12_000,
+    chunks: 30,
+    requestChars: 1_500,
+    exchanges: 0,
+  },
+  { inputs: ["response"], rows: 10, chars: 3_000, chunks: 0, requestChars: 1_000, exchanges: 0 },
 ];
 const options = { judgeModel: "judge", generationModel: null, chunkMode: "batched", heuristic: false, prices: {} };
 const summarizationCalls = SCORE_METRICS.find((m) => m.name.endsWith("/summarization"))?.callsPerRow ?? 1;

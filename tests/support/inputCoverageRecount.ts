@@ -22,6 +22,8 @@ export async function recountInputCoverage(
     retrieved_context: `"hasRetrievedContext" = TRUE`,
     expected_retrieved_context: `"hasExpectedRetrievedContext" = TRUE`,
     trace: `"hasTrace" = TRUE`,
+    tool_calls: `"toolCallsSource" = 'column'`,
+    expected_tool_calls: `"hasExpectedToolCalls" = TRUE`,
   };
   const selects = [
     `COUNT(*) AS "rowCount"`,

@@ -76,6 +76,7 @@ export const INPUT_SQL: Record<RowInput, string> = {
   tool_calls: `"hasToolCalls" = TRUE`,
   expected_tool_calls: `"hasExpectedToolCalls" = TRUE`,
   trace: `"hasTrace" = TRUE`,
+  conversation: `"conversationAnchor" = TRUE`,
 };
 
 /**

@@ -19,6 +19,8 @@ export type RowTextProfile = {
   chars: number;
   /** Retrieved chunks, summed over the group's rows. */
   chunks: number;
+  /** The exchanges of the conversations anchored on the group's rows (what per-turn judges count). */
+  exchanges: number;
   /** The requests' characters: what a generating run sends the model. */
   requestChars: number;
 };
@@ -31,12 +33,17 @@ const INPUTS = Object.keys(INPUT_SQL) as RowInput[];
  * in one aggregate query. The run form sums the groups a judge's requirements allow, so its estimate
  * counts the same rows and text as the planned run's (lib/db/runs/pendingWorkSizes.ts) without planning one.
  */
+/** A conversation anchor's exchanges (a user turn and its answer): half its turns, rounded up; 0 on other rows. */
+export const EXCHANGES_SQL = (row: string) =>
+  `CASE WHEN ${row}."conversationAnchor" = TRUE THEN (COALESCE(${row}."conversationTurns", 0) + 1) / 2 ELSE 0 END`;
+
 export async function getDatasetTextProfiles(db: Db, datasetId: string): Promise<RowTextProfile[]> {
   const flags = INPUTS.map((input, i) => `CASE WHEN ${INPUT_SQL[input]} THEN 1 ELSE 0 END AS "f${i}"`);
   const rows = await sqlOf(db).all<Record<string, number | null>>(
     `SELECT ${flags.join(", ")}, COUNT(*) AS "rowCount",
        COALESCE(SUM(${rowTextCharsSql(`"DatasetRow"`)} + COALESCE(c."chars", 0)), 0) AS "chars",
        COALESCE(SUM("DatasetRow"."retrievedChunkCount"), 0) AS "chunks",
+       COALESCE(SUM(${EXCHANGES_SQL(`"DatasetRow"`)}), 0) AS "exchanges",
        COALESCE(SUM(LENGTH("DatasetRow"."requestText")), 0) AS "requestChars"
      FROM "DatasetRow"
      LEFT JOIN (
@@ -52,6 +59,7 @@ export async function getDatasetTextProfiles(db: Db, datasetId: string): Promise
     rows: Number(row.rowCount ?? 0),
     chars: Number(row.chars ?? 0),
     chunks: Number(row.chunks ?? 0),
+    exchanges: Number(row.exchanges ?? 0),
     requestChars: Number(row.requestChars ?? 0),
   }));
 }

@@ -2,6 +2,7 @@ import type { DatasetSink } from "@/lib/contract/datasetSink";
 import type { NormalizedRow } from "@/lib/contract/normalizedRow";
 import { responseHashOf } from "@/lib/contract/contentHash";
 import { addSignature, signatureOf, storeSignatures, type InputSignatureCounts } from "@/lib/contract/inputSignatures";
+import { countInputSignatures } from "./datasetQueries";
 import { chunkHasContent } from "@/lib/contract/rowInputs";
 import { refreshPlannerStatistics, sqlOf, type Db } from "../client";
 import { labelBulkTables, type RowLabels } from "../labels/labelWrites";
@@ -14,6 +15,8 @@ import { orderedUuid } from "../orderedUuid";
 export function createDatasetSink(db: Db, options: { createdById?: string | null } = {}): DatasetSink {
   // What the rows carry, counted as they are written and kept on the dataset (lib/contract/inputSignatures.ts).
   const signatures: InputSignatureCounts = {};
+  // Whether some row is a turn of a session: its anchor (first turn) is known only once every row is in.
+  let sessions = false;
   return {
     async begin(meta) {
       const dataset = await db.dataset.create({
@@ -24,15 +27,20 @@ export function createDatasetSink(db: Db, options: { createdById?: string | null
     async writeRows(datasetId, rows) {
       await insertRows(db, datasetId, rows);
       for (const row of rows) addSignature(signatures, signatureOf(signatureRowOf(row)));
+      sessions ||= rows.some((row) => row.sessionId !== null);
     },
     async commit(datasetId, summary) {
+      // The sessions' anchors change which rows allow the conversation judges: count the signatures again then.
+      const inputCoverage = sessions
+        ? (await markSessionAnchors(db, datasetId), storeSignatures(await countInputSignatures(db, datasetId)))
+        : storeSignatures(signatures);
       await db.dataset.update({
         where: { id: datasetId },
         data: {
           status: "ready",
           rowCount: summary.rowCount,
           warnings: JSON.stringify(summary.warnings),
-          inputCoverage: storeSignatures(signatures),
+          inputCoverage,
         },
       });
       await refreshPlannerStatistics(db, ["DatasetRow", "ContextChunk", "ToolCall"]);
@@ -75,6 +83,10 @@ const ROW_COLUMNS = [
   "toolCallCount",
   "toolCallsSource",
   "availableTools",
+  "sessionId",
+  "sessionTime",
+  "conversationAnchor",
+  "conversationTurns",
 ] as const;
 const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
 const TOOL_CALL_COLUMNS = [
@@ -201,7 +213,41 @@ function toRowColumns(datasetId: string, row: NormalizedRow) {
     toolCallCount: row.toolCalls?.length ?? null,
     toolCallsSource: row.toolCallsSource,
     availableTools: row.availableTools.length > 0 ? JSON.stringify(row.availableTools) : null,
+    sessionId: row.sessionId,
+    sessionTime: row.sessionTime,
+    // A row whose request carries earlier turns and no session is a conversation of its own; a session's
+    // anchor is marked once all its turns are in (markSessionAnchors).
+    conversationAnchor: row.sessionId === null && hasEarlierTurns(row),
+    conversationTurns: row.sessionId === null && hasEarlierTurns(row) ? conversationTurnsOf(row) : null,
   };
+}
+
+/** Earlier turns: an assistant message in the request before the turn being answered. */
+function hasEarlierTurns(row: NormalizedRow): boolean {
+  return row.messages.some((message) => message.role === "assistant");
+}
+
+function conversationTurnsOf(row: NormalizedRow): number {
+  const turns = row.messages.filter((message) => message.role === "user" || message.role === "assistant").length;
+  return turns + (row.response !== null ? 1 : 0);
+}
+
+/**
+ * Marks each session's first turn (by request time, then row number; MLflow attaches a session's feedback to its
+ * chronologically first trace) as the conversation's anchor, with the session's turn count (a user and an
+ * assistant turn per row).
+ */
+async function markSessionAnchors(db: Db, datasetId: string): Promise<void> {
+  await sqlOf(db).run(
+    `UPDATE "DatasetRow" SET "conversationAnchor" = TRUE,
+       "conversationTurns" = 2 * (SELECT COUNT(*) FROM "DatasetRow" s
+                                  WHERE s."datasetId" = "DatasetRow"."datasetId" AND s."sessionId" = "DatasetRow"."sessionId")
+     WHERE "datasetId" = @datasetId AND "sessionId" IS NOT NULL
+       AND "id" = (SELECT s."id" FROM "DatasetRow" s
+                   WHERE s."datasetId" = "DatasetRow"."datasetId" AND s."sessionId" = "DatasetRow"."sessionId"
+                   ORDER BY COALESCE(s."sessionTime", 1e300), s."rowNumber" LIMIT 1)`,
+    { datasetId },
+  );
 }
 
 /** The flags of a row that its signature reads, as toRowColumns stores them and the planner reads them. */

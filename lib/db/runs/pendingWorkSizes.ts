@@ -1,8 +1,8 @@
 import { sqlOf, type Db } from "../client";
-import { ROW_TEXT_CHARS_SQL, RETRIEVED_CHUNK_CHARS_SQL } from "../datasets/datasetTextSizes";
+import { EXCHANGES_SQL, ROW_TEXT_CHARS_SQL, RETRIEVED_CHUNK_CHARS_SQL } from "../datasets/datasetTextSizes";
 
 /** One LLM-judged metric's pending work in a run: its judgments, their rows' retrieved chunks and text. */
-export type PendingJudgedWork = { metric: string; items: number; chunks: number; chars: number };
+export type PendingJudgedWork = { metric: string; items: number; chunks: number; chars: number; exchanges: number };
 
 /**
  * The size of what a planned run still has to send, counted in SQL: per LLM-judged metric, its pending
@@ -17,6 +17,7 @@ export async function readPendingWorkSizes(
   const sql = sqlOf(db);
   const judged = await sql.all<PendingJudgedWork>(
     `SELECT j."metric" AS "metric", COUNT(*) AS "items", COALESCE(SUM(r."retrievedChunkCount"), 0) AS "chunks",
+       COALESCE(SUM(${EXCHANGES_SQL("r")}), 0) AS "exchanges",
        COALESCE(SUM(${ROW_TEXT_CHARS_SQL} + COALESCE(c."chars", 0)), 0) AS "chars"
      FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
      LEFT JOIN (${RETRIEVED_CHUNK_CHARS_SQL}) c ON c."rowId" = r."id"

@@ -29,6 +29,7 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       hasToolCalls: true,
       hasExpectedToolCalls: true,
       hasTrace: true,
+      conversationAnchor: true,
     },
   });
   const emptyChunks = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import { loadRowsForWork, type WorkRow } from "./workRows";
-import { readsTrace } from "@/lib/contract/metricCatalog";
+import { readsConversation, readsTrace } from "@/lib/contract/metricCatalog";
 
 export type ClaimedJudgment = { id: string; rowId: string; metric: string; trial: number };
 export type ClaimedGeneration = { id: string; rowId: string; trial: number };
@@ -56,9 +56,15 @@ export async function claimJudgments(
   );
   items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const withTrace = [...new Set(items.filter((item) => readsTrace(item.metric)).map((item) => item.rowId))];
+  const withConversation = [
+    ...new Set(items.filter((item) => readsConversation(item.metric)).map((item) => item.rowId)),
+  ];
   return {
     items,
-    rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))], { withTrace }),
+    rows: await loadRowsForWork(db, runId, [...new Set(items.map((item) => item.rowId))], {
+      withTrace,
+      withConversation,
+    }),
   };
 }
 

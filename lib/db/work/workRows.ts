@@ -4,6 +4,9 @@ import type { StoredToolCall } from "@/lib/contract/toolCalls";
 
 export type { StoredToolCall };
 
+/** One turn of a conversation; `rowId` names the row (turn of a session) it came from. */
+export type ConversationTurn = { role: string; content: string; rowId: string };
+
 /** Everything a judge needs of a row: text, ground truth, chunks, agent facts, and the run's generated response if any. */
 export type JudgeRowData = {
   id: string;
@@ -26,6 +29,12 @@ export type JudgeRowData = {
   availableTools: string | null;
   /** The MLflow trace as uploaded, loaded only for judges that read it (`withTrace`); null otherwise. */
   trace: string | null;
+  sessionId: string | null;
+  /**
+   * The conversation judged on this row, turn by turn (`withConversation`, on a conversation's anchor): a
+   * session's turns in order (each row's request and response), or the request's turns and its response.
+   */
+  conversation: ConversationTurn[] | null;
   generation: {
     rowId: string;
     status: string;
@@ -54,14 +63,14 @@ export async function loadRowsForWork(
   db: Db,
   runId: string,
   rowIds: string[],
-  options: { withTrace?: readonly string[] } = {},
+  options: { withTrace?: readonly string[]; withConversation?: readonly string[] } = {},
 ): Promise<Map<string, WorkRow>> {
   if (rowIds.length === 0) return new Map();
   if (rowIds.length > MAX_WORK_ROWS) throw new Error(`a batch of work reads at most ${MAX_WORK_ROWS} rows`);
   const sql = sqlOf(db);
   const { inList } = sqlFragments(sql);
-  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "toolCalls" | "generation" | "trace">>(
-    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls", "availableTools"
+  const rows = await sql.all<Omit<JudgeRowData, "chunks" | "toolCalls" | "generation" | "trace" | "conversation">>(
+    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls", "availableTools", "sessionId"
      FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
     [rowIds],
   );
@@ -76,6 +85,7 @@ export async function loadRowsForWork(
         chunks: [],
         toolCalls: [],
         trace: null,
+        conversation: null,
         generation: null,
         generationsByTrial: new Map(),
       },
@@ -106,6 +116,10 @@ export async function loadRowsForWork(
       if (row) row.trace = trace;
     }
   }
+  for (const id of options.withConversation ?? []) {
+    const row = byId.get(id);
+    if (row) row.conversation = await loadConversation(db, row);
+  }
   const generations = await sql.all<GenerationData & { trial: number }>(
     `SELECT "rowId", "trial", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
      FROM "Generation" WHERE "runId" = ? AND ${inList(`"rowId"`)}`,
@@ -118,4 +132,47 @@ export async function loadRowsForWork(
     if (Number(trial) === 1) row.generation = generation;
   }
   return byId;
+}
+
+/**
+ * The conversation an anchor row judges: its session's turns in order (by request time, then row number), each
+ * row's request (its last user turn) and response; or, for a row with no session, its request's turns and its
+ * response. One query per conversation: a batch holds few anchors.
+ */
+async function loadConversation(
+  db: Db,
+  row: { id: string; sessionId: string | null; messages: string; response: string | null },
+): Promise<ConversationTurn[]> {
+  if (row.sessionId === null) {
+    const messages = parseMessages(row.messages);
+    return [
+      ...messages.map((message) => ({ ...message, rowId: row.id })),
+      ...(row.response !== null ? [{ role: "assistant", content: row.response, rowId: row.id }] : []),
+    ];
+  }
+  const turns = await sqlOf(db).all<{ id: string; requestText: string; response: string | null }>(
+    `SELECT s."id", s."requestText", s."response" FROM "DatasetRow" s
+     WHERE s."datasetId" = (SELECT r."datasetId" FROM "DatasetRow" r WHERE r."id" = ?) AND s."sessionId" = ?
+     ORDER BY COALESCE(s."sessionTime", 1e300), s."rowNumber"`,
+    [row.id, row.sessionId],
+  );
+  return turns.flatMap((turn) => [
+    { role: "user", content: turn.requestText, rowId: turn.id },
+    ...(turn.response !== null ? [{ role: "assistant", content: turn.response, rowId: turn.id }] : []),
+  ]);
+}
+
+function parseMessages(json: string): { role: string; content: string }[] {
+  const value: unknown = JSON.parse(json);
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((message: unknown) =>
+    typeof message === "object" &&
+    message !== null &&
+    "role" in message &&
+    "content" in message &&
+    typeof message.role === "string" &&
+    typeof message.content === "string"
+      ? [{ role: message.role, content: message.content }]
+      : [],
+  );
 }

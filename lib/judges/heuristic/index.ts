@@ -108,7 +108,7 @@ export function offlineUnavailableReason(metric: string): string | null {
   const definition = findMetric(metric);
   if (definition?.kind !== "llm_judged") return null;
   // An agent's tool choices, arguments, task and steps: no lexical rule says whether they were right.
-  const agentJudge = definition.family === "agent";
+  const agentJudge = definition.family === "agent" || definition.family === "conversation";
   if (!definition.score && !agentJudge) return null;
   if (SCORE_METRIC_HEURISTICS[metric]) return null;
   const name = metric.split("/").pop() ?? metric;
