@@ -37,9 +37,25 @@ export type ExpectedToolCall = {
 export type AvailableTool = { name: string; description: string | null; parameters: unknown };
 
 /** DatasetRow.availableTools as the upload stored it. */
-export const availableToolsSchema = z.array(
+const availableToolsSchema = z.array(
   z.object({ name: z.string(), description: z.string().nullable(), parameters: z.unknown() }),
 );
+
+/**
+ * The tools a row's model was offered (DatasetRow.availableTools, JSON text the upload wrote) back as values;
+ * none when the row has none or the text no longer reads as that list (a page shows less, not an error).
+ */
+export function decodeAvailableTools(stored: string | null): AvailableTool[] {
+  if (stored === null) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(stored);
+  } catch {
+    return [];
+  }
+  const parsed = availableToolsSchema.safeParse(value);
+  return parsed.success ? parsed.data.map((tool) => ({ ...tool, parameters: tool.parameters ?? null })) : [];
+}
 
 /** A ToolCall row as the store keeps it: called then expected, each in order; arguments and output as JSON text. */
 export type StoredToolCall = {

@@ -3,7 +3,7 @@ import { decodeStoredToolCalls, type ExpectedToolCall, type ToolCall } from "@/l
 import { decodeFacts, decodeMessages } from "@/lib/db/datasets/rowView";
 import type { ContextItem } from "@/lib/contract/normalizedRow";
 import type { AgentInput, JudgeInput } from "@/lib/judges/types";
-import { availableToolsSchema, type AvailableTool } from "@/lib/contract/toolCalls";
+import { decodeAvailableTools } from "@/lib/contract/toolCalls";
 import { deepEvalTraceDict } from "@/lib/traces/deepEvalTraceDict";
 import type { AgentFacts } from "@/lib/metrics/deterministicMetrics";
 
@@ -34,15 +34,9 @@ function agentInputOf(row: JudgeRowData, generates: boolean): AgentInput {
   return {
     toolCalls: generates ? null : called,
     expectedToolCalls: expected,
-    availableTools: generates ? [] : availableToolsOf(row.availableTools),
+    availableTools: generates ? [] : decodeAvailableTools(row.availableTools),
     traceTree: generates || row.trace === null ? null : deepEvalTraceDict(parseJson(row.trace)),
   };
-}
-
-function availableToolsOf(json: string | null): AvailableTool[] {
-  if (json === null) return [];
-  const parsed = availableToolsSchema.safeParse(parseJson(json));
-  return parsed.success ? parsed.data : [];
 }
 
 function parseJson(text: string): unknown {

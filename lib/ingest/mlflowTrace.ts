@@ -134,7 +134,8 @@ function readTokens(spans: Span[]): TokenCounts | null {
   return { input, output, total: input + output };
 }
 
-function tokenUsageOf(span: Span): { input: number; output: number } | null {
+/** One LLM span's usage, from the first place that reports it (the same reading the row's token counts use). */
+export function tokenUsageOf(span: Span): { input: number; output: number } | null {
   const where = `data.spans[${span.index}]`;
   const attribute = decodeAttribute(
     span.attributes["mlflow.chat.tokenUsage"],

@@ -10,13 +10,22 @@ import { createCachedCaller, FELL_BACK_TO_PER_CHUNK, type StepOutcome } from "./
 import { CallFailed, type CallPlan, type StepRunner } from "./deepEvalCalls/callPlan";
 import { DEEPEVAL_CALL_PLANS } from "./deepEvalCalls/plans";
 import { AGENT_CALL_PLANS } from "./agentCalls/agentPlans";
+import { CONVERSATION_CALL_PLANS } from "./conversationCalls";
 import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { templateForMetric, type AnyTemplate } from "./prompts/templateForMetric";
 import { errorVerdict, type JudgeInput } from "./types";
+import { findMetric } from "@/lib/contract/metricCatalog";
+
+/** Whose calls a plan makes, for its error messages. */
+function upstreamOf(metric: string): string {
+  return findMetric(metric)?.upstream === "mlflow" ? "MLflow's judge" : "DeepEval's call structure";
+}
 
 /** The prompt version a row judged with DeepEval's call structure names, with the metric and its number of calls. */
 export const DEEPEVAL_CALLS_VERSION = "deepeval_calls/v1";
+/** The same for MLflow's judges that make several calls (a session's knowledge retention: one per turn). */
+export const MLFLOW_CALLS_VERSION = "mlflow_calls/v1";
 
 /** A call (or a composition of calls) made a verdict. */
 type CallOutcome = Omit<StepOutcome, "errorMessage"> & { verdict: JudgeVerdict };
@@ -81,7 +90,7 @@ export function createLlmJudgeBackend(deps: {
       verdict = await plan({ input, settings, call });
     } catch (error) {
       if (!(error instanceof CallFailed)) throw error;
-      verdict = errorVerdict(`DeepEval's call structure: the ${error.step} call failed: ${error.message}`);
+      verdict = errorVerdict(`${upstreamOf(metric)}: the ${error.step} call failed: ${error.message}`);
     }
     return {
       verdict,
@@ -91,7 +100,8 @@ export function createLlmJudgeBackend(deps: {
       promptHash: createHash("sha256")
         .update(made.map((o) => o.promptHash).join(","))
         .digest("hex"),
-      promptVersion: `${DEEPEVAL_CALLS_VERSION} ${metric.split("/").pop()} (${made.length} ${made.length === 1 ? "call" : "calls"})`,
+      // Whose calls they were: MLflow's and DeepEval's knowledge_retention must not read alike.
+      promptVersion: `${findMetric(metric)?.upstream === "mlflow" ? MLFLOW_CALLS_VERSION : DEEPEVAL_CALLS_VERSION} ${metric.split("/").pop()} (${made.length} ${made.length === 1 ? "call" : "calls"})`,
       failure: made.find((o) => o.failure !== null)?.failure ?? null,
       key: "",
       answer: null,
@@ -110,6 +120,7 @@ export function createLlmJudgeBackend(deps: {
       // DeepEval's agent metrics have only DeepEval's own calls; its other metrics, when the run asks for them.
       const plan =
         AGENT_CALL_PLANS[request.metric] ??
+        CONVERSATION_CALL_PLANS[request.metric] ??
         (deepEval?.callStructure === "deepeval" ? DEEPEVAL_CALL_PLANS[request.metric] : undefined);
       const outcome = plan
         ? await judgeByPlan(plan, request.metric, request.input, deepEval ?? deepEvalSettings())

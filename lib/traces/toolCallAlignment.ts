@@ -2,11 +2,12 @@ import type { ExpectedToolCall, ToolCall } from "@/lib/contract/toolCalls";
 import { pythonEquals } from "@/lib/metrics/toolCalls/pythonEquality";
 
 /**
- * The expected calls beside the actual ones, for people to read: each expected call paired with the first
- * unpaired actual call of the same name (one with equal arguments first), and said to be matched, called
- * with other arguments, or missing; each actual call left over is extra. This is what the drill-down
- * shows; the metrics keep their own upstream rules (MLflow's sets, DeepEval's partial credit), whose
- * verdicts the judges panel gives.
+ * The expected calls beside the actual ones, for people to read: each expected call paired with an unpaired
+ * actual call of the same name and said to be matched, called with other arguments, or missing; each actual
+ * call left over is extra. Equal calls are paired first (then an expected call that gives no arguments takes
+ * any call of its name), so a near miss earlier in the list never takes the call a later expected call
+ * equals; among candidates the earliest call wins. This is what the drill-down shows; the metrics keep
+ * their own upstream rules (MLflow's sets, DeepEval's partial credit), whose verdicts the judges panel gives.
  */
 export type ExpectedCallStatus = "matched" | "other_arguments" | "missing";
 export type ToolCallAlignment = {
@@ -18,14 +19,29 @@ export type ToolCallAlignment = {
 
 export function alignToolCalls(called: readonly ToolCall[], expected: readonly ExpectedToolCall[]): ToolCallAlignment {
   const pairedWith = new Map<number, number>();
-  const argumentsMatch = (want: ExpectedToolCall, got: ToolCall) =>
-    want.arguments === null || pythonEquals(want.arguments, got.arguments ?? {});
+  const calledIndexOf = new Map<number, number>();
+  const matched = new Set<number>();
+  const pair = (expectedIndex: number, accepts: (got: ToolCall) => boolean) => {
+    const name = expected[expectedIndex].name;
+    const index = called.findIndex((got, i) => got.name === name && !pairedWith.has(i) && accepts(got));
+    if (index === -1) return false;
+    pairedWith.set(index, expectedIndex);
+    calledIndexOf.set(expectedIndex, index);
+    return true;
+  };
+  expected.forEach((want, i) => {
+    if (want.arguments !== null && pair(i, (got) => pythonEquals(want.arguments, got.arguments ?? {}))) matched.add(i);
+  });
+  expected.forEach((want, i) => {
+    if (want.arguments === null && pair(i, () => true)) matched.add(i);
+  });
+  expected.forEach((_, i) => {
+    if (!calledIndexOf.has(i)) pair(i, () => true);
+  });
   const rows = expected.map((want, expectedIndex) => {
-    const free = called.flatMap((got, index) => (got.name === want.name && !pairedWith.has(index) ? [index] : []));
-    const exact = free.find((index) => argumentsMatch(want, called[index]));
-    const index = exact ?? free[0] ?? null;
-    if (index !== null) pairedWith.set(index, expectedIndex);
-    const status: ExpectedCallStatus = index === null ? "missing" : exact !== undefined ? "matched" : "other_arguments";
+    const index = calledIndexOf.get(expectedIndex) ?? null;
+    const status: ExpectedCallStatus =
+      index === null ? "missing" : matched.has(expectedIndex) ? "matched" : "other_arguments";
     return { call: want, status, calledIndex: index };
   });
   const order = rows.flatMap((row) => (row.calledIndex === null ? [] : [row.calledIndex]));

@@ -1,5 +1,5 @@
+import { tokenUsageOf } from "@/lib/ingest/mlflowTrace";
 import { readTraceSpans, spanInputs, spanOutputs, TraceFormatError, type TraceSpan } from "@/lib/ingest/traceSpans";
-import { decodeAttribute, isRecord } from "@/lib/ingest/traceSpans";
 
 /**
  * A trace as the drill-down draws it: every span in tree order (a parent, then its children by start
@@ -59,22 +59,22 @@ export function buildTrajectory(trace: unknown): Trajectory | null {
   }
   const byStart = (a: TraceSpan, b: TraceSpan) => (a.start ?? 0) - (b.start ?? 0) || a.index - b.index;
   const ordered: TrajectorySpan[] = [];
-  const visited = new Set<string>();
+  // By position in the file, not id: a malformed trace with two spans of one id still draws both.
+  const visited = new Set<number>();
   // Depth first without recursion: a deep or cyclic parent chain cannot overflow the stack.
   const stack: { span: TraceSpan; depth: number }[] = [...(children.get(null) ?? [])]
     .sort(byStart)
     .reverse()
     .map((span) => ({ span, depth: 0 }));
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const key = keyOf(next.span);
-    if (visited.has(key)) continue;
-    visited.add(key);
-    ordered.push(toTrajectorySpan(next.span, key, next.depth, origin));
+    if (visited.has(next.span.index)) continue;
+    visited.add(next.span.index);
+    ordered.push(toTrajectorySpan(next.span, keyOf(next.span), next.depth, origin));
     const kids = [...(children.get(next.span.id ?? "") ?? [])].sort(byStart).reverse();
     for (const kid of kids) stack.push({ span: kid, depth: next.depth + 1 });
   }
   // Spans only reachable through a cycle still appear, at the top level.
-  for (const span of spans) if (!visited.has(keyOf(span))) ordered.push(toTrajectorySpan(span, keyOf(span), 0, origin));
+  for (const span of spans) if (!visited.has(span.index)) ordered.push(toTrajectorySpan(span, keyOf(span), 0, origin));
 
   const counts = new Map<string, number>();
   for (const span of ordered) counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
@@ -110,10 +110,11 @@ function toTrajectorySpan(span: TraceSpan, id: string, depth: number, origin: nu
 
 function tokensOf(span: TraceSpan): { input: number; output: number } | null {
   if (span.type !== "LLM" && span.type !== "CHAT_MODEL") return null;
-  const usage = safely(() => decodeAttribute(span.attributes["mlflow.chat.tokenUsage"], "mlflow.chat.tokenUsage"));
-  if (!isRecord(usage)) return null;
-  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-  return { input: count(usage.input_tokens), output: count(usage.output_tokens) };
+  // Read as the upload read the row's totals: mlflow.chat.tokenUsage, outputs.usage, OpenInference, gen_ai.
+  const usage = safely(() => tokenUsageOf(span));
+  return usage && typeof usage === "object" && "input" in usage && "output" in usage
+    ? { input: Number(usage.input), output: Number(usage.output) }
+    : null;
 }
 
 /** A span's inputs or outputs as text: strings as they are, anything else as indented JSON; cut at the limit. */

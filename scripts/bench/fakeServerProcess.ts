@@ -4,12 +4,16 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fakeScoreResponder } from "../../tests/support/fakeScoreResponder";
+import { fakeAgentJudgeResponder } from "../../tests/support/fakeAgentJudgeResponder";
+import { fakeDeepEvalCallsResponder } from "../../tests/support/fakeDeepEvalCallsResponder";
 import { startFakeOpenAIServer } from "../../tests/support/fakeOpenAIServer";
 
 const latencyMs = Number(process.argv[2] ?? 200);
 // Only the counters: a benchmark's tens of thousands of kept request bodies would slow this server down as it went.
 const server = await startFakeOpenAIServer({
-  responder: fakeScoreResponder,
+  // The agent judges' and DeepEval's own calls first (they answer only their schemas), then every other judge.
+  responder: (body, ctx) =>
+    fakeAgentJudgeResponder(body, ctx) ?? fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreResponder(body, ctx),
   behaviour: { latencyMs },
   logRequests: false,
 });

@@ -6,6 +6,7 @@ import { DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "@/lib/metrics/statistical/rouge";
 import type { CallChoiceProps } from "./callChoice";
 import { DeepEvalSettingsFields } from "./DeepEvalSettingsFields";
+import { ToolCallSettingsFields } from "./ToolCallSettingsFields";
 import type { MetricOption } from "./runFormTypes";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
@@ -47,7 +48,8 @@ export function ScoreSettings({
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
   const rouge = metrics.some((metric) => metric.name === ROUGE);
   const bleu = metrics.some((metric) => metric.name === BLEU);
-  if (scored.length === 0 && gEvalJudges === 0) return null;
+  const toolCalls = <ToolCallSettingsFields metrics={metrics} />;
+  if (scored.length === 0 && gEvalJudges === 0) return toolCalls;
   return (
     <div className="space-y-3" data-testid="score-settings">
       <fieldset hidden={scored.length === 0}>
@@ -130,6 +132,7 @@ export function ScoreSettings({
         </fieldset>
       )}
       <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} calls={calls} offline={offline} />
+      {toolCalls}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { runRequestSchema, type RunRequest } from "@/lib/engine/runRequest";
 import { gEvalFromText } from "@/lib/judges/geval/definitionText";
 import { readBudgetFields } from "./budgetFormFields";
 import { readDeepEvalFields } from "./deepEvalFormFields";
+import { readToolCallFields } from "./toolCallFormFields";
 
 /**
  * The run form's plain fields (components/runs/form/RunForm.tsx), read from text into values: bounds and
@@ -102,6 +103,7 @@ export function runRequestFromForm(formData: FormData): RunFormReading {
   if (gEvalProblems.length > 0) return { ok: false, message: "Check the G-Eval judges.", errors: gEvalProblems };
   const deepEval = readDeepEvalFields(formData);
   if (!deepEval.ok) return { ok: false, message: "Check the DeepEval options.", errors: deepEval.errors };
+  const toolCalls = readToolCallFields(formData);
   if (form.generate === "on" && !form.generationModel)
     return { ok: false, message: "Check the form.", errors: ["Generation needs a model name."] };
 
@@ -127,6 +129,7 @@ export function runRequestFromForm(formData: FormData): RunFormReading {
     contextRelevance: scores.data.contextRelevance,
     statistical: { rougeType: form.rougeType, bleuType: form.bleuType },
     ...(deepEval.settings ? { deepEval: deepEval.settings } : {}),
+    ...(toolCalls ? { toolCalls } : {}),
     customJudges: custom.data,
     gEvalJudges: gEval.flatMap((judge) => ("definition" in judge ? [judge.definition] : [])),
     alignedJudges: form.alignedJudges,

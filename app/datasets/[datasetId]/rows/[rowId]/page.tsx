@@ -6,10 +6,15 @@ import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { RowHeader } from "@/components/content/RowHeader";
+import { ToolCallsCard } from "@/components/traces/ToolCallsCard";
+import { TrajectoryCard } from "@/components/traces/TrajectoryCard";
 import { Card, CardFrame } from "@/components/ui/Card";
+import { decodeAvailableTools, decodeStoredToolCalls } from "@/lib/contract/toolCalls";
 import { getDb } from "@/lib/db/client";
 import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasets/datasetQueries";
 import { decodeFacts, decodeMessages, prettyJson, splitChunks, summarizeTrace } from "@/lib/db/datasets/rowView";
+import { readRowToolCalls } from "@/lib/db/datasets/toolCallQueries";
+import { buildTrajectory } from "@/lib/traces/trajectory";
 
 export const dynamic = "force-dynamic";
 
@@ -31,6 +36,13 @@ export default async function DatasetRowPage({ params }: Props) {
   const facts = decodeFacts(row.expectedFacts);
   const { retrieved, expected: expectedDocs, expectedUris } = splitChunks(row.chunks);
   const trace = summarizeTrace(row.trace);
+  // Read only for a row that carries calls or expects some; the stored trace is JSON the upload already read.
+  const toolCalls =
+    row.hasToolCalls || row.hasExpectedToolCalls
+      ? decodeStoredToolCalls(await readRowToolCalls(db, row.id), row)
+      : { called: null, expected: null };
+  const storedTrace: unknown = row.trace === null ? null : JSON.parse(row.trace);
+  const trajectory = buildTrajectory(storedTrace);
 
   return (
     <div className="space-y-4">
@@ -69,6 +81,12 @@ export default async function DatasetRowPage({ params }: Props) {
               <InertMarkdown text={row.response} />
             )}
           </Card>
+          <ToolCallsCard
+            called={toolCalls.called}
+            expected={toolCalls.expected}
+            source={row.toolCallsSource}
+            tools={decodeAvailableTools(row.availableTools)}
+          />
         </div>
         <div className="space-y-4">
           <Card title="Ground truth">
@@ -115,6 +133,8 @@ export default async function DatasetRowPage({ params }: Props) {
           />
         </div>
       </div>
+
+      {trajectory && <TrajectoryCard trajectory={trajectory} />}
 
       <Card
         title={`Retrieved context (${retrieved.length})`}

@@ -17,6 +17,11 @@ import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
 import { TrialVerdicts } from "@/components/runs/row/TrialVerdicts";
 import { Card } from "@/components/ui/Card";
 import { RowLabelsCard } from "@/components/labels/RowLabelsCard";
+import { ToolCallsCard } from "@/components/traces/ToolCallsCard";
+import { TrajectoryCard } from "@/components/traces/TrajectoryCard";
+import { decodeAvailableTools, decodeStoredToolCalls } from "@/lib/contract/toolCalls";
+import { readRowToolCalls } from "@/lib/db/datasets/toolCallQueries";
+import { buildTrajectory } from "@/lib/traces/trajectory";
 import { nextRowToLabel } from "@/components/labels/nextRowToLabel";
 import { getDb } from "@/lib/db/client";
 import { decodeFacts, decodeMessages, splitChunks, summarizeTrace } from "@/lib/db/datasets/rowView";
@@ -70,6 +75,17 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const hidden = await judgesHiddenFrom(db, { datasetId: run.datasetId, rowId: row.id }, viewer);
   const chunkJudgments = judgments.filter((j) => j.chunks.length > 0 && !hidden.has(j.metric));
   const trace = summarizeTrace(row.trace);
+  // Read only for a row that carries calls or expects some; the stored trace is JSON the upload already read.
+  const toolCalls =
+    row.hasToolCalls || row.hasExpectedToolCalls
+      ? decodeStoredToolCalls(await readRowToolCalls(db, row.id), row)
+      : { called: null, expected: null };
+  const storedTrace: unknown = row.trace === null ? null : JSON.parse(row.trace);
+  const trajectory = buildTrajectory(storedTrace);
+  // A run that generated its own response judged none of the uploaded calls: the cards say whose they are.
+  const uploadedNote = run.generationModel
+    ? "As uploaded: this run generated its own response, which made none of these calls; its tool metrics were skipped."
+    : undefined;
 
   return (
     <div className="space-y-4">
@@ -144,6 +160,13 @@ export default async function RunRowPage({ params, searchParams }: Props) {
                 ))}
             </ul>
           </Card>
+          <ToolCallsCard
+            called={toolCalls.called}
+            expected={toolCalls.expected}
+            source={row.toolCallsSource}
+            tools={decodeAvailableTools(row.availableTools)}
+            note={uploadedNote}
+          />
         </div>
         <div className="space-y-4">
           <GroundTruthCard expectedResponse={row.expectedResponse} facts={facts} expectedUris={expectedUris} />
@@ -181,6 +204,8 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           />
         </div>
       </div>
+
+      {trajectory && <TrajectoryCard trajectory={trajectory} note={uploadedNote} />}
 
       <Card title={`Retrieved context (${retrieved.length})`} testId="retrieved-context">
         <ChunkList
