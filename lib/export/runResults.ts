@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { toolCallSettings, type ToolCallSettingsInput } from "@/lib/contract/toolCallSettings";
 import type { Correction } from "@/lib/stats";
 import { DEFAULT_BLEU_TYPE } from "@/lib/metrics/statistical/bleu";
 import { DEFAULT_ROUGE_TYPE } from "@/lib/metrics/statistical/rouge";
@@ -182,6 +183,11 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
           : {}),
         ...(run.config.metrics.some(hasStrictMode) ? { deepeval: deepEvalExport(run.config.deepEval) } : {}),
         ...(run.config.gEvalJudges?.length ? { g_eval_judges: run.config.gEvalJudges.map(gEvalExport) } : {}),
+        ...(run.config.metrics.some(
+          (metric) => metric.startsWith("agent/ground_truth/") || metric === "agent/llm_judged/tool_call_correctness",
+        )
+          ? { tool_calls: toolCallsExport(run.config.toolCalls) }
+          : {}),
       },
     },
     // Score metrics add {metric}/success/percentage beside {metric}/score/average.
@@ -191,6 +197,16 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
     aggregate_details: aggregates,
     columns: exportColumnNames(exported),
     exported,
+  };
+}
+
+/** The tool-call settings by the upstream names, defaults included (a reader compares against their own). */
+function toolCallsExport(input: ToolCallSettingsInput | undefined) {
+  const settings = toolCallSettings(input);
+  return {
+    should_consider_ordering: settings.considerOrdering,
+    evaluation_params: settings.evaluationParams,
+    should_exact_match: settings.exactMatch,
   };
 }
 

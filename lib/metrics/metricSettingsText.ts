@@ -1,5 +1,6 @@
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
 import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import { toolCallSettings } from "@/lib/contract/toolCallSettings";
 import { DEFAULT_BLEU_TYPE } from "./statistical/bleu";
 import { hasStrictMode } from "./strictMode";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";
@@ -11,7 +12,7 @@ import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";
  * since a DeepEval user compares against their own settings).
  */
 export function metricSettingsText(
-  config: Pick<StoredRunConfig, "metrics" | "statistical" | "contextRelevance" | "deepEval">,
+  config: Pick<StoredRunConfig, "metrics" | "statistical" | "contextRelevance" | "deepEval" | "toolCalls">,
   options: { offline?: boolean } = {},
 ) {
   const lines: string[] = [];
@@ -22,6 +23,7 @@ export function metricSettingsText(
     const bleu = config.statistical?.bleuType ?? DEFAULT_BLEU_TYPE;
     lines.push(`bleu scored as ${bleu === "cumulative4" ? "BLEU-4, smoothed" : `DeepEval's ${bleu}`}`);
   }
+  if (config.metrics.some((metric) => TOOL_CALL_SETTING_METRICS.has(metric))) lines.push(toolCallsText(config));
   if (config.contextRelevance && config.metrics.includes("retrieval/llm_judged/context_relevance"))
     lines.push(
       `context relevance: ${Object.entries(config.contextRelevance)
@@ -29,6 +31,25 @@ export function metricSettingsText(
         .join(", ")}`,
     );
   return lines;
+}
+
+/** The metrics that compare tool calls with expected_tool_calls, which the run's tool-call settings change. */
+const TOOL_CALL_SETTING_METRICS = new Set([
+  "agent/ground_truth/tool_call_exact_match",
+  "agent/ground_truth/tool_correctness",
+  "agent/llm_judged/tool_call_correctness",
+]);
+
+function toolCallsText(config: Pick<StoredRunConfig, "metrics" | "toolCalls">): string {
+  const settings = toolCallSettings(config.toolCalls);
+  const parts = [settings.considerOrdering ? "in the expected order" : "in any order"];
+  if (config.metrics.includes("agent/ground_truth/tool_correctness"))
+    parts.push(
+      `tool_correctness ${settings.exactMatch ? "exact match" : "by expected call"}, comparing ${
+        settings.evaluationParams.length === 0 ? "names only" : `names and ${settings.evaluationParams.join(", ")}`
+      }`,
+    );
+  return `tool calls against expected_tool_calls: ${parts.join("; ")}`;
 }
 
 /** The offline judge makes no calls and writes no reasons or lists: only the options that change its scores are said. */

@@ -72,13 +72,14 @@ const EXPECTED: Record<
 };
 
 const exportSchema = z.object({
-  run: z.object({ id: z.string() }),
+  run: z.object({ id: z.string(), settings: z.object({ tool_calls: z.unknown() }) }),
   rows: z.array(z.record(z.string(), z.unknown())),
 });
 
 describe("npm run eval --judges agent on tool calls", () => {
   let dir: string;
   const runs: Record<string, Map<string, Record<string, unknown>>> = {};
+  const settings: Record<string, unknown> = {};
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-tool-calls-"));
@@ -108,6 +109,7 @@ describe("npm run eval --judges agent on tool calls", () => {
       expect(code, stderr).toBe(0);
       const parsed = exportSchema.parse(JSON.parse(fs.readFileSync(out, "utf8")));
       runs[name] = new Map(parsed.rows.map((row) => [String(row.request_id), row]));
+      settings[name] = parsed.run.settings.tool_calls;
     }
   }, 180_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -130,6 +132,20 @@ describe("npm run eval --judges agent on tool calls", () => {
     const row = runs.defaults.get(requestId) ?? {};
     expect(row[`${LOOPS}/rating`]).toBe(loops);
     expect(row[COUNT]).toBe(count);
+  });
+
+  it("names the run's tool-call settings in the export, by the upstream names", () => {
+    expect(settings.defaults).toEqual({
+      should_consider_ordering: false,
+      evaluation_params: [],
+      should_exact_match: false,
+    });
+    expect(settings.ordered).toEqual({
+      should_consider_ordering: true,
+      evaluation_params: ["input_parameters"],
+      should_exact_match: false,
+    });
+    expect(settings.exact).toMatchObject({ should_exact_match: true });
   });
 
   it("says why a row is skipped, and a DeepEval score passes at its threshold", () => {
