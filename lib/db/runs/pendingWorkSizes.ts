@@ -5,7 +5,8 @@ import { EXCHANGES_SQL, ROW_TEXT_CHARS_SQL, RETRIEVED_CHUNK_CHARS_SQL } from "..
 export type PendingJudgedWork = { metric: string; items: number; chunks: number; chars: number; exchanges: number };
 
 /**
- * The size of what a planned run still has to send, counted in SQL: per LLM-judged metric, its pending
+ * The size of what a planned run still has to send (the judges that call a model: `…/llm_judged/…`, and
+ * DeepEval's conversational metrics, named `conversation/deepeval/…`), counted in SQL: per LLM-judged metric, its pending
  * judgments with their rows' text and chunk sizes; a generating run's pending generations and their
  * requests' characters (null when the run does not generate). lib/engine/runEstimate.ts prices it.
  */
@@ -21,7 +22,7 @@ export async function readPendingWorkSizes(
        COALESCE(SUM(${ROW_TEXT_CHARS_SQL} + COALESCE(c."chars", 0)), 0) AS "chars"
      FROM "JudgmentItem" j JOIN "DatasetRow" r ON r."id" = j."rowId"
      LEFT JOIN (${RETRIEVED_CHUNK_CHARS_SQL}) c ON c."rowId" = r."id"
-     WHERE j."runId" = ? AND j."status" = 'pending' AND j."metric" LIKE '%/llm_judged/%'
+     WHERE j."runId" = ? AND j."status" = 'pending' AND (j."metric" LIKE '%/llm_judged/%' OR j."metric" LIKE 'conversation/deepeval/%')
      GROUP BY j."metric"`,
     [runId],
   );
