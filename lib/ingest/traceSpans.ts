@@ -85,6 +85,43 @@ export function spanOutputs(span: TraceSpan): unknown {
   );
 }
 
+/** The spans of a stored trace, or null when it has none or cannot be read (a page or judge then shows less). */
+export function readSpansOrNull(trace: unknown): TraceSpan[] | null {
+  if (trace === null || trace === undefined) return null;
+  try {
+    const { spans } = readTraceSpans(trace);
+    return spans.length > 0 ? spans : null;
+  } catch (error) {
+    if (error instanceof TraceFormatError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The spans as a tree: the roots and each span's children, both in start order (then file order). A span whose
+ * parent is not in the trace is a root rather than lost.
+ */
+export function spanTree(spans: readonly TraceSpan[]): {
+  roots: TraceSpan[];
+  childrenOf: (span: TraceSpan) => TraceSpan[];
+} {
+  const ids = new Set(spans.flatMap((span) => (span.id === null ? [] : [span.id])));
+  const roots: TraceSpan[] = [];
+  const children = new Map<string, TraceSpan[]>();
+  for (const span of spans) {
+    if (span.parentId === null || !ids.has(span.parentId)) roots.push(span);
+    else {
+      const siblings = children.get(span.parentId);
+      if (siblings) siblings.push(span);
+      else children.set(span.parentId, [span]);
+    }
+  }
+  const byStart = (a: TraceSpan, b: TraceSpan) => (a.start ?? 0) - (b.start ?? 0) || a.index - b.index;
+  roots.sort(byStart);
+  for (const list of children.values()) list.sort(byStart);
+  return { roots, childrenOf: (span) => (span.id === null ? [] : (children.get(span.id) ?? [])) };
+}
+
 /** The root span: the one without a parent, else the first. */
 export function rootSpan(spans: readonly TraceSpan[]): TraceSpan | null {
   return spans.find((span) => span.parentId === null) ?? spans[0] ?? null;

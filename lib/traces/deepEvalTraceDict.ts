@@ -1,4 +1,11 @@
-import { readTraceSpans, spanInputs, spanOutputs, TraceFormatError, type TraceSpan } from "@/lib/ingest/traceSpans";
+import {
+  readSpansOrNull,
+  spanInputs,
+  spanOutputs,
+  spanTree,
+  TraceFormatError,
+  type TraceSpan,
+} from "@/lib/ingest/traceSpans";
 import { decodeAttribute, isRecord } from "@/lib/ingest/traceSpans";
 
 /**
@@ -27,25 +34,13 @@ const TYPES: Record<string, string> = {
 
 /** The root span (or a synthetic root over several) as DeepEval's nested dict; null without a readable trace. */
 export function deepEvalTraceDict(trace: unknown): DeepEvalSpan | null {
-  let spans: TraceSpan[];
-  try {
-    spans = readTraceSpans(trace).spans;
-  } catch (error) {
-    if (error instanceof TraceFormatError) return null;
-    throw error;
-  }
-  if (spans.length === 0) return null;
-  const ids = new Set(spans.flatMap((span) => (span.id === null ? [] : [span.id])));
-  const children = new Map<string | null, TraceSpan[]>();
-  for (const span of spans) {
-    const parent = span.parentId !== null && ids.has(span.parentId) ? span.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), span]);
-  }
-  const byStart = (a: TraceSpan, b: TraceSpan) => (a.start ?? 0) - (b.start ?? 0) || a.index - b.index;
+  const spans = readSpansOrNull(trace);
+  if (spans === null) return null;
+  const { roots, childrenOf } = spanTree(spans);
   const visited = new Set<TraceSpan>();
   const build = (span: TraceSpan, depth: number): DeepEvalSpan => {
     visited.add(span);
-    const kids = depth >= MAX_DEPTH ? [] : [...(children.get(span.id ?? "\u0000") ?? [])].sort(byStart);
+    const kids = depth >= MAX_DEPTH ? [] : childrenOf(span);
     const shown = kids.filter((kid) => !visited.has(kid)).slice(0, MAX_CHILDREN);
     const node = dictOf(span);
     const built = shown.map((kid) => build(kid, depth + 1));
@@ -53,7 +48,6 @@ export function deepEvalTraceDict(trace: unknown): DeepEvalSpan | null {
       built.push({ name: `(${kids.length - shown.length} more spans left out)`, type: "custom", children: [] });
     return { ...node, children: built };
   };
-  const roots = [...(children.get(null) ?? [])].sort(byStart);
   if (roots.length === 1) return build(roots[0], 0);
   return { name: "trace", type: "custom", children: roots.map((root) => build(root, 1)) };
 }

@@ -1,5 +1,12 @@
 import { tokenUsageOf } from "@/lib/ingest/mlflowTrace";
-import { readTraceSpans, spanInputs, spanOutputs, TraceFormatError, type TraceSpan } from "@/lib/ingest/traceSpans";
+import {
+  readSpansOrNull,
+  spanInputs,
+  spanOutputs,
+  spanTree,
+  TraceFormatError,
+  type TraceSpan,
+} from "@/lib/ingest/traceSpans";
 
 /**
  * A trace as the drill-down draws it: every span in tree order (a parent, then its children by start
@@ -35,42 +42,25 @@ export const SPAN_TEXT_LIMIT = 20_000;
 
 /** The trajectory of a stored trace, or null when there is none or it cannot be read. */
 export function buildTrajectory(trace: unknown): Trajectory | null {
-  if (trace === null || trace === undefined) return null;
-  let spans: TraceSpan[];
-  try {
-    spans = readTraceSpans(trace).spans;
-  } catch (error) {
-    if (error instanceof TraceFormatError) return null;
-    throw error;
-  }
-  if (spans.length === 0) return null;
+  const spans = readSpansOrNull(trace);
+  if (spans === null) return null;
   const starts = spans.flatMap((span) => (span.start === null ? [] : [span.start]));
   const ends = spans.flatMap((span) => (span.end === null ? [] : [span.end]));
   const origin = starts.length > 0 ? starts.reduce((a, b) => Math.min(a, b)) : null;
   const last = ends.length > 0 ? ends.reduce((a, b) => Math.max(a, b)) : null;
 
   const keyOf = (span: TraceSpan) => span.id ?? `#${span.index}`;
-  const known = new Set(spans.map(keyOf));
-  const children = new Map<string | null, TraceSpan[]>();
-  for (const span of spans) {
-    // A span whose parent is not in the trace is drawn as a root rather than lost.
-    const parent = span.parentId !== null && known.has(span.parentId) ? span.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), span]);
-  }
-  const byStart = (a: TraceSpan, b: TraceSpan) => (a.start ?? 0) - (b.start ?? 0) || a.index - b.index;
+  const { roots, childrenOf } = spanTree(spans);
   const ordered: TrajectorySpan[] = [];
   // By position in the file, not id: a malformed trace with two spans of one id still draws both.
   const visited = new Set<number>();
   // Depth first without recursion: a deep or cyclic parent chain cannot overflow the stack.
-  const stack: { span: TraceSpan; depth: number }[] = [...(children.get(null) ?? [])]
-    .sort(byStart)
-    .reverse()
-    .map((span) => ({ span, depth: 0 }));
+  const stack: { span: TraceSpan; depth: number }[] = [...roots].reverse().map((span) => ({ span, depth: 0 }));
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     if (visited.has(next.span.index)) continue;
     visited.add(next.span.index);
     ordered.push(toTrajectorySpan(next.span, keyOf(next.span), next.depth, origin));
-    const kids = [...(children.get(next.span.id ?? "") ?? [])].sort(byStart).reverse();
+    const kids = [...childrenOf(next.span)].reverse();
     for (const kid of kids) stack.push({ span: kid, depth: next.depth + 1 });
   }
   // Spans only reachable through a cycle still appear, at the top level.
