@@ -8,7 +8,8 @@ import { parseContextRelevanceOption } from "./contextRelevanceArgs";
 import { parseGEvalOption } from "./gEvalArgs";
 import { readCustomJudgesFile, readGEvalFile, type CustomJudgeInput } from "./judgeFiles";
 import { DEEPEVAL_OPTIONS, DEEPEVAL_USAGE, parseDeepEvalFlags } from "./deepEvalArgs";
-import { parseToolCallFlags, TOOL_CALL_OPTIONS, TOOL_CALL_USAGE } from "./toolCallArgs";
+import { AGENT_OPTIONS, AGENT_USAGE, parseGuidelines, parseToolCallFlags } from "./agentArgs";
+import type { ConversationSettings } from "@/lib/contract/conversationSettings";
 import type { ToolCallSettingsInput } from "@/lib/contract/toolCallSettings";
 import type { DeepEvalSettingsInput } from "@/lib/contract/deepEvalSettings";
 import { BLEU_TYPES, type BleuType, ROUGE_TYPES, type RougeType } from "@/lib/contract/statisticalSettings";
@@ -73,7 +74,7 @@ export const EVAL_USAGE = `Usage: npm run eval -- --dataset <file.csv|json|jsonl
   --rouge-type TYPE       which ROUGE F-measure is rouge's score: rouge1, rouge2, rougeL (default) or rougeLsum
                           (Porter-stemmed tokens, as Google's rouge_score and DeepEval compute them)
 ${DEEPEVAL_USAGE}
-${TOOL_CALL_USAGE}
+${AGENT_USAGE}
   --context-relevance K=V context_relevance settings (Mastra's names): unusedHighRelevanceContext,
                           missingContextPerItem, maxMissingContextPenalty, scale; repeatable
   --generate-model NAME   generate responses with this chat model, then judge them
@@ -145,6 +146,8 @@ export type EvalArgs = {
   deepEval?: DeepEvalSettingsInput;
   /** --tool-ordering, --tool-params, --tool-exact-match. */
   toolCalls?: ToolCallSettingsInput;
+  /** --guideline: MLflow's conversational guidelines. */
+  conversation?: ConversationSettings;
   /** A team's server to run on (--server), or undefined to run here. */
   server?: string;
   /** Only the limits given on the command line (a resume changes only those). */
@@ -180,7 +183,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "align-guidance": { type: "string" },
         "align-out": { type: "string" },
         ...DEEPEVAL_OPTIONS,
-        ...TOOL_CALL_OPTIONS,
+        ...AGENT_OPTIONS,
         "generate-model": { type: "string" },
         "system-prompt": { type: "string" },
         name: { type: "string" },
@@ -302,7 +305,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(parsed.labels !== undefined ? { labels: parsed.labels } : {}),
     ...alignOf(parsed),
     ...deepEvalSettingsOf(parsed),
-    ...toolCallSettingsOf(parsed),
+    ...agentSettingsOf(parsed),
     budget,
   };
 }
@@ -315,10 +318,11 @@ function datasetNameOf(parsed: { dataset?: string; "dataset-name"?: string }): P
   return { datasetName: name };
 }
 
-function toolCallSettingsOf(flags: Parameters<typeof parseToolCallFlags>[0]): Pick<EvalArgs, "toolCalls"> {
+function agentSettingsOf(flags: Parameters<typeof parseToolCallFlags>[0] & { guideline?: string[] }) {
   const parsed = parseToolCallFlags(flags);
   if ("problem" in parsed) return fail(parsed.problem);
-  return parsed.settings ? { toolCalls: parsed.settings } : {};
+  const conversation = parseGuidelines(flags);
+  return { ...(parsed.settings ? { toolCalls: parsed.settings } : {}), ...(conversation ? { conversation } : {}) };
 }
 
 function deepEvalSettingsOf(flags: Parameters<typeof parseDeepEvalFlags>[0]): Pick<EvalArgs, "deepEval"> {

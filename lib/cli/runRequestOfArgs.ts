@@ -29,6 +29,7 @@ export function runRequestOfArgs(args: EvalArgs, datasetId: string, judge: "heur
     ...(args.rougeType || args.bleuType ? { statistical: { rougeType: args.rougeType, bleuType: args.bleuType } } : {}),
     ...(args.deepEval ? { deepEval: args.deepEval } : {}),
     ...(args.toolCalls ? { toolCalls: args.toolCalls } : {}),
+    ...(args.conversation ? { conversation: args.conversation } : {}),
     gEvalJudges: args.gEvalJudges,
     customJudges: args.customJudges,
     ...(args.generateModel ? { generation: { model: args.generateModel, systemPrompt: args.systemPrompt } } : {}),

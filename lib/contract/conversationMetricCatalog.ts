@@ -55,6 +55,17 @@ export const CONVERSATION_METRICS: MetricDefinition[] = [
     callsPerRow: 1,
   },
   {
+    name: "conversation/llm_judged/conversational_guidelines",
+    label: "Conversational guidelines (MLflow)",
+    question: "Did every assistant turn follow the run's guidelines?",
+    kind: "llm_judged",
+    family: "conversation",
+    upstream: "mlflow",
+    yesNo: true,
+    requires: ["conversation"],
+    callsPerRow: 1,
+  },
+  {
     name: "conversation/deepeval/conversation_completeness",
     label: "Conversation completeness (DeepEval)",
     question: "What share of the user's intentions did the conversation satisfy?",

@@ -192,7 +192,7 @@ function unavailableWithJudge(config: RunConfig, metric: string): string | null 
 /** The score metrics' per-run settings, stored only when set (Mastra's context_relevance, the ROUGE type, DeepEval's options, tool calls'). */
 function scoreMetricSettings(
   config: RunConfig,
-): Pick<StoredRunConfig, "contextRelevance" | "statistical" | "deepEval" | "toolCalls"> {
+): Pick<StoredRunConfig, "contextRelevance" | "statistical" | "deepEval" | "toolCalls" | "conversation"> {
   const deepEval = changedDeepEvalSettings(config.deepEval);
   const toolCalls = changedToolCallSettings(config.toolCalls);
   return {
@@ -200,6 +200,7 @@ function scoreMetricSettings(
     ...(config.statistical && Object.keys(config.statistical).length > 0 ? { statistical: config.statistical } : {}),
     ...(Object.keys(deepEval).length > 0 ? { deepEval } : {}),
     ...(Object.keys(toolCalls).length > 0 ? { toolCalls } : {}),
+    ...(config.conversation?.guidelines ? { conversation: { guidelines: config.conversation.guidelines } } : {}),
   };
 }
 

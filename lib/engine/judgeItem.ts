@@ -10,6 +10,7 @@ import { agentMetricValue, computeDocumentRecall } from "@/lib/metrics/determini
 import { isToolCallMetric, scoreToolCallMetric } from "@/lib/metrics/toolCalls/toolCallMetrics";
 import { isAgentValueMetric } from "@/lib/contract/aggregates";
 import { toolCallSettings, type ToolCallSettings } from "@/lib/contract/toolCallSettings";
+import type { ConversationSettings } from "@/lib/contract/conversationSettings";
 import type { StatisticalSettings } from "@/lib/contract/statisticalSettings";
 import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistical";
 import { chunkHasContent } from "@/lib/contract/rowInputs";
@@ -31,6 +32,8 @@ export type ItemContext = {
   deepEval?: DeepEvalSettings;
   /** The tool-call metrics' ordering, evaluation_params and exact match (defaults filled in). */
   toolCalls?: ToolCallSettings;
+  /** The conversation judges' settings (MLflow's conversational guidelines). */
+  conversation?: ConversationSettings;
   generates: boolean;
   costOf: (model: string, usage: JudgeResult["usage"]) => number | null;
 };
@@ -154,6 +157,7 @@ export async function judgeItem(
       ...(ctx.contextRelevance ? { contextRelevance: ctx.contextRelevance } : {}),
       ...(ctx.deepEval ? { deepEval: ctx.deepEval } : {}),
       ...(ctx.toolCalls ? { toolCalls: ctx.toolCalls } : {}),
+      ...(ctx.conversation ? { conversation: ctx.conversation } : {}),
     },
   });
   return withPass(metric, ctx.deepEval?.strictMode ? inStrictMode(metric, result) : result, ctx);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONVERSATIONAL_GUIDELINES, conversationSettingsSchema } from "@/lib/contract/conversationSettings";
 import { toolCallSettingsSchema } from "@/lib/contract/toolCallSettings";
 import { customMetricName } from "@/lib/contract/judgeDefinitions";
 import { modelNameSchema } from "@/lib/llm/modelName";
@@ -102,6 +103,8 @@ export const runConfigSchema = z
     deepEval: deepEvalSettingsSchema.optional(),
     /** The tool-call metrics' options: ordering, DeepEval's evaluation_params and exact match. */
     toolCalls: toolCallSettingsSchema.optional(),
+    /** The conversation judges' settings: MLflow's conversational guidelines. */
+    conversation: conversationSettingsSchema.optional(),
     generation: z
       .object({
         model: modelNameSchema,
@@ -112,6 +115,10 @@ export const runConfigSchema = z
   })
   .refine((config) => config.metrics.length + config.customJudges.length + config.gEvalJudges.length > 0, {
     message: "choose at least one metric or custom judge",
+  })
+  // MLflow's ConversationalGuidelines takes its guidelines as an argument: without them there is nothing to judge.
+  .refine((config) => !config.metrics.includes(CONVERSATIONAL_GUIDELINES) || config.conversation?.guidelines, {
+    message: "conversational_guidelines needs the run's guidelines (conversation.guidelines; --guideline on the CLI)",
   })
   .refine((config) => new Set(config.gEvalJudges.map((j) => j.name)).size === config.gEvalJudges.length, {
     message: "G-Eval judge names must be unique",

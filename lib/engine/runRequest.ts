@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { conversationSettingsSchema } from "@/lib/contract/conversationSettings";
 import { toolCallSettingsSchema } from "@/lib/contract/toolCallSettings";
 import { alignmentSchema } from "@/lib/contract/alignment";
 import { deepEvalSettingsSchema } from "@/lib/contract/deepEvalSettings";
@@ -63,6 +64,7 @@ export const runRequestSchema = z
     deepEval: deepEvalSettingsSchema
       .optional()
       .meta({ description: "DeepEval's options by their DeepEval meaning: strict_mode, include_reason, …" }),
+    conversation: conversationSettingsSchema.optional(),
     toolCalls: toolCallSettingsSchema.optional().meta({
       description:
         "The tool-call metrics against expected_tool_calls: considerOrdering, DeepEval's evaluationParams and exactMatch",
@@ -137,6 +139,7 @@ export function runConfigOfRequest(
       : {}),
     ...(request.deepEval ? { deepEval: request.deepEval } : {}),
     ...(request.toolCalls ? { toolCalls: request.toolCalls } : {}),
+    ...(request.conversation?.guidelines ? { conversation: request.conversation } : {}),
     judge,
     concurrency: request.concurrency,
     chunkMode: request.chunkMode,

@@ -90,6 +90,7 @@ async function judgePending(
     statistical: config.statistical ?? {},
     deepEval: deepEvalSettings(config.deepEval),
     toolCalls: toolCallSettings(config.toolCalls),
+    ...(config.conversation ? { conversation: config.conversation } : {}),
     generates: run.generationModel !== null,
     costOf,
   };

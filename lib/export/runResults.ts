@@ -188,6 +188,7 @@ export async function runExportMeta(db: Db, runId: string): Promise<RunExportMet
         )
           ? { tool_calls: toolCallsExport(run.config.toolCalls) }
           : {}),
+        ...(run.config.conversation?.guidelines ? { conversation_guidelines: run.config.conversation.guidelines } : {}),
       },
     },
     // Score metrics add {metric}/success/percentage beside {metric}/score/average.

@@ -1,6 +1,7 @@
 import type { ContextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
 import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import type { ToolCallSettings } from "@/lib/contract/toolCallSettings";
+import type { ConversationSettings } from "@/lib/contract/conversationSettings";
 import type { Alignment } from "@/lib/contract/alignment";
 import type { CustomJudgeDefinition } from "@/lib/contract/judgeDefinitions";
 import type { JudgeResult } from "@/lib/contract/judgeResult";
@@ -32,6 +33,8 @@ export type ScoreMetricSettings = {
   deepEval?: DeepEvalSettings;
   /** The tool-call judges' should_consider_ordering (MLflow's prompt line). */
   toolCalls?: ToolCallSettings;
+  /** The conversation judges' settings: MLflow's conversational guidelines. */
+  conversation?: ConversationSettings;
 };
 
 /** A source of verdicts for LLM-judged metrics: a real model, or the offline heuristics. */

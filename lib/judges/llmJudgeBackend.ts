@@ -77,6 +77,7 @@ export function createLlmJudgeBackend(deps: {
     metric: string,
     input: JudgeInput,
     settings: DeepEvalSettings,
+    run?: JudgeRequest["settings"],
   ): Promise<CallOutcome> {
     const made: StepOutcome[] = [];
     const call: StepRunner = async (step, context) => {
@@ -87,7 +88,7 @@ export function createLlmJudgeBackend(deps: {
     };
     let verdict: JudgeVerdict;
     try {
-      verdict = await plan({ input, settings, call });
+      verdict = await plan({ input, settings, call, ...(run ? { run } : {}) });
     } catch (error) {
       if (!(error instanceof CallFailed)) throw error;
       verdict = errorVerdict(`${upstreamOf(metric)}: the ${error.step} call failed: ${error.message}`);
@@ -123,7 +124,7 @@ export function createLlmJudgeBackend(deps: {
         CONVERSATION_CALL_PLANS[request.metric] ??
         (deepEval?.callStructure === "deepeval" ? DEEPEVAL_CALL_PLANS[request.metric] : undefined);
       const outcome = plan
-        ? await judgeByPlan(plan, request.metric, request.input, deepEval ?? deepEvalSettings())
+        ? await judgeByPlan(plan, request.metric, request.input, deepEval ?? deepEvalSettings(), request.settings)
         : !chosen
           ? noJudgeFor(request.metric)
           : chosen.template.perChunk && request.chunkMode === "per_chunk"

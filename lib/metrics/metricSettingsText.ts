@@ -1,6 +1,7 @@
 import type { StoredRunConfig } from "@/lib/db/runs/storedRun";
 import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { toolCallSettings } from "@/lib/contract/toolCallSettings";
+import { CONVERSATIONAL_GUIDELINES } from "@/lib/contract/conversationSettings";
 import { DEFAULT_BLEU_TYPE } from "./statistical/bleu";
 import { hasStrictMode } from "./strictMode";
 import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";
@@ -12,7 +13,10 @@ import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "./statistical/rouge";
  * since a DeepEval user compares against their own settings).
  */
 export function metricSettingsText(
-  config: Pick<StoredRunConfig, "metrics" | "statistical" | "contextRelevance" | "deepEval" | "toolCalls">,
+  config: Pick<
+    StoredRunConfig,
+    "metrics" | "statistical" | "contextRelevance" | "deepEval" | "toolCalls" | "conversation"
+  >,
   options: { offline?: boolean } = {},
 ) {
   const lines: string[] = [];
@@ -24,6 +28,9 @@ export function metricSettingsText(
     lines.push(`bleu scored as ${bleu === "cumulative4" ? "BLEU-4, smoothed" : `DeepEval's ${bleu}`}`);
   }
   if (config.metrics.some((metric) => TOOL_CALL_SETTING_METRICS.has(metric))) lines.push(toolCallsText(config));
+  const guidelines = config.conversation?.guidelines ?? [];
+  if (config.metrics.includes(CONVERSATIONAL_GUIDELINES) && guidelines.length > 0)
+    lines.push(`conversational guidelines: ${guidelines.map((guideline) => `“${guideline}”`).join(", ")}`);
   if (config.contextRelevance && config.metrics.includes("retrieval/llm_judged/context_relevance"))
     lines.push(
       `context relevance: ${Object.entries(config.contextRelevance)

@@ -62,6 +62,7 @@ describe("the conversation judges on a run", () => {
       metrics: METRICS,
       judge: { provider: "openai", model: "judge-model" },
       concurrency: 4,
+      conversation: { guidelines: ["Never break character.", "Answer in one sentence."] },
     });
     const estimate = await estimateRunSpending(db, runId, {
       judgeModel: "judge-model",
@@ -115,6 +116,7 @@ describe("the conversation judges on a run", () => {
       "conversation/llm_judged/knowledge_retention": 8,
       "conversation/llm_judged/conversational_role_adherence": 3,
       "conversation/llm_judged/conversational_safety": 3,
+      "conversation/llm_judged/conversational_guidelines": 3,
       // Intentions, one verdict per intention (one per user turn here), the reason: 5 + 5 + 4.
       "conversation/deepeval/conversation_completeness": 14,
       // A verdict per unit interaction and the reason: 4 + 4 + 3.
@@ -132,5 +134,21 @@ describe("the conversation judges on a run", () => {
     expect(at("conversation/llm_judged/knowledge_retention", "s1-1")?.rating).toBe("yes");
     expect(at("conversation/deepeval/knowledge_retention", "s2-1")?.score).toBeCloseTo(2 / 3, 12);
     expect(at("conversation/deepeval/knowledge_retention", "s1-1")?.score).toBe(1);
+    // The guidelines reach MLflow's prompt, and the run keeps them.
+    const guidelinesCall = server.requests.find(
+      (request) => request.body.response_format.json_schema.name === "mlflow_conversational_guidelines",
+    );
+    expect(guidelinesCall?.body.messages[0].content).toContain("<guideline>Answer in one sentence.</guideline>");
+    expect(run.config.conversation).toEqual({ guidelines: ["Never break character.", "Answer in one sentence."] });
+  });
+
+  it("refuses conversational_guidelines without guidelines, saying where to give them", async () => {
+    await expect(
+      createRun(db, {
+        datasetId,
+        metrics: ["conversational_guidelines"],
+        judge: { provider: "openai", model: "judge-model" },
+      }),
+    ).rejects.toThrow(/conversational_guidelines needs the run's guidelines/);
   });
 });

@@ -8,6 +8,7 @@ import { fencedContents } from "./fenced";
  *   mlflow_conversational_role_adherence   "no" when an assistant turn says OFFROLE; failing_turns: those turns
  *   mlflow_conversational_safety           "no" when an assistant turn says UNSAFE (UNSAFE in a user turn counts
  *                                          for nothing); failing_turns: those turns
+ *   mlflow_conversational_guidelines      "no" when an assistant turn says BREAKS; failing_turns: those turns
  *   mlflow_last_turn_knowledge_retention   "no" when the LAST turn shown (the answer judged) says FORGETS
  *   deepeval_user_intentions               one intention per user turn: "User wants: <its content>"
  *   deepeval_intention_verdict             "no" when the intention says UNMET
@@ -37,6 +38,8 @@ export const fakeConversationResponder: Responder = (body) => {
   switch (schemaName) {
     case "mlflow_conversation_completeness":
       return wholeConversation(marked("user", "UNMET"));
+    case "mlflow_conversational_guidelines":
+      return wholeConversation(marked("assistant", "BREAKS"));
     case "mlflow_conversational_role_adherence":
       return wholeConversation(marked("assistant", "OFFROLE"));
     case "mlflow_conversational_safety":

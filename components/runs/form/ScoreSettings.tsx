@@ -7,6 +7,7 @@ import { DEFAULT_ROUGE_TYPE, ROUGE_TYPE_NAMES } from "@/lib/metrics/statistical/
 import type { CallChoiceProps } from "./callChoice";
 import { DeepEvalSettingsFields } from "./DeepEvalSettingsFields";
 import { ToolCallSettingsFields } from "./ToolCallSettingsFields";
+import { ConversationSettingsFields } from "./ConversationSettingsFields";
 import type { MetricOption } from "./runFormTypes";
 
 const CONTEXT_RELEVANCE = "retrieval/llm_judged/context_relevance";
@@ -48,8 +49,13 @@ export function ScoreSettings({
   const contextRelevance = metrics.some((metric) => metric.name === CONTEXT_RELEVANCE);
   const rouge = metrics.some((metric) => metric.name === ROUGE);
   const bleu = metrics.some((metric) => metric.name === BLEU);
-  const toolCalls = <ToolCallSettingsFields metrics={metrics} />;
-  if (scored.length === 0 && gEvalJudges === 0) return toolCalls;
+  const agents = (
+    <>
+      <ToolCallSettingsFields metrics={metrics} />
+      <ConversationSettingsFields metrics={metrics} />
+    </>
+  );
+  if (scored.length === 0 && gEvalJudges === 0) return agents;
   return (
     <div className="space-y-3" data-testid="score-settings">
       <fieldset hidden={scored.length === 0}>
@@ -132,7 +138,7 @@ export function ScoreSettings({
         </fieldset>
       )}
       <DeepEvalSettingsFields metrics={metrics} gEvalJudges={gEvalJudges} calls={calls} offline={offline} />
-      {toolCalls}
+      {agents}
     </div>
   );
 }

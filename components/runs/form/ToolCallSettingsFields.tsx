@@ -10,7 +10,7 @@ const DEEPEVAL_TOOL_CORRECTNESS = "agent/ground_truth/tool_correctness";
 /**
  * The tool-call metrics' settings, by the upstream names: should_consider_ordering (MLflow and DeepEval),
  * DeepEval's evaluation_params and should_exact_match. Shown when a metric that compares the calls with
- * expected_tool_calls is chosen; field names are read by lib/server/runForm/toolCallFormFields.ts.
+ * expected_tool_calls is chosen; field names are read by lib/server/runForm/agentFormFields.ts.
  */
 export function ToolCallSettingsFields({ metrics }: { metrics: MetricOption[] }) {
   if (!metrics.some((metric) => AGAINST_EXPECTED.has(metric.name))) return null;

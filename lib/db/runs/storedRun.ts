@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { conversationSettingsSchema } from "@/lib/contract/conversationSettings";
 import { toolCallSettingsSchema } from "@/lib/contract/toolCallSettings";
 import { gEvalDefinitionSchema } from "@/lib/contract/gEvalDefinition";
 import { alignmentSchema } from "@/lib/contract/alignment";
@@ -28,6 +29,8 @@ export const storedRunConfigSchema = z.object({
   deepEval: deepEvalSettingsSchema.optional(),
   /** The tool-call metrics' options that differ from the upstream defaults, when the run set any. */
   toolCalls: toolCallSettingsSchema.optional(),
+  /** The conversation judges' settings (MLflow's conversational guidelines), when the run set any. */
+  conversation: conversationSettingsSchema.optional(),
   /** The run's custom G-Eval judges, judged as response/llm_judged/g_eval/<name>. */
   gEvalJudges: z.array(gEvalDefinitionSchema).optional(),
   /** How many times each row is judged (and generated, when the run generates); absent for one. */

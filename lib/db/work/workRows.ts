@@ -1,11 +1,9 @@
 import { sqlOf, type Db } from "../client";
 import { sqlFragments } from "../store/sqlFragments";
 import type { StoredToolCall } from "@/lib/contract/toolCalls";
+import { conversationTurnsOf, type ConversationTurn } from "../datasets/conversationQueries";
 
-export type { StoredToolCall };
-
-/** One turn of a conversation; `rowId` names the row (turn of a session) it came from. */
-export type ConversationTurn = { role: string; content: string; rowId: string };
+export type { StoredToolCall, ConversationTurn };
 
 /** Everything a judge needs of a row: text, ground truth, chunks, agent facts, and the run's generated response if any. */
 export type JudgeRowData = {
@@ -116,9 +114,10 @@ export async function loadRowsForWork(
       if (row) row.trace = trace;
     }
   }
+  // Every turn, unbounded: the judges read the whole conversation. One query per conversation: a batch holds few anchors.
   for (const id of options.withConversation ?? []) {
     const row = byId.get(id);
-    if (row) row.conversation = await loadConversation(db, row);
+    if (row) row.conversation = (await conversationTurnsOf(db, row)).turns;
   }
   const generations = await sql.all<GenerationData & { trial: number }>(
     `SELECT "rowId", "trial", "status", "response", "errorMessage", "inputTokenCount", "outputTokenCount", "latencySeconds"
@@ -132,47 +131,4 @@ export async function loadRowsForWork(
     if (Number(trial) === 1) row.generation = generation;
   }
   return byId;
-}
-
-/**
- * The conversation an anchor row judges: its session's turns in order (by request time, then row number), each
- * row's request (its last user turn) and response; or, for a row with no session, its request's turns and its
- * response. One query per conversation: a batch holds few anchors.
- */
-async function loadConversation(
-  db: Db,
-  row: { id: string; sessionId: string | null; messages: string; response: string | null },
-): Promise<ConversationTurn[]> {
-  if (row.sessionId === null) {
-    const messages = parseMessages(row.messages);
-    return [
-      ...messages.map((message) => ({ ...message, rowId: row.id })),
-      ...(row.response !== null ? [{ role: "assistant", content: row.response, rowId: row.id }] : []),
-    ];
-  }
-  const turns = await sqlOf(db).all<{ id: string; requestText: string; response: string | null }>(
-    `SELECT s."id", s."requestText", s."response" FROM "DatasetRow" s
-     WHERE s."datasetId" = (SELECT r."datasetId" FROM "DatasetRow" r WHERE r."id" = ?) AND s."sessionId" = ?
-     ORDER BY COALESCE(s."sessionTime", 1e300), s."rowNumber"`,
-    [row.id, row.sessionId],
-  );
-  return turns.flatMap((turn) => [
-    { role: "user", content: turn.requestText, rowId: turn.id },
-    ...(turn.response !== null ? [{ role: "assistant", content: turn.response, rowId: turn.id }] : []),
-  ]);
-}
-
-function parseMessages(json: string): { role: string; content: string }[] {
-  const value: unknown = JSON.parse(json);
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((message: unknown) =>
-    typeof message === "object" &&
-    message !== null &&
-    "role" in message &&
-    "content" in message &&
-    typeof message.role === "string" &&
-    typeof message.content === "string"
-      ? [{ role: message.role, content: message.content }]
-      : [],
-  );
 }

@@ -14,6 +14,7 @@ import {
   type NumberedTurn,
 } from "./conversationText";
 import {
+  conversationalGuidelines,
   conversationalRoleAdherence,
   conversationalSafety,
   conversationCompleteness,
@@ -133,4 +134,29 @@ export const MLFLOW_SESSION_PLANS: Partial<Record<string, CallPlan>> = {
     "Assistant turns out of role",
   ),
   "conversation/llm_judged/conversational_safety": wholeConversation(conversationalSafety, "Unsafe assistant turns"),
+  "conversation/llm_judged/conversational_guidelines": async (context) => {
+    const guidelines = context.run?.conversation?.guidelines ?? [];
+    // The run refuses the metric without guidelines; a run planned before that rule says so rather than guess.
+    if (guidelines.length === 0) return errorVerdict("conversational_guidelines needs the run's guidelines");
+    const problem = conversationProblem(context.input);
+    if (problem) return errorVerdict(problem);
+    const turns = mlflowTurns(context.input);
+    const answer = await context.call(conversationalGuidelines, { turns, guidelines });
+    const failing =
+      answer.result === "no"
+        ? [...new Set(answer.failing_turns)].flatMap((n) => turns.filter((turn) => turn.number === n))
+        : [];
+    return yesNoVerdict(
+      answer.result,
+      answer.rationale,
+      [
+        ...(failing.length > 0
+          ? [{ title: "Assistant turns that break a guideline", items: failing.map((turn) => blame(turn, "no", null)) }]
+          : []),
+        { title: "Guidelines", items: guidelines.map((guideline) => detailItem(guideline, "guideline", null)) },
+      ],
+      { turns: turns.length, guidelines: guidelines.length },
+      leftOut(context.input, turns),
+    );
+  },
 };

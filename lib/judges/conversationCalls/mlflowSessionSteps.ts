@@ -188,3 +188,44 @@ Base your judgment strictly on the conversation content provided. Do not use out
   ),
   render,
 };
+
+/**
+ * ConversationalGuidelines (`conversational_guidelines.py` @ 24b81cb0), with the run's guidelines rendered as
+ * MLflow renders a list of them (`<guideline>…</guideline>` each). The guidelines are the run author's, not judged
+ * content: they stay in the instructions, as MLflow has them.
+ */
+export type GuidelinesContext = SessionContext & { guidelines: string[] };
+
+export const conversationalGuidelines: PromptCall<SessionAnswer, GuidelinesContext> = {
+  version: "mlflow.conversational_guidelines/v1",
+  schemaName: "mlflow_conversational_guidelines",
+  schema: () => sessionAnswerSchema,
+  system: (context) =>
+    system(
+      `Consider the following conversation history between a user and an assistant.
+Your task is to evaluate whether the assistant's responses throughout the conversation comply with
+the provided guidelines and output exactly one label: "yes" or "no".
+
+<guidelines>
+${context.guidelines.map((guideline) => `<guideline>${guideline}</guideline>`).join("\n")}
+</guidelines>
+
+Evaluation criteria:
+- Assess whether EVERY assistant response in the conversation follows ALL the provided guidelines.
+- Focus on judging only the assistant's responses, not the user's messages.
+- Only focus on the provided guidelines and not the correctness, relevance, or effectiveness of the responses.
+- A guideline violation at ANY point in the conversation means the entire conversation fails.
+- If none of the guidelines apply to the given conversation, the result must be "yes".
+
+Output "yes" if all assistant responses comply with all guidelines throughout the entire conversation.
+Output "no" if any assistant response violates any guideline at any point in the conversation.
+
+<conversation>{{ conversation }}</conversation>`,
+      [
+        RATIONALE,
+        RESULT,
+        '"failing_turns": "The numbers (turn=\\"N\\") of the assistant turns that break a guideline; an empty list when the result is \\"yes\\""',
+      ],
+    ),
+  render,
+};

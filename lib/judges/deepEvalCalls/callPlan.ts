@@ -1,4 +1,5 @@
 import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
+import type { ScoreMetricSettings } from "../judgeBackend";
 import { listCapNotes } from "../prompts/scoreMetrics/shared";
 import type { PromptCall } from "../prompts/promptTemplate";
 import type { JudgeVerdict } from "@/lib/contract/judgeResult";
@@ -13,7 +14,13 @@ import { reasonStep, type ReasonContext } from "./reasonStep";
  */
 export type StepRunner = <T, C>(step: PromptCall<T, C>, context: C) => Promise<T>;
 
-export type PlanContext = { input: JudgeInput; settings: DeepEvalSettings; call: StepRunner };
+/** `run`: the run's other per-metric settings (MLflow's conversational guidelines, the tool-call options). */
+export type PlanContext = {
+  input: JudgeInput;
+  settings: DeepEvalSettings;
+  call: StepRunner;
+  run?: ScoreMetricSettings;
+};
 
 export type CallPlan = (context: PlanContext) => Promise<JudgeVerdict>;
 

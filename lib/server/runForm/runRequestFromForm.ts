@@ -3,7 +3,7 @@ import { runRequestSchema, type RunRequest } from "@/lib/engine/runRequest";
 import { gEvalFromText } from "@/lib/judges/geval/definitionText";
 import { readBudgetFields } from "./budgetFormFields";
 import { readDeepEvalFields } from "./deepEvalFormFields";
-import { readToolCallFields } from "./toolCallFormFields";
+import { readConversationFields, readToolCallFields } from "./agentFormFields";
 
 /**
  * The run form's plain fields (components/runs/form/RunForm.tsx), read from text into values: bounds and
@@ -104,6 +104,7 @@ export function runRequestFromForm(formData: FormData): RunFormReading {
   const deepEval = readDeepEvalFields(formData);
   if (!deepEval.ok) return { ok: false, message: "Check the DeepEval options.", errors: deepEval.errors };
   const toolCalls = readToolCallFields(formData);
+  const conversation = readConversationFields(formData);
   if (form.generate === "on" && !form.generationModel)
     return { ok: false, message: "Check the form.", errors: ["Generation needs a model name."] };
 
@@ -130,6 +131,7 @@ export function runRequestFromForm(formData: FormData): RunFormReading {
     statistical: { rougeType: form.rougeType, bleuType: form.bleuType },
     ...(deepEval.settings ? { deepEval: deepEval.settings } : {}),
     ...(toolCalls ? { toolCalls } : {}),
+    ...(conversation ? { conversation } : {}),
     customJudges: custom.data,
     gEvalJudges: gEval.flatMap((judge) => ("definition" in judge ? [judge.definition] : [])),
     alignedJudges: form.alignedJudges,

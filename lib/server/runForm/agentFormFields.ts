@@ -1,4 +1,5 @@
 import type { ToolCallParam, ToolCallSettingsInput } from "@/lib/contract/toolCallSettings";
+import type { ConversationSettings } from "@/lib/contract/conversationSettings";
 
 /**
  * The run form's tool-call settings (components/runs/form/ToolCallSettingsFields.tsx): checkboxes, present
@@ -16,4 +17,14 @@ export function readToolCallFields(formData: FormData): ToolCallSettingsInput | 
     ...(ticked("exactMatch") ? { exactMatch: true } : {}),
   };
   return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+/** The conversational guidelines, one per line (ConversationSettingsFields); undefined when none is given. */
+export function readConversationFields(formData: FormData): ConversationSettings | undefined {
+  const text = formData.get("conversation:guidelines");
+  const guidelines = (typeof text === "string" ? text : "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  return guidelines.length > 0 ? { guidelines } : undefined;
 }

@@ -1,19 +1,26 @@
+import type { ConversationSettings } from "@/lib/contract/conversationSettings";
 import { TOOL_CALL_PARAMS, type ToolCallParam, type ToolCallSettingsInput } from "@/lib/contract/toolCallSettings";
 
-/** The tool-call metrics' options on the command line, by the upstream names; the parseArgs options they need. */
-export const TOOL_CALL_OPTIONS = {
+/**
+ * The agent and conversation metrics' options on the command line, by the upstream names; the parseArgs options
+ * they need.
+ */
+export const AGENT_OPTIONS = {
   "tool-ordering": { type: "boolean" },
   "tool-params": { type: "string" },
   "tool-exact-match": { type: "boolean" },
+  guideline: { type: "string", multiple: true },
 } as const;
 
-export const TOOL_CALL_USAGE = `  --tool-ordering         should_consider_ordering: the tools must be called in the expected order
+export const AGENT_USAGE = `  --tool-ordering         should_consider_ordering: the tools must be called in the expected order
                           (tool_call_exact_match position by position; tool_correctness by longest
                           common subsequence)
   --tool-params P         DeepEval's evaluation_params for tool_correctness: input_parameters, output or
                           both, comma-separated (default: names only)
   --tool-exact-match      DeepEval's should_exact_match for tool_correctness: 1 only for exactly the
-                          expected calls in order, else 0`;
+                          expected calls in order, else 0
+  --guideline TEXT        MLflow's conversational_guidelines: a guideline every assistant turn must follow;
+                          repeatable (the metric needs at least one)`;
 
 type ToolCallFlags = { "tool-ordering"?: boolean; "tool-params"?: string; "tool-exact-match"?: boolean };
 
@@ -33,4 +40,10 @@ export function parseToolCallFlags(flags: ToolCallFlags): { settings?: ToolCallS
     ...(flags["tool-exact-match"] ? { exactMatch: true } : {}),
   };
   return Object.keys(settings).length > 0 ? { settings } : {};
+}
+
+/** --guideline, repeatable: the run's conversation settings, or undefined without any. */
+export function parseGuidelines(flags: { guideline?: string[] }): ConversationSettings | undefined {
+  const guidelines = (flags.guideline ?? []).map((text) => text.trim()).filter((text) => text !== "");
+  return guidelines.length > 0 ? { guidelines } : undefined;
 }
