@@ -48,7 +48,7 @@ export function MetricComparisonTable({ comparison }: { comparison: Comparison }
                   name={row.cells[baselineId]?.aggregate?.name ?? row.metric}
                   className="text-[11px] text-slate-500"
                 />
-                {scoreDirection(row.metric) === "lower" && (
+                {(scoreDirection(row.metric) === "lower" || isAgentValueMetric(row.metric)) && (
                   <div className="text-[11px] font-medium text-amber-800" data-testid="lower-is-better">
                     {LOWER_IS_BETTER_MARK} lower is better
                   </div>

@@ -135,7 +135,8 @@ function agentDelta(
   return {
     delta,
     verdict,
-    words: `${verdictLabel(verdict, adjustment)}: ${fmt(delta)}${unit} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}${pClause(interval, adjustment)}; lower is better)`,
+    // Fewer tool calls is cheaper, but a version that skips a needed call makes fewer too: the words say so.
+    words: `${verdictLabel(verdict, adjustment)}: ${fmt(delta)}${unit} (${formatLevel(1 - alpha)}% CI ${fmt(interval.low)} to ${fmt(interval.high)}${unit}${pClause(interval, adjustment)}; ${calls ? "fewer is cheaper, not always better: read the tool-call metrics beside it" : "lower is better"})`,
     pairs,
     unpaired: 0,
   };

@@ -7,6 +7,7 @@ import { ComparedRowContext } from "@/components/compare/ComparedRowContext";
 import { FlipSteps } from "@/components/compare/FlipSteps";
 import { FlipSummary } from "@/components/compare/FlipSummary";
 import { ComparedResponses } from "@/components/compare/ComparedResponses";
+import { ComparedTrajectories } from "@/components/compare/ComparedTrajectories";
 import { PairVerdicts } from "@/components/compare/pairwise/PairVerdicts";
 import { PreferenceButtons } from "@/components/compare/pairwise/PreferenceButtons";
 import { userIdentitiesById } from "@/lib/db/accounts/userQueries";
@@ -16,7 +17,9 @@ import { readPairVerdicts } from "@/lib/db/pairwise/pairwiseVerdicts";
 import { readPairResponses } from "@/lib/server/pairResponses";
 import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
 import { Card } from "@/components/ui/Card";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
+import { decodeStoredToolCalls, type ToolCall } from "@/lib/contract/toolCalls";
+import { readRowToolCalls } from "@/lib/db/datasets/toolCallQueries";
 import { decodeMessages } from "@/lib/db/datasets/rowView";
 import { readListPlace } from "@/lib/compare/listPlace";
 import { isPairwiseMetric } from "@/lib/compare/pairwiseDelta";
@@ -31,10 +34,11 @@ export const metadata: Metadata = { title: "Flipped row" };
 
 /**
  * One row judged by two runs, side by side: the flipped metric in both runs (verdict or score, pass mark,
- * success), the request, then the two responses with their differences marked, the pairwise judge's verdict in
- * each order and the reviewer's own A/B verdict, both runs' judgments (the flipped metric first), and last the
- * row's ground truth and retrieved chunks with both runs' per-chunk verdicts. j / k / n step through the flip
- * list it was opened from; a / t / b give the reviewer's verdict.
+ * success), the request, then the two responses with their differences marked, the two versions' tool calls
+ * lined up (when either called a tool), the pairwise judge's verdict in each order and the reviewer's own A/B
+ * verdict, both runs' judgments (the flipped metric first), and last the row's ground truth and retrieved chunks
+ * with both runs' per-chunk verdicts. j / k / n step through the flip list it was opened from; a / t / b give
+ * the reviewer's verdict.
  */
 export default async function CompareRowPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requirePageRole("data.read", "/compare");
@@ -77,6 +81,7 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
         candidateResponseHash: pair.candidate.hash,
       })
     : [];
+  const [baseCalls, candCalls] = await Promise.all([calledToolCalls(db, baseRow), calledToolCalls(db, candRow)]);
   const stepHref = (flip: { rowId: string; metric: string } | null) =>
     flip ? compareRowHref({ ...query, row: flip.rowId, metric: flip.metric }) : null;
 
@@ -117,6 +122,11 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
           { label: "A (baseline)", run: baseRun, rowId: baseRow.id, response: responseOf(sides[0]) },
           { label: "B (candidate)", run: candRun, rowId: candRow.id, response: responseOf(sides[1]) },
         ]}
+      />
+      <ComparedTrajectories
+        baseline={{ label: "A (baseline)", runName: baseRun.name, calls: baseCalls }}
+        candidate={{ label: "B (candidate)", runName: candRun.name, calls: candCalls }}
+        notes={trajectoryNotes(sides, baseRow.id === candRow.id)}
       />
       <Card
         title="Which is better?"
@@ -172,6 +182,31 @@ export default async function CompareRowPage({ searchParams }: { searchParams: P
 /** The response a side judged: its generated one when the run generates, else the dataset row's. */
 function responseOf(side: { run: { generationModel: string | null }; row: RowDetail }): string | null {
   return side.run.generationModel ? (side.row.generations[0]?.response ?? null) : side.row.response;
+}
+
+/** The calls a row's agent made, as its dataset row records them; null when it records none. */
+async function calledToolCalls(db: Db, row: RowDetail): Promise<ToolCall[] | null> {
+  if (!row.hasToolCalls) return null;
+  return decodeStoredToolCalls(await readRowToolCalls(db, row.id), row).called;
+}
+
+/**
+ * Whose calls the card shows: the uploaded row's, which a run that generated its own responses did not make,
+ * and one row's alone when both runs judged the same dataset (then they cannot differ).
+ */
+function trajectoryNotes(
+  sides: { run: { name: string; generationModel: string | null } }[],
+  sameRow: boolean,
+): string[] {
+  return [
+    ...(sameRow ? ["Both runs judged the same dataset row: these are its calls, on both sides."] : []),
+    ...sides
+      .filter(({ run }) => run.generationModel !== null)
+      .map(
+        ({ run }) =>
+          `${run.name} generated its own responses: its side shows the uploaded row's calls, not what it did.`,
+      ),
+  ];
 }
 
 type RowDetail = NonNullable<Awaited<ReturnType<typeof getRunRowDetail>>>;
