@@ -44,6 +44,11 @@ async function main(): Promise<void> {
   const server = await startServerForBench({ skipBuild: process.env.BENCH_SKIP_BUILD === "1" });
   const db = createDb(server.databaseUrl);
   try {
+    // Warm the route once so compilation-on-first-hit does not count as the upload's memory.
+    await fetch(`${server.baseUrl}/api/datasets/upload?filename=warm.jsonl`, {
+      method: "POST",
+      body: '{"request":"warm"}\n',
+    }).then((r) => r.text());
     const baseline = processTreeRss(server.pid);
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, processTreeRss(server.pid))), 50);
