@@ -25,6 +25,8 @@ const POSTGRESQL_SUITE = [
   "tests/ingest/toolCallUpload.test.ts",
   "tests/ingest/conversationUpload.test.ts",
   "tests/ingest/uploadRowLimits.test.ts",
+  // What a row page reads of its conversation, and its verdicts from the anchor.
+  "tests/conversations/conversationQueries.test.ts",
   "tests/charts/**/*.test.ts",
   "tests/compare/**/*.test.ts",
   "tests/export/**/*.test.ts",

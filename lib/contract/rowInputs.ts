@@ -28,6 +28,8 @@ export type RowFlags = {
   hasTrace?: boolean;
   /** The row is where its conversation is judged: a session's first turn, or a row with earlier turns and no session. */
   conversationAnchor?: boolean;
+  /** The row is a turn of a session (anchor or not). */
+  inSession?: boolean;
 };
 
 /**

@@ -24,6 +24,9 @@ export function skipReason(row: RowFlags, requires: RowInput[], generatesRespons
     row.hasRetrievedContent && missing.includes("retrieved_context_content")
       ? (row.firstEmptyRetrievedChunk ?? null)
       : null;
+  // A later turn of a session has a conversation: it is judged once, on the session's first turn.
+  if (missing.includes("conversation") && row.inSession && !generatesResponses)
+    return "judged with its conversation on the session's first turn";
   const absent = emptyChunk === null ? missing : missing.filter((input) => input !== "retrieved_context_content");
   const reasons = [
     ...(absent.length > 0 ? [`needs ${absent.map((input) => INPUT_DESCRIPTIONS[input]).join(" and ")}`] : []),

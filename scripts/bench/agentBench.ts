@@ -4,6 +4,7 @@
 // a model and the five LLM judges) at 16 calls in flight against the fake OpenAI server at 200 ms a call
 // (efficiency: calls per second against the ideal 16 ÷ 0.2 s, the most in flight the server saw); then the
 // drill-down of the 200-span row, timed warm (median of 9 after one). Knobs: BENCH_AGENT_ROWS (2000),
+// BENCH_AGENT_UPLOAD_ONLY=1 (the upload alone: its memory at a larger size),
 // BENCH_LATENCY_MS (200), BENCH_LIMIT (16), BENCH_SKIP_BUILD=1 to reuse .next. Not a test: it measures.
 import fs from "node:fs";
 import os from "node:os";
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
       `upload: ${uploadSeconds.toFixed(1)} s; ${toolCalls.toLocaleString("en-US")} tool calls stored; server RSS ${(baseline / MB).toFixed(0)} MB before, ${(peak / MB).toFixed(0)} MB peak (+${((peak - baseline) / MB).toFixed(0)} MB for a ${(size / MB).toFixed(0)} MB file)`,
     );
 
+    // BENCH_AGENT_UPLOAD_ONLY=1: the upload's memory at larger sizes, without the run (it grows with the rows).
+    if (process.env.BENCH_AGENT_UPLOAD_ONLY === "1") return;
     const metrics = metricsOfFamily("agent");
     const runId = await createRun(db, {
       datasetId: done.datasetId,

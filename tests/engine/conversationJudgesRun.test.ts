@@ -102,7 +102,10 @@ describe("the conversation judges on a run", () => {
         .map((item) => item.requestId);
       expect(done.sort(), metric).toEqual(["history", "s1-1", "s2-1"]);
     }
-    expect(items.find((item) => item.requestId === "s1-2")?.skipReason).toContain("judged on its first turn");
+    expect(items.find((item) => item.requestId === "s1-2")?.skipReason).toBe(
+      "judged with its conversation on the session's first turn",
+    );
+    expect(items.find((item) => item.requestId === "single")?.skipReason).toMatch(/^needs a conversation: /);
 
     // Calls each judgment made (its prompt version names them; repeated reason prompts come from the cache):
     // sessions of 3 exchanges and a conversation of 2, so 8 exchanges in all.

@@ -30,6 +30,7 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       hasExpectedToolCalls: true,
       hasTrace: true,
       conversationAnchor: true,
+      sessionId: true,
     },
   });
   const emptyChunks = new Map<string, number>();
@@ -50,6 +51,7 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       ...row,
       firstEmptyRetrievedChunk: emptyChunks.get(row.id) ?? null,
       hasExpectedContextContent: expectedContent.has(row.id),
+      inSession: row.sessionId !== null,
     })),
     nextRowNumber: rows.length === take ? rows[rows.length - 1].rowNumber : null,
   };

@@ -6,6 +6,7 @@ import { ChatTranscript } from "@/components/content/ChatTranscript";
 import { ChunkList } from "@/components/content/ChunkList";
 import { InertMarkdown } from "@/components/content/InertMarkdown";
 import { RowHeader } from "@/components/content/RowHeader";
+import { ConversationCard } from "@/components/conversations/ConversationCard";
 import { ToolCallsCard } from "@/components/traces/ToolCallsCard";
 import { TrajectoryCard } from "@/components/traces/TrajectoryCard";
 import { Card, CardFrame } from "@/components/ui/Card";
@@ -14,6 +15,7 @@ import { getDb } from "@/lib/db/client";
 import { getDataset, getDatasetRow, getNeighbourRows } from "@/lib/db/datasets/datasetQueries";
 import { decodeFacts, decodeMessages, prettyJson, splitChunks, summarizeTrace } from "@/lib/db/datasets/rowView";
 import { readRowToolCalls } from "@/lib/db/datasets/toolCallQueries";
+import { readConversation } from "@/lib/db/datasets/conversationQueries";
 import { buildTrajectory } from "@/lib/traces/trajectory";
 
 export const dynamic = "force-dynamic";
@@ -43,6 +45,7 @@ export default async function DatasetRowPage({ params }: Props) {
       : { called: null, expected: null };
   const storedTrace: unknown = row.trace === null ? null : JSON.parse(row.trace);
   const trajectory = buildTrajectory(storedTrace);
+  const conversation = await readConversation(db, row.id);
 
   return (
     <div className="space-y-4">
@@ -133,6 +136,8 @@ export default async function DatasetRowPage({ params }: Props) {
           />
         </div>
       </div>
+
+      {conversation && <ConversationCard conversation={conversation} rowId={row.id} rowsPath={`${base}/rows`} />}
 
       {trajectory && <TrajectoryCard trajectory={trajectory} />}
 

@@ -17,10 +17,12 @@ import { JudgmentPanel } from "@/components/runs/row/JudgmentPanel";
 import { TrialVerdicts } from "@/components/runs/row/TrialVerdicts";
 import { Card } from "@/components/ui/Card";
 import { RowLabelsCard } from "@/components/labels/RowLabelsCard";
+import { ConversationCard } from "@/components/conversations/ConversationCard";
 import { ToolCallsCard } from "@/components/traces/ToolCallsCard";
 import { TrajectoryCard } from "@/components/traces/TrajectoryCard";
 import { decodeAvailableTools, decodeStoredToolCalls } from "@/lib/contract/toolCalls";
 import { readRowToolCalls } from "@/lib/db/datasets/toolCallQueries";
+import { readAnchorConversationJudgments, readConversation } from "@/lib/db/datasets/conversationQueries";
 import { buildTrajectory } from "@/lib/traces/trajectory";
 import { nextRowToLabel } from "@/components/labels/nextRowToLabel";
 import { getDb } from "@/lib/db/client";
@@ -86,6 +88,17 @@ export default async function RunRowPage({ params, searchParams }: Props) {
   const uploadedNote = run.generationModel
     ? "As uploaded: this run generated its own response, which made none of these calls; its tool metrics were skipped."
     : undefined;
+  // The conversation's judges ran on its anchor: every turn's page shows their verdicts from there, hidden as
+  // blind labelling hides them on the anchor.
+  const conversation = await readConversation(db, row.id);
+  const [conversationJudgments, conversationHidden] = conversation
+    ? await Promise.all([
+        readAnchorConversationJudgments(db, runId, conversation.anchorRowId),
+        conversation.anchorRowId === row.id
+          ? hidden
+          : judgesHiddenFrom(db, { datasetId: run.datasetId, rowId: conversation.anchorRowId }, viewer),
+      ])
+    : [[], hidden];
 
   return (
     <div className="space-y-4">
@@ -204,6 +217,20 @@ export default async function RunRowPage({ params, searchParams }: Props) {
           />
         </div>
       </div>
+
+      {conversation && (
+        <ConversationCard
+          conversation={conversation}
+          rowId={row.id}
+          rowsPath={`/runs/${runId}/rows`}
+          judgments={conversationJudgments.filter((judgment) => !conversationHidden.has(judgment.metric))}
+          note={
+            run.generationModel
+              ? "As uploaded: this run generated its own response, not a conversation; its conversation judges were skipped."
+              : undefined
+          }
+        />
+      )}
 
       {trajectory && <TrajectoryCard trajectory={trajectory} note={uploadedNote} />}
 
