@@ -13,6 +13,7 @@ import { fakeConversationResponder } from "../support/fakeConversationResponder"
 import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type Responder } from "../support/fakeOpenAIServer";
 import { createTempDb } from "../support/tempDb";
+import { sessionTurnTrace } from "../support/agentRuns";
 import { ingestIntoDb } from "../ingest/ingestIntoTempDb";
 
 // What the row pages read of a conversation (lib/db/datasets/conversationQueries.ts): its turns as the judges number
@@ -35,41 +36,23 @@ afterAll(async () => {
   await cleanup();
 });
 
-/** A one-span MLflow 3 trace of one turn of a session, asked at `time`. */
-const turnTrace = (session: string, time: string, answer: string) => ({
-  info: {
-    trace_id: `tr-${session}-${time}`,
-    request_time: time,
-    state: "OK",
-    trace_metadata: { "mlflow.trace_schema.version": "3", "mlflow.trace.session": session },
-  },
-  data: {
-    spans: [
-      {
-        span_id: "r",
-        parent_span_id: null,
-        name: "agent",
-        start_time_unix_nano: "1",
-        end_time_unix_nano: "2",
-        attributes: { "mlflow.spanType": JSON.stringify("AGENT"), "mlflow.spanOutputs": JSON.stringify(answer) },
-      },
-    ],
-  },
-});
-
 const ROWS = [
   // Listed out of order: the request times order the session.
   {
     request_id: "s1-3",
     request: "And my name?",
-    trace: turnTrace("s1", "2026-11-01T10:02:00Z", "FORGETS Who are you?"),
+    trace: sessionTurnTrace("s1", "2026-11-01T10:02:00Z", "FORGETS Who are you?"),
   },
   {
     request_id: "s1-1",
     request: "FACT:name=Ada I am Ada. Which plans include SSO?",
-    trace: turnTrace("s1", "2026-11-01T10:00:00Z", "Business and Enterprise, Ada."),
+    trace: sessionTurnTrace("s1", "2026-11-01T10:00:00Z", "Business and Enterprise, Ada."),
   },
-  { request_id: "s1-2", request: "What does Business cost?", trace: turnTrace("s1", "2026-11-01T10:01:00Z", "$20.") },
+  {
+    request_id: "s1-2",
+    request: "What does Business cost?",
+    trace: sessionTurnTrace("s1", "2026-11-01T10:01:00Z", "$20."),
+  },
   // Earlier turns in the request, a system turn first (the judges count it: turn 1), no session.
   {
     request_id: "h",

@@ -11,6 +11,7 @@ import { fakeAgentJudgeResponder } from "../support/fakeAgentJudgeResponder";
 import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
 import { fakeLlmConfig, readRun } from "../support/engineKit";
 import { openServedDataset } from "../support/servedDataset";
+import { callsNamed, judgmentsWithRequestIds } from "../support/agentRuns";
 import type { EvalObject } from "../support/evalFiles";
 
 // The agent's LLM judges through the engine, the openai SDK and the fake server: each row makes the upstream's
@@ -78,19 +79,10 @@ describe("the agent's LLM judges on a run", () => {
     const requests = server.requests.slice(before);
     const bySchema = (name: string) => requests.filter((r) => r.body.response_format.json_schema.name === name).length;
 
-    // Request ids read apart: a relation select would bind every row id in one list (the store's guard refuses it).
-    const requestIds = new Map(
-      (await db.datasetRow.findMany({ where: { datasetId }, select: { id: true, requestId: true } })).map((r) => [
-        r.id,
-        r.requestId,
-      ]),
-    );
-    const items = (
-      await db.judgmentItem.findMany({
-        where: { runId },
-        select: { metric: true, status: true, skipReason: true, score: true, rating: true, rowId: true },
-      })
-    ).map((item) => ({ ...item, row: { requestId: requestIds.get(item.rowId) ?? "" } }));
+    const items = (await judgmentsWithRequestIds(db, runId, datasetId)).map((item) => ({
+      ...item,
+      row: { requestId: item.requestId },
+    }));
     const judged = (metric: string) => items.filter((item) => item.metric === metric && item.status === "done");
     // Rows with tool calls known: every row but t21 (neither trace nor tool_calls). Step efficiency needs a trace: t18–t20.
     expect(judged(METRICS[0]).length).toBe(21);
@@ -117,18 +109,9 @@ describe("the agent's LLM judges on a run", () => {
     // Argument correctness's reasons: rows that score 1 with nothing to explain ask the same reason prompt, which
     // the judge cache answers after the first; each row still names its 2 calls (0 without tool calls).
     expect(bySchema("deepeval_reason")).toBeLessThanOrEqual(withCalls);
-    const versions = await db.judgmentItem.findMany({
-      where: { runId, metric: { in: [METRICS[2], METRICS[3], METRICS[4]] }, status: "done" },
-      select: { metric: true, promptVersion: true },
-    });
-    const callsNamed = (metric: string) =>
-      versions
-        .filter((v) => v.metric === metric)
-        .map((v) => Number(/\((\d+) calls?\)$/.exec(v.promptVersion ?? "")?.[1] ?? NaN))
-        .reduce((sum, n) => sum + n, 0);
-    expect(callsNamed(METRICS[2])).toBe(withCalls * 2);
-    expect(callsNamed(METRICS[3])).toBe(22 * 2);
-    expect(callsNamed(METRICS[4])).toBe(3 * 2);
+    expect(callsNamed(items, METRICS[2])).toBe(withCalls * 2);
+    expect(callsNamed(items, METRICS[3])).toBe(22 * 2);
+    expect(callsNamed(items, METRICS[4])).toBe(3 * 2);
     const perMetric = Object.fromEntries(estimate.perMetric.map((entry) => [entry.metric, entry.calls]));
     expect(perMetric).toEqual({
       [METRICS[0]]: 21,

@@ -10,6 +10,7 @@ import { fakeConversationResponder } from "../support/fakeConversationResponder"
 import { fakeDeepEvalCallsResponder } from "../support/fakeDeepEvalCallsResponder";
 import { fakeLlmConfig, readRun } from "../support/engineKit";
 import { openServedDataset } from "../support/servedDataset";
+import { callsNamed, judgmentsWithRequestIds } from "../support/agentRuns";
 
 // The conversation judges through the engine: each conversation judged once, on its anchor (a session's first
 // turn, or a row with earlier turns), with the upstream's calls for its length, as many as the estimate said
@@ -75,26 +76,7 @@ describe("the conversation judges on a run", () => {
     const outcome = await runEvaluation(run, createEngineDeps(db, run, { llmConfig: fakeLlmConfig(server.url) }));
     expect(outcome.status).toBe("completed");
 
-    const requestIds = new Map(
-      (await db.datasetRow.findMany({ where: { datasetId }, select: { id: true, requestId: true } })).map((r) => [
-        r.id,
-        r.requestId,
-      ]),
-    );
-    const items = (
-      await db.judgmentItem.findMany({
-        where: { runId },
-        select: {
-          metric: true,
-          status: true,
-          rating: true,
-          score: true,
-          promptVersion: true,
-          skipReason: true,
-          rowId: true,
-        },
-      })
-    ).map((item) => ({ ...item, requestId: requestIds.get(item.rowId) ?? "" }));
+    const items = await judgmentsWithRequestIds(db, runId, datasetId);
     // Judged on the three anchors only; a later turn and a one-turn row skip, saying why.
     for (const metric of METRICS) {
       const done = items
@@ -109,11 +91,7 @@ describe("the conversation judges on a run", () => {
 
     // Calls each judgment made (its prompt version names them; repeated reason prompts come from the cache):
     // sessions of 3 exchanges and a conversation of 2, so 8 exchanges in all.
-    const calls = (metric: string) =>
-      items
-        .filter((item) => item.metric === metric && item.status === "done")
-        .map((item) => Number(/\((\d+) calls?\)$/.exec(item.promptVersion ?? "")?.[1] ?? NaN))
-        .reduce((sum, n) => sum + n, 0);
+    const calls = (metric: string) => callsNamed(items, metric);
     const expected: Record<string, number> = {
       "conversation/llm_judged/conversation_completeness": 3,
       "conversation/llm_judged/knowledge_retention": 8,

@@ -4,6 +4,7 @@ import { getInputCoverage } from "@/lib/db/datasets/datasetQueries";
 import { loadRowsForWork } from "@/lib/db/work/workRows";
 import { toJsonl } from "../support/evalFiles";
 import { createTempDb } from "../support/tempDb";
+import { sessionTurnTrace } from "../support/agentRuns";
 import { ingestIntoDb } from "./ingestIntoTempDb";
 
 let db: Db;
@@ -11,39 +12,25 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ db, cleanup } = await createTempDb()));
 afterAll(async () => cleanup());
 
-/** A one-span MLflow 3 trace of one turn of a session, asked at `time`. */
-const turnTrace = (session: string, time: string, answer: string) => ({
-  info: {
-    trace_id: `tr-${session}-${time}`,
-    request_time: time,
-    state: "OK",
-    trace_metadata: { "mlflow.trace_schema.version": "3", "mlflow.trace.session": session },
-  },
-  data: {
-    spans: [
-      {
-        span_id: "r",
-        parent_span_id: null,
-        name: "agent",
-        start_time_unix_nano: "1",
-        end_time_unix_nano: "2",
-        attributes: { "mlflow.spanType": JSON.stringify("AGENT"), "mlflow.spanOutputs": JSON.stringify(answer) },
-      },
-    ],
-  },
-});
-
 describe("conversations from an upload", () => {
   it("groups a session's traces, anchors it on its first turn by request time, and reads its turns in order", async () => {
     const rows = [
       // Listed last-first: the request times order them.
-      { request_id: "s1-3", request: "And in euros?", trace: turnTrace("s1", "2026-11-01T10:02:00Z", "About 37 EUR.") },
+      {
+        request_id: "s1-3",
+        request: "And in euros?",
+        trace: sessionTurnTrace("s1", "2026-11-01T10:02:00Z", "About 37 EUR."),
+      },
       {
         request_id: "s1-1",
         request: "What did I pay in July?",
-        trace: turnTrace("s1", "2026-11-01T10:00:00Z", "42 USD."),
+        trace: sessionTurnTrace("s1", "2026-11-01T10:00:00Z", "42 USD."),
       },
-      { request_id: "s1-2", request: "Was VAT included?", trace: turnTrace("s1", "2026-11-01T10:01:00Z", "No.") },
+      {
+        request_id: "s1-2",
+        request: "Was VAT included?",
+        trace: sessionTurnTrace("s1", "2026-11-01T10:01:00Z", "No."),
+      },
       // A session given by the column, no trace: ordered by row number.
       { request_id: "s2-1", request: "Hi", response: "Hello!", session_id: "s2" },
       { request_id: "s2-2", request: "Bye", response: "Goodbye.", session_id: "s2" },
