@@ -1,5 +1,6 @@
 "use client";
 
+import { hasStrictMode } from "@/lib/metrics/strictMode";
 import {
   DEFAULT_LIST_CAP,
   DEFAULT_SUMMARIZATION_QUESTIONS,
@@ -31,7 +32,8 @@ export function DeepEvalSettingsFields({
   /** The offline judge makes no calls and writes no reasons or lists: only strict_mode and penalize_ambiguous_claims apply. */
   offline: boolean;
 }) {
-  const deepEval = metrics.some((metric) => metric.family === "deepeval");
+  // DeepEval's own family, and its agent and conversational metrics (whose strict_mode and reason these set too).
+  const deepEval = metrics.some((metric) => hasStrictMode(metric.name));
   if (!deepEval && gEvalJudges === 0) return null;
   const faithfulness = metrics.some((metric) => metric.name === FAITHFULNESS);
   const summarization = metrics.some((metric) => metric.name === SUMMARIZATION);
