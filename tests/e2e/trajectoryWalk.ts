@@ -73,6 +73,12 @@ export function describeTrajectory(store: Dialect): void {
     await openRunForm(page, server.baseUrl, datasetId);
     await page.getByLabel("Offline heuristic judge").check();
     await chooseOnly(page, TOOL_METRIC_LABELS);
+    // The agent family in the run form: the four run offline, the LLM judges say they need one; choosing tool
+    // correctness shows the settings against expected_tool_calls.
+    const family = page.locator("[data-testid=judge-family-agent]");
+    expect(await family.innerText()).toContain("needs an LLM judge");
+    expect(await page.locator("[data-testid=tool-call-settings]").innerText()).toContain("should_consider_ordering");
+    await viewportScreenshot(family, `run-form-agents-${store}`);
     runId = await startAndFinish(page, "Agent tools, offline", 90_000);
   }, 240_000);
 
