@@ -189,7 +189,7 @@ export function describeCompareTrajectories(store: Dialect): void {
       expect(count[1]).toMatch(/^2\.33 calls/);
       const countDelta = await metricRow(COUNT).locator("[data-testid=delta-words]").innerText();
       expect(countDelta).toMatch(
-        /^Likely noise[^:]*: \+0\.33 calls \(95% CI 0\.00 to \+1\.00 calls; .*lower is better\)$/,
+        /^Likely noise[^:]*: \+0\.33 calls \(95% CI 0\.00 to \+1\.00 calls; .*fewer is cheaper, not always better: read the tool-call metrics beside it\)$/,
       );
       // Agent values have no pass mark: nothing of them flips, so the list holds only the yes/no and score metrics.
       const flipped = await page
