@@ -88,6 +88,8 @@ describe("the run form's estimate and the CLI's agree", () => {
         customJudges: CUSTOM,
         gEvalJudges: G_EVAL,
         judge: { provider: "openai", model: "judge-est" },
+        // Every LLM judge: MLflow's conversational guidelines among them, which runs only with guidelines.
+        conversation: { guidelines: ["Answer in one sentence."] },
         chunkMode,
         ...(generate ? { generation: { model: "gen-est" } } : {}),
       });
