@@ -39,11 +39,7 @@ const wholeConversation =
     if (problem) return errorVerdict(problem);
     const turns = mlflowTurns(context.input);
     const answer = await context.call(step, { turns });
-    // The turns the judge names for a "no", as far as they are turns it was shown.
-    const failing =
-      answer.result === "no"
-        ? [...new Set(answer.failing_turns)].flatMap((n) => turns.filter((turn) => turn.number === n))
-        : [];
+    const failing = failingTurns(answer, turns);
     return yesNoVerdict(
       answer.result,
       answer.rationale,
@@ -92,6 +88,12 @@ const knowledgeRetention: CallPlan = async (context) => {
     leftOut(context.input, turns),
   );
 };
+
+/** The turns the judge names for a "no", as far as they are turns it was shown. */
+function failingTurns(answer: SessionAnswer, turns: NumberedTurn[]): NumberedTurn[] {
+  if (answer.result !== "no") return [];
+  return [...new Set(answer.failing_turns)].flatMap((n) => turns.filter((turn) => turn.number === n));
+}
 
 /** A turn as a detail item, tagged with its number when the judge blames it, so the drill-down highlights it. */
 function blame(turn: NumberedTurn, verdict: "yes" | "no", reason: string | null): DetailItem {
@@ -142,10 +144,7 @@ export const MLFLOW_SESSION_PLANS: Partial<Record<string, CallPlan>> = {
     if (problem) return errorVerdict(problem);
     const turns = mlflowTurns(context.input);
     const answer = await context.call(conversationalGuidelines, { turns, guidelines });
-    const failing =
-      answer.result === "no"
-        ? [...new Set(answer.failing_turns)].flatMap((n) => turns.filter((turn) => turn.number === n))
-        : [];
+    const failing = failingTurns(answer, turns);
     return yesNoVerdict(
       answer.result,
       answer.rationale,
