@@ -1,5 +1,5 @@
 import type { AvailableTool, ToolCall } from "@/lib/contract/toolCalls";
-import { decodeAttribute, isRecord, spanInputs, spanOutputs, type TraceSpan } from "./traceSpans";
+import { decodeAttribute, isRecord, spanError, spanInputs, spanOutputs, type TraceSpan } from "./traceSpans";
 
 /**
  * What an agent did with tools, read from its trace as MLflow's scorers read it
@@ -24,7 +24,7 @@ export function readToolCalls(spans: readonly TraceSpan[]): ToolCall[] {
       name: span.name ?? "(unnamed tool)",
       arguments: argumentsOf(spanInputs(span)),
       output: pythonOr(spanOutputs(span)),
-      error: errorOf(span),
+      error: spanError(span, "the tool span ended with an error status"),
       startMs: span.start !== null && Number.isFinite(traceStart) ? (span.start - traceStart) / 1e6 : null,
       durationMs:
         span.start !== null && span.end !== null && span.end >= span.start ? (span.end - span.start) / 1e6 : null,
@@ -81,14 +81,4 @@ function pythonOr(value: unknown): unknown {
   if (Array.isArray(value) && value.length === 0) return null;
   if (isRecord(value) && Object.keys(value).length === 0) return null;
   return value;
-}
-
-function errorOf(span: TraceSpan): string | null {
-  const exception = span.events.find((event) => event.name === "exception");
-  if (exception) {
-    const type = exception.attributes["exception.type"];
-    const message = exception.attributes["exception.message"];
-    return `${typeof type === "string" ? type : "Exception"}: ${typeof message === "string" ? message : ""}`.trim();
-  }
-  return span.status === "ERROR" ? (span.statusMessage ?? "the tool span ended with an error status") : null;
 }

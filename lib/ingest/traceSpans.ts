@@ -122,6 +122,30 @@ export function spanTree(spans: readonly TraceSpan[]): {
   return { roots, childrenOf: (span) => (span.id === null ? [] : (children.get(span.id) ?? [])) };
 }
 
+/**
+ * Why a span failed: "<exception.type>: <exception.message>" from its `exception` event (MLflow's reading), else
+ * its error status's message, else `fallback`; null when it did not fail.
+ */
+export function spanError(span: TraceSpan, fallback: string): string | null {
+  const exception = span.events.find((event) => event.name === "exception");
+  if (exception) {
+    const type = exception.attributes["exception.type"];
+    const message = exception.attributes["exception.message"];
+    return `${typeof type === "string" ? type : "Exception"}: ${typeof message === "string" ? message : ""}`.trim();
+  }
+  return span.status === "ERROR" ? (span.statusMessage ?? fallback) : null;
+}
+
+/** A stored trace passed the upload's checks: an attribute that no longer decodes reads as missing, not an error. */
+export function orNullOnTraceError(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TraceFormatError) return null;
+    throw error;
+  }
+}
+
 /** The root span: the one without a parent, else the first. */
 export function rootSpan(spans: readonly TraceSpan[]): TraceSpan | null {
   return spans.find((span) => span.parentId === null) ?? spans[0] ?? null;

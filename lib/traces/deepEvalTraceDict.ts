@@ -3,7 +3,8 @@ import {
   spanInputs,
   spanOutputs,
   spanTree,
-  TraceFormatError,
+  orNullOnTraceError,
+  spanError,
   type TraceSpan,
 } from "@/lib/ingest/traceSpans";
 import { decodeAttribute, isRecord } from "@/lib/ingest/traceSpans";
@@ -54,8 +55,8 @@ export function deepEvalTraceDict(trace: unknown): DeepEvalSpan | null {
 
 function dictOf(span: TraceSpan): Omit<DeepEvalSpan, "children"> {
   const type = TYPES[span.type ?? ""] ?? "custom";
-  const inputs = cut(read(() => spanInputs(span)));
-  const outputs = cut(read(() => spanOutputs(span)));
+  const inputs = cut(orNullOnTraceError(() => spanInputs(span)));
+  const outputs = cut(orNullOnTraceError(() => spanOutputs(span)));
   const node: Record<string, unknown> = { name: span.name ?? "(unnamed)", type };
   if (type === "tool") {
     if (inputs !== null) node.input = { inputParameters: inputs };
@@ -66,19 +67,18 @@ function dictOf(span: TraceSpan): Omit<DeepEvalSpan, "children"> {
     };
   } else if (outputs !== null) node.output = outputs;
   if (type === "llm") {
-    const model = read(() => decodeAttribute(span.attributes["mlflow.llm.model"], "mlflow.llm.model"));
+    const model = orNullOnTraceError(() => decodeAttribute(span.attributes["mlflow.llm.model"], "mlflow.llm.model"));
     if (typeof model === "string") node.model = model;
-    const usage = read(() => decodeAttribute(span.attributes["mlflow.chat.tokenUsage"], "mlflow.chat.tokenUsage"));
+    const usage = orNullOnTraceError(() =>
+      decodeAttribute(span.attributes["mlflow.chat.tokenUsage"], "mlflow.chat.tokenUsage"),
+    );
     if (isRecord(usage)) {
       if (typeof usage.input_tokens === "number") node.inputTokenCount = usage.input_tokens;
       if (typeof usage.output_tokens === "number") node.outputTokenCount = usage.output_tokens;
     }
   }
-  const exception = span.events.find((event) => event.name === "exception");
-  if (exception || span.status === "ERROR")
-    node.error = exception
-      ? `${String(exception.attributes["exception.type"] ?? "Exception")}: ${String(exception.attributes["exception.message"] ?? "")}`
-      : (span.statusMessage ?? "error");
+  const error = spanError(span, "error");
+  if (error !== null) node.error = error;
   return node;
 }
 
@@ -98,13 +98,4 @@ function cut(value: unknown, depth = 0): unknown {
       ),
     );
   return value;
-}
-
-function read(get: () => unknown): unknown {
-  try {
-    return get();
-  } catch (error) {
-    if (error instanceof TraceFormatError) return null;
-    throw error;
-  }
 }

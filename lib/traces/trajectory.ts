@@ -4,7 +4,8 @@ import {
   spanInputs,
   spanOutputs,
   spanTree,
-  TraceFormatError,
+  orNullOnTraceError,
+  spanError,
   type TraceSpan,
 } from "@/lib/ingest/traceSpans";
 
@@ -76,11 +77,8 @@ export function buildTrajectory(trace: unknown): Trajectory | null {
 }
 
 function toTrajectorySpan(span: TraceSpan, id: string, depth: number, origin: number | null): TrajectorySpan {
-  const exception = span.events.find((event) => event.name === "exception");
-  const exceptionText = exception
-    ? `${stringOr(exception.attributes["exception.type"], "Exception")}: ${stringOr(exception.attributes["exception.message"], "")}`.trim()
-    : null;
-  const failed = exception !== undefined || span.status === "ERROR";
+  const error = spanError(span, "error");
+  const failed = error !== null;
   return {
     id,
     parentId: span.parentId,
@@ -91,17 +89,17 @@ function toTrajectorySpan(span: TraceSpan, id: string, depth: number, origin: nu
     durationMs:
       span.start !== null && span.end !== null && span.end >= span.start ? (span.end - span.start) / 1e6 : null,
     status: failed ? "error" : span.status === "OK" ? "ok" : "unset",
-    error: failed ? (exceptionText ?? span.statusMessage ?? "error") : null,
+    error,
     tokens: tokensOf(span),
-    inputs: textOf(safely(() => spanInputs(span))),
-    outputs: textOf(safely(() => spanOutputs(span))),
+    inputs: textOf(orNullOnTraceError(() => spanInputs(span))),
+    outputs: textOf(orNullOnTraceError(() => spanOutputs(span))),
   };
 }
 
 function tokensOf(span: TraceSpan): { input: number; output: number } | null {
   if (span.type !== "LLM" && span.type !== "CHAT_MODEL") return null;
   // Read as the upload read the row's totals: mlflow.chat.tokenUsage, outputs.usage, OpenInference, gen_ai.
-  const usage = safely(() => tokenUsageOf(span));
+  const usage = orNullOnTraceError(() => tokenUsageOf(span));
   return usage && typeof usage === "object" && "input" in usage && "output" in usage
     ? { input: Number(usage.input), output: Number(usage.output) }
     : null;
@@ -115,18 +113,4 @@ function textOf(value: unknown): string | null {
   return text.length > SPAN_TEXT_LIMIT
     ? `${text.slice(0, SPAN_TEXT_LIMIT)}\n… (${(text.length - SPAN_TEXT_LIMIT).toLocaleString("en-US")} more characters)`
     : text;
-}
-
-/** A stored trace passed the upload's checks; an attribute that fails to decode now is shown as missing. */
-function safely(read: () => unknown): unknown {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof TraceFormatError) return null;
-    throw error;
-  }
-}
-
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === "string" ? value : fallback;
 }
