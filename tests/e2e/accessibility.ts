@@ -10,10 +10,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { inject } from "vitest";
 import { z } from "zod";
 import { ROOT } from "./appServer";
+import { markContrastRegions, REGION_LIMIT } from "./contrastRegions";
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -111,60 +112,57 @@ const findingsByShape = {
 
 /**
  * Runs axe on the page as it is now (or recalls the audit of a page of the same shape): its WCAG A/AA violations
- * of every impact, whether they were recalled, and the milliseconds the audit took.
+ * of every impact, whether they were recalled, how many contrast regions were checked and recalled
+ * (contrastRegions.ts), and the milliseconds the audit took.
  */
-export async function axeViolations(
-  page: Page,
-): Promise<{ violations: AxeViolation[]; recalled: boolean; ms: number }> {
+export async function axeViolations(page: Page): Promise<{
+  violations: AxeViolation[];
+  recalled: boolean;
+  regions: { checked: number; recalled: number };
+  ms: number;
+}> {
   const started = performance.now();
   for (let attempt = 1; ; attempt++) {
     try {
       await page.waitForLoadState("load");
       // Next streams a dynamic page's <title> after its body: give it a moment, or axe reports a missing title.
       await page.waitForFunction(() => document.title !== "", undefined, { timeout: 3_000 }).catch(() => {});
-      const shape = `${routeOf(page.url())} ${await page.evaluate(pageShape)}`;
+      const route = routeOf(page.url());
+      const shape = `${route} ${await page.evaluate(pageShape)}`;
       const known = findingsByShape.get(shape);
-      if (known) return { violations: known, recalled: true, ms: performance.now() - started };
-      const violations = await page.evaluate(
-        async ({ source, tags, rules }) => {
-          type AxeNode = { target: unknown[]; any: { data?: unknown }[] };
-          type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: AxeNode[] }[] };
-          // What a colour-contrast finding measured: "(#94a3b8 on #ffffff, 2.56:1, needs 4.5:1)".
-          const describeData = (data: unknown) => {
-            const d = data as {
-              fgColor?: string;
-              bgColor?: string;
-              contrastRatio?: number;
-              expectedContrastRatio?: string;
-            };
-            return d && d.fgColor
-              ? ` (${d.fgColor} on ${d.bgColor}, ${d.contrastRatio}:1, needs ${d.expectedContrastRatio})`
-              : "";
-          };
-          const w = window as unknown as {
-            axe?: { run: (context: Document, options: object) => Promise<AxeResult> };
-          };
-          // Evaluated, not added as a <script>: a page's own script policy cannot block it.
-          if (!w.axe) (0, eval)(source);
-          if (!w.axe) throw new Error("axe-core did not load in the page");
-          // One pass: the rules of the WCAG tags, and the extra ones switched on by name (axe checks a rule's own
-          // `enabled` before the tags). A pass per rule set walked and styled the whole page twice.
-          const result = await w.axe.run(document, {
-            runOnly: { type: "tag", values: tags },
-            rules: Object.fromEntries(rules.map((rule) => [rule, { enabled: true }])),
-            resultTypes: ["violations"],
-          });
-          return result.violations.map((violation) => ({
-            rule: violation.id,
-            impact: violation.impact ?? "unknown",
-            help: violation.help,
-            targets: violation.nodes.map((node) => node.target.map(String).join(" ") + describeData(node.any[0]?.data)),
-          }));
-        },
-        { source: AXE_SOURCE, tags: WCAG_TAGS, rules: [...ALSO_BLOCKING_RULES] },
+      if (known)
+        return {
+          violations: known,
+          recalled: true,
+          regions: { checked: 0, recalled: 0 },
+          ms: performance.now() - started,
+        };
+      const regionShapes = (await page.evaluate(markContrastRegions, REGION_LIMIT)).map(
+        (key) => `contrast ${route} ${key}`,
       );
+      const recalledContrast = regionShapes.map((regionShape) => findingsByShape.get(regionShape));
+      const fresh = regionShapes.flatMap((_, index) => (recalledContrast[index] ? [] : [index]));
+      const options = { tags: WCAG_TAGS, rules: [...ALSO_BLOCKING_RULES], fresh };
+      let audit = await page.evaluate(runAxe, options);
+      if (audit === "axe not loaded") {
+        // A document older than the context's init script (loadAxeInEveryDocument): load it here, once.
+        await page.evaluate((source) => void (0, eval)(source), AXE_SOURCE);
+        audit = await page.evaluate(runAxe, options);
+        if (audit === "axe not loaded") throw new Error("axe-core did not load in the page");
+      }
+      fresh.forEach((regionIndex, i) => findingsByShape.set(regionShapes[regionIndex], audit.contrastByRegion[i]));
+      const violations = mergeByRule([
+        ...audit.violations,
+        ...recalledContrast.flatMap((found) => found ?? []),
+        ...audit.contrastByRegion.flat(),
+      ]);
       findingsByShape.set(shape, violations);
-      return { violations, recalled: false, ms: performance.now() - started };
+      return {
+        violations,
+        recalled: false,
+        regions: { checked: fresh.length, recalled: regionShapes.length - fresh.length },
+        ms: performance.now() - started,
+      };
     } catch (error) {
       // The page navigated while axe ran (a redirect, a refresh): audit the page it landed on.
       if (attempt >= 3 || !/context was destroyed|navigation|Target closed/i.test(String(error))) throw error;
@@ -172,13 +170,76 @@ export async function axeViolations(
   }
 }
 
+/**
+ * Evaluated in the page: axe's WCAG rules and the extra ones switched on by name over the whole page, but for
+ * colour contrast, which runs only in the regions `fresh` names (markContrastRegions left them on window); that
+ * rule's findings come back per region.
+ */
+async function runAxe({ tags, rules, fresh }: { tags: string[]; rules: string[]; fresh: number[] }) {
+  type AxeNode = { target: unknown[]; any: { data?: unknown }[]; element?: Element };
+  type AxeViolationFound = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
+  type AxeRun = (context: unknown, options: object) => Promise<{ violations: AxeViolationFound[] }>;
+  // What a colour-contrast finding measured: "(#94a3b8 on #ffffff, 2.56:1, needs 4.5:1)".
+  const describeData = (data: unknown) => {
+    const d = data as { fgColor?: string; bgColor?: string; contrastRatio?: number; expectedContrastRatio?: string };
+    return d && d.fgColor
+      ? ` (${d.fgColor} on ${d.bgColor}, ${d.contrastRatio}:1, needs ${d.expectedContrastRatio})`
+      : "";
+  };
+  const finding = (violation: AxeViolationFound, nodes: AxeNode[]) => ({
+    rule: violation.id,
+    impact: violation.impact ?? "unknown",
+    help: violation.help,
+    targets: nodes.map((node) => node.target.map(String).join(" ") + describeData(node.any[0]?.data)),
+  });
+  const w = window as unknown as { axe?: { run: AxeRun }; __assayContrastRegions?: Element[] };
+  if (!w.axe) return "axe not loaded" as const;
+  const regions = fresh.map((index) => w.__assayContrastRegions?.[index]);
+  // A region gone from the document (a refresh re-rendered it) would be audited as nothing: audit again.
+  if (!regions.every((region): region is Element => region?.isConnected === true))
+    throw new Error("navigation: the page changed between its regions and its audit");
+  // One pass: the rules of the WCAG tags, and the extra ones switched on by name (axe checks a rule's own
+  // `enabled` before the tags). A pass per rule set walked and styled the whole page twice.
+  const whole = await w.axe.run(document, {
+    runOnly: { type: "tag", values: tags },
+    rules: {
+      ...Object.fromEntries(rules.map((rule) => [rule, { enabled: true }])),
+      "color-contrast": { enabled: false },
+    },
+    resultTypes: ["violations"],
+  });
+  const contrastByRegion = regions.map(() => [] as ReturnType<typeof finding>[]);
+  if (regions.length > 0) {
+    const contrast = await w.axe.run(
+      { include: regions },
+      { runOnly: { type: "rule", values: ["color-contrast"] }, resultTypes: ["violations"], elementRef: true },
+    );
+    for (const violation of contrast.violations)
+      regions.forEach((region, i) => {
+        const nodes = violation.nodes.filter((node) => node.element && region.contains(node.element));
+        if (nodes.length > 0) contrastByRegion[i].push(finding(violation, nodes));
+      });
+  }
+  return { violations: whole.violations.map((violation) => finding(violation, violation.nodes)), contrastByRegion };
+}
+
+/** One finding per rule: a rule found in several regions names all their elements. */
+function mergeByRule(violations: AxeViolation[]): AxeViolation[] {
+  const byRule = new Map<string, AxeViolation>();
+  for (const violation of violations) {
+    const seen = byRule.get(violation.rule);
+    byRule.set(violation.rule, seen ? { ...seen, targets: [...seen.targets, ...violation.targets] } : violation);
+  }
+  return [...byRule.values()];
+}
+
 /** Audits the page and throws on any serious or critical violation, naming rule, elements and page. */
 export async function expectAccessible(page: Page): Promise<void> {
   if (page.isClosed()) return;
   const url = page.url();
   if (!url.startsWith("http")) return;
-  const { violations, recalled, ms } = await axeViolations(page);
-  record({ url, route: routeOf(url), recalled, ms: Math.round(ms), violations });
+  const { violations, recalled, regions, ms } = await axeViolations(page);
+  record({ url, route: routeOf(url), recalled, regions, ms: Math.round(ms), violations });
   const blocking = violations.filter(
     (violation) => BLOCKING_IMPACTS.has(violation.impact) || ALSO_BLOCKING_RULES.has(violation.rule),
   );
@@ -200,6 +261,7 @@ function record(audit: {
   url: string;
   route: string;
   recalled: boolean;
+  regions: { checked: number; recalled: number };
   ms: number;
   violations: AxeViolation[];
 }): void {
@@ -209,6 +271,19 @@ function record(audit: {
 }
 
 const audited = new WeakSet<Page>();
+const contextsWithAxe = new WeakSet<BrowserContext>();
+
+/**
+ * axe-core in every document of the page's context, from its start: handed to the browser once, as an init
+ * script. Passed to each audit instead, its 550 kB took about 150 ms an audit to send. An init script is not a
+ * <script> element either, so a page's own script policy cannot block it.
+ */
+function loadAxeInEveryDocument(page: Page): void {
+  const context = page.context();
+  if (contextsWithAxe.has(context)) return;
+  contextsWithAxe.add(context);
+  void context.addInitScript({ content: AXE_SOURCE });
+}
 
 /**
  * Makes every navigation of a page end with an audit: page.goto, page.waitForURL
@@ -218,6 +293,7 @@ const audited = new WeakSet<Page>();
 export function auditEveryNavigation(page: Page): void {
   if (audited.has(page)) return;
   audited.add(page);
+  loadAxeInEveryDocument(page);
   const goto = page.goto.bind(page);
   page.goto = async (...args: Parameters<Page["goto"]>) => {
     const response = await goto(...args);

@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/client";
 import type { AppServer } from "./appServer";
 import {
   callAction,
-  createUsersWithCli,
+  createUsers,
   E2E_AUTH_SECRET,
   formData,
   serverActionIds,
@@ -26,7 +26,7 @@ let problems: string[];
 beforeAll(async () => {
   app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   ({ server, db, page, problems } = app);
-  await createUsersWithCli(server.databaseUrl, [USERS.runner, USERS.viewer]);
+  await createUsers(server.databaseUrl, [USERS.runner, USERS.viewer]);
 }, 240_000);
 
 afterAll(async () => {

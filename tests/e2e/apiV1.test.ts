@@ -14,7 +14,7 @@ import { createRun } from "@/lib/engine/createRun";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { toJsonl } from "../support/evalFiles";
 import { startAppServer, type AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
+import { createUsers, E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
 import { VALID_ROWS } from "./helpers";
 import { peakRssDuring } from "./processMemory";
 
@@ -48,7 +48,7 @@ async function operation(template: string, path: string, options: Parameters<typ
 beforeAll(async () => {
   server = await startAppServer({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   db = createDb(server.databaseUrl);
-  await createUsersWithCli(server.databaseUrl, [USERS.viewer, USERS.runner]);
+  await createUsers(server.databaseUrl, [USERS.viewer, USERS.runner]);
   const auth = createAuth({ db, secret: E2E_AUTH_SECRET, baseURL: server.baseUrl });
   const user = async (email: string) => db.user.findUniqueOrThrow({ where: { email } });
   const runner = await user(USERS.runner.email);

@@ -1,5 +1,5 @@
-// Sign-in for the tests of the built app with accounts on: users made with
-// `npm run user:create` (its script, as its own process), sessions from
+// Sign-in for the tests of the built app with accounts on: users made as
+// `npm run user:create` makes them, sessions from
 // Better Auth's own sign-in endpoint, and server actions called the way
 // Next's client calls them (a POST with a Next-Action header and the
 // arguments encoded by React's encodeReply).
@@ -9,7 +9,9 @@ import path from "node:path";
 import { expect } from "vitest";
 import { z } from "zod";
 import type { Role } from "@/lib/auth/roles";
-import { runUserCreate } from "../auth/authKit";
+import { createAuth } from "@/lib/auth/createAuth";
+import { createUserAccount } from "@/lib/auth/createUserAccount";
+import { closeDb, createDb } from "@/lib/db/client";
 import { ROOT } from "./appServer";
 
 /** From `openssl rand -base64 32`, as the README and docs/security.md say to make one (decideAuthMode refuses a patterned one). */
@@ -32,24 +34,19 @@ export const OTHER_USER: TestUser = {
 };
 
 /**
- * Creates each user with the CLI on the server's database, as docs/security.md says (password on standard input).
- * The CLIs run side by side: each spends about 3 s loading its modules, which one after another was most
- * of a browser test file's setup.
+ * Creates each user on the server's database with the function \`npm run user:create\` calls (an admin's
+ * create-user through Better Auth, which hashes the password), in this process. The program itself, its
+ * password on standard input and what it prints, is tested as its own process in tests/auth/accounts.test.ts;
+ * spawned here it cost about 3 s of CPU a user, most of it loading its modules (33 users a browser suite).
  */
-export async function createUsersWithCli(databaseUrl: string, users: TestUser[] = Object.values(USERS)) {
-  const results = await Promise.all(
-    users.map((user) =>
-      runUserCreate(
-        [`--${user.role}`, user.email, "--name", user.name, "--password-stdin"],
-        { DATABASE_URL: databaseUrl, ASSAY_AUTH_SECRET: E2E_AUTH_SECRET },
-        `${user.password}\n`,
-      ),
-    ),
-  );
-  users.forEach((user, i) => {
-    expect(results[i].code, `user:create ${user.email}: ${results[i].stderr}`).toBe(0);
-    expect(results[i].stdout + results[i].stderr).not.toContain(user.password);
-  });
+export async function createUsers(databaseUrl: string, users: TestUser[] = Object.values(USERS)): Promise<void> {
+  const db = createDb(databaseUrl);
+  try {
+    const auth = createAuth({ db, secret: E2E_AUTH_SECRET, baseURL: "http://127.0.0.1:3000" });
+    for (const user of users) await createUserAccount(auth, db, user);
+  } finally {
+    await closeDb(db);
+  }
 }
 
 /** Signs in through /api/auth/sign-in/email as the browser's form does; returns the Cookie header to send back. */

@@ -9,7 +9,7 @@ import type { Dialect } from "@/lib/db/store/dialect";
 import { createRun } from "@/lib/engine/createRun";
 import { importRows } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
+import { createUsers, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
 import { signInThroughPage } from "./signInPage";
 import { expectNoCrashText, openApp, screenshot, waitForEffects, waitForHydration, type OpenedApp } from "./helpers";
 
@@ -32,7 +32,7 @@ export function describeBlindQueue(store: Dialect): void {
   beforeAll(async () => {
     app = await openApp({ store, env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
     ({ server, db, page } = app);
-    await createUsersWithCli(server.databaseUrl, [USERS.admin, USERS.runner, SECOND]);
+    await createUsers(server.databaseUrl, [USERS.admin, USERS.runner, SECOND]);
     datasetId = await importRows(
       db,
       Array.from({ length: 6 }, (_, i) => ({

@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { launchChromium } from "../support/chromium";
-import { createUsersWithCli, E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
+import { runUserCreate } from "../auth/authKit";
+import { E2E_AUTH_SECRET, signInCookie, USERS } from "./authSession";
 import { screenshot, waitForHydration } from "./helpers";
 import { startServe } from "./serveProcess";
 
@@ -49,7 +50,14 @@ it("with a secret, npm start on 127.0.0.1 asks for sign-in; the first admin come
   expect(signedOut.status).toBe(307);
   expect(signedOut.headers.get("location")).toContain("/signin?next=%2Fadmin%2Fusers");
 
-  await createUsersWithCli(databaseUrl, [USERS.admin]);
+  const admin = USERS.admin;
+  const created = await runUserCreate(
+    ["--admin", admin.email, "--name", admin.name, "--password-stdin"],
+    { DATABASE_URL: databaseUrl, ASSAY_AUTH_SECRET: E2E_AUTH_SECRET },
+    `${admin.password}\n`,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  expect(created.stdout + created.stderr).not.toContain(admin.password);
   const cookie = await signInCookie(baseUrl, USERS.admin);
   const users = await fetch(`${baseUrl}/admin/users`, { headers: { cookie }, redirect: "manual" });
   expect(users.status).toBe(200);

@@ -11,7 +11,7 @@ import type { Db } from "@/lib/db/client";
 import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { importRows, runToCompletion } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
+import { createUsers, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
 import { expectNoCrashText, openApp, screenshot, waitForEffects, waitForHydration, type OpenedApp } from "./helpers";
 
 const G = "response/llm_judged/groundedness";
@@ -49,7 +49,7 @@ async function signInAs(user: TestUser) {
 beforeAll(async () => {
   app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   ({ server, db, page, problems } = app);
-  await createUsersWithCli(server.databaseUrl);
+  await createUsers(server.databaseUrl);
   datasetId = await importRows(db, [
     {
       request_id: "row-0001",

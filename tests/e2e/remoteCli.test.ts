@@ -11,7 +11,7 @@ import { createDb, type Db } from "@/lib/db/client";
 import { toJsonl } from "../support/evalFiles";
 import { spawnEval } from "../support/spawnEval";
 import { startAppServer, type AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, USERS } from "./authSession";
+import { createUsers, E2E_AUTH_SECRET, USERS } from "./authSession";
 import { tempDir, VALID_ROWS, writeFile } from "./helpers";
 
 let server: AppServer;
@@ -23,7 +23,7 @@ let localDb: string;
 beforeAll(async () => {
   server = await startAppServer({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   db = createDb(server.databaseUrl);
-  await createUsersWithCli(server.databaseUrl, [USERS.runner]);
+  await createUsers(server.databaseUrl, [USERS.runner]);
   const auth = createAuth({ db, secret: E2E_AUTH_SECRET, baseURL: server.baseUrl });
   const runner = await db.user.findUniqueOrThrow({ where: { email: USERS.runner.email } });
   token = (await createApiKey(auth, { id: runner.id, role: "runner" }, { name: "CI", role: "runner" })).key;

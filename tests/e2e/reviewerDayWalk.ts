@@ -14,7 +14,7 @@ import type { Responder } from "../support/fakeOpenAIServer";
 import { fakeJudgeResponder } from "../support/fakeJudgeResponder";
 import { toJsonl } from "../support/evalFiles";
 import type { AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, USERS } from "./authSession";
+import { createUsers, E2E_AUTH_SECRET, USERS } from "./authSession";
 import { openAppWithFakeLlm, type FakeLlmApp } from "./fakeLlmApp";
 import {
   chooseFile,
@@ -92,7 +92,7 @@ export function describeReviewerDay(store: "sqlite" | "postgresql"): void {
       });
       ({ server, db, page, problems } = app);
       await page.setViewportSize({ width: 1280, height: 900 });
-      await createUsersWithCli(server.databaseUrl, [USERS.admin, USERS.viewer]);
+      await createUsers(server.databaseUrl, [USERS.admin, USERS.viewer]);
     }, 240_000);
 
     afterAll(async () => {

@@ -26,7 +26,7 @@ import { toJsonl } from "../support/evalFiles";
 import { startAppServer, type AppServer } from "./appServer";
 import {
   callAction,
-  createUsersWithCli,
+  createUsers,
   E2E_AUTH_SECRET,
   formData,
   OTHER_USER,
@@ -55,7 +55,7 @@ function record(endpoint: string, who: string, status: number): void {
 beforeAll(async () => {
   server = await startAppServer({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   db = createDb(server.databaseUrl);
-  await createUsersWithCli(server.databaseUrl, [...Object.values(USERS), OTHER_USER]);
+  await createUsers(server.databaseUrl, [...Object.values(USERS), OTHER_USER]);
   // Three sign-ins: exactly the rate limit's 3 per 10 s per client address.
   cookies = {
     viewer: await signInCookie(server.baseUrl, USERS.viewer),

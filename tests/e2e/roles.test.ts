@@ -13,7 +13,7 @@ import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { toJsonl } from "../support/evalFiles";
 import { runToCompletion } from "../support/engineKit";
 import type { AppServer } from "./appServer";
-import { createUsersWithCli, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
+import { createUsers, E2E_AUTH_SECRET, USERS, type TestUser } from "./authSession";
 import { signInThroughPage, signOutThroughPage } from "./signInPage";
 import {
   expectNoCrashText,
@@ -39,7 +39,7 @@ const files = tempDir();
 beforeAll(async () => {
   app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   ({ server, db, page, problems } = app);
-  await createUsersWithCli(server.databaseUrl);
+  await createUsers(server.databaseUrl);
   sampleId = (await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } })).id;
   // A finished run to look at (made beside the server, as the CLI would: no creator).
   const { runId } = await runToCompletion(

@@ -9,7 +9,7 @@ import { HEURISTIC_MODEL } from "@/lib/judges/heuristic";
 import { startAppServer, type AppServer } from "./appServer";
 import {
   callAction,
-  createUsersWithCli,
+  createUsers,
   E2E_AUTH_SECRET,
   formData,
   serverActionIds,
@@ -28,7 +28,7 @@ beforeAll(async () => {
     env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET, ASSAY_MAX_RUNS_IN_PROGRESS_PER_USER: "1" },
   });
   db = createDb(server.databaseUrl);
-  await createUsersWithCli(server.databaseUrl, [USERS.runner, USERS.admin]);
+  await createUsers(server.databaseUrl, [USERS.runner, USERS.admin]);
   runnerCookie = await signInCookie(server.baseUrl, USERS.runner);
   startRunId = serverActionIds().get("startRun") ?? "";
   sampleId = (await db.dataset.findFirstOrThrow({ where: { name: SUPPORT_SAMPLE } })).id;

@@ -12,15 +12,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import type { AppServer } from "./appServer";
-import {
-  callAction,
-  createUsersWithCli,
-  E2E_AUTH_SECRET,
-  formData,
-  OTHER_USER,
-  serverActionIds,
-  USERS,
-} from "./authSession";
+import { callAction, createUsers, E2E_AUTH_SECRET, formData, OTHER_USER, serverActionIds, USERS } from "./authSession";
 import { openApp, screenshot, waitForHydration, type OpenedApp } from "./helpers";
 
 const NINA = { email: "nina@example.com", name: "Nina New", password: "nina first password" };
@@ -35,7 +27,7 @@ let problems: string[];
 beforeAll(async () => {
   app = await openApp({ env: { ASSAY_AUTH_SECRET: E2E_AUTH_SECRET } });
   ({ server, db, page, problems } = app);
-  await createUsersWithCli(server.databaseUrl, [USERS.admin, OTHER_USER]);
+  await createUsers(server.databaseUrl, [USERS.admin, OTHER_USER]);
   // Olga as a first sign-in through the identity provider leaves her: an OIDC account, no password.
   const olga = await db.user.findUniqueOrThrow({ where: { email: OTHER_USER.email } });
   await db.account.deleteMany({ where: { userId: olga.id } });

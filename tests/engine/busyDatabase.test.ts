@@ -16,31 +16,6 @@ import { openServedDataset } from "../support/servedDataset";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * How a 10 ms timer fared while `work` ran: how often it fired, and the longest gap between two firings (the
- * last one to the end included). A write that waited on the lock synchronously (the driver's busy timeout)
- * would freeze the event loop for the whole wait: no tick, one gap as long as the wait. One that waits
- * asynchronously hands the loop back between attempts: a tick about every 10 ms, and short gaps even on a busy
- * machine.
- */
-async function ticksDuring<T>(work: Promise<T>): Promise<{ value: T; ticks: number; longestGapMs: number }> {
-  let ticks = 0;
-  let longestGapMs = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longestGapMs = Math.max(longestGapMs, now - last);
-    last = now;
-    ticks++;
-  }, 10);
-  try {
-    const value = await work;
-    return { value, ticks, longestGapMs: Math.max(longestGapMs, performance.now() - last) };
-  } finally {
-    clearInterval(ticker);
-  }
-}
-
 async function statusCounts(db: Db, runId: string) {
   const groups = await db.judgmentItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
@@ -103,28 +78,24 @@ describe("runs survive a busy database", () => {
   it("a write waiting on a 3 s lock leaves the event loop free (timers fire, HTTP is served)", async () => {
     const runId = await newRun();
     const lock = await holdWriteLock(url, 3_000);
-    const started = Date.now();
-    let waiting = true;
-    let answeredWhileWaiting = 0;
-    const probe = setInterval(() => {
-      void fetch(`${server.origin}/health`).then(() => {
-        if (waiting) answeredWhileWaiting++;
-      });
-    }, 200);
+    let written = false;
+    const renaming = renameRun(db, runId, "renamed while locked", []).then(() => {
+      written = true;
+    });
+    // Order, not time: a write that waited on the lock synchronously (the driver's busy timeout) would hold the
+    // event loop until it was written, so no timer could fire and no HTTP round trip finish before it. One that
+    // waits asynchronously lets all of them through while it is still waiting.
     try {
-      const { ticks, longestGapMs } = await ticksDuring(renameRun(db, runId, "renamed while locked", []));
-      waiting = false;
-      const waitedMs = Date.now() - started;
-      expect(waitedMs).toBeGreaterThanOrEqual(2_500); // it did wait for the lock
-      expect(ticks).toBeGreaterThanOrEqual(waitedMs / 100);
-      // Measured against the wait itself, not a fixed bound: the same check on a fast machine and a busy one.
-      expect(longestGapMs).toBeLessThan(waitedMs / 4);
+      for (let turn = 0; turn < 5; turn++) {
+        await sleep(10);
+        // Any answer will do (the fake LLM server has no route here): what counts is that one came back.
+        await (await fetch(`${server.origin}/health`)).arrayBuffer();
+        expect(written).toBe(false);
+      }
     } finally {
-      clearInterval(probe);
+      await renaming;
+      await lock.released;
     }
-    await lock.released;
-    // This process's HTTP server kept answering while the write waited.
-    expect(answeredWhileWaiting).toBeGreaterThanOrEqual(5);
     expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).name).toBe("renamed while locked");
   }, 30_000);
 

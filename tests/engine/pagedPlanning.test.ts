@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { claimRunLease, listResumableRuns } from "@/lib/db/runs/runLease";
-import { listRowFlagsPage } from "@/lib/db/runs/runQueries";
 import { deleteAbandonedPlans, insertPlanningRun, insertPlanPage } from "@/lib/db/work/runWrites";
 import { createRun } from "@/lib/engine/createRun";
 import { BUILT_IN_METRICS } from "@/lib/engine/runConfig";
@@ -24,18 +23,9 @@ describe("planning a run in pages", () => {
     await cleanup();
   });
 
-  it("writes every item without freezing the event loop, and the run is never runnable before its plan is whole", async () => {
-    // Warm Prisma's query compiler first (its one-time compile of each query shape is not planning's doing).
-    await listRowFlagsPage(db, datasetId, 0, 1);
-    let stallMs = 0;
-    const planningStarted = performance.now();
-    let last = planningStarted;
+  // How long planning holds the event loop is a speed: \`npm run bench:plan\` prints its longest stall against a target.
+  it("writes every item, and the run is never runnable before its plan is whole", async () => {
     const seen: string[][] = [];
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      stallMs = Math.max(stallMs, now - last - 10);
-      last = now;
-    }, 10);
     const watcher = setInterval(() => void listResumableRuns(db).then((ids) => seen.push(ids)), 25);
     let runId = "";
     try {
@@ -46,16 +36,8 @@ describe("planning a run in pages", () => {
         concurrency: 4,
       });
     } finally {
-      clearInterval(ticker);
       clearInterval(watcher);
     }
-    // The gap since the last tick counts too: a planner that never yields would show no stall otherwise.
-    stallMs = Math.max(stallMs, performance.now() - last - 10);
-    const planningMs = performance.now() - planningStarted;
-    // 22,000 items in one transaction held the loop for the whole planning; in pages of 500 rows (4 here) the
-    // longest hold is about a quarter of it. Measured against the planning's own time, not a fixed bound, so
-    // the check is the same on a fast machine and a busy one.
-    expect(stallMs).toBeLessThan(planningMs / 2);
     expect(await db.judgmentItem.count({ where: { runId } })).toBe(ROWS * BUILT_IN_METRICS.length);
     expect(await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).toEqual({
       status: "pending",
