@@ -62,6 +62,58 @@ describe("npm run eval --rouge-type and --bleu-type", () => {
     }
   });
 
+  it("gives NLTK's bleu1 through the export where sentences hold abbreviations (Dr., p.m., U.S.) and initials", async () => {
+    // The pairs and their bleu1 as NLTK 3.8 computes DeepEval's score (tests/metrics/reference/punkt_reference.py).
+    const pairs = fs
+      .readFileSync(path.join(import.meta.dirname, "..", "metrics", "reference", "punkt_reference.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"bleu1"'))
+      .map((line) =>
+        z.object({ response: z.string(), expected: z.string(), bleu1: z.number() }).parse(JSON.parse(line)),
+      );
+    expect(pairs).toHaveLength(4);
+    const dataset = path.join(dir, "abbreviations.jsonl");
+    fs.writeFileSync(
+      dataset,
+      pairs
+        .map((pair, i) =>
+          JSON.stringify({
+            request_id: `pair-${i + 1}`,
+            request: "Say it.",
+            response: pair.response,
+            expected_response: pair.expected,
+          }),
+        )
+        .join("\n"),
+    );
+    const out = path.join(dir, "abbreviations.json");
+    const { code, stderr } = await spawnEval(
+      [
+        "--dataset",
+        dataset,
+        "--judges",
+        "bleu",
+        "--judge-model",
+        "heuristic",
+        "--bleu-type",
+        "bleu1",
+        "--quiet",
+        "--out",
+        out,
+      ],
+      { DATABASE_URL: `file:${path.join(dir, "abbreviations.db")}` },
+    ).done;
+    expect(code, stderr).toBe(0);
+    const rows = z
+      .object({ rows: z.array(z.object({ request_id: z.string(), "response/statistical/bleu/score": z.number() })) })
+      .parse(JSON.parse(fs.readFileSync(out, "utf8"))).rows;
+    expect(
+      Object.fromEntries(
+        rows.map((row) => [row.request_id, Number(row["response/statistical/bleu/score"].toFixed(10))]),
+      ),
+    ).toEqual(Object.fromEntries(pairs.map((pair, i) => [`pair-${i + 1}`, Number(pair.bleu1.toFixed(10))])));
+  });
+
   it("refuses a type rouge_score or DeepEval does not have", () => {
     expect(usageError([...baseArgs, "--rouge-type", "rouge3"])).toContain(
       "--rouge-type must be one of rouge1, rouge2, rougeL, rougeLsum",

@@ -1,12 +1,13 @@
+import { punktSentences } from "./punktSentences";
+
 /**
  * NLTK 3.8's `word_tokenize`, which DeepEval's BLEU scorer tokenises with: each sentence through
  * NLTKWordTokenizer (the Penn Treebank rules improved by NLTK: quotes, punctuation, brackets, clitics such as
  * "n't" and "'s", and MacIntyre's contractions), rule for rule. Python's `\w`, `\d` and `\b` match Unicode
  * letters and digits; JavaScript's do not, so they are written as Unicode classes here.
  *
- * NLTK splits sentences first with its Punkt model, which is not reproduced: a sentence ends at ".", "?" or
- * "!" (with any closing quotes or brackets) before whitespace. Punkt also knows abbreviations ("Dr.", "e.g."),
- * so text that has them may split differently, and a BLEU score on it may differ slightly from DeepEval's.
+ * NLTK splits sentences first with its Punkt model (punktSentences.ts): a sentence's final period becomes a
+ * token of its own, an abbreviation's ("Dr.", "p.m.") stays on its word.
  */
 const WORD = "[\\p{L}\\p{N}_]";
 const NOT_AFTER_WORD = `(?<!${WORD})`;
@@ -72,15 +73,7 @@ export function tokenizeSentence(sentence: string): string[] {
   return text.split(/\s+/u).filter((token) => token !== "");
 }
 
-/** Sentences end at ".", "?" or "!" (and any closing quotes or brackets) before whitespace. */
-export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.?!]["'”’)\]]*)\s+/u)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence !== "");
-}
-
-/** word_tokenize(text): the tokens of each sentence in turn. */
+/** word_tokenize(text): the tokens of each sentence (split by NLTK's English Punkt model) in turn. */
 export function wordTokenize(text: string): string[] {
-  return splitSentences(text).flatMap(tokenizeSentence);
+  return punktSentences(text).flatMap(tokenizeSentence);
 }
