@@ -28,7 +28,8 @@ export const DEEPEVAL_USAGE = `  --strict-mode           DeepEval's strict_mode:
                           says both counts
   --truths-extraction-limit N
                           faithfulness and summarization with --call-structure deepeval: the most truths
-                          taken from the context (the source), the most important first`;
+                          taken from each document of the context (the source), the most important,
+                          as DeepEval asks for them`;
 
 type DeepEvalFlags = {
   "strict-mode"?: boolean;

@@ -19,7 +19,8 @@ import { z } from "zod";
  *   each metric's own sequence of calls as DeepEval makes them (truths, claims, verdicts, reason, …), so a
  *   number can be reproduced when it matters; it costs 2 to 7 calls a row.
  * - `truthsExtractionLimit` (faithfulness, summarization; DeepEval's call structure only): the most truths
- *   taken from the context (the source), the most important first.
+ *   taken from each document of the context (each chunk; a summary's source is one), the most important, as
+ *   DeepEval asks for them ("the N most important … truths per document").
  */
 export const DEFAULT_LIST_CAP = 40;
 export const CALL_STRUCTURES = ["folded", "deepeval"] as const;
@@ -65,7 +66,7 @@ export const deepEvalSettingsSchema = z
     }),
     truthsExtractionLimit: z.number().int().min(1).max(200).optional().meta({
       description:
-        "Faithfulness and summarization with DeepEval's call structure: the most truths taken from the context",
+        "Faithfulness and summarization with DeepEval's call structure: the most truths taken from each document of the context",
     }),
   })
   .strict();

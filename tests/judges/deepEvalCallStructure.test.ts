@@ -84,12 +84,24 @@ describe("faithfulness as DeepEval calls it", () => {
     expect(requests.map(nameOf)).not.toContain("deepeval_reason");
     expect(requests).toHaveLength(3);
     const truths = requests.find((r) => nameOf(r) === "deepeval_truths");
-    expect(truths?.body.messages[0].content).toContain("List at most 2, the most important first.");
+    expect(truths?.body.messages[0].content).toContain("List only the 2 most important truths per document.");
     expect(truths?.body.response_format.json_schema.schema.properties.truths.maxItems).toBe(2);
     expect(result.rationale).toBeNull();
     expect(result.details?.notes).toContain(
-      "The truths were limited to the 2 most important (truths_extraction_limit).",
+      "The truths were limited to the 2 most important per document (truths_extraction_limit), 1 document.",
     );
+  });
+
+  it("asks for truths_extraction_limit truths per document, as DeepEval does: the list may hold that many for each chunk", async () => {
+    const input = row("When is support open? c", {
+      response: "Support is open 9 to 5.",
+      chunks: ["Support hours: 9 to 5 on weekdays.", "Closed on weekends.", "Holidays follow the calendar."],
+    });
+    const { requests } = await judge("response/llm_judged/faithfulness", input, { truthsExtractionLimit: 2 });
+    const truths = requests.find((r) => nameOf(r) === "deepeval_truths");
+    expect(truths?.body.messages[0].content).toContain("List only the 2 most important truths per document.");
+    expect(fencedContents(userOf(truths ?? requests[0]), "retrieval_node")).toHaveLength(3);
+    expect(truths?.body.response_format.json_schema.schema.properties.truths.maxItems).toBe(6);
   });
 
   it("costs nothing on a re-run: every call is cached", async () => {

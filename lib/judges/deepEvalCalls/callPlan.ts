@@ -49,10 +49,12 @@ export async function reasonFor(context: PlanContext, reason: ReasonContext): Pr
 }
 
 /** Truths cut by truths_extraction_limit (or the list cap) say so: the score was judged against fewer. */
-export function truthsNotes(settings: DeepEvalSettings, truths: number): string[] {
-  if (settings.truthsExtractionLimit !== null && truths >= settings.truthsExtractionLimit)
+/** What the truths' list says of its limits: truths_extraction_limit per document, else the list cap. */
+export function truthsNotes(settings: DeepEvalSettings, truths: number, documents: number): string[] {
+  const limit = settings.truthsExtractionLimit;
+  if (limit !== null && truths >= limit * Math.max(1, documents))
     return [
-      `The truths were limited to the ${settings.truthsExtractionLimit} most important (truths_extraction_limit).`,
+      `The truths were limited to the ${limit} most important per document (truths_extraction_limit), ${documents === 1 ? "1 document" : `${documents} documents`}.`,
     ];
   return listCapNotes(settings.listCap, { truths });
 }

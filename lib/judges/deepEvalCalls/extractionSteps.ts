@@ -15,7 +15,16 @@ import {
  * extracted from the actual output alone is worded as the output words it, not as the context would.
  * Our words for DeepEval's intent; the list cap and the truths limit are the run's.
  */
-export type ExtractionContext = { listCap: number; limit?: number | null };
+/**
+ * `limit`: truths_extraction_limit, which DeepEval asks for per document ("the N most important … truths per
+ * document"), so the list may hold `limit` truths for each of `documents` (the retrieval context's chunks; a
+ * summary's source text is one).
+ */
+export type ExtractionContext = { listCap: number; limit?: number | null; documents?: number };
+
+/** The most items the answer may list: the truths limit for every document, else the list cap. */
+const mostItems = (context: ExtractionContext) =>
+  context.limit ? context.limit * Math.max(1, context.documents ?? 1) : context.listCap;
 
 const listSchema = memoByKey((key: string, listCap: number) =>
   z.strictObject({ [key]: z.array(itemText).max(listCap) } as Record<string, z.ZodArray<typeof itemText>>),
@@ -32,20 +41,23 @@ function extraction(args: {
   return {
     version: args.version,
     schemaName: `deepeval_${args.key}`,
-    schema: (_input, context) => listSchema(args.key, context.limit ?? context.listCap),
+    schema: (_input, context) => listSchema(args.key, mostItems(context)),
     system: (context) =>
       [
         ...args.lines,
         ...(args.limitLine && context.limit ? [args.limitLine(context.limit)] : []),
         FENCE_RULE,
-        jsonOnly(context.limit ?? context.listCap),
+        jsonOnly(mostItems(context)),
         `{"${args.key}": ["...", "..."]}`,
       ].join("\n"),
     render: args.render,
   };
 }
 
-const limitLine = (limit: number) => `List at most ${limit}, the most important first.`;
+const limitLine = (limit: number) =>
+  limit === 1
+    ? "List only the single most important truth per document."
+    : `List only the ${limit} most important truths per document.`;
 
 /** Faithfulness's truths: what the retrieval context states. */
 export const truthsFromContext = extraction({

@@ -42,7 +42,11 @@ const withoutReason = (settings: DeepEvalSettings): ScoreMetricSettings => ({
 const faithfulness: CallPlan = async (context) => {
   const { settings } = context;
   const [truths, claims] = await together([
-    context.call(truthsFromContext, { listCap: settings.listCap, limit: settings.truthsExtractionLimit }),
+    context.call(truthsFromContext, {
+      listCap: settings.listCap,
+      limit: settings.truthsExtractionLimit,
+      documents: context.input.retrievedContext.length,
+    }),
     context.call(claimsFromOutput, extraction(settings)),
   ]);
   const verdicts =
@@ -80,7 +84,7 @@ const faithfulness: CallPlan = async (context) => {
     { claims: tri.length, ...triTally(tri), truths: truths.truths.length },
     [
       ...listCapNotes(settings.listCap, { claims: claims.claims.length }),
-      ...truthsNotes(settings, truths.truths.length),
+      ...truthsNotes(settings, truths.truths.length, context.input.retrievedContext.length),
       ...(settings.penalizeAmbiguousClaims
         ? ["Ambiguous (idk) claims count against the score (penalize_ambiguous_claims)."]
         : []),

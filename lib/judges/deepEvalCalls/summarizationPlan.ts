@@ -80,7 +80,7 @@ export const summarizationPlan: CallPlan = async (context) => {
     },
     [
       ...listCapNotes(settings.listCap, { claims: claims.claims.length }),
-      ...truthsNotes(settings, truths.truths.length),
+      ...truthsNotes(settings, truths.truths.length, 1),
     ],
   );
 };
