@@ -66,6 +66,9 @@ describe("faithfulness as DeepEval calls it", () => {
       "Closed on weekends.",
     ]);
     expect(verdicts && fencedContents(userOf(verdicts), "retrieval_node")).toEqual([]);
+    // DeepEval's rules on vague wording and on claims wrong but not contradicted.
+    expect(verdicts?.body.messages[0].content).toContain('("may have", "possibly due to") is not a contradiction');
+    expect(verdicts?.body.messages[0].content).toContain('is "idk" even when you know it to be factually wrong');
 
     expect(result.errorMessage).toBeNull();
     expect(result.score).toBeCloseTo(2 / 3, 12);

@@ -54,13 +54,16 @@ function verdictStep<C>(args: {
 
 /** Faithfulness's verdicts (and summarization's alignment): each claim against the truths only. */
 export const claimsAgainstTruths = verdictStep<{ claims: string[]; truths: string[]; source: string }>({
-  version: "deepeval_calls.claim_verdicts/v1",
+  version: "deepeval_calls.claim_verdicts/v2",
   schemaName: "deepeval_claim_verdicts",
   count: (context) => context.claims.length,
   tri: true,
+  // v2: DeepEval's two further rules, on vague wording and on claims that are wrong but not contradicted.
   lines: [
-    "For each claim, decide whether the truths agree with it, judging only against the truths:",
+    "For each claim, decide whether the truths agree with it, judging only against the truths, never from your own knowledge:",
     '"yes" when the truths support it; "no" only when they directly contradict it; "idk" when they say nothing either way.',
+    'A claim in vague or speculative wording ("may have", "possibly due to") is not a contradiction.',
+    'A claim the truths do not back up is "idk" even when you know it to be factually wrong, unless the truths directly contradict it.',
   ],
   render: (_input, context) =>
     [
