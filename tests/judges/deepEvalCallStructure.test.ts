@@ -162,6 +162,10 @@ describe("the other metrics as DeepEval calls them", () => {
       expect(requests.map(nameOf)).toEqual([verdictCall, "deepeval_reason"]);
       // The verdict call asks for no overall reason: DeepEval's reason is its own call.
       expect(Object.keys(requests[0].body.response_format.json_schema.schema.properties)).not.toContain("reason");
+      // What DeepEval's verdict template takes: contextual precision's takes the input, recall's and hallucination's do not.
+      expect(fencedContents(userOf(requests[0]), "request")).toEqual(
+        metric.endsWith("contextual_precision") ? ["What plans include SSO?"] : [],
+      );
       expect(result.score).toBe((await folded(metric, input)).score);
       expect(result.rationale).toMatch(/^deepeval_reason: /);
     }

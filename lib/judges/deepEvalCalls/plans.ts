@@ -11,7 +11,17 @@ import type { DeepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import type { ScoreMetricSettings } from "../judgeBackend";
 import { contextualRecall } from "../prompts/scoreMetrics/contextual";
 import { hallucination } from "../prompts/scoreMetrics/hallucination";
-import { detailItem, listCapNotes, scoreVerdict, tally } from "../prompts/scoreMetrics/shared";
+import {
+  actualOutputSection,
+  detailItem,
+  expectedOutputSection,
+  idealContextSection,
+  listCapNotes,
+  retrievalContextSection,
+  scoreVerdict,
+  tally,
+} from "../prompts/scoreMetrics/shared";
+import type { JudgeInput } from "../types";
 import { triTally } from "../prompts/scoreMetrics/scoreMetricParts";
 import { BIAS_DEFINITION, TOXICITY_DEFINITION } from "../prompts/scoreMetrics/toxicityBias";
 import type { PromptTemplate } from "../prompts/promptTemplate";
@@ -174,16 +184,25 @@ const contextualRelevancy: CallPlan = async (context) => {
   );
 };
 
-/** A folded verdict-only template as DeepEval's verdict call, then DeepEval's reason call. */
+/**
+ * A folded verdict-only template as DeepEval's verdict call, then DeepEval's reason call. The verdict call reads
+ * what DeepEval's template takes (`render`): neither hallucination's nor contextual recall's takes the input.
+ */
 function verdictThenReason<T>(
   template: PromptTemplate<T, ScoreMetricSettings | undefined>,
+  render: (input: JudgeInput) => string,
   reasonArgs: { metric: string; lowerIsBetter: boolean; heading: string; flagged: (verdict: JudgeVerdict) => string[] },
 ): CallPlan {
   const toVerdict = template.toVerdict;
   if (!toVerdict) throw new Error(`${template.version} makes two calls: it cannot be one step of a plan`);
+  const verdictCall: PromptTemplate<T, ScoreMetricSettings | undefined> = {
+    ...template,
+    version: `${template.version}+deepeval_inputs/v1`,
+    render,
+  };
   return async (context) => {
     const settings = withoutReason(context.settings);
-    const answer = await context.call(template, settings);
+    const answer = await context.call(verdictCall, settings);
     const verdict = toVerdict(answer, context.input, settings);
     const reason = await reasonFor(context, {
       metric: reasonArgs.metric,
@@ -229,19 +248,27 @@ export const DEEPEVAL_CALL_PLANS: Partial<Record<string, CallPlan>> = {
   "response/llm_judged/faithfulness": faithfulness,
   "response/llm_judged/answer_relevancy": answerRelevancy,
   "retrieval/llm_judged/contextual_precision": contextualPrecision,
-  "retrieval/llm_judged/contextual_recall": verdictThenReason(contextualRecall, {
-    metric: "contextual recall",
-    lowerIsBetter: false,
-    heading: "Expected output sentences no node supports",
-    flagged: (verdict) => flaggedItems(verdict, "no"),
-  }),
+  "retrieval/llm_judged/contextual_recall": verdictThenReason(
+    contextualRecall,
+    (input) => [expectedOutputSection(input), retrievalContextSection(input)].join("\n\n"),
+    {
+      metric: "contextual recall",
+      lowerIsBetter: false,
+      heading: "Expected output sentences no node supports",
+      flagged: (verdict) => flaggedItems(verdict, "no"),
+    },
+  ),
   "retrieval/llm_judged/contextual_relevancy": contextualRelevancy,
-  "response/llm_judged/hallucination": verdictThenReason(hallucination, {
-    metric: "hallucination",
-    lowerIsBetter: true,
-    heading: "Contradicted context items",
-    flagged: (verdict) => flaggedItems(verdict, "no"),
-  }),
+  "response/llm_judged/hallucination": verdictThenReason(
+    hallucination,
+    (input) => [idealContextSection(input), actualOutputSection(input)].join("\n\n"),
+    {
+      metric: "hallucination",
+      lowerIsBetter: true,
+      heading: "Contradicted context items",
+      flagged: (verdict) => flaggedItems(verdict, "no"),
+    },
+  ),
   "response/llm_judged/toxicity": opinionPlan("toxicity", TOXICITY_DEFINITION),
   "response/llm_judged/bias": opinionPlan("bias", BIAS_DEFINITION),
   "response/llm_judged/summarization": summarizationPlan,
