@@ -206,6 +206,12 @@ describe("the other metrics as DeepEval calls them", () => {
     // One set read from the source, one from the summary alone.
     expect(answers.filter((text) => fencedContents(text, "source_text").length === 1)).toHaveLength(1);
     expect(answers.filter((text) => fencedContents(text, "actual_output").length === 1)).toHaveLength(1);
+    // DeepEval's question: whether the text holds enough to answer, yes or no (not whether its answer is right).
+    const answerCall = requests.find((r) => nameOf(r) === "deepeval_answers");
+    expect(answerCall?.body.messages[0].content).toContain("contains enough information to answer it");
+    expect(answerCall?.body.response_format.json_schema.schema.properties.answers.items.properties.answer.enum).toEqual(
+      ["yes", "no"],
+    );
     expect(result.score).toBe(0.5);
     expect(result.score).toBe((await folded("response/llm_judged/summarization", input)).score);
 

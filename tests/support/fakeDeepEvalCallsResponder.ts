@@ -95,7 +95,7 @@ export const fakeDeepEvalCallsResponder: Responder = (body) => {
           const key = /KEY\d+/.exec(question)?.[0];
           return {
             index: i + 1,
-            answer: (key === undefined ? text.trim() !== "" : text.includes(key)) ? "yes" : "idk",
+            answer: (key === undefined ? text.trim() !== "" : text.includes(key)) ? "yes" : "no",
           };
         }),
       });

@@ -150,21 +150,27 @@ const nodeStatementsSchema = memoByKey((listCap: number) =>
   }),
 );
 
-/** Summarization's coverage answers: the questions answered from one text alone (the source, or the summary). */
+/**
+ * Summarization's coverage answers, DeepEval's question: does one text alone (the source, or the summary) hold
+ * enough information to answer each question, "yes" or "no". Not whether the answer it gives is right: a
+ * summary that answers a question wrongly still covers it, as in DeepEval (the claims' alignment is where a
+ * wrong statement counts). v1 answered the question itself ("no" when the text states otherwise), as the
+ * folded call still does.
+ */
 export const questionsAnswered = verdictStepAnswers();
 function verdictStepAnswers(): PromptCall<
-  { answers: { index: number; answer: "yes" | "no" | "idk" }[] },
+  { answers: { index: number; answer: "yes" | "no" }[] },
   { questions: string[]; from: "source" | "summary" }
 > {
   return {
-    version: "deepeval_calls.answers/v1",
+    version: "deepeval_calls.answers/v2",
     schemaName: "deepeval_answers",
     schema: (_input, { questions }) => answersSchema(questions.length),
     system: [
-      'Answer each closed question "yes", "no" or "idk" from the text alone: "yes" when the text states it, "no" when it states otherwise, "idk" when it does not say.',
+      'For each closed question, decide whether the text alone contains enough information to answer it: "yes" when it does, "no" when it does not.',
       "Use nothing you know or guess beyond the text.",
       FENCE_RULE,
-      'Answer with JSON only: {"answers": [{"index": 1, "answer": "yes" | "no" | "idk"}]}',
+      'Answer with JSON only: {"answers": [{"index": 1, "answer": "yes" | "no"}]}',
     ].join("\n"),
     render: (input, { questions, from }) =>
       [
@@ -174,5 +180,5 @@ function verdictStepAnswers(): PromptCall<
   };
 }
 const answersSchema = memoByKey((count: number) =>
-  z.strictObject({ answers: indexedItems("index", count, { answer: triVerdict }) }),
+  z.strictObject({ answers: indexedItems("index", count, { answer: binaryVerdict }) }),
 );
