@@ -295,7 +295,10 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
   const other = run.config.metrics.some((metric) =>
     deepEvalCallShape(metric, { ...deepEval, callStructure: "deepeval" }),
   )
-    ? await estimateRunSpending(db, run.id, { ...options, deepEval: { ...deepEval, callStructure: otherStructure } })
+    ? await estimateRunSpending(db, run.id, {
+        ...options,
+        deepEval: { ...deepEval, exact: false, callStructure: otherStructure },
+      })
     : null;
   const cost =
     estimate.costUsd === null
@@ -306,7 +309,7 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
   );
   if (other && !heuristic)
     console.log(
-      `  ${deepEval.callStructure === "deepeval" ? "DeepEval's own call structure (--call-structure deepeval)" : "Folded calls (the default)"}: ${estimate.llmCalls} LLM calls; ${otherStructure === "deepeval" ? "DeepEval's own call structure (--call-structure deepeval)" : "folded calls (the default)"} would make ${other.llmCalls}.`,
+      `  ${deepEval.exact ? "DeepEval-exact (--deepeval-exact)" : deepEval.callStructure === "deepeval" ? "DeepEval's own call structure (--call-structure deepeval)" : "Folded calls (the default)"}: ${estimate.llmCalls} LLM calls; ${otherStructure === "deepeval" ? "DeepEval's own call structure (--call-structure deepeval)" : "folded calls (the default)"} would make ${other.llmCalls}.`,
     );
 }
 

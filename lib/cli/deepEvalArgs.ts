@@ -2,6 +2,7 @@ import { deepEvalSettingsSchema, type DeepEvalSettingsInput } from "@/lib/contra
 
 /** DeepEval's options on the command line, by DeepEval's names; the parseArgs options they need. */
 export const DEEPEVAL_OPTIONS = {
+  "deepeval-exact": { type: "boolean" },
   "strict-mode": { type: "boolean" },
   "no-include-reason": { type: "boolean" },
   "penalize-ambiguous-claims": { type: "boolean" },
@@ -12,7 +13,10 @@ export const DEEPEVAL_OPTIONS = {
   "truths-extraction-limit": { type: "string" },
 } as const;
 
-export const DEEPEVAL_USAGE = `  --strict-mode           DeepEval's strict_mode: every DeepEval metric and G-Eval scores 1 or 0, and its
+export const DEEPEVAL_USAGE = `  --deepeval-exact        every DeepEval metric as DeepEval computes it: DeepEval's own calls, no list cap,
+                          and DeepEval's defaults (bleu1 unless --bleu-type says otherwise); the estimate
+                          says its calls (docs/metrics.md lists what still differs)
+  --strict-mode           DeepEval's strict_mode: every DeepEval metric and G-Eval scores 1 or 0, and its
                           threshold is 1 (0 where lower is better)
   --no-include-reason     DeepEval's include_reason=False: no overall reason is asked for (the verdicts keep theirs)
   --penalize-ambiguous-claims
@@ -32,6 +36,7 @@ export const DEEPEVAL_USAGE = `  --strict-mode           DeepEval's strict_mode:
                           as DeepEval asks for them`;
 
 type DeepEvalFlags = {
+  "deepeval-exact"?: boolean;
   "strict-mode"?: boolean;
   "no-include-reason"?: boolean;
   "penalize-ambiguous-claims"?: boolean;
@@ -50,6 +55,7 @@ export function parseDeepEvalFlags(flags: DeepEvalFlags): { settings?: DeepEvalS
   };
   // Checked by the schema below, which names the flag of any value it refuses.
   const input: Record<string, unknown> = {
+    ...(flags["deepeval-exact"] ? { exact: true } : {}),
     ...(flags["strict-mode"] ? { strictMode: true } : {}),
     ...(flags["no-include-reason"] ? { includeReason: false } : {}),
     ...(flags["penalize-ambiguous-claims"] ? { penalizeAmbiguousClaims: true } : {}),
@@ -66,7 +72,8 @@ export function parseDeepEvalFlags(flags: DeepEvalFlags): { settings?: DeepEvalS
   if (parsed.success) return { settings: parsed.data };
   const issue = parsed.error.issues[0];
   const flag = FLAG_OF[String(issue.path[0])] ?? String(issue.path[0]);
-  return { problem: `--${flag}: ${NUMBER_RULE[flag] ?? issue.message}` };
+  // A flag's own rule for a value it refuses; DeepEval-exact's refusals of a flag beside it say why in their words.
+  return { problem: `--${flag}: ${issue.code === "custom" ? issue.message : (NUMBER_RULE[flag] ?? issue.message)}` };
 }
 
 const FLAG_OF: Record<string, string> = {

@@ -18,6 +18,9 @@ import { z } from "zod";
  * - `callStructure`: "folded" (default), Assay's one call per row (two for summarization), or "deepeval",
  *   each metric's own sequence of calls as DeepEval makes them (truths, claims, verdicts, reason, …), so a
  *   number can be reproduced when it matters; it costs 2 to 7 calls a row.
+ * - `exact` ("DeepEval-exact"): every DeepEval-named metric as DeepEval computes it, at DeepEval's call counts:
+ *   DeepEval's call structure, no list cap (DeepEval has none), and DeepEval's defaults where Assay's differ
+ *   (BLEU is `bleu1` unless the run names another). docs/metrics.md lists what it changes and what still differs.
  * - `truthsExtractionLimit` (faithfulness, summarization; DeepEval's call structure only): the most truths
  *   taken from each document of the context (each chunk; a summary's source is one), the most important, as
  *   DeepEval asks for them ("the N most important … truths per document").
@@ -30,6 +33,10 @@ export const MAX_ASSESSMENT_QUESTIONS = 20;
 
 export const deepEvalSettingsSchema = z
   .object({
+    exact: z.boolean().optional().meta({
+      description:
+        "DeepEval-exact: every DeepEval-named metric as DeepEval computes it (DeepEval's calls, no list cap, bleu1 by default)",
+    }),
     strictMode: z.boolean().optional().meta({
       description: "DeepEval's strict_mode: scores are 1 or 0 and the threshold is 1 (0 where lower is better)",
     }),
@@ -69,21 +76,39 @@ export const deepEvalSettingsSchema = z
         "Faithfulness and summarization with DeepEval's call structure: the most truths taken from each document of the context",
     }),
   })
-  .strict();
+  .strict()
+  .superRefine((settings, ctx) => {
+    if (!settings.exact) return;
+    if (settings.callStructure === "folded")
+      ctx.addIssue({
+        code: "custom",
+        path: ["callStructure"],
+        message: "DeepEval-exact makes DeepEval's own calls: leave the call structure unset (or deepeval)",
+      });
+    if (settings.listCap !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["listCap"],
+        message: "DeepEval-exact has no list cap, as DeepEval has none",
+      });
+  });
 export type DeepEvalSettingsInput = z.infer<typeof deepEvalSettingsSchema>;
 
 export type DeepEvalSettings = {
+  exact: boolean;
   strictMode: boolean;
   includeReason: boolean;
   penalizeAmbiguousClaims: boolean;
   summarizationQuestions: number;
   assessmentQuestions: string[] | null;
+  /** Infinity under DeepEval-exact: no cap, and no word of one in the prompts. */
   listCap: number;
   callStructure: CallStructure;
   truthsExtractionLimit: number | null;
 };
 
 export const DEFAULT_DEEPEVAL_SETTINGS: DeepEvalSettings = {
+  exact: false,
   strictMode: false,
   includeReason: true,
   penalizeAmbiguousClaims: false,
@@ -96,14 +121,16 @@ export const DEFAULT_DEEPEVAL_SETTINGS: DeepEvalSettings = {
 
 /** The settings as configured (any subset), the rest at DeepEval's defaults. */
 export function deepEvalSettings(input?: DeepEvalSettingsInput | null): DeepEvalSettings {
+  const exact = input?.exact ?? false;
   return {
+    exact,
     strictMode: input?.strictMode ?? DEFAULT_DEEPEVAL_SETTINGS.strictMode,
     includeReason: input?.includeReason ?? DEFAULT_DEEPEVAL_SETTINGS.includeReason,
     penalizeAmbiguousClaims: input?.penalizeAmbiguousClaims ?? DEFAULT_DEEPEVAL_SETTINGS.penalizeAmbiguousClaims,
     summarizationQuestions: input?.summarizationQuestions ?? DEFAULT_DEEPEVAL_SETTINGS.summarizationQuestions,
     assessmentQuestions: input?.assessmentQuestions ?? null,
-    listCap: input?.listCap ?? DEFAULT_DEEPEVAL_SETTINGS.listCap,
-    callStructure: input?.callStructure ?? DEFAULT_DEEPEVAL_SETTINGS.callStructure,
+    listCap: exact ? Number.POSITIVE_INFINITY : (input?.listCap ?? DEFAULT_DEEPEVAL_SETTINGS.listCap),
+    callStructure: exact ? "deepeval" : (input?.callStructure ?? DEFAULT_DEEPEVAL_SETTINGS.callStructure),
     truthsExtractionLimit: input?.truthsExtractionLimit ?? null,
   };
 }
@@ -112,14 +139,16 @@ export function deepEvalSettings(input?: DeepEvalSettingsInput | null): DeepEval
 export function changedDeepEvalSettings(input?: DeepEvalSettingsInput | null): DeepEvalSettingsInput {
   const settings = deepEvalSettings(input);
   const changed: DeepEvalSettingsInput = {};
+  // What DeepEval-exact implies (DeepEval's calls, no cap) is not stored again.
+  if (settings.exact) changed.exact = true;
   if (settings.strictMode) changed.strictMode = true;
   if (!settings.includeReason) changed.includeReason = false;
   if (settings.penalizeAmbiguousClaims) changed.penalizeAmbiguousClaims = true;
   if (settings.summarizationQuestions !== DEFAULT_SUMMARIZATION_QUESTIONS)
     changed.summarizationQuestions = settings.summarizationQuestions;
   if (settings.assessmentQuestions) changed.assessmentQuestions = settings.assessmentQuestions;
-  if (settings.listCap !== DEFAULT_LIST_CAP) changed.listCap = settings.listCap;
-  if (settings.callStructure !== "folded") changed.callStructure = settings.callStructure;
+  if (!settings.exact && settings.listCap !== DEFAULT_LIST_CAP) changed.listCap = settings.listCap;
+  if (!settings.exact && settings.callStructure !== "folded") changed.callStructure = settings.callStructure;
   if (settings.truthsExtractionLimit !== null) changed.truthsExtractionLimit = settings.truthsExtractionLimit;
   return changed;
 }

@@ -195,9 +195,12 @@ function scoreMetricSettings(
 ): Pick<StoredRunConfig, "contextRelevance" | "statistical" | "deepEval" | "toolCalls" | "conversation"> {
   const deepEval = changedDeepEvalSettings(config.deepEval);
   const toolCalls = changedToolCallSettings(config.toolCalls);
+  // DeepEval-exact takes DeepEval's defaults where Assay's differ: its BLEU is bleu1, stored so the run says it.
+  const bleuType = config.statistical?.bleuType ?? (deepEval.exact ? "bleu1" : undefined);
+  const statistical = { ...config.statistical, ...(bleuType ? { bleuType } : {}) };
   return {
     ...(config.contextRelevance ? { contextRelevance: config.contextRelevance } : {}),
-    ...(config.statistical && Object.keys(config.statistical).length > 0 ? { statistical: config.statistical } : {}),
+    ...(Object.keys(statistical).length > 0 ? { statistical } : {}),
     ...(Object.keys(deepEval).length > 0 ? { deepEval } : {}),
     ...(Object.keys(toolCalls).length > 0 ? { toolCalls } : {}),
     ...(config.conversation?.guidelines ? { conversation: { guidelines: config.conversation.guidelines } } : {}),

@@ -212,26 +212,29 @@ function toolCallsExport(input: ToolCallSettingsInput | undefined) {
 }
 
 type DeepEvalExport = {
+  /** DeepEval-exact: every DeepEval-named metric as DeepEval computes it (list_cap is then null: none). */
+  deepeval_exact: boolean;
   call_structure: string;
   strict_mode: boolean;
   include_reason: boolean;
   penalize_ambiguous_claims: boolean;
   summarization_n: number;
   assessment_questions: string[] | null;
-  list_cap: number;
+  list_cap: number | null;
   truths_extraction_limit: number | null;
 };
 
 function deepEvalExport(stored: DeepEvalSettingsInput | undefined): DeepEvalExport {
   const settings = deepEvalSettings(stored);
   return {
+    deepeval_exact: settings.exact,
     call_structure: settings.callStructure,
     strict_mode: settings.strictMode,
     include_reason: settings.includeReason,
     penalize_ambiguous_claims: settings.penalizeAmbiguousClaims,
     summarization_n: settings.summarizationQuestions,
     assessment_questions: settings.assessmentQuestions,
-    list_cap: settings.listCap,
+    list_cap: Number.isFinite(settings.listCap) ? settings.listCap : null,
     truths_extraction_limit: settings.truthsExtractionLimit,
   };
 }

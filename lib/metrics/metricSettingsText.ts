@@ -62,10 +62,16 @@ function toolCallsText(config: Pick<StoredRunConfig, "metrics" | "toolCalls">): 
 /** The offline judge makes no calls and writes no reasons or lists: only the options that change its scores are said. */
 function deepEvalText(config: Pick<StoredRunConfig, "metrics" | "deepEval">, offline: boolean): string {
   const settings = deepEvalSettings(config.deepEval);
+  const calls = settings.exact
+    ? "DeepEval-exact (DeepEval's own calls, no list cap)"
+    : settings.callStructure === "deepeval"
+      ? "DeepEval's own calls"
+      : "folded calls";
   const parts = [
-    ...(offline ? [] : [settings.callStructure === "deepeval" ? "DeepEval's own calls" : "folded calls"]),
+    ...(offline ? [] : [calls]),
     `strict_mode ${settings.strictMode ? "on" : "off"}`,
-    ...(offline ? [] : [`include_reason ${settings.includeReason ? "on" : "off"}`, `list cap ${settings.listCap}`]),
+    ...(offline ? [] : [`include_reason ${settings.includeReason ? "on" : "off"}`]),
+    ...(offline || settings.exact ? [] : [`list cap ${settings.listCap}`]),
   ];
   if (config.metrics.includes("response/llm_judged/faithfulness"))
     parts.push(`penalize_ambiguous_claims ${settings.penalizeAmbiguousClaims ? "on" : "off"}`);

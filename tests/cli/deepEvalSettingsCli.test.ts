@@ -102,6 +102,70 @@ describe("npm run eval with DeepEval's options", () => {
     );
   });
 
+  it("runs DeepEval-exact: DeepEval's calls at the estimate's count, bleu1, no list cap, all said in the export", async () => {
+    const server = await startFakeOpenAIServer({
+      responder: (body, ctx) => fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreMetricResponder(body, ctx),
+    });
+    const out = path.join(dir, "exact.json");
+    const url = `file:${path.join(dir, "exact.db")}`;
+    try {
+      const { code, stdout, stderr } = await spawnEval(
+        [
+          ...["--dataset", SAMPLE_FILE, "--judges", "faithfulness,bleu", "--judge-model", "judge-model"],
+          ...["--deepeval-exact", "--no-include-reason", "--quiet", "--out", out],
+        ],
+        { DATABASE_URL: url, OPENAI_API_KEY: "sk-test-exact-0000", OPENAI_BASE_URL: server.url },
+      ).done;
+      expect(code, stderr).toBe(0);
+      // DeepEval's calls: 3 a row without the reason (truths, claims, verdicts), as --call-structure deepeval.
+      expect(stdout).toContain("Estimate: 141 LLM calls,");
+      expect(stdout).toContain(
+        "DeepEval-exact (--deepeval-exact): 141 LLM calls; folded calls (the default) would make 47.",
+      );
+      const names = server.requests.map((r) => String(r.body.response_format?.json_schema?.name));
+      expect(new Set(names)).toEqual(new Set(["deepeval_truths", "deepeval_claims", "deepeval_claim_verdicts"]));
+      // No list cap: the extracted lists (truths, claims) are unbounded, and no prompt speaks of a cap. (The
+      // verdicts are one per claim, a bound of their own.)
+      for (const request of server.requests) {
+        const name = String(request.body.response_format?.json_schema?.name);
+        if (name === "deepeval_truths" || name === "deepeval_claims")
+          expect(JSON.stringify(request.body.response_format)).not.toContain('"maxItems"');
+        expect(String(request.body.messages[0].content)).not.toContain("merge minor ones");
+      }
+    } finally {
+      await server.close();
+    }
+    const results = z
+      .object({
+        run: z.object({
+          id: z.string(),
+          settings: z.object({ deepeval: z.record(z.string(), z.unknown()), bleu_type: z.string() }),
+        }),
+      })
+      .parse(JSON.parse(fs.readFileSync(out, "utf8")));
+    expect(results.run.settings.deepeval).toMatchObject({
+      deepeval_exact: true,
+      call_structure: "deepeval",
+      list_cap: null,
+    });
+    expect(results.run.settings.bleu_type).toBe("bleu1");
+    const db = createDb(url);
+    try {
+      const stored = (await getRun(db, results.run.id))?.config;
+      expect(stored?.deepEval).toEqual({ exact: true, includeReason: false });
+      expect(stored?.statistical).toEqual({ bleuType: "bleu1" });
+    } finally {
+      await db.$disconnect();
+      closeDirectConnection(url);
+    }
+    expect(usageError([...baseArgs, "--deepeval-exact", "--call-structure", "folded"])).toContain(
+      "--call-structure: DeepEval-exact makes DeepEval's own calls: leave the call structure unset (or deepeval)",
+    );
+    expect(usageError([...baseArgs, "--deepeval-exact", "--list-cap", "20"])).toContain(
+      "--list-cap: DeepEval-exact has no list cap, as DeepEval has none",
+    );
+  });
+
   it("runs strict: binary scores, the strict pass marks, and the options stored with the run and exported", async () => {
     const out = path.join(dir, "strict.json");
     const url = `file:${path.join(dir, "strict.db")}`;

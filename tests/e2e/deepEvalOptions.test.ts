@@ -93,8 +93,17 @@ describe("DeepEval's options and G-Eval's scale, rubric and steps from the run f
     expect(await structure.locator("option").allInnerTexts()).toEqual([
       "Folded: one call per row, two for summarization (16 LLM calls)",
       "DeepEval's own calls, metric by metric (36 LLM calls)",
+      "DeepEval-exact: its calls and defaults (36 LLM calls)",
     ]);
+    // DeepEval-exact makes DeepEval's calls and has no list cap: the form stops asking for one.
+    await structure.selectOption("exact");
+    expect(await page.locator("[data-testid=expected-calls]").innerText()).toMatch(
+      /Expected LLM calls: 36 at most \(faithfulness 12, summarization 20, custom 4\)/,
+    );
+    expect(await options.getByLabel("List cap (items per answer)").count()).toBe(0);
+    await screenshot(page, "64-deepeval-exact-form");
     await structure.selectOption("deepeval");
+    await options.getByLabel("List cap (items per answer)").fill("25");
     expect(await page.locator("[data-testid=expected-calls]").innerText()).toMatch(
       /Expected LLM calls: 36 at most \(faithfulness 12, summarization 20, custom 4\)/,
     );

@@ -92,6 +92,7 @@ describe("DeepEval's options on a run", () => {
 
     const meta = await runExportMeta(db, runId);
     expect(meta.run.settings.deepeval).toEqual({
+      deepeval_exact: false,
       call_structure: "folded",
       strict_mode: true,
       include_reason: true,

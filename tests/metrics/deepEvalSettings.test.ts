@@ -14,6 +14,7 @@ const form = (fields: Record<string, string>) => {
 describe("DeepEval's options", () => {
   it("default as DeepEval's do, and a run stores only what differs", () => {
     expect(deepEvalSettings(undefined)).toEqual({
+      exact: false,
       strictMode: false,
       includeReason: true,
       penalizeAmbiguousClaims: false,
@@ -91,9 +92,36 @@ describe("DeepEval's options", () => {
         truthsExtractionLimit: 12,
       },
     });
+    // The calls select's DeepEval-exact choice is its own setting; the form shows no list cap with it.
+    expect(
+      readDeepEvalFields(
+        form({ "deepEval:shown": "1", "deepEval:includeReason": "on", "deepEval:callStructure": "exact" }),
+      ),
+    ).toEqual({
+      ok: true,
+      settings: { exact: true, strictMode: false, includeReason: true, penalizeAmbiguousClaims: false },
+    });
     expect(readDeepEvalFields(form({ "deepEval:shown": "1", "deepEval:listCap": "2" }))).toEqual({
       ok: false,
       errors: [expect.stringMatching(/^List cap: /)],
+    });
+  });
+
+  it("DeepEval-exact: DeepEval's calls and no list cap, stored as the one setting; refused beside folded calls or a cap", () => {
+    expect(deepEvalSettings({ exact: true })).toMatchObject({
+      exact: true,
+      callStructure: "deepeval",
+      listCap: Number.POSITIVE_INFINITY,
+    });
+    expect(changedDeepEvalSettings({ exact: true, callStructure: "deepeval" })).toEqual({ exact: true });
+    expect(metricSettingsText({ metrics: ["response/llm_judged/faithfulness"], deepEval: { exact: true } })).toEqual([
+      "DeepEval: DeepEval-exact (DeepEval's own calls, no list cap), strict_mode off, include_reason on, penalize_ambiguous_claims off",
+    ]);
+    expect(
+      readDeepEvalFields(form({ "deepEval:shown": "1", "deepEval:callStructure": "exact", "deepEval:listCap": "20" })),
+    ).toEqual({
+      ok: false,
+      errors: ["List cap: DeepEval-exact has no list cap, as DeepEval has none"],
     });
   });
 

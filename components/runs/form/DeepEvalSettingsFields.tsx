@@ -47,9 +47,13 @@ export function DeepEvalSettingsFields({
           Calls per row
           <select
             name="deepEval:callStructure"
-            value={choice.callStructure}
+            value={choice.exact ? "exact" : choice.callStructure}
             onChange={(e) =>
-              onChange({ ...choice, callStructure: e.target.value === "deepeval" ? "deepeval" : "folded" })
+              onChange({
+                ...choice,
+                callStructure: e.target.value === "folded" ? "folded" : "deepeval",
+                exact: e.target.value === "exact",
+              })
             }
             className="w-[30rem] rounded border border-slate-300 px-2 py-1 text-sm font-normal"
           >
@@ -58,6 +62,9 @@ export function DeepEvalSettingsFields({
             </option>
             <option value="deepeval">
               DeepEval&apos;s own calls, metric by metric ({formatInteger(byStructure.deepeval)} LLM calls)
+            </option>
+            <option value="exact">
+              DeepEval-exact: its calls and defaults ({formatInteger(byStructure.deepeval)} LLM calls)
             </option>
           </select>
           <span className="font-normal text-slate-600">
@@ -104,19 +111,21 @@ export function DeepEvalSettingsFields({
       {!offline && (
         <>
           <div className="flex flex-wrap gap-3">
-            <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
-              List cap (items per answer)
-              <input
-                name="deepEval:listCap"
-                type="number"
-                min={5}
-                max={200}
-                step={1}
-                defaultValue={DEFAULT_LIST_CAP}
-                required
-                className={INPUT}
-              />
-            </label>
+            {!choice.exact && (
+              <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+                List cap (items per answer)
+                <input
+                  name="deepEval:listCap"
+                  type="number"
+                  min={5}
+                  max={200}
+                  step={1}
+                  defaultValue={DEFAULT_LIST_CAP}
+                  required
+                  className={INPUT}
+                />
+              </label>
+            )}
             {(faithfulness || summarization) && choice.callStructure === "deepeval" && (
               <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
                 truths_extraction_limit (optional)
@@ -148,7 +157,9 @@ export function DeepEvalSettingsFields({
             )}
           </div>
           <p className="text-xs text-slate-600">
-            A list that reaches the cap says so in its details: the judge was told to merge minor items past it.
+            {choice.exact
+              ? "DeepEval-exact: no list cap, as DeepEval has none; BLEU is DeepEval's bleu1 unless the run names another."
+              : "A list that reaches the cap says so in its details: the judge was told to merge minor items past it."}
           </p>
           {summarization && (
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">

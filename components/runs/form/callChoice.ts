@@ -5,9 +5,20 @@ import { deepEvalSettings, type CallStructure, type DeepEvalSettings } from "@/l
  * estimate follows them: the call structure, whether the reason is asked for (a call of its own in
  * DeepEval's structure), and whether summarization's questions are given (no call to write them).
  */
-export type CallChoice = { callStructure: CallStructure; includeReason: boolean; givenQuestions: boolean };
+export type CallChoice = {
+  callStructure: CallStructure;
+  /** DeepEval-exact: DeepEval's own calls and defaults (callStructure is then "deepeval"). */
+  exact: boolean;
+  includeReason: boolean;
+  givenQuestions: boolean;
+};
 
-export const DEFAULT_CALL_CHOICE: CallChoice = { callStructure: "folded", includeReason: true, givenQuestions: false };
+export const DEFAULT_CALL_CHOICE: CallChoice = {
+  callStructure: "folded",
+  exact: false,
+  includeReason: true,
+  givenQuestions: false,
+};
 
 /** What DeepEvalSettingsFields needs: the choice, its setter, and the run's calls under each structure. */
 export type CallChoiceProps = {
@@ -19,7 +30,7 @@ export type CallChoiceProps = {
 /** The settings the estimate prices, under `callStructure` (the chosen one, or the other for comparison). */
 export function callChoiceSettings(choice: CallChoice, callStructure: CallStructure): DeepEvalSettings {
   return deepEvalSettings({
-    callStructure,
+    ...(choice.exact && callStructure === "deepeval" ? { exact: true } : { callStructure }),
     includeReason: choice.includeReason,
     ...(choice.givenQuestions ? { assessmentQuestions: ["(given)"] } : {}),
   });

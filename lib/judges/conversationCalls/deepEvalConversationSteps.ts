@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fence, FENCE_RULE } from "../prompts/fence";
 import type { PromptCall } from "../prompts/promptTemplate";
-import { binaryVerdict, itemReason, itemText, jsonOnly, memoByCount } from "../prompts/scoreMetrics/shared";
+import { binaryVerdict, itemReason, itemText, jsonOnly, memoByCount, upToCap } from "../prompts/scoreMetrics/shared";
 import { fencedTurns, type NumberedTurn } from "./conversationText";
 
 /**
@@ -43,7 +43,7 @@ export const userIntentions: PromptCall<{ intentions: string[] }, TurnsContext &
   render: (_input, context) => `Turns:\n${fencedTurns(context.turns)}`,
 };
 
-const intentionsSchema = memoByCount((listCap) => z.strictObject({ intentions: z.array(itemText).max(listCap) }));
+const intentionsSchema = memoByCount((listCap) => z.strictObject({ intentions: upToCap(z.array(itemText), listCap) }));
 
 /** ConversationCompletenessMetric, `generate_verdicts`: was this one intention satisfied, given all turns. */
 export const intentionVerdict: PromptCall<TurnVerdict, TurnsContext & { intention: string }> = {
@@ -95,7 +95,7 @@ export type KnowledgeData = Record<string, string | string[]>;
 const knowledgeSchema = memoByCount((listCap) =>
   z.strictObject({
     data: z
-      .record(z.string().min(1).max(200), z.union([itemReason, z.array(itemReason).max(listCap)]))
+      .record(z.string().min(1).max(200), z.union([itemReason, upToCap(z.array(itemReason), listCap)]))
       .refine((data) => Object.keys(data).length <= listCap, { message: `at most ${listCap} keys` }),
   }),
 );
@@ -122,7 +122,9 @@ export const extractKnowledge: PromptCall<
       'Example: the assistant asked "Do you have any dietary restrictions?" and the user message is "Yes, I\'m vegetarian and allergic to peanuts." JSON: {"data": {"Dietary Restrictions": ["Vegetarian", "Peanut Allergy"]}}',
       'Example: the assistant asked "Can I confirm your birth year is 1989?" and the user message is "No, it\'s actually 1992." JSON: {"data": {"Birth Year": "1992"}}',
       FENCE_RULE,
-      `Return only the JSON, at most ${context.listCap} keys.`,
+      Number.isFinite(context.listCap)
+        ? `Return only the JSON, at most ${context.listCap} keys.`
+        : "Return only the JSON.",
     ].join("\n"),
   render: (_input, context) =>
     [

@@ -7,6 +7,7 @@ import {
   jsonOnly,
   memoByKey,
   retrievalContextSection,
+  upToCap,
 } from "../prompts/scoreMetrics/shared";
 
 /**
@@ -27,7 +28,7 @@ const mostItems = (context: ExtractionContext) =>
   context.limit ? context.limit * Math.max(1, context.documents ?? 1) : context.listCap;
 
 const listSchema = memoByKey((key: string, listCap: number) =>
-  z.strictObject({ [key]: z.array(itemText).max(listCap) } as Record<string, z.ZodArray<typeof itemText>>),
+  z.strictObject({ [key]: upToCap(z.array(itemText), listCap) } as Record<string, z.ZodArray<typeof itemText>>),
 );
 export type ExtractedList = Record<string, string[]>;
 

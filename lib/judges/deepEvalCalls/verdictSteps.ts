@@ -12,6 +12,7 @@ import {
   memoByKey,
   retrievalContextSection,
   triVerdict,
+  upToCap,
 } from "../prompts/scoreMetrics/shared";
 
 /**
@@ -144,9 +145,10 @@ export const nodeStatements: PromptCall<
 };
 const nodeStatementsSchema = memoByKey((listCap: number) =>
   z.strictObject({
-    statements: z
-      .array(z.strictObject({ statement: itemText, verdict: binaryVerdict, reason: itemReason }))
-      .max(listCap),
+    statements: upToCap(
+      z.array(z.strictObject({ statement: itemText, verdict: binaryVerdict, reason: itemReason })),
+      listCap,
+    ),
   }),
 );
 

@@ -21,7 +21,12 @@ export function readDeepEvalFields(
     ...(text("listCap") ? { listCap: Number(text("listCap")) } : {}),
     ...(text("summarizationQuestions") ? { summarizationQuestions: Number(text("summarizationQuestions")) } : {}),
     ...(questions.length > 0 ? { assessmentQuestions: questions } : {}),
-    ...(text("callStructure") ? { callStructure: text("callStructure") } : {}),
+    // The calls select's third choice, DeepEval-exact, is a setting of its own rather than a call structure.
+    ...(text("callStructure") === "exact"
+      ? { exact: true }
+      : text("callStructure")
+        ? { callStructure: text("callStructure") }
+        : {}),
     ...(text("truthsExtractionLimit") ? { truthsExtractionLimit: Number(text("truthsExtractionLimit")) } : {}),
   });
   if (parsed.success) return { ok: true, settings: parsed.data };

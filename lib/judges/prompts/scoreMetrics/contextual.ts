@@ -19,6 +19,7 @@ import {
   scoreVerdict,
   tally,
   type PromptOptions,
+  upToCap,
 } from "./shared";
 import { deepEvalSystem, verdictItems, withOverallReason } from "./scoreMetricParts";
 
@@ -84,16 +85,17 @@ export const contextualPrecision: PromptTemplate<ContextualPrecisionAnswer, Scor
 export const contextualRecallAnswerSchema = memoByKey((count: number, options: PromptOptions) =>
   withOverallReason(
     {
-      sentences: z
-        .array(
+      sentences: upToCap(
+        z.array(
           z.strictObject({
             sentence: itemText,
             verdict: binaryVerdict,
             node_index: z.number().int().min(1).max(Math.max(count, 1)).nullable(),
             reason: itemReason,
           }),
-        )
-        .max(options.listCap),
+        ),
+        options.listCap,
+      ),
     },
     options,
   ),

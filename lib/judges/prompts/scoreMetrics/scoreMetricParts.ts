@@ -11,6 +11,7 @@ import {
   overallReason,
   tally,
   type PromptOptions,
+  upToCap,
 } from "./shared";
 
 /**
@@ -28,7 +29,7 @@ export function verdictItems<K extends string, V extends z.ZodType>(
   max: number = LIMITS.items,
 ) {
   const text = { [textKey]: itemText } as Record<K, typeof itemText>;
-  return z.array(z.strictObject({ ...text, verdict, reason: itemReason })).max(max);
+  return upToCap(z.array(z.strictObject({ ...text, verdict, reason: itemReason })), max);
 }
 
 type VerdictItem<K extends string> = Record<K, string> & { verdict: string; reason: string };

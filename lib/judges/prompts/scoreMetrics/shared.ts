@@ -114,9 +114,15 @@ export function promptOptionsOf(settings: { deepEval?: DeepEvalSettings } | unde
   return deepEval ? { listCap: deepEval.listCap, includeReason: deepEval.includeReason } : DEFAULT_PROMPT_OPTIONS;
 }
 
-/** The schema's list bounds in words, so a long output is condensed rather than rejected. */
+/** The schema's list bounds in words, so a long output is condensed rather than rejected; none without a cap. */
 export function jsonOnly(listCap: number): string {
+  if (!Number.isFinite(listCap)) return "Answer with JSON only, in the shape below, each reason one sentence.";
   return `Answer with JSON only, in the shape below: at most ${listCap} items in a list (merge minor ones when there are more), each reason one sentence.`;
+}
+
+/** A list schema bounded by the list cap, or unbounded where there is none (DeepEval-exact: Infinity). */
+export function upToCap<T extends z.ZodArray<z.ZodType>>(list: T, listCap: number): T {
+  return Number.isFinite(listCap) ? (list.max(listCap) as T) : list;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   scoreVerdict,
   triVerdict,
   type PromptOptions,
+  upToCap,
 } from "./shared";
 import {
   deepEvalSystem,
@@ -54,10 +55,7 @@ const alignmentSchema = memoByKey((options: PromptOptions, given: number) =>
       questions:
         given > 0
           ? indexedItems("question_index", given, { source_answer: triVerdict })
-          : z
-              .array(z.strictObject({ question: itemText, source_answer: triVerdict }))
-              .min(1)
-              .max(options.listCap),
+          : upToCap(z.array(z.strictObject({ question: itemText, source_answer: triVerdict })).min(1), options.listCap),
     },
     options,
   ),
