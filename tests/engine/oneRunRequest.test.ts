@@ -188,6 +188,58 @@ describe("one run request", () => {
     expect(viaCli).toEqual(viaForm);
   }, 120_000);
 
+  it("DeepEval-exact is one setting, stored the same from the form's calls select, the API and --deepeval-exact", async () => {
+    const name = "exact everywhere";
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      datasetId: world.datasetId,
+      name,
+      judge: "model",
+      judgeModel: "judge-exact",
+      concurrency: "4",
+      trials: "1",
+      chunkMode: "per_chunk",
+      "deepEval:shown": "1",
+      "deepEval:includeReason": "on",
+      "deepEval:callStructure": "exact",
+    }))
+      form.append(key, value);
+    for (const metric of ["faithfulness", "bleu"]) form.append("metrics", metric);
+    const read = runRequestFromForm(form);
+    if (!read.ok) throw new Error(`${read.message} ${read.errors.join("; ")}`);
+    const fromForm = await startRunFromRequest(db, LOCAL_ADMIN, read.request);
+    if (!fromForm.ok) throw new Error(`${fromForm.message} ${fromForm.errors.join("; ")}`);
+    const answer = await postRun(
+      new Request("http://127.0.0.1:3000/api/v1/runs", {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "127.0.0.1:3000" },
+        body: JSON.stringify({
+          ...{ datasetId: world.datasetId, name, metrics: ["faithfulness", "bleu"], judge: "model" },
+          ...{ judgeModel: "judge-exact", concurrency: 4, chunkMode: "per_chunk", deepEval: { exact: true } },
+        }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    const body = (await answer.json()) as { id: string };
+    expect(answer.status, JSON.stringify(body)).toBe(201);
+    const cli = await spawnEval(
+      [
+        ...["--dataset-id", world.datasetId, "--name", name, "--judges", "faithfulness,bleu"],
+        ...["--judge-model", "judge-exact", "--concurrency", "4", "--chunk-mode", "per_chunk"],
+        ...["--deepeval-exact", "--quiet"],
+      ],
+      { DATABASE_URL: world.url, OPENAI_BASE_URL: world.server.url, OPENAI_API_KEY: "sk-test-one-request-0000" },
+    ).done;
+    expect(cli.stderr).toBe("");
+    const cliRunId = /Run (\S+) "/.exec(cli.stdout)?.[1];
+    expect(cliRunId, cli.stdout).toBeDefined();
+    const [viaForm, viaApi, viaCli] = await Promise.all([fromForm.runId, body.id, cliRunId!].map(storedRun));
+    expect(viaForm.config.deepEval).toEqual({ exact: true });
+    expect(viaForm.config.statistical).toEqual({ bleuType: "bleu1" });
+    expect(viaApi).toEqual(viaForm);
+    expect(viaCli).toEqual(viaForm);
+  }, 120_000);
+
   it("refuses trials outside 1–10 in the form and the API, naming what is allowed", async () => {
     const form = new FormData();
     for (const [key, value] of Object.entries({
