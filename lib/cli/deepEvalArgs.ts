@@ -14,8 +14,9 @@ export const DEEPEVAL_OPTIONS = {
 } as const;
 
 export const DEEPEVAL_USAGE = `  --deepeval-exact        every DeepEval metric as DeepEval computes it: DeepEval's own calls, no list cap,
-                          and DeepEval's defaults (bleu1 unless --bleu-type says otherwise); the estimate
-                          says its calls (docs/metrics.md lists what still differs)
+                          and DeepEval's defaults (bleu1 unless --bleu-type says otherwise; G-Eval on 0–10
+                          with steps written for each row); the estimate says its calls
+                          (docs/metrics.md lists what still differs)
   --strict-mode           DeepEval's strict_mode: every DeepEval metric and G-Eval scores 1 or 0, and its
                           threshold is 1 (0 where lower is better)
   --no-include-reason     DeepEval's include_reason=False: no overall reason is asked for (the verdicts keep theirs)

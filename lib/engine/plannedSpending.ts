@@ -116,6 +116,10 @@ export function estimateFormSpending(
         chars: input.profiles.reduce((sum, profile) => sum + profile.requestChars, 0) * trials,
       }
     : null;
-  const gEvalJudges = judged.filter((work) => input.gEvalMetrics.has(work.metric) && work.items > 0).length * trials;
-  return { ...estimateSpending({ judged, gEvalJudges, generation }, options), judged };
+  const gEvalWork = judged.filter((work) => input.gEvalMetrics.has(work.metric) && work.items > 0);
+  // Steps once per judge and trial; under DeepEval-exact once per row (its items count every trial).
+  const gEvalStepCalls = options.deepEval?.exact
+    ? gEvalWork.reduce((sum, work) => sum + work.items, 0)
+    : gEvalWork.length * trials;
+  return { ...estimateSpending({ judged, gEvalStepCalls, generation }, options), judged };
 }

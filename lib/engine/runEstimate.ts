@@ -28,9 +28,11 @@ export async function estimateRunSpending(
   return estimateSpending(
     {
       judged: judged.map((entry) => ({ ...entry, promptChars: options.promptChars?.get(entry.metric) ?? 0 })),
-      // Steps are written once per G-Eval judge and trial, before its first row (at most: a cached one costs nothing).
-      gEvalJudges:
-        judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length * (options.trials ?? 1),
+      // Steps are written once per G-Eval judge and trial, before its first row (at most: a cached one costs
+      // nothing); under DeepEval-exact, once per row.
+      gEvalStepCalls: options.deepEval?.exact
+        ? judged.filter((entry) => isGEvalMetric(entry.metric)).reduce((sum, entry) => sum + entry.items, 0)
+        : judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length * (options.trials ?? 1),
       generation,
     },
     options,

@@ -92,15 +92,15 @@ export function judgeCallShape(metric: string, deepEval?: DeepEvalSettings): Jud
 
 /**
  * Calls: one per judged row times the metric's calls per row (one per retrieved chunk for a per-chunk
- * judge in per_chunk mode), plus one evaluation-steps call per G-Eval judge (at most: steps already in
- * the judge cache cost none). Input tokens: the prompt's own size per call plus the row's text and
+ * judge in per_chunk mode), plus G-Eval's evaluation-steps calls: one per judge (at most: steps already in
+ * the judge cache cost none), or one per row under DeepEval-exact, as DeepEval's evaluate() writes them. Input tokens: the prompt's own size per call plus the row's text and
  * chunks, counted for each of a metric's calls per row (an upper bound: summarization's second call sees
  * only the summary and the questions, not the source). Output tokens: one verdict per call, or per
  * chunk for a per-chunk judge. Priced with ASSAY_LLM_PRICES; cost null when a model that is called has
  * no price. The offline judge and metrics without a model cost nothing.
  */
 export function estimateSpending(
-  work: { judged: JudgedWork[]; gEvalJudges: number; generation: GenerationWork | null },
+  work: { judged: JudgedWork[]; gEvalStepCalls: number; generation: GenerationWork | null },
   options: SpendingOptions,
 ): SpendingEstimate {
   let calls = 0;
@@ -127,9 +127,9 @@ export function estimateSpending(
         textTokens * (shape.perChunk ? 1 : shape.callsPerRow + (shape.callsPerChunk > 0 ? 1 : 0));
       output += (shape.perChunk ? Math.max(entry.chunks, entry.items) : metricCalls) * OUTPUT_TOKENS_PER_VERDICT;
     }
-    calls += work.gEvalJudges;
-    input += work.gEvalJudges * PROMPT_OVERHEAD_TOKENS;
-    output += work.gEvalJudges * OUTPUT_TOKENS_PER_VERDICT;
+    calls += work.gEvalStepCalls;
+    input += work.gEvalStepCalls * PROMPT_OVERHEAD_TOKENS;
+    output += work.gEvalStepCalls * OUTPUT_TOKENS_PER_VERDICT;
   }
   let cost =
     calls === 0 ? 0 : costUsd(options.judgeModel, { inputTokens: input, outputTokens: output }, options.prices);

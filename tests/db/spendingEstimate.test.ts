@@ -7,6 +7,7 @@ import { estimateRunSpending } from "@/lib/engine/runEstimate";
 import { createRun } from "@/lib/engine/createRun";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import { METRICS } from "@/lib/contract/metricCatalog";
+import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { estimateSpending, PROMPT_OVERHEAD_TOKENS } from "@/lib/metrics/spendingEstimate";
 import type { Db } from "@/lib/db/client";
 import { importRows } from "../support/engineKit";
@@ -148,6 +149,27 @@ describe("the run form's estimate and the CLI's agree", () => {
     ]);
   });
 
+  it("counts G-Eval's steps once per judge, or once per row under DeepEval-exact, as DeepEval's evaluate() writes them", async () => {
+    const profiles = await getDatasetTextProfiles(db, datasetId);
+    const { judges, gEvalMetrics } = plannedJudges({ metrics: [], customJudges: [], gEvalJudges: G_EVAL });
+    const base = {
+      judgeModel: "judge-est",
+      generationModel: null,
+      chunkMode: "batched",
+      heuristic: false,
+      prices: PRICES,
+    };
+    const cached = estimateFormSpending({ profiles, judges, gEvalMetrics }, base);
+    const rows = cached.judged.reduce((sum, work) => sum + work.items, 0);
+    expect(rows).toBeGreaterThan(1);
+    expect(cached.llmCalls).toBe(rows + 1);
+    const exact = estimateFormSpending(
+      { profiles, judges, gEvalMetrics },
+      { ...base, deepEval: deepEvalSettings({ exact: true }) },
+    );
+    expect(exact.llmCalls).toBe(2 * rows);
+  });
+
   it("is zero on the offline judge, and unknown (null) when the judge model has no price", async () => {
     const profiles = await getDatasetTextProfiles(db, datasetId);
     const { judges, gEvalMetrics } = plannedJudges({ metrics: LLM_METRICS, customJudges: CUSTOM, gEvalJudges: G_EVAL });
@@ -180,7 +202,7 @@ describe("estimateSpending", () => {
           { metric: "response/llm_judged/faithfulness", items: 40, chunks: 80, chars: 8000 },
           { metric: "response/statistical/bleu", items: 25, chunks: 0, chars: 1000 },
         ],
-        gEvalJudges: 0,
+        gEvalStepCalls: 0,
         generation: null,
       },
       options,
@@ -197,7 +219,7 @@ describe("estimateSpending", () => {
     const estimate = estimateSpending(
       {
         judged: [{ metric: "response/llm_judged/g_eval/coherence", items: 8, chunks: 0, chars: 0 }],
-        gEvalJudges: 1,
+        gEvalStepCalls: 1,
         generation: null,
       },
       options,

@@ -194,3 +194,47 @@ describe("strict mode (DeepEval's strict_mode)", () => {
     expect([result.score, result.promptVersion.split(" ")[0]]).toEqual([1, STRICT_SCORE_VERSION]);
   });
 });
+
+describe("DeepEval-exact", () => {
+  it("scores 0–10 with steps written for each row, no criteria in the score prompt, and DeepEval's weighting", async () => {
+    // A 1–5 judge: DeepEval's GEval has only its 0–10 scale.
+    const definition = gEvalDefinitionSchema.parse({ ...base, name: "helpful_exact", scale: "1-5" });
+    const llm = makeClient(openAiConfig(server.url)).client;
+    const cache = createJudgeCache(db);
+    const metric = "response/llm_judged/g_eval/helpful_exact";
+    const backend = withGEvalJudges(
+      createLlmJudgeBackend({ llm, cache }),
+      createGEvalJudge({ llm, cache }),
+      new Map([[metric, definition]]),
+    );
+    // DeepEval keeps every decimal token of at least 1%, in range or not ("11" here), and no other.
+    answer = {
+      score: 8,
+      reason: "Most of it is covered.",
+      top: [
+        ["8", 0.6],
+        ["11", 0.2],
+        ["9", 0.195],
+        ["x", 0.005],
+      ],
+    };
+    const settings = { deepEval: deepEvalSettings({ exact: true }) };
+    const rows = [row("Exact one?", { response: "A." }), row("Exact two?", { response: "B." })];
+    const results = [];
+    for (const input of rows) results.push(await backend.judge({ metric, input, chunkMode: "batched", settings }));
+    // DeepEval's calls: the steps and the score, for every row.
+    expect([stepsRequests().length, scoreRequests().length]).toEqual([2, 2]);
+    const request = scoreRequests()[0];
+    expect(request.body.messages[0].content).not.toContain("Evaluation criteria");
+    expect(request.body.messages[0].content).toContain("Evaluation steps:\n1. Generated step one.");
+    expect(request.body.response_format.json_schema.schema.properties.score).toMatchObject({ minimum: 0, maximum: 10 });
+    const weighted = (8 * 0.6 + 11 * 0.2 + 9 * 0.195) / (0.6 + 0.2 + 0.195);
+    expect(results[0].score).toBeCloseTo(Math.min(1, weighted / 10), 12);
+    expect(results[0].promptVersion.split(" ")[0]).toBe("g_eval.score/v3+deepeval_exact/v1");
+    // The same rows again: each row's steps and score come back from the cache, no call is made.
+    server.requests.length = 0;
+    for (const input of rows)
+      expect((await backend.judge({ metric, input, chunkMode: "batched", settings })).cacheHit).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+});

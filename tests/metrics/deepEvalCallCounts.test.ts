@@ -4,7 +4,7 @@ import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { estimateSpending, type JudgedWork } from "@/lib/metrics/spendingEstimate";
 
 const options = { judgeModel: "m", generationModel: null, chunkMode: "batched", heuristic: false, prices: {} };
-const work = (judged: JudgedWork[]) => ({ judged, gEvalJudges: 0, generation: null });
+const work = (judged: JudgedWork[]) => ({ judged, gEvalStepCalls: 0, generation: null });
 const rows = (metric: string, items: number, chunks = items) => ({ metric, items, chunks, chars: 4000 });
 
 describe("the calls of each call structure, as the estimate counts them", () => {

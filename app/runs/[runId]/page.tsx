@@ -200,7 +200,12 @@ export default async function RunPage({ params, searchParams }: Props) {
           <TrialsPanel runId={run.id} trials={trialsOf(config)} metrics={config.metrics} query={query} />
         </Suspense>
       )}
-      <GEvalStepsPanel runId={run.id} judges={config.gEvalJudges ?? []} thresholds={config.thresholds} />
+      <GEvalStepsPanel
+        runId={run.id}
+        judges={config.gEvalJudges ?? []}
+        thresholds={config.thresholds}
+        exact={config.deepEval?.exact === true}
+      />
       <Suspense fallback={<CardSkeleton />}>
         <AgreementPanel run={run} query={query} />
       </Suspense>

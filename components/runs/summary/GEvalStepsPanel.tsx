@@ -14,11 +14,14 @@ export async function GEvalStepsPanel({
   runId,
   judges,
   thresholds,
+  exact = false,
 }: {
   runId: string;
   judges: GEvalDefinition[];
   /** The run's pass marks: a judge's own, unless the run set another (strict mode sets 1). */
   thresholds: Record<string, number>;
+  /** DeepEval-exact: every judge on DeepEval's 0–10 scale, its steps written anew for each row. */
+  exact?: boolean;
 }) {
   if (judges.length === 0) return null;
   const stored = await Promise.all(judges.map((judge) => getGEvalSteps(getDb(), runId, gEvalMetricName(judge))));
@@ -30,7 +33,11 @@ export async function GEvalStepsPanel({
   return (
     <Card
       title="G-Eval judges"
-      subtitle="Evaluation steps as written by the judge's author, or generated once per criteria and model"
+      subtitle={
+        exact
+          ? "DeepEval-exact: steps written by the judge's author, or generated anew for each row as DeepEval does (the first row's shown); scored 0–10"
+          : "Evaluation steps as written by the judge's author, or generated once per criteria and model"
+      }
       testId="g-eval-steps"
     >
       <div className="space-y-3">
@@ -41,8 +48,8 @@ export async function GEvalStepsPanel({
             </p>
             {judge.criteria && <p className="whitespace-pre-wrap text-slate-700">{judge.criteria}</p>}
             <p className="text-xs text-slate-600">
-              reads {judge.evaluationParams.join(", ")} · scale {judge.scale.replace("-", "–")} · pass mark{" "}
-              {formatScore(thresholds[gEvalMetricName(judge)] ?? judge.threshold)}
+              reads {judge.evaluationParams.join(", ")} · scale {exact ? "0–10" : judge.scale.replace("-", "–")} · pass
+              mark {formatScore(thresholds[gEvalMetricName(judge)] ?? judge.threshold)}
               {judge.evaluationSteps ? " · steps written by its author" : ""}
             </p>
             {judge.rubric && (

@@ -24,7 +24,10 @@ export function withGEvalJudges(
           ? { ...stored, alignment: { ...request.alignment, examples: [...request.alignment.examples] } }
           : stored;
       return definition
-        ? geval.judge(definition, request.input, { strict: request.settings?.deepEval?.strictMode === true })
+        ? geval.judge(definition, request.input, {
+            strict: request.settings?.deepEval?.strictMode === true,
+            exact: request.settings?.deepEval?.exact === true,
+          })
         : base.judge(request);
     },
   };

@@ -18,10 +18,11 @@ import {
   stepsAnswerSchema,
   stepsPrompt,
   STRICT_SCORE_VERSION,
+  EXACT_SCORE_SUFFIX,
   alignedSuffix,
   type ScoreAnswer,
 } from "./prompts";
-import { probabilityWeightedScore, type WeightedScore } from "./weightedScore";
+import { deepEvalWeightedScore, probabilityWeightedScore, type WeightedScore } from "./weightedScore";
 
 /**
  * Custom G-Eval judges. Two phases:
@@ -63,8 +64,12 @@ export type GEvalJudge = {
   judge(definition: GEvalDefinition, input: JudgeInput, options?: GEvalOptions): Promise<JudgeResult>;
 };
 
-/** strict: DeepEval's strict_mode, a 1-or-0 score (its threshold is 1). */
-export type GEvalOptions = { strict?: boolean };
+/**
+ * strict: DeepEval's strict_mode, a 1-or-0 score (its threshold is 1). exact: DeepEval-exact, G-Eval as
+ * DeepEval's evaluate() runs it: the 0–10 scale (a rubric narrows it), steps written anew for every row (the
+ * same prompt each time, so not shared), a score prompt without the criteria, and DeepEval's weighting.
+ */
+export type GEvalOptions = { strict?: boolean; exact?: boolean };
 
 const cachedScoreSchema = z.strictObject({
   answer: anyScoreAnswerSchema,
@@ -127,9 +132,22 @@ export function createGEvalJudge(deps: {
     };
   }
 
-  function stepsEntry(definition: GEvalDefinition) {
+  function stepsEntry(definition: GEvalDefinition, row?: JudgeInput) {
     if (definition.evaluationSteps) return authorSteps(definition.evaluationSteps);
     const promptHash = hashPrompt(STEPS_VERSION, stepsPrompt(definition));
+    if (row) {
+      // A row's own steps (DeepEval-exact): its own cache entry, so a resumed run does not write them again;
+      // not kept in memory past the row.
+      const rowKey = createHash("sha256").update(JSON.stringify(row)).digest("hex");
+      return {
+        promise: generateSteps(
+          definition,
+          cacheKey(`${STEPS_VERSION}/row`, `${promptHash}\u0000${rowKey}`),
+          promptHash,
+        ),
+        claimed: false,
+      };
+    }
     const key = cacheKey(STEPS_VERSION, promptHash);
     let entry = stepsInFlight.get(key);
     if (!entry) {
@@ -166,12 +184,15 @@ export function createGEvalJudge(deps: {
   return {
     model,
     evaluationSteps: (definition) => stepsEntry(definition).promise,
-    async judge(definition, input, options = {}) {
+    async judge(given, input, options = {}) {
       const started = Date.now();
       const strict = options.strict === true;
+      const exact = options.exact === true;
+      // DeepEval's GEval has one scale, 0–10, which a rubric narrows.
+      const definition: GEvalDefinition = exact ? { ...given, scale: "0-10" } : given;
       const range = strict ? STRICT_RANGE : scoreRange(definition);
-      const version = strict ? STRICT_SCORE_VERSION : SCORE_VERSION;
-      const entry = stepsEntry(definition);
+      const version = `${strict ? STRICT_SCORE_VERSION : SCORE_VERSION}${exact ? EXACT_SCORE_SUFFIX : ""}`;
+      const entry = stepsEntry(definition, exact ? input : undefined);
       let steps: GEvalSteps;
       try {
         steps = await entry.promise;
@@ -186,7 +207,7 @@ export function createGEvalJudge(deps: {
       const stepsCost = !steps.cacheHit && !entry.claimed ? steps : null;
       entry.claimed = true;
       const promptVersion = `${version}${alignedSuffix(definition)} steps:${steps.stepsHash.slice(0, 16)}`;
-      const messages = scorePrompt(definition, steps.steps, input, { strict });
+      const messages = scorePrompt(definition, steps.steps, input, { strict, withoutCriteria: exact });
       const promptHash = hashPrompt(version, messages);
       const key = cacheKey(version, promptHash);
       const cached = deps.readCache === false ? null : await deps.cache.get(key);
@@ -207,7 +228,11 @@ export function createGEvalJudge(deps: {
       }
       try {
         const result = await scoreRow(messages, range, strict);
-        const weighted = strict ? null : probabilityWeightedScore(result.logprobs, result.value.score, range);
+        const weighted = strict
+          ? null
+          : exact
+            ? deepEvalWeightedScore(result.logprobs, result.value.score)
+            : probabilityWeightedScore(result.logprobs, result.value.score, range);
         await deps.cache.put(
           { key, model, promptVersion, response: JSON.stringify({ answer: result.value, weighted }), ...result.usage },
           { replace: deps.readCache === false },

@@ -29,6 +29,8 @@ export const STEPS_VERSION = "g_eval.steps/v1";
 export const SCORE_VERSION = "g_eval.score/v3";
 /** DeepEval's strict mode: 1 only when the steps are followed in full, else 0; no weighting. */
 export const STRICT_SCORE_VERSION = "g_eval.strict_score/v1";
+/** DeepEval-exact's score prompt: as DeepEval's, the steps, rubric and test case without the criteria. */
+export const EXACT_SCORE_SUFFIX = "+deepeval_exact/v1";
 
 const MAX_STEPS = 8;
 export const stepsAnswerSchema = z.strictObject({
@@ -96,17 +98,19 @@ export function scorePrompt(
   definition: GEvalDefinition,
   steps: string[],
   input: JudgeInput,
-  options: { strict?: boolean } = {},
+  options: { strict?: boolean; withoutCriteria?: boolean } = {},
 ): ChatTurn[] {
   const strict = options.strict === true;
+  // DeepEval's score prompt shows the steps, not the criteria they were written from.
+  const criteria = options.withoutCriteria ? undefined : definition.criteria;
   const { min, max } = strict ? { min: 0, max: 1 } : scoreRange(definition);
   const rubric = !strict && definition.rubric ? sortRubric(definition.rubric) : null;
   return [
     {
       role: "system",
       content: [
-        `You are an evaluator. Grade the ${paramList(definition)} below ${definition.criteria ? "against the criteria, " : ""}following the evaluation steps.`,
-        ...(definition.criteria ? [`Evaluation criteria:\n${definition.criteria}`] : []),
+        `You are an evaluator. Grade the ${paramList(definition)} below ${criteria ? "against the criteria, " : ""}following the evaluation steps.`,
+        ...(criteria ? [`Evaluation criteria:\n${criteria}`] : []),
         `Evaluation steps:\n${steps.map((step, i) => `${i + 1}. ${step}`).join("\n")}`,
         ...(rubric
           ? [`Rubric:\n${rubric.map((entry) => `${rangeText(entry)}: ${entry.expectedOutcome}`).join("\n")}`]

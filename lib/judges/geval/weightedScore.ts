@@ -51,3 +51,34 @@ export function probabilityWeightedScore(
   }
   return { score: weighted, probabilities };
 }
+
+/**
+ * DeepEval's own weighting (deepeval/metrics/g_eval/utils.py, calculate_weighted_summed_score), for
+ * DeepEval-exact: the last token that is exactly the raw score (untrimmed), then every alternative among its
+ * top log-probabilities that is all digits and at least 1% likely, in range or not (the chosen token is not
+ * added when a server leaves it out). Python's isdecimal() also takes non-ASCII digits; no model's score
+ * token is one, and they are left out here.
+ */
+export function deepEvalWeightedScore(
+  tokens: TokenLogprob[] | null | undefined,
+  rawScore: number,
+): WeightedScore | null {
+  if (!tokens) return null;
+  const scoreToken = tokens.findLast((t) => t.token === String(rawScore));
+  if (!scoreToken) return null;
+  const mass = new Map<number, number>();
+  for (const alt of scoreToken.top) {
+    if (alt.logprob < Math.log(MIN_TOKEN_PROBABILITY) || !/^[0-9]+$/.test(alt.token)) continue;
+    const value = Number(alt.token);
+    mass.set(value, (mass.get(value) ?? 0) + Math.exp(alt.logprob));
+  }
+  const total = [...mass.values()].reduce((sum, p) => sum + p, 0);
+  if (total === 0) return null;
+  const probabilities: Record<number, number> = {};
+  let weighted = 0;
+  for (const [value, p] of [...mass.entries()].sort((a, b) => a[0] - b[0])) {
+    probabilities[value] = p / total;
+    weighted += value * (p / total);
+  }
+  return { score: weighted, probabilities };
+}
