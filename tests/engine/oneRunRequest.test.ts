@@ -89,95 +89,112 @@ async function storedRun(runId: string) {
   };
 }
 
+/** The run form's fields, as RunForm.tsx posts them, through the form's reading and the start of a run. */
+async function runFromForm(fields: Record<string, string>, metrics: string[]): Promise<string> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const metric of metrics) form.append("metrics", metric);
+  const read = runRequestFromForm(form);
+  if (!read.ok) throw new Error(`${read.message} ${read.errors.join("; ")}`);
+  const started = await startRunFromRequest(db, LOCAL_ADMIN, read.request);
+  if (!started.ok) throw new Error(`${started.message} ${started.errors.join("; ")}`);
+  return started.runId;
+}
+
+/** The same choices as JSON, through POST /api/v1/runs's route handler. */
+async function runFromApi(body: Record<string, unknown>): Promise<string> {
+  const answer = await postRun(
+    new Request("http://127.0.0.1:3000/api/v1/runs", {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "127.0.0.1:3000" },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) },
+  );
+  const created = (await answer.json()) as { id: string };
+  expect(answer.status, JSON.stringify(created)).toBe(201);
+  return created.id;
+}
+
+/** The CLI, as a process, on the same store and endpoint. */
+async function runFromCli(args: string[]): Promise<string> {
+  const cli = await spawnEval(args, {
+    DATABASE_URL: world.url,
+    OPENAI_BASE_URL: world.server.url,
+    OPENAI_API_KEY: "sk-test-one-request-0000",
+  }).done;
+  expect(cli.stderr).toBe("");
+  const runId = /Run (\S+) "/.exec(cli.stdout)?.[1];
+  if (!runId) throw new Error(`the CLI started no run:\n${cli.stdout}`);
+  return runId;
+}
+
 describe("one run request", () => {
   it("the run form, POST /api/v1/runs and the CLI store the same run for the same choices", async () => {
-    // The run form, as RunForm.tsx posts it.
-    const form = new FormData();
-    for (const [key, value] of Object.entries({
+    const viaFormId = await runFromForm(
+      {
+        datasetId: world.datasetId,
+        name: NAME,
+        tags: "branch=main, nightly",
+        judge: "model",
+        judgeModel: "judge-same",
+        concurrency: "4",
+        trials: "2",
+        chunkMode: "per_chunk",
+        customJudges: JSON.stringify([CUSTOM_JUDGE]),
+        gEvalJudges: JSON.stringify([
+          {
+            name: G_EVAL.name,
+            criteria: G_EVAL.criteria,
+            steps: "",
+            evaluationParams: G_EVAL.evaluationParams,
+            scale: "",
+            rubric: "",
+            threshold: G_EVAL.threshold,
+          },
+        ]),
+        "threshold:faithfulness": "0.7",
+        bleuType: "bleu2",
+        "deepEval:shown": "1",
+        "deepEval:strictMode": "on",
+        "deepEval:includeReason": "on",
+        "deepEval:listCap": "12",
+        budgetCalls: "500",
+        budgetTokens: "",
+        budgetUsd: "",
+      },
+      ["correctness", "faithfulness", "bleu"],
+    );
+    const viaApiId = await runFromApi({
       datasetId: world.datasetId,
       name: NAME,
-      tags: "branch=main, nightly",
+      tags: ["branch=main", "nightly"],
+      metrics: ["correctness", "faithfulness", "bleu"],
       judge: "model",
       judgeModel: "judge-same",
-      concurrency: "4",
-      trials: "2",
+      concurrency: 4,
+      trials: 2,
       chunkMode: "per_chunk",
-      customJudges: JSON.stringify([CUSTOM_JUDGE]),
-      gEvalJudges: JSON.stringify([
-        {
-          name: G_EVAL.name,
-          criteria: G_EVAL.criteria,
-          steps: "",
-          evaluationParams: G_EVAL.evaluationParams,
-          scale: "",
-          rubric: "",
-          threshold: G_EVAL.threshold,
-        },
-      ]),
-      "threshold:faithfulness": "0.7",
-      bleuType: "bleu2",
-      "deepEval:shown": "1",
-      "deepEval:strictMode": "on",
-      "deepEval:includeReason": "on",
-      "deepEval:listCap": "12",
-      budgetCalls: "500",
-      budgetTokens: "",
-      budgetUsd: "",
-    }))
-      form.append(key, value);
-    for (const metric of ["correctness", "faithfulness", "bleu"]) form.append("metrics", metric);
-    const read = runRequestFromForm(form);
-    if (!read.ok) throw new Error(`${read.message} ${read.errors.join("; ")}`);
-    const fromForm = await startRunFromRequest(db, LOCAL_ADMIN, read.request);
-    if (!fromForm.ok) throw new Error(`${fromForm.message} ${fromForm.errors.join("; ")}`);
+      thresholds: { faithfulness: 0.7 },
+      statistical: { bleuType: "bleu2" },
+      deepEval: { strictMode: true, listCap: 12 },
+      customJudges: [CUSTOM_JUDGE],
+      gEvalJudges: [G_EVAL],
+      budget: { calls: 500 },
+    });
 
-    // The API: the same choices as JSON, through the route handler.
-    const answer = await postRun(
-      new Request("http://127.0.0.1:3000/api/v1/runs", {
-        method: "POST",
-        headers: { "content-type": "application/json", host: "127.0.0.1:3000" },
-        body: JSON.stringify({
-          datasetId: world.datasetId,
-          name: NAME,
-          tags: ["branch=main", "nightly"],
-          metrics: ["correctness", "faithfulness", "bleu"],
-          judge: "model",
-          judgeModel: "judge-same",
-          concurrency: 4,
-          trials: 2,
-          chunkMode: "per_chunk",
-          thresholds: { faithfulness: 0.7 },
-          statistical: { bleuType: "bleu2" },
-          deepEval: { strictMode: true, listCap: 12 },
-          customJudges: [CUSTOM_JUDGE],
-          gEvalJudges: [G_EVAL],
-          budget: { calls: 500 },
-        }),
-      }),
-      { params: Promise.resolve({}) },
-    );
-    const body = (await answer.json()) as { id: string };
-    expect(answer.status, JSON.stringify(body)).toBe(201);
-
-    // The CLI, as a process, on the same store and endpoint.
     const judgesFile = path.join(dir, "judges.json");
     fs.writeFileSync(judgesFile, JSON.stringify([CUSTOM_JUDGE]));
-    const cli = await spawnEval(
-      [
-        ...["--dataset-id", world.datasetId, "--name", NAME, "--tag", "branch=main", "--tag", "nightly"],
-        ...["--judges", "correctness,faithfulness,bleu", "--judge-model", "judge-same"],
-        ...["--concurrency", "4", "--trials", "2", "--chunk-mode", "per_chunk", "--threshold", "faithfulness=0.7"],
-        ...["--bleu-type", "bleu2", "--strict-mode", "--list-cap", "12", "--custom-judges", judgesFile],
-        ...["--g-eval", `name=${G_EVAL.name};criteria=${G_EVAL.criteria};params=input,actual_output;threshold=0.6`],
-        ...["--budget-calls", "500", "--quiet"],
-      ],
-      { DATABASE_URL: world.url, OPENAI_BASE_URL: world.server.url, OPENAI_API_KEY: "sk-test-one-request-0000" },
-    ).done;
-    expect(cli.stderr).toBe("");
-    const cliRunId = /Run (\S+) "/.exec(cli.stdout)?.[1];
-    expect(cliRunId, cli.stdout).toBeDefined();
+    const viaCliId = await runFromCli([
+      ...["--dataset-id", world.datasetId, "--name", NAME, "--tag", "branch=main", "--tag", "nightly"],
+      ...["--judges", "correctness,faithfulness,bleu", "--judge-model", "judge-same"],
+      ...["--concurrency", "4", "--trials", "2", "--chunk-mode", "per_chunk", "--threshold", "faithfulness=0.7"],
+      ...["--bleu-type", "bleu2", "--strict-mode", "--list-cap", "12", "--custom-judges", judgesFile],
+      ...["--g-eval", `name=${G_EVAL.name};criteria=${G_EVAL.criteria};params=input,actual_output;threshold=0.6`],
+      ...["--budget-calls", "500", "--quiet"],
+    ]);
 
-    const [viaForm, viaApi, viaCli] = await Promise.all([fromForm.runId, body.id, cliRunId!].map(storedRun));
+    const [viaForm, viaApi, viaCli] = await Promise.all([viaFormId, viaApiId, viaCliId].map(storedRun));
     expect(Object.keys(viaForm.plan)).toHaveLength(5);
     // Two trials: every row of every metric planned twice (6 rows).
     expect(viaForm.config.trials).toBe(2);
@@ -190,50 +207,31 @@ describe("one run request", () => {
 
   it("DeepEval-exact is one setting, stored the same from the form's calls select, the API and --deepeval-exact", async () => {
     const name = "exact everywhere";
-    const form = new FormData();
-    for (const [key, value] of Object.entries({
-      datasetId: world.datasetId,
-      name,
-      judge: "model",
-      judgeModel: "judge-exact",
-      concurrency: "4",
-      trials: "1",
-      chunkMode: "per_chunk",
-      "deepEval:shown": "1",
-      "deepEval:includeReason": "on",
-      "deepEval:callStructure": "exact",
-    }))
-      form.append(key, value);
-    for (const metric of ["faithfulness", "bleu"]) form.append("metrics", metric);
-    const read = runRequestFromForm(form);
-    if (!read.ok) throw new Error(`${read.message} ${read.errors.join("; ")}`);
-    const fromForm = await startRunFromRequest(db, LOCAL_ADMIN, read.request);
-    if (!fromForm.ok) throw new Error(`${fromForm.message} ${fromForm.errors.join("; ")}`);
-    const answer = await postRun(
-      new Request("http://127.0.0.1:3000/api/v1/runs", {
-        method: "POST",
-        headers: { "content-type": "application/json", host: "127.0.0.1:3000" },
-        body: JSON.stringify({
-          ...{ datasetId: world.datasetId, name, metrics: ["faithfulness", "bleu"], judge: "model" },
-          ...{ judgeModel: "judge-exact", concurrency: 4, chunkMode: "per_chunk", deepEval: { exact: true } },
-        }),
-      }),
-      { params: Promise.resolve({}) },
+    const viaFormId = await runFromForm(
+      {
+        datasetId: world.datasetId,
+        name,
+        judge: "model",
+        judgeModel: "judge-exact",
+        concurrency: "4",
+        trials: "1",
+        chunkMode: "per_chunk",
+        "deepEval:shown": "1",
+        "deepEval:includeReason": "on",
+        "deepEval:callStructure": "exact",
+      },
+      ["faithfulness", "bleu"],
     );
-    const body = (await answer.json()) as { id: string };
-    expect(answer.status, JSON.stringify(body)).toBe(201);
-    const cli = await spawnEval(
-      [
-        ...["--dataset-id", world.datasetId, "--name", name, "--judges", "faithfulness,bleu"],
-        ...["--judge-model", "judge-exact", "--concurrency", "4", "--chunk-mode", "per_chunk"],
-        ...["--deepeval-exact", "--quiet"],
-      ],
-      { DATABASE_URL: world.url, OPENAI_BASE_URL: world.server.url, OPENAI_API_KEY: "sk-test-one-request-0000" },
-    ).done;
-    expect(cli.stderr).toBe("");
-    const cliRunId = /Run (\S+) "/.exec(cli.stdout)?.[1];
-    expect(cliRunId, cli.stdout).toBeDefined();
-    const [viaForm, viaApi, viaCli] = await Promise.all([fromForm.runId, body.id, cliRunId!].map(storedRun));
+    const viaApiId = await runFromApi({
+      ...{ datasetId: world.datasetId, name, metrics: ["faithfulness", "bleu"], judge: "model" },
+      ...{ judgeModel: "judge-exact", concurrency: 4, chunkMode: "per_chunk", deepEval: { exact: true } },
+    });
+    const viaCliId = await runFromCli([
+      ...["--dataset-id", world.datasetId, "--name", name, "--judges", "faithfulness,bleu"],
+      ...["--judge-model", "judge-exact", "--concurrency", "4", "--chunk-mode", "per_chunk"],
+      ...["--deepeval-exact", "--quiet"],
+    ]);
+    const [viaForm, viaApi, viaCli] = await Promise.all([viaFormId, viaApiId, viaCliId].map(storedRun));
     expect(viaForm.config.deepEval).toEqual({ exact: true });
     expect(viaForm.config.statistical).toEqual({ bleuType: "bleu1" });
     expect(viaApi).toEqual(viaForm);
