@@ -93,7 +93,8 @@ export function judgeCallShape(metric: string, deepEval?: DeepEvalSettings): Jud
 /**
  * Calls: one per judged row times the metric's calls per row (one per retrieved chunk for a per-chunk
  * judge in per_chunk mode), plus G-Eval's evaluation-steps calls: one per judge (at most: steps already in
- * the judge cache cost none), or one per row under DeepEval-exact, as DeepEval's evaluate() writes them. Input tokens: the prompt's own size per call plus the row's text and
+ * the judge cache cost none), or one per row under DeepEval-exact, as DeepEval's evaluate() writes them.
+ * Input tokens: the prompt's own size per call plus the row's text and
  * chunks, counted for each of a metric's calls per row (an upper bound: summarization's second call sees
  * only the summary and the questions, not the source). Output tokens: one verdict per call, or per
  * chunk for a per-chunk judge. Priced with ASSAY_LLM_PRICES; cost null when a model that is called has

@@ -15,8 +15,7 @@ import {
  * (truths, claims, statements, opinions), seeing nothing else, as DeepEval's own calls do. A claim
  * extracted from the actual output alone is worded as the output words it, not as the context would.
  * Our words for DeepEval's intent; the list cap and the truths limit are the run's.
- */
-/**
+ *
  * `limit`: truths_extraction_limit, which DeepEval asks for per document ("the N most important … truths per
  * document"), so the list may hold `limit` truths for each of `documents` (the retrieval context's chunks; a
  * summary's source text is one).
