@@ -4,6 +4,7 @@ import { findMetric, type RowInput } from "@/lib/contract/metricCatalog";
 import { requirementsOf } from "@/lib/metrics/rowEligibility";
 import {
   estimateSpending,
+  gEvalStepCalls,
   type JudgedWork,
   type SpendingEstimate,
   type SpendingOptions,
@@ -116,10 +117,10 @@ export function estimateFormSpending(
         chars: input.profiles.reduce((sum, profile) => sum + profile.requestChars, 0) * trials,
       }
     : null;
-  const gEvalWork = judged.filter((work) => input.gEvalMetrics.has(work.metric) && work.items > 0);
-  // Steps once per judge and trial; under DeepEval-exact once per row (its items count every trial).
-  const gEvalStepCalls = options.deepEval?.exact
-    ? gEvalWork.reduce((sum, work) => sum + work.items, 0)
-    : gEvalWork.length * trials;
-  return { ...estimateSpending({ judged, gEvalStepCalls, generation }, options), judged };
+  const stepCalls = gEvalStepCalls(
+    judged.filter((work) => input.gEvalMetrics.has(work.metric)),
+    trials,
+    options.deepEval?.exact === true,
+  );
+  return { ...estimateSpending({ judged, gEvalStepCalls: stepCalls, generation }, options), judged };
 }

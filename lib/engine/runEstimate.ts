@@ -1,7 +1,12 @@
 import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
 import type { Db } from "@/lib/db/client";
 import { readPendingWorkSizes } from "@/lib/db/runs/pendingWorkSizes";
-import { estimateSpending, type SpendingEstimate, type SpendingOptions } from "@/lib/metrics/spendingEstimate";
+import {
+  estimateSpending,
+  gEvalStepCalls,
+  type SpendingEstimate,
+  type SpendingOptions,
+} from "@/lib/metrics/spendingEstimate";
 
 /** What a planned run will spend before it starts, from the size of what it sends. */
 export type RunEstimate = SpendingEstimate;
@@ -28,11 +33,12 @@ export async function estimateRunSpending(
   return estimateSpending(
     {
       judged: judged.map((entry) => ({ ...entry, promptChars: options.promptChars?.get(entry.metric) ?? 0 })),
-      // Steps are written once per G-Eval judge and trial, before its first row (at most: a cached one costs
-      // nothing); under DeepEval-exact, once per row.
-      gEvalStepCalls: options.deepEval?.exact
-        ? judged.filter((entry) => isGEvalMetric(entry.metric)).reduce((sum, entry) => sum + entry.items, 0)
-        : judged.filter((entry) => isGEvalMetric(entry.metric) && entry.items > 0).length * (options.trials ?? 1),
+      // Before its first row (at most), or before each row under DeepEval-exact.
+      gEvalStepCalls: gEvalStepCalls(
+        judged.filter((entry) => isGEvalMetric(entry.metric)),
+        options.trials ?? 1,
+        options.deepEval?.exact === true,
+      ),
       generation,
     },
     options,

@@ -100,6 +100,15 @@ export function judgeCallShape(metric: string, deepEval?: DeepEvalSettings): Jud
  * chunk for a per-chunk judge. Priced with ASSAY_LLM_PRICES; cost null when a model that is called has
  * no price. The offline judge and metrics without a model cost nothing.
  */
+/**
+ * G-Eval's evaluation-steps calls for the judged work of its judges that write their steps: once per judge and
+ * trial (a cached one costs nothing), or once per row under DeepEval-exact (items count every trial already).
+ */
+export function gEvalStepCalls(work: readonly JudgedWork[], trials: number, exact: boolean): number {
+  const judged = work.filter((entry) => entry.items > 0);
+  return exact ? judged.reduce((sum, entry) => sum + entry.items, 0) : judged.length * trials;
+}
+
 export function estimateSpending(
   work: { judged: JudgedWork[]; gEvalStepCalls: number; generation: GenerationWork | null },
   options: SpendingOptions,
