@@ -22,6 +22,7 @@ import { getRunBudget, setRunBudget, type RunBudget } from "../lib/db/runs/runBu
 import { estimateRunSpending } from "../lib/engine/runEstimate";
 import { deepEvalCallShape } from "../lib/metrics/deepEvalCallCounts";
 import { deepEvalSettings } from "../lib/contract/deepEvalSettings";
+import { gEvalStepWriters } from "../lib/contract/gEvalMetric";
 import { reopenRun } from "../lib/db/runs/runLifecycle";
 import { getRun, getRunProgress, type RunRecord } from "../lib/db/runs/runQueries";
 import { createRun } from "../lib/engine/createRun";
@@ -284,6 +285,7 @@ async function printEstimate(db: Db, run: RunRecord): Promise<void> {
     heuristic,
     prices: readLlmConfig()?.prices ?? {},
     trials: trialsOf(run.config),
+    gEvalStepWriters: gEvalStepWriters(run.config.gEvalJudges ?? []),
     // An aligned judge's examples are in every call of it.
     promptChars: alignedPromptChars({
       customJudges: run.customJudges.map(decodeCustomJudge),

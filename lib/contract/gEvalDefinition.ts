@@ -6,7 +6,18 @@ import { alignmentSchema } from "./alignment";
  * test-case fields the judge reads (DeepEval's `evaluation_params`), the scale it scores on, an optional
  * rubric and a pass mark.
  */
-export const EVALUATION_PARAMS = ["input", "actual_output", "expected_output", "retrieval_context", "context"] as const;
+export const EVALUATION_PARAMS = [
+  "input",
+  "actual_output",
+  "expected_output",
+  "retrieval_context",
+  "context",
+  // DeepEval's SingleTurnParams besides: the trace's metadata and tags, the tools expected and those called.
+  "metadata",
+  "tags",
+  "expected_tools",
+  "tools_called",
+] as const;
 export type EvaluationParam = (typeof EVALUATION_PARAMS)[number];
 
 /**

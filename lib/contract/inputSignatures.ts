@@ -23,6 +23,7 @@ export const SIGNATURE_INPUTS: readonly RowInput[] = [
   "expected_tool_calls",
   "trace",
   "conversation",
+  "response_or_empty",
 ];
 
 /** The upload columns the dataset page counts; request_id and request are on every row. */
@@ -46,7 +47,8 @@ export type InputSignatureCounts = Record<string, number>;
 
 /** The kept form (Dataset.inputCoverage): versioned, so a change of the bits is recomputed, never misread. */
 // 2: tool calls and expected tool calls added (bits moved); a dataset kept at 1 is counted again.
-const STORED_VERSION = 2;
+// 3: response_or_empty (an empty response column, for DeepEval-exact) added.
+const STORED_VERSION = 3;
 const storedSchema = z.object({ version: z.literal(STORED_VERSION), signatures: z.record(z.string(), z.number()) });
 
 export type SignatureRow = RowFlags & { responseFromColumn: boolean; hasTrace: boolean; toolCallsFromColumn: boolean };

@@ -123,6 +123,7 @@ export const FAMILY_LABELS: Record<MetricFamily, string> = {
 
 export const INPUT_DESCRIPTIONS: Record<RowInput, string> = {
   response: "response (or a trace to derive it from)",
+  response_or_empty: "a response column, an empty one included (DeepEval rejects only a missing actual_output)",
   expected_response_or_facts: "expected_response or expected_facts",
   expected_response: "expected_response",
   retrieved_context_content: "retrieved_context[].content in every chunk (or a trace with a retriever span)",

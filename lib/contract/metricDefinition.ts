@@ -1,6 +1,7 @@
 /** What a built-in metric is, as the catalogues (metricCatalog.ts, scoreMetricCatalog.ts) describe each one. */
 export type RowInput =
   | "response"
+  | "response_or_empty"
   | "expected_response_or_facts"
   | "expected_response"
   | "retrieved_context_content"

@@ -21,6 +21,11 @@ export type NormalizedRow = {
   requestText: string;
   response: string | null;
   responseSource: "column" | "trace" | null;
+  /**
+   * The response column was there and empty ("" in JSON; a CSV's empty cell reads as absent). response stays
+   * null (Assay's judges skip the row); DeepEval-exact judges it as an empty actual_output.
+   */
+  emptyResponse?: true;
   expectedResponse: string | null;
   expectedFacts: string[] | null;
   retrievedContext: ContextItem[] | null;

@@ -3,6 +3,8 @@ import type { RowInput } from "./metricDefinition";
 /** The stored flags of a dataset row that decide which metrics it allows. */
 export type RowFlags = {
   hasResponse: boolean;
+  /** The response column was there and empty (""). Absent means no. */
+  hasEmptyResponse?: boolean;
   hasExpectedResponse: boolean;
   hasExpectedFacts: boolean;
   hasRetrievedContext: boolean;
@@ -49,6 +51,8 @@ export function rowHasInput(row: RowFlags, input: RowInput, generatesResponses: 
   switch (input) {
     case "response":
       return generatesResponses || row.hasResponse;
+    case "response_or_empty":
+      return generatesResponses || row.hasResponse || (row.hasEmptyResponse ?? false);
     case "expected_response_or_facts":
       return row.hasExpectedResponse || row.hasExpectedFacts;
     case "expected_response":

@@ -21,6 +21,7 @@ import { requirementsOf, skipReason } from "@/lib/metrics/rowEligibility";
 import { strictThresholds } from "@/lib/metrics/strictMode";
 import { orderedUuid } from "@/lib/db/orderedUuid";
 import { customMetricName } from "@/lib/contract/judgeDefinitions";
+import { runRequirements } from "@/lib/contract/deepEvalExactInputs";
 import { runConfigSchema, type RunConfig, type RunConfigInput } from "./runConfig";
 import { RunsInProgressRefusal } from "./runsInProgressRefusal";
 
@@ -72,7 +73,7 @@ export async function createRun(
   if (!dataset) throw new RunConfigError("the dataset does not exist");
 
   const generates = config.generation !== undefined;
-  const judges: { metric: string; requires: RowInput[]; unavailable?: string | null }[] = [
+  const chosenJudges: { metric: string; requires: RowInput[]; unavailable?: string | null }[] = [
     ...config.metrics.map((metric) => ({
       metric,
       requires: requirementsOf(metric),
@@ -98,6 +99,11 @@ export async function createRun(
           : null,
     })),
   ];
+  // Under DeepEval-exact, DeepEval's metrics judge an empty response as DeepEval does (lib/contract/deepEvalExactInputs.ts).
+  const judges = chosenJudges.map((judge) => ({
+    ...judge,
+    requires: runRequirements(judge.metric, judge.requires, config.deepEval?.exact === true),
+  }));
   const runId = randomUUID();
   const planner = { owner: `planner-${randomUUID().slice(0, 8)}`, ttlMs: PLANNING_TTL_MS };
   const stored: StoredRunConfig = {

@@ -5,6 +5,7 @@ import type { ContextItem } from "@/lib/contract/normalizedRow";
 import type { AgentInput, JudgeInput } from "@/lib/judges/types";
 import { decodeAvailableTools } from "@/lib/contract/toolCalls";
 import { deepEvalTraceDict } from "@/lib/traces/deepEvalTraceDict";
+import { traceInfoOf } from "@/lib/ingest/traceSession";
 import type { AgentFacts } from "@/lib/metrics/deterministicMetrics";
 
 /** What the judges see of a stored row; a run that generated responses judges its own response. */
@@ -31,11 +32,13 @@ export function judgeInputFromRow(row: JudgeRowData, generates: boolean): JudgeI
 /** A generated response made no tool calls: the uploaded ones (and the trace) belong to another response. */
 function agentInputOf(row: JudgeRowData, generates: boolean): AgentInput {
   const { called, expected } = toolCallsOf(row);
+  const trace = generates || row.trace === null ? null : parseJson(row.trace);
   return {
     toolCalls: generates ? null : called,
     expectedToolCalls: expected,
     availableTools: generates ? [] : decodeAvailableTools(row.availableTools),
-    traceTree: generates || row.trace === null ? null : deepEvalTraceDict(parseJson(row.trace)),
+    traceTree: trace === null ? null : deepEvalTraceDict(trace),
+    ...(trace === null ? {} : { traceInfo: traceInfoOf(trace) }),
   };
 }
 

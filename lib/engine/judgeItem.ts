@@ -16,6 +16,8 @@ import { isStatisticalMetric, scoreStatistically } from "@/lib/metrics/statistic
 import { chunkHasContent } from "@/lib/contract/rowInputs";
 import { emptyChunkReason, requirementsOf } from "@/lib/metrics/rowEligibility";
 import type { JudgeRowData } from "@/lib/db/runs/runQueries";
+import type { JudgeInput } from "@/lib/judges/types";
+import { judgesEmptyResponse } from "@/lib/contract/deepEvalExactInputs";
 import { agentFactsOf, chunksOf, judgeInputFromRow, toolCallsOf } from "./judgeInputFromRow";
 import { defaultThreshold, scorePasses, thresholdFor } from "@/lib/contract/thresholds";
 
@@ -106,7 +108,7 @@ export async function judgeItem(
     );
   }
   const custom = ctx.customJudges.get(metric);
-  const input = judgeInputFromRow(row, ctx.generates);
+  const input = judgeInputFor(metric, row, ctx);
   if (isStatisticalMetric(metric)) {
     const started = performance.now();
     const verdict =
@@ -184,6 +186,18 @@ function inStrictMode(metric: string, result: JudgeResult): JudgeResult {
       ],
     },
   };
+}
+
+/** The row as the judge sees it: under DeepEval-exact, DeepEval's metrics read an empty response as DeepEval's "". */
+function judgeInputFor(metric: string, row: JudgeRowData, ctx: ItemContext): JudgeInput {
+  const input = judgeInputFromRow(row, ctx.generates);
+  const emptyIsResponse =
+    input.response === null &&
+    !ctx.generates &&
+    row.hasEmptyResponse === true &&
+    ctx.deepEval?.exact === true &&
+    judgesEmptyResponse(metric);
+  return emptyIsResponse ? { ...input, response: "" } : input;
 }
 
 function withPass(metric: string, result: JudgeResult, ctx: ItemContext): SavedJudgment {

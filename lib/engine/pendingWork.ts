@@ -16,9 +16,10 @@ export async function* claimedJudgments(
   runId: string,
   workerId: string,
   batchSize: number,
+  traceReaders?: ReadonlySet<string>,
 ): AsyncGenerator<PendingJudgment> {
   for (;;) {
-    const { items, rows } = await claimJudgments(db, runId, workerId, batchSize);
+    const { items, rows } = await claimJudgments(db, runId, workerId, batchSize, traceReaders);
     if (items.length === 0) return;
     for (const item of items) {
       const row = rows.get(item.rowId);

@@ -10,6 +10,7 @@ import {
   type SpendingOptions,
 } from "@/lib/metrics/spendingEstimate";
 import { customMetricName } from "@/lib/contract/judgeDefinitions";
+import { runRequirements } from "@/lib/contract/deepEvalExactInputs";
 
 // The run form's estimate, before any run is planned: a dataset's rows grouped by the inputs they
 // carry (lib/db/datasets/datasetTextSizes.ts), summed over the groups each chosen judge may run on, then
@@ -41,6 +42,8 @@ export function plannedJudges(choice: {
     writtenSteps?: boolean;
     promptChars?: number;
   }[];
+  /** DeepEval-exact: DeepEval's metrics also judge rows whose response is empty (lib/contract/deepEvalExactInputs.ts). */
+  deepEvalExact?: boolean;
 }): { judges: PlannedJudge[]; gEvalMetrics: Set<string> } {
   const gEval = choice.gEvalJudges.map((definition) => ({
     metric: gEvalMetricName(definition),
@@ -48,22 +51,31 @@ export function plannedJudges(choice: {
     writtenSteps: definition.writtenSteps === true,
     promptChars: definition.promptChars ?? 0,
   }));
+  const judges: PlannedJudge[] = [
+    ...choice.metrics.map((metric) => ({ metric, requires: findMetric(metric)?.requires ?? [] })),
+    ...choice.customJudges.map((custom) => ({
+      metric: customMetricName(custom),
+      requires: requirementsOf("", { ...custom, instructions: "" }),
+      promptChars: custom.promptChars ?? 0,
+    })),
+    ...gEval.map(({ metric, requires, promptChars }) => ({ metric, requires, promptChars })),
+  ];
   return {
-    judges: [
-      ...choice.metrics.map((metric) => ({ metric, requires: findMetric(metric)?.requires ?? [] })),
-      ...choice.customJudges.map((custom) => ({
-        metric: customMetricName(custom),
-        requires: requirementsOf("", { ...custom, instructions: "" }),
-        promptChars: custom.promptChars ?? 0,
-      })),
-      ...gEval.map(({ metric, requires, promptChars }) => ({ metric, requires, promptChars })),
-    ],
+    judges: judges.map((judge) => ({
+      ...judge,
+      requires: runRequirements(judge.metric, judge.requires, choice.deepEvalExact === true),
+    })),
     gEvalMetrics: new Set(gEval.filter((judge) => !judge.writtenSteps).map((judge) => judge.metric)),
   };
 }
 
 /** A run that generates responses supplies these itself (as lib/metrics/availability.ts says). */
-const SUPPLIED_BY_GENERATION: ReadonlySet<RowInput> = new Set(["response", "trace_tokens", "trace_latency"]);
+const SUPPLIED_BY_GENERATION: ReadonlySet<RowInput> = new Set([
+  "response",
+  "response_or_empty",
+  "trace_tokens",
+  "trace_latency",
+]);
 
 /** The rows a judge runs on, with their chunks and text, summed over the groups that carry what it needs. */
 export function judgedWork(profiles: readonly RowTextProfile[], judge: PlannedJudge, generates: boolean): JudgedWork {

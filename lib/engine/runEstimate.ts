@@ -1,4 +1,3 @@
-import { isGEvalMetric } from "@/lib/contract/gEvalMetric";
 import type { Db } from "@/lib/db/client";
 import { readPendingWorkSizes } from "@/lib/db/runs/pendingWorkSizes";
 import {
@@ -25,6 +24,8 @@ export async function estimateRunSpending(
     promptChars?: ReadonlyMap<string, number>;
     /** The run's trials: each trial of a G-Eval judge writes its own steps (its calls are asked anew). */
     trials?: number;
+    /** The run's G-Eval judges that write their steps (gEvalStepWriters); those given the author's make no steps call. */
+    gEvalStepWriters: ReadonlySet<string>;
   },
 ): Promise<RunEstimate> {
   const { judged, generation } = await readPendingWorkSizes(db, runId, {
@@ -35,7 +36,7 @@ export async function estimateRunSpending(
       judged: judged.map((entry) => ({ ...entry, promptChars: options.promptChars?.get(entry.metric) ?? 0 })),
       // Before its first row (at most), or before each row under DeepEval-exact.
       gEvalStepCalls: gEvalStepCalls(
-        judged.filter((entry) => isGEvalMetric(entry.metric)),
+        judged.filter((entry) => options.gEvalStepWriters.has(entry.metric)),
         options.trials ?? 1,
         options.deepEval?.exact === true,
       ),

@@ -8,6 +8,7 @@ import { saveJudgments, type JudgmentToSave } from "@/lib/db/work/judgmentResult
 import { contextRelevanceSettings } from "@/lib/contract/contextRelevanceSettings";
 import { deepEvalSettings } from "@/lib/contract/deepEvalSettings";
 import { judgeCallShape } from "@/lib/metrics/spendingEstimate";
+import { gEvalStepWriters, gEvalTraceReaders } from "@/lib/contract/gEvalMetric";
 import type { BudgetGate } from "./budgetGate";
 import { generateResponses } from "./generateResponses";
 import { groupedWrites } from "./groupedWrites";
@@ -95,22 +96,26 @@ async function judgePending(
     costOf,
   };
   // Each judgment that calls a model reserves the calls it would make (two for summarization, one per chunk for
-  // a per-chunk judge in per_chunk mode, one for the others) before it starts.
+  // a per-chunk judge in per_chunk mode, a G-Eval row's steps under DeepEval-exact, one for the others) before it starts.
   // Twice the limit in lanes: while one lane writes its result, another's call is already waiting for the freed slot.
   // The offline judge computes in this process, one judgment at a time whatever the lanes, but its results are
   // written in batches as large as the lanes (groupedWrites): 64 lanes took the CLI from 37 s to 21 s on 3,000
   // rows × the default judges, against one lane and one transaction a judgment.
   const lanes = deps.judge.provider === "heuristic" ? OFFLINE_LANES : run.concurrency * 2;
+  // DeepEval-exact writes a G-Eval judge's steps for every row, as DeepEval's evaluate() does: a second call.
+  const stepsPerRow = context.deepEval?.exact ? gEvalStepWriters(config.gEvalJudges ?? []) : new Set<string>();
   const results = groupedWrites((batch: JudgmentToSave[]) => saveJudgments(db, run.id, workerId, batch), {
     maxBatch: RESULTS_PER_WRITE,
     failsEveryEntry: isStoreUnavailable,
   });
   await forEachConcurrently(
-    claimedJudgments(db, run.id, workerId, claimBatchSize(lanes)),
+    claimedJudgments(db, run.id, workerId, claimBatchSize(lanes), gEvalTraceReaders(config.gEvalJudges ?? [])),
     lanes,
     async ({ item, row }) => {
       const calls =
-        deps.judge.provider === "heuristic" ? 0 : callsOf(item.metric, row, config.chunkMode, context.deepEval);
+        deps.judge.provider === "heuristic"
+          ? 0
+          : callsOf(item.metric, row, config.chunkMode, context.deepEval) + (stepsPerRow.has(item.metric) ? 1 : 0);
       // Past the budget, only work that calls no model goes on (document recall, statistical scorers,
       // trace metrics): the run pauses with its LLM judgments pending and everything else computed.
       const reservation = calls > 0 ? await gate.reserve(calls) : null;

@@ -251,6 +251,8 @@ function mapRecord(
   let retrievedChunks: { content: string; doc_uri: string }[] = [];
   for (const mapping of reading.mappings) {
     const cell = value[mapping.source];
+    // An empty response (DeepEval's actual_output "") stays one: DeepEval-exact judges it (validateRecord.ts).
+    if (cell === "" && !csv && mapping.target === "response" && out.response === undefined) out.response = "";
     if (cell === undefined || cell === null || cell === "") continue;
     if (mapping.kind === "value") {
       out[mapping.target] = cell;

@@ -11,16 +11,25 @@ export const SESSION_METADATA_KEY = "mlflow.trace.session";
 
 export function readTraceSession(trace: unknown): { sessionId: string | null; requestTimeMs: number | null } {
   const info = isRecord(trace) && isRecord(trace.info) ? trace.info : {};
-  const metadata = isRecord(info.trace_metadata)
-    ? info.trace_metadata
-    : isRecord(info.request_metadata)
-      ? info.request_metadata
-      : {};
-  const session = metadata[SESSION_METADATA_KEY];
+  const session = metadataOf(info)[SESSION_METADATA_KEY];
   return {
     sessionId: typeof session === "string" && session.trim() !== "" ? session.trim() : null,
     requestTimeMs: requestTimeOf(info),
   };
+}
+
+/** The trace's metadata (MLflow 3's info.trace_metadata, 2's info.request_metadata) and tags; {} where it has none. */
+export function traceInfoOf(trace: unknown): { metadata: Record<string, unknown>; tags: Record<string, unknown> } {
+  const info = isRecord(trace) && isRecord(trace.info) ? trace.info : {};
+  return { metadata: metadataOf(info), tags: isRecord(info.tags) ? info.tags : {} };
+}
+
+function metadataOf(info: Record<string, unknown>): Record<string, unknown> {
+  return isRecord(info.trace_metadata)
+    ? info.trace_metadata
+    : isRecord(info.request_metadata)
+      ? info.request_metadata
+      : {};
 }
 
 function requestTimeOf(info: Record<string, unknown>): number | null {

@@ -170,6 +170,10 @@ export function validateRecord(record: RecordInput, state: ValidationState, limi
       requestText: request.text,
       response: response ?? traceResponse,
       responseSource: response !== undefined ? "column" : traceResponse !== null ? "trace" : null,
+      // A CSV cannot tell an empty cell from a missing one; JSON's "" is a response that says nothing.
+      ...(record.format === "json" && (value as Record<string, unknown>).response === "" && traceResponse === null
+        ? { emptyResponse: true as const }
+        : {}),
       expectedResponse: expectedResponse ?? null,
       expectedFacts: expectedFacts ?? null,
       retrievedContext: retrieved ? toContextItems(retrieved) : traceContext,

@@ -9,6 +9,8 @@ export type AgentInput = {
   availableTools: AvailableTool[];
   /** The trace in DeepEval's nested span shape (lib/traces/deepEvalTraceDict.ts); null without one, or not loaded. */
   traceTree: unknown;
+  /** The trace's metadata and tags (MLflow's info.trace_metadata and info.tags); absent without one, or not loaded. */
+  traceInfo?: { metadata: Record<string, unknown>; tags: Record<string, unknown> };
 };
 
 /**

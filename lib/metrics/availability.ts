@@ -21,7 +21,9 @@ export function metricAvailability(
   coverage: InputCoverage,
   options: { generatesResponses?: boolean; offline?: boolean } = {},
 ): MetricAvailability[] {
-  const supplied = new Set<RowInput>(options.generatesResponses ? ["response", "trace_tokens", "trace_latency"] : []);
+  const supplied = new Set<RowInput>(
+    options.generatesResponses ? ["response", "response_or_empty", "trace_tokens", "trace_latency"] : [],
+  );
   return METRICS.map((metric) => {
     const needs = metric.requires.filter((input) => !supplied.has(input));
     const rows =

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     heuristic: false,
     prices: {},
     trials: TRIALS,
+    gEvalStepWriters: new Set(), // the bench runs no G-Eval judge
   });
   await getJson(`${fake.control}/reset`, z.unknown());
   const deps = createEngineDeps(db, run, { llmConfig });

@@ -49,7 +49,7 @@ describe("--g-eval", () => {
       /^--g-eval "name=Coherence;.*": name: use lower-case letters, digits and underscores, starting with a letter$/,
     );
     expect(bad("name=c;criteria=Clear.;params=actual_output,answer")).toContain(
-      "params: each must be one of input, actual_output, expected_output, retrieval_context, context",
+      "params: each must be one of input, actual_output, expected_output, retrieval_context, context, metadata, tags, expected_tools, tools_called",
     );
     expect(bad("name=c;criteria=Clear.;params=input,input")).toContain("params: list each parameter once");
     expect(bad("name=c;criteria=Clear.")).toContain("missing params");

@@ -104,6 +104,7 @@ describe("a run's records read through the store's runner", () => {
 
   it("estimates the pending work from the rows' text, and the re-judge from the run's own usage", async () => {
     const estimate = await estimateRunSpending(db, runId, {
+      gEvalStepWriters: new Set(),
       judgeModel: "gpt-test",
       generationModel: "gpt-gen",
       chunkMode: "batched",

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDatasetTextProfiles } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateRunSpending } from "@/lib/engine/runEstimate";
+import { gEvalStepWriters } from "@/lib/contract/gEvalMetric";
 import { createRun } from "@/lib/engine/createRun";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import { METRICS } from "@/lib/contract/metricCatalog";
@@ -101,7 +102,7 @@ describe("the run form's estimate and the CLI's agree", () => {
         heuristic: false,
         prices: PRICES,
       };
-      const cli = await estimateRunSpending(db, runId, options);
+      const cli = await estimateRunSpending(db, runId, { ...options, gEvalStepWriters: gEvalStepWriters(G_EVAL) });
       const { judges, gEvalMetrics } = plannedJudges({
         metrics: LLM_METRICS,
         customJudges: CUSTOM,
@@ -168,6 +169,43 @@ describe("the run form's estimate and the CLI's agree", () => {
       { ...base, deepEval: deepEvalSettings({ exact: true }) },
     );
     expect(exact.llmCalls).toBe(2 * rows);
+  });
+
+  it("counts no steps call for a G-Eval judge whose author wrote its steps, in the CLI's estimate as in the form's", async () => {
+    const written = [{ ...G_EVAL[0], criteria: undefined, evaluationSteps: ["Check it is one argument."] }];
+    const runId = await createRun(db, {
+      datasetId,
+      metrics: [],
+      gEvalJudges: written,
+      judge: { provider: "openai", model: "judge-est" },
+      deepEval: { exact: true },
+    });
+    const options = {
+      judgeModel: "judge-est",
+      generationModel: null,
+      chunkMode: "batched",
+      heuristic: false,
+      prices: PRICES,
+    };
+    const deepEval = deepEvalSettings({ exact: true });
+    const cli = await estimateRunSpending(db, runId, {
+      ...options,
+      deepEval,
+      gEvalStepWriters: gEvalStepWriters(written),
+    });
+    const { judges, gEvalMetrics } = plannedJudges({
+      metrics: [],
+      customJudges: [],
+      gEvalJudges: written.map((judge) => ({ ...judge, writtenSteps: true })),
+    });
+    const form = estimateFormSpending(
+      { profiles: await getDatasetTextProfiles(db, datasetId), judges, gEvalMetrics },
+      { ...options, deepEval },
+    );
+    const rows = form.judged.reduce((sum, work) => sum + work.items, 0);
+    expect(rows).toBeGreaterThan(1);
+    expect(cli.llmCalls).toBe(rows);
+    expect(form.llmCalls).toBe(rows);
   });
 
   it("is zero on the offline judge, and unknown (null) when the judge model has no price", async () => {

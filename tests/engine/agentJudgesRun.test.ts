@@ -66,6 +66,7 @@ describe("the agent's LLM judges on a run", () => {
       concurrency: 4,
     });
     const estimate = await estimateRunSpending(db, runId, {
+      gEvalStepWriters: new Set(),
       judgeModel: "judge-model",
       generationModel: null,
       chunkMode: "batched",

@@ -66,6 +66,7 @@ describe("the conversation judges on a run", () => {
       conversation: { guidelines: ["Never break character.", "Answer in one sentence."] },
     });
     const estimate = await estimateRunSpending(db, runId, {
+      gEvalStepWriters: new Set(),
       judgeModel: "judge-model",
       generationModel: null,
       chunkMode: "batched",

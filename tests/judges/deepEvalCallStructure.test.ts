@@ -122,6 +122,9 @@ describe("the other metrics as DeepEval calls them", () => {
     const { result, requests } = await judge("response/llm_judged/answer_relevancy", input);
     expect(requests.map(nameOf)).toEqual(["deepeval_statements", "deepeval_statement_verdicts", "deepeval_reason"]);
     expect(fencedContents(userOf(requests[1]), "retrieval_node")).toEqual([]);
+    // DeepEval's reason template takes the input beside the irrelevant statements.
+    expect(fencedContents(userOf(requests[2]), "input")).toEqual(["How do I reset my password?"]);
+    expect(fencedContents(userOf(requests[2]), "point")).toHaveLength(1);
     expect(result.score).toBe(3 / 4);
     expect(result.score).toBe((await folded("response/llm_judged/answer_relevancy", input)).score);
   });
@@ -141,6 +144,11 @@ describe("the other metrics as DeepEval calls them", () => {
     );
     expect(requests.at(-1) && nameOf(requests.at(-1) as Request)).toBe("deepeval_reason");
     expect(requests).toHaveLength(4);
+    // DeepEval's reason template: the input, the irrelevant statements and the relevant ones.
+    const reason = userOf(requests[3]);
+    expect(fencedContents(reason, "input")).toEqual(["Which plans have SSO?"]);
+    expect(fencedContents(reason, "point")).toHaveLength(4);
+    expect(reason.indexOf("Relevant statements:")).toBeGreaterThan(reason.indexOf("Irrelevant statements:"));
     // 2 of 4 statements relevant, as the folded call finds.
     expect(result.score).toBe(0.5);
     expect(result.score).toBe((await folded("retrieval/llm_judged/contextual_relevancy", input)).score);
@@ -168,6 +176,18 @@ describe("the other metrics as DeepEval calls them", () => {
       );
       expect(result.score).toBe((await folded(metric, input)).score);
       expect(result.rationale).toMatch(/^deepeval_reason: /);
+      // What DeepEval's reason template takes besides the score and the verdicts that lowered it.
+      const reason = userOf(requests[1]);
+      const given = (name: string) => fencedContents(reason, name);
+      if (metric.endsWith("contextual_precision")) expect(given("input")).toEqual(["What plans include SSO?"]);
+      if (metric.endsWith("contextual_recall")) {
+        expect(given("expected_output")).toEqual([input.expectedResponse]);
+        expect(reason).toContain("Expected output sentences a node supports:");
+      }
+      if (metric.endsWith("hallucination")) {
+        expect(given("input")).toEqual([]);
+        expect(reason).toContain("Context items the output agrees with:");
+      }
     }
   });
 

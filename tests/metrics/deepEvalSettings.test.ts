@@ -174,7 +174,9 @@ describe("a G-Eval judge as typed in the run form", () => {
       gEvalFromText({ name: "x", criteria: "c", evaluationParams: ["input"], scale: "1-5", rubric: "1-2: low\nhigh" }),
     ).toEqual({ problems: ['rubric: line 2 "high": write "from-to: expected outcome", e.g. "7-9: mostly right"'] });
     expect(gEvalFromText({ name: "x", criteria: "c", evaluationParams: ["output"] })).toEqual({
-      problems: ["params: each must be one of input, actual_output, expected_output, retrieval_context, context"],
+      problems: [
+        "params: each must be one of input, actual_output, expected_output, retrieval_context, context, metadata, tags, expected_tools, tools_called",
+      ],
     });
   });
 });

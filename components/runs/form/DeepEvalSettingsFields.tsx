@@ -158,7 +158,7 @@ export function DeepEvalSettingsFields({
           </div>
           <p className="text-xs text-slate-600">
             {choice.exact
-              ? "DeepEval-exact: no list cap, as DeepEval has none; BLEU is DeepEval's bleu1 unless the run names another."
+              ? 'DeepEval-exact: no list cap, as DeepEval has none; BLEU is DeepEval\'s bleu1 unless the run names another; an empty response ("") is judged, as DeepEval judges it (BLEU and ROUGE 0).'
               : "A list that reaches the cap says so in its details: the judge was told to merge minor items past it."}
           </p>
           {summarization && (

@@ -1,16 +1,25 @@
 "use client";
 
 import { JudgeListEditor } from "./JudgeListEditor";
-import { DEFAULT_GEVAL_SCALE, EVALUATION_PARAMS, GEVAL_SCALES } from "@/lib/contract/gEvalDefinition";
+import {
+  DEFAULT_GEVAL_SCALE,
+  EVALUATION_PARAMS,
+  GEVAL_SCALES,
+  type EvaluationParam,
+} from "@/lib/contract/gEvalDefinition";
 import { G_EVAL_PREFIX } from "@/lib/contract/gEvalMetric";
 import type { GEvalJudgeDraft } from "./runFormTypes";
 
-const PARAM_WORDS: Record<string, string> = {
+const PARAM_WORDS: Record<EvaluationParam, string> = {
   input: "input (the request)",
   actual_output: "actual_output (the response)",
   expected_output: "expected_output",
   retrieval_context: "retrieval_context (retrieved chunks)",
   context: "context (the ideal context)",
+  metadata: "metadata (the trace's)",
+  tags: "tags (the trace's)",
+  expected_tools: "expected_tools",
+  tools_called: "tools_called (the agent's tool calls)",
 };
 
 const SCALE_WORDS: Record<(typeof GEVAL_SCALES)[number], string> = {

@@ -24,7 +24,6 @@ import type { RowTextProfile } from "@/lib/db/datasets/datasetTextSizes";
 import { estimateFormSpending, plannedJudges } from "@/lib/engine/plannedSpending";
 import type { CallStructure } from "@/lib/contract/deepEvalSettings";
 import { callChoiceSettings, DEFAULT_CALL_CHOICE, type CallChoice } from "./callChoice";
-import { findMetric } from "@/lib/contract/metricCatalog";
 
 type Props = {
   datasetId: string;
@@ -98,8 +97,11 @@ export function RunForm({
     });
   // Aligned judges are planned as the custom and G-Eval judges they are; none runs on the offline judge.
   const alignedPlans = offline ? [] : alignedJudges.filter((j) => aligned.has(j.id)).map((j) => j.plan);
+  // DeepEval's options that change the number of calls: the call structure, the reason call, given questions.
+  const [callChoice, setCallChoice] = useState<CallChoice>(DEFAULT_CALL_CHOICE);
   // The same plan and formula as the CLI's estimate (lib/engine/plannedSpending.ts); G-Eval is skipped on the offline judge.
   const planned = plannedJudges({
+    deepEvalExact: callChoice.exact,
     metrics: chosen.map((m) => m.name),
     customJudges: [...customJudges, ...alignedPlans.flatMap((plan) => (plan.kind === "custom" ? [plan] : []))],
     gEvalJudges: offline
@@ -109,8 +111,6 @@ export function RunForm({
           ...alignedPlans.flatMap((plan) => (plan.kind === "g_eval" ? [plan] : [])),
         ],
   });
-  // DeepEval's options that change the number of calls: the call structure, the reason call, given questions.
-  const [callChoice, setCallChoice] = useState<CallChoice>(DEFAULT_CALL_CHOICE);
   // A value the server will refuse (the form says why) is estimated as one trial meanwhile.
   const trialCount = Number.isInteger(Number(trials)) && Number(trials) >= 1 ? Math.min(Number(trials), MAX_TRIALS) : 1;
   const estimateWith = (callStructure: CallStructure) =>
@@ -132,10 +132,11 @@ export function RunForm({
     );
   const estimate = estimateWith(callChoice.callStructure);
   const callsByStructure = { folded: estimateWith("folded").llmCalls, deepeval: estimateWith("deepeval").llmCalls };
-  const customRows = estimate.judged
-    .filter((work) => !findMetric(work.metric))
+  // From the plan, so DeepEval-exact's empty responses count; a metric the offline judge has no rule for runs on none.
+  const runsOnNone = new Set(chosen.filter((m) => effectiveRows(m, offline) === 0).map((m) => m.name));
+  const judgedRows = estimate.judged
+    .filter((work) => !runsOnNone.has(work.metric))
     .reduce((sum, work) => sum + work.items / trialCount, 0);
-  const judgedRows = chosen.reduce((sum, m) => sum + effectiveRows(m, offline), 0) + customRows;
 
   return (
     <form onSubmit={submitTo(formAction)} className="space-y-4" data-testid="run-form">

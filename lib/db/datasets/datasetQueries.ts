@@ -63,6 +63,7 @@ function sqlString(text: string): string {
 /** SQL condition per input, on an unaliased "DatasetRow"; constants only, never user text. */
 export const INPUT_SQL: Record<RowInput, string> = {
   response: `"hasResponse" = TRUE`,
+  response_or_empty: `("hasResponse" = TRUE OR "hasEmptyResponse" = TRUE)`,
   expected_response_or_facts: `("hasExpectedResponse" = TRUE OR "hasExpectedFacts" = TRUE)`,
   expected_response: `"hasExpectedResponse" = TRUE`,
   // Every retrieved chunk has content (lib/metrics/rowEligibility.ts): a chunk with only a doc_uri makes the content judges skip the row.

@@ -87,6 +87,7 @@ const ROW_COLUMNS = [
   "sessionTime",
   "conversationAnchor",
   "conversationTurns",
+  "hasEmptyResponse",
 ] as const;
 const CHUNK_COLUMNS = ["id", "rowId", "kind", "position", "content", "docUri", "source"] as const;
 const TOOL_CALL_COLUMNS = [
@@ -200,6 +201,7 @@ function toRowColumns(datasetId: string, row: NormalizedRow) {
     outputTokenCount: row.tokens?.output ?? null,
     latencySeconds: row.latencySeconds,
     hasResponse: row.response !== null,
+    hasEmptyResponse: row.emptyResponse === true,
     hasExpectedResponse: row.expectedResponse !== null,
     hasExpectedFacts: row.expectedFacts !== null,
     // An empty retrieval still carries the column: recall is 0 there, not skipped (skipping would flatter the retriever).

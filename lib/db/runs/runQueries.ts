@@ -19,6 +19,7 @@ export async function listRowFlagsPage(db: Db, datasetId: string, afterRowNumber
       id: true,
       rowNumber: true,
       hasResponse: true,
+      hasEmptyResponse: true,
       hasExpectedResponse: true,
       hasExpectedFacts: true,
       hasRetrievedContext: true,

@@ -39,12 +39,16 @@ async function claim<T>(
   );
 }
 
-/** Claims up to `take` pending judgments of a run, with the rows they need. */
+/**
+ * Claims up to `take` pending judgments of a run, with the rows they need; `traceReaders` names the run's own
+ * judges (G-Eval's, by metric) that read the trace besides the catalogue's.
+ */
 export async function claimJudgments(
   db: Db,
   runId: string,
   workerId: string,
   take: number,
+  traceReaders: ReadonlySet<string> = new Set(),
 ): Promise<{ items: ClaimedJudgment[]; rows: Map<string, WorkRow> }> {
   const items = await claim<ClaimedJudgment>(
     db,
@@ -55,7 +59,11 @@ export async function claimJudgments(
     take,
   );
   items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const withTrace = [...new Set(items.filter((item) => readsTrace(item.metric)).map((item) => item.rowId))];
+  const withTrace = [
+    ...new Set(
+      items.filter((item) => readsTrace(item.metric) || traceReaders.has(item.metric)).map((item) => item.rowId),
+    ),
+  ];
   const withConversation = [
     ...new Set(items.filter((item) => readsConversation(item.metric)).map((item) => item.rowId)),
   ];

@@ -11,6 +11,8 @@ export type JudgeRowData = {
   messages: string;
   requestText: string;
   response: string | null;
+  /** The response column was there and empty (response is null then); DeepEval-exact judges it as "". */
+  hasEmptyResponse?: boolean;
   expectedResponse: string | null;
   expectedFacts: string | null;
   totalTokenCount: number | null;
@@ -68,7 +70,7 @@ export async function loadRowsForWork(
   const sql = sqlOf(db);
   const { inList } = sqlFragments(sql);
   const rows = await sql.all<Omit<JudgeRowData, "chunks" | "toolCalls" | "generation" | "trace" | "conversation">>(
-    `SELECT "id", "messages", "requestText", "response", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls", "availableTools", "sessionId"
+    `SELECT "id", "messages", "requestText", "response", "hasEmptyResponse", "expectedResponse", "expectedFacts", "totalTokenCount", "inputTokenCount", "outputTokenCount", "latencySeconds", "hasToolCalls", "hasExpectedToolCalls", "availableTools", "sessionId"
      FROM "DatasetRow" WHERE ${inList(`"id"`)}`,
     [rowIds],
   );
@@ -78,6 +80,7 @@ export async function loadRowsForWork(
       {
         ...row,
         // SQLite answers 0/1 for booleans.
+        hasEmptyResponse: Boolean(row.hasEmptyResponse),
         hasToolCalls: Boolean(row.hasToolCalls),
         hasExpectedToolCalls: Boolean(row.hasExpectedToolCalls),
         chunks: [],

@@ -15,6 +15,7 @@ import {
   actualOutputSection,
   detailItem,
   expectedOutputSection,
+  expectedOutputText,
   idealContextSection,
   listCapNotes,
   retrievalContextSection,
@@ -29,6 +30,7 @@ import type { JudgeVerdict } from "@/lib/contract/judgeResult";
 import { reasonFor, together, truthsNotes, type CallPlan, type PlanContext } from "./callPlan";
 import { claimsFromOutput, opinionsFromOutput, statementsFromOutput, truthsFromContext } from "./extractionSteps";
 import { summarizationPlan } from "./summarizationPlan";
+import type { ReasonContext } from "./reasonStep";
 import {
   claimsAgainstTruths,
   nodeStatements,
@@ -112,6 +114,7 @@ const answerRelevancy: CallPlan = async (context) => {
     metric: "answer relevancy",
     score,
     lowerIsBetter: false,
+    given: [inputGiven(context.input)],
     heading: "Irrelevant statements",
     points: verdicts.filter((v) => v.verdict === "no").map((v) => `${statements[v.index - 1]}: ${v.reason}`),
   });
@@ -133,6 +136,7 @@ const contextualPrecision: CallPlan = async (context) => {
     metric: "contextual precision",
     score,
     lowerIsBetter: false,
+    given: [inputGiven(context.input)],
     heading: "Each node in rank order, useful or not",
     points: verdicts.map((v, i) => `rank ${i + 1}: ${v.verdict}. ${v.reason}`),
   });
@@ -163,10 +167,15 @@ const contextualRelevancy: CallPlan = async (context) => {
     metric: "contextual relevancy",
     score,
     lowerIsBetter: false,
+    given: [inputGiven(input)],
     heading: "Irrelevant statements",
     points: perNode.flatMap((answer) =>
       answer.statements.filter((s) => s.verdict === "no").map((s) => `${s.statement}: ${s.reason}`),
     ),
+    besides: {
+      heading: "Relevant statements",
+      points: perNode.flatMap((answer) => answer.statements.filter((s) => s.verdict === "yes").map((s) => s.statement)),
+    },
   });
   const all = verdicts.flat();
   return scoreVerdict(
@@ -191,7 +200,14 @@ const contextualRelevancy: CallPlan = async (context) => {
 function verdictThenReason<T>(
   template: PromptTemplate<T, ScoreMetricSettings | undefined>,
   render: (input: JudgeInput) => string,
-  reasonArgs: { metric: string; lowerIsBetter: boolean; heading: string; flagged: (verdict: JudgeVerdict) => string[] },
+  reasonArgs: {
+    metric: string;
+    lowerIsBetter: boolean;
+    heading: string;
+    flagged: (verdict: JudgeVerdict) => string[];
+    given?: (input: JudgeInput) => NonNullable<ReasonContext["given"]>;
+    besides?: { heading: string; flagged: (verdict: JudgeVerdict) => string[] };
+  },
 ): CallPlan {
   const toVerdict = template.toVerdict;
   if (!toVerdict) throw new Error(`${template.version} makes two calls: it cannot be one step of a plan`);
@@ -210,10 +226,17 @@ function verdictThenReason<T>(
       lowerIsBetter: reasonArgs.lowerIsBetter,
       heading: reasonArgs.heading,
       points: reasonArgs.flagged(verdict),
+      ...(reasonArgs.given ? { given: reasonArgs.given(context.input) } : {}),
+      ...(reasonArgs.besides
+        ? { besides: { heading: reasonArgs.besides.heading, points: reasonArgs.besides.flagged(verdict) } }
+        : {}),
     });
     return { ...verdict, rationale: reason ?? null };
   };
 }
+
+/** DeepEval's `input` as its reason templates show it: the request. */
+const inputGiven = (input: JudgeInput) => ({ heading: "Input", fenceName: "input", text: input.request });
 
 const flaggedItems = (verdict: JudgeVerdict, flag: string) =>
   (verdict.details?.groups[0]?.items ?? [])
@@ -256,6 +279,11 @@ export const DEEPEVAL_CALL_PLANS: Partial<Record<string, CallPlan>> = {
       lowerIsBetter: false,
       heading: "Expected output sentences no node supports",
       flagged: (verdict) => flaggedItems(verdict, "no"),
+      given: (input) => [{ heading: "Expected output", fenceName: "expected_output", text: expectedOutputText(input) }],
+      besides: {
+        heading: "Expected output sentences a node supports",
+        flagged: (verdict) => flaggedItems(verdict, "yes"),
+      },
     },
   ),
   "retrieval/llm_judged/contextual_relevancy": contextualRelevancy,
@@ -267,6 +295,7 @@ export const DEEPEVAL_CALL_PLANS: Partial<Record<string, CallPlan>> = {
       lowerIsBetter: true,
       heading: "Contradicted context items",
       flagged: (verdict) => flaggedItems(verdict, "no"),
+      besides: { heading: "Context items the output agrees with", flagged: (verdict) => flaggedItems(verdict, "yes") },
     },
   ),
   "response/llm_judged/toxicity": opinionPlan("toxicity", TOXICITY_DEFINITION),

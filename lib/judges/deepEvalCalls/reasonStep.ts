@@ -6,7 +6,10 @@ import { overallReason } from "../prompts/scoreMetrics/shared";
 /**
  * DeepEval's last call of most metrics: given the score and what lowered (or raised) it, say why in a
  * sentence or two. Made only when the run asks for a reason (include_reason). The points are the
- * verdicts' own reasons, written by the model from judged content, so they are fenced.
+ * verdicts' own reasons, written by the model from judged content, so they are fenced. Where DeepEval's
+ * reason template also takes the test case's input or expected output (`given`), or the verdicts that
+ * raised the score beside those that lowered it (`besides`: contextual recall's supportive reasons,
+ * contextual relevancy's relevant statements, hallucination's factual alignments), so does this one.
  */
 export type ReasonContext = {
   metric: string;
@@ -14,12 +17,17 @@ export type ReasonContext = {
   lowerIsBetter: boolean;
   heading: string;
   points: string[];
+  given?: { heading: string; fenceName: string; text: string }[];
+  besides?: { heading: string; points: string[] };
 };
+
+const pointList = (points: readonly string[]) =>
+  points.length > 0 ? points.map((point, i) => fence("point", point, { index: i + 1 })).join("\n\n") : "(none)";
 
 const reasonSchema = z.strictObject({ reason: overallReason });
 
 export const reasonStep: PromptCall<{ reason: string }, ReasonContext> = {
-  version: "deepeval_calls.reason/v1",
+  version: "deepeval_calls.reason/v2",
   schemaName: "deepeval_reason",
   schema: () => reasonSchema,
   system: (context) =>
@@ -32,9 +40,9 @@ export const reasonStep: PromptCall<{ reason: string }, ReasonContext> = {
   render: (_input, context) =>
     [
       `Score: ${context.score.toFixed(2)}`,
+      ...(context.given ?? []).flatMap((given) => [`${given.heading}:`, fence(given.fenceName, given.text)]),
       `${context.heading}:`,
-      context.points.length > 0
-        ? context.points.map((point, i) => fence("point", point, { index: i + 1 })).join("\n\n")
-        : "(none)",
+      pointList(context.points),
+      ...(context.besides ? [`${context.besides.heading}:`, pointList(context.besides.points)] : []),
     ].join("\n\n"),
 };

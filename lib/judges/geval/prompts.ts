@@ -14,6 +14,7 @@ import { conversationSection } from "../prompts/sections";
 import type { JudgeInput } from "../types";
 import { rangeText, sortRubric, type EvaluationParam, type GEvalDefinition } from "@/lib/contract/gEvalDefinition";
 import { PARAM_LABELS, scoreRange } from "./scale";
+import { expectedToolsSection, metadataSection, tagsSection, toolsCalledSection } from "./testCaseSections";
 
 /**
  * G-Eval's two prompts as versioned data: the chain-of-thought
@@ -83,6 +84,10 @@ const SECTION: Record<EvaluationParam, (input: JudgeInput) => string> = {
   expected_output: expectedOutputSection,
   retrieval_context: retrievalContextSection,
   context: idealContextSection,
+  metadata: metadataSection,
+  tags: tagsSection,
+  expected_tools: expectedToolsSection,
+  tools_called: toolsCalledSection,
 };
 
 function scoreInstruction(definition: GEvalDefinition, strict: boolean): string {

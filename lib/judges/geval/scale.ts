@@ -24,6 +24,10 @@ export const PARAM_LABELS: Record<EvaluationParam, string> = {
   expected_output: "Expected Output",
   retrieval_context: "Retrieval Context",
   context: "Context",
+  metadata: "Metadata",
+  tags: "Tags",
+  expected_tools: "Expected Tools",
+  tools_called: "Tools Called",
 };
 
 /** A raw or probability-weighted score on [0, 1] over its range (DeepEval: (score − low) / span); a one-point range is 1 when met. */

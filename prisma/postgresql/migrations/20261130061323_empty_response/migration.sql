@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DatasetRow" ADD COLUMN     "hasEmptyResponse" BOOLEAN NOT NULL DEFAULT false;
