@@ -59,6 +59,7 @@ export async function runEvaluation(
   const worker = await workerPresence(db, deps.workerKind);
   const owner = worker.id;
   const LEASE_TTL_MS = deps.leaseTtlMs ?? workerTimeoutMs();
+  const claimStartedAt = Date.now();
   const claim = await claimRun(db, runId, owner, LEASE_TTL_MS, options.takeover, options.helpingSince ?? null);
   // Working time is a span this process measures, so on its own clock; the claim's time is the store's. Taken
   // once the claim is stored, so the working time never exceeds the span from the run's start to its end.
@@ -80,8 +81,10 @@ export async function runEvaluation(
   const counts = await getRunProgress(db, runId);
   let stopped = false;
   // Working time is added at each lease renewal, so a coordinator that dies loses at most one tick of it.
-  // Counted from the claim (the run's start), and a tick counts only once its renewal is stored.
-  let lastTick = claimedAt;
+  // Counted from the claim (the run's start), and a tick counts only once its renewal is stored. A helper that
+  // takes over had its helping counted up to the claim's first read of the store's clock: from just before the
+  // claim then, or the claim's own queries (tens of ms on a busy store) would be counted by no one.
+  let lastTick = options.helpingSince ? claimStartedAt : claimedAt;
   const gate = await createRunGate(db, runId, owner);
   // Renewals run one after another, so no two count the same span; the end awaits the last one.
   let beat: Promise<void> = Promise.resolve();
