@@ -40,14 +40,18 @@ describe("DeepEval-exact reads a test case as DeepEval does", () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  async function evaluate(name: string, rows: readonly object[], args: string[]) {
+  /** Without DeepEval's reason calls unless `withReason`. */
+  async function evaluate(name: string, rows: readonly object[], args: string[], withReason = false) {
     const dataset = path.join(dir, `${name}.jsonl`);
     fs.writeFileSync(dataset, rows.map((row) => JSON.stringify(row)).join("\n"));
     const server = await startFakeOpenAIServer({ responder: fakeScoreResponder });
     const out = path.join(dir, `${name}.json`);
     try {
       const { code, stdout, stderr } = await spawnEval(
-        ["--dataset", dataset, "--judge-model", "judge-model", "--no-include-reason", "--quiet", "--out", out, ...args],
+        [
+          ...["--dataset", dataset, "--judge-model", "judge-model", "--quiet", "--out", out, ...args],
+          ...(withReason ? [] : ["--no-include-reason"]),
+        ],
         {
           DATABASE_URL: `file:${path.join(dir, `${name}.db`)}`,
           OPENAI_API_KEY: "sk-test-exact-inputs-0000",
@@ -158,6 +162,56 @@ describe("DeepEval-exact reads a test case as DeepEval does", () => {
     for (const row of exact.byId.values())
       expect(typeof row["response/llm_judged/g_eval/tooling/score"]).toBe("number");
   });
+
+  it("makes DeepEval's calls for every DeepEval metric, as many as the estimate said before the run", async () => {
+    // Two distinct rows on which every extraction finds something (truths, claims, statements, opinions,
+    // questions), so DeepEval makes each metric's whole sequence. (With nothing extracted, DeepEval and Assay
+    // both skip the verdict call: the estimate is then an upper bound.) Two runs: across metrics, an identical
+    // prompt (toxicity's and bias's opinions, faithfulness's and summarization's claims) is asked once and the
+    // other served from the judge cache, so those metrics go to separate runs.
+    const rows = ["plans", "regions"].map((topic, i) => ({
+      request_id: `all-${i + 1}`,
+      request: `What do the ${topic} say?`,
+      // A flaw of its own in every row, so no two rows' reason prompts are the same (the cache would answer one).
+      response: `The ${topic} page covers KEY${i + 1}. In my OPINION the ${topic} are TOXIC and BIASED. The ${topic} page CONTRADICTS the docs.`,
+      expected_response: `The ${topic} page covers KEY${i + 1}.`,
+      retrieved_context: [
+        { doc_uri: `docs/${topic}#a`, content: `The ${topic} page covers KEY${i + 1}. It was updated in ${2020 + i}.` },
+        { doc_uri: `docs/${topic}#b`, content: `Support for ${topic} is by email.` },
+      ],
+      expected_retrieved_context: [{ doc_uri: `docs/${topic}#a`, content: `The ${topic} page covers KEY${i + 1}.` }],
+    }));
+    // DeepEval's calls a row with include_reason: the extractions, the verdicts (contextual relevancy's per chunk:
+    // 2 here), summarization's questions and two sets of answers, then the reason.
+    const perRow: Record<string, number> = {
+      faithfulness: 4,
+      answer_relevancy: 3,
+      contextual_precision: 2,
+      contextual_recall: 2,
+      contextual_relevancy: 3,
+      hallucination: 2,
+      toxicity: 3,
+      bias: 3,
+      summarization: 7,
+    };
+    const runs = [
+      ["faithfulness", "answer_relevancy", "contextual_precision", "contextual_recall", "contextual_relevancy"],
+      ["hallucination", "toxicity", "summarization"],
+      ["bias"],
+    ];
+    expect(runs.flat().sort()).toEqual(Object.keys(perRow).sort());
+    for (const metrics of runs) {
+      const exact = await evaluate(
+        `every-${metrics[0]}`,
+        rows,
+        ["--judges", metrics.join(","), "--deepeval-exact"],
+        true,
+      );
+      const calls = metrics.reduce((sum, metric) => sum + 2 * perRow[metric], 0);
+      expect(exact.estimated, metrics.join()).toBe(calls);
+      expect(exact.requests.length, metrics.join()).toBe(calls);
+    }
+  }, 120_000);
 
   it("reserves a G-Eval row's steps call too, so a call budget is never overrun under DeepEval-exact", async () => {
     const dataset = path.join(dir, "budget.jsonl");
