@@ -6,7 +6,7 @@ export async function register(): Promise<void> {
   // Before the database client compiles its WebAssembly; the server's large live heap makes eager collection
   // cost more than it saves (lib/runtime/lowMemoryRuntime.ts has the figures).
   const { useLowMemoryRuntime } = await import("./lib/runtime/lowMemoryRuntime");
-  useLowMemoryRuntime({ collectEagerly: false });
+  useLowMemoryRuntime({ capHeapGrowth: false });
   const { discardOrphanedImportsNow } = await import("./lib/server/importOwnership");
   await discardOrphanedImportsNow();
   const { startRunResumer } = await import("./lib/server/runScheduler");

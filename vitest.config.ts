@@ -18,6 +18,7 @@ const POSTGRESQL_SUITE = [
   "tests/ingest/decodedBytesLimit.test.ts",
   "tests/ingest/deepJson.test.ts",
   "tests/ingest/emptyResponse.test.ts",
+  "tests/engine/groupedJudgeCache.test.ts",
   "tests/ingest/filesAsSaved.test.ts",
   "tests/ingest/foreignColumns.test.ts",
   "tests/ingest/otherToolFormats.test.ts",

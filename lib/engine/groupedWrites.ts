@@ -1,10 +1,12 @@
 /**
  * Group commit for a worker's results. Each lane hands in its result and
  * waits for its own outcome; the writes go out one batch at a time, and
- * whatever arrived while a batch was being written goes in the next. Under
- * light load a batch holds one result and waits for nothing but the current
- * tick; when the store is the bottleneck, batches grow by themselves, and
- * each costs the store one transaction instead of one per result.
+ * whatever arrived while a batch was being written goes in the next. The
+ * first entry of a quiet spell waits `gatherMs` (or one tick) for others, or
+ * until `maxBatch` are in: a transaction's COMMIT is most of what a small
+ * write costs, so results that trickle in (a judge answering in 200 ms, 64
+ * calls in flight: one every 3 ms) share one. When the store is the
+ * bottleneck, batches grow by themselves.
  *
  * When a batch fails, each of its entries is written alone, so that one bad
  * entry fails only its own lane; unless the failure is the store's as a whole
@@ -17,10 +19,11 @@ type Waiting<Entry> = { entry: Entry; resolve(written: boolean): void; reject(er
 
 export function groupedWrites<Entry>(
   write: (batch: Entry[]) => Promise<boolean[]>,
-  options: { maxBatch: number; failsEveryEntry: (error: unknown) => boolean },
+  options: { maxBatch: number; failsEveryEntry: (error: unknown) => boolean; gatherMs?: number },
 ): GroupedWrites<Entry> {
   const queue: Waiting<Entry>[] = [];
   let busy = false;
+  let gathering: NodeJS.Timeout | null = null;
 
   async function settle(batch: Waiting<Entry>[]): Promise<void> {
     try {
@@ -37,6 +40,8 @@ export function groupedWrites<Entry>(
   }
 
   async function flush(): Promise<void> {
+    if (gathering) clearTimeout(gathering);
+    gathering = null;
     try {
       while (queue.length > 0) await settle(queue.splice(0, options.maxBatch));
     } finally {
@@ -48,11 +53,12 @@ export function groupedWrites<Entry>(
     save(entry) {
       return new Promise<boolean>((resolve, reject) => {
         queue.push({ entry, resolve, reject });
-        // The first result of a quiet spell waits one tick, so that the results finishing with it go in its batch.
+        // The first result of a quiet spell waits for the results finishing with it to join its batch.
         if (!busy) {
           busy = true;
-          setImmediate(() => void flush());
-        }
+          if (options.gatherMs) gathering = setTimeout(() => void flush(), options.gatherMs);
+          else setImmediate(() => void flush());
+        } else if (gathering && queue.length >= options.maxBatch) void flush();
       });
     },
   };

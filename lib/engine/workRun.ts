@@ -107,6 +107,7 @@ async function judgePending(
   const results = groupedWrites((batch: JudgmentToSave[]) => saveJudgments(db, run.id, workerId, batch), {
     maxBatch: RESULTS_PER_WRITE,
     failsEveryEntry: isStoreUnavailable,
+    gatherMs: RESULTS_GATHER_MS,
   });
   await forEachConcurrently(
     claimedJudgments(db, run.id, workerId, claimBatchSize(lanes), gEvalTraceReaders(config.gEvalJudges ?? [])),
@@ -144,6 +145,11 @@ async function judgePending(
 
 /** The most results one transaction writes: a worker's lanes number at most 400. */
 const RESULTS_PER_WRITE = 100;
+/**
+ * How long the first result of a quiet spell waits for others to share its transaction. A lane waits for its
+ * write, but the run has twice its limit in lanes, so a freed slot has a call waiting for it meanwhile.
+ */
+const RESULTS_GATHER_MS = 10;
 const OFFLINE_LANES = 64;
 
 /**

@@ -9,18 +9,20 @@ import v8 from "node:v8";
  *   after the run, rows and compare pages of a 100,000-row run 348 → 276 MB, with the same page times). The
  *   baseline compiler's code is what runs anyway until then, and a query's compilation is a small part of
  *   what a judgment, a page or an exported page costs.
- * - `--optimize-for-size` (`collectEagerly`): on a machine with memory to spare V8 lets garbage pile up
- *   before a full collection (the CLI judging 2,000 rows grew by about 1.5 MB a second, all of it garbage: a
- *   snapshot after a collection stayed at 33 MB); this makes it collect as the heap grows instead. It pays
- *   where the live heap is small and the CPU is not the limit, as in the CLI: judging 2,000 rows on the
- *   offline judge took no longer (32 s; 35 s without). Not in `npm run worker`, which judges as fast as its
- *   CPU allows (in bench:scale one worker at 64 calls in flight reached 0.76–0.77 of the ideal with both
- *   settings, 0.83–0.90 with neither). Not in the web server, whose live heap (Next.js and React, about
- *   100 MB) makes each collection dear: there it held a 100,000-row CSV export at 235 MB instead of 594 MB,
- *   but took 27 s instead of 13 s, and the run page took 95–111 ms instead of 38–43 ms on a loaded machine.
+ * - `--heap-growing-percent` (`capHeapGrowth`): on a machine with memory to spare V8 lets garbage pile up
+ *   before a full collection (a judging process's live heap stays near 35 MB, yet a worker at 64 calls in
+ *   flight reached 307 MB). Capping how far the heap may grow past what the last collection kept makes it
+ *   collect sooner: in bench:engine (2,000 rows × 6 calls, SQLite, 64 in flight, 200 ms a call) the worker
+ *   peaked at 187 MB at the same CPU per call (1.94 ms), and the CLI at 196 MB with 2.31 ms per call where
+ *   `--optimize-for-size`, which it used before, cost 3.21 (that flag also makes V8's compiled code smaller
+ *   and slower, not only its heap). Not in the web server, whose live heap (Next.js and React, about 100 MB)
+ *   would be collected every few pages.
  * Both only take effect for what is compiled or allocated after the call.
  */
-export function useLowMemoryRuntime(options: { collectEagerly: boolean }): void {
+export function useLowMemoryRuntime(options: { capHeapGrowth: boolean }): void {
   v8.setFlagsFromString("--liftoff-only");
-  if (options.collectEagerly) v8.setFlagsFromString("--optimize-for-size");
+  if (options.capHeapGrowth) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
+
+/** Each full collection lets the heap grow to 1.2 times what it kept (V8's own factor is 1.1 to 4, by heap size and speed). */
+const HEAP_GROWING_PERCENT = 20;

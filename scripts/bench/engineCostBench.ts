@@ -10,7 +10,8 @@
 // Knobs: BENCH_QUICK=1 (small sizes), BENCH_PROCESSES (cli,worker), BENCH_STORES (sqlite,postgres),
 // BENCH_CONCURRENCY (16,64,256), BENCH_LATENCIES (200,0), BENCH_ROWS (2000: rows at 64 in flight and above),
 // BENCH_ROWS_LOW (500: below 64, so each 200 ms case waits about as long), BENCH_IDLE_ROWS (80; 0 skips the
-// idle cases), BENCH_IDLE_LATENCY_MS (2000), BENCH_PROFILE (1; 0 skips it).
+// idle cases), BENCH_IDLE_LATENCY_MS (2000), BENCH_PROFILE (1; 0 skips it), BENCH_NODE_ARGS (flags for every
+// measured node process, e.g. "--max-semi-space-size=8", to compare runtime settings).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -51,6 +52,7 @@ const [IDLE_ROWS] = numbers("BENCH_IDLE_ROWS", QUICK ? "40" : "80");
 const [IDLE_LATENCY_MS] = numbers("BENCH_IDLE_LATENCY_MS", "2000");
 const IDLE_CONCURRENCY = 64;
 const PROFILE = process.env.BENCH_PROFILE !== "0";
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const CHUNKS = 4;
 const TARGET = { cpuMsPerCall: 1, idleCores: 0.02, peakRssMb: 200, efficiency: { 64: 0.97, 256: 0.95 } as const };
 
@@ -165,7 +167,7 @@ async function runCase(
   let measured: MeasuredProcess;
   if (c.process === "cli") {
     const cliArgs = ["--dataset-id", datasetId, "--judge-model", model, "--concurrency", String(c.concurrency)];
-    measured = await startMeasured([...extraNodeArgs, bundle, ...cliArgs, "--quiet"], env, timeFile);
+    measured = await startMeasured([...NODE_ARGS, ...extraNodeArgs, bundle, ...cliArgs, "--quiet"], env, timeFile);
   } else {
     runId = await createRun(db, {
       datasetId,
@@ -173,7 +175,7 @@ async function runCase(
       judge: { provider: "openai", model },
       concurrency: c.concurrency,
     });
-    measured = await startMeasured([...extraNodeArgs, bundle], env, timeFile);
+    measured = await startMeasured([...NODE_ARGS, ...extraNodeArgs, bundle], env, timeFile);
   }
   const samples: IdleSample[] = [];
   let running = true;

@@ -77,6 +77,36 @@ describe("grouped writes (a worker's results, group-committed)", () => {
     expect(await writes.save(16)).toBe(true);
   });
 
+  it("with gatherMs, the first entry of a quiet spell waits for later ones, until the batch is full", async () => {
+    const writer = recordingWriter();
+    // A gather window no test could outwait: the batch goes out because it is full, not because time passed.
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 3,
+      failsEveryEntry: () => false,
+      gatherMs: 60_000,
+    });
+    const first = writes.save(1);
+    for (let i = 0; i < 5; i++) await tick();
+    const second = writes.save(2);
+    for (let i = 0; i < 5; i++) await tick();
+    // Entries handed in ticks apart still wait: nothing written yet.
+    expect(writer.batches).toEqual([]);
+    const third = writes.save(3);
+    expect(await Promise.all([first, second, third])).toEqual([false, true, false]);
+    expect(writer.batches).toEqual([[1, 2, 3]]);
+  });
+
+  it("with gatherMs, a quiet spell's batch goes out once the window closes", async () => {
+    const writer = recordingWriter();
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 100,
+      failsEveryEntry: () => false,
+      gatherMs: 5,
+    });
+    expect(await Promise.all([writes.save(4), writes.save(5)])).toEqual([true, false]);
+    expect(writer.batches).toEqual([[4, 5]]);
+  });
+
   it("when the store as a whole fails, every entry of the batch fails with it, without trying each again", async () => {
     const writer = recordingWriter({ failWhen: () => true });
     const writes = groupedWrites((batch: number[]) => writer.write(batch), {

@@ -10,6 +10,7 @@ const REPLACE = `INSERT INTO "JudgeCache" ${COLUMNS} ON CONFLICT ("key") DO UPDA
 const INSERT = `INSERT INTO "JudgeCache" ${COLUMNS} ON CONFLICT ("key") DO NOTHING`;
 
 type CachedAnswer = { response: string; inputTokens: number | null; outputTokens: number | null };
+export type JudgeCacheEntry = Parameters<JudgeCache["put"]>[0];
 
 /** The judge answer cache in the JudgeCache table, through the store's runner (it sits on every judge call's path). */
 export function createJudgeCache(db: Db): JudgeCache {
@@ -19,15 +20,31 @@ export function createJudgeCache(db: Db): JudgeCache {
       return (await sql.get<CachedAnswer>(SELECT, [key])) ?? null;
     },
     async put(entry, options) {
-      await sql.run(options?.replace ? REPLACE : INSERT, [
-        entry.key,
-        entry.model,
-        entry.promptVersion,
-        entry.response,
-        entry.inputTokens,
-        entry.outputTokens,
-        new Date(),
-      ]);
+      await sql.run(options?.replace ? REPLACE : INSERT, valuesOf(entry, new Date()));
     },
   };
+}
+
+/** Several answers in one transaction: a COMMIT is most of what one small write costs. */
+export async function putJudgeCacheEntries(
+  db: Db,
+  entries: readonly { entry: JudgeCacheEntry; replace?: boolean }[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const createdAt = new Date();
+  await sqlOf(db).transaction(async (tx) => {
+    for (const { entry, replace } of entries) await tx.run(replace ? REPLACE : INSERT, valuesOf(entry, createdAt));
+  });
+}
+
+function valuesOf(entry: JudgeCacheEntry, createdAt: Date) {
+  return [
+    entry.key,
+    entry.model,
+    entry.promptVersion,
+    entry.response,
+    entry.inputTokens,
+    entry.outputTokens,
+    createdAt,
+  ];
 }

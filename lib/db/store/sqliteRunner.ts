@@ -60,13 +60,14 @@ export class SqliteRunner implements SqlRunner {
       const restoreCache = manyPages ? spillEarly(connection) : undefined;
       try {
         // IMMEDIATE takes the write lock up front: a deferred transaction that reads, then writes, can fail half-way.
-        connection.prepare("BEGIN IMMEDIATE").run();
+        // Prepared once per connection: preparing them again cost every transaction more than a small write.
+        preparedStatement(connection, "BEGIN IMMEDIATE").run();
         try {
           const result = await work(new SqliteTransactionRunner(connection));
-          connection.prepare("COMMIT").run();
+          preparedStatement(connection, "COMMIT").run();
           return result;
         } catch (error) {
-          if (connection.inTransaction) connection.prepare("ROLLBACK").run();
+          if (connection.inTransaction) preparedStatement(connection, "ROLLBACK").run();
           throw error;
         }
       } finally {
