@@ -172,8 +172,9 @@ describe("DeepEval-exact reads a test case as DeepEval does", () => {
     const rows = ["plans", "regions"].map((topic, i) => ({
       request_id: `all-${i + 1}`,
       request: `What do the ${topic} say?`,
-      // A flaw of its own in every row, so no two rows' reason prompts are the same (the cache would answer one).
-      response: `The ${topic} page covers KEY${i + 1}. In my OPINION the ${topic} are TOXIC and BIASED. The ${topic} page CONTRADICTS the docs.`,
+      // A flaw in every row, at another place in each (the fake judge's reasons name a claim by its place), so no
+      // two rows' reason prompts are the same: the cache would answer the second.
+      response: `The ${topic} page covers KEY${i + 1}. ${"It is short. ".repeat(i)}In my OPINION the ${topic} are TOXIC and BIASED. The ${topic} page CONTRADICTS the docs.`,
       expected_response: `The ${topic} page covers KEY${i + 1}.`,
       retrieved_context: [
         { doc_uri: `docs/${topic}#a`, content: `The ${topic} page covers KEY${i + 1}. It was updated in ${2020 + i}.` },
