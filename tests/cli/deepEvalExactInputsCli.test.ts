@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { oneSpanTrace } from "../support/agentRuns";
 import { fencedContents } from "../support/fenced";
 import { startFakeOpenAIServer, type LoggedRequest } from "../support/fakeOpenAIServer";
 import { fakeScoreResponder } from "../support/fakeScoreResponder";
@@ -108,27 +109,13 @@ describe("DeepEval-exact reads a test case as DeepEval does", () => {
   });
 
   it("gives G-Eval DeepEval's tools, metadata and tags, with fresh steps for every row at the estimate's count", async () => {
-    const trace = (answer: string) => ({
-      info: {
+    const trace = (answer: string) =>
+      oneSpanTrace(answer, {
         trace_id: `tr-${answer.length}`,
         request_time: "2026-11-30T06:00:00Z",
-        state: "OK",
         trace_metadata: { "mlflow.trace_schema.version": "3", customer_tier: "gold" },
         tags: { deployment: "canary" },
-      },
-      data: {
-        spans: [
-          {
-            span_id: "r",
-            parent_span_id: null,
-            name: "agent",
-            start_time_unix_nano: "1",
-            end_time_unix_nano: "2",
-            attributes: { "mlflow.spanType": JSON.stringify("AGENT"), "mlflow.spanOutputs": JSON.stringify(answer) },
-          },
-        ],
-      },
-    });
+      });
     const rows = [1, 2, 3].map((n) => ({
       request_id: `agent-${n}`,
       request: `Book table ${n}.`,

@@ -17,6 +17,14 @@ import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
 
 const PRICES = { "judge-est": { input: 0.4, output: 1.6 }, "gen-est": { input: 2, output: 8 } };
+/** The judge model priced, batched chunks, no generation. */
+const BATCHED = {
+  judgeModel: "judge-est",
+  generationModel: null,
+  chunkMode: "batched",
+  heuristic: false,
+  prices: PRICES,
+};
 
 /** Rows that differ in what they carry, so each judge runs on a different subset with different text. */
 function mixedRows(): EvalObject[] {
@@ -153,13 +161,7 @@ describe("the run form's estimate and the CLI's agree", () => {
   it("counts G-Eval's steps once per judge, or once per row under DeepEval-exact, as DeepEval's evaluate() writes them", async () => {
     const profiles = await getDatasetTextProfiles(db, datasetId);
     const { judges, gEvalMetrics } = plannedJudges({ metrics: [], customJudges: [], gEvalJudges: G_EVAL });
-    const base = {
-      judgeModel: "judge-est",
-      generationModel: null,
-      chunkMode: "batched",
-      heuristic: false,
-      prices: PRICES,
-    };
+    const base = BATCHED;
     const cached = estimateFormSpending({ profiles, judges, gEvalMetrics }, base);
     const rows = cached.judged.reduce((sum, work) => sum + work.items, 0);
     expect(rows).toBeGreaterThan(1);
@@ -180,13 +182,7 @@ describe("the run form's estimate and the CLI's agree", () => {
       judge: { provider: "openai", model: "judge-est" },
       deepEval: { exact: true },
     });
-    const options = {
-      judgeModel: "judge-est",
-      generationModel: null,
-      chunkMode: "batched",
-      heuristic: false,
-      prices: PRICES,
-    };
+    const options = BATCHED;
     const deepEval = deepEvalSettings({ exact: true });
     const cli = await estimateRunSpending(db, runId, {
       ...options,
@@ -225,13 +221,7 @@ describe("the run form's estimate and the CLI's agree", () => {
 });
 
 describe("estimateSpending", () => {
-  const options = {
-    judgeModel: "judge-est",
-    generationModel: null,
-    chunkMode: "batched",
-    heuristic: false,
-    prices: PRICES,
-  };
+  const options = BATCHED;
   it("reads calls per row from the catalogue: summarization two, the statistical scorers none", () => {
     const estimate = estimateSpending(
       {

@@ -1,13 +1,16 @@
 import type { Db } from "@/lib/db/client";
 
 /** A one-span MLflow 3 trace of one turn of session `session`, asked at `time` (ISO), answering `answer`. */
-export const sessionTurnTrace = (session: string, time: string, answer: string) => ({
-  info: {
+export const sessionTurnTrace = (session: string, time: string, answer: string) =>
+  oneSpanTrace(answer, {
     trace_id: `tr-${session}-${time}`,
     request_time: time,
-    state: "OK",
     trace_metadata: { "mlflow.trace_schema.version": "3", "mlflow.trace.session": session },
-  },
+  });
+
+/** A one-span MLflow 3 trace answering `answer`, with the given `info` (trace id, request time, metadata, tags). */
+export const oneSpanTrace = (answer: string, info: Record<string, unknown>) => ({
+  info: { state: "OK", ...info },
   data: {
     spans: [
       {
