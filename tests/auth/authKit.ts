@@ -9,6 +9,7 @@ import type { AuthContext } from "@/lib/auth/guard";
 import type { Db } from "@/lib/db/client";
 import type { OidcConfig } from "@/lib/auth/oidcConfig";
 import { endWithThisProcess } from "../support/processCleanup";
+import { testPasswordHasher } from "./testPasswordHasher";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -30,13 +31,15 @@ export async function startAuthServer(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Rate limits off unless asked for: the tests sign in more often than 3 times in 10 s.
+  // Rate limits off unless asked for: the tests sign in more often than 3 times in 10 s. Passwords hashed at a
+  // test's cost (testPasswordHasher.ts); the browser tests sign in through the app's own hash.
   const auth = createAuth({
     db,
     secret: TEST_SECRET,
     baseURL,
     oidc: options.oidc?.(baseURL) ?? null,
     rateLimit: options.rateLimit ?? false,
+    passwordHasher: testPasswordHasher,
   });
   handler = toNodeHandler(auth);
   return {
