@@ -36,14 +36,19 @@ export class RunConfigError extends Error {
   }
 }
 
+/** Hands the event loop to timers and requests before going on. */
+function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** Rows read per planning page. */
 const PLAN_PAGE_ROWS = 500;
 /**
- * Items per write transaction. An item costs about 90 µs to insert here (its
- * indexes and foreign keys, on a busy 2-core machine), and the transaction
- * holds the event loop: 500 items stay well under 100 ms.
+ * Items per write transaction, about (a row's items are never split). The transaction holds the event loop,
+ * and a process's first ones are the slowest (its statements and code still cold): at 500 items the longest
+ * held it 80–108 ms, at 300 items 48–56 ms, for the same total time (npm run bench:plan).
  */
-const PLAN_WRITE_ITEMS = 500;
+const PLAN_WRITE_ITEMS = 300;
 /** How long a planner may go without finishing a page before its half-made run counts as abandoned. */
 const PLANNING_TTL_MS = 60_000;
 
@@ -146,9 +151,25 @@ export async function createRun(
   );
   if (!started.ok) throw new RunsInProgressRefusal(started.inProgress);
   for (let cursor: number | null = 0; cursor !== null;) {
+    // A turn before each read and after it: on SQLite every query completes without leaving the current task,
+    // so the run's insert, a page's read and its first write would otherwise hold the event loop as one.
+    await nextTurn();
     const page = await listRowFlagsPage(db, config.datasetId, cursor, PLAN_PAGE_ROWS);
-    const items: RunItemPlan[] = [];
-    const generations: PlannedGeneration[] = [];
+    await nextTurn();
+    let items: RunItemPlan[] = [];
+    let generations: PlannedGeneration[] = [];
+    let written = false;
+    // Each transaction's items are built just before it, not the whole page's first: building 5,500 items took
+    // 90 ms in one go on a process's first page (20–45 ms on later ones), which, with the first write, held the
+    // event loop for 150–230 ms (npm run bench:plan, 20,000 rows × 11 judges; now about 50 ms).
+    const write = async () => {
+      await insertPlanPage(db, runId, { items, generations, generationModel }, planner);
+      items = [];
+      generations = [];
+      written = true;
+      // Timers (other runs' lease heartbeats) and requests get their turn between transactions.
+      await nextTurn();
+    };
     for (const row of page.rows) {
       for (let trial = 1; trial <= config.trials; trial++) {
         if (generates) generations.push({ rowId: row.id, trial });
@@ -165,21 +186,10 @@ export async function createRun(
           });
         }
       }
+      if (items.length >= PLAN_WRITE_ITEMS) await write();
     }
-    for (let start = 0; start < Math.max(items.length, 1); start += PLAN_WRITE_ITEMS) {
-      await insertPlanPage(
-        db,
-        runId,
-        {
-          items: items.slice(start, start + PLAN_WRITE_ITEMS),
-          generations: start === 0 ? generations : [],
-          generationModel,
-        },
-        planner,
-      );
-      // Timers (other runs' lease heartbeats) and requests get their turn between transactions.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    // Every page writes once at least: the write renews the planner's lease.
+    if (items.length > 0 || generations.length > 0 || !written) await write();
     cursor = page.nextRowNumber;
   }
   await finishPlanning(db, runId, planner.owner);

@@ -80,7 +80,7 @@ async function plan(dbUrl: string, warmUpDatasetId: string, datasetId: string): 
       `RSS before ${(rssBefore / 2 ** 20).toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB; longest event-loop stall ${longestStall.toFixed(0)} ms`,
   );
   console.log(`the process's first plan (10 rows, its queries compiled): ${warmUpMs.toFixed(0)} ms`);
-  // A plan page is written in transactions of 500 items (lib/engine/createRun.ts) so that timers and requests
+  // A plan page is written in transactions of about 300 items (lib/engine/createRun.ts) so that timers and requests
   // get their turn: the longest hold of the event loop stays under a tenth of a second.
   console.log(
     `longest event-loop stall while planning: ${longestStall.toFixed(0)} ms (target ≤ ${STALL_TARGET_MS} ms) ${longestStall <= STALL_TARGET_MS ? "ok" : "MISSED"}`,
@@ -96,8 +96,10 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "assay-bench-plan-"));
   const url = `file:${path.join(dir, "plan.db")}`;
   const self = process.argv[1];
-  const run = (args: string[]) => {
-    const result = spawnSync(process.execPath, [self, ...args], {
+  // BENCH_NODE_ARGS: Node flags for the planning process (e.g. --trace-gc, or a heap setting to compare).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const run = (args: string[], flags: string[] = []) => {
+    const result = spawnSync(process.execPath, [...flags, self, ...args], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -106,7 +108,7 @@ async function main(): Promise<void> {
   };
   try {
     const [warmUpId = "", id = ""] = run(["seed", url]).split("\n").slice(-2);
-    console.log(run(["plan", url, warmUpId, id]));
+    console.log(run(["plan", url, warmUpId, id], nodeArgs));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
