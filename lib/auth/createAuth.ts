@@ -31,7 +31,8 @@ export type CreateAuthOptions = {
   /** Proxies (CIDRs) whose X-Forwarded-For entries are skipped to find the client address the rate limit counts. */
   trustedProxies?: string[];
   /** Sign-in cookies for HTTPS only (lib/auth/secureCookies.ts); Better Auth's default when not given. */
-  secureCookies?: boolean;  /**
+  secureCookies?: boolean;
+  /**
    * How passwords are hashed and checked: Better Auth's scrypt (N = 16384, about 0.2 s of CPU a hash) when not
    * given, which is what the app, the CLI and the browser tests use. The store's and the sign-in rules' tests
    * pass a cheaper one (tests/auth/testPasswordHasher.ts): they hash hundreds of passwords, and what they check
