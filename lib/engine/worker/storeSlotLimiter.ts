@@ -9,7 +9,7 @@ type Waiter = {
   onAbort?: () => void;
 };
 
-/** How long a process whose callers wait for a slot lets pass before asking the store again. */
+/** How long a process whose callers wait for a slot held by another process lets pass before asking the store again. */
 const POLL_MS = 20;
 /** How often, at most, a process handing slots on checks with the store that they are still its own. */
 const HELD_CHECK_MS = 1_000;
@@ -202,7 +202,8 @@ export function createStoreSlotLimiter(options: {
         // Our own just-freed slots first: they are not back in the store yet.
         while (queue.length > 0 && toRelease.length > 0 && confirmed())
           grant(queue.shift() as Waiter, toRelease.shift() as number);
-        if (queue.length === 0) break;
+        // Every slot is granted here: none can be free in the store (see the retry below).
+        if (queue.length === 0 || granted.size >= max) break;
         const slots = await oneAtATime(async () => {
           const taken = await takeSlots(db, endpoint, holder, max, queue.length);
           for (const slot of taken) releaseOnly.delete(slot); // free in the store, so ours again: not given back
@@ -223,7 +224,10 @@ export function createStoreSlotLimiter(options: {
         flushScheduled = true;
         setImmediate(flushReleases);
       }
-      if (queue.length > 0 && !retryTimer) {
+      // Asked again later only while another process may hold a slot. When this one holds them all, no slot can
+      // come free in the store: the next to come free is one of ours, handed on as it is released. A process
+      // judging alone thus waits on its calls, not on a timer (50 queries a second while every call was out).
+      if (queue.length > 0 && !retryTimer && granted.size < max) {
         retryTimer = setTimeout(() => {
           retryTimer = null;
           void pump();
