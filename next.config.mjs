@@ -28,7 +28,7 @@ const nextConfig = {
     serverActions: { bodySizeLimit: "1mb", allowedOrigins },
     // Each page's server code is loaded on its first request rather than all at start: the server answered its
     // first page at 176 MB instead of 214 MB, and after a run page at 192 MB instead of 237 MB (a first visit to
-    // a page costs its modules' load once; npm run bench:ui's medians are unchanged).
+    // a page costs its modules' load once; npm run bench:ui at 100,000 rows held every target with it).
     preloadEntriesOnStart: false,
   },
   // On every response, pages, route handlers and assets alike. The page CSP, which needs a
