@@ -15,9 +15,8 @@ import v8 from "node:v8";
  *   collect sooner: in bench:engine (2,000 rows × 6 calls, SQLite, 64 in flight, 200 ms a call) the worker
  *   peaked at 187 MB at the same CPU per call (1.94 ms), and the CLI at 196 MB with 2.31 ms per call where
  *   `--optimize-for-size`, which it used before, cost 3.21 (that flag also makes V8's compiled code smaller
- *   and slower, not only its heap). The web server too: through bench:ui's pages at 100,000 rows its RSS
- *   climbed page by page to 324 MB without the cap, and stays at 223–262 MB with it, every page's median the
- *   same or lower.
+ *   and slower, not only its heap). Not in the web server, whose live heap (Next.js and React, about 100 MB)
+ *   would be collected every few pages.
  * Both only take effect for what is compiled or allocated after the call.
  */
 export function useLowMemoryRuntime(options: { capHeapGrowth: boolean }): void {
