@@ -119,8 +119,11 @@ export async function countClaimedWork(db: Db, runId: string): Promise<{ judgmen
  * `timeoutMs` (killed, machine gone) or stopped for good still hold: claimed
  * items, in-flight slots, reserved budget. Any worker runs this every few
  * seconds, so claimed work is back within the timeout plus that interval.
- * Items are found through the claimedBy index, which holds only claimed items
- * (a result clears its claim).
+ * Items are found through the claimedBy index: `"claimedBy" > ''` (a worker's id
+ * is never empty) is a range SQLite reads from it. With `IS NOT NULL` SQLite,
+ * which keeps no statistics here, scanned the whole table instead: 4.9 s on
+ * two 100,000-row runs (1.4 million judgments), every 5 s in every worker and
+ * web server, idle or not.
  */
 export async function reclaimFromGoneWorkers(db: Db, timeoutMs: number): Promise<{ items: number; slots: number }> {
   const sql = sqlOf(db);
@@ -130,7 +133,7 @@ export async function reclaimFromGoneWorkers(db: Db, timeoutMs: number): Promise
   for (const table of ["JudgmentItem", "Generation"] as const)
     items += await sql.run(
       `UPDATE "${table}" SET "status" = 'pending', "claimedBy" = NULL, "claimedAt" = NULL
-       WHERE "claimedBy" IS NOT NULL AND "status" = 'running' AND "claimedBy" NOT IN (${live})`,
+       WHERE "claimedBy" > '' AND "status" = 'running' AND "claimedBy" NOT IN (${live})`,
     );
   const slots = await sql.run(
     `UPDATE "InFlightSlot" SET "holder" = NULL, "heldAt" = NULL WHERE "holder" IS NOT NULL AND "holder" NOT IN (${live})`,
