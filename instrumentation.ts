@@ -3,10 +3,9 @@
 // uploads a killed server left half-way are discarded.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  // Before the database client compiles its WebAssembly; the server's large live heap makes eager collection
-  // cost more than it saves (lib/runtime/lowMemoryRuntime.ts has the figures).
+  // Before the database client compiles its WebAssembly (lib/runtime/lowMemoryRuntime.ts has the figures).
   const { useLowMemoryRuntime } = await import("./lib/runtime/lowMemoryRuntime");
-  useLowMemoryRuntime({ capHeapGrowth: false });
+  useLowMemoryRuntime();
   const { discardOrphanedImportsNow } = await import("./lib/server/importOwnership");
   await discardOrphanedImportsNow();
   const { startRunResumer } = await import("./lib/server/runScheduler");

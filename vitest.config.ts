@@ -46,6 +46,7 @@ const SQLITE_ONLY = [
   "tests/db/migrations.test.ts",
   "tests/db/labelHashFill.test.ts",
   "tests/db/labelHashMigration.test.ts",
+  "tests/db/sqlitePageCache.test.ts",
   // SQLite's plans without statistics; PostgreSQL plans from its own.
   "tests/workers/idleSweepPlans.test.ts",
 ];

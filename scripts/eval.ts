@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
       error: (line) => console.error(line),
     });
   // Before the migrations and the database client compile their WebAssembly.
-  useLowMemoryRuntime({ capHeapGrowth: true });
+  useLowMemoryRuntime();
   const url = resolveDatabaseUrl();
   await applyPendingMigrations(url);
   const db = createDb(url);

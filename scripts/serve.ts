@@ -16,6 +16,7 @@ import {
 } from "../lib/server/listenHost";
 import { decideBuild, writeBuildFingerprint } from "../lib/server/buildFingerprint";
 import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
+import { webServerNodeOptions } from "../lib/runtime/webServerNodeOptions";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const [mode, ...args] = process.argv.slice(2);
@@ -70,7 +71,13 @@ const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, ...ne
   cwd: ROOT,
   stdio: "inherit",
   // ASSAY_ADDRESS_CHECKED: the address this script checked, without which a server without sign-in refuses all.
-  env: { ...process.env, ASSAY_HOST: decision.host, HOSTNAME: decision.host, ASSAY_ADDRESS_CHECKED: decision.host },
+  env: {
+    ...process.env,
+    ASSAY_HOST: decision.host,
+    HOSTNAME: decision.host,
+    ASSAY_ADDRESS_CHECKED: decision.host,
+    NODE_OPTIONS: webServerNodeOptions(process.env.NODE_OPTIONS),
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => next.kill(signal));
 next.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

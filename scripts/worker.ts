@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   // Not collecting eagerly: a worker is CPU-bound at a high in-flight limit, and eager collection cost one
   // worker at 64 calls in flight about a tenth of its throughput in bench:scale (0.76–0.77 of the ideal
   // instead of 0.83–0.90 on a 2-core machine) to save about 100 MB.
-  useLowMemoryRuntime({ capHeapGrowth: true });
+  useLowMemoryRuntime();
   const url = resolveDatabaseUrl();
   await applyPendingMigrations(url);
   const db = createDb(url);

@@ -13,6 +13,7 @@ import { registerStore, storeOf } from "./store/storeRegistry";
 import { BUSY_TIMEOUT_MS, retryBusyStatements } from "./store/storeRetry";
 import { closeDirectConnection } from "./store/directSqlite";
 import { checkpointSettled } from "./store/backgroundCheckpoint";
+import { withSqlitePageCache } from "./store/sqlitePageCache";
 
 /**
  * The Prisma client, typed as the SQLite one: the PostgreSQL client's types
@@ -31,7 +32,9 @@ export function createDb(url: string = resolveDatabaseUrl()): Db {
   }
   prepareDatabaseFile(url);
   // A short synchronous busy wait, then asynchronous retries (storeRetry.ts): a lock held elsewhere never freezes the process.
-  const adapter = retryBusyStatements(guardBoundParameters(new PrismaBetterSqlite3({ url, timeout: BUSY_TIMEOUT_MS })));
+  const adapter = retryBusyStatements(
+    guardBoundParameters(withSqlitePageCache(new PrismaBetterSqlite3({ url, timeout: BUSY_TIMEOUT_MS }))),
+  );
   const db = new PrismaClient({ adapter });
   registerStore(db, { url, dialect: "sqlite", runner: new SqliteRunner(url), pool: null, closeHooks: [] });
   return db;

@@ -131,7 +131,7 @@ function report(label: string, peakMb: number, extra = ""): boolean {
 /** Child: imports `rows` synthetic rows through the browser's ingest and dataset sink, prints the dataset id. */
 async function uploadChild(url: string, rows: number): Promise<void> {
   // As the CLI runs (lib/runtime/lowMemoryRuntime.ts says why); BENCH_DEFAULT_RUNTIME=1 measures V8's defaults.
-  if (process.env.BENCH_DEFAULT_RUNTIME !== "1") useLowMemoryRuntime({ capHeapGrowth: true });
+  if (process.env.BENCH_DEFAULT_RUNTIME !== "1") useLowMemoryRuntime();
   const db = createDb(url);
   const result = await ingestUpload({
     chunks: syntheticJsonl(rows, CHUNKS),

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { webServerNodeOptions } from "../../lib/runtime/webServerNodeOptions";
 
 /**
  * Builds (unless told not to) and starts the production app on 127.0.0.1, on a fresh temp SQLite database,
@@ -39,7 +40,12 @@ export async function startServerForBench(options: { skipBuild?: boolean; databa
   const server: ChildProcess = spawn(
     path.join(root, "node_modules/.bin/next"),
     ["start", "-H", "127.0.0.1", "-p", String(port)],
-    { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"] },
+    // As npm start runs it (scripts/serve.ts).
+    {
+      cwd: root,
+      env: { ...serverEnv, NODE_OPTIONS: webServerNodeOptions(process.env.NODE_OPTIONS) },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
   );
   const pid = server.pid;
   if (pid === undefined) throw new Error("next start did not start");

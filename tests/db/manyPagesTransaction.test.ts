@@ -25,7 +25,7 @@ describe.skipIf(testStore() !== "sqlite")("a SQLite transaction that writes many
     // The checkpoint copied the new pages into the file itself; without it they would sit in the log only.
     expect(fs.statSync(file).size).toBeGreaterThan(fileBefore + 4_000_000);
     expect(connection.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
-    expect(connection.pragma("cache_size", { simple: true })).toBe(-16000);
+    expect(connection.pragma("cache_size", { simple: true })).toBe(-4000);
     expect(await store.db.labelImportStaging.count()).toBe(40_000);
   });
 
@@ -42,6 +42,6 @@ describe.skipIf(testStore() !== "sqlite")("a SQLite transaction that writes many
     ).rejects.toThrow("last record");
     expect(await store.db.labelImportStaging.count()).toBe(40_000);
     expect(connection.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
-    expect(connection.pragma("cache_size", { simple: true })).toBe(-16000);
+    expect(connection.pragma("cache_size", { simple: true })).toBe(-4000);
   });
 });

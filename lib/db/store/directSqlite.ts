@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { assertBoundParameterCount, placeholderCount } from "./boundParameters";
 import { sqliteFilePath } from "../databaseUrl";
 import { BUSY_TIMEOUT_MS, retryWhileBusy } from "./storeRetry";
+import { SQLITE_PAGE_CACHE_PRAGMA } from "./sqlitePageCache";
 
 type SqlValue = string | number | bigint | null | boolean;
 export type BulkTable = { table: string; columns: readonly string[]; rows: SqlValue[][] };
@@ -99,6 +100,7 @@ export function connectionFor(databaseUrl: string): Database.Database {
     // Short: a longer wait blocks the event loop; writers retry asynchronously instead (retryWhileBusy).
     connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     connection.pragma("foreign_keys = ON");
+    connection.pragma(SQLITE_PAGE_CACHE_PRAGMA);
     connections.set(databaseUrl, connection);
   }
   return connection;
