@@ -16,7 +16,7 @@ import {
 } from "../lib/server/listenHost";
 import { decideBuild, writeBuildFingerprint } from "../lib/server/buildFingerprint";
 import { checkOidcAtStart } from "../lib/server/oidcStartCheck";
-import { webServerNodeOptions } from "../lib/runtime/webServerNodeOptions";
+import { webServerEnv } from "../lib/runtime/webServerEnv";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const [mode, ...args] = process.argv.slice(2);
@@ -76,7 +76,7 @@ const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, ...ne
     ASSAY_HOST: decision.host,
     HOSTNAME: decision.host,
     ASSAY_ADDRESS_CHECKED: decision.host,
-    NODE_OPTIONS: webServerNodeOptions(process.env.NODE_OPTIONS),
+    ...webServerEnv(process.env),
   },
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => next.kill(signal));

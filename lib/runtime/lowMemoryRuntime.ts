@@ -17,7 +17,7 @@ import v8 from "node:v8";
  *   `--optimize-for-size`, which it used before, cost 3.21 (that flag also makes V8's compiled code smaller
  *   and slower, not only its heap). The web server too: after bench:ui's review pages at 100,000 rows it
  *   held 177 MB of heap of which a full collection kept 81, and it now collects at about 1.2 times what it
- *   keeps (peak 338 → 229 MB with its 4 MB young generation, webServerNodeOptions.ts; page medians within
+ *   keeps (peak 338 → 229 MB with its 4 MB young generation, webServerEnv.ts; page medians within
  *   noise).
  * Both only take effect for what is compiled or allocated after the call.
  */

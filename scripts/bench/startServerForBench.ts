@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { webServerNodeOptions } from "../../lib/runtime/webServerNodeOptions";
+import { webServerEnv } from "../../lib/runtime/webServerEnv";
 
 /**
  * Builds (unless told not to) and starts the production app on 127.0.0.1, on a fresh temp SQLite database,
@@ -43,7 +43,7 @@ export async function startServerForBench(options: { skipBuild?: boolean; databa
     // As npm start runs it (scripts/serve.ts).
     {
       cwd: root,
-      env: { ...serverEnv, NODE_OPTIONS: webServerNodeOptions(process.env.NODE_OPTIONS) },
+      env: { ...serverEnv, ...webServerEnv(serverEnv) },
       stdio: ["ignore", "ignore", "inherit"],
     },
   );

@@ -10,7 +10,7 @@ import { inject } from "vitest";
 import type { Dialect } from "@/lib/db/store/dialect";
 import { freePort, runStatement } from "@/lib/db/store/postgresAdmin";
 import { endWithThisProcess } from "../support/processCleanup";
-import { webServerNodeOptions } from "@/lib/runtime/webServerNodeOptions";
+import { webServerEnv } from "@/lib/runtime/webServerEnv";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
@@ -120,10 +120,10 @@ async function startNext(
   const baseUrl = `http://127.0.0.1:${port}`;
   const host = addressUnchecked ? [] : ["-H", "127.0.0.1"];
   // Detached: the server leads its own process group, so stop() can end it and anything it spawned, by its id.
-  // With the V8 flags npm start gives the server (scripts/serve.ts).
+  // With the start settings npm start gives the server (scripts/serve.ts).
   const child = spawn(NEXT_BIN, ["start", ...host, "-p", String(port)], {
     cwd: ROOT,
-    env: { ...env, NODE_OPTIONS: webServerNodeOptions(env.NODE_OPTIONS) },
+    env: { ...env, ...webServerEnv(env) },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
