@@ -3,7 +3,6 @@
 // end. SQLite keeps no statistics here, so its plan is decided by the statement's shape: a reclaim written with
 // `"claimedBy" IS NOT NULL` scanned every judgment, 4.9 s on a store of two 100,000-row runs, every 5 s.
 // The statements the direct connection prepares during a sweep are captured and their plans read.
-import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectionFor } from "@/lib/db/store/directSqlite";
 import { startWorkerLoop } from "@/lib/engine/worker/workerLoop";
@@ -29,7 +28,7 @@ const GROWING_TABLES = [
 ];
 
 let store: TempDb;
-let connection: Database.Database;
+let connection: ReturnType<typeof connectionFor>;
 const prepared: string[] = [];
 
 beforeAll(async () => {
