@@ -90,8 +90,8 @@ export class SqliteRunner implements SqlRunner {
 /**
  * Shrinks the page cache for a transaction that writes many pages; returns what puts it back. Its pages spill
  * to the log once 2 MB are dirty, as its statements run between the event loop's turns, instead of 16 MB
- * (better-sqlite3's cache, before sqlitePageCache.ts made it 4 MB) at once in COMMIT: a promoted 20,000-label import's COMMIT went from 160–200 ms
- * to about 25.
+ * (better-sqlite3's cache, before sqlitePageCache.ts made it 4 MB) at once in COMMIT: a promoted
+ * 20,000-label import's COMMIT went from 160–200 ms to about 25.
  */
 function spillEarly(connection: Database.Database): () => void {
   const cacheSize = Number(connection.pragma("cache_size", { simple: true }));
