@@ -165,6 +165,20 @@ export function orderOf(segment: Segment, plan: SegmentPlan, walk: Walk): string
 }
 
 /**
+ * orderOf for one branch read alone, led by the columns the branch holds at one value, in the index's column
+ * order: its "passed" (each branch fixes it) and, in a segment without scores, its "score". A column held by
+ * `= value` is dropped from the order by either store's planner; one held by `IS NULL` is not by PostgreSQL's,
+ * which then read every judgment of the branch and sorted them to return the first: the errored judgments
+ * without a verdict, for the row drill-down sorted by a metric, 559 ms at 1,000,000 rows (0.1 ms with the
+ * order the index already has).
+ */
+export function branchOrderOf(segment: Segment, plan: SegmentPlan, walk: Walk): string {
+  const direction = walksAscending(segment, plan, walk) ? "ASC" : "DESC";
+  const held = segment.group !== "notJudged" && segment.order === "row" ? [`t."passed"`, `t."score"`] : [`t."passed"`];
+  return [...held.map((column) => `${column} ${direction}`), orderOf(segment, plan, walk)].join(", ");
+}
+
+/**
  * The judgments of a segment strictly after (or before) a key in the table's order, as a condition on `t`
  * (row values, which both stores walk as one index range): @keyScore and @keyRow bind the key.
  */

@@ -1,5 +1,6 @@
 import type { SqlRunner, SqlValue } from "../store/sqlRunner";
 import {
+  branchOrderOf,
   NO_PROBE,
   orderOf,
   pastKey,
@@ -72,7 +73,7 @@ async function firstOfSegment(
   conditions: string[],
   key?: OrderKey,
 ): Promise<SortedKey | null> {
-  const order = orderOf(segment, reader.plan, walk);
+  const order = branchOrderOf(segment, reader.plan, walk);
   const hits = await Promise.all(
     branchStatements(segment, "each", conditions).map((statement) =>
       reader.sql.get<{ id: string; rowNumber: number; score: number | null }>(
