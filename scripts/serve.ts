@@ -76,7 +76,8 @@ const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, ...ne
     ASSAY_HOST: decision.host,
     HOSTNAME: decision.host,
     ASSAY_ADDRESS_CHECKED: decision.host,
-    ...webServerEnv(process.env),
+    // The production server's memory settings; `next dev` compiles pages in its own workers, which they would slow.
+    ...(mode === "start" ? webServerEnv(process.env) : {}),
   },
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => next.kill(signal));
