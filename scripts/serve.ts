@@ -76,7 +76,7 @@ const next = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [mode, ...ne
     ASSAY_HOST: decision.host,
     HOSTNAME: decision.host,
     ASSAY_ADDRESS_CHECKED: decision.host,
-    // The production server's memory settings; `next dev` compiles pages in its own workers, which they would slow.
+    // Measured for the production server only; `next dev`'s compiling workers would inherit them untried.
     ...(mode === "start" ? webServerEnv(process.env) : {}),
   },
 });
