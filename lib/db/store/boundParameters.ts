@@ -1,3 +1,5 @@
+import { wrapConnections } from "./wrapConnections";
+
 /**
  * Every query binds a small, fixed number of values. A query whose values
  * grow with the data (`where: { id: { in: ids } }`, a nested relation load on a
@@ -44,16 +46,7 @@ type Queryable = {
  * in transactions too.
  */
 export function guardBoundParameters<F extends { connect(): Promise<object> }>(factory: F): F {
-  return new Proxy(factory, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property === "connect" || property === "connectToShadowDb") {
-        return async (...args: unknown[]) =>
-          guardQueryable(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return wrapConnections(factory, guardQueryable, ["connect", "connectToShadowDb"]);
 }
 
 function guardQueryable<T extends object>(queryable: T): T {

@@ -1,3 +1,5 @@
+import { wrapConnections } from "./wrapConnections";
+
 /**
  * SQLite's page cache per connection, for the direct connection and Prisma's alike: 4 MB, where
  * better-sqlite3's default is 16 MB. A process holds two connections on a store, and the pages they cached
@@ -11,17 +13,8 @@ type ScriptRunner = { executeScript(script: string): Promise<void> };
 
 /** Wraps a Prisma SQLite driver adapter factory so each connection it opens takes the page cache above. */
 export function withSqlitePageCache<F extends { connect(): Promise<ScriptRunner> }>(factory: F): F {
-  return new Proxy(factory, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property === "connect") {
-        return async (...args: unknown[]) => {
-          const connection = await (value as (...a: unknown[]) => Promise<ScriptRunner>).apply(target, args);
-          await connection.executeScript(`PRAGMA ${SQLITE_PAGE_CACHE_PRAGMA}`);
-          return connection;
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  return wrapConnections(factory, async (connection: ScriptRunner) => {
+    await connection.executeScript(`PRAGMA ${SQLITE_PAGE_CACHE_PRAGMA}`);
+    return connection;
   });
 }

@@ -1,3 +1,5 @@
+import { wrapConnections } from "./wrapConnections";
+
 /**
  * Writes that meet a busy or briefly full database wait asynchronously and try
  * again, instead of blocking the process or failing the run. better-sqlite3
@@ -101,16 +103,7 @@ type Queryable = {
  * a transaction too (where only the statement, not the transaction, failed).
  */
 export function retryBusyStatements<F extends { connect(): Promise<object> }>(factory: F): F {
-  return new Proxy(factory, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property === "connect") {
-        return async (...args: unknown[]) =>
-          retryingQueryable(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return wrapConnections(factory, retryingQueryable);
 }
 
 function retryingQueryable<T extends object>(queryable: T): T {
