@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { groupedJudgeCache } from "./groupedJudgeCache";
+import { gatheredLanes } from "./groupedWrites";
 import type { RunRecord } from "@/lib/db/runs/runQueries";
 import { createGEvalJudge, withGEvalJudges } from "@/lib/judges/geval";
 import { gEvalMetricName } from "@/lib/contract/gEvalMetric";
@@ -63,7 +64,7 @@ export function createEngineDeps(
   if (run.judgeProvider === "heuristic") {
     judge = createHeuristicJudgeBackend();
   } else if (llm) {
-    const storeCache = groupedJudgeCache(db);
+    const storeCache = groupedJudgeCache(db, { flushAt: gatheredLanes(run.concurrency) });
     const readCache = run.config.refreshCache !== true;
     const gEvalJudges = run.config.gEvalJudges ?? [];
     // Each trial asks with its own seed and caches under its own keys (lib/judges/trialJudgeBackend.ts).

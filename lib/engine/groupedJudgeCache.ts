@@ -7,17 +7,17 @@ import { groupedWrites } from "./groupedWrites";
 /**
  * The judge cache of a run's engine: answers are read as they are asked for, and written in groups. Each call's
  * answer was its own write, and on SQLite its COMMIT (one per call) was a tenth of the engine's CPU; answers
- * that come back within GATHER_MS of each other now share a transaction. A put still resolves only once its
+ * that come back within GATHER_MS of each other (or until `flushAt` of them) now share a transaction. A put still resolves only once its
  * answer is stored, so a judgment is never written before its answer.
  */
-export function groupedJudgeCache(db: Db): JudgeCache {
+export function groupedJudgeCache(db: Db, options: { flushAt?: number } = {}): JudgeCache {
   const store = createJudgeCache(db);
   const writes = groupedWrites(
     async (batch: { entry: JudgeCacheEntry; replace?: boolean }[]) => {
       await putJudgeCacheEntries(db, batch);
       return batch.map(() => true);
     },
-    { maxBatch: MAX_BATCH, failsEveryEntry: isStoreUnavailable, gatherMs: GATHER_MS },
+    { maxBatch: MAX_BATCH, failsEveryEntry: isStoreUnavailable, gatherMs: GATHER_MS, flushAt: options.flushAt },
   );
   return {
     get: (key) => store.get(key),
@@ -27,6 +27,9 @@ export function groupedJudgeCache(db: Db): JudgeCache {
   };
 }
 
-/** How long the first answer of a quiet spell waits for others: small beside a judge's second or so. */
-const GATHER_MS = 10;
+/**
+ * How long the first answer of a quiet spell waits for others: small beside a judge's second or so. The call's
+ * slot is already free (the limiter is the LLM client's); only its lane waits, as for the result's write.
+ */
+const GATHER_MS = 40;
 const MAX_BATCH = 200;

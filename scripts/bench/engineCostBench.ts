@@ -9,9 +9,11 @@
 // 64, 200 ms), its functions by self time, and a summary line. Asserts nothing.
 // Knobs: BENCH_QUICK=1 (small sizes), BENCH_PROCESSES (cli,worker), BENCH_STORES (sqlite,postgres),
 // BENCH_CONCURRENCY (16,64,256), BENCH_LATENCIES (200,0), BENCH_ROWS (2000: rows at 64 in flight and above),
-// BENCH_ROWS_LOW (500: below 64, so each 200 ms case waits about as long), BENCH_IDLE_ROWS (80; 0 skips the
-// idle cases), BENCH_IDLE_LATENCY_MS (2000), BENCH_PROFILE (1; 0 skips it), BENCH_NODE_ARGS (flags for every
-// measured node process, e.g. "--max-semi-space-size=8", to compare runtime settings).
+// BENCH_ROWS_LOW (2000: below 64, the size issue 43 measured at 16; fewer rows make the process's start a larger
+// share of each call), BENCH_IDLE_ROWS (80; 0 skips the idle cases), BENCH_IDLE_LATENCY_MS (2000), BENCH_PROFILE
+// (1; 0 skips it), BENCH_PROFILE_CASE (concurrency,latency ms,rows of the profiled case; 64,200,2000),
+// BENCH_KEEP_PROFILE (a path to copy the .cpuprofile to), BENCH_NODE_ARGS (flags for every measured node
+// process, e.g. "--max-semi-space-size=8", to compare runtime settings).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -47,7 +49,7 @@ const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres").split(",") as Sto
 const CONCURRENCIES = numbers("BENCH_CONCURRENCY", "16,64,256");
 const LATENCIES = numbers("BENCH_LATENCIES", "200,0");
 const [ROWS] = numbers("BENCH_ROWS", QUICK ? "200" : "2000");
-const [ROWS_LOW] = numbers("BENCH_ROWS_LOW", QUICK ? "60" : "500");
+const [ROWS_LOW] = numbers("BENCH_ROWS_LOW", QUICK ? "60" : "2000");
 const [IDLE_ROWS] = numbers("BENCH_IDLE_ROWS", QUICK ? "40" : "80");
 const [IDLE_LATENCY_MS] = numbers("BENCH_IDLE_LATENCY_MS", "2000");
 const IDLE_CONCURRENCY = 64;
@@ -241,13 +243,15 @@ async function profileCli(db: Db, datasetOf: (rows: number) => Promise<string>):
     sourcemap: true,
     logLevel: "warning",
   });
-  const c: Case = { process: "cli", store: "sqlite", concurrency: 64, latencyMs: 200, rows: ROWS };
+  const [concurrency, latencyMs, rows] = numbers("BENCH_PROFILE_CASE", `64,200,${ROWS}`);
+  const c: Case = { process: "cli", store: "sqlite", concurrency, latencyMs, rows };
   const outcome = await runCase(db, { cli: bundle, worker: "" }, c, datasetOf, false, [
     "--cpu-prof",
     `--cpu-prof-dir=${profileDir}`,
   ]);
   const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
   if (!file) throw new Error("the profiled CLI wrote no .cpuprofile");
+  if (process.env.BENCH_KEEP_PROFILE) fs.copyFileSync(path.join(profileDir, file), process.env.BENCH_KEEP_PROFILE);
   const { total, top } = selfTimes(path.join(profileDir, file), root, bundle);
   console.log(
     // V8 samples the main thread by the clock: a synchronous system call counts as busy, other threads not at all.

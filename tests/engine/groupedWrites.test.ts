@@ -96,6 +96,21 @@ describe("grouped writes (a worker's results, group-committed)", () => {
     expect(writer.batches).toEqual([[1, 2, 3]]);
   });
 
+  it("with flushAt, a gathering batch goes once it holds that many, without waiting out the window", async () => {
+    const writer = recordingWriter();
+    const writes = groupedWrites((batch: number[]) => writer.write(batch), {
+      maxBatch: 100,
+      failsEveryEntry: () => false,
+      gatherMs: 60_000,
+      flushAt: 2,
+    });
+    const first = writes.save(6);
+    for (let i = 0; i < 5; i++) await tick();
+    expect(writer.batches).toEqual([]);
+    expect(await Promise.all([first, writes.save(7)])).toEqual([true, false]);
+    expect(writer.batches).toEqual([[6, 7]]);
+  });
+
   it("with gatherMs, a quiet spell's batch goes out once the window closes", async () => {
     const writer = recordingWriter();
     const writes = groupedWrites((batch: number[]) => writer.write(batch), {
