@@ -151,8 +151,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       </div>
       {missingNotice}
       {!comparison.sameDataset && <RowPairingNotice comparison={comparison} />}
-      {/* Score deltas still being bootstrapped in the background show as "computing…" until a refresh finds them. */}
-      <AutoRefresh active={(comparison.pendingDeltas ?? 0) > 0} />
+      {/* Tests and judges still being read in the background show as "computing…" until a refresh finds them. */}
+      <AutoRefresh
+        active={
+          (comparison.pendingDeltas ?? 0) > 0 ||
+          (comparison.pairedPending?.length ?? 0) > 0 ||
+          comparison.runs.some((run) => run.judging.metricJudgesPending)
+        }
+      />
       <RunJudgingHeader runs={comparison.runs} baselineId={baselineId} />
       <p className="text-sm font-medium text-slate-800" data-testid="verdict-summary">
         {describeVerdicts(countVerdicts(comparison))}
@@ -218,6 +224,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               .concat((comparison.pairwise?.[candidateId]?.criteria ?? []).map((c) => c.metric))}
           />
         </>
+      )}
+      {!flips && (comparison.pairedPending?.length ?? 0) > 0 && (
+        <p className="text-sm text-slate-500" data-testid="flips-pending">
+          Flipped rows: computing the paired counts of every row&hellip;
+        </p>
       )}
       <details className="text-sm" open={missing.length > 0}>
         <summary className="cursor-pointer text-slate-600">Change the runs</summary>

@@ -29,6 +29,11 @@ export function RunJudgingHeader({ runs, baselineId }: { runs: CompareRun[]; bas
                   ? "default"
                   : thresholds.map(([metric, value]) => `${metricLabel(metric)} ${value}`).join(", ")}
               </p>
+              {run.judging.metricJudgesPending && (
+                <p className="text-slate-500" data-testid="run-judging-pending">
+                  Judges per metric: computing&hellip;
+                </p>
+              )}
               <ul className="text-slate-500">
                 {run.judging.metricJudges
                   .filter((judge) => judge.provider !== "deterministic")

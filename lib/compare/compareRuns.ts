@@ -1,18 +1,11 @@
-import { getRunAggregates } from "@/lib/db/judgments/aggregateQueries";
 import { databaseUrlOf, type Db } from "@/lib/db/client";
-import {
-  getPairedSums,
-  getScorePairs,
-  type PairedCounts,
-  type ScoreDifferenceSums,
-} from "@/lib/db/judgments/compareQueries";
-import { getRowPairingCounts, type RowPairingCounts } from "@/lib/db/judgments/rowPairing";
-import { getRunProvenance, type MetricJudge } from "@/lib/db/judgments/judgeProvenanceQueries";
+import { getScorePairs, type ScoreDifferenceSums } from "@/lib/db/judgments/compareQueries";
+import { getRowPairingCounts } from "@/lib/db/judgments/rowPairing";
 import { getRun } from "@/lib/db/runs/runQueries";
 import { trialsOf } from "@/lib/db/runs/storedRun";
 import { readPairedRowMeans, type PairedRowMeans } from "@/lib/db/judgments/trialPairing";
-import { metricShape, type Aggregate } from "@/lib/contract/aggregates";
-import { DEFAULT_ALPHA, DEFAULT_CORRECTION, pairedNormalMeanDiff, wilsonInterval, type Correction } from "@/lib/stats";
+import { metricShape } from "@/lib/contract/aggregates";
+import { DEFAULT_ALPHA, DEFAULT_CORRECTION, pairedNormalMeanDiff, wilsonInterval } from "@/lib/stats";
 import {
   BOOTSTRAP_ITERATIONS,
   BOOTSTRAP_SEED,
@@ -28,87 +21,17 @@ import { describeScoreDelta } from "./describeScoreDelta";
 import type { MetricDelta } from "./metricDelta";
 import { judgedDifferently } from "./judgeDifferences";
 import { readPairwiseView, type PairwiseView } from "./pairwiseResults";
+import { readPairedSums, readRunSides } from "./compareReads";
+import type { CompareOptions, Comparison, MetricCell } from "./comparison";
 
-export type CompareRun = {
-  id: string;
-  name: string;
-  datasetId: string;
-  datasetName: string;
-  judgeProvider: string;
-  judgeModel: string;
-  generationModel: string | null;
-  status: string;
-  /** When it finished (null while judging): with the status, what cached figures of the run are keyed on. */
-  finishedAt: Date | null;
-  /** The metrics the run asked for (its config), in its order. */
-  metrics: string[];
-  /** How many times the run judged each row (1 without trials). */
-  trials: number;
-  /** How the run was judged: its settings, and per metric the judges and prompt versions its finished judgments record. */
-  judging: { chunkMode: string; thresholds: Record<string, number>; metricJudges: MetricJudge[] };
-};
-
-export type MetricCell = {
-  aggregate: Aggregate | null;
-  /** The 95% Wilson interval of a yes-rate; null for averages. */
-  interval: { low: number; high: number } | null;
-  /** For a DeepEval or Mastra score: the 95% Wilson interval of its success percentage (counted in SQL by getRunAggregates). */
-  successInterval?: { low: number; high: number } | null;
-};
-export type { MetricDelta, ScoreIntervalMethod } from "./metricDelta";
-
-export type Comparison = {
-  runs: CompareRun[];
-  baselineId: string;
-  sameDataset: boolean;
-  metrics: {
-    metric: string;
-    shape: ReturnType<typeof metricShape>;
-    cells: Record<string, MetricCell>;
-    deltas: Record<string, MetricDelta>;
-  }[];
-  /** Paired counts per candidate: yes/no cells (McNemar) and score success flips, reused for the flip list's total. */
-  paired?: Record<string, PairedCounts[]>;
-  /**
-   * Per candidate on another dataset than the baseline's: how its rows paired with the baseline's by
-   * request_id and request (lib/db/judgments/rowPairing.ts). Its deltas and tests are on the paired rows.
-   */
-  rowPairings?: Record<string, RowPairingCounts>;
-  /** Score deltas whose bootstrap was not ready by the deadline; asking again later shows them. */
-  pendingDeltas?: number;
-  /**
-   * How the verdicts read the metrics together: the correction, and per candidate how many metrics had a
-   * paired test (its family; correctDeltas.ts).
-   */
-  correction: { method: Correction; alpha: number; family: Record<string, number> };
-  /**
-   * Per candidate with a pairwise comparison against the baseline: its newest one, each criterion's result read
-   * in the candidate's family with the metrics (pairwiseResults.ts).
-   */
-  pairwise?: Record<string, PairwiseView>;
-};
-
-export type CompareOptions = {
-  /**
-   * How long to wait for score deltas' bootstrap intervals before answering with the rest marked pending
-   * (they go on being computed in the background and are cached). The page waits a little; tests and
-   * scripts that need every delta pass Infinity.
-   */
-  waitMs?: number;
-  /** Score deltas over more paired rows than this take the normal interval instead of the bootstrap (BOOTSTRAP_MAX_PAIRS). */
-  bootstrapMaxPairs?: number;
-  /**
-   * The tests' level: a delta is real when p < alpha (McNemar) or its (1 − alpha) interval excludes 0, and
-   * the delta intervals are (1 − alpha) intervals. 0.05 by default, as the page shows; a CI gate may ask for
-   * another (the CLI's --alpha).
-   */
-  alpha?: number;
-  /**
-   * How each candidate's metrics are read together (lib/stats/multipleComparisons.ts): Holm's adjustment of
-   * their p-values by default, Benjamini–Hochberg, or none (each metric on its own at alpha).
-   */
-  correction?: Correction;
-};
+export type {
+  CompareOptions,
+  CompareRun,
+  Comparison,
+  MetricCell,
+  MetricDelta,
+  ScoreIntervalMethod,
+} from "./comparison";
 
 /**
  * The most paired rows a score delta is bootstrapped over. Above it, reading every pair out of the store and
@@ -129,8 +52,8 @@ type LoadedRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
  * runs judged (exact McNemar for yes/no, a paired bootstrap of the mean
  * difference for scores). A run on another dataset pairs its rows with the
  * baseline's by request_id where the request is the same too (rowPairing.ts);
- * with no row paired it is compared on aggregates only. Score deltas not ready
- * within `waitMs` come back pending (bootstrapIntervals.ts explains why).
+ * with no row paired it is compared on aggregates only. Tests not ready within
+ * `waitMs` come back pending (compareReads.ts and bootstrapIntervals.ts say why).
  */
 export async function compareRuns(
   db: Db,
@@ -148,35 +71,24 @@ export async function compareRuns(
   // The baseline leads every table and chart; the others keep the order they were picked in.
   const runs = [baseline, ...found.filter((run) => run.id !== baseline.id)];
   const metricOrder = [...new Set(runs.flatMap((run) => run.config.metrics))];
-  // Completed runs' reads come from memory when seen before (completedRunCache.ts says why that is exact).
+  // Completed runs' reads come from memory when seen before (completedRunCache.ts says why that is exact); the
+  // judges and the paired sums, read from every judgment, may come back pending (compareReads.ts).
   const store = databaseUrlOf(db);
-  // Each run's aggregates and the judges its judgments record come in one read (one cache entry per run).
-  const perRun = new Map(
-    await Promise.all(
-      runs.map(async (run) => {
-        const read = async () => ({
-          aggregates: await getRunAggregates(db, run.id, metricOrder),
-          ...(await getRunProvenance(db, run.id)),
-        });
-        return [
-          run.id,
-          await readOfCompletedRuns(db, `${store}|aggregates+judges+passmarks|${metricOrder.join(",")}`, [run], read),
-        ] as const;
-      }),
-    ),
-  );
-  const aggregates = new Map([...perRun].map(([id, read]) => [id, read.aggregates]));
-  const judgesByRun = new Map([...perRun].map(([id, read]) => [id, read.judges]));
-  const judgingOf = (run: LoadedRun, metric: string, shape: ReturnType<typeof metricShape>) => ({
-    judges: (judgesByRun.get(run.id) ?? []).filter((judge) => judge.metric === metric),
-    // The marks the judgments were scored against, not the run's settings: a G-Eval judge's own threshold
-    // counts, and an unset mark equals its default. A yes/no metric's pass mark is on the share of yes,
-    // which a delta of yes-rates does not depend on.
-    passMarks:
-      shape === "rating"
-        ? []
-        : (perRun.get(run.id)?.passMarks ?? []).filter((mark) => mark.metric === metric).map((mark) => mark.threshold),
-  });
+  const { aggregates, provenance } = await readRunSides(db, runs, metricOrder, deadline);
+  const judgesByRun = new Map([...provenance].map(([id, read]) => [id, read.judges]));
+  // Null while a run's judges are still being read: whether two runs were judged alike is not known yet.
+  const judgingOf = (run: LoadedRun, metric: string, shape: ReturnType<typeof metricShape>) => {
+    const read = provenance.get(run.id);
+    if (!read) return null;
+    return {
+      judges: read.judges.filter((judge) => judge.metric === metric),
+      // The marks the judgments were scored against, not the run's settings: a G-Eval judge's own threshold
+      // counts, and an unset mark equals its default. A yes/no metric's pass mark is on the share of yes,
+      // which a delta of yes-rates does not depend on.
+      passMarks:
+        shape === "rating" ? [] : read.passMarks.filter((mark) => mark.metric === metric).map((mark) => mark.threshold),
+    };
+  };
   // How each candidate on another dataset pairs its rows with the baseline's (datasets do not change once uploaded).
   const rowPairings = new Map(
     await Promise.all(
@@ -189,15 +101,11 @@ export async function compareRuns(
     ),
   );
   // One paired GROUP BY per candidate with rows paired to the baseline's, shared by all its metrics.
-  const pairedByRun = new Map(
-    await Promise.all(
-      runs
-        .filter((run) => run.id !== baseline.id && (rowPairings.get(run.id)?.paired ?? 1) > 0)
-        .map(async (run) => {
-          const read = () => getPairedSums(db, baseline.id, run.id);
-          return [run.id, await readOfCompletedRuns(db, `${store}|paired+sums`, [baseline, run], read)] as const;
-        }),
-    ),
+  const { paired: pairedByRun, pending: pairedPending } = await readPairedSums(
+    db,
+    baseline,
+    runs.filter((run) => run.id !== baseline.id && (rowPairings.get(run.id)?.paired ?? 1) > 0),
+    deadline,
   );
 
   // With trials, each candidate's rows' means over their trials, every metric in one read per run (kept in memory
@@ -238,6 +146,16 @@ export async function compareRuns(
         const base = cells[baseline.id].aggregate?.value ?? null;
         const value = cells[run.id].aggregate?.value ?? null;
         const delta = base === null || value === null ? null : value - base;
+        if (pairedPending.has(run.id) && delta !== null) {
+          deltas[run.id] = {
+            delta,
+            verdict: "pending",
+            words: "Significance still being computed (paired counts of every row); reload in a moment",
+            pairs: 0,
+            unpaired: 0,
+          };
+          continue;
+        }
         const unpairable = !pairedByRun.has(run.id);
         if (unpairable || delta === null) {
           deltas[run.id] = {
@@ -274,7 +192,8 @@ export async function compareRuns(
                     alpha,
                   },
                 );
-        const note = judgedDifferently(judgingOf(baseline, metric, shape), judgingOf(run, metric, shape));
+        const [baseJudging, candidateJudging] = [judgingOf(baseline, metric, shape), judgingOf(run, metric, shape)];
+        const note = baseJudging && candidateJudging && judgedDifferently(baseJudging, candidateJudging);
         if (note) deltas[run.id].judgedDifferently = note;
       }
       return { metric, shape, cells, deltas };
@@ -311,6 +230,7 @@ export async function compareRuns(
         chunkMode: run.config.chunkMode,
         thresholds: run.config.thresholds,
         metricJudges: judgesByRun.get(run.id) ?? [],
+        ...(provenance.has(run.id) ? {} : { metricJudgesPending: true }),
       },
     })),
     baselineId: baseline.id,
@@ -318,6 +238,7 @@ export async function compareRuns(
     metrics,
     paired: Object.fromEntries([...pairedByRun].map(([id, sums]) => [id, sums.counts])),
     rowPairings: Object.fromEntries(rowPairings),
+    ...(pairedPending.size > 0 ? { pairedPending: [...pairedPending] } : {}),
     pendingDeltas: metrics.reduce(
       (sum, m) => sum + Object.values(m.deltas).filter((d) => d.verdict === "pending").length,
       0,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearCompletedRunReads, readOfCompletedRuns } from "@/lib/db/cache/completedRunReads";
+import { clearCompletedRunReads, completedRunsReadKept, readOfCompletedRuns } from "@/lib/db/cache/completedRunReads";
 import { createTempDb, testStore, type TempDb } from "../support/tempDb";
 
 describe("a comparison's reads of runs, on the store under test", () => {
@@ -43,5 +43,22 @@ describe("a comparison's reads of runs, on the store under test", () => {
     expect(log).toEqual(expectedOrder);
     expect(await readOfCompletedRuns(store.db, "scope", completed("run-a"), timedRead(log, "again"))).toBe("a");
     expect(log).toHaveLength(4);
+  });
+
+  it("says a completed runs' read is kept from the moment it starts, so a later request need not wait for it", async () => {
+    clearCompletedRunReads();
+    const runs = [{ id: "run-c", status: "completed", finishedAt: new Date("2026-11-24T10:00:00Z") }];
+    expect(completedRunsReadKept("scope", runs)).toBe(false);
+    let release: ((value: string) => void) | undefined;
+    const read = readOfCompletedRuns(store.db, "scope", runs, () => new Promise<string>((r) => (release = r)));
+    expect(completedRunsReadKept("scope", runs)).toBe(true);
+    expect(completedRunsReadKept("another scope", runs)).toBe(false);
+    // The read starts on a later turn on SQLite.
+    while (!release) await new Promise((resolve) => setImmediate(resolve));
+    release("done");
+    expect(await read).toBe("done");
+    expect(completedRunsReadKept("scope", runs)).toBe(true);
+    // A run still being judged is never kept.
+    expect(completedRunsReadKept("scope", [{ id: "run-d", status: "running", finishedAt: null }])).toBe(false);
   });
 });

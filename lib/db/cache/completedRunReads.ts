@@ -40,6 +40,15 @@ export function readOfCompletedRuns<T>(
   return into.getOrCreate(key, fromStore) as Promise<T>;
 }
 
+/**
+ * Whether a read of completed runs is already kept (done, or still going for an earlier request): one not yet
+ * done is then not waited for again (compareReads.ts).
+ */
+export function completedRunsReadKept(scope: string, runs: RunState[]): boolean {
+  const stamps = runs.map(completedStamp);
+  return stamps.every((stamp) => stamp !== null) && cache.has([scope, ...stamps].join("\u0000"));
+}
+
 /** How many reads went to the database and how many came from memory, since the process started. */
 export function completedRunReadCounts(): { read: number; fromCache: number } {
   const { created, fromCache } = cache.counts();
