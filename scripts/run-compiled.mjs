@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { bundleEntry } from "./bundleEntry.mjs";
+import { ENGINE_ENTRIES, ENGINE_NODE_FLAGS } from "./engineNodeFlags.mjs";
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
@@ -16,6 +17,7 @@ const outfile = path.resolve("node_modules", ".cache", "assay-compiled", `${path
 const status = bundleEntry(entry, outfile);
 if (status !== 0) process.exit(status);
 
-const child = spawn(process.execPath, [outfile, ...args], { stdio: "inherit" });
+const nodeFlags = ENGINE_ENTRIES.includes(path.relative(process.cwd(), path.resolve(entry))) ? ENGINE_NODE_FLAGS : [];
+const child = spawn(process.execPath, [...nodeFlags, outfile, ...args], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)));

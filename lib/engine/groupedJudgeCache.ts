@@ -7,8 +7,8 @@ import { groupedWrites } from "./groupedWrites";
 /**
  * The judge cache of a run's engine: answers are read as they are asked for, and written in groups. Each call's
  * answer was its own write, and on SQLite its COMMIT (one per call) was a tenth of the engine's CPU; answers
- * that come back within GATHER_MS of each other (or until `flushAt` of them) now share a transaction. A put still resolves only once its
- * answer is stored, so a judgment is never written before its answer.
+ * that come back within GATHER_MS of each other (at most `flushAt` of them) now share a transaction. A put
+ * still resolves only once its answer is stored, so a judgment is never written before its answer.
  */
 export function groupedJudgeCache(db: Db, options: { flushAt?: number } = {}): JudgeCache {
   const store = createJudgeCache(db);

@@ -27,6 +27,7 @@ import { createRun } from "../../lib/engine/createRun";
 import { BUILT_IN_METRICS } from "../../lib/engine/runConfig";
 import { syntheticRows } from "../../tests/support/syntheticRows";
 import { bundleEntry } from "../bundleEntry.mjs";
+import { ENGINE_NODE_FLAGS } from "../engineNodeFlags.mjs";
 import { importBenchRows, openBenchStore } from "./benchStore";
 import {
   idleCpuCores,
@@ -54,7 +55,8 @@ const [IDLE_ROWS] = numbers("BENCH_IDLE_ROWS", QUICK ? "40" : "80");
 const [IDLE_LATENCY_MS] = numbers("BENCH_IDLE_LATENCY_MS", "2000");
 const IDLE_CONCURRENCY = 64;
 const PROFILE = process.env.BENCH_PROFILE !== "0";
-const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+// As npm run eval and npm run worker start them, then the benchmark's own (a later flag wins).
+const NODE_ARGS = [...ENGINE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)];
 const CHUNKS = 4;
 const TARGET = { cpuMsPerCall: 1, idleCores: 0.02, peakRssMb: 200, efficiency: { 64: 0.97, 256: 0.95 } as const };
 
