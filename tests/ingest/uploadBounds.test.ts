@@ -66,7 +66,7 @@ describe("an upload whose client stops sending is timed out", () => {
       await new Promise(() => undefined); // the client never sends the rest
     }
     const { sink, state } = collectingSink();
-    const started = Date.now();
+    // The client never sends the rest: only the idle timeout can end this upload (or the test's own timeout fails it).
     const result = await ingestUpload({
       chunks: stalls(),
       filename: "slow.jsonl",
@@ -78,7 +78,6 @@ describe("an upload whose client stops sending is timed out", () => {
       ok: false,
       fileError: "No data arrived for 0.3 s, so the upload was stopped. Nothing was stored; try again.",
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(state.discarded).toBe(true);
     expect(state.committed).toBeNull();
   });
