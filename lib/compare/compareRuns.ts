@@ -21,7 +21,7 @@ import { describeScoreDelta } from "./describeScoreDelta";
 import type { MetricDelta } from "./metricDelta";
 import { judgedDifferently } from "./judgeDifferences";
 import { readPairwiseView, type PairwiseView } from "./pairwiseResults";
-import { readPairedSums, readRunSides } from "./compareReads";
+import { readAggregates, readPairedSums, readProvenance } from "./compareReads";
 import type { CompareOptions, Comparison, MetricCell } from "./comparison";
 
 export type {
@@ -80,7 +80,29 @@ export async function compareRuns(
   // Completed runs' reads come from memory when seen before (completedRunCache.ts says why that is exact); the
   // judges and the paired sums, read from every judgment, may come back pending (compareReads.ts).
   const store = databaseUrlOf(db);
-  const { aggregates, provenance } = await readRunSides(db, runs, metricOrder, deadline);
+  const aggregates = await readAggregates(db, runs, metricOrder);
+  // How each candidate on another dataset pairs its rows with the baseline's (datasets do not change once uploaded).
+  const rowPairings = new Map(
+    await Promise.all(
+      runs
+        .filter((run) => run.datasetId !== baseline.datasetId)
+        .map(async (run) => {
+          const read = () => getRowPairingCounts(db, baseline.datasetId, run.datasetId);
+          return [run.id, await readOfCompletedRuns(db, `${store}|row-pairing`, [baseline, run], read)] as const;
+        }),
+    ),
+  );
+  // Then the two reads that grow with the runs, together: one paired GROUP BY per candidate with rows paired to
+  // the baseline's (shared by all its metrics), and each run's judges.
+  const [provenance, { paired: pairedByRun, pending: pairedPending }] = await Promise.all([
+    readProvenance(db, runs, deadline),
+    readPairedSums(
+      db,
+      baseline,
+      runs.filter((run) => run.id !== baseline.id && (rowPairings.get(run.id)?.paired ?? 1) > 0),
+      deadline,
+    ),
+  ]);
   const judgesByRun = new Map([...provenance].map(([id, read]) => [id, read.judges]));
   // Null while a run's judges are still being read: whether two runs were judged alike is not known yet.
   const judgingOf = (run: LoadedRun, metric: string, shape: ReturnType<typeof metricShape>) => {
@@ -95,25 +117,6 @@ export async function compareRuns(
         shape === "rating" ? [] : read.passMarks.filter((mark) => mark.metric === metric).map((mark) => mark.threshold),
     };
   };
-  // How each candidate on another dataset pairs its rows with the baseline's (datasets do not change once uploaded).
-  const rowPairings = new Map(
-    await Promise.all(
-      runs
-        .filter((run) => run.datasetId !== baseline.datasetId)
-        .map(async (run) => {
-          const read = () => getRowPairingCounts(db, baseline.datasetId, run.datasetId);
-          return [run.id, await readOfCompletedRuns(db, `${store}|row-pairing`, [baseline, run], read)] as const;
-        }),
-    ),
-  );
-  // One paired GROUP BY per candidate with rows paired to the baseline's, shared by all its metrics.
-  const { paired: pairedByRun, pending: pairedPending } = await readPairedSums(
-    db,
-    baseline,
-    runs.filter((run) => run.id !== baseline.id && (rowPairings.get(run.id)?.paired ?? 1) > 0),
-    deadline,
-  );
-
   // With trials, each candidate's rows' means over their trials, every metric in one read per run (kept in memory
   // for completed runs, as the paired counts are).
   const trialMeans = new Map<string, Promise<PairedRowMeans>>();
