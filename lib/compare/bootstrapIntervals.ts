@@ -59,8 +59,16 @@ export function bootstrapIntervalQueued(key: string): boolean {
 /**
  * The value of `promise` if it settles before `deadline` (ms since the epoch), else undefined; a rejection is
  * thrown. A deadline already past still takes a value that is ready (a cached interval), and never waits.
+ * `startedEarlier`: the work was started by an earlier request, which waited for it. Only that request waits (and
+ * a caller that waits for everything, an export, with an infinite deadline): waiting again would hold every
+ * refresh of the compare page the whole wait while the page already says "computing…".
  */
-export async function settledBy<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
+export async function settledBy<T>(
+  promise: Promise<T>,
+  givenDeadline: number,
+  startedEarlier = false,
+): Promise<T | undefined> {
+  const deadline = startedEarlier && givenDeadline !== Infinity ? Math.min(givenDeadline, Date.now()) : givenDeadline;
   if (deadline === Infinity) return promise;
   const remaining = deadline - Date.now();
   // Both already settled: race takes the first listed, so a ready value wins over "late".

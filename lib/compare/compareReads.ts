@@ -30,11 +30,9 @@ async function readByDeadline<T>(
   deadline: number,
 ): Promise<T | undefined> {
   if (runs.some((run) => completedStamp(run) === null)) return readOfCompletedRuns(db, scope, runs, read);
-  // Only the request that starts a read waits for it (and a caller that waits for everything, an export): the
-  // page's refreshes while it goes on answer at once, as they do for bootstrap intervals.
+  // Only the request that starts a read waits for it, as for bootstrap intervals (settledBy).
   const startedEarlier = completedRunsReadKept(scope, runs);
-  const value = readOfCompletedRuns(db, scope, runs, read);
-  return settledBy(value, startedEarlier && deadline !== Infinity ? Math.min(deadline, Date.now()) : deadline);
+  return settledBy(readOfCompletedRuns(db, scope, runs, read), deadline, startedEarlier);
 }
 
 /**

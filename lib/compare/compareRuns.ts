@@ -290,14 +290,12 @@ async function scoreDelta(
     stamp(baseline),
     stamp(candidate),
   ].join("\u0000");
-  // Only the request that queues an interval waits for it (and a caller that waits for everything, an export).
-  // One queued by an earlier request is still being computed (or is ready, and taken at once): waiting again
-  // would hold every refresh of the page the whole wait (then 1.5 s a request at 100,000 rows on PostgreSQL) while
-  // the page already says "computing…".
+  // One queued by an earlier request is still being computed (or is ready, and taken at once): not waited for again.
   const queued = bootstrapIntervalQueued(key);
   const computed = await settledBy(
     bootstrapInterval(key, () => getScorePairs(db, baseline.run.id, candidate.run.id, metric), 1 - alpha),
-    queued && deadline !== Infinity ? Math.min(deadline, Date.now()) : deadline,
+    deadline,
+    queued,
   );
   if (!computed)
     return {
