@@ -155,6 +155,10 @@ export default defineConfig({
           // A browser test is a walk of several pages, each rendered by the app's server and audited: 23 s for
           // the budget walk on a quiet run of this 2-core machine, past 30 s beside other work.
           testTimeout: 60_000,
+          // expect.poll waits on the server's answer to a click: 1 s (vitest's default) is a quiet machine's
+          // figure. A password hash or a server action under CI's load took longer and failed a correct page.
+          // The condition polled is unchanged; a page that never shows it still fails.
+          expect: { poll: { timeout: 10_000 } },
           include: ["tests/e2e/**/*.test.ts"],
           // PostgreSQL too: the reviewer's walk runs on both stores.
           globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts", CLI_BUNDLE],
