@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   BOOTSTRAP_ITERATIONS,
   BOOTSTRAP_SEED,
@@ -14,6 +14,7 @@ import { resetJudgmentsForRejudge } from "@/lib/db/runs/rejudgeWork";
 import { createRun } from "@/lib/engine/createRun";
 import { mulberry32, pairedBootstrapMeanDiff, startPairedBootstrap } from "@/lib/stats";
 import { scoreRun, thirtyRowsWithContext } from "../support/scoreRun";
+import { recordTimers } from "../support/timerLog";
 import { openDataset, type StoredDataset } from "../support/servedDataset";
 
 const FAITHFULNESS = "response/llm_judged/faithfulness";
@@ -99,10 +100,15 @@ describe("the compare page's bootstrap intervals", () => {
     expect(pending?.words).toBe("Significance still being computed (paired bootstrap); reload in a moment");
     expect(pending?.delta).not.toBeNull();
     expect(early?.pendingDeltas).toBe(1);
-    // The computation went on in the background: a later request finds it done, without waiting.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const later = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 0 });
-    expect(faithfulnessDelta(later, candidate)?.verdict).not.toBe("pending");
+    // The computation went on in the background: a later request, waiting for nothing, finds it done.
+    const later = await vi.waitFor(
+      async () => {
+        const answer = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 0 });
+        expect(faithfulnessDelta(answer, candidate)?.verdict).not.toBe("pending");
+        return answer;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     expect(later?.pendingDeltas).toBe(0);
   });
 
@@ -181,9 +187,21 @@ describe("a score delta still being computed for an earlier request", () => {
       await gate;
       return { baseline: [0.1, 0.2], candidate: [0.2, 0.3] };
     });
-    const first = performance.now();
-    const queuing = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 300 });
-    expect(performance.now() - first).toBeGreaterThanOrEqual(290);
+    // The clock stands still for this request, so its deadline is a whole 300 ms timer however slow its reads.
+    const now = Date.now();
+    const clock = vi.spyOn(Date, "now").mockReturnValue(now);
+    let answered = false;
+    const timers = recordTimers(() => answered);
+    let queuing;
+    try {
+      queuing = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 300 });
+      answered = true;
+    } finally {
+      timers.restore();
+      clock.mockRestore();
+    }
+    // It answered once its deadline's timer had fired, not before: answering early clears that timer unfired.
+    expect(timers.fired()).toContainEqual({ ms: 300, seen: false });
     expect(faithfulnessDelta(queuing, candidate)?.verdict).toBe("pending");
     // A deadline past the test's own timeout: had the refresh waited for the held interval, the test would fail.
     const refresh = await compareRuns(db, [baseline, candidate], baseline, { waitMs: 600_000 });

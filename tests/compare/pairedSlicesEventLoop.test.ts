@@ -1,27 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPairedCounts } from "@/lib/db/judgments/compareQueries";
 import { createTempDb, testStore, type TempDb } from "../support/tempDb";
+import { turnsGivenDuring } from "../support/eventLoopTurns";
 import { insertDatasetRows, insertJudgedRun } from "./support/pairedRuns";
 
 const ROWS = 5_000;
-
-/**
- * How many turns of the event loop other work got while `work` ran: a callback that re-queues itself with
- * setImmediate counts each turn it is given. Counted, not timed, so a busy machine cannot change the answer.
- */
-async function turnsGivenDuring(work: () => Promise<unknown>): Promise<number> {
-  let turns = 0;
-  let watching = true;
-  const tick = () => {
-    if (!watching) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  await work();
-  watching = false;
-  return turns;
-}
 
 // SQLite answers a statement synchronously: one statement over the whole paired join holds every other request.
 // PostgreSQL's reads wait on the network, so there is nothing to measure there.
@@ -44,8 +27,8 @@ describe.runIf(testStore() === "sqlite")("counting a large paired comparison on 
     const sliced = () => getPairedCounts(store.db, baseline, candidate, { sliceJudgments: 1000 });
     // In one statement nothing else runs until the count is done (the turns counted are at its start and end);
     // in slices of 1,000 judgments (of 10,000) other work runs between every two.
-    expect(await turnsGivenDuring(whole)).toBeLessThanOrEqual(2);
-    expect(await turnsGivenDuring(sliced)).toBeGreaterThanOrEqual(8);
+    expect((await turnsGivenDuring(whole)).turns).toBeLessThanOrEqual(2);
+    expect((await turnsGivenDuring(sliced)).turns).toBeGreaterThanOrEqual(8);
     expect(await sliced()).toEqual(await whole());
   });
 });

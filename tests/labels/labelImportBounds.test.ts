@@ -1,11 +1,11 @@
-import { monitorEventLoopDelay } from "node:perf_hooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { getRowLabelHistory, getRowLabels } from "@/lib/db/labels/labelQueries";
 import { createUploadGate, type UploadGate } from "@/lib/server/uploadGate";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { labelFilePieces } from "@/lib/labels/labelFile";
 import { importRows } from "../support/engineKit";
+import { turnsGivenDuring } from "../support/eventLoopTurns";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
 import { rowIdsByNumber } from "./seedRuns";
@@ -53,32 +53,18 @@ afterAll(async () => {
 });
 
 describe("a large label import", () => {
-  it("imports 20,000 labels without blocking the server: the event loop never stalls long", async () => {
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
-    // Another request's worth of work, due every 10 ms while the import runs: how late is it at worst?
-    let worstLateness = 0;
-    let due = performance.now() + 10;
-    const other = setInterval(() => {
-      worstLateness = Math.max(worstLateness, performance.now() - due);
-      due = performance.now() + 10;
-    }, 10);
-    const started = performance.now();
-    // The whole file at once, as a buffered body arrives: the worst case for blocking.
-    const result = await importLabelFile(db, datasetId, once(bigLabelFile("yes")), "csv", { importedBy: null });
-    const seconds = (performance.now() - started) / 1000;
-    // A loop blocked from start to end never ran the timer: let it fire now, late by the whole block.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    clearInterval(other);
-    delay.disable();
-    const longestBlock = delay.max / 1e6;
-    console.log(
-      `20,000 labels imported in ${seconds.toFixed(1)} s; longest event-loop block ${longestBlock.toFixed(0)} ms, a 10 ms timer at worst ${worstLateness.toFixed(0)} ms late`,
+  it("imports 20,000 labels without blocking the server: the event loop is handed back after every batch", async () => {
+    // The whole file at once, as a buffered body arrives: the worst case for blocking, since it is read in
+    // microtasks alone. Counted, not timed: other requests get a turn at least after each of the 80 staged
+    // batches (250 records) and the 200 promoted groups (100 rows). How long the longest hold lasts is a speed,
+    // measured by npm run bench:labels.
+    const { turns, result } = await turnsGivenDuring(() =>
+      importLabelFile(db, datasetId, once(bigLabelFile("yes")), "csv", { importedBy: null }),
     );
+    console.log(`20,000 labels imported; the event loop was handed back ${turns} times`);
     expect(result).toEqual({ ok: true, records: 20_000, changed: 20_000 });
     expect(await counts()).toEqual({ labels: 20_000, revisions: 20_000, staged: 0 });
-    // The timer's lateness is the measure: a loop blocked from start to end leaves the histogram almost empty.
-    expect(worstLateness).toBeLessThan(250);
+    expect(turns).toBeGreaterThanOrEqual(80 + 200);
   }, 120_000);
 
   it("changes nothing when its last record is wrong, and leaves nothing staged", async () => {
@@ -183,9 +169,11 @@ describe("the label import route", () => {
         answered = true;
         return response;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Until the request reaches the gate and queues there (a fixed pause raced a busy machine's parsing).
+      await vi.waitFor(() => expect(holder.assayUploadGate?.stats()).toEqual({ running: 1, waiting: 1 }), {
+        timeout: 30_000,
+      });
       expect(answered).toBe(false);
-      expect(holder.assayUploadGate.stats()).toEqual({ running: 1, waiting: 1 });
       leave();
       expect((await reply).status).toBe(200);
       expect(holder.assayUploadGate.stats()).toEqual({ running: 0, waiting: 0 });

@@ -3,6 +3,7 @@ import { createLimiter } from "@/lib/llm/concurrencyLimiter";
 import { LlmCallError } from "@/lib/llm/llmErrors";
 import { createOpenAiLlmClient } from "@/lib/llm/openaiClient";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "@/tests/support/fakeOpenAIServer";
+import { recordTimers } from "@/tests/support/timerLog";
 import { FAKE_KEY, makeClient, openAiConfig, question, verdictSchema } from "./llmTestKit";
 
 // Retries, timeouts, auth failures, concurrency and Azure routing, with the
@@ -51,9 +52,15 @@ describe("retries", () => {
     server.setBehaviour({ retryAfterSeconds: null, retryAfterMs: 120 });
     server.enqueue("429");
     const { client } = makeClient(openAiConfig(server.url), { realSleep: true });
-    const started = Date.now();
-    await client.callStructured(ask);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    const timers = recordTimers(() => server.stats.totalRequests);
+    try {
+      await client.callStructured(ask);
+    } finally {
+      timers.restore();
+    }
+    // The retry went out only once a real 120 ms timer had fired, with the first request the only one sent.
+    expect(timers.fired().filter(({ ms }) => ms === 120)).toEqual([{ ms: 120, seen: 1 }]);
+    expect(server.stats.totalRequests).toBe(2);
   });
 
   it("retries a 500 with jittered exponential backoff", async () => {
@@ -68,10 +75,16 @@ describe("retries", () => {
   it("retries after a client-side timeout", async () => {
     server.enqueue("timeout");
     const { client } = makeClient(openAiConfig(server.url, { timeoutMs: 300 }));
-    const started = Date.now();
-    const result = await client.callStructured(ask);
+    const timers = recordTimers(() => server.stats.totalRequests);
+    let result;
+    try {
+      result = await client.callStructured(ask);
+    } finally {
+      timers.restore();
+    }
     expect(result.attempts).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    // The first request was given up when its 300 ms timeout fired, and not before: the retry came after it.
+    expect(timers.fired().filter(({ ms }) => ms === 300)).toEqual([{ ms: 300, seen: 1 }]);
     expect(server.stats.outcomes.timeout).toBe(1);
     // The abandoned request no longer counts as in flight on the server.
     await vi.waitFor(() => expect(server.stats.inFlight).toBe(0));
