@@ -160,8 +160,9 @@ export default defineConfig({
           // The condition polled is unchanged; a page that never shows it still fails.
           expect: { poll: { timeout: 10_000 } },
           include: ["tests/e2e/**/*.test.ts"],
-          // PostgreSQL too: the reviewer's walk runs on both stores.
-          globalSetup: ["tests/e2e/globalSetup.ts", "tests/support/postgresGlobalSetup.ts", CLI_BUNDLE],
+          // PostgreSQL too, first: the reviewer's walk runs on both stores, and the e2e setup prepares a template
+          // database on that server for the app servers that start on it.
+          globalSetup: ["tests/support/postgresGlobalSetup.ts", "tests/e2e/globalSetup.ts", CLI_BUNDLE],
         },
       },
     ],

@@ -1,7 +1,7 @@
-// Starts the built app for browser tests: a fresh store (a copy of the SQLite
-// file globalSetup.ts prepared, or a new database on the run's PostgreSQL from
-// npm, then prepare-db: migrations + the sample dataset), then `next start` on a
-// free loopback port. The build itself is made once per run by globalSetup.ts.
+// Starts the built app for browser tests: a fresh store as prepare-db leaves a
+// new one (a copy of the SQLite file, or of the PostgreSQL template database,
+// that globalSetup.ts prepared: preparedStores.ts), then `next start` on a free
+// loopback port. The build itself is made once per run by globalSetup.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -45,7 +45,9 @@ async function freshStore(store: Dialect, dbDir: string): Promise<{ databaseUrl:
   if (store === "sqlite") return { databaseUrl: `file:${path.join(dbDir, "assay.db")}`, drop: async () => {} };
   const serverUrl = inject("postgresUrl");
   const name = `e2e_${process.pid}_${++postgresDatabases}`;
-  await runStatement(serverUrl, `CREATE DATABASE "${name}"`);
+  // As prepare-db leaves a new store, from the run's prepared template (preparedStores.ts), unless a test brings
+  // its own DATABASE_URL and prepare-db runs on that (below).
+  await runStatement(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${inject("assayE2ePostgresTemplate")}"`);
   return {
     databaseUrl: serverUrl.replace(/\/postgres$/, `/${name}`),
     drop: () => runStatement(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
@@ -70,11 +72,12 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   };
   if (options.addressUnchecked) delete env.ASSAY_ADDRESS_CHECKED;
   try {
-    // A new SQLite store is a copy of the one globalSetup prepared; any other runs prepare-db, as `npm start` would
-    // (bundled once per run, as the tests' other command-line programs are: tests/support/cliBundleGlobalSetup.ts).
+    // A new store is a copy of the one globalSetup prepared (a file on SQLite, a template database on PostgreSQL);
+    // a store a test brings runs prepare-db, as `npm start` would (bundled once per run, as the tests' other
+    // command-line programs are: tests/support/cliBundleGlobalSetup.ts).
     if ((options.store ?? "sqlite") === "sqlite" && !options.env?.DATABASE_URL)
       fs.copyFileSync(inject("assayE2ePreparedStore"), path.join(dbDir, "assay.db"));
-    else {
+    else if (options.env?.DATABASE_URL) {
       const prepared = await run(process.execPath, [inject("cliBundles").prepareDb], env, 120_000);
       if (prepared.code !== 0) throw new Error(`prepare-db failed (exit ${prepared.code}):\n${prepared.output}`);
     }

@@ -1,21 +1,24 @@
 // Vitest globalSetup of the e2e project (vitest.config.ts). Vitest calls it
 // once per run, before any worker starts, and only when e2e files are queued:
 // `npm run test:unit` never builds. It unpacks the npm Chromium, builds the app
-// once for every browser test file, prepares one SQLite store that every app
-// server on SQLite starts from (a copy each), and at the end stops any app server
-// a test file could not stop itself (a worker killed hard never runs its own cleanup).
-import { spawn, spawnSync } from "node:child_process";
+// once for every browser test file, prepares the store every app server starts
+// from (preparedStores.ts), and at the end stops any app server a test file
+// could not stop itself (a worker killed hard never runs its own cleanup).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { prepareChromium } from "../support/chromium";
+import { preparePostgresTemplate, prepareSqliteStore } from "./preparedStores";
 
 declare module "vitest" {
   export interface ProvidedContext {
     assayE2eRunDir: string;
     /** A SQLite store as prepare-db leaves a new one (migrated, the sample loaded): app servers start from a copy. */
     assayE2ePreparedStore: string;
+    /** The same on the run's PostgreSQL: a database app servers on PostgreSQL are created from (CREATE DATABASE … TEMPLATE). */
+    assayE2ePostgresTemplate: string;
   }
 }
 
@@ -35,7 +38,13 @@ export default async function setup(project: TestProject) {
     console.log(`[e2e] browser: ${browser.source} (${browser.executablePath})`);
     await buildApp();
     project.provide("assayE2eRunDir", runDir);
-    project.provide("assayE2ePreparedStore", prepareStore(runDir));
+    // Both stores side by side: prepare-db on each takes a few seconds.
+    const [sqliteStore, postgresTemplate] = await Promise.all([
+      prepareSqliteStore(runDir),
+      preparePostgresTemplate(project.getProvidedContext().postgresUrl),
+    ]);
+    project.provide("assayE2ePreparedStore", sqliteStore);
+    project.provide("assayE2ePostgresTemplate", postgresTemplate);
   } catch (error) {
     teardown();
     throw error;
@@ -86,28 +95,6 @@ async function buildApp(): Promise<void> {
   });
   if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output}`);
   console.log(`[e2e] built the app in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
-
-/**
- * prepare-db on a new SQLite file, once: each app server's own run of it cost
- * about 3 s of CPU (tsx, 21 migrations, the sample's import), 30 times a run.
- * The tests of prepare-db itself run it (tests/db/prepareDb.test.ts), as does
- * every server started on an existing store or on PostgreSQL.
- */
-function prepareStore(runDir: string): string {
-  const file = path.join(runDir, "prepared", "assay.db");
-  fs.mkdirSync(path.dirname(file));
-  const prepared = spawnSync(path.join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/prepare-db.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: `file:${file}` },
-    encoding: "utf8",
-    timeout: 120_000,
-  });
-  if (prepared.status !== 0)
-    throw new Error(`prepare-db failed (exit ${prepared.status}):\n${prepared.stdout}${prepared.stderr}`);
-  // Closed by prepare-db, the store is whole in its one file (SQLite folds the write-ahead log in on close).
-  if (fs.existsSync(`${file}-wal`)) throw new Error(`prepare-db left ${file}-wal: the store is not whole in one file`);
-  return file;
 }
 
 /**
