@@ -15,7 +15,7 @@ import { DownloadButton } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { prepareCompareBars } from "@/lib/charts/compareBars";
 import { formatInteger } from "@/lib/charts/format";
-import { BOOTSTRAP_MAX_PAIRS, compareRuns } from "@/lib/compare/compareRuns";
+import { BOOTSTRAP_MAX_PAIRS, compareRuns, DEFAULT_COMPARE_WAIT_MS } from "@/lib/compare/compareRuns";
 import { readFlipPage } from "@/lib/compare/flipPages";
 import { readPairwiseFlipPage } from "@/lib/compare/pairwiseFlips";
 import { readPairwiseAgreement } from "@/lib/compare/pairwiseAgreement";
@@ -65,7 +65,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     );
   }
   const baselineId = query.baseline && query.runs.includes(query.baseline) ? query.baseline : query.runs[0];
-  const comparison = await compareRuns(db, query.runs, baselineId, { correction: query.correction });
+  const comparison = await compareRuns(db, query.runs, baselineId, {
+    correction: query.correction,
+    waitMs: DEFAULT_COMPARE_WAIT_MS,
+  });
   if (!comparison)
     return (
       <EmptyState

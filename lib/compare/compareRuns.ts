@@ -67,7 +67,7 @@ export async function compareRuns(
   baselineId: string,
   options: CompareOptions = {},
 ): Promise<Comparison | null> {
-  const deadline = Date.now() + (options.waitMs ?? DEFAULT_COMPARE_WAIT_MS);
+  const deadline = Date.now() + (options.waitMs ?? Infinity);
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   const loaded = await Promise.all(runIds.map((id) => getRun(db, id)));

@@ -80,7 +80,8 @@ export type CompareOptions = {
   /**
    * How long to wait for completed runs' paired counts, their judges and score deltas' bootstrap intervals
    * before answering with the rest marked pending (they go on being computed in the background and are
-   * cached). The page waits a little; tests and scripts that need every delta pass Infinity.
+   * cached). Every test waited for by default (Infinity): exports, the API, the CLI gate. The compare page
+   * passes DEFAULT_COMPARE_WAIT_MS, to answer within its target whatever the runs' size.
    */
   waitMs?: number;
   /** Score deltas over more paired rows than this take the normal interval instead of the bootstrap (BOOTSTRAP_MAX_PAIRS). */
