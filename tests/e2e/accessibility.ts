@@ -126,7 +126,9 @@ export async function axeViolations(page: Page): Promise<{
     try {
       await page.waitForLoadState("load");
       // Next streams a dynamic page's <title> after its body: give it a moment, or axe reports a missing title.
-      await page.waitForFunction(() => document.title !== "", undefined, { timeout: 3_000 }).catch(() => {});
+      // Up to 10 s, as expect.poll waits in the browser suite: a page streamed on CI's busy machine took over
+      // 1.6 s, and a title that never comes still fails the audit, only later.
+      await page.waitForFunction(() => document.title !== "", undefined, { timeout: 10_000 }).catch(() => {});
       const route = routeOf(page.url());
       const shape = `${route} ${await page.evaluate(pageShape)}`;
       const known = findingsByShape.get(shape);
