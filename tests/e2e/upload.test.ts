@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { toCsv, toJsonArray, toJsonl } from "../support/evalFiles";
 import { DEEPEVAL_CASES, DEEPEVAL_NOTICE } from "../ingest/support/foreignDatasets";
@@ -348,7 +348,10 @@ describe("an upload that has to wait for a free slot (ASSAY_MAX_CONCURRENT_UPLOA
       held.on("error", reject);
     });
     held.write('{"request": "held question", "response": "held answer"}\n{"req');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Until it holds the slot: its dataset exists, importing (a fixed pause raced a busy machine).
+    await vi.waitFor(async () => expect(await queuedDb.dataset.count({ where: { status: "importing" } })).toBe(1), {
+      timeout: 30_000,
+    });
 
     await chooseFile(queuedPage, queuedServer.baseUrl, writeFile(files, "waiting.jsonl", toJsonl(VALID_ROWS)));
     await clickUpload(queuedPage, "Waiting set");

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { uploadEventSchema, type UploadEvent } from "@/lib/ingest/uploadProtocol";
 import { toJsonl } from "../support/evalFiles";
@@ -173,8 +173,10 @@ describe("uploads are bounded: one at a time here, a 2 s idle timeout", () => {
       parts: ['{"request": "q", "response": "a"}\n{"req'],
       end: false,
     });
-    // Let the stalled upload take the only slot first.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Until the stalled upload holds the only slot: its dataset exists, importing (a fixed pause raced a busy machine).
+    await vi.waitFor(async () => expect(await db.dataset.count({ where: { status: "importing" } })).toBe(1), {
+      timeout: 30_000,
+    });
     let queuedAt = 0;
     const waiting = upload(server.baseUrl, "waiting.jsonl", {
       onEvent: (event) => {
