@@ -45,8 +45,9 @@ afterAll(async () => store.cleanup());
 describe("an idle worker's periodic statements", () => {
   it("read the tables that grow through an index, never by a scan", async () => {
     const loop = startWorkerLoop({ db: store.db, kind: "worker", pollMs: 100 });
-    // The first presence beat (with its reclaim) and a few sweeps.
-    for (let waited = 0; waited < 100 && !prepared.some((sql) => sql.includes('"claimedBy" NOT IN')); waited++)
+    // The first presence beat (with its reclaim) and a sweep, however long a busy machine takes; then a few more.
+    const seen = (text: string) => prepared.some((sql) => sql.includes(text));
+    for (let waited = 0; waited < 600 && !(seen('"claimedBy" NOT IN') && seen('UPDATE "JudgmentItem"')); waited++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 500));
     await loop.stop();
