@@ -87,7 +87,7 @@ describe("retries", () => {
     expect(timers.fired().filter(({ ms }) => ms === 300)).toEqual([{ ms: 300, seen: 1 }]);
     expect(server.stats.outcomes.timeout).toBe(1);
     // The abandoned request no longer counts as in flight on the server.
-    await vi.waitFor(() => expect(server.stats.inFlight).toBe(0));
+    await vi.waitFor(() => expect(server.stats.inFlight).toBe(0), { timeout: 10_000 });
   });
 
   it("stops with retries_exhausted after exactly maxAttempts", async () => {
@@ -209,7 +209,7 @@ describe("concurrency", () => {
       sleep: () => new Promise<void>((resolve) => (finishBackoff = resolve)),
     });
     const slow = client.callStructured(ask);
-    await vi.waitFor(() => expect(server.stats.outcomes["429"]).toBe(1));
+    await vi.waitFor(() => expect(server.stats.outcomes["429"]).toBe(1), { timeout: 10_000 });
     // While the first call sleeps, a second one gets the only slot and completes.
     await client
       .callStructured({ ...ask, messages: [{ role: "user", content: "other" }] })

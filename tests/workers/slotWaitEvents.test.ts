@@ -15,6 +15,8 @@ vi.mock("@/lib/db/work/inFlightSlots", async (importOriginal) => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** For what must happen, however long a busy machine takes (vi.waitFor's default is 1 s). */
+const WAIT = { timeout: 10_000 };
 const takeSlotsCalls = () => vi.mocked(inFlightSlots.takeSlots).mock.calls.length;
 
 /** A call that runs until `finish` is called. */
@@ -48,7 +50,7 @@ describe("waiting for an endpoint's slot", () => {
     const limiter = createStoreSlotLimiter({ db, endpoint: "alone", holder: Promise.resolve("worker-a"), max: 2 });
     const calls = Array.from({ length: 5 }, heldCall);
     const done = calls.map((call) => limiter.run(call.run));
-    await vi.waitFor(() => expect(calls.filter((call) => call.started()).length).toBe(2));
+    await vi.waitFor(() => expect(calls.filter((call) => call.started()).length).toBe(2), WAIT);
     expect(limiter.pending).toBe(3);
     // The loop that took the two slots asks once more for the waiters (none free), then stops.
     await sleep(50);
@@ -58,10 +60,10 @@ describe("waiting for an endpoint's slot", () => {
     expect(takeSlotsCalls()).toBe(asked);
     // A call ends: its slot goes to the first waiter, still without a query.
     calls[0].finish();
-    await vi.waitFor(() => expect(calls[2].started()).toBe(true));
+    await vi.waitFor(() => expect(calls[2].started()).toBe(true), WAIT);
     expect(takeSlotsCalls()).toBe(asked);
     for (const call of calls) call.finish();
-    await vi.waitFor(() => expect(calls.every((call) => call.started())).toBe(true));
+    await vi.waitFor(() => expect(calls.every((call) => call.started())).toBe(true), WAIT);
     for (const call of calls) call.finish();
     await Promise.all(done);
   });
@@ -71,16 +73,16 @@ describe("waiting for an endpoint's slot", () => {
     const b = createStoreSlotLimiter({ db, endpoint: "shared", holder: Promise.resolve("worker-b"), max: 2 });
     const other = heldCall();
     const otherDone = b.run(other.run);
-    await vi.waitFor(() => expect(other.started()).toBe(true));
+    await vi.waitFor(() => expect(other.started()).toBe(true), WAIT);
     const mine = Array.from({ length: 2 }, heldCall);
     const mineDone = mine.map((call) => a.run(call.run));
-    await vi.waitFor(() => expect(mine[0].started()).toBe(true));
+    await vi.waitFor(() => expect(mine[0].started()).toBe(true), WAIT);
     expect(a.pending).toBe(1);
     const asked = takeSlotsCalls();
-    await vi.waitFor(() => expect(takeSlotsCalls()).toBeGreaterThan(asked + 2));
+    await vi.waitFor(() => expect(takeSlotsCalls()).toBeGreaterThan(asked + 2), WAIT);
     other.finish();
     await otherDone;
-    await vi.waitFor(() => expect(mine[1].started()).toBe(true));
+    await vi.waitFor(() => expect(mine[1].started()).toBe(true), WAIT);
     for (const call of mine) call.finish();
     await Promise.all(mineDone);
   });
