@@ -4,12 +4,12 @@
 // once for every browser test file, prepares the store every app server starts
 // from (preparedStores.ts), and at the end stops any app server a test file
 // could not stop itself (a worker killed hard never runs its own cleanup).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { prepareChromium } from "../support/chromium";
+import { ROOT, run } from "./appServer";
 import { preparePostgresTemplate, prepareSqliteStore } from "./preparedStores";
 
 declare module "vitest" {
@@ -22,7 +22,6 @@ declare module "vitest" {
   }
 }
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BUILD_TIMEOUT_MS = 5 * 60_000;
 
 export default async function setup(project: TestProject) {
@@ -66,33 +65,9 @@ async function buildApp(): Promise<void> {
     return;
   }
   const started = Date.now();
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
-      cwd: ROOT,
-      // No type check of its own: `npm run typecheck` is CI's (next.config.mjs).
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ASSAY_BUILD_SKIP_TYPECHECK: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let text = "";
-    child.stdout.on("data", (data) => {
-      text += data;
-    });
-    child.stderr.on("data", (data) => {
-      text += data;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      text += `\n[killed after ${BUILD_TIMEOUT_MS / 1000} s]`;
-    }, BUILD_TIMEOUT_MS);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("close", (exitCode) => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, output: text });
-    });
-  });
+  // No type check of its own: `npm run typecheck` is CI's (next.config.mjs).
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ASSAY_BUILD_SKIP_TYPECHECK: "1" };
+  const { code, output } = await run(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], env, BUILD_TIMEOUT_MS);
   if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output}`);
   console.log(`[e2e] built the app in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

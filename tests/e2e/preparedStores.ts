@@ -4,13 +4,12 @@
 // SQLite starts from a copy of the file, one on PostgreSQL from a database created with this one as its
 // template. The tests of prepare-db itself run it (tests/db/prepareDb.test.ts), as does every server started on
 // an existing store (appServer.ts).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { runStatement } from "@/lib/db/store/postgresAdmin";
 import { TEMPLATE_DATABASE } from "../support/postgresGlobalSetup";
+import { ROOT, run } from "./appServer";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const POSTGRES_PREPARED = "assay_e2e_prepared";
 
 /** prepare-db on a new SQLite file in the run's folder; returns the file. */
@@ -34,26 +33,10 @@ export async function preparePostgresTemplate(serverUrl: string): Promise<string
   return POSTGRES_PREPARED;
 }
 
-function prepareDb(databaseUrl: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/prepare-db.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (data) => (output += data));
-    child.stderr.on("data", (data) => (output += data));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else
-        reject(new Error(`prepare-db failed (exit ${code}) on ${databaseUrl.replace(/\/\/[^@]*@/, "//")}:\n${output}`));
-    });
-  });
+async function prepareDb(databaseUrl: string): Promise<void> {
+  const tsx = path.join(ROOT, "node_modules", ".bin", "tsx");
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl };
+  const { code, output } = await run(tsx, ["scripts/prepare-db.ts"], env, 120_000);
+  if (code !== 0)
+    throw new Error(`prepare-db failed (exit ${code}) on ${databaseUrl.replace(/\/\/[^@]*@/, "//")}:\n${output}`);
 }
