@@ -5,6 +5,7 @@
 // requests in; PostgreSQL's queries wait on the network. Asserts nothing. BENCH_ROWS=… sets the rows.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { importLabelFile } from "../../lib/labels/labelImport";
+import { arrivingWhole, twoLabelsPerRow } from "../../tests/support/labelFiles";
 import { syntheticRows } from "../../tests/support/syntheticRows";
 import { importBenchRows, openBenchStore } from "./benchStore";
 
@@ -12,17 +13,6 @@ import { importBenchRows, openBenchStore } from "./benchStore";
 const LATENESS_TARGET_MS = 250;
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const IMPORTS = 3;
-
-function labelFile(rating: "yes" | "no"): string {
-  const lines = ["request_id,metric,chunk_position,label,labelled_by"];
-  for (let row = 1; row <= ROWS; row += 1)
-    lines.push(`row-${row},groundedness,,${rating},alice`, `row-${row},correctness,,${rating},alice`);
-  return lines.join("\n");
-}
-
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -42,9 +32,15 @@ async function main(): Promise<void> {
         due = performance.now() + 10;
       }, 10);
       const started = performance.now();
-      const result = await importLabelFile(store.db, datasetId, once(labelFile(i % 2 ? "no" : "yes")), "csv", {
-        importedBy: null,
-      });
+      const result = await importLabelFile(
+        store.db,
+        datasetId,
+        arrivingWhole(twoLabelsPerRow(ROWS, i % 2 ? "no" : "yes")),
+        "csv",
+        {
+          importedBy: null,
+        },
+      );
       const seconds = (performance.now() - started) / 1000;
       // A loop blocked from start to end never ran the timer: let it fire now, late by the whole block.
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,6 +5,7 @@ import { createUploadGate, type UploadGate } from "@/lib/server/uploadGate";
 import { importLabelFile } from "@/lib/labels/labelImport";
 import { labelFilePieces } from "@/lib/labels/labelFile";
 import { importRows } from "../support/engineKit";
+import { arrivingWhole, twoLabelsPerRow } from "../support/labelFiles";
 import { turnsGivenDuring } from "../support/eventLoopTurns";
 import { syntheticRows } from "../support/syntheticRows";
 import { createTempDb } from "../support/tempDb";
@@ -13,19 +14,8 @@ import { rowIdsByNumber } from "./seedRuns";
 type Route = typeof import("@/app/api/datasets/[datasetId]/labels/route");
 
 const ROWS = 10_000;
-const once = (text: string) =>
-  (async function* () {
-    yield text;
-  })();
 /** Two labels per row: 20,000 records. */
-function bigLabelFile(rating: "yes" | "no", last?: string): string {
-  const lines = ["request_id,metric,chunk_position,label,labelled_by"];
-  for (let row = 1; row <= ROWS; row += 1) {
-    lines.push(`row-${row},groundedness,,${rating},alice`, `row-${row},correctness,,${rating},alice`);
-  }
-  if (last) lines.push(last);
-  return lines.join("\n");
-}
+const bigLabelFile = (rating: "yes" | "no", last?: string) => twoLabelsPerRow(ROWS, rating, last);
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -59,7 +49,7 @@ describe("a large label import", () => {
     // batches (250 records) and the 200 promoted groups (100 rows). How long the longest hold lasts is a speed,
     // measured by npm run bench:labels.
     const { turns, result } = await turnsGivenDuring(() =>
-      importLabelFile(db, datasetId, once(bigLabelFile("yes")), "csv", { importedBy: null }),
+      importLabelFile(db, datasetId, arrivingWhole(bigLabelFile("yes")), "csv", { importedBy: null }),
     );
     console.log(`20,000 labels imported; the event loop was handed back ${turns} times`);
     expect(result).toEqual({ ok: true, records: 20_000, changed: 20_000 });
@@ -72,7 +62,7 @@ describe("a large label import", () => {
     const result = await importLabelFile(
       db,
       datasetId,
-      once(bigLabelFile("no", "row-1,groundedness,,maybe,alice")),
+      arrivingWhole(bigLabelFile("no", "row-1,groundedness,,maybe,alice")),
       "csv",
       { importedBy: null },
     );
@@ -86,7 +76,7 @@ describe("a large label import", () => {
     const lines = ["request_id,metric,label"];
     for (let row = 1; row <= 600; row += 1) lines.push(`row-${row},safety,yes`);
     lines.push("row-2,safety,no");
-    const result = await importLabelFile(db, datasetId, once(lines.join("\n")), "csv", { importedBy: null });
+    const result = await importLabelFile(db, datasetId, arrivingWhole(lines.join("\n")), "csv", { importedBy: null });
     expect(result).toEqual({
       ok: false,
       issueCount: 1,
@@ -101,7 +91,9 @@ describe("who labelled an imported label", () => {
   const file = "request_id,metric,label,labelled_by\nrow-7,safety,no,mallory@example.com\nrow-8,safety,yes,";
 
   it("with sign-in on, is the importer; the file's labelled_by is kept as stated_by", async () => {
-    const result = await importLabelFile(db, datasetId, once(file), "csv", { importedBy: "runner@example.com" });
+    const result = await importLabelFile(db, datasetId, arrivingWhole(file), "csv", {
+      importedBy: "runner@example.com",
+    });
     expect(result).toEqual({ ok: true, records: 2, changed: 2 });
     const rows = await rowIdsByNumber(db, datasetId);
     const [label] = (await getRowLabels(db, rows.get(7) ?? "")).filter((l) => l.metric.endsWith("safety"));
@@ -123,9 +115,15 @@ describe("who labelled an imported label", () => {
   });
 
   it("with sign-in off (the local admin), is what the file says, as before", async () => {
-    const result = await importLabelFile(db, datasetId, once(file.replace("no,mallory", "yes,mallory")), "csv", {
-      importedBy: null,
-    });
+    const result = await importLabelFile(
+      db,
+      datasetId,
+      arrivingWhole(file.replace("no,mallory", "yes,mallory")),
+      "csv",
+      {
+        importedBy: null,
+      },
+    );
     expect(result).toMatchObject({ ok: true, changed: 2 });
     const rowId = (await rowIdsByNumber(db, datasetId)).get(7) ?? "";
     // Mallory is a second person beside the runner who imported before: each keeps their own label.
