@@ -5,13 +5,15 @@
 // (its CPU, start-up included, and peak RSS) and sampled through /proc. One line per case against the
 // targets: ≤ 1 ms CPU per LLM call at 16 and 64 in flight; efficiency (calls × latency ÷ concurrency over
 // the judging phase's wall time) ≥ 0.97 at 64 and ≥ 0.95 at 256; peak RSS ≤ 200 MB; and, at 2,000 ms a call
-// with 64 in flight, ≤ 0.02 of a core while every call is waiting. Then a CPU profile of the CLI (SQLite,
-// 64, 200 ms), its functions by self time, and a summary line. Asserts nothing.
+// with 64 in flight, ≤ 0.02 of a core while every call is waiting. After the first store's cases, a reference
+// line per concurrency and latency: the same requests sent by the openai SDK alone (engineFloorCase.ts), the
+// floor under the engine's figures. Then a CPU profile of the CLI (SQLite, 64, 200 ms), its functions by self
+// time, and a summary line. Asserts nothing.
 // Knobs: BENCH_QUICK=1 (small sizes), BENCH_PROCESSES (cli,worker), BENCH_STORES (sqlite,postgres),
 // BENCH_CONCURRENCY (16,64,256), BENCH_LATENCIES (200,0), BENCH_ROWS (2000: rows at 64 in flight and above),
 // BENCH_ROWS_LOW (2000: below 64, the size issue 43 measured at 16; fewer rows make the process's start a larger
 // share of each call), BENCH_IDLE_ROWS (80; 0 skips the idle cases), BENCH_IDLE_LATENCY_MS (2000), BENCH_PROFILE
-// (1; 0 skips it), BENCH_PROFILE_CASE (concurrency,latency ms,rows of the profiled case; 64,200,2000),
+// (1; 0 skips it), BENCH_FLOOR (1; 0 skips the reference lines), BENCH_PROFILE_CASE (concurrency,latency ms,rows of the profiled case; 64,200,2000),
 // BENCH_KEEP_PROFILE (a path to copy the .cpuprofile to), BENCH_NODE_ARGS (flags for every measured node
 // process, e.g. "--max-semi-space-size=8", to compare runtime settings).
 import fs from "node:fs";
@@ -40,6 +42,7 @@ import {
   type Measured,
   type MeasuredProcess,
 } from "./engineCostCases";
+import { runFloorCase, type FloorOutcome } from "./engineFloorCase";
 import { getJson, startFakeServerProcess, type FakeServerProcess } from "./startFakeServerProcess";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -55,6 +58,7 @@ const [IDLE_ROWS] = numbers("BENCH_IDLE_ROWS", QUICK ? "40" : "80");
 const [IDLE_LATENCY_MS] = numbers("BENCH_IDLE_LATENCY_MS", "2000");
 const IDLE_CONCURRENCY = 64;
 const PROFILE = process.env.BENCH_PROFILE !== "0";
+const FLOOR = process.env.BENCH_FLOOR !== "0";
 // As npm run eval and npm run worker start them, then the benchmark's own (a later flag wins).
 const NODE_ARGS = [...ENGINE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)];
 const CHUNKS = 4;
@@ -77,6 +81,8 @@ const fakeServers = new Map<number, Promise<FakeServerProcess>>();
 
 async function main(): Promise<void> {
   const bundles = { cli: compile("scripts/eval.ts", "eval-cost"), worker: compile("scripts/worker.ts", "worker-cost") };
+  const floorBundle = compile("scripts/bench/sdkFloorClient.ts", "sdk-floor");
+  const floors: FloorOutcome[] = [];
   let postgres: LocalPostgres | null = null;
   const cpuOutcomes: Outcome[] = [];
   const idleFigures: number[] = [];
@@ -103,6 +109,28 @@ async function main(): Promise<void> {
             cpuOutcomes.push(outcome);
             console.log(formatOutcome(outcome));
           }
+      if (FLOOR && floors.length === 0) {
+        console.log(
+          "reference: the same requests sent by the openai SDK over Assay's fetch, nothing else in the process",
+        );
+        for (const concurrency of CONCURRENCIES)
+          for (const latencyMs of LATENCIES) {
+            const calls = cpuOutcomes.find((o) => o.concurrency === concurrency && o.latencyMs === latencyMs)?.calls;
+            if (!calls) continue;
+            const fake = await fakeServerAt(latencyMs);
+            const floor = await runFloorCase({
+              bundle: floorBundle,
+              fake,
+              nodeArgs: NODE_ARGS,
+              tmp,
+              concurrency,
+              latencyMs,
+              calls,
+            });
+            floors.push(floor);
+            console.log(formatFloor(floor));
+          }
+      }
       if (IDLE_ROWS > 0)
         for (const kind of PROCESSES) {
           const idleCase = { process: kind, store, concurrency: IDLE_CONCURRENCY, rows: IDLE_ROWS };
@@ -130,6 +158,7 @@ async function main(): Promise<void> {
     `\nbench:engine: ${met} of ${judged} targets met` +
       (worst ? `; worst CPU per call ${(worst.cpuMs / worst.calls).toFixed(2)} ms (${caseName(worst)})` : "") +
       (idleFigures.length > 0 ? `; idle ≤ ${Math.max(...idleFigures).toFixed(4)} cores` : "") +
+      (floors.length > 0 ? `; the SDK alone ${floorRange(floors)}` : "") +
       (judged > met
         ? `; missed: ${verdicts
             .filter((v) => v.verdict === "MISSED")
@@ -291,6 +320,28 @@ function formatOutcome(o: Outcome, beyondInstant?: number): string {
     );
   }
   return parts.join(" · ");
+}
+
+/** A reference line: no target applies to the SDK alone; it says what the engine's targets stand on. */
+function formatFloor(f: FloorOutcome): string {
+  const ideal = (f.calls * f.latencyMs) / 1000 / f.concurrency;
+  const efficiency = f.latencyMs > 0 ? (ideal / f.judgingS).toFixed(3) : "  n/a";
+  return [
+    `SDK alone c=${f.concurrency} ${f.latencyMs} ms`.padEnd(31),
+    `${String(f.calls).padStart(6)} calls`,
+    `wall ${f.judgingS.toFixed(1).padStart(5)} s`,
+    `efficiency ${efficiency}`,
+    `CPU ${(f.cpuMs / f.calls).toFixed(3)} ms/call`,
+    `peak RSS ${f.peakRssMb.toFixed(0).padStart(3)} MB`,
+  ].join(" · ");
+}
+
+function floorRange(floors: FloorOutcome[]): string {
+  const perCall = (f: FloorOutcome) => f.cpuMs / f.calls;
+  const sorted = [...floors].sort((a, b) => perCall(a) - perCall(b));
+  const name = (f: FloorOutcome) => `c=${f.concurrency} ${f.latencyMs} ms`;
+  const [low, high] = [sorted[0], sorted[sorted.length - 1]];
+  return `${perCall(low).toFixed(2)} ms a call (${name(low)}) to ${perCall(high).toFixed(2)} (${name(high)})`;
 }
 
 /** The verdict on one figure, counted for the summary; null when no target applies to it. */

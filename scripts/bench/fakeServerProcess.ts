@@ -9,11 +9,26 @@ import { fakeDeepEvalCallsResponder } from "../../tests/support/fakeDeepEvalCall
 import { startFakeOpenAIServer } from "../../tests/support/fakeOpenAIServer";
 
 const latencyMs = Number(process.argv[2] ?? 200);
+// A uniform sample of the requests' bodies (a reservoir), for bench:engine's reference case to send again
+// (GET <control>/bodies): the engine's mix of judges, not only the last ones a run sent.
+const SAMPLED_BODIES = 256;
+const sampledBodies: unknown[] = [];
+let seen = 0;
+function sample(body: unknown): void {
+  seen += 1;
+  if (sampledBodies.length < SAMPLED_BODIES) sampledBodies.push(body);
+  else {
+    const slot = Math.floor(Math.random() * seen);
+    if (slot < SAMPLED_BODIES) sampledBodies[slot] = body;
+  }
+}
 // Only the counters: a benchmark's tens of thousands of kept request bodies would slow this server down as it went.
 const server = await startFakeOpenAIServer({
   // The agent judges' and DeepEval's own calls first (they answer only their schemas), then every other judge.
-  responder: (body, ctx) =>
-    fakeAgentJudgeResponder(body, ctx) ?? fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreResponder(body, ctx),
+  responder: (body, ctx) => {
+    sample(body);
+    return fakeAgentJudgeResponder(body, ctx) ?? fakeDeepEvalCallsResponder(body, ctx) ?? fakeScoreResponder(body, ctx);
+  },
   behaviour: { latencyMs },
   logRequests: false,
 });
@@ -24,6 +39,10 @@ const control = http.createServer((req, res) => {
     return;
   }
   res.setHeader("content-type", "application/json");
+  if (req.url === "/bodies") {
+    res.end(JSON.stringify(sampledBodies));
+    return;
+  }
   res.end(
     JSON.stringify({
       totalRequests: server.stats.totalRequests,
