@@ -1,7 +1,7 @@
 // bench:engine's reference case: the same judge requests sent by the openai SDK over Assay's fetch, with
 // nothing of the engine around them (no prompt building, no parsing beyond JSON, no store). What this process
-// costs a call is the floor under the engine's own figure on this machine: the engine can do less than the
-// SDK and node:http, never more. Started by engineCostBench.ts under /usr/bin/time:
+// costs a call is the floor under the engine's own figure on this machine: the engine, which makes these
+// calls through the same SDK and fetch, cannot cost less. Started by engineCostBench.ts under /usr/bin/time:
 //   node sdkFloorClient.mjs <baseURL> <bodies.json> <calls> <concurrency>
 // It prints one JSON line, {judgingS}: the wall time of the calls alone, start-up excluded.
 import fs from "node:fs";
