@@ -14,8 +14,9 @@
 // BENCH_ROWS_LOW (2000: below 64, the size issue 43 measured at 16; fewer rows make the process's start a larger
 // share of each call), BENCH_IDLE_ROWS (80; 0 skips the idle cases), BENCH_IDLE_LATENCY_MS (2000), BENCH_PROFILE
 // (1; 0 skips it), BENCH_FLOOR (1; 0 skips the reference lines), BENCH_PROFILE_CASE (concurrency,latency ms,
-// rows of the profiled case; 64,200,2000), BENCH_KEEP_PROFILE (a path to copy the .cpuprofile to), BENCH_NODE_ARGS (flags for every measured node
-// process, e.g. "--max-semi-space-size=8", to compare runtime settings).
+// rows of the profiled case; 64,200,2000), BENCH_KEEP_PROFILE (a path to copy the .cpuprofile to),
+// BENCH_NODE_ARGS (flags for every measured node process, e.g. "--max-semi-space-size=8", to compare runtime
+// settings).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
