@@ -17,13 +17,17 @@ const isPairwise = (body: ChatBody) =>
 
 /**
  * A pairwise judge that answers at random, A, B or tie alike, each call independently: its choice comes from the
- * sha256 of the seed and the call's index (a PRNG's first draw from neighbouring seeds, one per call, was
- * correlated enough to shift the tie rate at 500 pairs).
+ * sha256 of the seed and the prompt (a PRNG's first draw from neighbouring seeds, one per call, was correlated
+ * enough to shift the tie rate at 500 pairs). The prompt, not the call's place in line: with several calls in
+ * flight, which pair and order got which index changed from run to run, and with it the pairs' statistics, so a
+ * test's intervals missed the truth on some runs and not others.
  */
 export function randomPairwiseResponder(seed: number): Responder {
-  return (body, ctx) => {
+  return (body) => {
     if (!isPairwise(body)) return undefined;
-    const digest = createHash("sha256").update(`${seed}|${ctx.requestIndex}`).digest();
+    const digest = createHash("sha256")
+      .update(`${seed}|${JSON.stringify(body.messages ?? [])}`)
+      .digest();
     const winner = (["A", "B", "tie"] as const)[digest.readUInt32BE(0) % 3];
     return JSON.stringify({ rationale: `picked ${winner} at random`, winner });
   };
