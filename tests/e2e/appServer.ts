@@ -10,6 +10,7 @@ import { inject } from "vitest";
 import type { Dialect } from "@/lib/db/store/dialect";
 import { freePort, runStatement } from "@/lib/db/store/postgresAdmin";
 import { endWithThisProcess } from "../support/processCleanup";
+import { createDatabaseFrom } from "../support/postgresGlobalSetup";
 import { webServerEnv } from "@/lib/runtime/webServerEnv";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -47,7 +48,7 @@ async function freshStore(store: Dialect, dbDir: string): Promise<{ databaseUrl:
   const name = `e2e_${process.pid}_${++postgresDatabases}`;
   // As prepare-db leaves a new store, from the run's prepared template (preparedStores.ts), unless a test brings
   // its own DATABASE_URL and prepare-db runs on that (below).
-  await runStatement(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${inject("assayE2ePostgresTemplate")}"`);
+  await createDatabaseFrom(serverUrl, name, inject("assayE2ePostgresTemplate"));
   return {
     databaseUrl: serverUrl.replace(/\/postgres$/, `/${name}`),
     drop: () => runStatement(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),

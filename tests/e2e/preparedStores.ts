@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { runStatement } from "@/lib/db/store/postgresAdmin";
-import { TEMPLATE_DATABASE } from "../support/postgresGlobalSetup";
+import { createDatabaseFrom, TEMPLATE_DATABASE } from "../support/postgresGlobalSetup";
 import { ROOT, run } from "./appServer";
 
 const POSTGRES_PREPARED = "assay_e2e_prepared";
@@ -28,7 +28,7 @@ export async function prepareSqliteStore(runDir: string): Promise<string> {
  */
 export async function preparePostgresTemplate(serverUrl: string): Promise<string> {
   await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${POSTGRES_PREPARED}"`);
-  await runStatement(serverUrl, `CREATE DATABASE "${POSTGRES_PREPARED}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+  await createDatabaseFrom(serverUrl, POSTGRES_PREPARED, TEMPLATE_DATABASE);
   await prepareDb(serverUrl.replace(/\/postgres$/, `/${POSTGRES_PREPARED}`));
   return POSTGRES_PREPARED;
 }

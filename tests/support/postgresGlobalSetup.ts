@@ -4,8 +4,20 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 import { startLocalPostgres, type LocalPostgres } from "@/lib/db/store/embeddedPostgres";
+import { runStatement } from "@/lib/db/store/postgresAdmin";
 
 export const TEMPLATE_DATABASE = "assay_template";
+
+/**
+ * A new database on the test server (`serverUrl` names its postgres database), a copy of `template`. By file
+ * copy: PostgreSQL's default since 15 (WAL_LOG) copies the template page by page through the write-ahead log,
+ * and 20 copies of the migrated template with their drops cost the server 5.0–5.9 s of CPU that way against
+ * 1.8 s by file copy (210 ms against 55 ms a copy) on this 2-core machine. File copy's checkpoint first costs
+ * next to nothing on this server, which never waits for the disk (fsync off, below).
+ */
+export async function createDatabaseFrom(serverUrl: string, name: string, template: string): Promise<void> {
+  await runStatement(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}" STRATEGY FILE_COPY`);
+}
 
 /**
  * One real PostgreSQL (from npm) for the whole PostgreSQL project: started

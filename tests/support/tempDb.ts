@@ -5,6 +5,7 @@ import { inject } from "vitest";
 import { closeDb, createDb, type Db } from "@/lib/db/client";
 import type { Dialect } from "@/lib/db/store/dialect";
 import { runStatement } from "@/lib/db/store/postgresAdmin";
+import { createDatabaseFrom, TEMPLATE_DATABASE } from "./postgresGlobalSetup";
 import { applyPendingMigrations } from "@/lib/db/migrations/applyMigrations";
 
 export type TempDb = { db: Db; url: string; cleanup: () => Promise<void> };
@@ -59,7 +60,7 @@ let created = 0;
 export async function createTempPostgres(): Promise<TempDb> {
   const serverUrl = inject("postgresUrl");
   const name = `test_${process.pid}_${++created}_${Date.now() % 100000}`;
-  await runStatement(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "assay_template"`);
+  await createDatabaseFrom(serverUrl, name, TEMPLATE_DATABASE);
   const url = serverUrl.replace(/\/postgres$/, `/${name}`);
   const db = createDb(url);
   return {
